@@ -1,0 +1,1 @@
+//! bots (placeholder until its issue lands).

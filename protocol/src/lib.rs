@@ -1,0 +1,1 @@
+//! protocol (placeholder until its issue lands).

@@ -1,0 +1,75 @@
+//! paiju's rules: pure, deterministic engines for 80分 (升级) and 够级.
+//!
+//! No I/O, no async, no clocks: time arrives as an action. Same seed and same actions give the
+//! same states on any machine.
+//!
+//! - [`cards`]: cards, the notation of the rules specs (`S10`, `HA`, `BJ`, `RJ`), hands as
+//!   multisets over any number of decks, card points.
+//! - [`deal`]: seeds, their public commitment, and the seeded shuffle every board is dealt from.
+//! - [`Explain`]: every rejection of every engine has a stable machine code and a message in
+//!   Chinese and English that names the rule.
+
+pub mod cards;
+pub mod deal;
+pub mod gouji;
+pub mod shengji;
+
+/// What every rule error says about itself: a stable code for machines, plain words for people.
+pub trait Explain {
+    /// Stable snake_case code (protocol, logs, tests). Never changes once published.
+    fn code(&self) -> &'static str;
+    /// The rule in Chinese, as a player would say it (the default language of the client).
+    fn zh(&self) -> String;
+    /// The same rule in English.
+    fn en(&self) -> String;
+}
+
+/// Who is looking at a table: views and events are cut to what this viewer may see.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Viewer {
+    /// A player, by seat index in the game's seat order (80分: N, E, S, W; 够级: A1, B1, A2, B2,
+    /// A3, B3). Sees their own hand and public information only.
+    Seat(usize),
+    /// Public information only.
+    Spectator,
+    /// Everything: a referee sees every hand (by role, never by default).
+    Referee,
+}
+
+/// What the server needs of a game engine: one pure state machine per table.
+///
+/// Both engines implement it, so the table actor, the log replay, the clocks and the bots are
+/// written once. Seats are indices here; each engine has its own typed `Seat` for its own API.
+pub trait Engine {
+    /// What a seat (or the clock, or a referee ruling) does. Serialised into the event log.
+    type Action: Clone + std::fmt::Debug + serde::Serialize + serde::de::DeserializeOwned;
+    /// What happened, in order. Some events are private to a seat; see [`Engine::redact`].
+    type Event: Clone + std::fmt::Debug + serde::Serialize;
+    /// A snapshot for one viewer.
+    type View: serde::Serialize;
+    /// Why an action was refused. Refusals change nothing.
+    type Error: Explain + std::fmt::Debug;
+
+    /// Number of seats (4 or 6).
+    fn seats(&self) -> usize;
+    /// Applies an action by a seat. A refused action leaves the state exactly as it was.
+    /// Clock expiries and referee rulings are actions too; for those `seat` is the seat whose
+    /// clock ran out or who is ruled against.
+    fn apply(&mut self, seat: usize, action: Self::Action)
+        -> Result<Vec<Self::Event>, Self::Error>;
+    /// Seats that may act now (usually one; empty when the game is over).
+    fn to_act(&self) -> Vec<usize>;
+    /// The snapshot this viewer may see.
+    fn view(&self, viewer: Viewer) -> Self::View;
+    /// The event as this viewer may see it, or `None` if it is none of their business.
+    fn redact(&self, event: &Self::Event, viewer: Viewer) -> Option<Self::Event>;
+    /// Legal actions of `seat` now, computed only from what that seat may see.
+    fn legal_actions(&self, seat: usize) -> Vec<Self::Action>;
+    /// The action the clock sends when `seat`'s time runs out.
+    fn timeout_action(&self) -> Self::Action;
+    /// How long `seat` has for its current move, given how long the game has run (够级 has no
+    /// per-move limit in its first 10 minutes). `None`: no limit now.
+    fn move_limit(&self, since_start: std::time::Duration) -> Option<std::time::Duration>;
+    fn is_over(&self) -> bool;
+}
