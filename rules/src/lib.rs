@@ -46,8 +46,9 @@ pub trait Engine {
     type Action: Clone + std::fmt::Debug + serde::Serialize + serde::de::DeserializeOwned;
     /// What happened, in order. Some events are private to a seat; see [`Engine::redact`].
     type Event: Clone + std::fmt::Debug + serde::Serialize;
-    /// A snapshot for one viewer.
-    type View: serde::Serialize;
+    /// A snapshot for one viewer. Deserialisable too: a bot or a WebSocket client rebuilds its
+    /// view from the wire and computes its legal actions from it alone.
+    type View: serde::Serialize + serde::de::DeserializeOwned;
     /// Why an action was refused. Refusals change nothing.
     type Error: Explain + std::fmt::Debug;
 
@@ -64,8 +65,14 @@ pub trait Engine {
     fn view(&self, viewer: Viewer) -> Self::View;
     /// The event as this viewer may see it, or `None` if it is none of their business.
     fn redact(&self, event: &Self::Event, viewer: Viewer) -> Option<Self::Event>;
-    /// Legal actions of `seat` now, computed only from what that seat may see.
-    fn legal_actions(&self, seat: usize) -> Vec<Self::Action>;
+    /// Legal actions of the seat whose view this is, computed from the view alone (a bot needs
+    /// nothing else). Where the full list would be huge (a void follower choosing 10 of 25
+    /// cards), a documented subset that always holds the lowest legal play.
+    fn legal_from_view(view: &Self::View) -> Vec<Self::Action>;
+    /// Legal actions of `seat` now: by construction, only from what that seat may see.
+    fn legal_actions(&self, seat: usize) -> Vec<Self::Action> {
+        Self::legal_from_view(&self.view(Viewer::Seat(seat)))
+    }
     /// The action the clock sends when `seat`'s time runs out.
     fn timeout_action(&self) -> Self::Action;
     /// How long `seat` has for its current move, given how long the game has run (够级 has no
