@@ -1,1 +1,489 @@
-//! protocol (placeholder until its issue lands).
+//! paiju's wire types: what travels between the table server and its clients.
+//!
+//! Named by direction, like lila-ws: [`ClientIn`] is what a client sends on the WebSocket,
+//! [`ClientOut`] what the server sends back. Both are JSON text frames, one message per frame,
+//! tagged by `"type"` (snake_case). The lobby (create, list, join, leave) is plain JSON over HTTP:
+//! [`CreateTable`], [`TableSummary`], [`JoinSeat`], [`Joined`], [`LeaveSeat`], [`Problem`].
+//!
+//! The socket layer knows nothing of the games: actions, events and views are carried as
+//! [`serde_json::Value`]s that the engines (`rules::shengji`, `rules::gouji`) define. Every table
+//! event carries a sequence number (`seq`), the index of the stored log entry it came from, so a
+//! reconnecting client can say what it last saw. docs/protocol.md shows every message with an
+//! example.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Bumped when a message changes incompatibly; sent in [`ClientOut::Welcome`].
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The largest frame the server reads (8 KiB). Larger frames close the socket with
+/// [`close::TOO_BIG`].
+pub const MAX_FRAME_BYTES: usize = 8 * 1024;
+
+/// Seat index in the game's seat order (80分: 0 N, 1 E, 2 S, 3 W; 够级: 0 A1, 1 B1, 2 A2, 3 B2,
+/// 4 A3, 5 B3), as in `rules::Viewer::Seat`.
+pub type SeatIndex = usize;
+
+// ---------------------------------------------------------------------------------------------
+// Lobby (HTTP, JSON bodies)
+// ---------------------------------------------------------------------------------------------
+
+/// `POST /api/tables`: open a table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateTable {
+    /// `"shengji"` (80分) or `"gouji"` (够级).
+    pub game: String,
+    /// Ruleset name (`"fujian-2024"`, `"zaozhuang-2017"`); the game's default when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruleset: Option<String>,
+    /// 64 hex digits. Tournaments pass the event's seed so every table plays the same boards;
+    /// absent: a fresh random seed. Only its SHA-256 commitment is shown until the table ends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<String>,
+    /// Board (80分 副) or game (够级 局) number dealt from the seed; 1 when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<u32>,
+    /// Seats a bot takes from the start.
+    #[serde(default)]
+    pub bots: Vec<SeatIndex>,
+}
+
+/// Where a table is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TableState {
+    /// Some seat has no one yet: no clock runs.
+    Waiting,
+    /// Every seat was taken once; clocks run.
+    Playing,
+    /// The engine says the board or game is over; the seed is revealed.
+    Over,
+    /// Closed (idle, or by shutdown of a finished table); its log is kept.
+    Closed,
+}
+
+/// One seat as everyone may see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatInfo {
+    pub seat: SeatIndex,
+    /// Display name; `None` while the seat is empty.
+    pub name: Option<String>,
+    /// A bot from `bots/` plays this seat.
+    pub bot: bool,
+    /// At least one connection holds this seat's token now.
+    pub connected: bool,
+    /// 托管: the player's clock ran out while away, so the table plays for them until they
+    /// return.
+    pub auto: bool,
+}
+
+/// `GET /api/tables` (a list of these) and `GET /api/tables/{id}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TableSummary {
+    /// Short code: join links and the WebSocket path use it.
+    pub id: String,
+    pub game: String,
+    pub ruleset: String,
+    pub board: u32,
+    pub state: TableState,
+    pub seats: Vec<SeatInfo>,
+    pub spectators: usize,
+    /// Sequence number of the last stored action (0: none yet).
+    pub seq: u64,
+    /// SHA-256 of the seed (hex): published before play.
+    pub seed_commitment: String,
+    /// The deal algorithm's version (`rules::deal::ALGORITHM`).
+    pub deal_algorithm: String,
+    /// The seed itself: only once the table is over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<String>,
+}
+
+/// `POST /api/tables/{id}/join`: sit down.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JoinSeat {
+    pub seat: SeatIndex,
+    /// Display name (1–24 characters).
+    pub name: String,
+}
+
+/// The answer to [`JoinSeat`]: the token is the only proof of the seat. Keep it; the server
+/// stores only its hash and cannot tell it again.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Joined {
+    pub table: String,
+    pub seat: SeatIndex,
+    /// 64 hex digits (256 random bits).
+    pub token: String,
+}
+
+/// `POST /api/tables/{id}/leave`: give the seat up; the token stops working.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LeaveSeat {
+    pub token: String,
+}
+
+/// Any refusal, over HTTP (with a 4xx/5xx status) or the socket (inside [`ClientOut::Error`] and
+/// [`ClientOut::Rejected`]): a stable code and the reason in Chinese and English.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Problem {
+    pub code: String,
+    pub zh: String,
+    pub en: String,
+}
+
+impl Problem {
+    pub fn new(code: &str, zh: impl Into<String>, en: impl Into<String>) -> Problem {
+        Problem {
+            code: code.to_string(),
+            zh: zh.into(),
+            en: en.into(),
+        }
+    }
+
+    /// A rule engine's refusal, as `rules::Explain` words it.
+    pub fn explain(e: &impl rules::Explain) -> Problem {
+        Problem {
+            code: e.code().to_string(),
+            zh: e.zh(),
+            en: e.en(),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// WebSocket: GET /ws/{table}
+// ---------------------------------------------------------------------------------------------
+
+/// What a client sends. The first message must be [`ClientIn::Hello`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientIn {
+    /// Who I am and what I last saw. `token`: a seat token (plays that seat), the referee token
+    /// (full view, rulings), or absent (spectator). `last_seq`: the last event seq this client
+    /// processed; the server sends what came after it, or a snapshot. Absent: a snapshot.
+    Hello {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        token: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        last_seq: Option<u64>,
+    },
+    /// An action for the engine (its JSON form, e.g. `{"type":"play","cards":["S10"]}`).
+    /// `id`: chosen by the client, unique per seat; resending the same id (after a dropped
+    /// connection) is answered from a cache and never applied twice. `seat`: may be omitted by a
+    /// player (their token's seat; another seat is refused with `not_your_seat`); a referee names
+    /// the seat a ruling is applied to.
+    Act {
+        id: u64,
+        action: Value,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<SeatIndex>,
+    },
+    /// Send me a fresh snapshot (e.g. the client's state looks wrong).
+    Resync,
+    /// Application-level ping (browsers cannot send WebSocket pings); answered by `pong`.
+    Ping {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        nonce: Option<u64>,
+    },
+}
+
+impl ClientIn {
+    /// The `"type"` names a client may send (for telling `unknown_type` from `bad_message`).
+    pub const TYPES: [&'static str; 4] = ["hello", "act", "resync", "ping"];
+}
+
+/// Who a connection is at the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    Seat,
+    Spectator,
+    Referee,
+}
+
+/// Who caused a logged action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Actor {
+    /// The seat's player.
+    Player,
+    /// A bot sitting in the seat.
+    Bot,
+    /// The clock ran out: the engine's timeout action.
+    Clock,
+    /// 托管: the table played for an absent player whose clock had run out.
+    Auto,
+    /// A referee's ruling against the seat.
+    Referee,
+}
+
+impl Actor {
+    pub fn name(self) -> &'static str {
+        match self {
+            Actor::Player => "player",
+            Actor::Bot => "bot",
+            Actor::Clock => "clock",
+            Actor::Auto => "auto",
+            Actor::Referee => "referee",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Actor> {
+        [
+            Actor::Player,
+            Actor::Bot,
+            Actor::Clock,
+            Actor::Auto,
+            Actor::Referee,
+        ]
+        .into_iter()
+        .find(|a| a.name() == s)
+    }
+}
+
+/// Whose clock runs and how long they have left.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Clock {
+    /// The seats that may act now.
+    pub seats: Vec<SeatIndex>,
+    /// Milliseconds left when the message was sent (already scaled by the server's clock scale).
+    pub remaining_ms: u64,
+    /// The whole allowance for this move.
+    pub limit_ms: u64,
+}
+
+/// What the server sends.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientOut {
+    /// The answer to `hello`: who you are here and what the table is. Followed by the missed
+    /// `events` or a `snapshot`.
+    Welcome {
+        protocol: u32,
+        table: String,
+        game: String,
+        ruleset: String,
+        board: u32,
+        role: Role,
+        /// Your seat (role `seat`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<SeatIndex>,
+        seats: Vec<SeatInfo>,
+        state: TableState,
+        /// The table's last seq now.
+        seq: u64,
+        seed_commitment: String,
+        deal_algorithm: String,
+        /// The seed: to a referee always, to everyone once the table is over.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seed: Option<String>,
+    },
+    /// The whole table as you may see it, as of `seq`. Replace your state with it.
+    Snapshot {
+        seq: u64,
+        /// The engine's view for you (`Engine::view`): your hand, public cards, counts.
+        view: Value,
+        to_act: Vec<SeatIndex>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clock: Option<Clock>,
+        state: TableState,
+    },
+    /// One stored action and what it caused, cut to what you may see (`Engine::redact`).
+    /// `events` may be empty when nothing of it is your business; `seq` still advances by one.
+    Events {
+        seq: u64,
+        /// The seat that acted (or whose clock ran out, or who was ruled against).
+        seat: SeatIndex,
+        by: Actor,
+        events: Vec<Value>,
+        /// Your view after this action. Live updates always carry it; when missed events are
+        /// replayed only the last one does.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        view: Option<Value>,
+        to_act: Vec<SeatIndex>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clock: Option<Clock>,
+        state: TableState,
+    },
+    /// Your action `id` is stored as entry `seq` (sent before its `events`).
+    Ack { id: u64, seq: u64 },
+    /// Your action `id` was refused by the rules; nothing changed. The code and messages are the
+    /// engine's (`rules::Explain`) or the server's (`not_your_turn`, `not_your_seat`, ...).
+    Rejected {
+        id: u64,
+        #[serde(flatten)]
+        problem: Problem,
+    },
+    /// A message could not be handled (malformed JSON, unknown type, rate limit, ...). The
+    /// connection stays open unless a close frame follows.
+    Error {
+        #[serde(flatten)]
+        problem: Problem,
+    },
+    /// Someone sat down, left, connected, went away or came back.
+    Seats { seats: Vec<SeatInfo> },
+    /// The answer to `ping`.
+    Pong {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        nonce: Option<u64>,
+    },
+}
+
+/// WebSocket close codes the server uses. 1000–1015 are the standard ones; 4000–4999 are ours.
+pub mod close {
+    /// Normal close (e.g. the table was closed after the game).
+    pub const NORMAL: u16 = 1000;
+    /// The server is shutting down (SIGTERM, Ctrl-C): reconnect later and resume.
+    pub const GOING_AWAY: u16 = 1001;
+    /// A binary frame: we speak JSON text only.
+    pub const UNSUPPORTED: u16 = 1003;
+    /// A frame over [`crate::MAX_FRAME_BYTES`].
+    pub const TOO_BIG: u16 = 1009;
+    /// Something broke on our side.
+    pub const INTERNAL: u16 = 1011;
+    /// Connection cap reached: try again later.
+    pub const TRY_AGAIN_LATER: u16 = 1013;
+    /// The first message was not a valid `hello`, or a second `hello` came.
+    pub const BAD_HELLO: u16 = 4000;
+    /// Silent too long: no frame (not even a pong) within the broom's window.
+    pub const SILENT: u16 = 4001;
+    /// The token is not (or no longer) valid for this table.
+    pub const BAD_TOKEN: u16 = 4003;
+    /// No such table (or it was closed).
+    pub const NO_TABLE: u16 = 4004;
+    /// The outbound queue filled up (a slow reader): reconnect with `last_seq` to catch up.
+    pub const SLOW_READER: u16 = 4008;
+    /// Flood: far over the per-connection rate limit.
+    pub const FLOOD: u16 = 4029;
+}
+
+/// Error codes of the server itself (the engines' codes come from `rules::Explain`).
+pub mod codes {
+    pub const BAD_JSON: &str = "bad_json";
+    pub const UNKNOWN_TYPE: &str = "unknown_type";
+    pub const BAD_MESSAGE: &str = "bad_message";
+    pub const HELLO_FIRST: &str = "hello_first";
+    pub const BAD_TOKEN: &str = "bad_token";
+    pub const NOT_YOUR_SEAT: &str = "not_your_seat";
+    pub const NOT_YOUR_TURN: &str = "not_your_turn";
+    pub const SPECTATOR: &str = "spectator";
+    pub const BAD_ACTION: &str = "bad_action";
+    pub const RATE_LIMITED: &str = "rate_limited";
+    pub const TABLE_CLOSED: &str = "table_closed";
+    pub const NO_TABLE: &str = "no_table";
+    pub const SEAT_TAKEN: &str = "seat_taken";
+    pub const BAD_SEAT: &str = "bad_seat";
+    pub const BAD_NAME: &str = "bad_name";
+    pub const BAD_REQUEST: &str = "bad_request";
+    pub const UNKNOWN_GAME: &str = "unknown_game";
+    pub const TOO_MANY_TABLES: &str = "too_many_tables";
+    pub const TOO_MANY_CONNECTIONS: &str = "too_many_connections";
+    pub const BAD_ORIGIN: &str = "bad_origin";
+    pub const STORE_FAILED: &str = "store_failed";
+    pub const GAME_OVER: &str = "game_over";
+}
+
+/// Parses one client frame, telling the three kinds of bad input apart: not JSON at all
+/// (`bad_json`), a `"type"` we do not know (`unknown_type`), or a known type with wrong fields
+/// (`bad_message`).
+pub fn parse_client_in(text: &str) -> Result<ClientIn, Problem> {
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        Problem::new(
+            codes::BAD_JSON,
+            format!("消息不是有效的 JSON：{e}"),
+            format!("the message is not valid JSON: {e}"),
+        )
+    })?;
+    let kind = value
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    if !ClientIn::TYPES.contains(&kind.as_str()) {
+        return Err(Problem::new(
+            codes::UNKNOWN_TYPE,
+            format!("未知的消息类型「{kind}」"),
+            format!("unknown message type \"{kind}\""),
+        ));
+    }
+    serde_json::from_value(value).map_err(|e| {
+        Problem::new(
+            codes::BAD_MESSAGE,
+            format!("「{kind}」消息的字段有误：{e}"),
+            format!("bad fields in a \"{kind}\" message: {e}"),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn client_in_round_trips() {
+        let msgs = [
+            ClientIn::Hello {
+                token: Some("ab".into()),
+                last_seq: Some(3),
+            },
+            ClientIn::Act {
+                id: 7,
+                action: json!({"type": "play", "cards": ["S10"]}),
+                seat: None,
+            },
+            ClientIn::Resync,
+            ClientIn::Ping { nonce: Some(1) },
+        ];
+        for m in msgs {
+            let text = serde_json::to_string(&m).unwrap();
+            assert_eq!(parse_client_in(&text).unwrap(), m, "{text}");
+        }
+    }
+
+    #[test]
+    fn bad_input_is_told_apart() {
+        assert_eq!(parse_client_in("{nope").unwrap_err().code, codes::BAD_JSON);
+        assert_eq!(
+            parse_client_in(r#"{"type":"shout"}"#).unwrap_err().code,
+            codes::UNKNOWN_TYPE
+        );
+        assert_eq!(
+            parse_client_in(r#"[1,2]"#).unwrap_err().code,
+            codes::UNKNOWN_TYPE
+        );
+        assert_eq!(
+            parse_client_in(r#"{"type":"act","id":"x","action":{}}"#)
+                .unwrap_err()
+                .code,
+            codes::BAD_MESSAGE
+        );
+        // Unknown fields are refused, not ignored (design principle 6).
+        assert_eq!(
+            parse_client_in(r#"{"type":"ping","extra":1}"#)
+                .unwrap_err()
+                .code,
+            codes::BAD_MESSAGE
+        );
+    }
+
+    #[test]
+    fn rejected_flattens_the_problem() {
+        let out = ClientOut::Rejected {
+            id: 4,
+            problem: Problem::new("not_your_turn", "还没轮到你", "it is not your turn"),
+        };
+        let v = serde_json::to_value(&out).unwrap();
+        assert_eq!(
+            v,
+            json!({"type":"rejected","id":4,"code":"not_your_turn","zh":"还没轮到你","en":"it is not your turn"})
+        );
+        let back: ClientOut = serde_json::from_value(v).unwrap();
+        assert_eq!(back, out);
+    }
+}
