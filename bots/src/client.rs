@@ -1,0 +1,188 @@
+//! The bot over a real WebSocket: joins with a seat token, follows `events`/`snapshot`, and plays
+//! [`crate::simplest`] on its turn, exactly as a browser would (it never sees more than its
+//! seat's view). It also measures each action's round trip: from sending `act` to receiving
+//! the `events` of that action.
+
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use protocol::{ClientIn, ClientOut, TableState};
+use rules::Engine;
+use serde_json::Value;
+use tokio_tungstenite::tungstenite::Message;
+
+/// How a bot client behaves.
+#[derive(Clone, Debug)]
+pub struct BotOptions {
+    /// Thinking time before each action (models a person; keeps load realistic).
+    pub think: Duration,
+    /// Give up after this long.
+    pub deadline: Duration,
+    /// Keep every text frame received (tests inspect them).
+    pub record: bool,
+}
+
+impl Default for BotOptions {
+    fn default() -> Self {
+        BotOptions {
+            think: Duration::ZERO,
+            deadline: Duration::from_secs(120),
+            record: false,
+        }
+    }
+}
+
+/// What a bot client saw and did.
+#[derive(Debug, Default)]
+pub struct BotReport {
+    pub seat: Option<usize>,
+    /// Actions acknowledged.
+    pub actions: u64,
+    /// Action round trips (send `act` → own `events` received).
+    pub round_trips: Vec<Duration>,
+    /// The last seq seen.
+    pub last_seq: u64,
+    /// The table reached `over`.
+    pub over: bool,
+    /// The last view received (JSON).
+    pub view: Value,
+    /// Every text frame, if recording.
+    pub frames: Vec<String>,
+}
+
+/// Plays one seat until the table is over (or the deadline passes).
+pub async fn play<E: Engine>(
+    url: &str,
+    token: &str,
+    opts: BotOptions,
+) -> Result<BotReport, String> {
+    let (mut ws, _) = tokio_tungstenite::connect_async(url)
+        .await
+        .map_err(|e| format!("connect {url}: {e}"))?;
+    let hello = ClientIn::Hello {
+        token: Some(token.to_string()),
+        last_seq: None,
+    };
+    ws.send(Message::text(serde_json::to_string(&hello).unwrap()))
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut report = BotReport::default();
+    let mut next_id: u64 = 1;
+    // The action in flight: its id, when it was sent, and its seq once acknowledged.
+    let mut pending: Option<(u64, Instant, Option<u64>)> = None;
+    let mut to_act: Vec<usize> = Vec::new();
+    let mut state = TableState::Waiting;
+    let started = Instant::now();
+    let mut act_at: Option<tokio::time::Instant> = None;
+    loop {
+        if state == TableState::Over {
+            report.over = true;
+            break;
+        }
+        let remaining = opts.deadline.saturating_sub(started.elapsed());
+        if remaining.is_zero() {
+            return Err(format!(
+                "seat {:?}: no end after {:?} (seq {})",
+                report.seat, opts.deadline, report.last_seq
+            ));
+        }
+        let my_turn = pending.is_none()
+            && report.seat.is_some_and(|s| to_act.contains(&s))
+            && state == TableState::Playing;
+        if my_turn && act_at.is_none() {
+            act_at = Some(tokio::time::Instant::now() + opts.think);
+        }
+        if !my_turn {
+            act_at = None;
+        }
+        let wake = act_at.unwrap_or_else(|| tokio::time::Instant::now() + remaining);
+        tokio::select! {
+            frame = ws.next() => {
+                let frame = match frame {
+                    Some(Ok(f)) => f,
+                    Some(Err(e)) => return Err(format!("seat {:?}: {e}", report.seat)),
+                    None => return Err(format!("seat {:?}: closed", report.seat)),
+                };
+                let text = match frame {
+                    Message::Text(t) => t.to_string(),
+                    Message::Close(c) => return Err(format!("seat {:?}: closed {c:?}", report.seat)),
+                    _ => continue,
+                };
+                if opts.record {
+                    report.frames.push(text.clone());
+                }
+                let msg: ClientOut = serde_json::from_str(&text).map_err(|e| format!("{e}: {text}"))?;
+                match msg {
+                    ClientOut::Welcome { seat, state: s, seq, .. } => {
+                        report.seat = seat;
+                        state = s;
+                        report.last_seq = seq;
+                    }
+                    ClientOut::Snapshot { seq, view, to_act: t, state: s, .. } => {
+                        report.last_seq = seq;
+                        report.view = view;
+                        to_act = t;
+                        state = s;
+                    }
+                    ClientOut::Events { seq, view, to_act: t, state: s, .. } => {
+                        report.last_seq = seq;
+                        if let Some(v) = view {
+                            report.view = v;
+                        }
+                        to_act = t;
+                        state = s;
+                        if let Some((_, sent, Some(acked))) = pending {
+                            if acked == seq {
+                                report.round_trips.push(sent.elapsed());
+                                pending = None;
+                            }
+                        }
+                    }
+                    ClientOut::Ack { id, seq } => {
+                        if let Some(p) = pending.as_mut() {
+                            if p.0 == id {
+                                p.2 = Some(seq);
+                                report.actions += 1;
+                            }
+                        }
+                    }
+                    ClientOut::Rejected { id, problem } => {
+                        return Err(format!("seat {:?}: action {id} rejected: {} {}", report.seat, problem.code, problem.en));
+                    }
+                    ClientOut::Error { problem } => {
+                        return Err(format!("seat {:?}: error {} {}", report.seat, problem.code, problem.en));
+                    }
+                    ClientOut::Seats { .. } | ClientOut::Pong { .. } => {}
+                }
+            }
+            _ = tokio::time::sleep_until(wake) => {
+                if !my_turn {
+                    continue;
+                }
+                act_at = None;
+                let id = next_id;
+                next_id += 1;
+                let act = choose::<E>(&report.view, id)
+                    .map_err(|e| format!("seat {:?}: {e}", report.seat))?;
+                pending = Some((id, Instant::now(), None));
+                ws.send(Message::text(act)).await.map_err(|e| e.to_string())?;
+            }
+        }
+    }
+    let _ = ws.close(None).await;
+    Ok(report)
+}
+
+/// The `act` frame for the bot's move, from its view alone (no engine type outlives the call,
+/// so the client future stays `Send`).
+fn choose<E: Engine>(view: &Value, id: u64) -> Result<String, String> {
+    let view: E::View =
+        serde_json::from_value(view.clone()).map_err(|e| format!("cannot read my view: {e}"))?;
+    let action = crate::simplest::<E>(&view).ok_or("my turn but no legal action")?;
+    let act = ClientIn::Act {
+        id,
+        action: serde_json::to_value(&action).map_err(|e| e.to_string())?,
+        seat: None,
+    };
+    Ok(serde_json::to_string(&act).expect("wire types serialise"))
+}

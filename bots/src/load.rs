@@ -1,0 +1,304 @@
+//! The load generator (`paiju load`): N tables of bot clients over real WebSockets on loopback.
+//!
+//! It starts `paiju serve` as a separate process (so the server's memory can be read from
+//! /proc/<pid>/status), measures a bare tokio-tungstenite echo round trip with the same number of
+//! connections and the same pacing, then creates the tables, seats a WebSocket bot in every seat
+//! and lets them play one board or game each. It prints actions per second, the action round
+//! trip (send `act` → that action's `events` back: stored, acknowledged and broadcast) at p50 and
+//! p99, the ratio to the echo round trip, and the server's memory per table.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use rules::Engine;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::client::{self, BotOptions};
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct LoadOptions {
+    pub tables: usize,
+    /// `shengji` or `gouji`.
+    pub game: String,
+    /// Seats per table (4 or 6).
+    pub seats: usize,
+    /// Bot thinking time per action.
+    pub think: Duration,
+    /// The `paiju` binary to start as the server.
+    pub exe: PathBuf,
+    /// Stop waiting after this long.
+    pub deadline: Duration,
+}
+
+/// What came out.
+#[derive(Debug)]
+pub struct LoadReport {
+    pub tables: usize,
+    pub connections: usize,
+    pub finished: usize,
+    pub actions: u64,
+    pub seconds: f64,
+    pub p50: Duration,
+    pub p99: Duration,
+    pub echo_p50: Duration,
+    pub echo_p99: Duration,
+    pub rss_idle_kib: u64,
+    pub rss_peak_kib: u64,
+    pub errors: Vec<String>,
+}
+
+impl std::fmt::Display for LoadReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        writeln!(
+            f,
+            "tables: {} ({} connections), finished: {}, errors: {}",
+            self.tables,
+            self.connections,
+            self.finished,
+            self.errors.len()
+        )?;
+        writeln!(
+            f,
+            "actions: {} in {:.1} s = {:.0} actions/s",
+            self.actions,
+            self.seconds,
+            self.actions as f64 / self.seconds.max(1e-9)
+        )?;
+        writeln!(
+            f,
+            "action round trip (act -> own events, stored and broadcast): p50 {:.2} ms, p99 {:.2} ms",
+            ms(self.p50),
+            ms(self.p99)
+        )?;
+        writeln!(
+            f,
+            "bare tokio-tungstenite echo round trip, same connections and pacing: p50 {:.2} ms, p99 {:.2} ms",
+            ms(self.echo_p50),
+            ms(self.echo_p99)
+        )?;
+        writeln!(
+            f,
+            "ratio ours/echo: p50 {:.1}x, p99 {:.1}x",
+            ms(self.p50) / ms(self.echo_p50).max(1e-9),
+            ms(self.p99) / ms(self.echo_p99).max(1e-9)
+        )?;
+        let per_table =
+            self.rss_peak_kib.saturating_sub(self.rss_idle_kib) as f64 / self.tables.max(1) as f64;
+        write!(
+            f,
+            "server memory: {:.1} MiB idle, {:.1} MiB peak, {:.0} KiB per table",
+            self.rss_idle_kib as f64 / 1024.0,
+            self.rss_peak_kib as f64 / 1024.0,
+            per_table
+        )
+    }
+}
+
+/// VmRSS of a process, in KiB.
+pub fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|n| n.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+/// A bare echo server and as many clients as the load has connections, paced the same way:
+/// the floor our round trip is compared with.
+async fn echo_round_trips(
+    connections: usize,
+    rounds: usize,
+    think: Duration,
+) -> Result<Vec<Duration>, String> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .map_err(|e| e.to_string())?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let server = tokio::spawn(async move {
+        loop {
+            let Ok((stream, _)) = listener.accept().await else {
+                return;
+            };
+            tokio::spawn(async move {
+                let Ok(mut ws) = tokio_tungstenite::accept_async(stream).await else {
+                    return;
+                };
+                while let Some(Ok(m)) = ws.next().await {
+                    if m.is_text() && ws.send(m).await.is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    // A frame the size of a typical action.
+    let payload = r#"{"type":"act","id":1,"action":{"type":"play","cards":["S10","S10"]}}"#;
+    let mut tasks = Vec::new();
+    for _ in 0..connections {
+        tasks.push(tokio::spawn(async move {
+            let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/"))
+                .await
+                .map_err(|e| e.to_string())?;
+            let mut out = Vec::with_capacity(rounds);
+            for _ in 0..rounds {
+                tokio::time::sleep(think).await;
+                let t = Instant::now();
+                ws.send(Message::text(payload))
+                    .await
+                    .map_err(|e| e.to_string())?;
+                ws.next().await;
+                out.push(t.elapsed());
+            }
+            Ok::<_, String>(out)
+        }));
+    }
+    let mut all = Vec::new();
+    for t in tasks {
+        all.extend(t.await.map_err(|e| e.to_string())??);
+    }
+    server.abort();
+    Ok(all)
+}
+
+/// Starts `paiju serve` on a free port with a fresh database; returns it and its address.
+async fn start_server(
+    exe: &PathBuf,
+    db: &std::path::Path,
+) -> Result<(tokio::process::Child, SocketAddr), String> {
+    let mut child = tokio::process::Command::new(exe)
+        .args(["serve", "--listen", "127.0.0.1:0", "--db"])
+        .arg(db)
+        .args(["--max-connections", "100000", "--max-tables", "100000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| format!("start {}: {e}", exe.display()))?;
+    let stdout = child.stdout.take().ok_or("no stdout")?;
+    let mut lines = BufReader::new(stdout).lines();
+    while let Ok(Some(line)) = lines.next_line().await {
+        if let Some(rest) = line.split("http://").nth(1) {
+            let addr = rest.trim_end_matches('/').trim();
+            let addr: SocketAddr = addr.parse().map_err(|e| format!("{e}: {line}"))?;
+            // Keep draining stdout so the server never blocks on it.
+            tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+            return Ok((child, addr));
+        }
+    }
+    Err("the server printed no address".into())
+}
+
+/// Runs the whole load for engine `E`.
+pub async fn run<E: Engine + 'static>(opts: LoadOptions) -> Result<LoadReport, String> {
+    let connections = opts.tables * opts.seats;
+    let dir = std::env::temp_dir().join(format!("paiju-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let db = dir.join("load.db");
+    let (mut child, addr) = start_server(&opts.exe, &db).await?;
+    let pid = child.id().unwrap_or(0);
+
+    eprintln!("echo baseline: {connections} connections ...");
+    let mut echo = echo_round_trips(connections, 20, opts.think).await?;
+    echo.sort();
+
+    let rss_idle_kib = rss_kib(pid);
+    eprintln!("creating {} tables ...", opts.tables);
+    let mut seats = Vec::new();
+    for _ in 0..opts.tables {
+        let summary: protocol::TableSummary =
+            crate::http::post_json(addr, "/api/tables", &serde_json::json!({"game": opts.game}))
+                .await?;
+        for seat in 0..opts.seats {
+            let joined: protocol::Joined = crate::http::post_json(
+                addr,
+                &format!("/api/tables/{}/join", summary.id),
+                &serde_json::json!({"seat": seat, "name": format!("bot{seat}")}),
+            )
+            .await?;
+            seats.push((summary.id.clone(), joined.token));
+        }
+    }
+    eprintln!("playing ...");
+    let started = Instant::now();
+    let bot = BotOptions {
+        think: opts.think,
+        deadline: opts.deadline,
+        record: false,
+    };
+    let mut tasks = Vec::new();
+    for (table, token) in seats {
+        let url = format!("ws://{addr}/ws/{table}");
+        let bot = bot.clone();
+        tasks.push(tokio::spawn(async move {
+            client::play::<E>(&url, &token, bot).await
+        }));
+    }
+    // Sample the server's memory while the tables play.
+    let peak = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let sampler = {
+        let peak = peak.clone();
+        tokio::spawn(async move {
+            loop {
+                peak.fetch_max(rss_kib(pid), std::sync::atomic::Ordering::Relaxed);
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        })
+    };
+    let mut round_trips = Vec::new();
+    let mut actions = 0;
+    let mut finished = 0;
+    let mut errors = Vec::new();
+    for t in tasks {
+        match t.await {
+            Ok(Ok(r)) => {
+                actions += r.actions;
+                finished += r.over as usize;
+                round_trips.extend(r.round_trips);
+            }
+            Ok(Err(e)) => errors.push(e),
+            Err(e) => errors.push(e.to_string()),
+        }
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    sampler.abort();
+    let rss_peak_kib = rss_kib(pid).max(peak.load(std::sync::atomic::Ordering::Relaxed));
+    let _ = tokio::process::Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .await;
+    let _ = tokio::time::timeout(Duration::from_secs(10), child.wait()).await;
+    let _ = std::fs::remove_dir_all(&dir);
+    round_trips.sort();
+    Ok(LoadReport {
+        tables: opts.tables,
+        connections,
+        finished: finished / opts.seats.max(1),
+        actions,
+        seconds,
+        p50: percentile(&round_trips, 0.50),
+        p99: percentile(&round_trips, 0.99),
+        echo_p50: percentile(&echo, 0.50),
+        echo_p99: percentile(&echo, 0.99),
+        rss_idle_kib,
+        rss_peak_kib,
+        errors,
+    })
+}

@@ -1,0 +1,256 @@
+//! One WebSocket connection: frames in, frames out, limits, and the link to its table.
+//!
+//! The socket is split: a writer task drains the connection's bounded outbound queue (filled by
+//! the table and by this reader) and sends pings; the reader loop below parses frames, enforces
+//! the frame size and the rate limit, sweeps silence (the broom) and reacts to shutdown. Any close
+//! goes through one `watch` so the writer sends exactly one close frame with a clear code.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use futures_util::{SinkExt, StreamExt};
+use protocol::{close, codes, parse_client_in, ClientIn, ClientOut, Problem};
+use tokio::sync::{mpsc, watch, OwnedSemaphorePermit};
+use tokio::time::{interval, Instant};
+
+use crate::limits::{Limits, RateLimit, Verdict};
+use crate::shutdown::Shutdown;
+use crate::table::{CloseWith, Outlet, TableHandle, Who};
+
+/// Connection ids, unique per server run.
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// Everything a connection needs, handed over at upgrade.
+pub struct Conn {
+    pub table: Option<TableHandle>,
+    pub limits: Arc<Limits>,
+    pub shutdown: Shutdown,
+    /// Held for the connection's life: the connection cap. `None`: the cap was reached, so the
+    /// connection is closed at once with 1013.
+    pub permit: Option<OwnedSemaphorePermit>,
+}
+
+fn text_of(m: &ClientOut) -> String {
+    serde_json::to_string(m).expect("wire types serialise")
+}
+
+fn error_text(p: Problem) -> String {
+    text_of(&ClientOut::Error { problem: p })
+}
+
+pub async fn run(socket: WebSocket, conn: Conn) {
+    let Conn {
+        table,
+        limits,
+        mut shutdown,
+        permit,
+    } = conn;
+    let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+    let (sink, mut stream) = socket.split();
+    let (out_tx, out_rx) = mpsc::channel::<String>(limits.out_queue);
+    let (close_tx, close_rx) = watch::channel::<CloseWith>(None);
+    let close_tx = Arc::new(close_tx);
+    let writer = tokio::spawn(write_loop(sink, out_rx, close_rx, limits.clone()));
+    let outlet = Outlet {
+        id,
+        tx: out_tx.clone(),
+        close: close_tx.clone(),
+    };
+    let close_now = |code: u16, reason: &str| {
+        close_tx.send_replace(Some((code, reason.to_string())));
+    };
+
+    let table = match (permit.is_some(), table) {
+        (false, _) => {
+            close_now(close::TRY_AGAIN_LATER, "too many connections");
+            None
+        }
+        (true, None) => {
+            close_now(close::NO_TABLE, "no such table");
+            None
+        }
+        (true, Some(t)) => Some(t),
+    };
+    let mut close_watch = close_tx.subscribe();
+    let mut rate = RateLimit::new(&limits);
+    let mut last_seen = Instant::now();
+    let mut broom = interval(limits.ping_every);
+    let mut attached: Option<Who> = None;
+
+    if let Some(table) = table.as_ref() {
+        loop {
+            tokio::select! {
+                frame = stream.next() => {
+                    let Some(Ok(frame)) = frame else {
+                        // Closed by the peer, or a protocol error (e.g. a frame far over the
+                        // limit, refused by the WebSocket layer itself).
+                        if let Some(Err(e)) = frame {
+                            let big = e.to_string().to_lowercase().contains("too long")
+                                || e.to_string().to_lowercase().contains("too big");
+                            if big {
+                                close_now(close::TOO_BIG, "frame too big");
+                            }
+                        }
+                        break;
+                    };
+                    last_seen = Instant::now();
+                    let text = match frame {
+                        Message::Text(t) => t,
+                        Message::Binary(_) => {
+                            close_now(close::UNSUPPORTED, "text frames only");
+                            break;
+                        }
+                        Message::Close(_) => break,
+                        Message::Ping(_) | Message::Pong(_) => continue,
+                    };
+                    if text.len() > limits.max_frame {
+                        close_now(close::TOO_BIG, "frame over 8 KiB");
+                        break;
+                    }
+                    match rate.check(Instant::now()) {
+                        Verdict::Allow => {}
+                        Verdict::Drop => {
+                            let _ = out_tx.try_send(error_text(Problem::new(
+                                codes::RATE_LIMITED,
+                                "操作太快了，请稍等",
+                                "too many messages: slow down",
+                            )));
+                            continue;
+                        }
+                        Verdict::Flood => {
+                            close_now(close::FLOOD, "flood");
+                            break;
+                        }
+                    }
+                    let msg = match parse_client_in(text.as_str()) {
+                        Ok(m) => m,
+                        Err(p) => {
+                            if attached.is_none() {
+                                let _ = out_tx.try_send(error_text(p));
+                                close_now(close::BAD_HELLO, "the first message must be hello");
+                                break;
+                            }
+                            let _ = out_tx.try_send(error_text(p));
+                            continue;
+                        }
+                    };
+                    match (msg, attached) {
+                        (ClientIn::Ping { nonce }, _) => {
+                            let _ = out_tx.try_send(text_of(&ClientOut::Pong { nonce }));
+                        }
+                        (ClientIn::Hello { token, last_seq }, None) => {
+                            match table.attach(outlet.clone(), token, last_seq).await {
+                                Ok(who) => attached = Some(who),
+                                Err(p) => {
+                                    let code = if p.code == codes::BAD_TOKEN {
+                                        close::BAD_TOKEN
+                                    } else {
+                                        close::NO_TABLE
+                                    };
+                                    let _ = out_tx.try_send(error_text(p));
+                                    close_now(code, "refused");
+                                    break;
+                                }
+                            }
+                        }
+                        (ClientIn::Hello { .. }, Some(_)) => {
+                            let _ = out_tx.try_send(error_text(Problem::new(
+                                codes::BAD_MESSAGE,
+                                "已经打过招呼了",
+                                "hello was already sent",
+                            )));
+                            close_now(close::BAD_HELLO, "second hello");
+                            break;
+                        }
+                        (_, None) => {
+                            let _ = out_tx.try_send(error_text(Problem::new(
+                                codes::HELLO_FIRST,
+                                "请先发送 hello",
+                                "send hello first",
+                            )));
+                            close_now(close::BAD_HELLO, "the first message must be hello");
+                            break;
+                        }
+                        (ClientIn::Act { id: action_id, action, seat }, Some(_)) => {
+                            if !table.act(id, action_id, seat, action).await {
+                                close_now(close::NORMAL, "table closed");
+                                break;
+                            }
+                        }
+                        (ClientIn::Resync, Some(_)) => table.resync(id).await,
+                    }
+                }
+                _ = close_watch.changed() => break,
+                _ = broom.tick() => {
+                    if last_seen.elapsed() > limits.silent_after {
+                        close_now(close::SILENT, "silent too long");
+                        break;
+                    }
+                }
+                _ = shutdown.recv() => {
+                    close_now(close::GOING_AWAY, "server shutting down");
+                    break;
+                }
+            }
+        }
+        if attached.is_some() {
+            table.detach(id).await;
+        }
+    }
+    drop(outlet);
+    drop(out_tx);
+    // Let the writer send what is queued and the close frame, but not forever.
+    let mut writer = writer;
+    if tokio::time::timeout(std::time::Duration::from_secs(2), &mut writer)
+        .await
+        .is_err()
+    {
+        writer.abort();
+    }
+    drop(permit);
+}
+
+/// Sends queued frames, pings, and finally one close frame.
+async fn write_loop(
+    mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
+    mut out: mpsc::Receiver<String>,
+    mut close_rx: watch::Receiver<CloseWith>,
+    limits: Arc<Limits>,
+) {
+    let mut ping = interval(limits.ping_every);
+    ping.tick().await;
+    let close_with = loop {
+        tokio::select! {
+            biased;
+            _ = close_rx.changed() => break close_rx.borrow().clone(),
+            msg = out.recv() => match msg {
+                Some(text) => {
+                    if sink.send(Message::Text(text.into())).await.is_err() {
+                        return;
+                    }
+                }
+                None => break close_rx.borrow().clone(),
+            },
+            _ = ping.tick() => {
+                if sink.send(Message::Ping(Default::default())).await.is_err() {
+                    return;
+                }
+            }
+        }
+    };
+    // Flush what is already queued (e.g. the error that explains the close), then close.
+    while let Ok(text) = out.try_recv() {
+        if sink.send(Message::Text(text.into())).await.is_err() {
+            return;
+        }
+    }
+    let (code, reason) = close_with.unwrap_or((close::NORMAL, String::new()));
+    let _ = sink
+        .send(Message::Close(Some(CloseFrame {
+            code,
+            reason: reason.into(),
+        })))
+        .await;
+    let _ = sink.close().await;
+}

@@ -1,0 +1,65 @@
+//! Seat tokens: the only proof that a connection plays a seat.
+//!
+//! A token is 256 random bits from the operating system, shown once (hex) to the player who sat
+//! down. The server keeps only its SHA-256, so a leaked database does not let anyone take a seat,
+//! and there is no name-based takeover.
+
+use rand_core::{OsRng, TryRngCore};
+use sha2::{Digest, Sha256};
+
+/// A fresh token (64 hex digits) and the hash the server stores.
+pub fn fresh() -> (String, String) {
+    let token = rules::deal::hex(&random_bytes::<32>());
+    let hash = hash(&token);
+    (token, hash)
+}
+
+/// What the server stores and compares: SHA-256 of the token's text (hex).
+pub fn hash(token: &str) -> String {
+    rules::deal::hex(&Sha256::digest(token.trim().as_bytes()))
+}
+
+/// Random bytes from the operating system. Panics only if the OS has no randomness, in which
+/// case no token or seed could be trusted anyway.
+pub fn random_bytes<const N: usize>() -> [u8; N] {
+    let mut out = [0u8; N];
+    OsRng
+        .try_fill_bytes(&mut out)
+        .expect("the operating system's random source failed");
+    out
+}
+
+/// A short table code: 8 characters without look-alikes (no 0/o, 1/l/i), easy to read aloud.
+pub fn table_code() -> String {
+    const ALPHABET: &[u8] = b"23456789abcdefghjkmnpqrstuvwxyz";
+    random_bytes::<8>()
+        .iter()
+        .map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char)
+        .collect()
+}
+
+/// Equality that takes the same time wherever the strings differ (hashes of tokens).
+pub fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_long_random_and_hashed() {
+        let (a, ha) = fresh();
+        let (b, _) = fresh();
+        assert_eq!(a.len(), 64);
+        assert_ne!(a, b);
+        assert_eq!(hash(&a), ha);
+        assert!(same(&ha, &hash(&a)));
+        assert!(!same(&ha, &hash(&b)));
+        assert_eq!(table_code().len(), 8);
+    }
+}
