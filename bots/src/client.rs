@@ -67,7 +67,12 @@ pub async fn play<E: Engine>(
         .await
         .map_err(|e| e.to_string())?;
     let mut report = BotReport::default();
-    let mut next_id: u64 = 1;
+    // Action ids are unique per seat across connections (a resent id is answered from the
+    // server's cache): start from the clock, in microseconds.
+    let mut next_id: u64 = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_micros() as u64)
+        .unwrap_or(1);
     // The action in flight: its id, when it was sent, and its seq once acknowledged.
     let mut pending: Option<(u64, Instant, Option<u64>)> = None;
     let mut to_act: Vec<usize> = Vec::new();

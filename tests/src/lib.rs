@@ -1,1 +1,222 @@
-//! End-to-end tests live in tests/tests/.
+//! Test support for paiju's end-to-end tests (tests/tests/).
+//!
+//! - [`tally`]: a tiny stand-in game for testing the *infrastructure* (protocol, log, clocks,
+//!   limits) before and besides the real engines. It is not a card game and is never served by
+//!   `paiju serve`.
+//! - [`TestServer`]: the real server on 127.0.0.1:0 with a fresh SQLite file.
+//! - [`Client`]: a tokio-tungstenite client that speaks the protocol and keeps every frame.
+
+pub mod tally;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use protocol::{ClientIn, ClientOut, Joined, TableSummary};
+use serde_json::{json, Value};
+use server::{Config, Games};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+pub const REFEREE_TOKEN: &str = "referee-secret-for-tests";
+
+static NEXT_DIR: AtomicU64 = AtomicU64::new(0);
+
+/// A fresh directory for one test's database.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "paiju-test-{}-{}-{}",
+        name,
+        std::process::id(),
+        NEXT_DIR.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The config tests start from: port 0, fast clocks, no bot delay, a referee token.
+pub fn test_config(db: PathBuf) -> Config {
+    Config {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        db,
+        referee_token: Some(REFEREE_TOKEN.to_string()),
+        clock_scale: 1.0,
+        bot_delay: Duration::ZERO,
+        ..Config::default()
+    }
+}
+
+/// The games tests run: the real ones plus the infrastructure double.
+pub fn test_games() -> Games {
+    Games::standard().with::<tally::Tally>()
+}
+
+/// A running server and its database file.
+pub struct TestServer {
+    pub running: server::Running,
+    pub addr: SocketAddr,
+    pub db: PathBuf,
+}
+
+impl TestServer {
+    pub async fn start(name: &str) -> TestServer {
+        Self::start_with(test_config(temp_dir(name).join("paiju.db"))).await
+    }
+
+    pub async fn start_with(config: Config) -> TestServer {
+        let db = config.db.clone();
+        let running = server::start(config, test_games())
+            .await
+            .expect("server starts");
+        TestServer {
+            addr: running.addr,
+            running,
+            db,
+        }
+    }
+
+    pub async fn create(&self, body: Value) -> TableSummary {
+        bots::http::post_json(self.addr, "/api/tables", &body)
+            .await
+            .expect("create table")
+    }
+
+    pub async fn join(&self, table: &str, seat: usize, name: &str) -> Joined {
+        bots::http::post_json(
+            self.addr,
+            &format!("/api/tables/{table}/join"),
+            &json!({"seat": seat, "name": name}),
+        )
+        .await
+        .expect("join")
+    }
+
+    pub fn ws_url(&self, table: &str) -> String {
+        format!("ws://{}/ws/{table}", self.addr)
+    }
+
+    pub async fn client(&self, table: &str) -> Client {
+        Client::connect(&self.ws_url(table)).await
+    }
+}
+
+type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// A protocol client that keeps every text frame it received.
+pub struct Client {
+    pub ws: Ws,
+    pub frames: Vec<String>,
+    /// The last seq seen in `events` or `snapshot`.
+    pub last_seq: u64,
+    next_id: u64,
+}
+
+/// What ended a connection, as the client saw it.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Closed {
+    Code(u16),
+    /// The stream ended without a close frame.
+    Dropped,
+}
+
+impl Client {
+    pub async fn connect(url: &str) -> Client {
+        let (ws, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .expect("websocket connects");
+        Client {
+            ws,
+            frames: Vec::new(),
+            last_seq: 0,
+            next_id: 1,
+        }
+    }
+
+    pub async fn send_text(&mut self, text: &str) {
+        self.ws.send(Message::text(text)).await.expect("send");
+    }
+
+    pub async fn send(&mut self, msg: &ClientIn) {
+        self.send_text(&serde_json::to_string(msg).unwrap()).await;
+    }
+
+    pub async fn hello(&mut self, token: Option<&str>, last_seq: Option<u64>) -> ClientOut {
+        self.send(&ClientIn::Hello {
+            token: token.map(str::to_string),
+            last_seq,
+        })
+        .await;
+        self.recv().await
+    }
+
+    /// Sends an action with a fresh id; returns the id.
+    pub async fn act(&mut self, action: Value) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.act_with_id(id, action, None).await;
+        id
+    }
+
+    pub async fn act_with_id(&mut self, id: u64, action: Value, seat: Option<usize>) {
+        self.send(&ClientIn::Act { id, action, seat }).await;
+    }
+
+    /// The next message (panics after 10 s or on close).
+    pub async fn recv(&mut self) -> ClientOut {
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(10), self.ws.next())
+                .await
+                .expect("a message within 10 s")
+                .expect("the connection is open")
+                .expect("a frame");
+            if let Message::Text(t) = frame {
+                let text = t.to_string();
+                self.frames.push(text.clone());
+                let msg: ClientOut = serde_json::from_str(&text).expect("a ClientOut");
+                match &msg {
+                    ClientOut::Events { seq, .. } | ClientOut::Snapshot { seq, .. } => {
+                        self.last_seq = *seq
+                    }
+                    _ => {}
+                }
+                return msg;
+            }
+        }
+    }
+
+    /// Receives until `pred` holds; returns that message.
+    pub async fn recv_until(&mut self, mut pred: impl FnMut(&ClientOut) -> bool) -> ClientOut {
+        loop {
+            let m = self.recv().await;
+            if pred(&m) {
+                return m;
+            }
+        }
+    }
+
+    /// Reads until the server closes; the close code.
+    pub async fn closed(&mut self) -> Closed {
+        loop {
+            match tokio::time::timeout(Duration::from_secs(10), self.ws.next())
+                .await
+                .expect("closed within 10 s")
+            {
+                Some(Ok(Message::Close(Some(f)))) => return Closed::Code(u16::from(f.code)),
+                Some(Ok(Message::Close(None))) => return Closed::Code(1005),
+                Some(Ok(Message::Text(t))) => self.frames.push(t.to_string()),
+                Some(Ok(_)) => {}
+                Some(Err(_)) | None => return Closed::Dropped,
+            }
+        }
+    }
+}
+
+/// A close code as tungstenite reports it.
+pub fn code(c: CloseCode) -> u16 {
+    u16::from(c)
+}
