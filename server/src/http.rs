@@ -54,16 +54,16 @@ fn refused(r: Refusal) -> Response {
 }
 
 /// Parses a JSON body ourselves, so a bad body gets a [`Problem`] like everything else.
-fn body<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Response> {
+fn body<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Box<Response>> {
     serde_json::from_str(text).map_err(|e| {
-        problem(
+        Box::new(problem(
             400,
             Problem::new(
                 codes::BAD_REQUEST,
                 format!("请求有误：{e}"),
                 format!("bad request: {e}"),
             ),
-        )
+        ))
     })
 }
 
@@ -84,7 +84,7 @@ async fn one(State(app): State<Arc<App>>, UrlPath(id): UrlPath<String>) -> Respo
 async fn create(State(app): State<Arc<App>>, text: String) -> Response {
     let req: CreateTable = match body(&text) {
         Ok(r) => r,
-        Err(resp) => return resp,
+        Err(resp) => return *resp,
     };
     match app.lobby.create(req).await {
         Ok(summary) => (StatusCode::CREATED, Json(summary)).into_response(),
@@ -95,7 +95,7 @@ async fn create(State(app): State<Arc<App>>, text: String) -> Response {
 async fn join(State(app): State<Arc<App>>, UrlPath(id): UrlPath<String>, text: String) -> Response {
     let req: JoinSeat = match body(&text) {
         Ok(r) => r,
-        Err(resp) => return resp,
+        Err(resp) => return *resp,
     };
     match app.lobby.join(&id, req).await {
         Ok(joined) => Json(joined).into_response(),
@@ -110,7 +110,7 @@ async fn leave(
 ) -> Response {
     let req: LeaveSeat = match body(&text) {
         Ok(r) => r,
-        Err(resp) => return resp,
+        Err(resp) => return *resp,
     };
     match app.lobby.leave(&id, req).await {
         Ok(()) => Json(serde_json::json!({})).into_response(),
