@@ -1,0 +1,185 @@
+//! Bad input and abuse get their error or close code, and never disturb other tables.
+
+use futures_util::SinkExt;
+use paiju_tests::tally::Tally;
+use paiju_tests::{temp_dir, test_config, Client, Closed, TestServer};
+use protocol::{close, ClientOut};
+use serde_json::json;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+
+async fn error_code(c: &mut Client) -> String {
+    match c.recv_until(|m| matches!(m, ClientOut::Error { .. })).await {
+        ClientOut::Error { problem } => problem.code,
+        _ => unreachable!(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_frames_get_their_codes_while_another_table_plays_on() {
+    let s = TestServer::start("bad-frames").await;
+    // A table of well-behaved players runs through the whole test.
+    let calm = s.create(json!({"game": "tally"})).await;
+    let mut tokens = Vec::new();
+    for seat in 0..4 {
+        tokens.push(s.join(&calm.id, seat, "安静").await.token);
+    }
+    let mut calm_players = Vec::new();
+    for token in tokens {
+        let url = s.ws_url(&calm.id);
+        let opts = bots::client::BotOptions {
+            think: std::time::Duration::from_millis(20),
+            ..Default::default()
+        };
+        calm_players.push(tokio::spawn(async move {
+            bots::client::play::<Tally>(&url, &token, opts).await
+        }));
+    }
+
+    let noisy = s.create(json!({"game": "tally"})).await;
+    // Malformed JSON, an unknown type, unknown fields: an error each, the connection stays.
+    let mut c = s.client(&noisy.id).await;
+    c.hello(None, None).await;
+    c.send_text("{not json").await;
+    assert_eq!(error_code(&mut c).await, "bad_json");
+    c.send_text(r#"{"type":"shout","text":"hi"}"#).await;
+    assert_eq!(error_code(&mut c).await, "unknown_type");
+    c.send_text(r#"{"type":"ping","nonce":1,"extra":true}"#)
+        .await;
+    assert_eq!(error_code(&mut c).await, "bad_message");
+    c.send_text(r#"{"type":"act","id":1,"action":{"type":"dance"}}"#)
+        .await;
+    let ClientOut::Rejected { problem, .. } = c
+        .recv_until(|m| matches!(m, ClientOut::Rejected { .. }))
+        .await
+    else {
+        panic!()
+    };
+    assert_eq!(problem.code, "spectator");
+    c.send_text(r#"{"type":"ping","nonce":9}"#).await;
+    assert_eq!(
+        c.recv_until(|m| matches!(m, ClientOut::Pong { .. })).await,
+        ClientOut::Pong { nonce: Some(9) }
+    );
+
+    // An oversize frame (9 KiB) closes with 1009.
+    let mut big = s.client(&noisy.id).await;
+    big.hello(None, None).await;
+    let padding = "x".repeat(9 * 1024);
+    big.send_text(&format!(r#"{{"type":"ping","pad":"{padding}"}}"#))
+        .await;
+    assert_eq!(big.closed().await, Closed::Code(close::TOO_BIG));
+
+    // A frame far over the limit is refused by the WebSocket layer: closed all the same.
+    let mut huge = s.client(&noisy.id).await;
+    huge.hello(None, None).await;
+    let _ = huge.ws.send(Message::text("y".repeat(200 * 1024))).await;
+    assert_eq!(huge.closed().await, Closed::Code(close::TOO_BIG));
+
+    // A flood: first `rate_limited`, then 4029.
+    let mut flood = s.client(&noisy.id).await;
+    flood.hello(None, None).await;
+    for i in 0..200 {
+        if flood
+            .ws
+            .send(Message::text(format!(r#"{{"type":"ping","nonce":{i}}}"#)))
+            .await
+            .is_err()
+        {
+            break;
+        }
+    }
+    assert_eq!(flood.closed().await, Closed::Code(close::FLOOD));
+    assert!(flood.frames.iter().any(|f| f.contains("rate_limited")));
+
+    // Anything before hello, or a binary frame: closed with 4000 and 1003.
+    let mut rude = s.client(&noisy.id).await;
+    rude.send_text(r#"{"type":"resync"}"#).await;
+    assert_eq!(rude.closed().await, Closed::Code(close::BAD_HELLO));
+    assert!(rude.frames.iter().any(|f| f.contains("hello_first")));
+    let mut binary = s.client(&noisy.id).await;
+    binary.hello(None, None).await;
+    binary
+        .ws
+        .send(Message::binary(vec![1, 2, 3]))
+        .await
+        .unwrap();
+    assert_eq!(binary.closed().await, Closed::Code(close::UNSUPPORTED));
+
+    // No such table: 4004.
+    let mut lost = s.client("nosuchtable").await;
+    lost.send_text(r#"{"type":"hello"}"#).await;
+    assert_eq!(lost.closed().await, Closed::Code(close::NO_TABLE));
+
+    for p in calm_players {
+        let report = p.await.unwrap().expect("the calm table finishes");
+        assert!(report.over);
+    }
+    s.running.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lobby_refusals_origin_and_caps() {
+    let dir = temp_dir("caps");
+    let mut config = test_config(dir.join("paiju.db"));
+    config.limits.max_tables = 1;
+    config.limits.max_connections = 2;
+    let s = TestServer::start_with(config).await;
+    let post = |path: &'static str, body: &'static str| {
+        let addr = s.addr;
+        async move {
+            bots::http::request(addr, "POST", path, Some(body))
+                .await
+                .unwrap()
+        }
+    };
+    let (status, body) = post("/api/tables", "{oops").await;
+    assert_eq!(status, 400);
+    assert!(body.contains("bad_request"), "{body}");
+    let (status, body) = post("/api/tables", r#"{"game":"mahjong"}"#).await;
+    assert_eq!((status, body.contains("unknown_game")), (400, true));
+    let (status, body) = post("/api/tables", r#"{"game":"tally","seed":"12"}"#).await;
+    assert_eq!((status, body.contains("bad_seed")), (400, true));
+    let (status, body) = post("/api/tables", r#"{"game":"tally","bots":[9]}"#).await;
+    assert_eq!((status, body.contains("bad_seat")), (400, true));
+    let t = s.create(json!({"game": "tally"})).await;
+    let (status, body) = post("/api/tables", r#"{"game":"tally"}"#).await;
+    assert_eq!((status, body.contains("too_many_tables")), (503, true));
+    let (status, body) = bots::http::request(
+        s.addr,
+        "POST",
+        &format!("/api/tables/{}/join", t.id),
+        Some(r#"{"seat":0,"name":""}"#),
+    )
+    .await
+    .unwrap();
+    assert_eq!((status, body.contains("bad_name")), (400, true));
+
+    // A browser from another site is refused before the upgrade.
+    let mut req = s.ws_url(&t.id).into_client_request().unwrap();
+    req.headers_mut()
+        .insert("Origin", "http://evil.example".parse().unwrap());
+    let err = tokio_tungstenite::connect_async(req).await.unwrap_err();
+    assert!(err.to_string().contains("403"), "{err}");
+    // Our own page is welcome.
+    let mut req = s.ws_url(&t.id).into_client_request().unwrap();
+    req.headers_mut()
+        .insert("Origin", format!("http://{}", s.addr).parse().unwrap());
+    let (own, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+
+    // Connection cap of two: the third is closed with 1013.
+    let _second = s.client(&t.id).await;
+    let mut third = s.client(&t.id).await;
+    assert_eq!(third.closed().await, Closed::Code(close::TRY_AGAIN_LATER));
+    drop(own);
+
+    // The web client is served as static files; paths cannot escape its directory.
+    let (status, body) = bots::http::request(s.addr, "GET", "/", None).await.unwrap();
+    assert_eq!(status, 200);
+    assert!(body.contains("paiju"));
+    let (status, _) = bots::http::request(s.addr, "GET", "/../Cargo.toml", None)
+        .await
+        .unwrap();
+    assert_eq!(status, 404);
+    s.running.shutdown().await;
+}
