@@ -72,8 +72,12 @@ pub fn serve(args: &[String]) -> Result<(), String> {
     let rt = runtime()?;
     rt.block_on(async move {
         let running = server::start(c.clone(), Games::standard()).await?;
-        println!("paiju: open http://{}/", running.addr);
-        println!(
+        // Written with `writeln!`, errors ignored: a closed stdout must not stop the server.
+        use std::io::Write;
+        let mut out = std::io::stdout();
+        let _ = writeln!(out, "paiju: open http://{}/", running.addr);
+        let _ = writeln!(
+            out,
             "paiju: database {}, web client {}, referee role {}",
             c.db.display(),
             c.web.display(),
@@ -83,8 +87,9 @@ pub fn serve(args: &[String]) -> Result<(), String> {
                 "off"
             }
         );
+        let _ = out.flush();
         running.until_signal().await;
-        println!("paiju: stopped");
+        let _ = writeln!(out, "paiju: stopped");
         Ok(())
     })
 }
