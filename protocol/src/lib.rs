@@ -386,6 +386,7 @@ pub mod codes {
     pub const BAD_ORIGIN: &str = "bad_origin";
     pub const STORE_FAILED: &str = "store_failed";
     pub const GAME_OVER: &str = "game_over";
+    pub const TABLE_WAITING: &str = "table_waiting";
 }
 
 /// Parses one client frame, telling the three kinds of bad input apart: not JSON at all

@@ -792,7 +792,7 @@ impl<G: TableGame> Table<G> {
         }
         if self.state != TableState::Playing && actor != Actor::Referee {
             return Err(problem_not(
-                "table_waiting",
+                codes::TABLE_WAITING,
                 "还有空座位，牌局尚未开始",
                 "the game starts when every seat is taken",
             ));
