@@ -1,0 +1,73 @@
+//! Whole 够级 games with random legal actions: every card accounted for, the game always ends,
+//! every enumerated action is accepted, and the team scores sum as the scoring table says.
+
+mod gouji_support;
+
+use gouji_support::{assert_accounted, seed, Rng};
+use rules::deal::deal_gouji;
+use rules::gouji::{Action, Event, Game, Outcome, Ruleset, Seat};
+use rules::{Engine, Viewer};
+
+/// Plays one game; returns it and the number of actions.
+fn random_game(n: u32) -> (Game, usize, Vec<Event>) {
+    let deal = deal_gouji(&seed(n), n);
+    let mut g = Game::new(&deal, Ruleset::zaozhuang_2017());
+    let mut rng = Rng::new(n);
+    let mut events = Vec::new();
+    for step in 0..20_000 {
+        if g.is_over() {
+            return (g, step, events);
+        }
+        let to_act = Engine::to_act(&g);
+        assert_eq!(to_act.len(), 1, "one seat acts");
+        let seat = to_act[0];
+        let legal = g.legal_actions(seat);
+        assert!(!legal.is_empty(), "a seat to act always has a legal action");
+        // Mostly a uniform legal action; now and then the clock or a question.
+        let action = match rng.below(20) {
+            0 => Action::Timeout,
+            1 => Action::AskCount,
+            _ => legal[rng.below(legal.len())].clone(),
+        };
+        let ev = Engine::apply(&mut g, seat, action.clone())
+            .unwrap_or_else(|e| panic!("game {n} step {step}: {action:?} refused: {e:?}"));
+        events.extend(ev);
+        assert_accounted(&g);
+        // Nobody else may act meanwhile.
+        let now = Engine::to_act(&g);
+        let other = (0..6).find(|s| !now.contains(s)).expect("a seat not to act");
+        let before = g.clone();
+        assert!(Engine::apply(&mut g, other, Action::Pass).is_err());
+        assert_eq!(g, before);
+    }
+    panic!("game {n} did not end in 20,000 actions");
+}
+
+#[test]
+fn random_games_end_with_every_card_accounted_for() {
+    for n in 1..=12 {
+        let (g, _, events) = random_game(n);
+        assert!(g.is_over());
+        let (score, outcome) = g.score().expect("a score");
+        match outcome {
+            // 头科 +4, 二科 +2, 二落 −2, 大落 −4 and 点贡 are transfers: the sum is zero.
+            Outcome::Places => assert_eq!(score.a + score.b, 0, "game {n}: {score:?}"),
+            // 串三户 +12 against −12.
+            Outcome::Sweep { .. } => assert_eq!(score.a + score.b, 0),
+            Outcome::Forfeit { .. } => unreachable!("no rulings here"),
+        }
+        // Every seat has a distinct place.
+        let mut places: Vec<_> = g.places().iter().map(|p| p.expect("placed")).collect();
+        places.sort();
+        places.dedup();
+        assert_eq!(places.len(), 6);
+        // One team is all out or failed: the other still held cards.
+        assert!(matches!(events.last(), Some(Event::GameOver { .. })));
+        // The views agree with the game.
+        let v = g.view(Viewer::Referee);
+        assert_eq!(v.score, Some(score));
+        for s in Seat::ALL {
+            assert!(g.legal_actions(s.index()).is_empty());
+        }
+    }
+}
