@@ -5,13 +5,15 @@ mod gouji_support;
 
 use gouji_support::{assert_accounted, seed, Rng};
 use rules::deal::deal_gouji;
-use rules::gouji::{Action, Event, Game, Outcome, Ruleset, Seat};
+use rules::cards::Card;
+use rules::gouji::set::shape_of;
+use rules::gouji::{Action, Event, Game, KeepCards, Outcome, Ruleset, Seat};
 use rules::{Engine, Viewer};
 
 /// Plays one game; returns it and the number of actions.
-fn random_game(n: u32) -> (Game, usize, Vec<Event>) {
+fn random_game(n: u32, ruleset: Ruleset) -> (Game, usize, Vec<Event>) {
     let deal = deal_gouji(&seed(n), n);
-    let mut g = Game::new(&deal, Ruleset::zaozhuang_2017());
+    let mut g = Game::new(&deal, ruleset);
     let mut rng = Rng::new(n);
     let mut events = Vec::new();
     for step in 0..20_000 {
@@ -23,6 +25,31 @@ fn random_game(n: u32) -> (Game, usize, Vec<Event>) {
         let seat = to_act[0];
         let legal = g.legal_actions(seat);
         assert!(!legal.is_empty(), "a seat to act always has a legal action");
+        // Now and then every legal action is tried on a copy: all must be accepted.
+        if rng.below(40) == 0 {
+            for a in legal.iter().take(200) {
+                let mut copy = g.clone();
+                assert!(Engine::apply(&mut copy, seat, a.clone()).is_ok(), "{a:?}");
+            }
+        }
+        // A random wrong action is refused and changes nothing.
+        let junk = junk_action(&mut rng, &g, seat);
+        let before = g.clone();
+        let outcome = Engine::apply(&mut g, seat, junk.clone());
+        if outcome.is_err() {
+            assert_eq!(g, before, "{junk:?}");
+        } else {
+            // It happened to be legal: it must be one of the enumerated actions (or a
+            // larger-than-capped one, impossible here) unless it is table talk.
+            // (as the same kind of move with the same set: suits never matter).
+            assert!(
+                legal.iter().any(|a| same_move(a, &junk)) || junk == Action::AskCount,
+                "{junk:?} not in legal"
+            );
+            events.extend(outcome.unwrap());
+            assert_accounted(&g);
+            continue;
+        }
         // Mostly a uniform legal action; now and then the clock or a question.
         let action = match rng.below(20) {
             0 => Action::Timeout,
@@ -43,10 +70,42 @@ fn random_game(n: u32) -> (Game, usize, Vec<Event>) {
     panic!("game {n} did not end in 20,000 actions");
 }
 
-#[test]
-fn random_games_end_with_every_card_accounted_for() {
-    for n in 1..=12 {
-        let (g, _, events) = random_game(n);
+/// The same move up to suits.
+fn same_move(a: &Action, b: &Action) -> bool {
+    let shape = |c: &[Card]| shape_of(c).ok();
+    match (a, b) {
+        (Action::Play { cards: x }, Action::Play { cards: y })
+        | (Action::Burn { cards: x }, Action::Burn { cards: y }) => shape(x) == shape(y),
+        _ => a == b,
+    }
+}
+
+/// A random action that is usually wrong: random cards (held or not), a pass, a yield, a burn.
+fn junk_action(rng: &mut Rng, g: &Game, seat: usize) -> Action {
+    let hand = g.hand(Seat::from_index(seat)).cards();
+    let mut pick = |n: usize| -> Vec<Card> {
+        (0..n)
+            .map(|_| {
+                if !hand.is_empty() && rng.below(4) > 0 {
+                    hand[rng.below(hand.len())]
+                } else {
+                    Card::from_index(rng.below(54))
+                }
+            })
+            .collect()
+    };
+    let k = 1 + (seat + g.table().len()) % 3;
+    match g.table().len() % 5 {
+        0 => Action::Burn { cards: pick(k) },
+        1 => Action::Yield,
+        2 => Action::Pass,
+        _ => Action::Play { cards: pick(k) },
+    }
+}
+
+fn check_game(n: u32, ruleset: Ruleset) {
+    {
+        let (g, _, events) = random_game(n, ruleset);
         assert!(g.is_over());
         let (score, outcome) = g.score().expect("a score");
         match outcome {
@@ -69,5 +128,22 @@ fn random_games_end_with_every_card_accounted_for() {
         for s in Seat::ALL {
             assert!(g.legal_actions(s.index()).is_empty());
         }
+    }
+}
+
+#[test]
+fn random_games_end_with_every_card_accounted_for() {
+    for n in 1..=40 {
+        check_game(n, Ruleset::zaozhuang_2017());
+    }
+}
+
+/// Without the sustain test burns are frequent, and so are failed burns: the same checks.
+#[test]
+fn random_games_with_reckless_burns() {
+    let mut ruleset = Ruleset::zaozhuang_2017();
+    ruleset.keep_cards = KeepCards::NoTest;
+    for n in 101..=140 {
+        check_game(n, ruleset.clone());
     }
 }
