@@ -22,25 +22,52 @@ fn is_it_a_set_and_a_gouji() {
         ask(json!({"game":"gouji","set":["S10","H10","D10","C10","C2"]})),
         json!({"valid":true,"gouji":true})
     );
-    assert_eq!(ask(json!({"game":"gouji","set":["S4","BJ"]})), json!({"valid":true,"gouji":true}));
+    assert_eq!(
+        ask(json!({"game":"gouji","set":["S4","BJ"]})),
+        json!({"valid":true,"gouji":true})
+    );
     let bad = ask(json!({"game":"gouji","set":["S7","H8"]}));
     assert_eq!(bad["valid"], json!(false));
     assert_eq!(bad["code"], json!("mixed_ranks"));
-    assert!(bad["message"].as_str().unwrap().contains("一套牌只能有一种点数（可带2和王）"));
+    assert!(bad["message"]
+        .as_str()
+        .unwrap()
+        .contains("一套牌只能有一种点数（可带2和王）"));
     assert!(bad["message_en"].as_str().unwrap().contains("one rank"));
     assert_eq!(bad.as_object().unwrap().len(), 4);
-    assert_eq!(ask(json!({"game":"gouji","set":[]}))["code"], json!("empty_set"));
-    assert_eq!(ask(json!({"game":"gouji","set":["S3"]}))["code"], json!("card_not_in_game"));
+    assert_eq!(
+        ask(json!({"game":"gouji","set":[]}))["code"],
+        json!("empty_set")
+    );
+    assert_eq!(
+        ask(json!({"game":"gouji","set":["S3"]}))["code"],
+        json!("card_not_in_game")
+    );
 }
 
 #[test]
 fn does_it_beat() {
     let beats = |top: Value, play: Value| ask(json!({"game":"gouji","top":top,"play":play}));
-    assert_eq!(beats(json!(["SK", "HK"]), json!(["SA", "C2"])), json!({"beats":true}));
-    assert_eq!(beats(json!(["SK", "HK"]), json!(["SA"])), json!({"beats":false}));
-    assert_eq!(beats(json!(["RJ"]), json!(["RJ", "RJ"])), json!({"beats":true}));
-    assert_eq!(beats(json!(["BJ"]), json!(["RJ", "RJ"])), json!({"beats":false}));
-    assert_eq!(beats(json!(["RJ", "S7"]), json!(["RJ", "RJ", "S8"])), json!({"beats":true}));
+    assert_eq!(
+        beats(json!(["SK", "HK"]), json!(["SA", "C2"])),
+        json!({"beats":true})
+    );
+    assert_eq!(
+        beats(json!(["SK", "HK"]), json!(["SA"])),
+        json!({"beats":false})
+    );
+    assert_eq!(
+        beats(json!(["RJ"]), json!(["RJ", "RJ"])),
+        json!({"beats":true})
+    );
+    assert_eq!(
+        beats(json!(["BJ"]), json!(["RJ", "RJ"])),
+        json!({"beats":false})
+    );
+    assert_eq!(
+        beats(json!(["RJ", "S7"]), json!(["RJ", "RJ", "S8"])),
+        json!({"beats":true})
+    );
     let bad = beats(json!(["SK", "HK"]), json!(["SA", "SQ"]));
     assert_eq!(bad["beats"], json!(false));
     assert_eq!(bad["code"], json!("mixed_ranks"));
@@ -57,6 +84,9 @@ fn only_the_two_forms() {
     assert!(serde_json::from_value::<Question>(json!({"game":"gouji","set":["ZZ"]})).is_err());
     assert!(matches!(
         answer(&serde_json::from_value(json!({"set":["SK"]})).unwrap()),
-        Answer::Set { valid: true, gouji: false }
+        Answer::Set {
+            valid: true,
+            gouji: false
+        }
     ));
 }

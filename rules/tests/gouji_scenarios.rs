@@ -37,7 +37,14 @@ fn example_1_restriction_kou_burn_offer_and_unburn() {
         "SA HA BJ RJ S7 S8 S9",
     ]);
     let ev = run(&mut g, &[(A1, play("SK HK"))]);
-    assert!(has(&ev, &Event::Led { seat: A1, cards: cards("SK HK"), gouji: true }));
+    assert!(has(
+        &ev,
+        &Event::Led {
+            seat: A1,
+            cards: cards("SK HK"),
+            gouji: true
+        }
+    ));
     // B1 may not beat it normally: only A1's 对头 B2 may.
     let err = refused(&mut g, B1, play("DA CA"), "gouji_only_opposite");
     assert!(rules::Explain::zh(&err).contains("级牌只有对头能打，其他人只能烧"));
@@ -48,11 +55,20 @@ fn example_1_restriction_kou_burn_offer_and_unburn() {
     run(&mut g, &[(A2, Action::Pass)]);
     // B2 declines: 扣. A1 has opened; the burn is offered to B3 first.
     let ev = run(&mut g, &[(B2, Action::Pass)]);
-    assert!(has(&ev, &Event::Passed { seat: B2, kou: true }));
+    assert!(has(
+        &ev,
+        &Event::Passed {
+            seat: B2,
+            kou: true
+        }
+    ));
     assert!(has(&ev, &Event::Opened { seat: A1 }));
     assert_eq!(
         *g.phase(),
-        Phase::Offer { seat: B3, queue: vec![B1, A2, A3] }
+        Phase::Offer {
+            seat: B3,
+            queue: vec![B1, A2, A3]
+        }
     );
     // Nobody else may burn out of order.
     refused(&mut g, B1, burn("DA CA"), "no_burn_right");
@@ -63,7 +79,12 @@ fn example_1_restriction_kou_burn_offer_and_unburn() {
     let ev = run(&mut g, &[(B3, burn("SA HA"))]);
     assert!(has(
         &ev,
-        &Event::Burned { seat: B3, cards: cards("SA HA"), gouji: true, counter: false }
+        &Event::Burned {
+            seat: B3,
+            cards: cards("SA HA"),
+            gouji: true,
+            counter: false
+        }
     ));
     // A1 (the burned player) may only pass; then A2, who had passed, may act again: 解烧.
     assert_eq!(*g.phase(), Phase::Respond(A1));
@@ -72,13 +93,22 @@ fn example_1_restriction_kou_burn_offer_and_unburn() {
     let ev = run(&mut g, &[(A2, play("S2 H2"))]);
     assert!(has(
         &ev,
-        &Event::Beat { seat: A2, cards: cards("S2 H2"), gouji: true, unburn: true }
+        &Event::Beat {
+            seat: A2,
+            cards: cards("S2 H2"),
+            gouji: true,
+            unburn: true
+        }
     ));
     assert!(!g.is_burning(B3));
     // The burn is over: when the trick closes, A2 leads, nobody burning.
     while !matches!(g.phase(), Phase::Lead(_)) {
         let seat = g.phase().seat().unwrap();
-        let a = if matches!(g.phase(), Phase::Offer { .. }) { Action::Decline } else { Action::Pass };
+        let a = if matches!(g.phase(), Phase::Offer { .. }) {
+            Action::Decline
+        } else {
+            Action::Pass
+        };
         g.apply(seat, a).unwrap();
     }
     assert_eq!(*g.phase(), Phase::Lead(A2));
@@ -96,10 +126,24 @@ fn a_burn_must_be_sustainable() {
         "C4 C5 C6 C7",
         "SA HA BJ S7 S8 S9",
     ]);
-    run(&mut g, &[(A1, play("SK HK")), (B1, Action::Pass), (A2, Action::Pass), (B2, Action::Pass)]);
+    run(
+        &mut g,
+        &[
+            (A1, play("SK HK")),
+            (B1, Action::Pass),
+            (A2, Action::Pass),
+            (B2, Action::Pass),
+        ],
+    );
     // After A A: 1 joker, 3 ranks: 1 < 3 − 1.
     let err = refused(&mut g, B3, burn("SA HA"), "burn_not_sustainable");
-    assert_eq!(err, rules::gouji::RuleError::BurnNotSustainable { jokers: 1, ranks: 3 });
+    assert_eq!(
+        err,
+        rules::gouji::RuleError::BurnNotSustainable {
+            jokers: 1,
+            ranks: 3
+        }
+    );
     assert_eq!(g.legal_actions(B3.index()), vec![Action::Decline]);
     // Not a set, not held, not higher: typed errors, nothing changed.
     refused(&mut g, B3, burn("SA S9"), "mixed_ranks");
@@ -124,7 +168,12 @@ fn example_2_a_burn_that_stands_then_fails() {
     ]);
     run(
         &mut g,
-        &[(A1, play("SK HK")), (B1, Action::Pass), (A2, Action::Pass), (B2, Action::Pass)],
+        &[
+            (A1, play("SK HK")),
+            (B1, Action::Pass),
+            (A2, Action::Pass),
+            (B2, Action::Pass),
+        ],
     );
     run(&mut g, &[(B3, burn("SA HA")), (A1, Action::Pass)]);
     // A2, B3's 对头, declines: B3 has opened; the 反烧 offer goes A3, A1, then B1, B2.
@@ -133,11 +182,23 @@ fn example_2_a_burn_that_stands_then_fails() {
     assert_eq!(offered(&ev), vec![A3]);
     let ev = run(
         &mut g,
-        &[(A3, Action::Decline), (A1, Action::Decline), (B1, Action::Decline), (B2, Action::Decline)],
+        &[
+            (A3, Action::Decline),
+            (A1, Action::Decline),
+            (B1, Action::Decline),
+            (B2, Action::Decline),
+        ],
     );
     assert_eq!(offered(&ev), vec![A1, B1, B2]);
     assert!(has(&ev, &Event::BurnStood { seat: B3 }));
-    assert!(has(&ev, &Event::TrickWon { winner: B3, leader: B3, takeover: false }));
+    assert!(has(
+        &ev,
+        &Event::TrickWon {
+            winner: B3,
+            leader: B3,
+            takeover: false
+        }
+    ));
     assert!(g.is_burning(B3));
     // Every set B3 leads must hold a joker.
     let err = refused(&mut g, B3, play("S7 H7"), "burn_lead_needs_joker");
@@ -146,12 +207,20 @@ fn example_2_a_burn_that_stands_then_fails() {
         .legal_actions(B3.index())
         .iter()
         .all(|a| matches!(a, Action::Play { cards } if cards.contains(&rules::cards::Card::BJ))));
-    run(&mut g, &[(B3, play("BJ")), (A1, Action::Pass), (B1, Action::Pass)]);
+    run(
+        &mut g,
+        &[(B3, play("BJ")), (A1, Action::Pass), (B1, Action::Pass)],
+    );
     let ev = run(&mut g, &[(A2, Action::Pass)]);
     assert_eq!(offered(&ev), vec![A3]);
     let ev = run(
         &mut g,
-        &[(A3, Action::Decline), (A1, Action::Decline), (B1, Action::Decline), (B2, Action::Decline)],
+        &[
+            (A3, Action::Decline),
+            (A1, Action::Decline),
+            (B1, Action::Decline),
+            (B2, Action::Decline),
+        ],
     );
     // B3 leads again with 7 7 9 and no joker: the burn has failed.
     let failed = ev
@@ -170,7 +239,14 @@ fn example_2_a_burn_that_stands_then_fails() {
     );
     // The void cards are private to B3 and the referees.
     let public = g.redact(failed, Viewer::Seat(A1.index())).unwrap();
-    assert!(matches!(public, Event::BurnFailed { void: None, void_count: 3, .. }));
+    assert!(matches!(
+        public,
+        Event::BurnFailed {
+            void: None,
+            void_count: 3,
+            ..
+        }
+    ));
     assert_eq!(g.redact(failed, Viewer::Referee).as_ref(), Some(failed));
     assert_eq!(g.status(B3), Status::Failed);
     assert_eq!(g.place(B3), Some(Place::Last));
@@ -183,7 +259,14 @@ fn example_2_a_burn_that_stands_then_fails() {
     run(&mut g, &[(B1, Action::Pass), (A2, Action::Pass)]);
     let ev = run(&mut g, &[(B2, Action::Pass)]);
     assert_eq!(offered(&ev), vec![B1]);
-    let ev = run(&mut g, &[(B1, Action::Decline), (A2, Action::Decline), (A3, Action::Decline)]);
+    let ev = run(
+        &mut g,
+        &[
+            (B1, Action::Decline),
+            (A2, Action::Decline),
+            (A3, Action::Decline),
+        ],
+    );
     assert_eq!(offered(&ev), vec![A2, A3]);
     // Otherwise the burned player leads.
     assert_eq!(*g.phase(), Phase::Lead(A1));
@@ -215,7 +298,12 @@ fn a_counter_burn() {
     let ev = run(&mut g, &[(A3, burn("S2 H2"))]);
     assert!(has(
         &ev,
-        &Event::Burned { seat: A3, cards: cards("S2 H2"), gouji: true, counter: true }
+        &Event::Burned {
+            seat: A3,
+            cards: cards("S2 H2"),
+            gouji: true,
+            counter: true
+        }
     ));
     // B3 may only pass now; B1 (A3's 对头, who had passed) may act again.
     assert_eq!(*g.phase(), Phase::Respond(B3));
@@ -225,7 +313,12 @@ fn a_counter_burn() {
     assert_eq!(offered(&ev), vec![B2]);
     let ev = run(
         &mut g,
-        &[(B2, Action::Decline), (B3, Action::Decline), (A1, Action::Decline), (A2, Action::Decline)],
+        &[
+            (B2, Action::Decline),
+            (B3, Action::Decline),
+            (A1, Action::Decline),
+            (A2, Action::Decline),
+        ],
     );
     assert!(has(&ev, &Event::BurnStood { seat: A3 }));
     assert!(g.is_burning(A3) && !g.is_burning(B3));
@@ -235,20 +328,16 @@ fn a_counter_burn() {
 /// 让: only the 对头 may yield; the decision comes back if nobody beats the set.
 #[test]
 fn a_yield_that_comes_back() {
-    let mut g = game([
-        "S9 H9 S4",
-        "S5 S6",
-        "S7 S8",
-        "S10 H10 D4",
-        "C5 C6",
-        "D5 D6",
-    ]);
+    let mut g = game(["S9 H9 S4", "S5 S6", "S7 S8", "S10 H10 D4", "C5 C6", "D5 D6"]);
     run(&mut g, &[(A1, play("S9 H9"))]);
     let err = refused(&mut g, B1, Action::Yield, "only_opposite_may_yield");
     assert!(rules::Explain::zh(&err).contains("只有对头可以让牌"));
     run(&mut g, &[(B1, Action::Pass), (A2, Action::Pass)]);
     assert!(g.legal_actions(B2.index()).contains(&Action::Yield));
-    let ev = run(&mut g, &[(B2, Action::Yield), (A3, Action::Pass), (B3, Action::Pass)]);
+    let ev = run(
+        &mut g,
+        &[(B2, Action::Yield), (A3, Action::Pass), (B3, Action::Pass)],
+    );
     assert!(has(&ev, &Event::YieldReturned { seat: B2 }));
     assert_eq!(*g.phase(), Phase::Respond(B2));
     refused(&mut g, B2, Action::Yield, "yield_already_used");
@@ -284,7 +373,14 @@ fn a_yield_overtaken_and_the_last_word() {
     assert_eq!(*g.phase(), Phase::Respond(B1));
     let ev = run(&mut g, &[(B1, Action::Pass)]);
     // B2's yield counted as a pass: B2 is never asked again.
-    assert!(has(&ev, &Event::TrickWon { winner: A3, leader: A3, takeover: false }));
+    assert!(has(
+        &ev,
+        &Event::TrickWon {
+            winner: A3,
+            leader: A3,
+            takeover: false
+        }
+    ));
 }
 
 /// Worked example 3: A3 goes out with `Q Q Q` (no 级牌: a last set never is); everyone else
@@ -299,18 +395,44 @@ fn example_3_takeover_after_the_leader_goes_out() {
         "SQ HQ DQ",
         "C5 C6",
     ]);
-    run(&mut g, &[(A1, play("S9 H9 D9")), (B1, Action::Pass), (A2, Action::Pass), (B2, Action::Pass)]);
+    run(
+        &mut g,
+        &[
+            (A1, play("S9 H9 D9")),
+            (B1, Action::Pass),
+            (A2, Action::Pass),
+            (B2, Action::Pass),
+        ],
+    );
     let ev = run(&mut g, &[(A3, play("SQ HQ DQ"))]);
     assert!(has(
         &ev,
-        &Event::Beat { seat: A3, cards: cards("SQ HQ DQ"), gouji: false, unburn: false }
+        &Event::Beat {
+            seat: A3,
+            cards: cards("SQ HQ DQ"),
+            gouji: false,
+            unburn: false
+        }
     ));
-    assert!(has(&ev, &Event::WentOut { seat: A3, place: Place::First }));
+    assert!(has(
+        &ev,
+        &Event::WentOut {
+            seat: A3,
+            place: Place::First
+        }
+    ));
     run(&mut g, &[(B3, Action::Pass), (A1, Action::Pass)]);
     // The 对头 of A3 (B1) has the last word.
     assert_eq!(*g.phase(), Phase::Respond(B1));
     let ev = run(&mut g, &[(B1, Action::Pass)]);
-    assert!(has(&ev, &Event::TrickWon { winner: A3, leader: B3, takeover: true }));
+    assert!(has(
+        &ev,
+        &Event::TrickWon {
+            winner: A3,
+            leader: B3,
+            takeover: true
+        }
+    ));
     assert_eq!(*g.phase(), Phase::Lead(B3));
     // A3's 对头 B1 is now 无头: B1's sets bind nobody.
     assert!(!g.has_head(B1));
@@ -330,7 +452,13 @@ fn example_4_four_play_freely() {
     ]);
     run(&mut g, &[(A1, play("S4")), (B1, Action::Pass)]);
     let ev = run(&mut g, &[(A2, play("S7"))]);
-    assert!(has(&ev, &Event::WentOut { seat: A2, place: Place::Second }));
+    assert!(has(
+        &ev,
+        &Event::WentOut {
+            seat: A2,
+            place: Place::Second
+        }
+    ));
     assert!(has(&ev, &Event::FreePlay));
     // Nobody had opened: all four left are 点.
     for s in [B1, B2, A3, B3] {
@@ -340,13 +468,23 @@ fn example_4_four_play_freely() {
     run(&mut g, &[(B2, play("S2"))]);
     refused(&mut g, A3, Action::Yield, "no_yield_in_free_play");
     // B1, B2's teammate, beats B2's 2 (a 级牌 before): allowed now.
-    let ev = run(&mut g, &[(A3, Action::Pass), (B3, Action::Pass), (B1, play("BJ"))]);
+    let ev = run(
+        &mut g,
+        &[(A3, Action::Pass), (B3, Action::Pass), (B1, play("BJ"))],
+    );
     assert!(offered(&ev).is_empty());
     // A3 passed before and may act again; the trick ends after three passes in a row.
     run(&mut g, &[(B2, Action::Pass), (A3, Action::Pass)]);
     assert_eq!(*g.phase(), Phase::Respond(B3));
     let ev = run(&mut g, &[(B3, Action::Pass)]);
-    assert!(has(&ev, &Event::TrickWon { winner: B1, leader: B1, takeover: false }));
+    assert!(has(
+        &ev,
+        &Event::TrickWon {
+            winner: B1,
+            leader: B1,
+            takeover: false
+        }
+    ));
 }
 
 /// 串三户: one team takes 头科, 二科 and 三科: 12, replacing everything else.
@@ -355,13 +493,26 @@ fn a_sweep_scores_twelve() {
     let mut g = game(["S4", "S5 S6", "S7", "D5 D6", "S8", "C5 C6"]);
     let ev = run(
         &mut g,
-        &[(A1, play("S4")), (B1, Action::Pass), (A2, play("S7")), (B2, Action::Pass), (A3, play("S8"))],
+        &[
+            (A1, play("S4")),
+            (B1, Action::Pass),
+            (A2, play("S7")),
+            (B2, Action::Pass),
+            (A3, play("S8")),
+        ],
     );
     assert!(g.is_over());
     let over = ev.last().unwrap();
     // B3, B1, B2 fill 四科, 二落, 大落: equal counts, in turn order after A3.
     let mut places = [None; 6];
-    for (s, p) in [(A1, Place::First), (A2, Place::Second), (A3, Place::Third), (B3, Place::Fourth), (B1, Place::SecondLast), (B2, Place::Last)] {
+    for (s, p) in [
+        (A1, Place::First),
+        (A2, Place::Second),
+        (A3, Place::Third),
+        (B3, Place::Fourth),
+        (B1, Place::SecondLast),
+        (B2, Place::Last),
+    ] {
         places[s.index()] = Some(p);
     }
     assert_eq!(
@@ -369,7 +520,9 @@ fn a_sweep_scores_twelve() {
         Event::GameOver {
             places,
             score: Score { a: 12, b: -12 },
-            outcome: Outcome::Sweep { team: rules::gouji::score::TeamName::A },
+            outcome: Outcome::Sweep {
+                team: rules::gouji::score::TeamName::A
+            },
         }
     );
     refused(&mut g, B1, Action::Pass, "game_over");
@@ -379,14 +532,7 @@ fn a_sweep_scores_twelve() {
 /// when 二科 goes out: team B owes 6, once (不累计) though three of its players are 点.
 #[test]
 fn dian_gong_once_per_team() {
-    let mut g = game([
-        "SK HK S4 S6",
-        "H9 HJ",
-        "S7",
-        "S8",
-        "S2 S5 SJ",
-        "C9 C10 CQ",
-    ]);
+    let mut g = game(["SK HK S4 S6", "H9 HJ", "S7", "S8", "S2 S5 SJ", "C9 C10 CQ"]);
     let mut ev = run(
         &mut g,
         &[
@@ -440,7 +586,14 @@ fn dian_gong_once_per_team() {
 fn dian_gong_option() {
     use rules::gouji::{Place, Ruleset};
     let mut places = [None; 6];
-    for (s, p) in [(A1, Place::First), (A2, Place::Second), (B2, Place::Third), (A3, Place::Fourth), (B1, Place::SecondLast), (B3, Place::Last)] {
+    for (s, p) in [
+        (A1, Place::First),
+        (A2, Place::Second),
+        (B2, Place::Third),
+        (A3, Place::Fourth),
+        (B1, Place::SecondLast),
+        (B3, Place::Last),
+    ] {
         places[s.index()] = Some(p);
     }
     let mut marked = [false; 6];
@@ -479,10 +632,23 @@ fn example_5_opening() {
         ],
     );
     assert_eq!(*g.phase(), Phase::Lead(B2));
-    run(&mut g, &[(B2, play("SJ HJ DJ CJ")), (A3, Action::Pass), (B3, Action::Pass)]);
+    run(
+        &mut g,
+        &[
+            (B2, play("SJ HJ DJ CJ")),
+            (A3, Action::Pass),
+            (B3, Action::Pass),
+        ],
+    );
     assert!(!g.opened(B2));
     let ev = run(&mut g, &[(A1, Action::Pass)]);
-    assert!(has(&ev, &Event::Passed { seat: A1, kou: true }));
+    assert!(has(
+        &ev,
+        &Event::Passed {
+            seat: A1,
+            kou: true
+        }
+    ));
     assert!(has(&ev, &Event::Opened { seat: B2 }));
     assert!(g.opened(B2));
     assert_eq!(offered(&ev), vec![A2]);
@@ -526,9 +692,22 @@ fn timeouts() {
     assert_eq!(g.timeout_action(), Action::Timeout);
     let ev = run(&mut g, &[(A1, Action::Timeout)]);
     assert_eq!(ev[0], Event::TimedOut { seat: A1 });
-    assert!(has(&ev, &Event::Led { seat: A1, cards: cards("S4"), gouji: false }));
+    assert!(has(
+        &ev,
+        &Event::Led {
+            seat: A1,
+            cards: cards("S4"),
+            gouji: false
+        }
+    ));
     let ev = run(&mut g, &[(B1, Action::Timeout)]);
-    assert!(has(&ev, &Event::Passed { seat: B1, kou: false }));
+    assert!(has(
+        &ev,
+        &Event::Passed {
+            seat: B1,
+            kou: false
+        }
+    ));
     // Through to an offer: A2 passes, B2 beats... simpler: a new game for the offer.
     let mut g = game([
         "SK HK S4 S5",
@@ -538,13 +717,24 @@ fn timeouts() {
         "C4 C5 C6 C7",
         "SA HA BJ RJ S7 S8 S9",
     ]);
-    run(&mut g, &[(A1, play("SK HK")), (B1, Action::Pass), (A2, Action::Pass), (B2, Action::Pass)]);
+    run(
+        &mut g,
+        &[
+            (A1, play("SK HK")),
+            (B1, Action::Pass),
+            (A2, Action::Pass),
+            (B2, Action::Pass),
+        ],
+    );
     let ev = run(&mut g, &[(B3, Action::Timeout)]);
     assert!(has(&ev, &Event::BurnDeclined { seat: B3 }));
     // Clock limits: none for ten minutes, then 20 s + 5 s grace.
     use std::time::Duration;
     assert_eq!(g.move_limit(Duration::from_secs(599)), None);
-    assert_eq!(g.move_limit(Duration::from_secs(600)), Some(Duration::from_secs(25)));
+    assert_eq!(
+        g.move_limit(Duration::from_secs(600)),
+        Some(Duration::from_secs(25))
+    );
 }
 
 /// 问牌: exact at 10 cards or fewer, else "more than 10".
@@ -563,8 +753,16 @@ fn asking_the_count() {
     assert_eq!(
         ev,
         vec![
-            Event::CountAnswered { asker: A1, about: B2, answer: CardCount::MoreThan(10) },
-            Event::CountAnswered { asker: A2, about: B3, answer: CardCount::Exact(10) },
+            Event::CountAnswered {
+                asker: A1,
+                about: B2,
+                answer: CardCount::MoreThan(10)
+            },
+            Event::CountAnswered {
+                asker: A2,
+                about: B3,
+                answer: CardCount::Exact(10)
+            },
         ]
     );
     // Asking is not a move: A1 still leads.
@@ -578,19 +776,46 @@ fn referee_rulings() {
     let mut g = game(["S4", "S5 S6", "S7", "D5 D6", "S8", "C5 C6"]);
     let ruling = |ruling, offence| Action::Ruling { ruling, offence };
     let ev = run(&mut g, &[(B1, ruling(Ruling::Warning, Offence::Signals))]);
-    assert_eq!(ev, vec![Event::Ruled { seat: B1, ruling: Ruling::Warning, offence: Offence::Signals }]);
-    run(&mut g, &[(B1, ruling(Ruling::Deduction, Offence::LeavingSeat))]);
+    assert_eq!(
+        ev,
+        vec![Event::Ruled {
+            seat: B1,
+            ruling: Ruling::Warning,
+            offence: Offence::Signals
+        }]
+    );
+    run(
+        &mut g,
+        &[(B1, ruling(Ruling::Deduction, Offence::LeavingSeat))],
+    );
     assert_eq!(g.view(Viewer::Spectator).deductions, [0, 1]);
     // Sweep +12/−12, then B's deduction: −14.
-    run(&mut g, &[(A1, play("S4")), (B1, Action::Pass), (A2, play("S7")), (B2, Action::Pass), (A3, play("S8"))]);
+    run(
+        &mut g,
+        &[
+            (A1, play("S4")),
+            (B1, Action::Pass),
+            (A2, play("S7")),
+            (B2, Action::Pass),
+            (A3, play("S8")),
+        ],
+    );
     assert_eq!(g.score().unwrap().0, Score { a: 12, b: -14 });
     // A forfeit replaces everything: 0:12.
     let ev = run(&mut g, &[(A2, ruling(Ruling::Forfeit, Offence::Cheating))]);
     assert!(matches!(
         ev.last(),
-        Some(Event::GameOver { score: Score { a: 0, b: 12 }, .. })
+        Some(Event::GameOver {
+            score: Score { a: 0, b: 12 },
+            ..
+        })
     ));
-    refused(&mut g, A2, ruling(Ruling::Forfeit, Offence::Cheating), "already_forfeited");
+    refused(
+        &mut g,
+        A2,
+        ruling(Ruling::Forfeit, Offence::Cheating),
+        "already_forfeited",
+    );
 }
 
 /// Views: a seat sees its own hand only; spectators none; referees all. The seat's legal actions
@@ -613,7 +838,13 @@ fn views_show_what_the_rules_allow() {
     assert_eq!(v.players[B2.index()].cards, CardCount::MoreThan(10));
     assert_eq!(v.players[A1.index()].cards, CardCount::Exact(2));
     assert_eq!(v.turn, Some(B1));
-    assert_eq!(v.prompt, Some(Prompt::Respond { may_beat: false, may_yield: false }));
+    assert_eq!(
+        v.prompt,
+        Some(Prompt::Respond {
+            may_beat: false,
+            may_yield: false
+        })
+    );
     let top = v.top.as_ref().unwrap();
     assert!(top.gouji && top.owner == A1);
     let s = g.view(Viewer::Spectator);
@@ -625,7 +856,10 @@ fn views_show_what_the_rules_allow() {
     let json = serde_json::to_string(&v).unwrap();
     let back: rules::gouji::View = serde_json::from_str(&json).unwrap();
     assert_eq!(back, v);
-    assert_eq!(<rules::gouji::Game as Engine>::legal_from_view(&back), vec![Action::Pass]);
+    assert_eq!(
+        <rules::gouji::Game as Engine>::legal_from_view(&back),
+        vec![Action::Pass]
+    );
     // A spectator has no legal actions.
     assert!(<rules::gouji::Game as Engine>::legal_from_view(&s).is_empty());
 }
@@ -648,8 +882,16 @@ fn wire_forms() {
         assert_eq!(serde_json::to_string(&action).unwrap(), json);
     }
     let r: Action =
-        serde_json::from_str(r#"{"type":"ruling","ruling":"deduction","offence":"signals"}"#).unwrap();
+        serde_json::from_str(r#"{"type":"ruling","ruling":"deduction","offence":"signals"}"#)
+            .unwrap();
     assert!(matches!(r, Action::Ruling { .. }));
-    let e = serde_json::to_value(Event::Passed { seat: B2, kou: true }).unwrap();
-    assert_eq!(e, serde_json::json!({"type":"passed","seat":"B2","kou":true}));
+    let e = serde_json::to_value(Event::Passed {
+        seat: B2,
+        kou: true,
+    })
+    .unwrap();
+    assert_eq!(
+        e,
+        serde_json::json!({"type":"passed","seat":"B2","kou":true})
+    );
 }

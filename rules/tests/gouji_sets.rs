@@ -224,7 +224,9 @@ fn set_strategy() -> impl Strategy<Value = Vec<Card>> {
                 let rank = rules::cards::Rank::new(base).unwrap();
                 v.extend((0..k).map(|i| Card::new(rules::cards::Suit::ALL[i % 4], rank)));
             }
-            v.extend((0..t).map(|i| Card::new(rules::cards::Suit::ALL[i % 4], rules::cards::Rank::TWO)));
+            v.extend(
+                (0..t).map(|i| Card::new(rules::cards::Suit::ALL[i % 4], rules::cards::Rank::TWO)),
+            );
             v.extend(std::iter::repeat_n(Card::BJ, s));
             v.extend(std::iter::repeat_n(Card::RJ, b));
             (!v.is_empty()).then_some(v)
@@ -309,7 +311,11 @@ fn hand_card() -> impl Strategy<Value = Card> {
 fn all_held_shapes(c: &Counts) -> Vec<Shape> {
     let mut out = Vec::new();
     for base in [0u8, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] {
-        let max_nat = if (4..=14).contains(&base) { c.get(base) } else { 0 };
+        let max_nat = if (4..=14).contains(&base) {
+            c.get(base)
+        } else {
+            0
+        };
         for k in 0..=max_nat {
             for t in 0..=c.get(15) {
                 for s in 0..=c.get(16) {
@@ -318,9 +324,15 @@ fn all_held_shapes(c: &Counts) -> Vec<Shape> {
                         let mut cards = Vec::new();
                         if k > 0 {
                             let r = rules::cards::Rank::new(base).unwrap();
-                            cards.extend(std::iter::repeat_n(Card::new(rules::cards::Suit::Spades, r), k as usize));
+                            cards.extend(std::iter::repeat_n(
+                                Card::new(rules::cards::Suit::Spades, r),
+                                k as usize,
+                            ));
                         }
-                        cards.extend(std::iter::repeat_n(Card::new(rules::cards::Suit::Spades, rules::cards::Rank::TWO), t as usize));
+                        cards.extend(std::iter::repeat_n(
+                            Card::new(rules::cards::Suit::Spades, rules::cards::Rank::TWO),
+                            t as usize,
+                        ));
                         cards.extend(std::iter::repeat_n(Card::BJ, s as usize));
                         cards.extend(std::iter::repeat_n(Card::RJ, b as usize));
                         if let Ok(shape) = shape_of(&cards) {

@@ -36,7 +36,10 @@ pub fn run(g: &mut Game, script: &[(Seat, Action)]) -> Vec<Event> {
     for (i, (seat, action)) in script.iter().enumerate() {
         match g.apply(*seat, action.clone()) {
             Ok(ev) => all.extend(ev),
-            Err(e) => panic!("step {i}: {seat} {action:?} refused: {e:?}\nphase {:?}", g.phase()),
+            Err(e) => panic!(
+                "step {i}: {seat} {action:?} refused: {e:?}\nphase {:?}",
+                g.phase()
+            ),
         }
     }
     all
@@ -78,6 +81,8 @@ pub fn assert_accounted(g: &Game) {
             all.add(c);
         }
     }
-    let deck: Hand = canonical_deck(6, &[rules::cards::Rank::THREE]).into_iter().collect();
+    let deck: Hand = canonical_deck(6, &[rules::cards::Rank::THREE])
+        .into_iter()
+        .collect();
     assert_eq!(all, deck, "every card accounted for");
 }
