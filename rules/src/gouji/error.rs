@@ -207,7 +207,7 @@ impl Explain for RuleError {
                 "you have no right to burn: the burn is offered in order after the opposite player declines".into()
             }
             RuleError::BurnNotSustainable { jokers, ranks } => format!(
-                "you cannot sustain this burn: {jokers} jokers left for {ranks} ranks; jokers must be at least ranks minus one"
+                "you cannot sustain this burn: {jokers} joker(s) left for {ranks} rank(s); jokers must be at least ranks minus one"
             ),
             RuleError::BurnOfferPending => "answer the burn offer first (burn or decline)".into(),
             RuleError::NoYieldInFreePlay => "no yielding once four play freely (四户乱缠)".into(),
