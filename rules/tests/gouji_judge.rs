@@ -101,7 +101,10 @@ fn docs() -> String {
 fn the_documented_examples_hold() {
     let docs = docs();
     let mut n = 0;
-    for line in docs.lines().filter(|l| l.starts_with("{\"game\":\"gouji\"")) {
+    for line in docs
+        .lines()
+        .filter(|l| l.starts_with("{\"game\":\"gouji\""))
+    {
         let (q, a) = line.split_once('→').expect("question → answer");
         let q: Value = serde_json::from_str(q.trim()).unwrap();
         let a: Value = serde_json::from_str(a.trim()).unwrap();

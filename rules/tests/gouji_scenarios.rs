@@ -532,8 +532,122 @@ fn a_sweep_scores_twelve() {
 /// when 二科 goes out: team B owes 6, once (不累计) though three of its players are 点.
 #[test]
 fn dian_gong_once_per_team() {
-    let mut g = game(["SK HK S4 S6", "H9 HJ", "S7", "S8", "S2 S5 SJ", "C9 C10 CQ"]);
-    let mut ev = run(
+    let (mut g, mut ev) = dian_gong_game(rules::gouji::Ruleset::zaozhuang_2017());
+    assert!(ev.contains(&Event::Opened { seat: A1 }));
+    assert!(ev.contains(&Event::Opened { seat: A3 }));
+    for s in [B1, B2, B3] {
+        assert!(ev.contains(&Event::Marked { seat: s }));
+    }
+    assert!(g.is_over());
+    // A: 头科 4 + 二科 2 + 四科 0 + 点贡 6 = 12; B: 三科 0, 二落 −2, 大落 −4, 点贡 −6 = −12.
+    assert_eq!(g.place(B2), Some(Place::Third));
+    assert_eq!(g.place(A3), Some(Place::Fourth));
+    assert_eq!(g.place(B1), Some(Place::SecondLast), "2 cards left");
+    assert_eq!(g.place(B3), Some(Place::Last), "3 cards left");
+    assert_eq!(g.score(), Some((Score { a: 12, b: -12 }, Outcome::Places)));
+    assert!(matches!(ev.pop(), Some(Event::GameOver { .. })));
+    refused(&mut g, A1, Action::AskCount, "game_over");
+}
+
+/// **[decision]** `fill_places`: with `turn_order` the seats left take the places in turn order
+/// from the seat after the last to act (B3 before B1), whatever their cards.
+#[test]
+fn fill_places_option() {
+    let mut ruleset = rules::gouji::Ruleset::zaozhuang_2017();
+    ruleset.fill_places = rules::gouji::FillOrder::TurnOrder;
+    let (g, _) = dian_gong_game(ruleset);
+    assert_eq!(g.place(B3), Some(Place::SecondLast));
+    assert_eq!(g.place(B1), Some(Place::Last));
+}
+
+/// **[decision]** `burn_offer_order`: with `turn_order` everyone is asked in turn order from the
+/// 对头.
+#[test]
+fn burn_offer_order_option() {
+    let mut ruleset = rules::gouji::Ruleset::zaozhuang_2017();
+    ruleset.burn_offer_order = rules::gouji::BurnOfferOrder::TurnOrder;
+    let mut g = rules::gouji::Game::new(
+        &gouji_support::deal(["SK HK S4", "S5 S6", "S7 S8", "D5 D6", "C5 C6", "H5 H6"]),
+        ruleset,
+    );
+    run(
+        &mut g,
+        &[
+            (A1, play("SK HK")),
+            (B1, Action::Pass),
+            (A2, Action::Pass),
+            (B2, Action::Pass),
+        ],
+    );
+    assert_eq!(
+        *g.phase(),
+        Phase::Offer {
+            seat: A3,
+            queue: vec![B3, B1, A2]
+        }
+    );
+}
+
+/// 无头: once A3 is out, B1 (A3's 对头) beats anything freely and its sets bind nobody.
+#[test]
+fn headless_players_beat_freely() {
+    let mut g = game([
+        "S9 H9 D9 S4 S5",
+        "S5 S6 SA HA C4",
+        "S7 S8 S6",
+        "D4 D5 D6",
+        "SQ HQ DQ",
+        "C5 C6 SK HK C7",
+    ]);
+    run(
+        &mut g,
+        &[
+            (A1, play("S9 H9 D9")),
+            (B1, Action::Pass),
+            (A2, Action::Pass),
+            (B2, Action::Pass),
+            (A3, play("SQ HQ DQ")),
+            (B3, Action::Pass),
+            (A1, Action::Pass),
+            (B1, Action::Pass),
+        ],
+    );
+    let ev = run(&mut g, &[(B3, play("SK HK"))]);
+    assert!(has(
+        &ev,
+        &Event::Led {
+            seat: B3,
+            cards: cards("SK HK"),
+            gouji: true
+        }
+    ));
+    refused(&mut g, A1, play("S4 S5"), "mixed_ranks");
+    run(&mut g, &[(A1, Action::Pass)]);
+    // B1, B3's teammate, is 无头: it may beat B3's 级牌, and its A A is no 级牌.
+    let ev = run(&mut g, &[(B1, play("SA HA"))]);
+    assert!(has(
+        &ev,
+        &Event::Beat {
+            seat: B1,
+            cards: cards("SA HA"),
+            gouji: false,
+            unburn: false
+        }
+    ));
+    assert!(
+        has(&ev, &Event::Opened { seat: B3 }),
+        "not beaten by B3's 对头"
+    );
+    // Nothing binds A2 now: A2 may answer freely (here it passes).
+    assert_eq!(*g.phase(), Phase::Respond(A2));
+}
+
+fn dian_gong_game(ruleset: rules::gouji::Ruleset) -> (rules::gouji::Game, Vec<Event>) {
+    let mut g = rules::gouji::Game::new(
+        &gouji_support::deal(["SK HK S4 S6", "H9 HJ", "S7", "S8", "S2 S5 SJ", "C9 C10 CQ"]),
+        ruleset,
+    );
+    let ev = run(
         &mut g,
         &[
             (A1, play("SK HK")),
@@ -566,19 +680,7 @@ fn dian_gong_once_per_team() {
             (A3, play("SJ")),
         ],
     );
-    assert!(ev.contains(&Event::Opened { seat: A1 }));
-    assert!(ev.contains(&Event::Opened { seat: A3 }));
-    for s in [B1, B2, B3] {
-        assert!(ev.contains(&Event::Marked { seat: s }));
-    }
-    assert!(g.is_over());
-    // A: 头科 4 + 二科 2 + 四科 0 + 点贡 6 = 12; B: 三科 0, 二落 −2, 大落 −4, 点贡 −6 = −12.
-    assert_eq!(g.place(B2), Some(Place::Third));
-    assert_eq!(g.place(A3), Some(Place::Fourth));
-    assert_eq!(g.place(B1), Some(Place::SecondLast), "2 cards left");
-    assert_eq!(g.place(B3), Some(Place::Last), "3 cards left");
-    assert_eq!(g.score(), Some((Score { a: 12, b: -12 }, Outcome::Places)));
-    assert!(matches!(ev.pop(), Some(Event::GameOver { .. })));
+    (g, ev)
 }
 
 /// The same game with 点贡 per 点 player: the option changes the score.
