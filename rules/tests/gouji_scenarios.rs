@@ -642,6 +642,59 @@ fn headless_players_beat_freely() {
     assert_eq!(*g.phase(), Phase::Respond(A2));
 }
 
+/// A headless player is not offered the burn: after the 扣 and the declined offers, they take
+/// their own turn and beat the 级牌 freely (no burn, no sustain test).
+#[test]
+fn headless_players_are_not_offered_the_burn() {
+    let mut g = game([
+        "S9 H9 D9 S4 S5",
+        "S5 S6 SA HA C4",
+        "S7 S8 SK HK C8",
+        "D4 D5 D6",
+        "SQ HQ DQ",
+        "C5 C6 C7 C10",
+    ]);
+    run(
+        &mut g,
+        &[
+            (A1, play("S9 H9 D9")),
+            (B1, Action::Pass),
+            (A2, Action::Pass),
+            (B2, Action::Pass),
+            (A3, play("SQ HQ DQ")),
+            (B3, Action::Pass),
+            (A1, Action::Pass),
+            (B1, Action::Pass),
+            (B3, play("C5")),
+            (A1, Action::Pass),
+            (B1, Action::Pass),
+            (A2, play("S7")),
+            (B2, Action::Pass),
+            (B3, Action::Pass),
+        ],
+    );
+    // A2 leads K K (a 级牌: A2's 对头 B3 is in). B2 passes; B3 declines (扣): the burn goes to
+    // B3's teammates, skipping B1, who is headless (A3 is out), then to A2's teammate A1.
+    run(&mut g, &[(A2, play("SK HK")), (B2, Action::Pass)]);
+    assert_eq!(*g.phase(), Phase::Respond(B3));
+    let ev = run(&mut g, &[(B3, Action::Pass)]);
+    assert_eq!(offered(&ev), vec![B2]);
+    let ev = run(&mut g, &[(B2, Action::Decline), (A1, Action::Decline)]);
+    assert_eq!(offered(&ev), vec![A1]);
+    // B1 has not passed this trick: its turn comes, and it beats the 级牌 freely.
+    assert_eq!(*g.phase(), Phase::Respond(B1));
+    let ev = run(&mut g, &[(B1, play("SA HA"))]);
+    assert!(has(
+        &ev,
+        &Event::Beat {
+            seat: B1,
+            cards: cards("SA HA"),
+            gouji: false,
+            unburn: false
+        }
+    ));
+}
+
 fn dian_gong_game(ruleset: rules::gouji::Ruleset) -> (rules::gouji::Game, Vec<Event>) {
     let mut g = rules::gouji::Game::new(
         &gouji_support::deal(["SK HK S4 S6", "H9 HJ", "S7", "S8", "S2 S5 SJ", "C9 C10 CQ"]),

@@ -535,7 +535,10 @@ impl Game {
         self.trick.offers_done = true;
         let owner = self.trick.top.as_ref().expect("top").owner;
         self.open(owner, ev);
-        let queue = offer_queue(owner, self.ruleset.burn_offer_order, |s| self.active(s));
+        // Only players with a head are asked: a headless player beats freely in their turn.
+        let queue = offer_queue(owner, self.ruleset.burn_offer_order, |s| {
+            self.active(s) && self.has_head(s)
+        });
         if queue.is_empty() {
             return false;
         }
