@@ -25,6 +25,17 @@ fn random_game(n: u32, ruleset: Ruleset) -> (Game, usize, Vec<Event>) {
         let seat = to_act[0];
         let legal = g.legal_actions(seat);
         assert!(!legal.is_empty(), "a seat to act always has a legal action");
+        // Now and then through the wire: a view read back gives the same legal actions.
+        if rng.below(25) == 0 {
+            let view = g.view(Viewer::Seat(seat));
+            let json = serde_json::to_string(&view).unwrap();
+            let back: rules::gouji::View = serde_json::from_str(&json).unwrap();
+            assert_eq!(back, view);
+            assert_eq!(Game::legal_from_view(&back), legal);
+            assert_eq!(view.turn.map(Seat::index), Some(seat));
+            // Nobody else has a legal action.
+            assert!(g.legal_actions((seat + 1) % 6).is_empty());
+        }
         // Now and then every legal action is tried on a copy: all must be accepted.
         if rng.below(40) == 0 {
             for a in legal.iter().take(200) {

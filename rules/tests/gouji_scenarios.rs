@@ -207,10 +207,17 @@ fn example_2_a_burn_that_stands_then_fails() {
         .legal_actions(B3.index())
         .iter()
         .all(|a| matches!(a, Action::Play { cards } if cards.contains(&rules::cards::Card::BJ))));
-    run(
-        &mut g,
-        &[(B3, play("BJ")), (A1, Action::Pass), (B1, Action::Pass)],
-    );
+    // The clock leads the burner's smallest joker set.
+    let ev = run(&mut g, &[(B3, Action::Timeout)]);
+    assert!(has(
+        &ev,
+        &Event::Led {
+            seat: B3,
+            cards: cards("BJ"),
+            gouji: true
+        }
+    ));
+    run(&mut g, &[(A1, Action::Pass), (B1, Action::Pass)]);
     let ev = run(&mut g, &[(A2, Action::Pass)]);
     assert_eq!(offered(&ev), vec![A3]);
     let ev = run(
@@ -1049,4 +1056,24 @@ fn wire_forms() {
         e,
         serde_json::json!({"type":"passed","seat":"B2","kou":true})
     );
+}
+
+/// A hand rich in 2s and jokers has more distinct leads than the cap: the list is cut at
+/// `LEGAL_CAP`, smallest first, and still holds the smallest legal set.
+#[test]
+fn legal_actions_are_capped_smallest_first() {
+    use rules::gouji::legal::LEGAL_CAP;
+    let twos = "S2 H2 D2 C2 ".repeat(6);
+    let jokers = "BJ RJ ".repeat(6);
+    let naturals = "S4 H4 S5 H5 S6 H6 S7 H7 S8 H8 S9 H9 S10 H10";
+    let a1 = format!("{twos}{jokers}{naturals}");
+    let g = game([&a1, "D4", "D5", "D6", "D7", "D8"]);
+    assert_eq!(g.hand(A1).len(), 50);
+    let legal = g.legal_actions(A1.index());
+    assert_eq!(legal.len(), LEGAL_CAP);
+    assert_eq!(legal[0], play("S4"));
+    // Without the cap there would be 7 ranks × 2 × 25 × 7 × 7 + 24 × 49 + 48 leads.
+    let mut all = Vec::new();
+    rules::gouji::legal::lead_shapes(&rules::gouji::set::Counts::of(g.hand(A1)), false, &mut all);
+    assert_eq!(all.len(), 7 * 2 * 25 * 7 * 7 + 24 * 49 + 48);
 }

@@ -1,4 +1,5 @@
-//! The server's view of the 够级 engine: [`crate::Engine`] for [`Game`], seats as indices.
+//! 引擎接口 (the engine interface): [`crate::Engine`] for [`Game`], what the server's table
+//! actor, log replay, clocks and bots use. Seats are indices (`Seat::index`).
 
 use std::time::Duration;
 
