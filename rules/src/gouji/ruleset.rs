@@ -1,4 +1,4 @@
-//! 规程 (rulesets): every **[decision]** of docs/rules-gouji.md is a named option here.
+//! 规程 (rulesets): every **\[decision\]** of docs/rules-gouji.md is a named option here.
 //!
 //! `zaozhuang-2017` is the only ruleset so far (附件1 够级比赛规程 of the Zaozhuang seniors'
 //! games). An organiser who reads the text differently changes an option, not the engine.
@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TwoForOne {
-    /// **[decision]** Any set holding b big jokers may be covered by 2b big jokers plus a
+    /// **\[decision\]** Any set holding b big jokers may be covered by 2b big jokers plus a
     /// remainder that beats the old remainder.
     AnySet,
     /// Only a lone big joker may be covered, by exactly two big jokers.
@@ -20,7 +20,7 @@ pub enum TwoForOne {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BurnOfferOrder {
-    /// **[decision]** 联邦烧牌优先 read as: the 对头's teammates first (in turn order from the
+    /// **\[decision\]** 联邦烧牌优先 read as: the 对头's teammates first (in turn order from the
     /// 对头), then the owner's own teammates (in turn order from the owner).
     OppositeTeamFirst,
     /// Everyone in plain turn order from the 对头.
@@ -31,7 +31,7 @@ pub enum BurnOfferOrder {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FillOrder {
-    /// **[decision]** Fewest cards left first; ties in turn order from the seat that would
+    /// **\[decision\]** Fewest cards left first; ties in turn order from the seat that would
     /// have acted next.
     FewestCardsFirst,
     /// Turn order from the seat that would have acted next.
@@ -42,7 +42,7 @@ pub enum FillOrder {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum KeepCards {
-    /// **[decision]** 留牌 is the burner's right to keep going while jokers ≥ sets − 1: a burn is
+    /// **\[decision\]** 留牌 is the burner's right to keep going while jokers ≥ sets − 1: a burn is
     /// allowed only if, after the burning set, jokers left ≥ distinct natural ranks left − 1. The
     /// burner alone decides; a teammate never holds cards for them.
     SustainTest,
@@ -57,12 +57,12 @@ pub struct Scoring {
     pub places: [i32; 6],
     /// 点贡: paid by the team of a 点 player to the other team.
     pub dian_gong: i32,
-    /// **[decision]** 点贡 at most once per team per game (不累计), however many of its players
+    /// **\[decision\]** 点贡 at most once per team per game (不累计), however many of its players
     /// are 点. `false`: once per 点 player.
     pub dian_gong_once_per_team: bool,
     /// 串三户: the team that takes 头科, 二科 and 三科 scores this, replacing everything else.
     pub sweep: i32,
-    /// **[decision]** What the swept team scores (the text gives only "12"). We keep the game
+    /// **\[decision\]** What the swept team scores (the text gives only "12"). We keep the game
     /// zero-sum like every other result: −12.
     pub swept: i32,
     /// A referee deduction (扣该队2分), added to the offender's team.
@@ -78,7 +78,7 @@ pub struct Scoring {
 pub struct Ruleset {
     /// The ruleset's name, e.g. `zaozhuang-2017`.
     pub name: String,
-    /// **[decision]** A player's last set (出完手牌) is a 级牌 only if this is true (不设底级: no).
+    /// **\[decision\]** A player's last set (出完手牌) is a 级牌 only if this is true (不设底级: no).
     pub last_set_is_gouji: bool,
     /// 大花两打一: which sets a pair of big jokers may cover one big joker of.
     pub two_for_one: TwoForOne,
