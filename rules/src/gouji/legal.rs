@@ -229,7 +229,7 @@ pub fn legal_from_view(view: &View) -> Vec<Action> {
             true
         }
     };
-    shapes.sort_by_key(|s| (s.smallness(), *s));
+    shapes.sort_unstable_by_key(|s| (s.smallness(), *s));
     shapes.truncate(LEGAL_CAP);
     actions.extend(shapes.iter().filter_map(|s| {
         let cards = s.take_from(&hand)?;
