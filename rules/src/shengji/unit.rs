@@ -238,11 +238,7 @@ fn maximal_runs(counts: &[u8; MAX_SLOTS]) -> Vec<(u8, u8)> {
 type Run = (u8, u8);
 
 /// Every way to cover the pair counts with runs of adjacent slots.
-fn each_cover(
-    counts: &mut [u8; MAX_SLOTS],
-    current: &mut Vec<Run>,
-    found: &mut dyn FnMut(&[Run]),
-) {
+fn each_cover(counts: &mut [u8; MAX_SLOTS], current: &mut Vec<Run>, found: &mut dyn FnMut(&[Run])) {
     let Some(start) = counts.iter().position(|&c| c > 0) else {
         found(current);
         return;
