@@ -1,7 +1,10 @@
 //! 一副牌 (a board): the state machine of one pre-dealt 80分 board in duplicate play (牌套:
 //! 定庄、定级、定主). The declarer buries 8 of 33 cards, leads the first trick, the winner of
-//! each trick leads the next, 25 tricks, 抠底, and the result: the defenders' points after
-//! penalties.
+//! each trick leads the next until the hands are empty (25 tricks if every lead is a single,
+//! fewer with pairs and tractors), 抠底, and the result: the defenders' points after penalties.
+//!
+//! [`Board::new`] takes any deal whose hands are equal after the bury, so tests can start from
+//! an end position (two cards each) as well as from a dealt board.
 //!
 //! Every action is first checked against the state without touching it (a *plan*), and only a
 //! valid plan is carried out; so a refused action leaves the board exactly as it was.
@@ -19,9 +22,6 @@ use super::unit::{parse_lead, Lead, Unit};
 use crate::cards::{Card, Hand};
 use crate::deal::ShengjiDeal;
 
-/// Tricks in a board: 100 cards in hand, 4 a trick.
-pub const TRICKS: u8 = 25;
-
 /// One 80分 board being played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
@@ -34,7 +34,7 @@ pub struct Board {
     /// The buried cards (empty before the bury), in face order.
     kitty: Vec<Card>,
     state: State,
-    /// The current trick, 1..=25.
+    /// The current trick, from 1 (at most 25 with 25-card hands).
     trick: u8,
     leader: Seat,
     /// The current trick's lead, cut into units, once it is on the table.
@@ -158,7 +158,7 @@ impl Board {
         }
     }
 
-    /// The current trick number, 1..=25.
+    /// The current trick number, from 1 (at most 25).
     pub fn trick_number(&self) -> u8 {
         self.trick
     }
@@ -574,7 +574,7 @@ impl Board {
             winner,
             points,
         });
-        if self.trick == TRICKS {
+        if self.hands.iter().all(Hand::is_empty) {
             if to_defenders {
                 let points = crate::cards::points(&self.kitty);
                 let multiplier = kitty_multiplier(self.rules.kitty_multiplier, &lead);

@@ -73,7 +73,7 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "is_false")]
         auto: bool,
     },
-    /// A seat played to trick `trick` (1..=25); `lead` when it is the trick's first play.
+    /// A seat played to trick `trick` (from 1, at most 25); `lead` when it is the trick's first play.
     Played {
         seat: Seat,
         trick: u8,

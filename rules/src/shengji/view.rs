@@ -47,7 +47,7 @@ pub struct View {
     /// once the board is over.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kitty: Option<Vec<Card>>,
-    /// The current trick, 1..=25.
+    /// The current trick, from 1 (at most 25).
     pub trick: u8,
     pub leader: Seat,
     /// The current trick's plays so far, lead first.
