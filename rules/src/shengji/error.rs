@@ -168,7 +168,7 @@ impl Explain for RuleError {
                 }
             }
             RuleError::MustFollowTractor { shape } => {
-                format!("有拖拉机必须跟拖拉机：本轮须跟出{}", shape_zh(shape))
+                format!("有拖拉机必须跟拖拉机：本轮须跟出 {}", shape_zh(shape))
             }
             RuleError::NoPenaltyPoints => "罚分必须大于 0".to_string(),
         }

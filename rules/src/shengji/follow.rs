@@ -52,13 +52,15 @@ pub fn check_follow(
     let rung = best_rung(&held_pairs, lead.parts());
     if play_pairs.fits(&rung) {
         Ok(())
-    } else if play_pairs.pairs() < rung.pairs() {
-        Err(RuleError::MustFollowPairs {
-            pairs: rung.pairs(),
-        })
-    } else {
+    } else if rung.longest() >= 2 {
+        // The hand can answer with a tractor: that is the rule the play broke, whether it also
+        // left out pairs or only broke the tractor up.
         Err(RuleError::MustFollowTractor {
             shape: rung.as_slice().to_vec(),
+        })
+    } else {
+        Err(RuleError::MustFollowPairs {
+            pairs: rung.pairs(),
         })
     }
 }
