@@ -527,8 +527,12 @@ impl Board {
         auto: bool,
         events: &mut Vec<Event>,
     ) {
-        let removed = self.hands[seat.index()].remove_all(&cards);
-        debug_assert!(removed, "planned");
+        // The plan checked that the hand holds the cards.
+        let hand = &mut self.hands[seat.index()];
+        for &c in &cards {
+            let removed = hand.remove(c);
+            debug_assert!(removed, "planned");
+        }
         let is_lead = lead.is_some();
         if let Some(lead) = lead {
             self.lead = Some(lead);

@@ -256,15 +256,22 @@ fn fill(
     if play.len() >= n {
         return;
     }
-    let mut candidates: Vec<Card> = left
-        .iter()
-        .filter(|&c| lane.is_none_or(|l| order.lane_index(c) == l))
-        .collect();
-    candidates.sort_by_key(|&c| order.low_key(c));
+    // Candidates lowest first, counted and walked in place: no list to build.
+    let faces = match lane {
+        Some(l) => order.faces_of(l),
+        None => order.faces_low_first(),
+    };
     while play.len() < n {
-        let i = pick(candidates.len()).min(candidates.len() - 1);
-        let c = candidates.remove(i);
-        left.remove(c);
-        play.push(c);
+        let total: usize = faces.iter().map(|&f| left.count(f)).sum();
+        let mut i = pick(total).min(total - 1);
+        for &f in faces {
+            let held = left.count(f);
+            if i < held {
+                left.remove(f);
+                play.push(f);
+                break;
+            }
+            i -= held;
+        }
     }
 }

@@ -29,7 +29,10 @@ pub fn kitty_multiplier(rule: KittyMultiplier, lead: &Lead) -> u32 {
 /// point cards nor trumps, topped up (if there are not 8) with the lowest non-point trumps,
 /// then the lowest point cards. Sorted in face order.
 pub fn default_bury(order: &Order, hand: &Hand) -> Vec<Card> {
-    let mut cards = hand.cards();
+    let mut cards = Vec::with_capacity(hand.len());
+    for c in Card::all() {
+        cards.extend(std::iter::repeat_n(c, hand.count(c)));
+    }
     cards.sort_by_key(|&c| (c.points() > 0, order.low_key(c)));
     cards.truncate(KITTY_SIZE);
     cards.sort();

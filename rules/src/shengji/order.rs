@@ -79,6 +79,8 @@ pub struct Order {
     face_count: [u8; 5],
     /// Number of slots in each lane (12 for a side suit, 16 or 3 for trump).
     slots: [u8; 5],
+    /// Every face from the lowest up by [`Order::low_key`], for the lowest discards.
+    low: [Card; FACES],
 }
 
 impl Order {
@@ -91,6 +93,7 @@ impl Order {
             faces: [[Card::BJ; MAX_LANE_FACES]; 5],
             face_count: [0; 5],
             slots: [0; 5],
+            low: [Card::BJ; FACES],
         };
         // Plain ranks (not the level) of every suit, low to high.
         for (si, &suit) in Suit::ALL.iter().enumerate() {
@@ -120,6 +123,9 @@ impl Order {
             let slot = o.slot;
             o.faces[lane][..n].sort_by_key(|c| (slot[c.index()], c.index()));
         }
+        let mut low: Vec<Card> = Card::all().collect();
+        low.sort_by_key(|&c| o.low_key(c));
+        o.low.copy_from_slice(&low);
         o
     }
 
@@ -167,6 +173,11 @@ impl Order {
     /// The faces of a lane, lowest first.
     pub fn lane_faces(&self, lane: Lane) -> &[Card] {
         self.faces_of(lane.index())
+    }
+
+    /// Every face, lowest first by [`Order::low_key`].
+    pub fn faces_low_first(&self) -> &[Card] {
+        &self.low
     }
 
     pub(crate) fn faces_of(&self, lane: usize) -> &[Card] {

@@ -134,6 +134,20 @@ pub fn parse_lead(order: &Order, parse: LeadParse, cards: &[Card]) -> Result<Lea
     if cards.iter().any(|&c| order.lane_index(c) != lane) {
         return Err(RuleError::LeadMixedSuits);
     }
+    // Most leads are a single or a pair: no tractor search.
+    if cards.len() == 1 || (cards.len() == 2 && cards[0] == cards[1]) {
+        let pairs = (cards.len() / 2) as u8;
+        return Ok(Lead {
+            lane: Lane::from_index(lane),
+            units: vec![Unit {
+                pairs,
+                top: order.slot(first),
+                cards: cards.to_vec(),
+            }],
+            parts: Parts::from_lengths(&[pairs]),
+            len: cards.len(),
+        });
+    }
     let held: Hand = cards.iter().copied().collect();
     let mut pair_slots = PairSlots::default();
     for &face in order.faces_of(lane) {
