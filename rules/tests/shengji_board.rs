@@ -336,12 +336,14 @@ fn bad_input_is_refused_and_changes_nothing() {
         "wrong_phase",
     );
     refused(&mut board, other, Action::Timeout, "not_your_turn");
-    refused(
-        &mut board,
-        d,
-        Action::Penalty { points: 0 },
-        "no_penalty_points",
-    );
+    for points in [0, 1001, u32::MAX] {
+        refused(
+            &mut board,
+            d,
+            Action::Penalty { points },
+            "bad_penalty_points",
+        );
+    }
     let before = board.clone();
     assert_eq!(
         Engine::apply(&mut board, 4, Action::Timeout)

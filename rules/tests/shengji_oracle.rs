@@ -471,6 +471,51 @@ fn follow_legality_and_enumeration_agree_with_the_oracle() {
 }
 
 #[test]
+fn long_leads_and_throws_agree_with_the_oracle() {
+    // Leads of 7 to 10 cards (tractors of 3 and more, several tractors in one throw) against
+    // hands barely longer, so that every candidate can still be judged by brute force.
+    let mut rng = Rng(0x10e6_1ead);
+    let mut shapes = BTreeSet::new();
+    for _ in 0..400 {
+        let (level, trump) = random_board(&mut rng);
+        let order = Order::new(level, trump);
+        let t = Tiers::new(level, trump);
+        let suit = rng.below(5);
+        let lead_len = 7 + rng.below(4);
+        let lead = random_in_suit(&mut rng, &order, suit, lead_len, lead_len);
+        let lead_suit = suit_index(&order, lead[0]);
+        let size = lead.len() + rng.below(4);
+        let hand = random_hand(&mut rng, &order, lead_suit, size);
+        if hand.len() < lead.len() {
+            continue;
+        }
+        let parsed = parse_lead(&order, LeadParse::LongestTractors, &lead).unwrap();
+        shapes.insert(parsed.parts().as_slice().to_vec());
+        let held: Hand = hand.iter().copied().collect();
+        let mut oracle_legal = BTreeSet::new();
+        for play in submultisets(&hand, lead.len()) {
+            let want = oracle_follow(&t, &lead, &hand, &play);
+            let got = engine_why(check_follow(&order, &parsed, &held, &play).map_err(|e| e.code()));
+            assert_eq!(got, want, "lead {lead:?} hand {hand:?} play {play:?}");
+            if want == Why::Legal {
+                oracle_legal.insert(play);
+            }
+        }
+        let enumerated: BTreeSet<Vec<Card>> = legal_follows(&order, &parsed, &held, usize::MAX)
+            .into_iter()
+            .map(|mut p| {
+                p.sort();
+                p
+            })
+            .collect();
+        assert_eq!(enumerated, oracle_legal, "lead {lead:?} hand {hand:?}");
+    }
+    // Leads with two tractors, or a tractor and pairs, were among them.
+    let multi = shapes.iter().filter(|s| s.len() >= 2 && s[0] >= 2).count();
+    assert!(multi >= 5, "{shapes:?}");
+}
+
+#[test]
 fn wrong_count_and_missing_cards_are_refused_like_the_oracle() {
     let mut rng = Rng(77);
     for _ in 0..200 {

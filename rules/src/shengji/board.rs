@@ -22,6 +22,9 @@ use super::unit::{parse_lead, Lead, Unit};
 use crate::cards::{Card, Hand};
 use crate::deal::ShengjiDeal;
 
+/// The most points one referee penalty can move (a typo guard: the text's largest is 120).
+pub const MAX_RULING_POINTS: u32 = 1000;
+
 /// One 80分 board being played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
@@ -253,8 +256,8 @@ impl Board {
             }
             Action::Timeout => self.timeout(seat, &mut events)?,
             Action::Penalty { points } => {
-                if points == 0 {
-                    return Err(RuleError::NoPenaltyPoints);
+                if !(1..=MAX_RULING_POINTS).contains(&points) {
+                    return Err(RuleError::BadPenaltyPoints { points });
                 }
                 self.penalise(seat, Offence::Ruling, points, &mut events);
             }

@@ -74,8 +74,8 @@ pub enum RuleError {
     /// 有拖拉机必须跟拖拉机: the hand can answer with tractors of these lengths (longest first;
     /// 1 is a pair), the play does not.
     MustFollowTractor { shape: Vec<u8> },
-    /// A referee penalty of 0 points.
-    NoPenaltyPoints,
+    /// A referee penalty outside 1..=1000 points.
+    BadPenaltyPoints { points: u32 },
 }
 
 fn shape_zh(shape: &[u8]) -> String {
@@ -123,7 +123,7 @@ impl Explain for RuleError {
             RuleError::MustPlayAllOfSuit { .. } => "must_play_all_of_suit",
             RuleError::MustFollowPairs { .. } => "must_follow_pairs",
             RuleError::MustFollowTractor { .. } => "must_follow_tractor",
-            RuleError::NoPenaltyPoints => "no_penalty_points",
+            RuleError::BadPenaltyPoints { .. } => "bad_penalty_points",
         }
     }
 
@@ -170,7 +170,9 @@ impl Explain for RuleError {
             RuleError::MustFollowTractor { shape } => {
                 format!("有拖拉机必须跟拖拉机：本轮须跟出 {}", shape_zh(shape))
             }
-            RuleError::NoPenaltyPoints => "罚分必须大于 0".to_string(),
+            RuleError::BadPenaltyPoints { points } => {
+                format!("罚分必须在 1 到 1000 分之间（收到 {points} 分）")
+            }
         }
     }
 
@@ -222,7 +224,9 @@ impl Explain for RuleError {
                 "you hold a tractor in the led suit: you must follow with {}",
                 shape_en(shape)
             ),
-            RuleError::NoPenaltyPoints => "a penalty must be more than 0 points".to_string(),
+            RuleError::BadPenaltyPoints { points } => {
+                format!("a penalty is 1 to 1000 points (got {points})")
+            }
         }
     }
 }
