@@ -731,3 +731,21 @@ fn judge_questions_accept_the_documented_forms_and_name_what_is_wrong() {
         assert!(err.contains(needle), "{q}: {err}");
     }
 }
+
+/// The judge's examples in docs/rules-shengji.md are real: each question line is followed by
+/// its exact answer.
+#[test]
+fn the_documented_judge_examples_hold() {
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../docs/rules-shengji.md"
+    ))
+    .unwrap();
+    let start = doc.find("## The referee's judge").unwrap();
+    let section = &doc[start..doc[start..].find("## Tests").unwrap() + start];
+    let lines: Vec<&str> = section.lines().filter(|l| l.starts_with('{')).collect();
+    assert_eq!(lines.len(), 14, "seven questions and their answers");
+    for pair in lines.chunks(2) {
+        assert_eq!(judge(pair[0]), pair[1], "{}", pair[0]);
+    }
+}

@@ -93,7 +93,7 @@ fn shape_zh(shape: &[u8]) -> String {
 }
 
 fn shape_en(shape: &[u8]) -> String {
-    shape
+    let parts: Vec<String> = shape
         .iter()
         .map(|&k| {
             if k == 1 {
@@ -102,8 +102,11 @@ fn shape_en(shape: &[u8]) -> String {
                 format!("a tractor of {k} pairs")
             }
         })
-        .collect::<Vec<_>>()
-        .join(", ")
+        .collect();
+    match parts.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => parts.concat(),
+    }
 }
 
 impl Explain for RuleError {
@@ -213,7 +216,7 @@ impl Explain for RuleError {
             ),
             RuleError::MustFollowPairs { pairs } => {
                 if *pairs == 1 {
-                    "a pair was led and you hold a pair: you must follow with a pair".to_string()
+                    "you hold a pair in the led suit: you must follow with a pair".to_string()
                 } else {
                     format!(
                         "you hold pairs in the led suit (pairs inside tractors count): you must follow with {pairs} pairs"
