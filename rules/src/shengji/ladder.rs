@@ -235,8 +235,8 @@ impl PairSlots {
     }
 
     /// The best arrangement into `parts` for comparing plays: the tops of the chosen tractors,
-    /// part by part (longest first, equal parts highest first), lexicographically greatest.
-    /// `None` if the parts do not fit.
+    /// part by part (longest first, equal parts highest first), lexicographically greatest,
+    /// written to `out`. False if the parts do not fit.
     pub(crate) fn best_tops(&self, parts: &Parts, out: &mut [u8]) -> bool {
         let mut work = *self;
         work.place_high(parts.as_slice(), MAX_SLOTS, out)
