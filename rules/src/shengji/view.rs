@@ -12,6 +12,7 @@ use super::kitty::default_bury;
 use super::order::Order;
 use super::ruleset::Ruleset;
 use super::seat::Seat;
+use super::trick::trick_winner;
 use super::unit::parse_lead;
 use crate::cards::{Card, Hand, Rank, Suit};
 use crate::Viewer;
@@ -52,6 +53,10 @@ pub struct View {
     pub leader: Seat,
     /// The current trick's plays so far, lead first.
     pub plays: Vec<SeatPlay>,
+    /// Who is winning the current trick so far (public: it follows from the plays), so a client
+    /// can mark it without a second copy of the rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winning: Option<Seat>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_trick: Option<TrickRecord>,
     /// After a failed throw blocking singles and pairs: who chooses, and between what.
@@ -105,6 +110,11 @@ impl Board {
                     cards: cards.to_vec(),
                 })
                 .collect(),
+            winning: self.lead().map(|lead| {
+                let plays: Vec<(Seat, &[Card])> = self.plays().collect();
+                let cards: Vec<&[Card]> = plays.iter().map(|(_, c)| *c).collect();
+                plays[trick_winner(self.order(), self.rules().throw_compare, lead, &cards)].0
+            }),
             last_trick: self.last_trick().cloned(),
             choice: self
                 .pending_choice()
