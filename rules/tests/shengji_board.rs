@@ -1142,3 +1142,33 @@ fn events_serialise_with_a_type_tag() {
     );
     assert!(Ruleset::by_name("nope").is_none());
 }
+
+#[test]
+fn the_view_shows_who_is_winning_the_trick_so_far() {
+    // N leads ♥A; W follows low; S, void in hearts, trumps in with ♠3; E still to play.
+    let deal = position(
+        2,
+        Some(Suit::Spades),
+        Seat::N,
+        ["HA C3", "HK C7", "S3 C6", "H5 C4"],
+        KITTY,
+    );
+    let mut board = buried(&deal, Ruleset::fujian_2024());
+    let winning = |b: &Board| b.view(Viewer::Spectator).winning;
+    assert_eq!(winning(&board), None, "no trick started");
+    let plays = [
+        (Seat::N, "HA", Seat::N),
+        (Seat::W, "H5", Seat::N),
+        (Seat::S, "S3", Seat::S),
+    ];
+    for (seat, card, leader) in plays {
+        board
+            .apply(seat, Action::Play { cards: cards(card) })
+            .unwrap();
+        assert_eq!(winning(&board), Some(leader), "after {seat} played {card}");
+        assert_eq!(
+            board.view(Viewer::Seat(Seat::E.index())).winning,
+            Some(leader)
+        );
+    }
+}
