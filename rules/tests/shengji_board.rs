@@ -256,6 +256,35 @@ fn random_boards_conserve_cards_and_points() {
         assert_eq!(*result, score_of(&events, declarer));
         assert_eq!(board.result(), Some(*result));
         assert_eq!(*shown, kitty, "the kitty is shown at the end");
+
+        // Review: once over, every viewer sees every trick, exactly as the events told it.
+        let told: Vec<(Seat, Vec<Card>)> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Played { seat, cards, .. } => Some((*seat, cards.clone())),
+                _ => None,
+            })
+            .collect();
+        let winners: Vec<Seat> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::TrickWon { winner, .. } => Some(*winner),
+                _ => None,
+            })
+            .collect();
+        for viewer in [Viewer::Spectator, Viewer::Seat(n as usize % 4)] {
+            let tricks = board
+                .view(viewer)
+                .tricks
+                .expect("all tricks after the board");
+            let reviewed: Vec<(Seat, Vec<Card>)> = tricks
+                .iter()
+                .flat_map(|t| t.plays.iter().map(|p| (p.seat, p.cards.clone())))
+                .collect();
+            assert_eq!(reviewed, told);
+            let reviewed_winners: Vec<Seat> = tricks.iter().map(|t| t.winner).collect();
+            assert_eq!(reviewed_winners, winners);
+        }
     }
     assert!(
         captures[0] > 0 && throws_failed > 20 && choices > 0,
@@ -1141,6 +1170,35 @@ fn events_serialise_with_a_type_tag() {
         Ruleset::by_name("fujian-2024").unwrap()
     );
     assert!(Ruleset::by_name("nope").is_none());
+}
+
+#[test]
+fn during_play_only_the_last_trick_may_be_looked_at() {
+    let deal = position(
+        2,
+        Some(Suit::Spades),
+        Seat::N,
+        ["HA C3", "HK C7", "S3 C6", "H5 C4"],
+        KITTY,
+    );
+    let mut board = buried(&deal, Ruleset::fujian_2024());
+    for (seat, card) in [
+        (Seat::N, "HA"),
+        (Seat::W, "H5"),
+        (Seat::S, "S3"),
+        (Seat::E, "HK"),
+    ] {
+        board
+            .apply(seat, Action::Play { cards: cards(card) })
+            .unwrap();
+    }
+    let player = board.view(Viewer::Seat(Seat::N.index()));
+    assert_eq!(
+        player.tricks, None,
+        "turned-down tricks are not shown in play"
+    );
+    assert_eq!(player.last_trick.unwrap().winner, Seat::S);
+    assert_eq!(board.view(Viewer::Referee).tricks.unwrap().len(), 1);
 }
 
 #[test]

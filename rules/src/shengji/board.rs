@@ -44,7 +44,9 @@ pub struct Board {
     lead: Option<Lead>,
     /// The current trick's plays so far, in play order.
     plays: Vec<(Seat, Vec<Card>)>,
-    last_trick: Option<TrickRecord>,
+    /// Every finished trick, in order: the last one may be looked at during play, all of them
+    /// once the board is over (for review and for the referee).
+    tricks: Vec<TrickRecord>,
     /// Defenders' points so far: tricks, kitty and penalties.
     defenders: i32,
     defender_tricks: u8,
@@ -114,7 +116,7 @@ impl Board {
             leader: declarer,
             lead: None,
             plays: Vec::with_capacity(4),
-            last_trick: None,
+            tricks: Vec::with_capacity(25),
             defenders: 0,
             defender_tricks: 0,
             timeouts: [0; 4],
@@ -182,7 +184,12 @@ impl Board {
     }
 
     pub fn last_trick(&self) -> Option<&TrickRecord> {
-        self.last_trick.as_ref()
+        self.tricks.last()
+    }
+
+    /// Every finished trick, in order.
+    pub fn tricks(&self) -> &[TrickRecord] {
+        &self.tricks
     }
 
     /// The defenders' points so far, after penalties.
@@ -571,7 +578,7 @@ impl Board {
             to_defenders,
             defenders: self.defenders,
         });
-        self.last_trick = Some(TrickRecord {
+        self.tricks.push(TrickRecord {
             trick: self.trick,
             plays: self
                 .plays

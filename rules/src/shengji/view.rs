@@ -59,6 +59,10 @@ pub struct View {
     pub winning: Option<Seat>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_trick: Option<TrickRecord>,
+    /// Every finished trick, for review: once the board is over, or for a referee. During play
+    /// a player may look at the last trick only (打过的牌翻扣好后，不能提出检查牌的要求).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tricks: Option<Vec<TrickRecord>>,
     /// After a failed throw blocking singles and pairs: who chooses, and between what.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub choice: Option<PendingChoice>,
@@ -116,6 +120,7 @@ impl Board {
                 plays[trick_winner(self.order(), self.rules().throw_compare, lead, &cards)].0
             }),
             last_trick: self.last_trick().cloned(),
+            tricks: (referee || over).then(|| self.tricks().to_vec()),
             choice: self
                 .pending_choice()
                 .map(|(chooser, single, pair)| PendingChoice {
