@@ -60,6 +60,21 @@ impl Seat {
     }
 }
 
+/// On the wire a seat is its name, `"A1"`…`"B3"`.
+impl serde::Serialize for Seat {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Seat {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Seat, D::Error> {
+        let name = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        Seat::parse(&name)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown seat {name:?} (A1…B3)")))
+    }
+}
+
 impl fmt::Display for Seat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

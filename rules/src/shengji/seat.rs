@@ -3,7 +3,10 @@
 use std::fmt;
 
 /// A seat at an 80分 table. Play passes counter-clockwise, to the right: N → W → S → E → N.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// On the wire a seat is its letter: `"N"`, `"E"`, `"S"`, `"W"`.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Seat {
     N = 0,
     E = 1,

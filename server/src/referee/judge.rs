@@ -1,5 +1,6 @@
 //! `paiju judge`: one JSON question a line in, one JSON answer a line out. A line that cannot be
-//! understood gets `{"error": "..."}` and the rest go on.
+//! understood gets `{"error": "..."}` and the rest go on. The question forms are those of
+//! docs/rules-shengji.md and docs/rules-gouji.md; the answers come from the engines themselves.
 
 use std::io::{BufRead, Write};
 
@@ -11,8 +12,7 @@ pub fn run(input: impl BufRead, mut output: impl Write) -> Result<(), String> {
         if line.trim().is_empty() {
             continue;
         }
-        let answer = answer(&line);
-        writeln!(output, "{answer}").map_err(|e| e.to_string())?;
+        writeln!(output, "{}", answer(&line)).map_err(|e| e.to_string())?;
         output.flush().map_err(|e| e.to_string())?;
     }
     Ok(())
@@ -24,8 +24,19 @@ pub fn answer(line: &str) -> Value {
         Ok(v) => v,
         Err(e) => return json!({ "error": format!("not JSON: {e}") }),
     };
-    match question.get("game").and_then(Value::as_str) {
-        Some(game) => json!({ "error": format!("questions about {game:?} are not built yet") }),
-        None => json!({ "error": "a question needs \"game\": \"shengji\" or \"gouji\"" }),
+    let answer = match question.get("game").and_then(Value::as_str) {
+        Some("shengji") => serde_json::from_value(question)
+            .map(|q| serde_json::to_value(rules::shengji::judge::answer(&q))),
+        Some("gouji") => serde_json::from_value(question)
+            .map(|q| serde_json::to_value(rules::gouji::judge::answer(&q))),
+        Some(other) => {
+            return json!({ "error": format!("unknown game {other:?} (shengji or gouji)") })
+        }
+        None => return json!({ "error": "a question needs \"game\": \"shengji\" or \"gouji\"" }),
+    };
+    match answer {
+        Ok(Ok(v)) => v,
+        Ok(Err(e)) => json!({ "error": format!("cannot write the answer: {e}") }),
+        Err(e) => json!({ "error": format!("not a question this judge knows: {e}") }),
     }
 }

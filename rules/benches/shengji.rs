@@ -1,0 +1,184 @@
+//! 80分 engine speed: a follow-legality check on a 25-card hand, legal-play enumeration, and
+//! random full boards (bury + every trick, each play checked by `Board::apply`) per second on
+//! one core. Run: `cargo bench -p rules --bench shengji`.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+
+use rules::cards::{Card, Hand};
+use rules::deal::{deal_shengji, Fixed, Seed, ShengjiDeal};
+use rules::shengji::{
+    build_follow, check_follow, default_bury, legal_follows, lowest_follow, parse_lead, Action,
+    Board, Lead, LeadParse, Order, Ruleset, Seat,
+};
+
+/// xorshift64*: the bench's own cheap randomness.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n.max(1)
+    }
+}
+
+fn deals(n: u32) -> Vec<ShengjiDeal> {
+    (1..=n)
+        .map(|b| deal_shengji(&Seed([7; 32]), b, Fixed::default()))
+        .collect()
+}
+
+/// A lead of the given shape from `from` in a lane where `to` holds cards, or `None`.
+fn find_lead(order: &Order, from: &Hand, to: &Hand, pairs: usize, singles: usize) -> Option<Lead> {
+    for lane in 0..5 {
+        let lane = rules::shengji::Lane::from_index(lane);
+        if !order.lane_faces(lane).iter().any(|&f| to.count(f) > 0) {
+            continue;
+        }
+        let faces = order.lane_faces(lane);
+        let pair_faces: Vec<Card> = faces
+            .iter()
+            .copied()
+            .filter(|&f| from.count(f) == 2)
+            .collect();
+        let single_faces: Vec<Card> = faces
+            .iter()
+            .copied()
+            .filter(|&f| from.count(f) == 1)
+            .collect();
+        if pair_faces.len() >= pairs && single_faces.len() >= singles {
+            let mut cards: Vec<Card> = pair_faces[..pairs].iter().flat_map(|&f| [f, f]).collect();
+            cards.extend(&single_faces[..singles]);
+            return parse_lead(order, LeadParse::LongestTractors, &cards).ok();
+        }
+    }
+    None
+}
+
+/// Positions: (order, lead, follower's 25-card hand, a legal play).
+fn positions(pairs: usize, singles: usize) -> Vec<(Order, Lead, Hand, Vec<Card>)> {
+    let mut out = Vec::new();
+    for d in deals(400) {
+        let order = Order::new(d.level, d.trump);
+        let from: Hand = d.hands[0].iter().copied().collect();
+        let to: Hand = d.hands[1].iter().copied().collect();
+        if let Some(lead) = find_lead(&order, &from, &to, pairs, singles) {
+            let play = lowest_follow(&order, &lead, &to);
+            out.push((order, lead, to, play));
+        }
+        if out.len() == 64 {
+            break;
+        }
+    }
+    assert!(!out.is_empty());
+    out
+}
+
+fn follow_check(c: &mut Criterion) {
+    let mut g = c.benchmark_group("follow_check_25_cards");
+    for (name, pairs, singles) in [
+        ("single", 0, 1),
+        ("pair", 1, 0),
+        ("two_pairs", 2, 0),
+        ("throw_pair_single", 1, 1),
+    ] {
+        let ps = positions(pairs, singles);
+        let mut i = 0;
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                let (order, lead, hand, play) = &ps[i % ps.len()];
+                i += 1;
+                black_box(check_follow(order, lead, hand, black_box(play)))
+            })
+        });
+    }
+    g.finish();
+}
+
+fn enumeration(c: &mut Criterion) {
+    let mut g = c.benchmark_group("legal_follows_25_cards");
+    for (name, pairs, singles) in [("single", 0, 1), ("pair", 1, 0), ("two_pairs", 2, 0)] {
+        let ps = positions(pairs, singles);
+        let mut i = 0;
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                let (order, lead, hand, _) = &ps[i % ps.len()];
+                i += 1;
+                black_box(legal_follows(order, lead, hand, 2000))
+            })
+        });
+    }
+    g.finish();
+}
+
+/// One board with random plays: leads are random singles or pairs (sometimes a throw of two
+/// cards of a suit), follows random legal plays; `Board::apply` checks every one.
+fn play_board(deal: &ShengjiDeal, rng: &mut Rng) -> i32 {
+    let mut board = Board::new(deal, Ruleset::fujian_2024());
+    let d = Seat::from_index(deal.declarer);
+    let bury = default_bury(board.order(), board.hand(d));
+    board.apply(d, Action::Bury { cards: bury }).unwrap();
+    while !board.is_over() {
+        let seat = board.to_act().unwrap();
+        let hand = board.hand(seat);
+        let cards = match board.lead() {
+            Some(lead) => build_follow(board.order(), lead, hand, &mut |k| rng.below(k)),
+            None => {
+                // A random card: walk the counts to the k-th card.
+                let mut k = rng.below(hand.len());
+                let c = Card::all()
+                    .find(|&c| {
+                        let n = hand.count(c);
+                        if k < n {
+                            true
+                        } else {
+                            k -= n;
+                            false
+                        }
+                    })
+                    .unwrap();
+                let order = board.order();
+                let other = order
+                    .lane_faces(order.lane(c))
+                    .iter()
+                    .copied()
+                    .find(|&x| x != c && hand.count(x) > 0);
+                if hand.count(c) == 2 && rng.below(2) == 0 {
+                    vec![c, c]
+                } else {
+                    match other {
+                        Some(x) if rng.below(8) == 0 => vec![c, x], // a throw attempt
+                        _ => vec![c],
+                    }
+                }
+            }
+        };
+        let action = match board.pending_choice() {
+            Some(_) => Action::Choose {
+                unit: rules::shengji::UnitChoice::Single,
+            },
+            None => Action::Play { cards },
+        };
+        board.apply(seat, action).unwrap();
+    }
+    board.result().unwrap()
+}
+
+fn boards(c: &mut Criterion) {
+    let ds = deals(256);
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut g = c.benchmark_group("random_board");
+    g.throughput(Throughput::Elements(1));
+    let mut i = 0;
+    g.bench_function("bury_and_all_tricks", |b| {
+        b.iter(|| {
+            i += 1;
+            black_box(play_board(&ds[i % ds.len()], &mut rng))
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, follow_check, enumeration, boards);
+criterion_main!(benches);

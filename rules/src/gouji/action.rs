@@ -1,0 +1,63 @@
+//! 动作 (actions): what a seat, its clock or a referee does to a 够级 game.
+
+use serde::{Deserialize, Serialize};
+
+use crate::cards::Card;
+
+/// One action. `seat` (the argument of `apply`) is the acting seat; for [`Action::Timeout`] the
+/// seat whose clock ran out, for [`Action::Ruling`] the seat ruled against.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Action {
+    /// Lead a set, or beat the top set by normal play (出牌 / 管牌).
+    Play { cards: Vec<Card> },
+    /// 过 (by the top set's 对头 on a 级牌: 扣).
+    Pass,
+    /// 让: the 对头 of the top set's owner lets the others try first.
+    Yield,
+    /// Yes to a burn offer: burn the top set with these cards (烧牌).
+    Burn { cards: Vec<Card> },
+    /// No to a burn offer.
+    Decline,
+    /// 问牌: ask the 对头 how many cards they hold.
+    AskCount,
+    /// The seat's clock ran out: the engine passes for it, declines a burn offer, or leads its
+    /// smallest legal set.
+    Timeout,
+    /// A referee's ruling against the seat.
+    Ruling { ruling: Ruling, offence: Offence },
+}
+
+/// What a referee rules (犯规与判罚).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ruling {
+    /// 警告: logged, no points.
+    Warning,
+    /// 扣该队2分.
+    Deduction,
+    /// 0:12 告负: the game ends at once with the forfeit score.
+    Forfeit,
+}
+
+/// The offences of the competition rules, for the log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Offence {
+    /// 用肢体或语言暗示.
+    Signals,
+    /// 扣牌后翻牌查看.
+    PeekingFolded,
+    /// 擅离座位.
+    LeavingSeat,
+    /// 张数不符，无牌可补 (impossible online, kept for completeness).
+    WrongCardCount,
+    /// 不按规定回答手中剩余牌数 (the server answers, kept for completeness).
+    WrongCountAnswer,
+    /// 弄虚作假.
+    Cheating,
+    /// 不服从裁判.
+    RefusingReferee,
+    /// 同组同牌型队员交流 and anything else the referee names.
+    Other,
+}

@@ -1,0 +1,84 @@
+//! 引擎接口 (the engine interface): [`crate::Engine`] for [`Game`], what the server's table
+//! actor, log replay, clocks and bots use. Seats are indices (`Seat::index`).
+
+use std::time::Duration;
+
+use crate::{Engine, Viewer};
+
+use super::action::Action;
+use super::error::RuleError;
+use super::event::Event;
+use super::game::Game;
+use super::legal::legal_from_view;
+use super::view::View;
+use super::Seat;
+
+impl Engine for Game {
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+    type Error = RuleError;
+
+    fn seats(&self) -> usize {
+        6
+    }
+
+    fn apply(&mut self, seat: usize, action: Action) -> Result<Vec<Event>, RuleError> {
+        if seat >= 6 {
+            return Err(RuleError::NotYourTurn {
+                turn: self.phase().seat(),
+            });
+        }
+        Game::apply(self, Seat::from_index(seat), action)
+    }
+
+    fn to_act(&self) -> Vec<usize> {
+        self.phase().seat().map(Seat::index).into_iter().collect()
+    }
+
+    fn view(&self, viewer: Viewer) -> View {
+        View::of(self, viewer)
+    }
+
+    /// Every set is announced (报牌); only a failed burner's void cards stay private to them
+    /// and the referees.
+    fn redact(&self, event: &Event, viewer: Viewer) -> Option<Event> {
+        match event {
+            Event::BurnFailed {
+                seat,
+                void_count,
+                owner,
+                restored,
+                ..
+            } if viewer != Viewer::Referee && viewer != Viewer::Seat(seat.index()) => {
+                Some(Event::BurnFailed {
+                    seat: *seat,
+                    void: None,
+                    void_count: *void_count,
+                    owner: *owner,
+                    restored: restored.clone(),
+                })
+            }
+            _ => Some(event.clone()),
+        }
+    }
+
+    fn legal_from_view(view: &View) -> Vec<Action> {
+        legal_from_view(view)
+    }
+
+    fn timeout_action(&self) -> Action {
+        Action::Timeout
+    }
+
+    /// No limit in the first minutes of a game; then a set's time plus the grace.
+    fn move_limit(&self, since_start: Duration) -> Option<Duration> {
+        let r = self.ruleset();
+        (since_start >= Duration::from_secs(60 * u64::from(r.free_minutes)))
+            .then(|| Duration::from_secs(u64::from(r.move_seconds + r.grace_seconds)))
+    }
+
+    fn is_over(&self) -> bool {
+        Game::is_over(self)
+    }
+}

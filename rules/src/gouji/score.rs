@@ -1,0 +1,170 @@
+//! 名次与积分 (places and scoring): 头科 +4, 二科 +2, 二落 −2, 大落 −4, 点贡 6, 串三户 12.
+//!
+//! A team's game score is the sum over its players, plus 点贡 and referee deductions. 串三户
+//! (one team takes 头科, 二科 and 三科) replaces all of it; a forfeit (0:12) replaces everything.
+
+use serde::{Deserialize, Serialize};
+
+use super::ruleset::Scoring;
+use super::seat::Team;
+use super::Seat;
+
+/// The finishing places, 头科 to 大落.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Place {
+    /// 头科
+    First,
+    /// 二科
+    Second,
+    /// 三科
+    Third,
+    /// 四科
+    Fourth,
+    /// 二落
+    SecondLast,
+    /// 大落
+    Last,
+}
+
+impl Place {
+    pub const ALL: [Place; 6] = [
+        Place::First,
+        Place::Second,
+        Place::Third,
+        Place::Fourth,
+        Place::SecondLast,
+        Place::Last,
+    ];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn from_index(i: usize) -> Place {
+        Place::ALL[i]
+    }
+
+    pub fn zh(self) -> &'static str {
+        ["头科", "二科", "三科", "四科", "二落", "大落"][self.index()]
+    }
+}
+
+/// Points of the two teams for one game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Score {
+    pub a: i32,
+    pub b: i32,
+}
+
+impl Score {
+    pub fn team(&self, team: Team) -> i32 {
+        match team {
+            Team::A => self.a,
+            Team::B => self.b,
+        }
+    }
+
+    fn add(&mut self, team: Team, points: i32) {
+        match team {
+            Team::A => self.a += points,
+            Team::B => self.b += points,
+        }
+    }
+}
+
+/// How a game's score came about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// Places, 点贡 and deductions.
+    Places,
+    /// 串三户 by this team.
+    Sweep { team: TeamName },
+    /// 0:12: this team forfeited.
+    Forfeit { team: TeamName },
+}
+
+/// A team on the wire (`"a"` / `"b"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TeamName {
+    A,
+    B,
+}
+
+impl From<Team> for TeamName {
+    fn from(t: Team) -> TeamName {
+        match t {
+            Team::A => TeamName::A,
+            Team::B => TeamName::B,
+        }
+    }
+}
+
+/// The team that took 头科, 二科 and 三科, if one did (串三户).
+pub fn sweep(places: &[Option<Place>; 6]) -> Option<Team> {
+    let team_of = |p: Place| {
+        Seat::ALL
+            .into_iter()
+            .find(|s| places[s.index()] == Some(p))
+            .map(Seat::team)
+    };
+    let first = team_of(Place::First)?;
+    (team_of(Place::Second) == Some(first) && team_of(Place::Third) == Some(first)).then_some(first)
+}
+
+/// The score of a finished game (without a forfeit): places, 点贡, deductions; or 串三户.
+///
+/// `marked` are the 点 players; `deductions` counts the −2 rulings per team (A, B).
+pub fn score(
+    places: &[Option<Place>; 6],
+    marked: &[bool; 6],
+    deductions: [u32; 2],
+    scoring: &Scoring,
+) -> (Score, Outcome) {
+    // Deductions are referee penalties, outside the table that 串三户 replaces.
+    let mut s = Score {
+        a: -(deductions[0] as i32) * scoring.deduction,
+        b: -(deductions[1] as i32) * scoring.deduction,
+    };
+    if let Some(team) = sweep(places) {
+        s.add(team, scoring.sweep);
+        s.add(other(team), scoring.swept);
+        return (s, Outcome::Sweep { team: team.into() });
+    }
+    for seat in Seat::ALL {
+        if let Some(p) = places[seat.index()] {
+            s.add(seat.team(), scoring.places[p.index()]);
+        }
+    }
+    for team in [Team::A, Team::B] {
+        let n = Seat::ALL
+            .into_iter()
+            .filter(|x| x.team() == team && marked[x.index()])
+            .count() as i32;
+        let times = if scoring.dian_gong_once_per_team {
+            n.min(1)
+        } else {
+            n
+        };
+        s.add(team, -times * scoring.dian_gong);
+        s.add(other(team), times * scoring.dian_gong);
+    }
+    (s, Outcome::Places)
+}
+
+/// The forfeit score: the offending team and the other.
+pub fn forfeit(team: Team, scoring: &Scoring) -> Score {
+    let mut s = Score::default();
+    s.add(team, scoring.forfeit_loser);
+    s.add(other(team), scoring.forfeit_winner);
+    s
+}
+
+pub fn other(team: Team) -> Team {
+    match team {
+        Team::A => Team::B,
+        Team::B => Team::A,
+    }
+}

@@ -1,0 +1,623 @@
+//! 一副牌 (a board): the state machine of one pre-dealt 80分 board in duplicate play (牌套:
+//! 定庄、定级、定主). The declarer buries 8 of 33 cards, leads the first trick, the winner of
+//! each trick leads the next until the hands are empty (25 tricks if every lead is a single,
+//! fewer with pairs and tractors), 抠底, and the result: the defenders' points after penalties.
+//!
+//! [`Board::new`] takes any deal whose hands are equal after the bury, so tests can start from
+//! an end position (two cards each) as well as from a dealt board.
+//!
+//! Every action is first checked against the state without touching it (a *plan*), and only a
+//! valid plan is carried out; so a refused action leaves the board exactly as it was.
+
+use super::error::{Phase, RuleError};
+use super::event::{Action, BlockedUnit, Event, Offence, UnitChoice};
+use super::follow::{check_follow, lowest_follow, missing};
+use super::kitty::{default_bury, kitty_multiplier, KITTY_SIZE};
+use super::order::Order;
+use super::ruleset::{Ruleset, RulingEnd, TimeoutCount, TimeoutPlay};
+use super::seat::Seat;
+use super::throw::{check_throw, Forced, ThrowVerdict};
+use super::trick::{trick_points, trick_winner};
+use super::unit::{parse_lead, Lead, Unit};
+use crate::cards::{Card, Hand};
+use crate::deal::ShengjiDeal;
+
+/// The most points one referee penalty can move (a typo guard: the text's largest is 120).
+pub const MAX_RULING_POINTS: u32 = 1000;
+
+/// One 80分 board being played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    rules: Ruleset,
+    order: Order,
+    number: u32,
+    declarer: Seat,
+    /// N, E, S, W. The declarer's holds 33 cards until the bury.
+    hands: [Hand; 4],
+    /// The buried cards (empty before the bury), in face order.
+    kitty: Vec<Card>,
+    state: State,
+    /// The current trick, from 1 (at most 25 with 25-card hands).
+    trick: u8,
+    leader: Seat,
+    /// The current trick's lead, cut into units, once it is on the table.
+    lead: Option<Lead>,
+    /// The current trick's plays so far, in play order.
+    plays: Vec<(Seat, Vec<Card>)>,
+    /// Every finished trick, in order: the last one may be looked at during play, all of them
+    /// once the board is over (for review and for the referee).
+    tricks: Vec<TrickRecord>,
+    /// Defenders' points so far: tricks, kitty and penalties.
+    defenders: i32,
+    defender_tricks: u8,
+    /// Timeouts per seat, for "first a warning".
+    timeouts: [u8; 4],
+    result: Option<i32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum State {
+    Bury,
+    Play,
+    /// A throw failed with singles and pairs blocked; `chooser` picks one of the two units.
+    Choose {
+        chooser: Seat,
+        single: Unit,
+        pair: Unit,
+    },
+    Over,
+}
+
+/// A finished trick, for the views ("look at the last trick").
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct TrickRecord {
+    pub trick: u8,
+    pub plays: Vec<SeatPlay>,
+    pub winner: Seat,
+    pub points: u32,
+}
+
+/// One seat's play in a trick.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SeatPlay {
+    pub seat: Seat,
+    pub cards: Vec<Card>,
+}
+
+/// A checked action, ready to be carried out.
+enum Plan {
+    Bury(Vec<Card>),
+    Lead {
+        cards: Vec<Card>,
+        lead: Lead,
+        verdict: ThrowVerdict,
+    },
+    Follow(Vec<Card>),
+    Choose(UnitChoice),
+}
+
+impl Board {
+    /// A board ready for the declarer's bury: the declarer holds its 25 cards and the kitty.
+    pub fn new(deal: &ShengjiDeal, rules: Ruleset) -> Board {
+        let declarer = Seat::from_index(deal.declarer);
+        let mut hands: [Hand; 4] = std::array::from_fn(|i| deal.hands[i].iter().copied().collect());
+        for &c in &deal.kitty {
+            hands[declarer.index()].add(c);
+        }
+        Board {
+            order: Order::new(deal.level, deal.trump),
+            rules,
+            number: deal.board,
+            declarer,
+            hands,
+            kitty: Vec::new(),
+            state: State::Bury,
+            trick: 1,
+            leader: declarer,
+            lead: None,
+            plays: Vec::with_capacity(4),
+            tricks: Vec::with_capacity(25),
+            defenders: 0,
+            defender_tricks: 0,
+            timeouts: [0; 4],
+            result: None,
+        }
+    }
+
+    pub fn rules(&self) -> &Ruleset {
+        &self.rules
+    }
+
+    pub fn order(&self) -> &Order {
+        &self.order
+    }
+
+    /// The board number.
+    pub fn number(&self) -> u32 {
+        self.number
+    }
+
+    pub fn declarer(&self) -> Seat {
+        self.declarer
+    }
+
+    pub fn is_defender(&self, seat: Seat) -> bool {
+        !seat.same_side(self.declarer)
+    }
+
+    pub fn hand(&self, seat: Seat) -> &Hand {
+        &self.hands[seat.index()]
+    }
+
+    /// The buried kitty (empty before the bury).
+    pub fn kitty(&self) -> &[Card] {
+        &self.kitty
+    }
+
+    pub fn phase(&self) -> Phase {
+        match self.state {
+            State::Bury => Phase::Bury,
+            State::Play => Phase::Play,
+            State::Choose { .. } => Phase::Choose,
+            State::Over => Phase::Over,
+        }
+    }
+
+    /// The current trick number, from 1 (at most 25).
+    pub fn trick_number(&self) -> u8 {
+        self.trick
+    }
+
+    /// The current trick's leader.
+    pub fn leader(&self) -> Seat {
+        self.leader
+    }
+
+    /// The current trick's lead, once played.
+    pub fn lead(&self) -> Option<&Lead> {
+        self.lead.as_ref()
+    }
+
+    /// The current trick's plays so far.
+    pub fn plays(&self) -> impl Iterator<Item = (Seat, &[Card])> {
+        self.plays.iter().map(|(s, c)| (*s, c.as_slice()))
+    }
+
+    pub fn last_trick(&self) -> Option<&TrickRecord> {
+        self.tricks.last()
+    }
+
+    /// Every finished trick, in order.
+    pub fn tricks(&self) -> &[TrickRecord] {
+        &self.tricks
+    }
+
+    /// The defenders' points so far, after penalties.
+    pub fn defenders_points(&self) -> i32 {
+        self.defenders
+    }
+
+    pub fn defender_tricks(&self) -> u8 {
+        self.defender_tricks
+    }
+
+    pub fn timeouts(&self, seat: Seat) -> u8 {
+        self.timeouts[seat.index()]
+    }
+
+    /// The result once the board is over: the defenders' points after penalties.
+    pub fn result(&self) -> Option<i32> {
+        self.result
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.state == State::Over
+    }
+
+    /// The pending choice after a failed throw: (chooser, smallest blocked single, smallest
+    /// blocked pair or tractor).
+    pub fn pending_choice(&self) -> Option<(Seat, &Unit, &Unit)> {
+        match &self.state {
+            State::Choose {
+                chooser,
+                single,
+                pair,
+            } => Some((*chooser, single, pair)),
+            _ => None,
+        }
+    }
+
+    /// The seat to act, `None` once the board is over.
+    pub fn to_act(&self) -> Option<Seat> {
+        match &self.state {
+            State::Bury => Some(self.declarer),
+            State::Play => Some(self.seat_after(self.leader, self.plays.len())),
+            State::Choose { chooser, .. } => Some(*chooser),
+            State::Over => None,
+        }
+    }
+
+    fn seat_after(&self, seat: Seat, steps: usize) -> Seat {
+        (0..steps).fold(seat, |s, _| s.next())
+    }
+
+    /// Applies an action by (or, for the clock and rulings, against) `seat`. A refused action
+    /// changes nothing.
+    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
+        if self.state == State::Over {
+            return Err(RuleError::BoardOver);
+        }
+        let mut events = Vec::with_capacity(2);
+        match action {
+            Action::Bury { cards } => {
+                let plan = self.plan_bury(seat, cards)?;
+                self.execute(seat, plan, false, &mut events);
+            }
+            Action::Play { cards } => {
+                let plan = self.plan_play(seat, cards)?;
+                self.execute(seat, plan, false, &mut events);
+            }
+            Action::Choose { unit } => {
+                let plan = self.plan_choose(seat, unit)?;
+                self.execute(seat, plan, false, &mut events);
+            }
+            Action::Timeout => self.timeout(seat, &mut events)?,
+            Action::Penalty { points } => {
+                if !(1..=MAX_RULING_POINTS).contains(&points) {
+                    return Err(RuleError::BadPenaltyPoints { points });
+                }
+                self.penalise(seat, Offence::Ruling, points, &mut events);
+            }
+            Action::EndBoard => self.end_by_ruling(seat, &mut events),
+        }
+        Ok(events)
+    }
+
+    fn check_turn(&self, seat: Seat) -> Result<(), RuleError> {
+        match self.to_act() {
+            Some(s) if s == seat => Ok(()),
+            Some(to_act) => Err(RuleError::NotYourTurn { to_act }),
+            None => Err(RuleError::BoardOver),
+        }
+    }
+
+    fn plan_bury(&self, seat: Seat, cards: Vec<Card>) -> Result<Plan, RuleError> {
+        if self.state != State::Bury {
+            return Err(RuleError::WrongPhase { now: self.phase() });
+        }
+        if seat != self.declarer {
+            return Err(RuleError::OnlyDeclarerBuries);
+        }
+        if cards.len() != KITTY_SIZE {
+            return Err(RuleError::BuryExactlyEight { got: cards.len() });
+        }
+        let hand = self.hand(seat);
+        if !hand.contains_all(&cards) {
+            return Err(missing(hand, &cards));
+        }
+        Ok(Plan::Bury(cards))
+    }
+
+    fn plan_play(&self, seat: Seat, cards: Vec<Card>) -> Result<Plan, RuleError> {
+        if self.state != State::Play {
+            return Err(RuleError::WrongPhase { now: self.phase() });
+        }
+        self.check_turn(seat)?;
+        let hand = self.hand(seat);
+        match &self.lead {
+            None => {
+                if cards.is_empty() {
+                    return Err(RuleError::EmptyPlay);
+                }
+                if !hand.contains_all(&cards) {
+                    return Err(missing(hand, &cards));
+                }
+                let lead = parse_lead(&self.order, self.rules.lead_parse, &cards)?;
+                let others = [1, 2, 3].map(|k| {
+                    let s = self.seat_after(seat, k);
+                    (s, self.hand(s))
+                });
+                let verdict = check_throw(&self.order, &self.rules, &lead, seat, others);
+                Ok(Plan::Lead {
+                    cards,
+                    lead,
+                    verdict,
+                })
+            }
+            Some(lead) => {
+                check_follow(&self.order, lead, hand, &cards)?;
+                Ok(Plan::Follow(cards))
+            }
+        }
+    }
+
+    fn plan_choose(&self, seat: Seat, unit: UnitChoice) -> Result<Plan, RuleError> {
+        let State::Choose { chooser, .. } = &self.state else {
+            return Err(RuleError::WrongPhase { now: self.phase() });
+        };
+        if seat != *chooser {
+            return Err(RuleError::NotYourTurn { to_act: *chooser });
+        }
+        Ok(Plan::Choose(unit))
+    }
+
+    /// The plan the clock carries out for the seat to act.
+    fn auto_plan(&self) -> Plan {
+        match &self.state {
+            State::Bury => Plan::Bury(default_bury(&self.order, self.hand(self.declarer))),
+            State::Play => {
+                let seat = self.to_act().expect("someone is to play");
+                let hand = self.hand(seat);
+                match &self.lead {
+                    None => {
+                        let lowest = hand
+                            .iter()
+                            .min_by_key(|&c| self.order.low_key(c))
+                            .expect("a player to lead holds cards");
+                        let cards = vec![lowest];
+                        let lead = parse_lead(&self.order, self.rules.lead_parse, &cards)
+                            .expect("a single is a lead");
+                        Plan::Lead {
+                            cards,
+                            lead,
+                            verdict: ThrowVerdict::Stands,
+                        }
+                    }
+                    Some(lead) => Plan::Follow(lowest_follow(&self.order, lead, hand)),
+                }
+            }
+            State::Choose { .. } => Plan::Choose(UnitChoice::Single),
+            State::Over => unreachable!("nothing to do on a finished board"),
+        }
+    }
+
+    fn timeout(&mut self, seat: Seat, events: &mut Vec<Event>) -> Result<(), RuleError> {
+        self.check_turn(seat)?;
+        let plan = self.auto_plan();
+        self.timeouts[seat.index()] += 1;
+        let count = match self.rules.timeout_count {
+            TimeoutCount::PerSeat => self.timeouts[seat.index()],
+            TimeoutCount::PerSide => {
+                self.timeouts[seat.index()] + self.timeouts[seat.partner().index()]
+            }
+        };
+        if count <= self.rules.timeout_warnings {
+            events.push(Event::Warning {
+                seat,
+                reason: Offence::Timeout,
+            });
+            if self.rules.timeout_play == TimeoutPlay::AfterWarning {
+                return Ok(());
+            }
+        } else {
+            self.penalise(seat, Offence::Timeout, self.rules.timeout_penalty, events);
+        }
+        self.execute(seat, plan, true, events);
+        Ok(())
+    }
+
+    /// Points to the other side of `seat`.
+    fn penalise(&mut self, seat: Seat, reason: Offence, points: u32, events: &mut Vec<Event>) {
+        let delta = if self.is_defender(seat) {
+            -(points as i32)
+        } else {
+            points as i32
+        };
+        self.defenders += delta;
+        events.push(Event::Penalty {
+            seat,
+            reason,
+            points,
+            delta,
+            defenders: self.defenders,
+        });
+    }
+
+    fn end_by_ruling(&mut self, seat: Seat, events: &mut Vec<Event>) {
+        let points = self.rules.ruling_end_points;
+        match self.rules.ruling_end {
+            RulingEnd::AddToPointsSoFar => self.penalise(seat, Offence::BoardEnded, points, events),
+            RulingEnd::Fixed => {
+                let target = if self.is_defender(seat) {
+                    -(points as i32)
+                } else {
+                    points as i32
+                };
+                let delta = target - self.defenders;
+                self.defenders = target;
+                events.push(Event::Penalty {
+                    seat,
+                    reason: Offence::BoardEnded,
+                    points,
+                    delta,
+                    defenders: self.defenders,
+                });
+            }
+        }
+        self.finish(true, events);
+    }
+
+    fn execute(&mut self, seat: Seat, plan: Plan, auto: bool, events: &mut Vec<Event>) {
+        match plan {
+            Plan::Bury(mut cards) => {
+                let removed = self.hands[seat.index()].remove_all(&cards);
+                debug_assert!(removed, "planned");
+                cards.sort();
+                events.push(Event::Buried {
+                    seat,
+                    cards: Some(cards.clone()),
+                    count: cards.len(),
+                    auto,
+                });
+                self.kitty = cards;
+                self.state = State::Play;
+                self.leader = self.declarer;
+            }
+            Plan::Lead {
+                cards,
+                lead,
+                verdict,
+            } => match verdict {
+                ThrowVerdict::Stands => self.play(seat, cards, Some(lead), auto, events),
+                ThrowVerdict::Fails(failed) => {
+                    let (forced, choices, chooser) = match &failed.forced {
+                        Forced::Unit(u) => (Some(u.cards().to_vec()), None, None),
+                        Forced::Choice { single, pair } => (
+                            None,
+                            Some([single.cards().to_vec(), pair.cards().to_vec()]),
+                            Some(seat.next()),
+                        ),
+                    };
+                    events.push(Event::ThrowFailed {
+                        seat,
+                        trick: self.trick,
+                        attempt: cards,
+                        blocked: failed
+                            .blocked
+                            .iter()
+                            .map(|b| BlockedUnit {
+                                cards: b.unit.cards().to_vec(),
+                                by: b.by.clone(),
+                            })
+                            .collect(),
+                        penalty: failed.penalty,
+                        forced: forced.clone(),
+                        choices,
+                        chooser,
+                    });
+                    self.penalise(seat, Offence::FailedThrow, failed.penalty, events);
+                    match failed.forced {
+                        Forced::Unit(u) => self.play_unit(seat, &u, auto, events),
+                        Forced::Choice { single, pair } => {
+                            self.state = State::Choose {
+                                chooser: seat.next(),
+                                single,
+                                pair,
+                            };
+                        }
+                    }
+                }
+            },
+            Plan::Follow(cards) => self.play(seat, cards, None, auto, events),
+            Plan::Choose(choice) => {
+                let State::Choose { single, pair, .. } =
+                    std::mem::replace(&mut self.state, State::Play)
+                else {
+                    unreachable!("planned in the choose phase");
+                };
+                let unit = match choice {
+                    UnitChoice::Single => single,
+                    UnitChoice::Pair => pair,
+                };
+                events.push(Event::Chosen {
+                    seat,
+                    unit: choice,
+                    cards: unit.cards().to_vec(),
+                    auto,
+                });
+                let thrower = self.leader;
+                self.play_unit(thrower, &unit, false, events);
+            }
+        }
+    }
+
+    /// The thrower plays the forced (or chosen) unit as the lead.
+    fn play_unit(&mut self, seat: Seat, unit: &Unit, auto: bool, events: &mut Vec<Event>) {
+        let cards = unit.cards().to_vec();
+        let lead =
+            parse_lead(&self.order, self.rules.lead_parse, &cards).expect("a unit is a lead");
+        self.play(seat, cards, Some(lead), auto, events);
+    }
+
+    fn play(
+        &mut self,
+        seat: Seat,
+        cards: Vec<Card>,
+        lead: Option<Lead>,
+        auto: bool,
+        events: &mut Vec<Event>,
+    ) {
+        // The plan checked that the hand holds the cards.
+        let hand = &mut self.hands[seat.index()];
+        for &c in &cards {
+            let removed = hand.remove(c);
+            debug_assert!(removed, "planned");
+        }
+        let is_lead = lead.is_some();
+        if let Some(lead) = lead {
+            self.lead = Some(lead);
+        }
+        events.push(Event::Played {
+            seat,
+            trick: self.trick,
+            cards: cards.clone(),
+            lead: is_lead,
+            auto,
+        });
+        self.plays.push((seat, cards));
+        if self.plays.len() == 4 {
+            self.finish_trick(events);
+        }
+    }
+
+    fn finish_trick(&mut self, events: &mut Vec<Event>) {
+        let lead = self.lead.take().expect("a trick has a lead");
+        let plays: [&[Card]; 4] = std::array::from_fn(|i| self.plays[i].1.as_slice());
+        let winner =
+            self.plays[trick_winner(&self.order, self.rules.throw_compare, &lead, &plays)].0;
+        let points = trick_points(&plays);
+        let to_defenders = self.is_defender(winner);
+        if to_defenders {
+            self.defenders += points as i32;
+            self.defender_tricks += 1;
+        }
+        events.push(Event::TrickWon {
+            trick: self.trick,
+            winner,
+            points,
+            to_defenders,
+            defenders: self.defenders,
+        });
+        self.tricks.push(TrickRecord {
+            trick: self.trick,
+            plays: self
+                .plays
+                .drain(..)
+                .map(|(seat, cards)| SeatPlay { seat, cards })
+                .collect(),
+            winner,
+            points,
+        });
+        if self.hands.iter().all(Hand::is_empty) {
+            if to_defenders {
+                let points = crate::cards::points(&self.kitty);
+                let multiplier = kitty_multiplier(self.rules.kitty_multiplier, &lead);
+                let gain = points * multiplier;
+                self.defenders += gain as i32;
+                events.push(Event::KittyCaptured {
+                    seat: winner,
+                    kitty: self.kitty.clone(),
+                    points,
+                    multiplier,
+                    gain,
+                    defenders: self.defenders,
+                });
+            }
+            self.finish(false, events);
+        } else {
+            self.trick += 1;
+            self.leader = winner;
+        }
+    }
+
+    fn finish(&mut self, by_ruling: bool, events: &mut Vec<Event>) {
+        self.state = State::Over;
+        self.result = Some(self.defenders);
+        events.push(Event::BoardOver {
+            result: self.defenders,
+            kitty: self.kitty.clone(),
+            defender_tricks: self.defender_tricks,
+            by_ruling,
+        });
+    }
+}

@@ -1,0 +1,154 @@
+//! 动作与事件 (actions and events): what a seat, the clock or a referee does to a board, and
+//! what happened, as the event log and the players see it.
+
+use serde::{Deserialize, Serialize};
+
+use super::seat::Seat;
+use crate::cards::Card;
+
+/// Something done to a board, by or against a seat. Serialised into the event log.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Action {
+    /// 扣底: the declarer buries exactly 8 cards.
+    Bury { cards: Vec<Card> },
+    /// A lead (single, pair, tractor or throw) or a follow.
+    Play { cards: Vec<Card> },
+    /// After a failed throw that blocked singles and pairs: the next opponent picks which
+    /// smallest blocked unit the thrower must play.
+    Choose { unit: UnitChoice },
+    /// The seat's clock ran out (the seat is the one to act).
+    Timeout,
+    /// A referee ruling against the seat: the points go to the other side (e.g. 40 for an
+    /// illegal signal).
+    Penalty { points: u32 },
+    /// A referee ruling against the seat: the board ends, 120 to the other side.
+    EndBoard,
+}
+
+/// The opponents' choice after a failed throw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnitChoice {
+    /// The smallest blocked single.
+    Single,
+    /// The smallest blocked pair or tractor.
+    Pair,
+}
+
+/// Why points changed hands outside the tricks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Offence {
+    /// 甩错牌.
+    FailedThrow,
+    /// 超时: the clock ran out.
+    Timeout,
+    /// A referee's ruling (信号、传递非法信息 …).
+    Ruling,
+    /// A referee ended the board.
+    BoardEnded,
+}
+
+/// A unit of a failed throw that someone could beat, and who.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct BlockedUnit {
+    pub cards: Vec<Card>,
+    pub by: Vec<Seat>,
+}
+
+/// What happened. Every event is public except [`Event::Buried`], whose cards only the declarer
+/// (and a referee) see.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// The declarer buried the kitty. `cards` is `None` for everyone but the declarer.
+    Buried {
+        seat: Seat,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cards: Option<Vec<Card>>,
+        /// How many were buried (always 8), for those who do not see the cards.
+        count: usize,
+        /// The clock buried for the declarer.
+        #[serde(default, skip_serializing_if = "is_false")]
+        auto: bool,
+    },
+    /// A seat played to trick `trick` (from 1, at most 25); `lead` when it is the trick's first play.
+    Played {
+        seat: Seat,
+        trick: u8,
+        cards: Vec<Card>,
+        lead: bool,
+        /// The clock played for the seat.
+        #[serde(default, skip_serializing_if = "is_false")]
+        auto: bool,
+    },
+    /// 甩错牌: the attempt, who could beat which unit, the penalty, and what must be played:
+    /// `forced` (played at once, a `Played` follows) or `choices` (single first, then pair or
+    /// tractor) for `chooser` to pick from.
+    ThrowFailed {
+        seat: Seat,
+        trick: u8,
+        attempt: Vec<Card>,
+        blocked: Vec<BlockedUnit>,
+        penalty: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        forced: Option<Vec<Card>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        choices: Option<[Vec<Card>; 2]>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        chooser: Option<Seat>,
+    },
+    /// The chooser picked; the thrower's `Played` follows.
+    Chosen {
+        seat: Seat,
+        unit: UnitChoice,
+        cards: Vec<Card>,
+        #[serde(default, skip_serializing_if = "is_false")]
+        auto: bool,
+    },
+    /// A trick is over: its winner, its card points, and the defenders' points after it.
+    TrickWon {
+        trick: u8,
+        winner: Seat,
+        points: u32,
+        /// True if the points went to the defenders.
+        to_defenders: bool,
+        defenders: i32,
+    },
+    /// 抠底: a defender won the last trick; the kitty's points times the multiplier go to the
+    /// defenders.
+    KittyCaptured {
+        seat: Seat,
+        kitty: Vec<Card>,
+        points: u32,
+        multiplier: u32,
+        gain: u32,
+        defenders: i32,
+    },
+    /// A first timeout: a warning, no points.
+    Warning { seat: Seat, reason: Offence },
+    /// Points to the other side of `seat`: `delta` is the change to the defenders' points
+    /// (positive when `seat` is on the declarer's side), `defenders` the total after it.
+    Penalty {
+        seat: Seat,
+        reason: Offence,
+        points: u32,
+        delta: i32,
+        defenders: i32,
+    },
+    /// The board is over. `result` is the defenders' points after penalties (may be below 0);
+    /// the kitty is shown to everyone.
+    BoardOver {
+        result: i32,
+        kitty: Vec<Card>,
+        /// Tricks won by the defenders.
+        defender_tricks: u8,
+        #[serde(default, skip_serializing_if = "is_false")]
+        by_ruling: bool,
+    },
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}

@@ -1,0 +1,289 @@
+//! 牌型 (units of a lead): a lead is one effective suit cut into singles, pairs (对) and tractors
+//! (拖拉机). \[decision\] `lead_parse`: by default the longest tractors first, then pairs, then
+//! singles.
+//!
+//! Two decks hold at most two of a face, so a lead's pairs are its faces held twice and its
+//! singles the faces held once; the only freedom is how pairs join into tractors. Without two
+//! pairs of equal strength that is unique (the maximal runs of adjacent pairs). Two or more
+//! 副级牌 pairs share one strength, and then trump `AA 副级对 副级对 主级对` is either tractor 3 +
+//! pair or two tractors of 2; the ruleset decides.
+
+use super::error::RuleError;
+use super::ladder::{PairSlots, Parts};
+use super::order::{Lane, Order, MAX_SLOTS};
+use super::ruleset::LeadParse;
+use crate::cards::{Card, Hand};
+
+/// One unit of a lead.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Unit {
+    /// 0 for a single, 1 for a pair, k ≥ 2 for a tractor of k pairs.
+    pairs: u8,
+    /// Slot (strength in the lane) of the highest card: units of one kind compare by it.
+    top: u8,
+    /// The cards, lowest first.
+    cards: Vec<Card>,
+}
+
+/// What kind of unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnitKind {
+    Single,
+    Pair,
+    Tractor,
+}
+
+impl Unit {
+    pub fn kind(&self) -> UnitKind {
+        match self.pairs {
+            0 => UnitKind::Single,
+            1 => UnitKind::Pair,
+            _ => UnitKind::Tractor,
+        }
+    }
+
+    /// 0 for a single, else the number of pairs.
+    pub fn pairs(&self) -> u8 {
+        self.pairs
+    }
+
+    /// The strength (slot) of the highest card.
+    pub fn top(&self) -> u8 {
+        self.top
+    }
+
+    pub fn cards(&self) -> &[Card] {
+        &self.cards
+    }
+
+    pub fn len(&self) -> usize {
+        self.cards.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cards.is_empty()
+    }
+
+    /// The order "smallest unit" uses (挡单出单、挡对出对): fewer cards first, then lower, then
+    /// by face so equal 副级牌 singles still have a fixed order.
+    pub fn smallness(&self) -> (usize, u8, usize) {
+        (self.cards.len(), self.top, self.cards[0].index())
+    }
+}
+
+/// A lead cut into units.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Lead {
+    lane: Lane,
+    /// Tractors (longest first, then highest), then pairs (highest first), then singles
+    /// (highest first).
+    units: Vec<Unit>,
+    /// The pair groups of the units, for the follow ladder and trick comparison.
+    parts: Parts,
+    len: usize,
+}
+
+impl Lead {
+    /// The lead's effective suit.
+    pub fn lane(&self) -> Lane {
+        self.lane
+    }
+
+    pub fn units(&self) -> &[Unit] {
+        &self.units
+    }
+
+    /// The pair groups: `[3, 1]` for a tractor of 3 and a pair.
+    pub fn parts(&self) -> &Parts {
+        &self.parts
+    }
+
+    /// Number of cards led.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// A throw (甩牌) has more than one unit.
+    pub fn is_throw(&self) -> bool {
+        self.units.len() > 1
+    }
+
+    /// Cards in the largest unit (1 single, 2 pair, 2k tractor); 抠底 multiplies by it.
+    pub fn largest_unit_cards(&self) -> usize {
+        self.units.iter().map(Unit::len).max().unwrap_or(0)
+    }
+
+    /// All the cards, unit by unit.
+    pub fn cards(&self) -> Vec<Card> {
+        self.units
+            .iter()
+            .flat_map(|u| u.cards.iter().copied())
+            .collect()
+    }
+}
+
+/// Cuts a lead into units. Refuses an empty lead and one that is not a single effective suit.
+/// Whether the cards are in the leader's hand is the caller's business.
+pub fn parse_lead(order: &Order, parse: LeadParse, cards: &[Card]) -> Result<Lead, RuleError> {
+    let first = *cards.first().ok_or(RuleError::EmptyPlay)?;
+    let lane = order.lane_index(first);
+    if cards.iter().any(|&c| order.lane_index(c) != lane) {
+        return Err(RuleError::LeadMixedSuits);
+    }
+    // Most leads are a single or a pair: no tractor search.
+    if cards.len() == 1 || (cards.len() == 2 && cards[0] == cards[1]) {
+        let pairs = (cards.len() / 2) as u8;
+        return Ok(Lead {
+            lane: Lane::from_index(lane),
+            units: vec![Unit {
+                pairs,
+                top: order.slot(first),
+                cards: cards.to_vec(),
+            }],
+            parts: Parts::from_lengths(&[pairs]),
+            len: cards.len(),
+        });
+    }
+    let held: Hand = cards.iter().copied().collect();
+    let mut pair_slots = PairSlots::default();
+    for &face in order.faces_of(lane) {
+        for _ in 0..held.count(face) / 2 {
+            pair_slots.add(order.slot(face));
+        }
+    }
+    let runs = tractor_runs(&pair_slots, parse);
+
+    // Faces for each run, taking the pair faces of a slot in face order.
+    let mut pair_faces: [Vec<Card>; MAX_SLOTS] = Default::default();
+    for &face in order.faces_of(lane) {
+        for _ in 0..held.count(face) / 2 {
+            pair_faces[order.slot(face) as usize].push(face);
+        }
+    }
+    for faces in pair_faces.iter_mut() {
+        faces.reverse(); // pop() hands them out in face order
+    }
+    let mut units = Vec::with_capacity(cards.len());
+    let mut lengths = Vec::with_capacity(runs.len());
+    for &(start, k) in &runs {
+        let mut unit_cards = Vec::with_capacity(2 * k as usize);
+        for slot in start..start + k {
+            let face = pair_faces[slot as usize]
+                .pop()
+                .expect("a pair at every slot of a run");
+            unit_cards.extend([face, face]);
+        }
+        units.push(Unit {
+            pairs: k,
+            top: start + k - 1,
+            cards: unit_cards,
+        });
+        lengths.push(k);
+    }
+    let mut singles: Vec<Card> = order
+        .faces_of(lane)
+        .iter()
+        .copied()
+        .filter(|&f| held.count(f) % 2 == 1)
+        .collect();
+    singles.reverse();
+    units.extend(singles.into_iter().map(|c| Unit {
+        pairs: 0,
+        top: order.slot(c),
+        cards: vec![c],
+    }));
+    Ok(Lead {
+        lane: Lane::from_index(lane),
+        units,
+        parts: Parts::from_lengths(&lengths),
+        len: cards.len(),
+    })
+}
+
+/// The pairs of a lead joined into tractors: (start slot, pairs), longest first, then highest.
+fn tractor_runs(pairs: &PairSlots, parse: LeadParse) -> Vec<(u8, u8)> {
+    let mut counts = [0u8; MAX_SLOTS];
+    for (s, c) in counts.iter_mut().enumerate() {
+        *c = pairs.count(s);
+    }
+    let mut runs = if counts.iter().all(|&c| c <= 1) {
+        maximal_runs(&counts)
+    } else {
+        let mut best: Option<(RunKey, Vec<(u8, u8)>)> = None;
+        let mut current = Vec::new();
+        each_cover(&mut counts, &mut current, &mut |cover| {
+            if mergeable(cover) {
+                return;
+            }
+            let key = run_key(cover, parse);
+            if best.as_ref().is_none_or(|(k, _)| key > *k) {
+                best = Some((key, cover.to_vec()));
+            }
+        });
+        best.map(|(_, c)| c).unwrap_or_default()
+    };
+    runs.sort_by(|a, b| b.1.cmp(&a.1).then(b.0.cmp(&a.0)));
+    runs
+}
+
+/// Maximal runs of adjacent slots holding a pair.
+fn maximal_runs(counts: &[u8; MAX_SLOTS]) -> Vec<(u8, u8)> {
+    let mut runs = Vec::new();
+    let mut s = 0;
+    while s < MAX_SLOTS {
+        if counts[s] == 0 {
+            s += 1;
+            continue;
+        }
+        let start = s;
+        while s < MAX_SLOTS && counts[s] > 0 {
+            s += 1;
+        }
+        runs.push((start as u8, (s - start) as u8));
+    }
+    runs
+}
+
+/// A run of adjacent pair slots: (start slot, pairs).
+type Run = (u8, u8);
+
+/// Every way to cover the pair counts with runs of adjacent slots.
+fn each_cover(counts: &mut [u8; MAX_SLOTS], current: &mut Vec<Run>, found: &mut dyn FnMut(&[Run])) {
+    let Some(start) = counts.iter().position(|&c| c > 0) else {
+        found(current);
+        return;
+    };
+    let mut end = start;
+    while end < MAX_SLOTS && counts[end] > 0 {
+        counts[end] -= 1;
+        current.push((start as u8, (end - start + 1) as u8));
+        each_cover(counts, current, found);
+        current.pop();
+        end += 1;
+    }
+    for c in counts.iter_mut().take(end).skip(start) {
+        *c += 1;
+    }
+}
+
+/// True if two runs of the cover could be one longer tractor (one ends just below where the
+/// other starts): such a cover splits a tractor for nothing.
+fn mergeable(cover: &[(u8, u8)]) -> bool {
+    cover.iter().any(|a| cover.iter().any(|b| a.0 + a.1 == b.0))
+}
+
+/// Preference between covers: greater is preferred.
+type RunKey = (usize, Vec<u8>);
+
+fn run_key(cover: &[(u8, u8)], parse: LeadParse) -> RunKey {
+    let mut lengths: Vec<u8> = cover.iter().map(|r| r.1).collect();
+    lengths.sort_unstable_by(|a, b| b.cmp(a));
+    match parse {
+        LeadParse::LongestTractors => (0, lengths),
+        LeadParse::MostTractors => (lengths.iter().filter(|&&l| l >= 2).count(), lengths),
+    }
+}
