@@ -81,9 +81,11 @@ impl Games {
         self
     }
 
-    /// The games `paiju serve` hosts.
+    /// The games `paiju serve` hosts: 80分 and 够级.
     pub fn standard() -> Games {
         Games::empty()
+            .with::<rules::shengji::Board>()
+            .with::<rules::gouji::Game>()
     }
 
     pub fn get(&self, name: &str) -> Option<&Arc<dyn GameKind>> {
@@ -92,5 +94,57 @@ impl Games {
 
     pub fn names(&self) -> Vec<&'static str> {
         self.0.keys().copied().collect()
+    }
+}
+
+fn unknown_ruleset(game: &str, name: &str, known: &[&str]) -> Problem {
+    Problem::new(
+        "unknown_ruleset",
+        format!(
+            "{game} 没有「{name}」这套规则（可选：{}）",
+            known.join("、")
+        ),
+        format!(
+            "{game} has no ruleset \"{name}\" (known: {})",
+            known.join(", ")
+        ),
+    )
+}
+
+/// 80分: one pre-dealt board (牌套) of the seed; declarer, level and trump as dealt.
+impl TableGame for rules::shengji::Board {
+    const GAME: &'static str = "shengji";
+    const DEFAULT_RULESET: &'static str = "fujian-2024";
+
+    fn start(ruleset: &str, seed: &Seed, board: u32) -> Result<Self, Problem> {
+        let rules = rules::shengji::Ruleset::by_name(ruleset)
+            .ok_or_else(|| unknown_ruleset("80分", ruleset, &["fujian-2024"]))?;
+        let deal = rules::deal::deal_shengji(seed, board, rules::deal::Fixed::default());
+        Ok(rules::shengji::Board::new(&deal, rules))
+    }
+
+    fn options(ruleset: &str) -> String {
+        rules::shengji::Ruleset::by_name(ruleset)
+            .and_then(|r| serde_json::to_string(&r).ok())
+            .unwrap_or_else(|| "{}".into())
+    }
+}
+
+/// 够级: one game (局) of the seed.
+impl TableGame for rules::gouji::Game {
+    const GAME: &'static str = "gouji";
+    const DEFAULT_RULESET: &'static str = "zaozhuang-2017";
+
+    fn start(ruleset: &str, seed: &Seed, board: u32) -> Result<Self, Problem> {
+        let rules = rules::gouji::Ruleset::by_name(ruleset)
+            .ok_or_else(|| unknown_ruleset("够级", ruleset, &rules::gouji::Ruleset::NAMES))?;
+        let deal = rules::deal::deal_gouji(seed, board);
+        Ok(rules::gouji::Game::new(&deal, rules))
+    }
+
+    fn options(ruleset: &str) -> String {
+        rules::gouji::Ruleset::by_name(ruleset)
+            .and_then(|r| serde_json::to_string(&r).ok())
+            .unwrap_or_else(|| "{}".into())
     }
 }

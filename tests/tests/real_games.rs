@@ -1,0 +1,205 @@
+//! The real games over real sockets: a whole 80分 board by four WebSocket clients, a whole 够级
+//! game by six seats, each replayed from the stored log to the same result, and the spy test on
+//! an 80分 board.
+
+use std::collections::HashSet;
+
+use paiju_tests::{temp_dir, test_config, TestServer, REFEREE_TOKEN};
+use protocol::{Actor, ClientOut, TableState};
+use rules::cards::Card;
+use rules::{Engine, Viewer};
+use serde_json::{json, Value};
+use server::store::{self, SqliteStore, Store};
+use server::TableGame;
+
+/// Bots with no thinking time act far faster than people: lift the per-connection rate limit
+/// (the limits have their own tests).
+async fn start(name: &str) -> TestServer {
+    let mut config = test_config(temp_dir(name).join("paiju.db"));
+    config.limits.burst = 10_000.0;
+    config.limits.per_second = 10_000.0;
+    TestServer::start_with(config).await
+}
+
+const SEED: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+
+async fn seat_players(s: &TestServer, table: &str, seats: &[usize]) -> Vec<String> {
+    let mut tokens = Vec::new();
+    for &seat in seats {
+        tokens.push(s.join(table, seat, &format!("玩家{seat}")).await.token);
+    }
+    tokens
+}
+
+async fn play_out<E: Engine + 'static>(
+    s: &TestServer,
+    table: &str,
+    tokens: &[String],
+) -> Vec<bots::client::BotReport> {
+    let mut tasks = Vec::new();
+    for token in tokens {
+        let url = s.ws_url(table);
+        let token = token.clone();
+        tasks.push(tokio::spawn(async move {
+            bots::client::play::<E>(&url, &token, Default::default()).await
+        }));
+    }
+    let mut out = Vec::new();
+    for t in tasks {
+        out.push(t.await.unwrap().expect("the client plays to the end"));
+    }
+    out
+}
+
+/// Replays the stored log into a fresh engine after verifying the chain; its referee view.
+fn replayed_referee_view<G: TableGame>(
+    db: &std::path::Path,
+    table: &str,
+) -> (Value, Vec<store::LogEntry>) {
+    let mut st = SqliteStore::open(db).unwrap();
+    let t = st.table(table).unwrap().expect("stored");
+    store::verify(&t.header, &t.log).expect("the chain verifies");
+    let seed = rules::deal::Seed::from_hex(&t.header.seed).unwrap();
+    let mut engine = G::start(&t.header.ruleset, &seed, t.header.board).unwrap();
+    for e in &t.log {
+        engine
+            .apply(e.seat, serde_json::from_str(&e.action).unwrap())
+            .expect("stored actions replay");
+    }
+    assert!(engine.is_over());
+    (
+        serde_json::to_value(engine.view(Viewer::Referee)).unwrap(),
+        t.log,
+    )
+}
+
+async fn server_referee_view(s: &TestServer, table: &str) -> Value {
+    let mut r = s.client(table).await;
+    r.hello(Some(REFEREE_TOKEN), None).await;
+    let ClientOut::Snapshot { view, state, .. } = r.recv().await else {
+        panic!("snapshot")
+    };
+    assert_eq!(state, TableState::Over);
+    view
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_shengji_board_by_four_clients_replays_from_the_log() {
+    let s = start("shengji-board").await;
+    let t = s
+        .create(json!({"game": "shengji", "seed": SEED, "board": 1}))
+        .await;
+    assert_eq!(t.ruleset, "fujian-2024");
+    let tokens = seat_players(&s, &t.id, &[0, 1, 2, 3]).await;
+    let reports = play_out::<rules::shengji::Board>(&s, &t.id, &tokens).await;
+    assert!(reports.iter().all(|r| r.over));
+    // 1 burial + 25 tricks of 4 plays (a failed throw adds its own entries).
+    let actions: u64 = reports.iter().map(|r| r.actions).sum();
+    assert!(actions >= 101, "{actions}");
+    let (replayed, log) = replayed_referee_view::<rules::shengji::Board>(&s.db, &t.id);
+    assert_eq!(log.len() as u64, actions);
+    assert!(log.iter().all(|e| e.actor == Actor::Player));
+    assert_eq!(server_referee_view(&s, &t.id).await, replayed);
+    s.running.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_gouji_game_by_six_seats_replays_from_the_log() {
+    let s = start("gouji-game").await;
+    // Two people over WebSockets, four bots in the other seats.
+    let t = s
+        .create(json!({"game": "gouji", "seed": SEED, "board": 1, "bots": [1, 2, 4, 5]}))
+        .await;
+    assert_eq!(t.ruleset, "zaozhuang-2017");
+    assert_eq!(t.seats.len(), 6);
+    let tokens = seat_players(&s, &t.id, &[0, 3]).await;
+    let reports = play_out::<rules::gouji::Game>(&s, &t.id, &tokens).await;
+    assert!(reports.iter().all(|r| r.over));
+    let (replayed, log) = replayed_referee_view::<rules::gouji::Game>(&s.db, &t.id);
+    assert!(log.iter().any(|e| e.actor == Actor::Player));
+    assert!(log.iter().any(|e| e.actor == Actor::Bot));
+    assert_eq!(server_referee_view(&s, &t.id).await, replayed);
+    s.running.shutdown().await;
+}
+
+/// Cards a frame reveals by the rules: plays, a failed throw's attempt, the kitty at the end.
+fn public_cards(event: &Value, into: &mut Vec<String>) {
+    let strings = |v: Option<&Value>| -> Vec<String> {
+        v.and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|c| c.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    match event.get("type").and_then(Value::as_str) {
+        Some("played") => into.extend(strings(event.get("cards"))),
+        Some("throw_failed") => into.extend(strings(event.get("attempt"))),
+        Some("board_over") | Some("kitty_captured") => into.extend(strings(event.get("kitty"))),
+        _ => {}
+    }
+}
+
+/// Every frame sent to seat N through a whole board: no card of another seat's hand (or of the
+/// kitty) that N does not hold itself appears before the rules reveal it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_never_sees_another_hand_before_it_is_played() {
+    let s = start("shengji-spy").await;
+    // Board 2: East declares, so North (the spy) never holds the kitty.
+    let t = s
+        .create(json!({"game": "shengji", "seed": SEED, "board": 2, "bots": [1, 2, 3]}))
+        .await;
+    let me = s.join(&t.id, 0, "间谍").await;
+    let opts = bots::client::BotOptions {
+        record: true,
+        ..Default::default()
+    };
+    let report = bots::client::play::<rules::shengji::Board>(&s.ws_url(&t.id), &me.token, opts)
+        .await
+        .unwrap();
+    assert!(report.over);
+    let deal = rules::deal::deal_shengji(
+        &rules::deal::Seed::from_hex(SEED).unwrap(),
+        2,
+        rules::deal::Fixed::default(),
+    );
+    assert_eq!(deal.declarer, 1);
+    let mine: HashSet<String> = deal.hands[0].iter().map(Card::to_string).collect();
+    let secret: HashSet<String> = deal.hands[1..]
+        .iter()
+        .flatten()
+        .chain(&deal.kitty)
+        .map(Card::to_string)
+        .filter(|c| !mine.contains(c))
+        .collect();
+    assert!(secret.len() > 20, "enough faces to check: {}", secret.len());
+    let mut revealed: HashSet<String> = HashSet::new();
+    let mut frames = 0;
+    for frame in &report.frames {
+        let m: Value = serde_json::from_str(frame).unwrap();
+        let mut public = Vec::new();
+        for e in m
+            .get("events")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            public_cards(e, &mut public);
+        }
+        revealed.extend(public);
+        for card in secret.difference(&revealed) {
+            assert!(
+                !frame.contains(&format!("\"{card}\"")),
+                "{card} reached North before it was played: {frame}"
+            );
+        }
+        frames += 1;
+    }
+    assert!(frames > 100, "{frames} frames");
+    assert!(
+        secret.is_subset(&revealed),
+        "by the end every card was shown"
+    );
+    s.running.shutdown().await;
+}
