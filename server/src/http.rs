@@ -163,7 +163,11 @@ async fn ws(
     // The WebSocket layer refuses frames far over our limit by itself; frames between our
     // limit and this one reach the connection, which closes with 1009 and a reason.
     let hard_cap = app.limits.max_frame * 8;
+    // Small per-connection buffers (the default is 128 KiB each way): thousands of sockets
+    // must fit in a few hundred MB; our frames are at most 8 KiB in and a view out.
     upgrade
+        .read_buffer_size(8 * 1024)
+        .write_buffer_size(0)
         .max_frame_size(hard_cap)
         .max_message_size(hard_cap)
         .on_upgrade(move |socket| connection::run(socket, conn))
