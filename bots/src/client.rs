@@ -6,9 +6,8 @@
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
-use protocol::{ClientIn, ClientOut, TableState};
+use protocol::{ClientIn, TableState};
 use rules::Engine;
-use serde_json::Value;
 use tokio_tungstenite::tungstenite::Message;
 
 /// How a bot client behaves.
@@ -44,10 +43,35 @@ pub struct BotReport {
     pub last_seq: u64,
     /// The table reached `over`.
     pub over: bool,
-    /// The last view received (JSON).
-    pub view: Value,
+    /// The last view received (its JSON text).
+    pub view: String,
     /// Every text frame, if recording.
     pub frames: Vec<String>,
+}
+
+/// The parts of a [`protocol::ClientOut`] frame a bot reads (the protocol crate's tests pin the
+/// full shapes); the view is kept as raw JSON.
+#[derive(serde::Deserialize)]
+struct Frame<'a> {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    seq: Option<u64>,
+    #[serde(default)]
+    id: Option<u64>,
+    /// `welcome`: my seat (other messages: the acting seat, unused here).
+    #[serde(default)]
+    seat: Option<usize>,
+    #[serde(default)]
+    to_act: Option<Vec<usize>>,
+    #[serde(default)]
+    state: Option<TableState>,
+    #[serde(default, borrow)]
+    view: Option<&'a serde_json::value::RawValue>,
+    #[serde(default)]
+    code: Option<String>,
+    #[serde(default)]
+    en: Option<String>,
 }
 
 /// Plays one seat until the table is over (or the deadline passes).
@@ -116,26 +140,26 @@ pub async fn play<E: Engine>(
                 if opts.record {
                     report.frames.push(text.clone());
                 }
-                let msg: ClientOut = serde_json::from_str(&text).map_err(|e| format!("{e}: {text}"))?;
-                match msg {
-                    ClientOut::Welcome { seat, state: s, seq, .. } => {
-                        report.seat = seat;
-                        state = s;
-                        report.last_seq = seq;
+                // Only the fields a bot needs; the view stays JSON text until it is our turn.
+                let msg: Frame = serde_json::from_str(&text).map_err(|e| format!("{e}: {text}"))?;
+                if let Some(v) = msg.view {
+                    report.view = v.get().to_string();
+                }
+                if let Some(t) = msg.to_act {
+                    to_act = t;
+                }
+                if let Some(s) = msg.state {
+                    state = s;
+                }
+                match msg.kind.as_str() {
+                    "welcome" => {
+                        report.seat = msg.seat;
+                        report.last_seq = msg.seq.unwrap_or(0);
                     }
-                    ClientOut::Snapshot { seq, view, to_act: t, state: s, .. } => {
+                    "snapshot" => report.last_seq = msg.seq.unwrap_or(0),
+                    "events" => {
+                        let seq = msg.seq.unwrap_or(0);
                         report.last_seq = seq;
-                        report.view = view;
-                        to_act = t;
-                        state = s;
-                    }
-                    ClientOut::Events { seq, view, to_act: t, state: s, .. } => {
-                        report.last_seq = seq;
-                        if let Some(v) = view {
-                            report.view = v;
-                        }
-                        to_act = t;
-                        state = s;
                         if let Some((_, sent, Some(acked))) = pending {
                             if acked == seq {
                                 report.round_trips.push(sent.elapsed());
@@ -143,21 +167,25 @@ pub async fn play<E: Engine>(
                             }
                         }
                     }
-                    ClientOut::Ack { id, seq } => {
+                    "ack" => {
                         if let Some(p) = pending.as_mut() {
-                            if p.0 == id {
-                                p.2 = Some(seq);
+                            if Some(p.0) == msg.id {
+                                p.2 = msg.seq;
                                 report.actions += 1;
                             }
                         }
                     }
-                    ClientOut::Rejected { id, problem } => {
-                        return Err(format!("seat {:?}: action {id} rejected: {} {}", report.seat, problem.code, problem.en));
+                    "rejected" | "error" => {
+                        return Err(format!(
+                            "seat {:?}: {} {:?}: {} {}",
+                            report.seat,
+                            msg.kind,
+                            msg.id,
+                            msg.code.unwrap_or_default(),
+                            msg.en.unwrap_or_default()
+                        ));
                     }
-                    ClientOut::Error { problem } => {
-                        return Err(format!("seat {:?}: error {} {}", report.seat, problem.code, problem.en));
-                    }
-                    ClientOut::Seats { .. } | ClientOut::Pong { .. } => {}
+                    _ => {}
                 }
             }
             _ = tokio::time::sleep_until(wake) => {
@@ -180,9 +208,9 @@ pub async fn play<E: Engine>(
 
 /// The `act` frame for the bot's move, from its view alone (no engine type outlives the call,
 /// so the client future stays `Send`).
-fn choose<E: Engine>(view: &Value, id: u64) -> Result<String, String> {
+fn choose<E: Engine>(view: &str, id: u64) -> Result<String, String> {
     let view: E::View =
-        serde_json::from_value(view.clone()).map_err(|e| format!("cannot read my view: {e}"))?;
+        serde_json::from_str(view).map_err(|e| format!("cannot read my view: {e}"))?;
     let action = crate::simplest::<E>(&view).ok_or("my turn but no legal action")?;
     let act = ClientIn::Act {
         id,

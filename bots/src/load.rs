@@ -49,6 +49,10 @@ pub struct LoadReport {
     pub echo_p99: Duration,
     pub rss_idle_kib: u64,
     pub rss_peak_kib: u64,
+    /// CPU seconds the server and this load process used while the tables played: on one
+    /// machine they share the cores, so the split says who was busy.
+    pub server_cpu: f64,
+    pub load_cpu: f64,
     pub errors: Vec<String>,
 }
 
@@ -90,6 +94,11 @@ impl std::fmt::Display for LoadReport {
         )?;
         let per_table =
             self.rss_peak_kib.saturating_sub(self.rss_idle_kib) as f64 / self.tables.max(1) as f64;
+        writeln!(
+            f,
+            "cpu while playing: server {:.1} s, load generator {:.1} s, over {:.1} s of wall time",
+            self.server_cpu, self.load_cpu, self.seconds
+        )?;
         write!(
             f,
             "server memory: {:.1} MiB idle, {:.1} MiB peak, {:.0} KiB per table",
@@ -98,6 +107,19 @@ impl std::fmt::Display for LoadReport {
             per_table
         )
     }
+}
+
+/// User + system CPU seconds of a process so far (/proc/<pid>/stat, fields 14 and 15).
+pub fn cpu_seconds(pid: &str) -> f64 {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return 0.0;
+    };
+    // The command name may hold spaces: count fields after its closing parenthesis.
+    let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    // Fields 14 and 15 of the whole line are 12 and 13 after the name (state is field 3).
+    (ticks(11) + ticks(12)) / 100.0
 }
 
 /// VmRSS of a process, in KiB.
@@ -238,6 +260,8 @@ pub async fn run<E: Engine + 'static>(opts: LoadOptions) -> Result<LoadReport, S
     }
     eprintln!("playing ...");
     let started = Instant::now();
+    let server_cpu0 = cpu_seconds(&pid.to_string());
+    let load_cpu0 = cpu_seconds("self");
     let bot = BotOptions {
         think: opts.think,
         deadline: opts.deadline,
@@ -278,6 +302,8 @@ pub async fn run<E: Engine + 'static>(opts: LoadOptions) -> Result<LoadReport, S
         }
     }
     let seconds = started.elapsed().as_secs_f64();
+    let server_cpu = cpu_seconds(&pid.to_string()) - server_cpu0;
+    let load_cpu = cpu_seconds("self") - load_cpu0;
     sampler.abort();
     let rss_peak_kib = rss_kib(pid).max(peak.load(std::sync::atomic::Ordering::Relaxed));
     let _ = tokio::process::Command::new("kill")
@@ -299,6 +325,8 @@ pub async fn run<E: Engine + 'static>(opts: LoadOptions) -> Result<LoadReport, S
         echo_p99: percentile(&echo, 0.99),
         rss_idle_kib,
         rss_peak_kib,
+        server_cpu,
+        load_cpu,
         errors,
     })
 }
