@@ -72,7 +72,10 @@ function dropBig(values, n) {
 /**
  * The verdict shown under the set builder.
  * @param {string[]} chosen
- * @param {{ top: string[] | null, topIsGouji: boolean, mayBeatGouji: boolean }} table
+ * @param {{ top: string[] | null, topIsGouji: boolean, mayBeat: boolean, jokerRequired: boolean, wholeHand: boolean }} table
+ *   `mayBeat`: the engine's prompt says this seat may beat the top set by normal play (a 级牌
+ *   binds everyone but its 对头); `jokerRequired`: a standing burner leads with a joker, except
+ *   their last set.
  * @returns {{ kind: 'none' | 'ok' | 'gouji' | 'bad', key: string, params?: Record<string, number> }}
  */
 export function verdict(chosen, table) {
@@ -80,12 +83,16 @@ export function verdict(chosen, table) {
   const s = shape(chosen);
   if (!s.ok) return { kind: 'bad', key: 'verdict_not_set' };
   if (table.top) {
-    if (table.topIsGouji && !table.mayBeatGouji) return { kind: 'bad', key: 'verdict_only_opposite' };
+    if (!table.mayBeat) return { kind: 'bad', key: table.topIsGouji ? 'verdict_only_opposite' : 'verdict_cannot_beat' };
     if (!beats(chosen, table.top)) {
-      const n = table.top.length;
-      const fits = chosen.length === n || shape(table.top).ok && (/** @type {any} */ (shape(table.top)).big > 0);
-      return fits ? { kind: 'bad', key: 'verdict_low' } : { kind: 'bad', key: 'verdict_count', params: { n } };
+      const top = shape(table.top);
+      const twoForOne = top.ok && top.big > 0 && chosen.length === table.top.length + top.big;
+      return chosen.length === table.top.length || twoForOne
+        ? { kind: 'bad', key: 'verdict_low' }
+        : { kind: 'bad', key: 'verdict_count', params: { n: table.top.length } };
     }
+  } else if (table.jokerRequired && !table.wholeHand && s.big + s.small === 0) {
+    return { kind: 'bad', key: 'verdict_joker' };
   }
   return isGoujiSet(chosen) ? { kind: 'gouji', key: 'verdict_gouji' } : { kind: 'ok', key: 'verdict_ok' };
 }

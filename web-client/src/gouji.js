@@ -25,17 +25,26 @@ export function goujiUI() {
   let handKey = '';
   /** The last 问牌 answer, shown until the next trick. @type {string | null} */
   let countNote = null;
+  /** The sets each seat played in this trick (from the announcements, 报牌). @type {Map<number, string[]>} */
+  let played = new Map();
   let resultClosed = false;
 
   return {
-    onSnapshot() {},
+    onSnapshot() {
+      played = new Map();
+    },
     onEvent(ev, _msg, ctx) {
+      if (ev.type === 'led') played = new Map();
+      if (ev.type === 'led' || ev.type === 'beat' || ev.type === 'burned') played.set(seatIndex(ev.seat), ev.cards ?? []);
       if (ev.type === 'count_answered' && ctx.model.seat !== null && seatIndex(ev.asker) === ctx.model.seat) {
         const who = seatNames('gouji')[seatIndex(ev.about)];
         const a = ev.answer ?? {};
         countNote = a.kind === 'exact' ? t('count_answer', { who, n: a.n }) : t('count_more', { who });
       }
-      if (ev.type === 'trick_won') countNote = null;
+      if (ev.type === 'trick_won') {
+        countNote = null;
+        played = new Map();
+      }
     },
     render(ctx) {
       const m = goujiModel(ctx.model.view);
@@ -51,47 +60,54 @@ export function goujiUI() {
         handKey = key;
       }
       const myTurn = ctx.model.myTurn;
-      const offer = isSeat && m.burnOfferTo === me && myTurn;
+      const offer = isSeat && m.prompt === 'burn_offer' && m.turn === me && myTurn;
       const clockMs = ctx.model.clock ? ctx.model.clock.deadline - performance.now() : null;
       const act = goujiActions;
 
       /** The actual cards of the set being built. */
       const cards = groups.flatMap((g) => g.cards.slice(0, chosen.get(g.value) ?? 0));
-      const mayBeatGouji = m.freePlay || m.headless[me] || (m.top !== null && opposite(m.top.seat) === me);
-      const v = verdict(cards, { top: offer || !m.top ? (offer && m.top ? m.top.cards : null) : m.top.cards, topIsGouji: !offer && !!m.top?.gouji, mayBeatGouji });
+      // The engine says in the prompt whether this seat may beat the top set; a burn offer may.
+      const mayBeat = offer || m.prompt !== 'respond' || m.turn !== me || m.mayBeat;
+      const v = verdict(cards, { top: m.top ? m.top.cards : null, topIsGouji: !!m.top?.gouji, mayBeat, jokerRequired: m.prompt === 'lead' && m.turn === me && m.jokerRequired, wholeHand: cards.length === hand.length });
 
       // ---- Top bar.
       const info = [
-        m.game ? h('span', {}, `${t('game')} ${m.game}`) : null,
+        m.game ? h('span', {}, t('game_n', { n: m.game })) : null,
         m.score ? h('span', { 'data-score': `${m.score.a}:${m.score.b}` }, `${t('scores')} `, h('b', {}, `A ${m.score.a} : ${m.score.b} B`)) : null,
         m.freePlay ? h('span', { class: 'chip' }, t('four_free')) : null,
       ].filter((x) => x !== null);
 
       // ---- Six seats.
-      const plates = [0, 1, 2, 3, 4, 5].map((pos) => {
-        const s = seatAt(me, pos);
+      const tagsOf = (/** @type {number} */ s) => {
         const seatInfo = ctx.model.seats[s];
-        const tags = [`${s % 2 === 0 ? 'team' : ''}|${names[s]}`];
-        if (isSeat && s === me) tags.push('|' + t('you'));
+        const tags = [`|${names[s]}`];
         if (isSeat && s === opposite(me)) tags.push('opposite|' + t('opposite'));
         if (isSeat && s !== me && sameTeam(s, me)) tags.push('team|' + t('team'));
         const place = m.places[s];
         if (place !== null && place !== undefined) tags.push('placed|' + t(`place_${place + 1}`));
         if (m.opened[s]) tags.push('|' + t('opened'));
         if (m.marked[s]) tags.push('opposite|' + t('marked'));
-        if (m.burner === s) tags.push('opposite|' + t('burning'));
-        if (seatInfo?.bot) tags.push('|' + t('bot'));
+        if (m.burning[s]) tags.push('opposite|' + t('burning'));
+        if (m.status[s] === 'failed') tags.push('opposite|' + t('burn_failed'));
+        if (seatInfo?.bot && seatInfo.name !== t('bot')) tags.push('|' + t('bot'));
         if (seatInfo && !seatInfo.bot && seatInfo.name && !seatInfo.connected) tags.push('offline|' + t('offline'));
         if (seatInfo?.auto) tags.push('offline|' + t('auto_play'));
+        return tags;
+      };
+      const positions = isSeat ? [1, 2, 3, 4, 5] : [0, 1, 2, 3, 4, 5];
+      const plates = positions.map((pos) => {
+        const s = seatAt(me, pos);
+        const tags = tagsOf(s);
         const turn = ctx.model.toAct.includes(s) && ctx.model.tableState === 'playing';
         const count = m.counts[s];
-        const said = m.said[s];
+        const said = m.passed[s] ? 'pass' : m.yielded[s] ? 'yield' : played.get(s) ?? null;
         return h(
           'div',
           { class: 'seat', style: `grid-area:p${pos}`, 'data-seat': String(s) },
           nameplate({ name: nameOf(s), tags, count: null, turn, clockMs: turn && s !== me ? clockMs : null, key: String(s) }),
           count ? h('span', { class: 'count', 'data-count': String(count.n) }, count.exact ? t('cards_left', { n: count.n }) : t('count_more', { who: '' }).trim()) : null,
-          h('span', { class: 'said' }, said === 'pass' ? t('pass') : said === 'yield' ? t('yield') : Array.isArray(said) ? cardRow(said) : ''),
+          // What the seat did in this trick; the top set itself is shown in the middle.
+          h('span', { class: 'said' }, said === 'pass' ? t('pass') : said === 'yield' ? t('yield') : Array.isArray(said) && m.top?.seat !== s ? cardRow(said) : ''),
         );
       });
       const top = m.top
@@ -101,11 +117,12 @@ export function goujiUI() {
             m.top.gouji ? h('span', { class: 'win-tag' }, t('verdict_gouji')) : null,
           )
         : null;
-      const felt = h('section', { class: 'felt six', 'aria-label': t('current_trick') }, plates,
+      const felt = h('section', { class: 'felt six' + (ctx.model.role === 'seat' ? '' : ' watch'), 'aria-label': t('current_trick') }, plates,
         h('div', { class: 'trick' }, top, countNote ? h('div', { class: 'notice', id: 'count-note' }, countNote) : null));
 
       // ---- Dock.
       const status = [];
+      if (isSeat) status.push(h('span', { class: 'me' }, nameOf(me), tagsOf(me).map((x) => h('span', { class: 'tag ' + x.split('|')[0] }, x.split('|')[1]))));
       if (m.over || ctx.model.tableState === 'over') status.push(h('span', {}, t('game_result')));
       else if (offer) status.push(h('span', {}, t('burn_prompt', { who: m.top ? nameOf(m.top.seat) : '' })));
       else if (myTurn) status.push(h('span', {}, t('your_turn')));
@@ -158,7 +175,7 @@ export function goujiUI() {
         if (!canSend) return;
         ctx.act(offer ? act.burn(cards) : act.play(cards));
       };
-      const mayYield = myTurn && !offer && m.top !== null && opposite(m.top.seat) === me && !m.freePlay;
+      const mayYield = myTurn && m.prompt === 'respond' && m.mayYield;
       const builder = isSeat && hand.length
         ? h('div', { class: 'builder', id: 'builder', 'aria-label': t('set_builder') },
             h('span', {}, `${t('set_builder')}:`),
@@ -172,7 +189,7 @@ export function goujiUI() {
             h('button', { class: 'primary', id: 'play', disabled: !canSend, 'on:click': send }, offer ? t('burn') : t('play')),
             offer
               ? h('button', { id: 'decline', disabled: !myTurn, 'on:click': () => ctx.act(act.decline()) }, t('no_burn'))
-              : h('button', { id: 'pass', disabled: !myTurn || m.top === null, 'on:click': () => ctx.act(act.pass()) }, t('pass')),
+              : h('button', { id: 'pass', disabled: !myTurn || m.prompt !== 'respond', 'on:click': () => ctx.act(act.pass()) }, t('pass')),
             offer ? null : h('button', { id: 'yield', disabled: !mayYield, 'on:click': () => ctx.act(act.yield()) }, t('yield')),
             cards.length ? h('button', { id: 'clear', 'on:click': () => { chosen = new Map(); ctx.rerender(); } }, t('clear')) : null,
             h('button', { id: 'ask', 'on:click': () => ctx.act(act.askCount()) }, t('ask_count')),

@@ -105,6 +105,7 @@ const WORDS = {
   close: { zh: '关闭', en: 'Close' },
   next_board: { zh: '下一副', en: 'Next board' },
   // 够级.
+  game_n: { zh: '第 {n} 局', en: 'Game {n}' },
   opposite: { zh: '对头', en: 'Opposite' },
   team: { zh: '联邦', en: 'Team' },
   team_a: { zh: 'A 队', en: 'Team A' },
@@ -126,6 +127,9 @@ const WORDS = {
   verdict_count: { zh: '要出 {n} 张', en: 'Must be {n} cards' },
   verdict_low: { zh: '压不过桌上的牌', en: 'Does not beat the top set' },
   verdict_only_opposite: { zh: '这是级牌，只有对头能管', en: 'A gouji set: only its opposite may beat it' },
+  verdict_cannot_beat: { zh: '现在不能管这手牌，只能过', en: 'You cannot beat this set now; pass' },
+  verdict_joker: { zh: '烧牌中，出的牌必须带王', en: 'While burning, every set you lead needs a joker' },
+  burn_failed: { zh: '烧牌失误', en: 'failed burn' },
   top_set: { zh: '桌上', en: 'On the table' },
   opened: { zh: '开点', en: 'opened' },
   marked: { zh: '点', en: 'marked' },

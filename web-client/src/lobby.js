@@ -197,18 +197,39 @@ function tableRow(x, go) {
   );
 }
 
-/** The bar at the top of every page: the name, the language, the suit colours, the sound. */
-export function topbar(/** @type {HTMLElement[]} */ ...middle) {
+/** Whether the settings panel is open (kept across re-renders of the page). */
+let settingsOpen = false;
+
+/**
+ * The bar at the top of every page: the name of the place, facts of the table, a 设置 button
+ * that opens the language, suit colour and sound switches (a tap, never a hover).
+ * @param {...HTMLElement} middle
+ */
+export function topbar(...middle) {
   const s = settings();
+  const panel = h(
+    'div',
+    { class: 'settings-row', id: 'settings-panel', hidden: !settingsOpen },
+    h('button', { id: 'lang', lang: s.lang === 'zh' ? 'en' : 'zh', 'aria-label': t('language_label'), 'on:click': () => set('lang', s.lang === 'zh' ? 'en' : 'zh') }, t('language')),
+    h('button', { id: 'four-colour', class: 'toggle', 'aria-pressed': String(s.fourColour), 'on:click': () => set('fourColour', !s.fourColour) }, t('four_colour')),
+    h('button', { id: 'sound', class: 'toggle', 'aria-pressed': String(s.sound), 'on:click': () => set('sound', !s.sound) }, t('sound')),
+  );
+  const toggle = h('button', {
+    id: 'settings',
+    'aria-expanded': String(settingsOpen),
+    'aria-controls': 'settings-panel',
+    'on:click': () => {
+      settingsOpen = !settingsOpen;
+      panel.hidden = !settingsOpen;
+      toggle.setAttribute('aria-expanded', String(settingsOpen));
+    },
+  }, t('settings'));
   return h(
     'header',
     { class: 'topbar' },
-    h('a', { href: '#/', class: 'brand', style: 'color:#fff;text-decoration:none' }, t('title')),
-    middle.length ? h('div', { class: 'info' }, middle) : null,
-    h('div', { class: 'settings-row' },
-      h('button', { lang: s.lang === 'zh' ? 'en' : 'zh', 'aria-label': t('language_label'), 'on:click': () => set('lang', s.lang === 'zh' ? 'en' : 'zh') }, t('language')),
-      h('button', { class: 'toggle', 'aria-pressed': String(s.fourColour), 'on:click': () => set('fourColour', !s.fourColour) }, t('four_colour')),
-      h('button', { class: 'toggle', 'aria-pressed': String(s.sound), 'on:click': () => set('sound', !s.sound) }, t('sound')),
-    ),
+    h('a', { href: '#/', class: 'brand' }, t('title')),
+    h('div', { class: 'info' }, middle),
+    toggle,
+    panel,
   );
 }

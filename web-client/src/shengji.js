@@ -68,15 +68,20 @@ export function shengjiUI() {
       ];
 
       // ---- The felt: four seats around the trick.
-      const plates = [0, 1, 2, 3].map((pos) => {
-        const s = seatAt(me, pos);
+      const tagsOf = (/** @type {number} */ s) => {
         const info = ctx.model.seats[s];
         const tags = [];
         if (s === m.declarer) tags.push('declarer|' + t('declarer'));
-        if (ctx.model.role === 'seat' && s === me) tags.push('|' + t('you'));
-        if (info?.bot) tags.push('|' + t('bot'));
+        if (info?.bot && info.name !== t('bot')) tags.push('|' + t('bot'));
         if (info && !info.bot && info.name && !info.connected) tags.push('offline|' + t('offline'));
         if (info?.auto) tags.push('offline|' + t('auto_play'));
+        return tags;
+      };
+      // A player's own seat is the dock at the bottom; a spectator sees all four plates.
+      const positions = ctx.model.role === 'seat' ? [1, 2, 3] : [0, 1, 2, 3];
+      const plates = positions.map((pos) => {
+        const s = seatAt(me, pos);
+        const tags = tagsOf(s);
         const turn = ctx.model.toAct.includes(s) && ctx.model.tableState === 'playing';
         return h(
           'div',
@@ -87,10 +92,11 @@ export function shengjiUI() {
       const trick = trickView(m.trick, me, nameOf, m);
       const notes = [];
       if (m.failedThrow) notes.push(failedThrowNote(m, nameOf));
-      const felt = h('section', { class: 'felt four', 'aria-label': t('current_trick') }, plates, h('div', { class: 'trick' }, trick, h('div', { class: 'mid' }, notes)));
+      const felt = h('section', { class: 'felt four' + (ctx.model.role === 'seat' ? '' : ' watch'), 'aria-label': t('current_trick') }, plates, h('div', { class: 'trick' }, trick, h('div', { class: 'mid' }, notes)));
 
       // ---- The dock: whose turn, the refusal, my hand, the buttons.
       const status = [];
+      if (ctx.model.role === 'seat') status.push(h('span', { class: 'me' }, nameOf(me), tagsOf(me).map((x) => h('span', { class: 'tag ' + x.split('|')[0] }, x.split('|')[1]))));
       if (ctx.model.tableState === 'over' || m.phase === 'over') status.push(h('span', {}, t('board_result')));
       else if (burying) status.push(h('span', {}, t('bury_prompt', { n: m.buryCount })));
       else if (myTurn) status.push(h('span', {}, t('your_turn')));

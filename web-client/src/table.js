@@ -90,10 +90,14 @@ export function openTable(root, { id, watch, go }) {
     myTurn: false,
     seed: null,
   };
-  /** @type {GameUI | null} */
+  /** The game's UI, made when the server has said which game this is. @type {GameUI | null} */
   let ui = null;
+  let uiGame = '';
   const gameUI = () => {
-    if (!ui && model.game) ui = model.game === 'gouji' ? goujiUI() : shengjiUI();
+    if (model.game !== uiGame) {
+      uiGame = model.game;
+      ui = model.game === 'gouji' ? goujiUI() : model.game === 'shengji' ? shengjiUI() : null;
+    }
     return ui;
   };
 
@@ -211,9 +215,9 @@ export function openTable(root, { id, watch, go }) {
         'div',
         { class: 'table-page', 'data-game': model.game, 'data-state': model.tableState, 'data-conn': model.conn },
         topbar(
+          h('button', { id: 'lobby', 'on:click': () => go('#/') }, t('back_to_lobby')),
           h('span', {}, h('b', {}, gameName(model.game)), ` · ${t('code')} `, h('b', { 'data-table-code': '' }, id)),
           ...(parts ? parts.info : []),
-          h('button', { 'on:click': () => go('#/') }, t('back_to_lobby')),
         ),
         model.tableState === 'waiting' ? invitePanel(id, model) : null,
         model.error ? h('p', { class: 'error-text', role: 'alert', style: 'margin:8px' }, pick(model.error)) : null,
