@@ -5,97 +5,100 @@
 /** @typedef {import('./cards.js').Suit} Suit */
 /**
  * @typedef {{ seat: number, cards: string[] }} Play
- * @typedef {{ leader: number, plays: Play[], winner: number | null }} Trick
+ * @typedef {{ number: number, leader: number, plays: Play[], winner: number | null, points: number }} Trick
+ * @typedef {{ seat: number, attempted: string[], blockers: number[], penalty: number, forced: string[] | null, chooser: number | null }} FailedThrow
  * @typedef {object} ShengjiModel
  * @property {'bury' | 'play' | 'choose' | 'over'} phase
  * @property {number} board
  * @property {number} level  2..14
  * @property {Suit | null} trump  null: 无主
  * @property {number} declarer
+ * @property {number | null} toAct
  * @property {string[] | null} hand  mine; null for a spectator
- * @property {number[]} counts  cards left per seat
- * @property {Trick | null} trick  the current trick
+ * @property {number[]} counts  cards held per seat
+ * @property {Trick | null} trick  the current trick (null before its lead)
  * @property {Trick | null} lastTrick
- * @property {Trick[]} tricks  finished tricks, for the review
- * @property {number} defenderPoints
+ * @property {number} defenderPoints  after penalties
  * @property {number} buryCount
- * @property {string[] | null} kitty
- * @property {{ seat: number, attempted: string[], blockers: number[], penalty: number, forced: string[] | null } | null} failedThrow
- * @property {{ thrower: number, chooser: number, single: string[], pair: string[] } | null} choice
- * @property {{ defenderPoints: number, trickPoints: number, kittyPoints: number, multiplier: number, penalties: number } | null} result
+ * @property {string[] | null} kitty  the buried kitty, when this viewer may see it
+ * @property {{ chooser: number, single: string[], pair: string[] } | null} choice
+ * @property {number | null} result  the defenders' points once the board is over
  */
 
 const SEAT_LETTERS = ['N', 'E', 'S', 'W'];
 
-/** A seat as the engine writes it (`"N"` or 0) → index. @param {unknown} s */
+/** A seat as the engine writes it (`"N"`) → index. @param {unknown} s */
 export function seatIndex(s) {
   if (typeof s === 'number') return s;
   const i = SEAT_LETTERS.indexOf(String(s).toUpperCase());
   return i < 0 ? 0 : i;
 }
 
-/** A rank as the engine writes it (`"10"`, `"A"`, 14) → 2..14. @param {unknown} r */
+/** A rank as the engine writes it (`"10"`, `"A"`) → 2..14. @param {unknown} r */
 export function rankValue(r) {
-  if (typeof r === 'number') return r;
   const s = String(r).toUpperCase();
   return { J: 11, Q: 12, K: 13, A: 14 }[s] ?? (Number(s) || 2);
 }
 
-/** @param {unknown} s @returns {Suit | null} */
+/** `"S"`…`"C"`, or `"NT"` (无主) → null. @param {unknown} s @returns {Suit | null} */
 function suitOf(s) {
-  const x = typeof s === 'string' ? s.toUpperCase()[0] : '';
-  return x === 'S' || x === 'H' || x === 'D' || x === 'C' ? x : null;
+  return s === 'S' || s === 'H' || s === 'D' || s === 'C' ? s : null;
 }
 
-/** @param {any} t @returns {Trick | null} */
-function trickOf(t) {
+/** @param {any[]} plays */
+function playsOf(plays) {
+  return (plays ?? []).map((/** @type {any} */ p) => ({ seat: seatIndex(p.seat), cards: p.cards ?? [] }));
+}
+
+/** A finished trick as the engine records it (TrickRecord). @param {any} t @returns {Trick | null} */
+export function trickRecord(t) {
   if (!t) return null;
-  const plays = (t.plays ?? []).map((/** @type {any} */ p) => ({ seat: seatIndex(p.seat), cards: p.cards ?? [] }));
-  return { leader: seatIndex(t.leader ?? plays[0]?.seat ?? 0), plays, winner: t.winner === undefined || t.winner === null ? null : seatIndex(t.winner) };
+  const plays = playsOf(t.plays);
+  return { number: t.trick ?? 0, leader: plays[0]?.seat ?? 0, plays, winner: t.winner ? seatIndex(t.winner) : null, points: t.points ?? 0 };
 }
 
 /**
- * @param {any} v  the engine's view
+ * @param {any} v  the engine's view (rules::shengji::View)
  * @returns {ShengjiModel}
  */
 export function shengjiModel(v) {
   v = v ?? {};
-  const tricks = (v.tricks ?? []).map(trickOf).filter(Boolean);
+  const plays = playsOf(v.plays);
   return {
     phase: v.phase ?? 'play',
     board: v.board ?? 0,
     level: rankValue(v.level ?? 2),
     trump: suitOf(v.trump),
     declarer: seatIndex(v.declarer ?? 0),
+    toAct: v.to_act ? seatIndex(v.to_act) : null,
     hand: Array.isArray(v.hand) ? v.hand : null,
-    counts: v.counts ?? [],
-    trick: trickOf(v.trick),
-    lastTrick: trickOf(v.last_trick) ?? tricks[tricks.length - 1] ?? null,
-    tricks,
-    defenderPoints: v.defender_points ?? 0,
-    buryCount: v.bury_count ?? 8,
+    counts: v.hand_sizes ?? [],
+    trick: plays.length
+      ? { number: v.trick ?? 0, leader: seatIndex(v.leader), plays, winner: v.winning ? seatIndex(v.winning) : null, points: 0 }
+      : null,
+    lastTrick: trickRecord(v.last_trick),
+    defenderPoints: v.defenders ?? 0,
+    buryCount: 8,
     kitty: v.kitty ?? null,
-    failedThrow: v.failed_throw
-      ? {
-          seat: seatIndex(v.failed_throw.seat),
-          attempted: v.failed_throw.attempted ?? [],
-          blockers: (v.failed_throw.blockers ?? []).map(seatIndex),
-          penalty: v.failed_throw.penalty ?? 0,
-          forced: v.failed_throw.forced ?? null,
-        }
-      : null,
-    choice: v.choice
-      ? { thrower: seatIndex(v.choice.thrower), chooser: seatIndex(v.choice.chooser), single: v.choice.single ?? [], pair: v.choice.pair ?? [] }
-      : null,
-    result: v.result
-      ? {
-          defenderPoints: v.result.defender_points ?? 0,
-          trickPoints: v.result.trick_points ?? 0,
-          kittyPoints: v.result.kitty_points ?? 0,
-          multiplier: v.result.multiplier ?? 1,
-          penalties: v.result.penalties ?? 0,
-        }
-      : null,
+    choice: v.choice ? { chooser: seatIndex(v.choice.chooser), single: v.choice.single ?? [], pair: v.choice.pair ?? [] } : null,
+    result: typeof v.result === 'number' ? v.result : null,
+  };
+}
+
+/**
+ * 甩牌失败 as the event tells everyone (rules::shengji::Event::ThrowFailed).
+ * @param {any} ev @returns {FailedThrow}
+ */
+export function failedThrow(ev) {
+  const blockers = new Set();
+  for (const b of ev.blocked ?? []) for (const s of b.by ?? []) blockers.add(seatIndex(s));
+  return {
+    seat: seatIndex(ev.seat),
+    attempted: ev.attempt ?? [],
+    blockers: [...blockers],
+    penalty: ev.penalty ?? 0,
+    forced: ev.forced ?? null,
+    chooser: ev.chooser ? seatIndex(ev.chooser) : null,
   };
 }
 

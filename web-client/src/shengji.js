@@ -8,11 +8,12 @@ import { t } from './i18n.js';
 import { card, sortShengji, shengjiGroup, isTrump, rankSymbol, SUIT_SYMBOL } from './cards.js';
 import { cardFace, cardRow, nameplate, refusalBox, clockEl, dialog } from './ui.js';
 import { seatNames } from './table.js';
-import { shengjiModel, shengjiActions } from './shengji-model.js';
+import { shengjiModel, shengjiActions, failedThrow, seatIndex } from './shengji-model.js';
 
 /** @typedef {import('./table.js').TableCtx} TableCtx */
 /** @typedef {import('./shengji-model.js').ShengjiModel} ShengjiModel */
 /** @typedef {import('./shengji-model.js').Trick} Trick */
+/** @typedef {import('./shengji-model.js').FailedThrow} FailedThrow */
 
 /** Seats on screen: me at the bottom (position 0), 下家 on the right, partner on top. */
 export function seatAt(/** @type {number} */ me, /** @type {number} */ pos) {
@@ -31,12 +32,53 @@ export function shengjiUI() {
   let review = null;
   /** The result dialog was closed by the player. */
   let resultClosed = false;
+  // What the announcements tell beyond the view: the board's tricks (for the review), a failed
+  // throw (shown to everyone until the trick is won), the kitty capture and the penalties.
+  /** @type {Trick[]} */
+  let tricks = [];
+  /** @type {Trick | null} */
+  let current = null;
+  /** @type {FailedThrow | null} */
+  let failed = null;
+  /** @type {{ points: number, multiplier: number, gain: number } | null} */
+  let capture = null;
+  let penalties = 0;
+
+  /** Adds a finished trick the page did not see being played (after a reload). @param {Trick | null} t */
+  const remember = (t) => {
+    if (t && !tricks.some((x) => x.number === t.number)) tricks = [...tricks, t].sort((a, b) => a.number - b.number);
+  };
 
   return {
-    onEvent() {},
-    onSnapshot() {},
+    onEvent(ev) {
+      switch (ev.type) {
+        case 'played':
+          if (ev.lead || !current) current = { number: ev.trick, leader: seatIndex(ev.seat), plays: [], winner: null, points: 0 };
+          current.plays.push({ seat: seatIndex(ev.seat), cards: ev.cards ?? [] });
+          break;
+        case 'throw_failed':
+          failed = failedThrow(ev);
+          penalties += ev.penalty ?? 0;
+          break;
+        case 'trick_won':
+          if (current && current.number === ev.trick) remember({ ...current, winner: seatIndex(ev.winner), points: ev.points ?? 0 });
+          current = null;
+          failed = null;
+          break;
+        case 'kitty_captured':
+          capture = { points: ev.points ?? 0, multiplier: ev.multiplier ?? 1, gain: ev.gain ?? 0 };
+          break;
+        case 'penalty':
+          penalties += Math.abs(ev.delta ?? ev.points ?? 0);
+          break;
+      }
+    },
+    onSnapshot() {
+      current = null;
+    },
     render(ctx) {
       const m = shengjiModel(ctx.model.view);
+      remember(m.lastTrick);
       const me = ctx.model.seat ?? 2;
       const names = seatNames('shengji');
       const nameOf = (/** @type {number} */ s) => ctx.model.seats[s]?.name ?? names[s];
@@ -91,13 +133,14 @@ export function shengjiUI() {
       });
       const trick = trickView(m.trick, me, nameOf, m);
       const notes = [];
-      if (m.failedThrow) notes.push(failedThrowNote(m, nameOf));
+      if (failed) notes.push(failedThrowNote(failed, nameOf));
       const felt = h('section', { class: 'felt four' + (ctx.model.role === 'seat' ? '' : ' watch'), 'aria-label': t('current_trick') }, plates, h('div', { class: 'trick' }, trick, h('div', { class: 'mid' }, notes)));
 
       // ---- The dock: whose turn, the refusal, my hand, the buttons.
       const status = [];
       if (ctx.model.role === 'seat') status.push(h('span', { class: 'me' }, nameOf(me), tagsOf(me).map((x) => h('span', { class: 'tag ' + x.split('|')[0] }, x.split('|')[1]))));
-      if (ctx.model.tableState === 'over' || m.phase === 'over') status.push(h('span', {}, t('board_result')));
+      const over = ctx.model.tableState === 'over' || m.phase === 'over';
+      if (over) status.push(h('span', {}, t('board_result')));
       else if (burying) status.push(h('span', {}, t('bury_prompt', { n: m.buryCount })));
       else if (myTurn) status.push(h('span', {}, t('your_turn')));
       else {
@@ -141,7 +184,7 @@ export function shengjiUI() {
           : null,
         ctx.model.role === 'seat' && chosen.length ? h('button', { id: 'clear', 'on:click': () => { selected = new Set(); ctx.rerender(); } }, t('clear')) : null,
         m.lastTrick ? h('button', { id: 'last-trick', 'aria-expanded': String(showLast), 'on:click': () => { showLast = !showLast; ctx.rerender(); } }, showLast ? t('hide_last_trick') : t('last_trick')) : null,
-        m.tricks.length && (m.phase === 'over' || ctx.model.tableState === 'over') ? h('button', { id: 'review', 'on:click': () => { review = 0; ctx.rerender(); } }, t('review')) : null,
+        tricks.length && over ? h('button', { id: 'review', 'on:click': () => { review = 0; ctx.rerender(); } }, t('review')) : null,
       );
       // The selection, shown again above the hand: tapping it is the other way to play.
       const preview = canSend
@@ -164,35 +207,34 @@ export function shengjiUI() {
       if (m.choice && ctx.model.role === 'seat' && m.choice.chooser === me && myTurn) {
         overlay = dialog(
           t('choose_forced'),
-          failedThrowNote(m, nameOf),
+          failed ? failedThrowNote(failed, nameOf) : null,
           h('div', { class: 'actions' },
             h('button', { class: 'primary', 'data-choose': 'single', 'on:click': () => ctx.act(act.choose('single')) }, t('choose_single'), ' ', cardRow(m.choice.single)),
             h('button', { class: 'primary', 'data-choose': 'pair', 'on:click': () => ctx.act(act.choose('pair')) }, t('choose_pair'), ' ', cardRow(m.choice.pair)),
           ),
         );
-      } else if (review !== null && m.tricks.length) {
-        const i = Math.min(review, m.tricks.length - 1);
+      } else if (review !== null && tricks.length) {
+        const i = Math.min(review, tricks.length - 1);
         overlay = dialog(
-          `${t('review')} · ${t('trick_n', { n: i + 1 })} / ${m.tricks.length}`,
-          trickList(m.tricks[i], nameOf),
+          `${t('review')} · ${t('trick_n', { n: tricks[i].number })} / ${tricks.length}`,
+          trickList(tricks[i], nameOf),
           h('div', { class: 'actions' },
             h('button', { id: 'review-prev', disabled: i === 0, 'on:click': () => { review = i - 1; ctx.rerender(); } }, t('prev')),
-            h('button', { id: 'review-next', disabled: i === m.tricks.length - 1, 'on:click': () => { review = i + 1; ctx.rerender(); } }, t('next')),
+            h('button', { id: 'review-next', disabled: i === tricks.length - 1, 'on:click': () => { review = i + 1; ctx.rerender(); } }, t('next')),
             h('button', { id: 'review-close', 'on:click': () => { review = null; ctx.rerender(); } }, t('close')),
           ),
         );
-      } else if (m.result && !resultClosed) {
+      } else if (m.result !== null && !resultClosed) {
         overlay = dialog(
           t('board_result'),
-          h('p', { id: 'result', style: 'font-size:30px;font-weight:800', 'data-result': String(m.result.defenderPoints) }, t('result_points', { n: m.result.defenderPoints })),
+          h('p', { id: 'result', style: 'font-size:30px;font-weight:800', 'data-result': String(m.result) }, t('result_points', { n: m.result })),
           h('table', {},
-            h('tr', {}, h('th', {}, t('defenders_points')), h('td', {}, String(m.result.trickPoints))),
-            h('tr', {}, h('th', {}, t('kitty_points')), h('td', {}, String(m.result.kittyPoints), m.result.multiplier > 1 ? ` (${t('kitty_capture', { m: m.result.multiplier })})` : '')),
-            h('tr', {}, h('th', {}, t('penalties')), h('td', {}, String(m.result.penalties))),
+            capture ? h('tr', {}, h('th', {}, t('kitty_capture', { m: capture.multiplier })), h('td', {}, `${capture.points} × ${capture.multiplier} = ${capture.gain}`)) : null,
+            penalties ? h('tr', {}, h('th', {}, t('penalties')), h('td', {}, String(penalties))) : null,
           ),
           m.kitty ? h('p', {}, `${t('kitty')}: `, cardRow(m.kitty)) : null,
           h('div', { class: 'actions' },
-            m.tricks.length ? h('button', { 'on:click': () => { review = 0; resultClosed = true; ctx.rerender(); } }, t('review')) : null,
+            tricks.length ? h('button', { id: 'result-review', 'on:click': () => { review = 0; resultClosed = true; ctx.rerender(); } }, t('review')) : null,
             h('button', { id: 'result-close', 'on:click': () => { resultClosed = true; ctx.rerender(); } }, t('close')),
           ),
         );
@@ -235,9 +277,8 @@ function trickList(trick, nameOf) {
   );
 }
 
-/** 甩牌失败: what was attempted, who could beat it, the penalty, what must be played. @param {ShengjiModel} m @param {(s: number) => string} nameOf */
-function failedThrowNote(m, nameOf) {
-  const f = /** @type {NonNullable<ShengjiModel['failedThrow']>} */ (m.failedThrow);
+/** 甩牌失败: what was attempted, who could beat it, the penalty, what must be played. @param {FailedThrow} f @param {(s: number) => string} nameOf */
+function failedThrowNote(f, nameOf) {
   return h(
     'div',
     { class: 'notice', id: 'failed-throw', role: 'status' },

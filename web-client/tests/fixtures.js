@@ -13,12 +13,12 @@ export function welcome(game, seat, seats) {
 }
 
 export const shengjiView = {
-  phase: 'play', board: 1, level: '2', trump: 'H', declarer: 'S',
+  viewer: { seat: 2 }, board: 1, ruleset: { name: 'fujian-2024' }, declarer: 'S', level: '2', trump: 'H', phase: 'play', to_act: 'S',
   hand: ['RJ', 'H2', 'S2', 'HA', 'HK', 'HK', 'H10', 'H5', 'SA', 'SQ', 'SQ', 'SJ', 'S9', 'S5', 'CK', 'C10', 'C8', 'C8', 'C4', 'DA', 'DJ', 'D7', 'D3'],
-  counts: [24, 24, 23, 24],
-  trick: { leader: 'E', plays: [{ seat: 'E', cards: ['SK'] }, { seat: 'N', cards: ['S10'] }], winner: 'E' },
-  last_trick: { leader: 'S', plays: [{ seat: 'S', cards: ['DK'] }, { seat: 'W', cards: ['D4'] }, { seat: 'N', cards: ['D10'] }, { seat: 'E', cards: ['D6'] }], winner: 'S' },
-  defender_points: 15,
+  hand_sizes: [24, 23, 23, 24], trick: 3, leader: 'E',
+  plays: [{ seat: 'E', cards: ['SK'] }, { seat: 'N', cards: ['S10'] }], winning: 'E',
+  last_trick: { trick: 2, plays: [{ seat: 'S', cards: ['DK'] }, { seat: 'E', cards: ['D4'] }, { seat: 'N', cards: ['D10'] }, { seat: 'W', cards: ['D6'] }], winner: 'S', points: 20 },
+  defenders: 15, timeouts: [0, 0, 0, 0],
 };
 
 export const shengjiTable = {
