@@ -7,7 +7,7 @@ import { h } from './dom.js';
 import { t, lang } from './i18n.js';
 import { goujiGroups, goujiLabel } from './cards.js';
 import { cardRow, nameplate, refusalBox, clockEl, dialog } from './ui.js';
-import { seatNames } from './table.js';
+import { seatNames, isBotName } from './table.js';
 import { goujiModel, goujiActions, opposite, sameTeam, seatIndex } from './gouji-model.js';
 import { verdict } from './gouji-rules.js';
 
@@ -89,7 +89,7 @@ export function goujiUI() {
         if (m.marked[s]) tags.push('opposite|' + t('marked'));
         if (m.burning[s]) tags.push('opposite|' + t('burning'));
         if (m.status[s] === 'failed') tags.push('opposite|' + t('burn_failed'));
-        if (seatInfo?.bot && seatInfo.name !== t('bot')) tags.push('|' + t('bot'));
+        if (seatInfo?.bot && !isBotName(seatInfo.name)) tags.push('|' + t('bot'));
         if (seatInfo && !seatInfo.bot && seatInfo.name && !seatInfo.connected) tags.push('offline|' + t('offline'));
         if (seatInfo?.auto) tags.push('offline|' + t('auto_play'));
         return tags;
@@ -117,7 +117,7 @@ export function goujiUI() {
             m.top.gouji ? h('span', { class: 'win-tag' }, t('verdict_gouji')) : null,
           )
         : null;
-      const felt = h('section', { class: 'felt six' + (ctx.model.role === 'seat' ? '' : ' watch'), 'aria-label': t('current_trick') }, plates,
+      const felt = h('section', { class: 'felt six' + (ctx.model.role === 'seat' ? '' : ' watch'), tabindex: 0, 'aria-label': t('current_trick') }, plates,
         h('div', { class: 'trick' }, top, countNote ? h('div', { class: 'notice', id: 'count-note' }, countNote) : null));
 
       // ---- Dock.
@@ -180,7 +180,7 @@ export function goujiUI() {
         ? h('div', { class: 'builder', id: 'builder', 'aria-label': t('set_builder') },
             h('span', {}, `${t('set_builder')}:`),
             parts.length ? parts : h('span', { class: 'hint' }, t('set_empty')),
-            cards.length ? h('button', { class: 'builder', id: 'selection', disabled: !canSend, 'aria-label': `${offer ? t('burn') : t('play')}: ${cards.length}`, 'on:click': send }, cardRow(cards)) : null,
+            cards.length ? h('button', { class: 'selection', id: 'selection', disabled: !canSend, 'aria-label': `${offer ? t('burn') : t('play')}: ${cards.length}`, 'on:click': send }, cardRow(cards)) : null,
             v.kind !== 'none' ? h('span', { class: 'verdict ' + v.kind, id: 'verdict', 'data-verdict': v.kind }, t(v.key, v.params)) : null,
           )
         : null;

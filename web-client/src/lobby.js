@@ -206,6 +206,7 @@ let settingsOpen = false;
  * @param {...HTMLElement} middle
  */
 export function topbar(...middle) {
+  const [lead, ...facts] = middle[0]?.tagName === 'BUTTON' ? middle : [null, ...middle];
   const s = settings();
   const panel = h(
     'div',
@@ -228,7 +229,8 @@ export function topbar(...middle) {
     'header',
     { class: 'topbar' },
     h('a', { href: '#/', class: 'brand' }, t('title')),
-    h('div', { class: 'info' }, middle),
+    lead,
+    h('div', { class: 'info' }, facts),
     toggle,
     panel,
   );

@@ -4,10 +4,10 @@
 //! everyone with the opponents' choice, the board result, and the review of its tricks.
 
 import { h } from './dom.js';
-import { t } from './i18n.js';
-import { card, sortShengji, shengjiGroup, isTrump, rankSymbol, SUIT_SYMBOL } from './cards.js';
+import { t, lang } from './i18n.js';
+import { card, cardName, sortShengji, shengjiGroup, isTrump, rankSymbol, SUIT_SYMBOL } from './cards.js';
 import { cardFace, cardRow, nameplate, refusalBox, clockEl, dialog } from './ui.js';
-import { seatNames } from './table.js';
+import { seatNames, isBotName } from './table.js';
 import { shengjiModel, shengjiActions, failedThrow, seatIndex } from './shengji-model.js';
 
 /** @typedef {import('./table.js').TableCtx} TableCtx */
@@ -114,7 +114,7 @@ export function shengjiUI() {
         const info = ctx.model.seats[s];
         const tags = [];
         if (s === m.declarer) tags.push('declarer|' + t('declarer'));
-        if (info?.bot && info.name !== t('bot')) tags.push('|' + t('bot'));
+        if (info?.bot && !isBotName(info.name)) tags.push('|' + t('bot'));
         if (info && !info.bot && info.name && !info.connected) tags.push('offline|' + t('offline'));
         if (info?.auto) tags.push('offline|' + t('auto_play'));
         return tags;
@@ -134,7 +134,7 @@ export function shengjiUI() {
       const trick = trickView(m.trick, me, nameOf, m);
       const notes = [];
       if (failed) notes.push(failedThrowNote(failed, nameOf));
-      const felt = h('section', { class: 'felt four' + (ctx.model.role === 'seat' ? '' : ' watch'), 'aria-label': t('current_trick') }, plates, h('div', { class: 'trick' }, trick, h('div', { class: 'mid' }, notes)));
+      const felt = h('section', { class: 'felt four' + (ctx.model.role === 'seat' ? '' : ' watch'), tabindex: 0, 'aria-label': t('current_trick') }, plates, h('div', { class: 'trick' }, trick, h('div', { class: 'mid' }, notes)));
 
       // ---- The dock: whose turn, the refusal, my hand, the buttons.
       const status = [];
@@ -176,9 +176,14 @@ export function shengjiUI() {
       });
 
       const canSend = myTurn && chosen.length > 0 && (!burying || chosen.length === m.buryCount) && m.phase !== 'choose';
+      // The selection, shown again beside the button: tapping it is the other way to play.
+      const preview = canSend
+        ? h('button', { class: 'selection', id: 'selection', 'aria-label': `${burying ? t('bury') : t('play')}: ${chosen.map((c) => cardName(card(c), lang())).join(' ')}`, 'on:click': send }, cardRow(chosen))
+        : null;
       const actions = h(
         'div',
         { class: 'actions' },
+        preview,
         ctx.model.role === 'seat' && m.phase !== 'over'
           ? h('button', { class: 'primary', id: 'play', disabled: !canSend, 'on:click': send }, burying ? t('bury') : t('play'))
           : null,
@@ -186,17 +191,12 @@ export function shengjiUI() {
         m.lastTrick ? h('button', { id: 'last-trick', 'aria-expanded': String(showLast), 'on:click': () => { showLast = !showLast; ctx.rerender(); } }, showLast ? t('hide_last_trick') : t('last_trick')) : null,
         tricks.length && over ? h('button', { id: 'review', 'on:click': () => { review = 0; ctx.rerender(); } }, t('review')) : null,
       );
-      // The selection, shown again above the hand: tapping it is the other way to play.
-      const preview = canSend
-        ? h('button', { class: 'builder', id: 'selection', 'aria-label': `${burying ? t('bury') : t('play')}: ${chosen.length}`, 'on:click': send }, cardRow(chosen))
-        : null;
       const dock = h(
         'section',
         { class: 'dock', 'aria-label': t('hand') },
         h('div', { class: 'status' + (myTurn ? ' my-turn' : ''), role: 'status', 'aria-live': 'polite' }, status),
         refusalBox(ctx.model.refusal),
         showLast && m.lastTrick ? h('div', { class: 'notice', id: 'last-trick-panel' }, h('h3', {}, t('last_trick')), trickList(m.lastTrick, nameOf)) : null,
-        preview,
         hand.length ? h('div', { class: 'hand', id: 'hand', 'data-count': String(hand.length) }, groups) : null,
         actions,
       );

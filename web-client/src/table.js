@@ -338,3 +338,8 @@ export function seatNames(game) {
   if (game === 'gouji') return ['A1', 'B1', 'A2', 'B2', 'A3', 'B3'];
   return settings().lang === 'en' ? ['North', 'East', 'South', 'West'] : ['北', '东', '南', '西'];
 }
+
+/** Is this name already saying "a computer plays here"? (Then no 电脑 tag is needed.) @param {string | null} name */
+export function isBotName(name) {
+  return !name || /机器人|电脑|bot/i.test(name);
+}

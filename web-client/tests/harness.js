@@ -52,6 +52,9 @@ export async function startServer(opts = {}) {
     'serve',
     '--listen', `127.0.0.1:${port}`,
     '--db', join(dir, 'paiju.db'),
+    '--web', webRoot,
+    // Bots answer at once: the tests wait for the page, not for a bot's thinking pause.
+    '--bot-delay-ms', process.env.PAIJU_BOT_DELAY_MS ?? '20',
     ...(process.env.PAIJU_SERVE_ARGS ? process.env.PAIJU_SERVE_ARGS.split(/\s+/).filter(Boolean) : []),
     ...(opts.extra ?? []),
   ];
