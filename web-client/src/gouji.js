@@ -142,7 +142,6 @@ export function goujiUI() {
             class: 'group-btn' + (special ? ' special' : '') + (joker ? ' joker' : '') + (g.value === 17 ? ' red' : ''),
             type: 'button',
             'aria-pressed': String(n > 0),
-            'aria-label': `${goujiLabel(g.value, lang())} × ${g.count}${n ? `, ${t('selected', { n })}` : ''}`,
             'data-key': `g${g.value}`,
             'data-value': String(g.value),
             'on:click': () => {
@@ -155,9 +154,9 @@ export function goujiUI() {
               ctx.rerender();
             },
           },
-          h('span', { class: 'gr', 'aria-hidden': 'true' }, goujiLabel(g.value, lang())),
-          h('span', { class: 'gc', 'aria-hidden': 'true' }, `×${g.count}`),
-          n ? h('span', { class: 'gsel', 'aria-hidden': 'true' }, `✓ ${n}`) : null,
+          h('span', { class: 'gr' }, goujiLabel(g.value, lang())),
+          h('span', { class: 'gc' }, `×${g.count}`),
+          n ? h('span', { class: 'gsel' }, `✓ ${n}`) : null,
         );
       });
 
@@ -180,7 +179,7 @@ export function goujiUI() {
         ? h('div', { class: 'builder', id: 'builder', 'aria-label': t('set_builder') },
             h('span', {}, `${t('set_builder')}:`),
             parts.length ? parts : h('span', { class: 'hint' }, t('set_empty')),
-            cards.length ? h('button', { class: 'selection', id: 'selection', disabled: !canSend, 'aria-label': `${offer ? t('burn') : t('play')}: ${cards.length}`, 'on:click': send }, cardRow(cards)) : null,
+            cards.length ? h('button', { class: 'selection', id: 'selection', disabled: !canSend, 'on:click': send }, h('span', {}, `${offer ? t('burn') : t('play')}:`), cardRow(cards)) : null,
             v.kind !== 'none' ? h('span', { class: 'verdict ' + v.kind, id: 'verdict', 'data-verdict': v.kind }, t(v.key, v.params)) : null,
           )
         : null;

@@ -4,8 +4,8 @@
 //! everyone with the opponents' choice, the board result, and the review of its tricks.
 
 import { h } from './dom.js';
-import { t, lang } from './i18n.js';
-import { card, cardName, sortShengji, shengjiGroup, isTrump, rankSymbol, SUIT_SYMBOL } from './cards.js';
+import { t } from './i18n.js';
+import { card, sortShengji, shengjiGroup, isTrump, rankSymbol, SUIT_SYMBOL } from './cards.js';
 import { cardFace, cardRow, nameplate, refusalBox, clockEl, dialog } from './ui.js';
 import { seatNames, isBotName } from './table.js';
 import { shengjiModel, shengjiActions, failedThrow, seatIndex } from './shengji-model.js';
@@ -178,7 +178,7 @@ export function shengjiUI() {
       const canSend = myTurn && chosen.length > 0 && (!burying || chosen.length === m.buryCount) && m.phase !== 'choose';
       // The selection, shown again beside the button: tapping it is the other way to play.
       const preview = canSend
-        ? h('button', { class: 'selection', id: 'selection', 'aria-label': `${burying ? t('bury') : t('play')}: ${chosen.map((c) => cardName(card(c), lang())).join(' ')}`, 'on:click': send }, cardRow(chosen))
+        ? h('button', { class: 'selection', id: 'selection', 'on:click': send }, h('span', {}, `${burying ? t('bury') : t('play')}:`), cardRow(chosen))
         : null;
       const actions = h(
         'div',

@@ -39,9 +39,10 @@ export function handCards(/** @type {Page} */ page) {
 
 /** Waits until it is my turn or the game is over. */
 export async function waitMyTurnOrOver(/** @type {Page} */ page, timeout = 60_000) {
+  // Only once every action sent has been answered: never decide on a view from before it.
   await page.waitForFunction(() => {
-    const m = /** @type {any} */ (window).paiju.model;
-    return (m.myTurn && m.conn === 'open') || m.tableState === 'over';
+    const { model: m, conn } = /** @type {any} */ (window).paiju;
+    return conn.pending.size === 0 && ((m.myTurn && m.conn === 'open') || m.tableState === 'over');
   }, null, { timeout, polling: 50 });
   return model(page);
 }
@@ -63,16 +64,16 @@ export async function tapCards(/** @type {Page} */ page, /** @type {string[]} */
  */
 export async function pressAndAwait(/** @type {Page} */ page, selector = '#play') {
   const before = await handCards(page);
+  const seq = await page.evaluate(() => /** @type {any} */ (window).paiju.conn.lastSeq);
   await page.click(selector);
-  const outcome = await page.waitForFunction((n) => {
+  // Answered: refused (the message shows), or stored (acknowledged, and its events applied).
+  const outcome = await page.waitForFunction((seq) => {
     const refusal = document.querySelector('#refusal.refusal');
     if (refusal) return { ok: false, code: /** @type {HTMLElement} */ (refusal).dataset.code ?? '', text: refusal.textContent ?? '' };
-    const m = /** @type {any} */ (window).paiju.model;
-    const hand = document.querySelector('#hand');
-    const now = hand ? hand.querySelectorAll('[data-card]').length : 0; // 够级: 0, the turn tells
-    if (now !== n || m.tableState === 'over' || !m.myTurn) return { ok: true };
+    const { conn } = /** @type {any} */ (window).paiju;
+    if (conn.pending.size === 0 && conn.lastSeq > seq) return { ok: true };
     return null;
-  }, before.length, { timeout: 20_000, polling: 30 });
+  }, seq, { timeout: 20_000, polling: 30 });
   const result = /** @type {any} */ (await outcome.jsonValue());
   if (!result.ok) {
     assert.match(result.text, /[\u4e00-\u9fff]/, 'a refusal is shown in Chinese');
@@ -158,11 +159,11 @@ export async function shengjiTurn(/** @type {Page} */ page, /** @type {any} */ v
 export async function goujiTurn(/** @type {Page} */ page, /** @type {any} */ view) {
   const prompt = view.prompt?.kind;
   if (prompt === 'burn_offer') {
-    await page.click('#decline');
+    assert.ok((await pressAndAwait(page, '#decline')).ok, '不烧 is accepted');
     return 'decline';
   }
   if (prompt === 'respond') {
-    await page.click('#pass');
+    assert.ok((await pressAndAwait(page, '#pass')).ok, '过 is accepted');
     return 'pass';
   }
   // Lead: tap the lowest group; the builder shows the rule's verdict before anything is sent.
