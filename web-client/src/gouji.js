@@ -90,6 +90,7 @@ export function goujiUI() {
         if (m.burning[s]) tags.push('opposite|' + t('burning'));
         if (m.status[s] === 'failed') tags.push('opposite|' + t('burn_failed'));
         if (seatInfo?.bot && !isBotName(seatInfo.name)) tags.push('|' + t('bot'));
+        if (seatInfo && !seatInfo.bot && !seatInfo.name) tags.push('offline|' + t('empty_seat'));
         if (seatInfo && !seatInfo.bot && seatInfo.name && !seatInfo.connected) tags.push('offline|' + t('offline'));
         if (seatInfo?.auto) tags.push('offline|' + t('auto_play'));
         return tags;

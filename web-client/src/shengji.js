@@ -115,6 +115,7 @@ export function shengjiUI() {
         const tags = [];
         if (s === m.declarer) tags.push('declarer|' + t('declarer'));
         if (info?.bot && !isBotName(info.name)) tags.push('|' + t('bot'));
+        if (info && !info.bot && !info.name) tags.push('offline|' + t('empty_seat'));
         if (info && !info.bot && info.name && !info.connected) tags.push('offline|' + t('offline'));
         if (info?.auto) tags.push('offline|' + t('auto_play'));
         return tags;

@@ -255,10 +255,9 @@ function invitePanel(id, model) {
   const empty = model.seats.filter((s) => s.name === null && !s.bot).length;
   return h(
     'section',
-    { class: 'notice', style: 'margin:8px', 'aria-labelledby': 'invite-h' },
+    { class: 'notice invite', 'aria-labelledby': 'invite-h' },
     h('h3', { id: 'invite-h' }, t('invite'), empty ? ` · ${t('free_seats')} ${empty}` : ''),
-    h('p', { style: 'margin:4px 0' }, t('invite_text')),
-    h('p', { style: 'margin:4px 0;font-size:24px;word-break:break-all' }, h('b', { 'data-invite-link': '' }, link), ` · ${t('code')} `, h('b', {}, id)),
+    h('span', {}, t('invite_text'), ' ', h('b', { 'data-invite-link': '' }, link), ` · ${t('code')} `, h('b', {}, id)),
     h(
       'button',
       {
@@ -273,7 +272,6 @@ function invitePanel(id, model) {
       },
       t('copy_link'),
     ),
-    ' ',
     copied,
   );
 }
