@@ -79,21 +79,6 @@ export function counts(codes) {
   return m;
 }
 
-/**
- * Removes `take` from `hand` as multisets. Returns null if `take` is not inside `hand`.
- * @param {string[]} hand
- * @param {string[]} take
- */
-export function minus(hand, take) {
-  const rest = [...hand];
-  for (const c of take) {
-    const i = rest.indexOf(c);
-    if (i < 0) return null;
-    rest.splice(i, 1);
-  }
-  return rest;
-}
-
 // ---------------------------------------------------------------------------------------------
 // 80分: trumps first (大王, 小王, 主级牌, 副级牌, trump suit A…2), then each side suit A…2,
 // side suits alternating colours so that neighbours are easy to tell apart.
@@ -149,13 +134,6 @@ export function sortShengji(codes, level, trump) {
  */
 export function shengjiGroup(c, level, trump) {
   return isTrump(c, level, trump) ? 'T' : /** @type {string} */ (c.suit);
-}
-
-/** Points of a card: 5 → 5, 10 and K → 10. @param {Card} c */
-export function points(c) {
-  if (c.rank === 5) return 5;
-  if (c.rank === 10 || c.rank === 13) return 10;
-  return 0;
 }
 
 // ---------------------------------------------------------------------------------------------

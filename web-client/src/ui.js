@@ -105,7 +105,7 @@ export function nameplate(o) {
   );
 }
 
-/** A modal-less dialog layer. @param {string} title @param {...any} body */
+/** A dialog over the table (the result, the review, the opponents' choice). @param {string} title @param {...any} body */
 export function dialog(title, ...body) {
   return h(
     'div',
