@@ -51,20 +51,33 @@ fn in_kind(m: &ClientIn) -> &'static str {
 /// Plays a whole deal with the engine's own legal actions (the middle one, for variety),
 /// keeping the views seen by seat 0 and a spectator at a few points, the first event of each
 /// kind and the first action of each kind.
-fn play<E: Engine>(mut game: E, views: &mut Vec<Value>, events: &mut BTreeMap<String, Value>, actions: &mut BTreeMap<String, Value>) {
+fn play<E: Engine>(
+    mut game: E,
+    views: &mut Vec<Value>,
+    events: &mut BTreeMap<String, Value>,
+    actions: &mut BTreeMap<String, Value>,
+) {
     views.push(v(&game.view(Viewer::Seat(0))));
     views.push(v(&game.view(Viewer::Spectator)));
     let mut n = 0;
     while !game.is_over() && n < 5000 {
-        let Some(&seat) = game.to_act().first() else { break };
+        let Some(&seat) = game.to_act().first() else {
+            break;
+        };
         let legal = game.legal_actions(seat);
-        let Some(action) = legal.get(legal.len() / 2).cloned() else { break };
+        let Some(action) = legal.get(legal.len() / 2).cloned() else {
+            break;
+        };
         let av = v(&action);
-        actions.entry(av["type"].as_str().unwrap_or("").to_string()).or_insert(av);
+        actions
+            .entry(av["type"].as_str().unwrap_or("").to_string())
+            .or_insert(av);
         for e in game.apply(seat, action).expect("a legal action") {
             if let Some(e) = game.redact(&e, Viewer::Seat(0)) {
                 let ev = v(&e);
-                events.entry(ev["type"].as_str().unwrap_or("").to_string()).or_insert(ev);
+                events
+                    .entry(ev["type"].as_str().unwrap_or("").to_string())
+                    .or_insert(ev);
             }
         }
         n += 1;
@@ -79,7 +92,13 @@ fn seats(n: usize) -> Vec<SeatInfo> {
     (0..n)
         .map(|seat| SeatInfo {
             seat,
-            name: (seat != 2).then(|| if seat == 0 { "老王".into() } else { "机器人".into() }),
+            name: (seat != 2).then(|| {
+                if seat == 0 {
+                    "老王".into()
+                } else {
+                    "机器人".into()
+                }
+            }),
             bot: seat % 2 == 1,
             connected: seat != 2,
             auto: false,
@@ -93,17 +112,42 @@ fn samples() -> String {
     let mut sj_views = Vec::new();
     let mut sj_events = BTreeMap::new();
     let mut sj_actions = BTreeMap::new();
-    let deal = rules::deal::deal_shengji(&seed, 1, rules::deal::Fixed { level: None, trump: None });
-    play(rules::shengji::Board::new(&deal, rules::shengji::Ruleset::fujian_2024()), &mut sj_views, &mut sj_events, &mut sj_actions);
+    let deal = rules::deal::deal_shengji(
+        &seed,
+        1,
+        rules::deal::Fixed {
+            level: None,
+            trump: None,
+        },
+    );
+    play(
+        rules::shengji::Board::new(&deal, rules::shengji::Ruleset::fujian_2024()),
+        &mut sj_views,
+        &mut sj_events,
+        &mut sj_actions,
+    );
 
     let mut gj_views = Vec::new();
     let mut gj_events = BTreeMap::new();
     let mut gj_actions = BTreeMap::new();
     let deal = rules::deal::deal_gouji(&seed, 1);
-    play(rules::gouji::Game::new(&deal, rules::gouji::Ruleset::default()), &mut gj_views, &mut gj_events, &mut gj_actions);
+    play(
+        rules::gouji::Game::new(&deal, rules::gouji::Ruleset::default()),
+        &mut gj_views,
+        &mut gj_events,
+        &mut gj_actions,
+    );
 
-    let problem = Problem::new("must_follow_suit", "有同花色的牌必须跟出", "you must follow suit");
-    let clock = Clock { seats: vec![2], remaining_ms: 27000, limit_ms: 30000 };
+    let problem = Problem::new(
+        "must_follow_suit",
+        "有同花色的牌必须跟出",
+        "you must follow suit",
+    );
+    let clock = Clock {
+        seats: vec![2],
+        remaining_ms: 27000,
+        limit_ms: 30000,
+    };
     let summary = TableSummary {
         id: "k3m9qz7a".into(),
         game: "shengji".into(),
@@ -118,10 +162,24 @@ fn samples() -> String {
         seed: Some("00".repeat(32)),
     };
     let client_in = vec![
-        ClientIn::Hello { token: Some("9f".repeat(32)), last_seq: Some(17) },
-        ClientIn::Hello { token: None, last_seq: None },
-        ClientIn::Act { id: 42, action: sj_actions.values().next().cloned().unwrap_or(json!({})), seat: None },
-        ClientIn::Act { id: 43, action: json!({"type": "penalty", "points": 40}), seat: Some(3) },
+        ClientIn::Hello {
+            token: Some("9f".repeat(32)),
+            last_seq: Some(17),
+        },
+        ClientIn::Hello {
+            token: None,
+            last_seq: None,
+        },
+        ClientIn::Act {
+            id: 42,
+            action: sj_actions.values().next().cloned().unwrap_or(json!({})),
+            seat: None,
+        },
+        ClientIn::Act {
+            id: 43,
+            action: json!({"type": "penalty", "points": 40}),
+            seat: Some(3),
+        },
         ClientIn::Resync,
         ClientIn::Ping { nonce: Some(5) },
         ClientIn::Ping { nonce: None },
@@ -142,7 +200,13 @@ fn samples() -> String {
             deal_algorithm: rules::deal::ALGORITHM.into(),
             seed: None,
         },
-        ClientOut::Snapshot { seq: 17, view: sj_views[0].clone(), to_act: vec![0], clock: Some(clock.clone()), state: TableState::Playing },
+        ClientOut::Snapshot {
+            seq: 17,
+            view: sj_views[0].clone(),
+            to_act: vec![0],
+            clock: Some(clock.clone()),
+            state: TableState::Playing,
+        },
         ClientOut::Events {
             seq: 18,
             seat: 1,
@@ -153,30 +217,85 @@ fn samples() -> String {
             clock: Some(clock),
             state: TableState::Playing,
         },
-        ClientOut::Events { seq: 19, seat: 3, by: Actor::Clock, events: vec![], view: None, to_act: vec![], clock: None, state: TableState::Over },
+        ClientOut::Events {
+            seq: 19,
+            seat: 3,
+            by: Actor::Clock,
+            events: vec![],
+            view: None,
+            to_act: vec![],
+            clock: None,
+            state: TableState::Over,
+        },
         ClientOut::Ack { id: 42, seq: 18 },
-        ClientOut::Rejected { id: 43, problem: problem.clone() },
-        ClientOut::Error { problem: Problem::new("rate_limited", "太快了", "too fast") },
+        ClientOut::Rejected {
+            id: 43,
+            problem: problem.clone(),
+        },
+        ClientOut::Error {
+            problem: Problem::new("rate_limited", "太快了", "too fast"),
+        },
         ClientOut::Seats { seats: seats(6) },
         ClientOut::Pong { nonce: Some(5) },
         ClientOut::Pong { nonce: None },
     ];
-    for kind in ["welcome", "snapshot", "events", "ack", "rejected", "error", "seats", "pong"] {
-        assert!(client_out.iter().any(|m| out_kind(m) == kind), "no ClientOut sample of {kind}");
+    for kind in [
+        "welcome", "snapshot", "events", "ack", "rejected", "error", "seats", "pong",
+    ] {
+        assert!(
+            client_out.iter().any(|m| out_kind(m) == kind),
+            "no ClientOut sample of {kind}"
+        );
     }
     for kind in ["hello", "act", "resync", "ping"] {
-        assert!(client_in.iter().any(|m| in_kind(m) == kind), "no ClientIn sample of {kind}");
+        assert!(
+            client_in.iter().any(|m| in_kind(m) == kind),
+            "no ClientIn sample of {kind}"
+        );
     }
 
     let lobby = [
-        ("CreateTable[]", v(&vec![
-            CreateTable { game: "shengji".into(), ruleset: Some("fujian-2024".into()), seed: Some("00".repeat(32)), board: Some(3), bots: vec![1, 3] },
-            CreateTable { game: "gouji".into(), ruleset: None, seed: None, board: None, bots: vec![] },
-        ])),
+        (
+            "CreateTable[]",
+            v(&vec![
+                CreateTable {
+                    game: "shengji".into(),
+                    ruleset: Some("fujian-2024".into()),
+                    seed: Some("00".repeat(32)),
+                    board: Some(3),
+                    bots: vec![1, 3],
+                },
+                CreateTable {
+                    game: "gouji".into(),
+                    ruleset: None,
+                    seed: None,
+                    board: None,
+                    bots: vec![],
+                },
+            ]),
+        ),
         ("TableSummary[]", v(&vec![summary])),
-        ("JoinSeat[]", v(&vec![JoinSeat { seat: 2, name: "老李".into() }])),
-        ("Joined[]", v(&vec![Joined { table: "k3m9qz7a".into(), seat: 2, token: "9f".repeat(32) }])),
-        ("LeaveSeat[]", v(&vec![LeaveSeat { token: "9f".repeat(32) }])),
+        (
+            "JoinSeat[]",
+            v(&vec![JoinSeat {
+                seat: 2,
+                name: "老李".into(),
+            }]),
+        ),
+        (
+            "Joined[]",
+            v(&vec![Joined {
+                table: "k3m9qz7a".into(),
+                seat: 2,
+                token: "9f".repeat(32),
+            }]),
+        ),
+        (
+            "LeaveSeat[]",
+            v(&vec![LeaveSeat {
+                token: "9f".repeat(32),
+            }]),
+        ),
         ("Problem[]", v(&vec![problem])),
     ];
 
@@ -195,17 +314,34 @@ fn samples() -> String {
         put(&format!("lobby{i}"), ty, value);
     }
     put("shengjiViews", "ShengjiView[]", &Value::Array(sj_views));
-    put("shengjiEvents", "ShengjiEvent[]", &Value::Array(sj_events.into_values().collect()));
-    put("shengjiActions", "ShengjiAction[]", &Value::Array(sj_actions.into_values().collect()));
+    put(
+        "shengjiEvents",
+        "ShengjiEvent[]",
+        &Value::Array(sj_events.into_values().collect()),
+    );
+    put(
+        "shengjiActions",
+        "ShengjiAction[]",
+        &Value::Array(sj_actions.into_values().collect()),
+    );
     put("goujiViews", "GoujiView[]", &Value::Array(gj_views));
-    put("goujiEvents", "GoujiEvent[]", &Value::Array(gj_events.into_values().collect()));
-    put("goujiActions", "GoujiAction[]", &Value::Array(gj_actions.into_values().collect()));
+    put(
+        "goujiEvents",
+        "GoujiEvent[]",
+        &Value::Array(gj_events.into_values().collect()),
+    );
+    put(
+        "goujiActions",
+        "GoujiAction[]",
+        &Value::Array(gj_actions.into_values().collect()),
+    );
     out
 }
 
 #[test]
 fn web_client_samples_are_current() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../web-client/src/protocol-samples.js");
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../web-client/src/protocol-samples.js");
     let want = samples();
     if std::env::var_os("PAIJU_BLESS").is_some() {
         std::fs::write(&path, &want).expect("write the samples");
