@@ -1,0 +1,356 @@
+//! The web client's TypeScript declarations (`web-client/src/protocol.d.ts`, written by hand)
+//! are checked against what serde really prints: this test writes every message kind and real
+//! engine views, events and actions to `web-client/src/protocol-samples.js`, each array
+//! annotated with its declared type, and `tsc --checkJs` (the client's `npm test`) rejects any
+//! field, variant or type the declarations do not match (object literals get excess-property
+//! checks). The file on disk must equal what this test would write, so a changed message fails
+//! here until the samples are regenerated:
+//!
+//! ```sh
+//! PAIJU_BLESS=1 cargo test -p protocol --test web_client_types
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use protocol::{
+    Actor, ClientIn, ClientOut, Clock, CreateTable, JoinSeat, Joined, LeaveSeat, Problem, Role,
+    SeatInfo, TableState, TableSummary,
+};
+use rules::{Engine, Viewer};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+fn v<T: Serialize>(x: &T) -> Value {
+    serde_json::to_value(x).expect("serialisable")
+}
+
+/// Every `ClientOut` variant, so a new one cannot go without a sample.
+fn out_kind(m: &ClientOut) -> &'static str {
+    match m {
+        ClientOut::Welcome { .. } => "welcome",
+        ClientOut::Snapshot { .. } => "snapshot",
+        ClientOut::Events { .. } => "events",
+        ClientOut::Ack { .. } => "ack",
+        ClientOut::Rejected { .. } => "rejected",
+        ClientOut::Error { .. } => "error",
+        ClientOut::Seats { .. } => "seats",
+        ClientOut::Pong { .. } => "pong",
+    }
+}
+
+fn in_kind(m: &ClientIn) -> &'static str {
+    match m {
+        ClientIn::Hello { .. } => "hello",
+        ClientIn::Act { .. } => "act",
+        ClientIn::Resync => "resync",
+        ClientIn::Ping { .. } => "ping",
+    }
+}
+
+/// Plays a whole deal with the engine's own legal actions (the middle one, for variety),
+/// keeping the views seen by seat 0 and a spectator at a few points, the first event of each
+/// kind and the first action of each kind.
+fn play<E: Engine>(
+    mut game: E,
+    views: &mut Vec<Value>,
+    events: &mut BTreeMap<String, Value>,
+    actions: &mut BTreeMap<String, Value>,
+) {
+    views.push(v(&game.view(Viewer::Seat(0))));
+    views.push(v(&game.view(Viewer::Spectator)));
+    let mut n = 0;
+    while !game.is_over() && n < 5000 {
+        let Some(&seat) = game.to_act().first() else {
+            break;
+        };
+        let legal = game.legal_actions(seat);
+        let Some(action) = legal.get(legal.len() / 2).cloned() else {
+            break;
+        };
+        let av = v(&action);
+        actions
+            .entry(av["type"].as_str().unwrap_or("").to_string())
+            .or_insert(av);
+        for e in game.apply(seat, action).expect("a legal action") {
+            if let Some(e) = game.redact(&e, Viewer::Seat(0)) {
+                let ev = v(&e);
+                events
+                    .entry(ev["type"].as_str().unwrap_or("").to_string())
+                    .or_insert(ev);
+            }
+        }
+        n += 1;
+        if n == 7 || n == 40 {
+            views.push(v(&game.view(Viewer::Seat(seat))));
+        }
+    }
+    views.push(v(&game.view(Viewer::Seat(0))));
+}
+
+fn seats(n: usize) -> Vec<SeatInfo> {
+    (0..n)
+        .map(|seat| SeatInfo {
+            seat,
+            name: (seat != 2).then(|| {
+                if seat == 0 {
+                    "老王".into()
+                } else {
+                    "机器人".into()
+                }
+            }),
+            bot: seat % 2 == 1,
+            connected: seat != 2,
+            auto: false,
+        })
+        .collect()
+}
+
+fn samples() -> String {
+    let seed = rules::deal::Seed::from_hex(&"00".repeat(32)).expect("seed");
+
+    let mut sj_views = Vec::new();
+    let mut sj_events = BTreeMap::new();
+    let mut sj_actions = BTreeMap::new();
+    let deal = rules::deal::deal_shengji(
+        &seed,
+        1,
+        rules::deal::Fixed {
+            level: None,
+            trump: None,
+        },
+    );
+    play(
+        rules::shengji::Board::new(&deal, rules::shengji::Ruleset::fujian_2024()),
+        &mut sj_views,
+        &mut sj_events,
+        &mut sj_actions,
+    );
+
+    let mut gj_views = Vec::new();
+    let mut gj_events = BTreeMap::new();
+    let mut gj_actions = BTreeMap::new();
+    let deal = rules::deal::deal_gouji(&seed, 1);
+    play(
+        rules::gouji::Game::new(&deal, rules::gouji::Ruleset::default()),
+        &mut gj_views,
+        &mut gj_events,
+        &mut gj_actions,
+    );
+
+    let problem = Problem::new(
+        "must_follow_suit",
+        "有同花色的牌必须跟出",
+        "you must follow suit",
+    );
+    let clock = Clock {
+        seats: vec![2],
+        remaining_ms: 27000,
+        limit_ms: 30000,
+    };
+    let summary = TableSummary {
+        id: "k3m9qz7a".into(),
+        game: "shengji".into(),
+        ruleset: "fujian-2024".into(),
+        board: 1,
+        state: TableState::Over,
+        seats: seats(4),
+        spectators: 1,
+        seq: 17,
+        seed_commitment: "66".repeat(32),
+        deal_algorithm: rules::deal::ALGORITHM.into(),
+        seed: Some("00".repeat(32)),
+    };
+    let client_in = vec![
+        ClientIn::Hello {
+            token: Some("9f".repeat(32)),
+            last_seq: Some(17),
+        },
+        ClientIn::Hello {
+            token: None,
+            last_seq: None,
+        },
+        ClientIn::Act {
+            id: 42,
+            action: sj_actions.values().next().cloned().unwrap_or(json!({})),
+            seat: None,
+        },
+        ClientIn::Act {
+            id: 43,
+            action: json!({"type": "penalty", "points": 40}),
+            seat: Some(3),
+        },
+        ClientIn::Resync,
+        ClientIn::Ping { nonce: Some(5) },
+        ClientIn::Ping { nonce: None },
+    ];
+    let client_out = vec![
+        ClientOut::Welcome {
+            protocol: protocol::PROTOCOL_VERSION,
+            table: "k3m9qz7a".into(),
+            game: "shengji".into(),
+            ruleset: "fujian-2024".into(),
+            board: 1,
+            role: Role::Seat,
+            seat: Some(2),
+            seats: seats(4),
+            state: TableState::Playing,
+            seq: 17,
+            seed_commitment: "66".repeat(32),
+            deal_algorithm: rules::deal::ALGORITHM.into(),
+            seed: None,
+        },
+        ClientOut::Snapshot {
+            seq: 17,
+            view: sj_views[0].clone(),
+            to_act: vec![0],
+            clock: Some(clock.clone()),
+            state: TableState::Playing,
+        },
+        ClientOut::Events {
+            seq: 18,
+            seat: 1,
+            by: Actor::Bot,
+            events: sj_events.values().take(2).cloned().collect(),
+            view: Some(sj_views[2].clone()),
+            to_act: vec![2],
+            clock: Some(clock),
+            state: TableState::Playing,
+        },
+        ClientOut::Events {
+            seq: 19,
+            seat: 3,
+            by: Actor::Clock,
+            events: vec![],
+            view: None,
+            to_act: vec![],
+            clock: None,
+            state: TableState::Over,
+        },
+        ClientOut::Ack { id: 42, seq: 18 },
+        ClientOut::Rejected {
+            id: 43,
+            problem: problem.clone(),
+        },
+        ClientOut::Error {
+            problem: Problem::new("rate_limited", "太快了", "too fast"),
+        },
+        ClientOut::Seats { seats: seats(6) },
+        ClientOut::Pong { nonce: Some(5) },
+        ClientOut::Pong { nonce: None },
+    ];
+    for kind in [
+        "welcome", "snapshot", "events", "ack", "rejected", "error", "seats", "pong",
+    ] {
+        assert!(
+            client_out.iter().any(|m| out_kind(m) == kind),
+            "no ClientOut sample of {kind}"
+        );
+    }
+    for kind in ["hello", "act", "resync", "ping"] {
+        assert!(
+            client_in.iter().any(|m| in_kind(m) == kind),
+            "no ClientIn sample of {kind}"
+        );
+    }
+
+    let lobby = [
+        (
+            "CreateTable[]",
+            v(&vec![
+                CreateTable {
+                    game: "shengji".into(),
+                    ruleset: Some("fujian-2024".into()),
+                    seed: Some("00".repeat(32)),
+                    board: Some(3),
+                    bots: vec![1, 3],
+                },
+                CreateTable {
+                    game: "gouji".into(),
+                    ruleset: None,
+                    seed: None,
+                    board: None,
+                    bots: vec![],
+                },
+            ]),
+        ),
+        ("TableSummary[]", v(&vec![summary])),
+        (
+            "JoinSeat[]",
+            v(&vec![JoinSeat {
+                seat: 2,
+                name: "老李".into(),
+            }]),
+        ),
+        (
+            "Joined[]",
+            v(&vec![Joined {
+                table: "k3m9qz7a".into(),
+                seat: 2,
+                token: "9f".repeat(32),
+            }]),
+        ),
+        (
+            "LeaveSeat[]",
+            v(&vec![LeaveSeat {
+                token: "9f".repeat(32),
+            }]),
+        ),
+        ("Problem[]", v(&vec![problem])),
+    ];
+
+    let mut out = String::from(
+        "// @ts-check\n// Generated by protocol/tests/web_client_types.rs from the server's serde output: do not edit.\n// Regenerate: PAIJU_BLESS=1 cargo test -p protocol --test web_client_types\n// `tsc` checks every sample below against its declared type in protocol.d.ts.\n\n",
+    );
+    let mut put = |name: &str, ty: &str, value: &Value| {
+        out.push_str(&format!(
+            "/** @type {{import('./protocol').{ty}}} */\nexport const {name} = {};\n\n",
+            serde_json::to_string_pretty(value).expect("json")
+        ));
+    };
+    put("clientIn", "ClientIn[]", &v(&client_in));
+    put("clientOut", "ClientOut[]", &v(&client_out));
+    for (i, (ty, value)) in lobby.iter().enumerate() {
+        put(&format!("lobby{i}"), ty, value);
+    }
+    put("shengjiViews", "ShengjiView[]", &Value::Array(sj_views));
+    put(
+        "shengjiEvents",
+        "ShengjiEvent[]",
+        &Value::Array(sj_events.into_values().collect()),
+    );
+    put(
+        "shengjiActions",
+        "ShengjiAction[]",
+        &Value::Array(sj_actions.into_values().collect()),
+    );
+    put("goujiViews", "GoujiView[]", &Value::Array(gj_views));
+    put(
+        "goujiEvents",
+        "GoujiEvent[]",
+        &Value::Array(gj_events.into_values().collect()),
+    );
+    put(
+        "goujiActions",
+        "GoujiAction[]",
+        &Value::Array(gj_actions.into_values().collect()),
+    );
+    out
+}
+
+#[test]
+fn web_client_samples_are_current() {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../web-client/src/protocol-samples.js");
+    let want = samples();
+    if std::env::var_os("PAIJU_BLESS").is_some() {
+        std::fs::write(&path, &want).expect("write the samples");
+        return;
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        have == want,
+        "{} is out of date with the protocol: run PAIJU_BLESS=1 cargo test -p protocol --test web_client_types, then the web client's npm test (tsc checks the samples against protocol.d.ts)",
+        path.display()
+    );
+}

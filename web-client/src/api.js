@@ -1,0 +1,81 @@
+// @ts-check
+//! The lobby over HTTP (docs/protocol.md, "Lobby"): list, create, join, leave.
+
+/** @typedef {import('./protocol').TableSummary} TableSummary */
+/** @typedef {import('./protocol').CreateTable} CreateTable */
+/** @typedef {import('./protocol').Joined} Joined */
+/** @typedef {import('./protocol').Problem} Problem */
+
+/** A refusal from the server, with its code and both languages. */
+export class ApiError extends Error {
+  /** @param {number} status @param {Problem} problem */
+  constructor(status, problem) {
+    super(problem.en || problem.code);
+    this.status = status;
+    this.problem = problem;
+  }
+}
+
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ */
+async function call(method, path, body) {
+  let res;
+  try {
+    res = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, { code: 'network', zh: '连不上服务器，请检查网络', en: 'cannot reach the server; check the network' });
+  }
+  const text = await res.text();
+  let data;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const problem =
+      data && typeof data.code === 'string'
+        ? data
+        : { code: `http_${res.status}`, zh: `服务器出错（${res.status}）`, en: `server error (${res.status})` };
+    throw new ApiError(res.status, problem);
+  }
+  return data;
+}
+
+/** @returns {Promise<TableSummary[]>} */
+export function listTables() {
+  return call('GET', '/api/tables');
+}
+
+/** @param {string} id @returns {Promise<TableSummary>} */
+export function getTable(id) {
+  return call('GET', `/api/tables/${encodeURIComponent(id)}`);
+}
+
+/** @param {CreateTable} req @returns {Promise<TableSummary>} */
+export function createTable(req) {
+  return call('POST', '/api/tables', req);
+}
+
+/** @param {string} id @param {number} seat @param {string} name @returns {Promise<Joined>} */
+export function joinSeat(id, seat, name) {
+  return call('POST', `/api/tables/${encodeURIComponent(id)}/join`, { seat, name });
+}
+
+/** @param {string} id @param {string} token */
+export function leaveSeat(id, token) {
+  return call('POST', `/api/tables/${encodeURIComponent(id)}/leave`, { token });
+}
+
+/** The WebSocket URL of a table, on the page's own host. @param {string} id */
+export function socketUrl(id) {
+  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${proto}//${location.host}/ws/${encodeURIComponent(id)}`;
+}

@@ -1,0 +1,108 @@
+// @ts-check
+//! The 够级 engine's view (rules::gouji, as JSON) turned into what the table draws, and the
+//! engine's actions. Everything game-specific about the wire is in this file.
+
+/**
+ * Cards left as the rules let this viewer know them: exact, or only "more than n" (问牌).
+ * @typedef {{ n: number, exact: boolean }} Count
+ * @typedef {{ seat: number, cards: string[], gouji: boolean, burn: boolean }} TopSet
+ * @typedef {object} GoujiModel
+ * @property {number} game
+ * @property {string[] | null} hand  mine; null for a spectator
+ * @property {(Count | null)[]} counts
+ * @property {TopSet | null} top  the set to beat (null: a lead is due)
+ * @property {number | null} turn  the seat that must act
+ * @property {'lead' | 'respond' | 'burn_offer' | null} prompt  what it is asked
+ * @property {boolean} mayBeat  (respond) the engine lets that seat beat the top set by normal play
+ * @property {boolean} mayYield  (respond) that seat may 让
+ * @property {boolean} jokerRequired  (lead) a standing burner must put a joker in the set
+ * @property {boolean[]} passed  passed in this trick
+ * @property {boolean[]} yielded  yielded the top set
+ * @property {(number | null)[]} places  0 头科 … 5 大落, per seat
+ * @property {string[]} status  'playing' | 'out' | 'failed', per seat
+ * @property {boolean[]} opened  开点
+ * @property {boolean[]} marked  点
+ * @property {boolean[]} burning  a standing burn
+ * @property {boolean[]} headless  无头 (their 对头 is out)
+ * @property {boolean} freePlay  四户乱缠
+ * @property {number[]} finish  seats out, 头科 first
+ * @property {{ a: number, b: number } | null} score  once the game is over
+ * @property {string | null} outcome  'places' | 'sweep' | 'forfeit'
+ * @property {boolean} over
+ */
+
+const SEATS = ['A1', 'B1', 'A2', 'B2', 'A3', 'B3'];
+const PLACES = ['first', 'second', 'third', 'fourth', 'second_last', 'last'];
+
+/** A seat as the engine writes it (`"B2"`) → index. @param {unknown} s */
+export function seatIndex(s) {
+  if (typeof s === 'number') return s;
+  const i = SEATS.indexOf(String(s).toUpperCase());
+  return i < 0 ? 0 : i;
+}
+
+/** 对头: three seats away. @param {number} s */
+export const opposite = (s) => (s + 3) % 6;
+/** Same team (A: even seats). @param {number} a @param {number} b */
+export const sameTeam = (a, b) => a % 2 === b % 2;
+
+/** @param {any} c @returns {Count | null} */
+function countOf(c) {
+  if (c && c.kind === 'exact') return { n: c.n, exact: true };
+  if (c && c.kind === 'more_than') return { n: c.n, exact: false };
+  return null;
+}
+
+/** @param {unknown} p */
+export function placeIndex(p) {
+  const i = PLACES.indexOf(String(p));
+  return i < 0 ? null : i;
+}
+
+/**
+ * @param {any} v the engine's view (rules::gouji::View)
+ * @returns {GoujiModel}
+ */
+export function goujiModel(v) {
+  v = v ?? {};
+  /** @type {any[]} */
+  const players = [...(v.players ?? [])].sort((a, b) => seatIndex(a.seat) - seatIndex(b.seat));
+  const prompt = v.prompt ?? null;
+  const score = v.score ?? null;
+  return {
+    game: v.game ?? 0,
+    hand: Array.isArray(v.hand) ? v.hand : null,
+    counts: players.map((p) => countOf(p.cards)),
+    top: v.top ? { seat: seatIndex(v.top.owner), cards: v.top.cards ?? [], gouji: !!v.top.gouji, burn: !!v.top.burn } : null,
+    turn: v.turn ? seatIndex(v.turn) : null,
+    prompt: prompt ? prompt.kind : null,
+    mayBeat: !!prompt?.may_beat,
+    mayYield: !!prompt?.may_yield,
+    jokerRequired: !!prompt?.joker_required,
+    passed: players.map((p) => !!p.passed),
+    yielded: players.map((p) => !!p.yielded),
+    places: players.map((p) => (p.place ? placeIndex(p.place) : null)),
+    status: players.map((p) => String(p.status ?? 'playing')),
+    opened: players.map((p) => !!p.opened),
+    marked: players.map((p) => !!p.marked),
+    burning: players.map((p) => !!p.burning),
+    headless: players.map((p) => p.has_head === false),
+    freePlay: !!v.free_play,
+    finish: (v.finish ?? []).map(seatIndex),
+    score,
+    outcome: v.outcome ? (typeof v.outcome === 'string' ? v.outcome : Object.keys(v.outcome)[0]) : null,
+    over: score !== null,
+  };
+}
+
+/** The engine's actions (`{"type": …}`, rules::gouji::Action). */
+export const goujiActions = {
+  /** @param {string[]} cards */
+  play: (cards) => ({ type: 'play', cards }),
+  pass: () => ({ type: 'pass' }),
+  yield: () => ({ type: 'yield' }),
+  /** @param {string[]} cards */
+  burn: (cards) => ({ type: 'burn', cards }),
+  decline: () => ({ type: 'decline' }),
+  askCount: () => ({ type: 'ask_count' }),
+};

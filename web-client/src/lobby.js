@@ -1,0 +1,237 @@
+// @ts-check
+//! 大厅 (the lobby): the tables, opening a table with computer players in the empty seats,
+//! joining by a code or a link, and the display name the browser remembers.
+
+import { h, replace } from './dom.js';
+import { t, pick } from './i18n.js';
+import { settings, set, setTicket } from './settings.js';
+import * as api from './api.js';
+
+/** @typedef {import('./protocol').TableSummary} TableSummary */
+
+/** Seats filled by people first, so friends sit as partners: 80分 N, S, E, W; 够级 team A first. */
+export const HUMAN_ORDER = { shengji: [0, 2, 1, 3], gouji: [0, 2, 4, 1, 3, 5] };
+/** Default ruleset per game (docs/protocol.md: the game's default when absent). */
+export const RULESETS = { shengji: ['fujian-2024'], gouji: ['zaozhuang-2017'] };
+
+/** @param {string} game */
+export function gameName(game) {
+  return game === 'gouji' ? t('gouji') : game === 'shengji' ? t('shengji') : game;
+}
+
+/**
+ * The display name field, remembered by the browser.
+ * @param {string} id
+ */
+export function nameField(id) {
+  const input = h('input', {
+    id,
+    type: 'text',
+    maxlength: 24,
+    autocomplete: 'nickname',
+    placeholder: t('name_placeholder'),
+    value: settings().name,
+    'on:input': (/** @type {Event} */ e) => set('name', /** @type {HTMLInputElement} */ (e.target).value.trim()),
+  });
+  return h('div', { class: 'field' }, h('label', { for: id }, t('your_name')), input);
+}
+
+/** Asks for a name if there is none; returns it or null. @param {HTMLElement} errorBox */
+export function requireName(errorBox) {
+  const name = settings().name.trim();
+  if (!name) {
+    replace(errorBox, t('need_name'));
+    errorBox.hidden = false;
+    /** @type {HTMLInputElement | null} */ (document.querySelector('#name'))?.focus();
+    return null;
+  }
+  return name;
+}
+
+/** @param {HTMLElement} root @param {(hash: string) => void} go */
+export function renderLobby(root, go) {
+  const error = h('p', { class: 'error-text', role: 'alert', hidden: true });
+  const showError = (/** @type {unknown} */ e) => {
+    replace(error, e instanceof api.ApiError ? pick(e.problem) : String(e));
+    error.hidden = false;
+  };
+
+  // Tables.
+  const list = h('ul', { class: 'table-list', 'aria-live': 'polite' });
+  const refresh = async () => {
+    try {
+      const tables = await api.listTables();
+      const open = tables.filter((x) => x.state !== 'closed');
+      if (open.length === 0) replace(list, h('li', {}, t('no_tables')));
+      else replace(list, open.map((x) => tableRow(x, go)));
+    } catch (e) {
+      showError(e);
+    }
+  };
+
+  // Create.
+  /** @type {'shengji' | 'gouji'} */
+  let game = 'shengji';
+  let humans = 1;
+  const humansBox = h('div', { class: 'choice', role: 'radiogroup', 'aria-labelledby': 'humans-label' });
+  const drawHumans = () => {
+    const max = game === 'gouji' ? 6 : 4;
+    humans = Math.min(humans, max);
+    replace(
+      humansBox,
+      Array.from({ length: max }, (_, i) => i + 1).map((n) =>
+        h(
+          'label',
+          {},
+          h('input', {
+            type: 'radio',
+            name: 'humans',
+            value: n,
+            checked: n === humans,
+            'on:change': () => (humans = n),
+          }),
+          t('humans_n', { n }),
+        ),
+      ),
+    );
+  };
+  const gameBox = h(
+    'div',
+    { class: 'choice', role: 'radiogroup', 'aria-label': t('game') },
+    /** @type {const} */ (['shengji', 'gouji']).map((g) =>
+      h(
+        'label',
+        {},
+        h('input', {
+          type: 'radio',
+          name: 'game',
+          value: g,
+          checked: g === game,
+          'on:change': () => {
+            game = g;
+            drawHumans();
+          },
+        }),
+        gameName(g),
+      ),
+    ),
+  );
+  drawHumans();
+
+  const create = async () => {
+    error.hidden = true;
+    const name = requireName(error);
+    if (!name) return;
+    const order = HUMAN_ORDER[game];
+    const bots = order.slice(humans).sort((a, b) => a - b);
+    try {
+      const table = await api.createTable({ game, ruleset: RULESETS[game][0], bots });
+      const joined = await api.joinSeat(table.id, order[0], name);
+      setTicket(table.id, { token: joined.token, seat: joined.seat, game });
+      go(`#/t/${table.id}`);
+    } catch (e) {
+      showError(e);
+    }
+  };
+
+  // Join by code.
+  const codeInput = h('input', { id: 'code', type: 'text', autocomplete: 'off', autocapitalize: 'none', spellcheck: 'false' });
+  const joinByCode = () => {
+    const code = extractCode(codeInput.value);
+    if (code) go(`#/t/${code}`);
+  };
+
+  root.replaceChildren(
+    topbar(),
+    h(
+      'main',
+      { class: 'lobby' },
+      h('section', { class: 'panel name-panel' }, h('h1', {}, t('tagline')), nameField('name'), error),
+      h(
+        'section',
+        { class: 'panel', 'aria-labelledby': 'tables-h' },
+        h('div', { class: 'row', style: 'justify-content:space-between' }, h('h2', { id: 'tables-h' }, t('tables')), h('button', { 'on:click': refresh }, t('refresh'))),
+        list,
+      ),
+      h(
+        'section',
+        { class: 'panel', 'aria-labelledby': 'create-h' },
+        h('h2', { id: 'create-h' }, t('create_table')),
+        h('div', { class: 'field' }, h('span', {}, t('game')), gameBox),
+        h('div', { class: 'field' }, h('span', { id: 'humans-label' }, t('humans')), humansBox),
+        h('button', { class: 'primary', id: 'create', 'on:click': create }, t('create')),
+        h('h2', { style: 'margin-top:24px' }, t('join_by_code')),
+        h('div', { class: 'field' }, h('label', { for: 'code' }, t('code')), codeInput),
+        h('button', { id: 'join-code', 'on:click': joinByCode }, t('join')),
+      ),
+    ),
+  );
+  refresh();
+}
+
+/** A table code out of a pasted code or link. @param {string} text */
+export function extractCode(text) {
+  const s = text.trim();
+  const m = s.match(/#\/t\/([A-Za-z0-9_-]+)/) ?? s.match(/^([A-Za-z0-9_-]+)$/);
+  return m ? m[1] : null;
+}
+
+/** @param {TableSummary} x @param {(hash: string) => void} go */
+function tableRow(x, go) {
+  const free = x.seats.filter((s) => s.name === null && !s.bot).length;
+  return h(
+    'li',
+    {},
+    h(
+      'span',
+      { class: 'desc' },
+      h('b', {}, gameName(x.game)),
+      ` · ${t('code')} ${x.id} · ${t('free_seats')} ${free} · ${t('spectators')} ${x.spectators}`,
+    ),
+    h(
+      'span',
+      { class: 'row' },
+      free > 0 ? h('button', { 'on:click': () => go(`#/t/${x.id}`) }, t('join')) : null,
+      h('button', { 'on:click': () => go(`#/t/${x.id}/watch`) }, t('watch')),
+    ),
+  );
+}
+
+/** Whether the settings panel is open (kept across re-renders of the page). */
+let settingsOpen = false;
+
+/**
+ * The bar at the top of every page: the name of the place, facts of the table, a 设置 button
+ * that opens the language, suit colour and sound switches (a tap, never a hover).
+ * @param {...HTMLElement} middle
+ */
+export function topbar(...middle) {
+  const [lead, ...facts] = middle[0]?.tagName === 'BUTTON' ? middle : [null, ...middle];
+  const s = settings();
+  const panel = h(
+    'div',
+    { class: 'settings-row', id: 'settings-panel', hidden: !settingsOpen },
+    h('button', { id: 'lang', lang: s.lang === 'zh' ? 'en' : 'zh', 'aria-label': t('language_label'), 'on:click': () => set('lang', s.lang === 'zh' ? 'en' : 'zh') }, t('language')),
+    h('button', { id: 'four-colour', class: 'toggle', 'aria-pressed': String(s.fourColour), 'on:click': () => set('fourColour', !s.fourColour) }, t('four_colour')),
+    h('button', { id: 'sound', class: 'toggle', 'aria-pressed': String(s.sound), 'on:click': () => set('sound', !s.sound) }, t('sound')),
+  );
+  const toggle = h('button', {
+    id: 'settings',
+    'aria-expanded': String(settingsOpen),
+    'aria-controls': 'settings-panel',
+    'on:click': () => {
+      settingsOpen = !settingsOpen;
+      panel.hidden = !settingsOpen;
+      toggle.setAttribute('aria-expanded', String(settingsOpen));
+    },
+  }, t('settings'));
+  return h(
+    'header',
+    { class: 'topbar' },
+    h('a', { href: '#/', class: 'brand' }, t('title')),
+    lead,
+    h('div', { class: 'info' }, facts),
+    toggle,
+    panel,
+  );
+}

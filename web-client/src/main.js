@@ -1,0 +1,37 @@
+// @ts-check
+//! The page's entry: a hash router over three places — the lobby (`#/`), a table to play
+//! (`#/t/CODE`, the link friends are sent) and a table to watch (`#/t/CODE/watch`).
+
+import { renderLobby } from './lobby.js';
+import { openTable } from './table.js';
+import { onChange, settings } from './settings.js';
+
+const root = /** @type {HTMLElement} */ (document.getElementById('app'));
+/** Closes what the current page opened (a table's socket). */
+let leave = () => {};
+
+/** Goes to a place; the same place again is re-opened (e.g. after sitting down). @param {string} hash */
+function go(hash) {
+  if (location.hash === hash) route();
+  else location.hash = hash;
+}
+
+function route() {
+  leave();
+  leave = () => {};
+  document.documentElement.lang = settings().lang === 'en' ? 'en' : 'zh-CN';
+  const m = location.hash.match(/^#\/t\/([A-Za-z0-9_-]+)(\/watch)?$/);
+  if (m) {
+    leave = openTable(root, { id: m[1], watch: !!m[2], go });
+  } else {
+    renderLobby(root, go);
+    const off = onChange((key) => key !== 'name' && renderLobby(root, go));
+    leave = () => off();
+  }
+}
+
+onChange(() => {
+  document.documentElement.lang = settings().lang === 'en' ? 'en' : 'zh-CN';
+});
+addEventListener('hashchange', route);
+route();

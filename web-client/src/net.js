@@ -1,0 +1,203 @@
+// @ts-check
+//! The connection to a table: one WebSocket that comes back by itself.
+//!
+//! - When the socket drops, it reconnects with backoff (0.5 s doubling to 8 s, with jitter), and
+//!   at once when the browser says it is online again or the tab comes back to the front.
+//! - Each (re)connection starts with `hello(lastSeq)`: the table answers with the events missed
+//!   since `lastSeq`, or a snapshot.
+//! - Actions carry an id. Until the server answers an id (acknowledged or refused) it is kept and
+//!   sent again after a reconnection; the server answers a repeated id from its cache and never
+//!   applies it twice, so a flaky line neither loses nor doubles a play.
+//! - Close codes the server marks as final (bad token, table closed) stop the retries.
+
+/** @typedef {'connecting' | 'open' | 'reconnecting' | 'closed'} Status */
+
+/**
+ * @typedef {object} ConnectionOptions
+ * @property {string} url  WebSocket URL
+ * @property {(lastSeq: number | null) => object} hello  the first frame of every connection
+ * @property {(msg: any) => void} onMessage  every frame, parsed
+ * @property {(status: Status, detail?: { code: number, reason: string }) => void} onStatus
+ * @property {(code: number) => boolean} [isFinal]  close codes after which not to retry
+ */
+
+const BACKOFF_MS = [500, 1000, 2000, 4000, 8000];
+/** A quiet line is pinged this often... */
+const PING_EVERY_MS = 10_000;
+/** ...and given up as dead (a Wi-Fi that dropped without a close) after this much silence. */
+const DEAD_AFTER_MS = 25_000;
+
+export class Connection {
+  /** @param {ConnectionOptions} opts */
+  constructor(opts) {
+    /** What to connect to and whom to tell. */
+    this.opts = opts;
+    /** The live socket, if any. @type {WebSocket | null} */
+    this.ws = null;
+    /** The last event sequence number applied; sent on reconnection. @type {number | null} */
+    this.lastSeq = null;
+    /** Actions sent but not yet answered, by id, in sending order: resent after a reconnection. @type {Map<number, object>} */
+    this.pending = new Map();
+    /** Failed attempts since the last good connection: picks the backoff delay. */
+    this.attempts = 0;
+    /** Set by close(): no more reconnecting. */
+    this.stopped = false;
+    /** Has any connection opened yet? ("connecting" the first time, "reconnecting" after.) */
+    this.everOpen = false;
+    /** The pending reconnection timer. @type {ReturnType<typeof setTimeout> | null} */
+    this.timer = null;
+    /** The current status, for whoever asks. @type {Status} */
+    this.status = 'connecting';
+    /**
+     * The next action id. Ids must be unique per seat, across reloads too (the server answers a
+     * known id from its cache): starting from the time in microseconds keeps them growing without
+     * having to store a counter. Stays below 2^53 until the year 2255.
+     */
+    this.nextActionId = Date.now() * 1000;
+    /** When the last frame arrived (for the watchdog). */
+    this.lastHeard = Date.now();
+    /** Pings a quiet line and drops it if nothing comes back. */
+    this.watchdog = setInterval(() => this.checkLine(), PING_EVERY_MS);
+
+    this.wake = () => {
+      if (!this.stopped && (!this.ws || this.ws.readyState > WebSocket.OPEN)) this.reconnectNow();
+    };
+    this.onVisible = () => {
+      if (document.visibilityState === 'visible') this.wake();
+    };
+    window.addEventListener('online', this.wake);
+    document.addEventListener('visibilitychange', this.onVisible);
+    this.open();
+  }
+
+  /** @param {Status} s @param {{ code: number, reason: string }} [detail] */
+  setStatus(s, detail) {
+    this.status = s;
+    this.opts.onStatus(s, detail);
+  }
+
+  open() {
+    if (this.stopped) return;
+    this.timer = null;
+    this.setStatus(this.everOpen ? 'reconnecting' : 'connecting');
+    let ws;
+    try {
+      ws = new WebSocket(this.opts.url);
+    } catch {
+      this.retry();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      if (this.ws !== ws) return;
+      this.lastHeard = Date.now();
+      this.send(this.opts.hello(this.lastSeq));
+      // Unanswered actions go again, with their ids: the server answers repeats from its cache.
+      for (const action of this.pending.values()) this.send(action);
+    };
+    ws.onmessage = (e) => {
+      if (this.ws !== ws) return;
+      this.lastHeard = Date.now();
+      let msg;
+      try {
+        msg = JSON.parse(String(e.data));
+      } catch {
+        return;
+      }
+      if (this.status !== 'open') {
+        this.attempts = 0;
+        this.everOpen = true;
+        this.setStatus('open');
+      }
+      this.opts.onMessage(msg);
+    };
+    ws.onclose = (e) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.stopped) return;
+      if (this.opts.isFinal?.(e.code)) {
+        this.stopped = true;
+        this.setStatus('closed', { code: e.code, reason: e.reason });
+        return;
+      }
+      this.retry();
+    };
+    // An error is always followed by a close; the close decides.
+    ws.onerror = () => {};
+  }
+
+  retry() {
+    if (this.stopped || this.timer) return;
+    const base = BACKOFF_MS[Math.min(this.attempts, BACKOFF_MS.length - 1)];
+    this.attempts += 1;
+    this.setStatus(this.everOpen ? 'reconnecting' : 'connecting');
+    this.timer = setTimeout(() => this.open(), base * (0.75 + Math.random() * 0.5));
+  }
+
+  reconnectNow() {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.open();
+  }
+
+  /** A fresh action id. */
+  nextId() {
+    this.nextActionId += 1;
+    return this.nextActionId;
+  }
+
+  /** Keeps a quiet line alive and notices a dead one: browsers cannot see a half-open socket. */
+  checkLine() {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+    const quiet = Date.now() - this.lastHeard;
+    if (quiet > DEAD_AFTER_MS) {
+      const ws = this.ws;
+      this.ws = null;
+      ws.close(4999, "no answer"); // 4999: ours, never sent by the server
+      this.retry();
+    } else if (quiet >= PING_EVERY_MS - 500) {
+      this.send({ type: 'ping' });
+    }
+  }
+
+  /** Sends a frame if the socket is open. @param {object} frame */
+  send(frame) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(frame));
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Sends an action that must arrive exactly once: kept until `answered(id)`.
+   * @param {number} id
+   * @param {object} frame
+   */
+  sendAction(id, frame) {
+    this.pending.set(id, frame);
+    this.send(frame);
+  }
+
+  /** The server answered this action id (acknowledged or refused). @param {number} id */
+  answered(id) {
+    this.pending.delete(id);
+  }
+
+  /** Records the sequence number of an applied event. @param {number} seq */
+  seen(seq) {
+    if (this.lastSeq === null || seq > this.lastSeq) this.lastSeq = seq;
+  }
+
+  /** Closes for good (leaving the table). */
+  close() {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    clearInterval(this.watchdog);
+    window.removeEventListener('online', this.wake);
+    document.removeEventListener('visibilitychange', this.onVisible);
+    this.ws?.close(1000);
+    this.ws = null;
+    this.setStatus('closed');
+  }
+}

@@ -1,0 +1,83 @@
+// @ts-check
+//! What the browser remembers between visits: the display name, the language, the suit colours,
+//! the turn sound, and the seat tokens that let a player come back to their seat. No account.
+
+const PREFIX = 'paiju.';
+
+/**
+ * @typedef {{ lang: 'zh' | 'en', fourColour: boolean, sound: boolean, name: string }} Settings
+ */
+
+/** @type {Settings} */
+const DEFAULTS = { lang: 'zh', fourColour: false, sound: true, name: '' };
+
+/** @param {string} key */
+function read(key) {
+  try {
+    const raw = localStorage.getItem(PREFIX + key);
+    return raw === null ? undefined : JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/** @param {string} key @param {unknown} value */
+function write(key, value) {
+  try {
+    localStorage.setItem(PREFIX + key, JSON.stringify(value));
+  } catch {
+    // Private mode or a full store: the page still works, it only forgets.
+  }
+}
+
+/** @type {Set<(key: keyof Settings) => void>} */
+const listeners = new Set();
+
+/** @returns {Settings} */
+export function settings() {
+  return {
+    lang: read('lang') === 'en' ? 'en' : DEFAULTS.lang,
+    fourColour: read('fourColour') === true,
+    sound: read('sound') !== false,
+    name: typeof read('name') === 'string' ? read('name') : DEFAULTS.name,
+  };
+}
+
+/**
+ * @template {keyof Settings} K
+ * @param {K} key
+ * @param {Settings[K]} value
+ */
+export function set(key, value) {
+  write(key, value);
+  for (const f of listeners) f(key);
+}
+
+/** Calls `f` with the key whenever a setting changes. @param {(key: keyof Settings) => void} f */
+export function onChange(f) {
+  listeners.add(f);
+  return () => listeners.delete(f);
+}
+
+/**
+ * A seat this browser holds: the token proves it to the server after a reload.
+ * @typedef {{ token: string, seat: number, game?: string }} SeatTicket
+ */
+
+/** @param {string} table @returns {SeatTicket | undefined} */
+export function ticket(table) {
+  const t = read('seat.' + table);
+  return t && typeof t.token === 'string' && typeof t.seat === 'number' ? t : undefined;
+}
+
+/** @param {string} table @param {SeatTicket | undefined} t */
+export function setTicket(table, t) {
+  if (t) write('seat.' + table, t);
+  else {
+    try {
+      localStorage.removeItem(PREFIX + 'seat.' + table);
+    } catch {
+      // ignore
+    }
+  }
+}

@@ -1,0 +1,113 @@
+// @ts-check
+//! The 80分 engine's view (rules::shengji, as JSON) turned into what the table draws, and the
+//! engine's actions. Everything game-specific about the wire is in this file.
+
+/** @typedef {import('./cards.js').Suit} Suit */
+/**
+ * @typedef {{ seat: number, cards: string[] }} Play
+ * @typedef {{ number: number, leader: number, plays: Play[], winner: number | null, points: number }} Trick
+ * @typedef {{ seat: number, attempted: string[], blockers: number[], penalty: number, forced: string[] | null, chooser: number | null }} FailedThrow
+ * @typedef {object} ShengjiModel
+ * @property {'bury' | 'play' | 'choose' | 'over'} phase
+ * @property {number} board
+ * @property {number} level  2..14
+ * @property {Suit | null} trump  null: 无主
+ * @property {number} declarer
+ * @property {number | null} toAct
+ * @property {string[] | null} hand  mine; null for a spectator
+ * @property {number[]} counts  cards held per seat
+ * @property {Trick | null} trick  the current trick (null before its lead)
+ * @property {Trick | null} lastTrick
+ * @property {number} defenderPoints  after penalties
+ * @property {number} buryCount
+ * @property {string[] | null} kitty  the buried kitty, when this viewer may see it
+ * @property {{ chooser: number, single: string[], pair: string[] } | null} choice
+ * @property {number | null} result  the defenders' points once the board is over
+ */
+
+const SEAT_LETTERS = ['N', 'E', 'S', 'W'];
+
+/** A seat as the engine writes it (`"N"`) → index. @param {unknown} s */
+export function seatIndex(s) {
+  if (typeof s === 'number') return s;
+  const i = SEAT_LETTERS.indexOf(String(s).toUpperCase());
+  return i < 0 ? 0 : i;
+}
+
+/** A rank as the engine writes it (`"10"`, `"A"`) → 2..14. @param {unknown} r */
+export function rankValue(r) {
+  const s = String(r).toUpperCase();
+  return { J: 11, Q: 12, K: 13, A: 14 }[s] ?? (Number(s) || 2);
+}
+
+/** `"S"`…`"C"`, or `"NT"` (无主) → null. @param {unknown} s @returns {Suit | null} */
+function suitOf(s) {
+  return s === 'S' || s === 'H' || s === 'D' || s === 'C' ? s : null;
+}
+
+/** @param {any[]} plays */
+function playsOf(plays) {
+  return (plays ?? []).map((/** @type {any} */ p) => ({ seat: seatIndex(p.seat), cards: p.cards ?? [] }));
+}
+
+/** A finished trick as the engine records it (TrickRecord). @param {any} t @returns {Trick | null} */
+export function trickRecord(t) {
+  if (!t) return null;
+  const plays = playsOf(t.plays);
+  return { number: t.trick ?? 0, leader: plays[0]?.seat ?? 0, plays, winner: t.winner ? seatIndex(t.winner) : null, points: t.points ?? 0 };
+}
+
+/**
+ * @param {any} v  the engine's view (rules::shengji::View)
+ * @returns {ShengjiModel}
+ */
+export function shengjiModel(v) {
+  v = v ?? {};
+  const plays = playsOf(v.plays);
+  return {
+    phase: v.phase ?? 'play',
+    board: v.board ?? 0,
+    level: rankValue(v.level ?? 2),
+    trump: suitOf(v.trump),
+    declarer: seatIndex(v.declarer ?? 0),
+    toAct: v.to_act ? seatIndex(v.to_act) : null,
+    hand: Array.isArray(v.hand) ? v.hand : null,
+    counts: v.hand_sizes ?? [],
+    trick: plays.length
+      ? { number: v.trick ?? 0, leader: seatIndex(v.leader), plays, winner: v.winning ? seatIndex(v.winning) : null, points: 0 }
+      : null,
+    lastTrick: trickRecord(v.last_trick),
+    defenderPoints: v.defenders ?? 0,
+    buryCount: 8,
+    kitty: v.kitty ?? null,
+    choice: v.choice ? { chooser: seatIndex(v.choice.chooser), single: v.choice.single ?? [], pair: v.choice.pair ?? [] } : null,
+    result: typeof v.result === 'number' ? v.result : null,
+  };
+}
+
+/**
+ * 甩牌失败 as the event tells everyone (rules::shengji::Event::ThrowFailed).
+ * @param {any} ev @returns {FailedThrow}
+ */
+export function failedThrow(ev) {
+  const blockers = new Set();
+  for (const b of ev.blocked ?? []) for (const s of b.by ?? []) blockers.add(seatIndex(s));
+  return {
+    seat: seatIndex(ev.seat),
+    attempted: ev.attempt ?? [],
+    blockers: [...blockers],
+    penalty: ev.penalty ?? 0,
+    forced: ev.forced ?? null,
+    chooser: ev.chooser ? seatIndex(ev.chooser) : null,
+  };
+}
+
+/** The engine's actions (`{"type": …}`). */
+export const shengjiActions = {
+  /** @param {string[]} cards */
+  play: (cards) => ({ type: 'play', cards }),
+  /** @param {string[]} cards */
+  bury: (cards) => ({ type: 'bury', cards }),
+  /** The opponents' choice after a failed throw. @param {'single' | 'pair'} unit */
+  choose: (unit) => ({ type: 'choose', unit }),
+};

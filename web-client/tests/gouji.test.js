@@ -1,0 +1,89 @@
+// 够级 in a real browser against the real server: one seat played through the page, five bots,
+// a whole game to its result. Along the way: the seats marked (对头, 联邦), the hand grouped by
+// rank with counts, the set builder's verdict before sending, 问牌, screenshots and axe-core.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, newPage, shot, axeViolations, smallText, smallTargets } from './harness.js';
+import { openTableFromLobby, waitMyTurnOrOver, goujiTurn } from './play.js';
+
+/** @type {Awaited<ReturnType<typeof startServer>>} */
+let server;
+/** @type {import('playwright-core').Browser} */
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('a whole 够级 game with five bots, through the page', { timeout: 600_000 }, async () => {
+  const { page, errors } = await newPage(browser, { width: 1024, height: 768 });
+  await openTableFromLobby(page, server.url, 'gouji');
+
+  // Six seats: mine (A1) in the dock, B2 marked 对头, A2 and A3 联邦.
+  await page.waitForSelector('#hand .group-btn');
+  assert.match(await page.textContent('[data-seat="3"]') ?? '', /对头/);
+  assert.match(await page.textContent('[data-seat="2"]') ?? '', /联邦/);
+  assert.match(await page.textContent('[data-seat="4"]') ?? '', /联邦/);
+  assert.doesNotMatch(await page.textContent('[data-seat="1"]') ?? '', /联邦|对头/);
+  // The hand grouped by rank, counts adding up to 50; 2s and jokers after the naturals' order.
+  const groups = await page.$$eval('#hand .group-btn', (els) => els.map((e) => ({ v: Number(/** @type {HTMLElement} */ (e).dataset.value), n: Number(e.querySelector('.gc')?.textContent?.slice(1)) })));
+  assert.equal(groups.reduce((a, g) => a + g.n, 0), 50);
+  assert.deepEqual(groups.map((g) => g.v), [...groups.map((g) => g.v)].sort((a, b) => b - a));
+
+  let leads = 0;
+  let passes = 0;
+  let asked = false;
+  let shots = false;
+  for (let guard = 0; guard < 2000; guard++) {
+    const m = await waitMyTurnOrOver(page, 120_000);
+    if (m.tableState === 'over' || m.view.score) break;
+    const v = m.view;
+
+    if (!asked) {
+      // 问牌: the server answers how many cards my 对头 holds.
+      await page.click('#ask');
+      await page.waitForSelector('#count-note', { timeout: 10_000 });
+      assert.match(await page.textContent('#count-note') ?? '', /B2/);
+      asked = true;
+    }
+
+    if (!shots) {
+      // Build a set: the rule's verdict shows before anything is sent, and a bad one disables 出牌.
+      const lowest = page.locator('#hand .group-btn').last();
+      await lowest.click();
+      const verdict = await page.getAttribute('#verdict', 'data-verdict');
+      assert.ok(verdict === 'ok' || verdict === 'gouji' || verdict === 'bad', `a verdict is shown (${verdict})`);
+      assert.equal(verdict === 'bad', !(await page.isEnabled('#play')), 'a bad verdict disables 出牌');
+      for (const [w, h] of [[390, 844], [1024, 768], [1440, 900]]) {
+        await page.setViewportSize({ width: w, height: h });
+        await shot(page, `gouji-${w}x${h}`);
+      }
+      await page.setViewportSize({ width: 1024, height: 768 });
+      assert.deepEqual(await axeViolations(page), [], 'axe-core: no serious or critical violations on the 够级 table');
+      assert.deepEqual(await smallText(page, 18), [], 'no text under 18 px at 1024×768');
+      assert.deepEqual(await smallTargets(page, 48), [], 'every control at least 48 px');
+      await page.click('#clear');
+      shots = true;
+    }
+
+    const did = await goujiTurn(page, v);
+    if (did === 'lead') leads++;
+    else passes++;
+  }
+  assert.ok(leads >= 1, `the seat led (${leads} leads, ${passes} passes)`);
+  assert.ok(shots, 'screenshots and checks were taken');
+
+  // The result: the finishing order and the team scores.
+  await page.waitForSelector('#result', { timeout: 60_000 });
+  assert.match(await page.getAttribute('#result', 'data-score') ?? '', /^-?\d+:-?\d+$/);
+  assert.match(await page.textContent('[role=dialog]') ?? '', /头科/);
+  await shot(page, 'gouji-result-1024x768');
+  assert.deepEqual(errors.map(String), [], 'no page errors');
+});

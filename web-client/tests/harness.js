@@ -1,0 +1,212 @@
+// The browser tests' tools: the real `paiju serve` on a free loopback port with a fresh database,
+// Debian's Chromium driven by playwright-core, screenshots and axe-core.
+//
+// PAIJU_BIN: the server binary (default ../target/debug/paiju from the repository root, i.e.
+// CARGO_TARGET_DIR's debug build when that is set). CHROMIUM: the browser (default
+// /usr/bin/chromium).
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, existsSync, rmSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const webRoot = resolve(here, '..');
+export const repoRoot = resolve(webRoot, '..');
+export const artifacts = join(here, 'artifacts');
+
+/** The paiju binary to test. */
+export function paijuBin() {
+  if (process.env.PAIJU_BIN) return resolve(process.env.PAIJU_BIN);
+  const target = process.env.CARGO_TARGET_DIR ? resolve(repoRoot, process.env.CARGO_TARGET_DIR) : join(repoRoot, 'target');
+  return join(target, 'debug', 'paiju');
+}
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort() {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {import('node:net').AddressInfo} */ (srv.address());
+      srv.close(() => res(port));
+    });
+  });
+}
+
+/**
+ * Starts `paiju serve` with a fresh database in a temp dir. Resolves once it answers HTTP.
+ * Extra arguments (e.g. a clock scale) come from PAIJU_SERVE_ARGS and `extra`.
+ * @param {{ extra?: string[] }} [opts]
+ */
+export async function startServer(opts = {}) {
+  const bin = paijuBin();
+  if (!existsSync(bin)) throw new Error(`paiju binary not found at ${bin}: build it with cargo build -p server, or set PAIJU_BIN`);
+  const dir = mkdtempSync(join(tmpdir(), 'paiju-web-'));
+  const port = await freePort();
+  const args = [
+    'serve',
+    '--listen', `127.0.0.1:${port}`,
+    '--db', join(dir, 'paiju.db'),
+    '--web', webRoot,
+    // Bots answer at once: the tests wait for the page, not for a bot's thinking pause.
+    '--bot-delay-ms', process.env.PAIJU_BOT_DELAY_MS ?? '20',
+    ...(process.env.PAIJU_SERVE_ARGS ? process.env.PAIJU_SERVE_ARGS.split(/\s+/).filter(Boolean) : []),
+    ...(opts.extra ?? []),
+  ];
+  const child = spawn(bin, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'warn' } });
+  let log = '';
+  child.stdout.on('data', (d) => (log += d));
+  child.stderr.on('data', (d) => (log += d));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`paiju serve exited (${child.exitCode}):\n${log}`);
+    try {
+      const res = await fetch(`${url}/api/tables`);
+      if (res.ok) break;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`paiju serve did not answer on ${url}:\n${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    port,
+    log: () => log,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await Promise.race([new Promise((r) => child.once('exit', r)), new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Debian's Chromium, headless. */
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--autoplay-policy=no-user-gesture-required'],
+  });
+}
+
+/**
+ * A page that records every WebSocket the app opens (so a test can kill one from outside the
+ * app's own code) and fails the test on any uncaught page error.
+ * @param {import('playwright-core').Browser} browser
+ * @param {{ width?: number, height?: number }} [size]
+ */
+export async function newPage(browser, size = { width: 1024, height: 768 }) {
+  const context = await browser.newContext({ viewport: { width: size.width ?? 1024, height: size.height ?? 768 }, locale: 'zh-CN' });
+  await context.addInitScript(() => {
+    const Native = window.WebSocket;
+    /** @type {WebSocket[]} */
+    const sockets = [];
+    // @ts-ignore
+    window.__sockets = sockets;
+    // @ts-ignore
+    window.WebSocket = class extends Native {
+      /** @param {any[]} args */
+      constructor(...args) {
+        // @ts-ignore
+        super(...args);
+        sockets.push(this);
+      }
+    };
+  });
+  const page = await context.newPage();
+  /** @type {Error[]} */
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e));
+  return { page, context, errors };
+}
+
+/** Kills the page's live table socket from outside the app. @param {import('playwright-core').Page} page */
+export function killSocket(page) {
+  return page.evaluate(() => {
+    // @ts-ignore
+    const live = window.__sockets.filter((s) => s.readyState === 1);
+    for (const s of live) s.close(4998, 'killed by test');
+    return live.length;
+  });
+}
+
+/** Saves a screenshot under tests/artifacts/. @param {import('playwright-core').Page} page @param {string} name */
+export async function shot(page, name) {
+  mkdirSync(artifacts, { recursive: true });
+  const path = join(artifacts, `${name}.png`);
+  await page.screenshot({ path, fullPage: false });
+  return path;
+}
+
+/** Runs axe-core on the page; returns the serious and critical violations. @param {import('playwright-core').Page} page */
+export async function axeViolations(page) {
+  const source = readFileSync(join(webRoot, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+  await page.evaluate(source);
+  const results = await page.evaluate(async () => {
+    // @ts-ignore
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((/** @type {any} */ v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((/** @type {any} */ n) => n.target.join(' ')) }));
+  });
+  return results.filter((/** @type {any} */ v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/**
+ * Every text node's computed font size below `min` px (for "no text under 18 px").
+ * @param {import('playwright-core').Page} page @param {number} min
+ */
+export function smallText(page, min) {
+  return page.evaluate((min) => {
+    const out = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (!n.textContent || !n.textContent.trim()) continue;
+      const el = /** @type {Element} */ (n.parentElement);
+      const style = getComputedStyle(el);
+      if (style.display === 'none' || style.visibility === 'hidden') continue;
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;
+      const size = parseFloat(style.fontSize);
+      if (size < min) out.push({ text: n.textContent.trim().slice(0, 30), size });
+    }
+    return out;
+  }, min);
+}
+
+/**
+ * Every visible control (button, input, select, link) smaller than `min` px either way.
+ * @param {import('playwright-core').Page} page @param {number} min
+ */
+export function smallTargets(page, min) {
+  return page.evaluate((min) => {
+    const out = [];
+    for (const el of document.querySelectorAll('button, input:not([type=radio]):not([type=checkbox]), select, a[href], label:has(input)')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
+      if (r.width < min - 0.5 || r.height < min - 0.5) out.push({ what: el.outerHTML.slice(0, 80), w: Math.round(r.width), h: Math.round(r.height) });
+    }
+    return out;
+  }, min);
+}
+
+/** Polls `f` until it returns a truthy value. @template T @param {() => Promise<T>} f @param {number} ms @param {string} what */
+export async function until(f, ms, what) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await f();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,0 +1,90 @@
+// The lobby and the ways into a table, against the real server: the remembered name, the
+// invite link and code, sitting down from a link in a second browser, watching, English and
+// the four-colour suits, and the lobby's own accessibility and sizes.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, newPage, shot, axeViolations, smallText, smallTargets } from './harness.js';
+
+/** @type {Awaited<ReturnType<typeof startServer>>} */
+let server;
+/** @type {import('playwright-core').Browser} */
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('the lobby is large, accessible, and remembers the name', async () => {
+  const { page, errors } = await newPage(browser, { width: 1024, height: 768 });
+  await page.goto(server.url + '/');
+  await page.waitForSelector('#create');
+  assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+  assert.match(await page.textContent('body') ?? '', /开新桌/);
+  await page.fill('#name', '王阿姨');
+  await page.reload();
+  assert.equal(await page.inputValue('#name'), '王阿姨', 'the name is remembered by the browser');
+  await shot(page, 'lobby-1024x768');
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(await smallText(page, 18), []);
+  assert.deepEqual(await smallTargets(page, 48), []);
+  // English is a switch (in 设置, opened by a tap).
+  await page.click('#settings');
+  await page.click('#lang');
+  await page.waitForFunction(() => document.documentElement.lang === 'en');
+  assert.match(await page.textContent('#create') ?? '', /Open/);
+  await page.click('#lang');
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+  assert.deepEqual(errors.map(String), []);
+});
+
+test('a friend joins by the invite link, a third person watches', { timeout: 120_000 }, async () => {
+  // The host opens an 80分 table for two people: two seats stay free for friends.
+  const host = await newPage(browser, { width: 1024, height: 768 });
+  await host.page.goto(server.url + '/');
+  await host.page.fill('#name', '老王');
+  await host.page.check('input[name=game][value=shengji]');
+  await host.page.check('input[name=humans][value="2"]');
+  await host.page.click('#create');
+  await host.page.waitForSelector('[data-invite-link]');
+  const link = await host.page.textContent('[data-invite-link]') ?? '';
+  const code = await host.page.textContent('[data-table-code]') ?? '';
+  assert.ok(link.endsWith(`#/t/${code}`), `the invite link names the table (${link})`);
+  await shot(host.page, 'invite-1024x768');
+
+  // The table is listed with its free seat.
+  const listed = await (await fetch(`${server.url}/api/tables`)).json();
+  assert.ok(listed.some((/** @type {any} */ t) => t.id === code));
+
+  // A friend opens the link in their own browser, writes a name and sits down opposite.
+  const friend = await newPage(browser, { width: 390, height: 844 });
+  await friend.page.goto(link);
+  await friend.page.fill('#name', '老李');
+  await friend.page.click('[data-seat="2"]');
+  await friend.page.waitForFunction(() => /** @type {any} */ (window).paiju?.model?.view);
+  assert.equal(await friend.page.evaluate(() => /** @type {any} */ (window).paiju.model.seat), 2);
+  // The host sees the friend's name at the partner's place.
+  await host.page.waitForFunction(() => document.querySelector('[data-seat="2"]')?.textContent?.includes('老李'));
+
+  // Someone else watches: no hand, no play button, the four seats' plates.
+  const watcher = await newPage(browser, { width: 1024, height: 768 });
+  await watcher.page.goto(`${server.url}/#/t/${code}/watch`);
+  await watcher.page.waitForFunction(() => /** @type {any} */ (window).paiju?.model?.view);
+  assert.equal(await watcher.page.evaluate(() => /** @type {any} */ (window).paiju.model.role), 'spectator');
+  assert.equal(await watcher.page.$('#hand'), null, 'a spectator sees no hand');
+  assert.equal(await watcher.page.$('#play'), null, 'a spectator cannot play');
+  assert.equal(await watcher.page.locator('.felt .seat').count(), 4);
+
+  // Four-colour suits: diamonds turn blue, clubs green, on the host's hand.
+  await host.page.click('#settings');
+  await host.page.click('#four-colour');
+  await host.page.waitForSelector('#hand .card.blue, #hand .card.green');
+  await shot(host.page, 'table-four-colour-1024x768');
+  for (const p of [host, friend, watcher]) assert.deepEqual(p.errors.map(String), []);
+});

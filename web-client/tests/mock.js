@@ -1,0 +1,67 @@
+// A stand-in server for the page's own tests: serves web-client/ over HTTP and plays scripted
+// protocol messages over a mocked WebSocket (playwright's routeWebSocket). It checks what the
+// page itself does — layout, reconnection, refusals — where the real server is not needed;
+// the games themselves are tested against the real `paiju serve` (see the other test files).
+
+import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { join, extname, normalize } from 'node:path';
+import { webRoot } from './harness.js';
+
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.png': 'image/png' };
+
+/** Serves web-client/ as it is, on a free loopback port. */
+export function staticServer() {
+  const server = createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    const file = join(webRoot, path === '/' ? 'index.html' : path);
+    if (!file.startsWith(webRoot) || file.includes('node_modules') || file.includes('/tests/')) {
+      res.writeHead(404).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[/** @type {keyof TYPES} */ (extname(file))] ?? 'application/octet-stream' }).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+      resolve({ url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(r)) });
+    });
+  });
+}
+
+/**
+ * A table the mock serves: the welcome, and a function that gives the snapshot for a hello.
+ * @typedef {{ welcome: object, snapshot: () => object, onAct?: (msg: any, ws: any) => void, summary?: object }} MockTable
+ */
+
+/**
+ * Routes /api/tables/{id} and /ws/{id} of a page to a mock table. Returns the live sockets.
+ * @param {import('playwright-core').Page} page @param {string} id @param {MockTable} table
+ */
+export async function mockTable(page, id, table) {
+  /** @type {any[]} */
+  const sockets = [];
+  /** @type {any[]} */
+  const received = [];
+  await page.routeWebSocket(new RegExp(`/ws/${id}$`), (ws) => {
+    sockets.push(ws);
+    ws.onMessage((text) => {
+      const msg = JSON.parse(String(text));
+      received.push(msg);
+      if (msg.type === 'hello') {
+        ws.send(JSON.stringify(table.welcome));
+        ws.send(JSON.stringify(table.snapshot()));
+      } else if (msg.type === 'act') {
+        table.onAct?.(msg, ws);
+      } else if (msg.type === 'ping') {
+        ws.send(JSON.stringify({ type: 'pong' }));
+      }
+    });
+  });
+  return { sockets, received };
+}
