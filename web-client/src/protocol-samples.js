@@ -200,6 +200,21 @@ export const clientOut = [
     "by": "bot",
     "events": [
       {
+        "type": "board_over",
+        "result": 70,
+        "kitty": [
+          "S4",
+          "S8",
+          "H4",
+          "H6",
+          "H6",
+          "H7",
+          "D2",
+          "D3"
+        ],
+        "defender_tricks": 11
+      },
+      {
         "type": "buried",
         "seat": "N",
         "cards": [
@@ -213,15 +228,6 @@ export const clientOut = [
           "D3"
         ],
         "count": 8
-      },
-      {
-        "type": "played",
-        "seat": "N",
-        "trick": 1,
-        "cards": [
-          "C2"
-        ],
-        "lead": true
       }
     ],
     "view": {
@@ -916,8 +922,8 @@ export const shengjiViews = [
     "declarer": "N",
     "level": "10",
     "trump": "C",
-    "phase": "play",
-    "to_act": "E",
+    "phase": "over",
+    "to_act": null,
     "hand": [],
     "hand_sizes": [
       0,
@@ -925,7 +931,17 @@ export const shengjiViews = [
       0,
       0
     ],
-    "trick": 23,
+    "kitty": [
+      "S4",
+      "S8",
+      "H4",
+      "H6",
+      "H6",
+      "H7",
+      "D2",
+      "D3"
+    ],
+    "trick": 22,
     "leader": "E",
     "plays": [],
     "last_trick": {
@@ -959,18 +975,730 @@ export const shengjiViews = [
       "winner": "E",
       "points": 10
     },
+    "tricks": [
+      {
+        "trick": 1,
+        "plays": [
+          {
+            "seat": "N",
+            "cards": [
+              "C2"
+            ]
+          },
+          {
+            "seat": "W",
+            "cards": [
+              "CJ"
+            ]
+          },
+          {
+            "seat": "S",
+            "cards": [
+              "CJ"
+            ]
+          },
+          {
+            "seat": "E",
+            "cards": [
+              "C9"
+            ]
+          }
+        ],
+        "winner": "W",
+        "points": 0
+      },
+      {
+        "trick": 2,
+        "plays": [
+          {
+            "seat": "W",
+            "cards": [
+              "D9"
+            ]
+          },
+          {
+            "seat": "S",
+            "cards": [
+              "D4"
+            ]
+          },
+          {
+            "seat": "E",
+            "cards": [
+              "D7"
+            ]
+          },
+          {
+            "seat": "N",
+            "cards": [
+              "D9"
+            ]
+          }
+        ],
+        "winner": "W",
+        "points": 0
+      },
+      {
+        "trick": 3,
+        "plays": [
+          {
+            "seat": "W",
+            "cards": [
+              "D7"
+            ]
+          },
+          {
+            "seat": "S",
+            "cards": [
+              "D5"
+            ]
+          },
+          {
+            "seat": "E",
+            "cards": [
+              "DJ"
+            ]
+          },
+          {
+            "seat": "N",
+            "cards": [
+              "D8"
+            ]
+          }
+        ],
+        "winner": "E",
+        "points": 5
+      },
+      {
+        "trick": 4,
+        "plays": [
+          {
+            "seat": "E",
+            "cards": [
+              "HJ"
+            ]
+          },
+          {
+            "seat": "N",
+            "cards": [
+              "HQ"
+            ]
+          },
+          {
+            "seat": "W",
+            "cards": [
+              "H4"
+            ]
+          },
+          {
+            "seat": "S",
+            "cards": [
+              "H8"
+            ]
+          }
+        ],
+        "winner": "N",
+        "points": 0
+      },
+      {
+        "trick": 5,
+        "plays": [
+          {
+            "seat": "N",
+            "cards": [
+              "C4"
+            ]
+          },
+          {
+            "seat": "W",
+            "cards": [
+              "C7"
+            ]
+          },
+          {
+            "seat": "S",
+            "cards": [
+              "C8"
+            ]
+          },
+          {
+            "seat": "E",
+            "cards": [
+              "H10"
+            ]
+          }
+        ],
+        "winner": "E",
+        "points": 10
+      },
+      {
+        "trick": 6,
+        "plays": [
+          {
+            "seat": "E",
+            "cards": [
+              "H9"
+            ]
+          },
+          {
+            "seat": "N",
+            "cards": [
+              "HQ"
+            ]
+          },
+          {
+            "seat": "W",
+            "cards": [
+              "H3"
+            ]
+          },
+          {
+            "seat": "S",
+            "cards": [
+              "H5"
+            ]
+          }
+        ],
+        "winner": "N",
+        "points": 5
+      },
+      {
+        "trick": 7,
+        "plays": [
+          {
+            "seat": "N",
+            "cards": [
+              "C5"
+            ]
+          },
+          {
+            "seat": "W",
+            "cards": [
+              "CK"
+            ]
+          },
+          {
+            "seat": "S",
+            "cards": [
+              "D10"
+            ]
+          },
+          {
+            "seat": "E",
+            "cards": [
+              "H10"
+            ]
+          }
+        ],
+        "winner": "S",
+        "points": 35
+      },
+      {
+        "trick": 8,
+        "plays": [
+          {
+            "seat": "S",
+            "cards": [
+              "HJ"
+            ]
+          },
+          {
+            "seat": "E",
+            "cards": [
+              "H7"
+            ]
+          },
+          {
+            "seat": "N",
+            "cards": [
+              "HK"
+            ]
+          },
+          {
+            "seat": "W",
+            "cards": [
+              "HK"
+            ]
+          }
+        ],
+        "winner": "N",
+        "points": 20
+      },
+      {
+        "trick": 9,
+        "plays": [
+          {
+            "seat": "N",
+            "cards": [
+              "C6"
+            ]
+          },
+          {
+            "seat": "W",
+            "cards": [
+              "C5"
+            ]
+          },
+          {
+            "seat": "S",
+            "cards": [
+              "D10"
+            ]
+          },
+          {
+            "seat": "E",
+            "cards": [
+              "C3"
+            ]
+          }
+        ],
+        "winner": "S",
+        "points": 15
+      },
+      {
+        "trick": 10,
+        "plays": [
+          {
+            "seat": "S",
+            "cards": [
+              "H9"
+            ]
+          },
+          {
+            "seat": "E",
+            "cards": [
+              "H5"
+            ]
+          },
+          {
+            "seat": "N",
+            "cards": [
+              "DK"
+            ]
+          },
+          {
+            "seat": "W",
+            "cards": [
+              "D4"
+            ]
+          }
+        ],
+        "winner": "S",
+        "points": 15
+      },
+      {
+        "trick": 11,
+        "plays": [
+          {
+            "seat": "S",
+            "cards": [
+              "H3"
+            ]
+          },
+          {
+            "seat": "E",
+            "cards": [
+              "H8"
+            ]
+          },
+          {
+            "seat": "N",
+            "cards": [
+              "C3"
+            ]
+          },
+          {
+            "seat": "W",
+            "cards": [
+              "SK"
+            ]
+          }
+        ],
+        "winner": "N",
+        "points": 10
+      },
+      {
+        "trick": 12,
+        "plays": [
+          {
+            "seat": "N",
+            "cards": [
+              "C8"
+            ]
+          },
+          {
+            "seat": "W",
+            "cards": [
+              "S10"
+            ]
+          },
+          {
+            "seat": "S",
+            "cards": [
+              "C7"
+            ]
+          },
+          {
+            "seat": "E",
+            "cards": [
+              "BJ"
+            ]
+          }
+        ],
+        "winner": "E",
+        "points": 10
+      },
+      {
+        "trick": 13,
+        "plays": [
+          {
+            "seat": "E",
+            "cards": [
+              "S6",
+              "S6",
+              "S7",
+              "S7"
+            ]
+          },
+          {
+            "seat": "N",
+            "cards": [
+              "SQ",
+              "SK",
+              "SA",
+              "C6"
+            ]
+          },
+          {
+            "seat": "W",
+            "cards": [
+              "S2",
+              "S9",
+              "SJ",
+              "SJ"
+            ]
+          },
+          {
+            "seat": "S",
+            "cards": [
+              "S2",
+              "S5",
+              "S8",
+              "SA"
+            ]
+          }
+        ],
+        "winner": "E",
+        "points": 15
+      },
+      {
+        "trick": 14,
+        "plays": [
+          {
+            "seat": "E",
+            "cards": [
+              "DA"
+            ]
+          },
+          {
+            "seat": "N",
+            "cards": [
+              "D8"
+            ]
+          },
+          {
+            "seat": "W",
+            "cards": [
+              "DJ"
+            ]
+          },
+          {
+            "seat": "S",
+            "cards": [
+              "D3"
+            ]
+          }
+        ],
+        "winner": "E",
+        "points": 0
+      },
+      {
+        "trick": 15,
+        "plays": [
+          {
+            "seat": "E",
+            "cards": [
+              "C2"
+            ]
+          },
+          {
+            "seat": "N",
+            "cards": [
+              "CQ"
+            ]
+          },
+          {
+            "seat": "W",
+            "cards": [
+              "S10"
+            ]
+          },
+          {
+            "seat": "S",
+            "cards": [
+              "C10"
+            ]
+          }
+        ],
+        "winner": "S",
+        "points": 20
+      },
+      {
+        "trick": 16,
+        "plays": [
+          {
+            "seat": "S",
+            "cards": [
+              "HA"
+            ]
+          },
+          {
+            "seat": "E",
+            "cards": [
+              "S9"
+            ]
+          },
+          {
+            "seat": "N",
+            "cards": [
+              "C9"
+            ]
+          },
+          {
+            "seat": "W",
+            "cards": [
+              "DQ"
+            ]
+          }
+        ],
+        "winner": "N",
+        "points": 0
+      },
+      {
+        "trick": 17,
+        "plays": [
+          {
+            "seat": "N",
+            "cards": [
+              "CK"
+            ]
+          },
+          {
+            "seat": "W",
+            "cards": [
+              "C4"
+            ]
+          },
+          {
+            "seat": "S",
+            "cards": [
+              "H2"
+            ]
+          },
+          {
+            "seat": "E",
+            "cards": [
+              "BJ"
+            ]
+          }
+        ],
+        "winner": "E",
+        "points": 10
+      },
+      {
+        "trick": 18,
+        "plays": [
+          {
+            "seat": "E",
+            "cards": [
+              "D2"
+            ]
+          },
+          {
+            "seat": "N",
+            "cards": [
+              "D5"
+            ]
+          },
+          {
+            "seat": "W",
+            "cards": [
+              "D6"
+            ]
+          },
+          {
+            "seat": "S",
+            "cards": [
+              "DA"
+            ]
+          }
+        ],
+        "winner": "S",
+        "points": 5
+      },
+      {
+        "trick": 19,
+        "plays": [
+          {
+            "seat": "S",
+            "cards": [
+              "H2"
+            ]
+          },
+          {
+            "seat": "E",
+            "cards": [
+              "S5"
+            ]
+          },
+          {
+            "seat": "N",
+            "cards": [
+              "CQ"
+            ]
+          },
+          {
+            "seat": "W",
+            "cards": [
+              "D6"
+            ]
+          }
+        ],
+        "winner": "N",
+        "points": 5
+      },
+      {
+        "trick": 20,
+        "plays": [
+          {
+            "seat": "N",
+            "cards": [
+              "CA"
+            ]
+          },
+          {
+            "seat": "W",
+            "cards": [
+              "C10"
+            ]
+          },
+          {
+            "seat": "S",
+            "cards": [
+              "SQ"
+            ]
+          },
+          {
+            "seat": "E",
+            "cards": [
+              "RJ"
+            ]
+          }
+        ],
+        "winner": "E",
+        "points": 10
+      },
+      {
+        "trick": 21,
+        "plays": [
+          {
+            "seat": "E",
+            "cards": [
+              "RJ"
+            ]
+          },
+          {
+            "seat": "N",
+            "cards": [
+              "CA"
+            ]
+          },
+          {
+            "seat": "W",
+            "cards": [
+              "S4"
+            ]
+          },
+          {
+            "seat": "S",
+            "cards": [
+              "S3"
+            ]
+          }
+        ],
+        "winner": "E",
+        "points": 0
+      },
+      {
+        "trick": 22,
+        "plays": [
+          {
+            "seat": "E",
+            "cards": [
+              "S3"
+            ]
+          },
+          {
+            "seat": "N",
+            "cards": [
+              "DQ"
+            ]
+          },
+          {
+            "seat": "W",
+            "cards": [
+              "DK"
+            ]
+          },
+          {
+            "seat": "S",
+            "cards": [
+              "HA"
+            ]
+          }
+        ],
+        "winner": "E",
+        "points": 10
+      }
+    ],
     "defenders": 70,
     "timeouts": [
       0,
       0,
       0,
       0
-    ]
+    ],
+    "result": 70
   }
 ];
 
 /** @type {import('./protocol').ShengjiEvent[]} */
 export const shengjiEvents = [
+  {
+    "type": "board_over",
+    "result": 70,
+    "kitty": [
+      "S4",
+      "S8",
+      "H4",
+      "H6",
+      "H6",
+      "H7",
+      "D2",
+      "D3"
+    ],
+    "defender_tricks": 11
+  },
   {
     "type": "buried",
     "seat": "N",
@@ -985,6 +1713,24 @@ export const shengjiEvents = [
       "D3"
     ],
     "count": 8
+  },
+  {
+    "type": "kitty_captured",
+    "seat": "E",
+    "kitty": [
+      "S4",
+      "S8",
+      "H4",
+      "H6",
+      "H6",
+      "H7",
+      "D2",
+      "D3"
+    ],
+    "points": 0,
+    "multiplier": 2,
+    "gain": 0,
+    "defenders": 70
   },
   {
     "type": "played",

@@ -165,9 +165,11 @@ export interface ShengjiView {
   trick: number;
   leader: ShengjiSeat;
   plays: SeatPlay[];
-  /** Who is winning the current trick (see docs/web-client.md: an engine addition). */
+  /** Who is winning the current trick so far. */
   winning?: ShengjiSeat;
   last_trick?: TrickRecord;
+  /** Every finished trick: once the board is over (review), or for a referee. */
+  tricks?: TrickRecord[];
   choice?: { chooser: ShengjiSeat; single: Card[]; pair: Card[] };
   defenders: number;
   timeouts: [number, number, number, number];

@@ -18,6 +18,7 @@
  * @property {number[]} counts  cards held per seat
  * @property {Trick | null} trick  the current trick (null before its lead)
  * @property {Trick | null} lastTrick
+ * @property {Trick[]} tricks  every finished trick, once the board is over (for the review)
  * @property {number} defenderPoints  after penalties
  * @property {number} buryCount
  * @property {string[] | null} kitty  the buried kitty, when this viewer may see it
@@ -77,6 +78,7 @@ export function shengjiModel(v) {
       ? { number: v.trick ?? 0, leader: seatIndex(v.leader), plays, winner: v.winning ? seatIndex(v.winning) : null, points: 0 }
       : null,
     lastTrick: trickRecord(v.last_trick),
+    tricks: /** @type {Trick[]} */ ((v.tricks ?? []).map(trickRecord).filter(Boolean)),
     defenderPoints: v.defenders ?? 0,
     buryCount: 8,
     kitty: v.kitty ?? null,

@@ -79,6 +79,8 @@ export function shengjiUI() {
     render(ctx) {
       const m = shengjiModel(ctx.model.view);
       remember(m.lastTrick);
+      // After a reload the board's whole history comes with the view once the board is over.
+      for (const t of m.tricks) remember(t);
       const me = ctx.model.seat ?? 2;
       const names = seatNames('shengji');
       const nameOf = (/** @type {number} */ s) => ctx.model.seats[s]?.name ?? names[s];
