@@ -82,7 +82,8 @@ pub async fn play<E: Engine>(
     token: &str,
     opts: BotOptions,
 ) -> Result<BotReport, String> {
-    let (mut ws, _) = tokio_tungstenite::connect_async(url)
+    // Nagle off, as on the server: small frames go out at once.
+    let (mut ws, _) = tokio_tungstenite::connect_async_with_config(url, None, true)
         .await
         .map_err(|e| format!("connect {url}: {e}"))?;
     let hello = ClientIn::Hello {

@@ -161,6 +161,7 @@ async fn echo_round_trips(
             let Ok((stream, _)) = listener.accept().await else {
                 return;
             };
+            let _ = stream.set_nodelay(true);
             tokio::spawn(async move {
                 let Ok(mut ws) = tokio_tungstenite::accept_async(stream).await else {
                     return;
@@ -184,9 +185,10 @@ async fn echo_round_trips(
         let mut done = done_rx.clone();
         tasks.push(tokio::spawn(async move {
             let mut rng = (c as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/"))
-                .await
-                .map_err(|e| e.to_string())?;
+            let (mut ws, _) =
+                tokio_tungstenite::connect_async_with_config(format!("ws://{addr}/"), None, true)
+                    .await
+                    .map_err(|e| e.to_string())?;
             barrier.wait().await;
             if c >= active {
                 let _ = done.wait_for(|d| *d).await;
