@@ -13,7 +13,9 @@ use tokio_tungstenite::tungstenite::Message;
 /// How a bot client behaves.
 #[derive(Clone, Debug)]
 pub struct BotOptions {
-    /// Thinking time before each action (models a person; keeps load realistic).
+    /// Thinking time before each action (models a person; keeps load realistic). Each wait is
+    /// drawn uniformly from half to one and a half times this, so that a thousand tables do not
+    /// act in lockstep.
     pub think: Duration,
     /// Give up after this long.
     pub deadline: Duration,
@@ -80,7 +82,8 @@ pub async fn play<E: Engine>(
     token: &str,
     opts: BotOptions,
 ) -> Result<BotReport, String> {
-    let (mut ws, _) = tokio_tungstenite::connect_async(url)
+    // Nagle off, as on the server: small frames go out at once.
+    let (mut ws, _) = tokio_tungstenite::connect_async_with_config(url, None, true)
         .await
         .map_err(|e| format!("connect {url}: {e}"))?;
     let hello = ClientIn::Hello {
@@ -99,6 +102,7 @@ pub async fn play<E: Engine>(
         .unwrap_or(1);
     // The action in flight: its id, when it was sent, and its seq once acknowledged.
     let mut pending: Option<(u64, Instant, Option<u64>)> = None;
+    let mut rng = next_id | 1;
     let mut to_act: Vec<usize> = Vec::new();
     let mut state = TableState::Waiting;
     let started = Instant::now();
@@ -119,7 +123,7 @@ pub async fn play<E: Engine>(
             && report.seat.is_some_and(|s| to_act.contains(&s))
             && state == TableState::Playing;
         if my_turn && act_at.is_none() {
-            act_at = Some(tokio::time::Instant::now() + opts.think);
+            act_at = Some(tokio::time::Instant::now() + jitter(opts.think, &mut rng));
         }
         if !my_turn {
             act_at = None;
@@ -218,4 +222,17 @@ fn choose<E: Engine>(view: &str, id: u64) -> Result<String, String> {
         seat: None,
     };
     Ok(serde_json::to_string(&act).expect("wire types serialise"))
+}
+
+/// A wait drawn uniformly from [think/2, 3·think/2) with a xorshift generator (no dependency
+/// needed for pacing).
+pub fn jitter(think: Duration, state: &mut u64) -> Duration {
+    if think.is_zero() {
+        return think;
+    }
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    let unit = (*state >> 11) as f64 / (1u64 << 53) as f64;
+    think.mul_f64(0.5 + unit)
 }

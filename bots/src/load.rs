@@ -82,7 +82,7 @@ impl std::fmt::Display for LoadReport {
         )?;
         writeln!(
             f,
-            "bare tokio-tungstenite echo round trip, same connections and pacing: p50 {:.2} ms, p99 {:.2} ms",
+            "bare tokio-tungstenite echo round trip, same connections, one sender per table, same pacing: p50 {:.2} ms, p99 {:.2} ms",
             ms(self.echo_p50),
             ms(self.echo_p99)
         )?;
@@ -143,10 +143,12 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[i.min(sorted.len() - 1)]
 }
 
-/// A bare echo server and as many clients as the load has connections, paced the same way:
-/// the floor our round trip is compared with.
+/// A bare echo server and as many connections as the load has, paced the same way: one
+/// connection per table sends (a table has one action in flight at a time), the others stay
+/// open and quiet, as the seats that are not to act. The floor our round trip is compared with.
 async fn echo_round_trips(
     connections: usize,
+    active: usize,
     rounds: usize,
     think: Duration,
 ) -> Result<Vec<Duration>, String> {
@@ -159,6 +161,7 @@ async fn echo_round_trips(
             let Ok((stream, _)) = listener.accept().await else {
                 return;
             };
+            let _ = stream.set_nodelay(true);
             tokio::spawn(async move {
                 let Ok(mut ws) = tokio_tungstenite::accept_async(stream).await else {
                     return;
@@ -174,14 +177,26 @@ async fn echo_round_trips(
     // A frame the size of a typical action.
     let payload = r#"{"type":"act","id":1,"action":{"type":"play","cards":["S10","S10"]}}"#;
     let mut tasks = Vec::new();
-    for _ in 0..connections {
+    // Everyone connects first, then the rounds start together (as the tables do).
+    let barrier = std::sync::Arc::new(tokio::sync::Barrier::new(connections));
+    let (done_tx, done_rx) = tokio::sync::watch::channel(false);
+    for c in 0..connections {
+        let barrier = barrier.clone();
+        let mut done = done_rx.clone();
         tasks.push(tokio::spawn(async move {
-            let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/"))
-                .await
-                .map_err(|e| e.to_string())?;
+            let mut rng = (c as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let (mut ws, _) =
+                tokio_tungstenite::connect_async_with_config(format!("ws://{addr}/"), None, true)
+                    .await
+                    .map_err(|e| e.to_string())?;
+            barrier.wait().await;
+            if c >= active {
+                let _ = done.wait_for(|d| *d).await;
+                return Ok(Vec::new());
+            }
             let mut out = Vec::with_capacity(rounds);
             for _ in 0..rounds {
-                tokio::time::sleep(think).await;
+                tokio::time::sleep(client::jitter(think, &mut rng)).await;
                 let t = Instant::now();
                 ws.send(Message::text(payload))
                     .await
@@ -193,8 +208,13 @@ async fn echo_round_trips(
         }));
     }
     let mut all = Vec::new();
+    let idle = tasks.split_off(active.min(connections));
     for t in tasks {
         all.extend(t.await.map_err(|e| e.to_string())??);
+    }
+    let _ = done_tx.send(true);
+    for t in idle {
+        t.await.map_err(|e| e.to_string())??;
     }
     server.abort();
     Ok(all)
@@ -238,7 +258,7 @@ pub async fn run<E: Engine + 'static>(opts: LoadOptions) -> Result<LoadReport, S
     let pid = child.id().unwrap_or(0);
 
     eprintln!("echo baseline: {connections} connections ...");
-    let mut echo = echo_round_trips(connections, 20, opts.think).await?;
+    let mut echo = echo_round_trips(connections, opts.tables, 20, opts.think).await?;
     echo.sort();
 
     let rss_idle_kib = rss_kib(pid);

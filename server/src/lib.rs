@@ -142,6 +142,12 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
     let (stopping_tx, stopping_rx) = oneshot::channel::<()>();
     let server_lobby = lobby.clone();
     let done = tokio::spawn(async move {
+        // No Nagle: an `ack` and its `events` are two small writes, and waiting for the peer's
+        // delayed ACK between them would add up to 40 ms to a move.
+        use axum::serve::ListenerExt;
+        let listener = listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         let serve = axum::serve(listener, router).with_graceful_shutdown(async move {
             let _ = stop_rx.await;
             let _ = stopping_tx.send(());
