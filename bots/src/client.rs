@@ -77,7 +77,7 @@ struct Frame<'a> {
 }
 
 /// Plays one seat until the table is over (or the deadline passes).
-pub async fn play<E: Engine>(
+pub async fn play<E: Engine + 'static>(
     url: &str,
     token: &str,
     opts: BotOptions,
@@ -199,7 +199,12 @@ pub async fn play<E: Engine>(
                 act_at = None;
                 let id = next_id;
                 next_id += 1;
-                let act = choose::<E>(&report.view, id)
+                // Choosing can take a while (a 够级 hand has many sets): off the async workers,
+                // so that the other clients on this runtime keep reading their frames.
+                let view = report.view.clone();
+                let act = tokio::task::spawn_blocking(move || choose::<E>(&view, id))
+                    .await
+                    .map_err(|e| e.to_string())?
                     .map_err(|e| format!("seat {:?}: {e}", report.seat))?;
                 pending = Some((id, Instant::now(), None));
                 ws.send(Message::text(act)).await.map_err(|e| e.to_string())?;

@@ -80,7 +80,10 @@ pub fn serve(args: &[String]) -> Result<(), String> {
             out,
             "paiju: database {}, web client {}, referee role {}",
             c.db.display(),
-            c.web.display(),
+            c.web
+                .canonicalize()
+                .unwrap_or_else(|_| c.web.clone())
+                .display(),
             if c.referee_token.is_some() {
                 "on"
             } else {

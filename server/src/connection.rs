@@ -200,14 +200,23 @@ pub async fn run(socket: WebSocket, conn: Conn) {
     }
     drop(outlet);
     drop(out_tx);
-    // Let the writer send what is queued and the close frame, but not forever.
+    // Finish the closing handshake: the writer sends what is queued and the close frame while
+    // we read until the peer answers or goes away. Leaving its reply unread would turn our FIN
+    // into a reset, which can destroy our close frame before the peer reads it. A second at most:
+    // a browser answers in milliseconds.
     let mut writer = writer;
-    if tokio::time::timeout(std::time::Duration::from_secs(2), &mut writer)
-        .await
-        .is_err()
-    {
-        writer.abort();
-    }
+    let drain = async {
+        while let Some(Ok(m)) = stream.next().await {
+            if matches!(m, Message::Close(_)) {
+                break;
+            }
+        }
+    };
+    let both = async {
+        let _ = tokio::join!(&mut writer, drain);
+    };
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(1), both).await;
+    writer.abort();
     drop(permit);
 }
 

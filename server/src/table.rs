@@ -616,7 +616,11 @@ impl<G: TableGame> Table<G> {
                 self.send(&outlet, text);
             }
         }
-        self.subscribers.push(Subscriber { who, outlet });
+        // A catch-up that overflowed the queue has already closed the connection (4008): it
+        // will come back with its last seq.
+        if outlet.close.borrow().is_none() {
+            self.subscribers.push(Subscriber { who, outlet });
+        }
         self.after_presence_change();
         Ok(who)
     }

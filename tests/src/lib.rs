@@ -206,8 +206,12 @@ impl Client {
                 .await
                 .expect("closed within 10 s")
             {
-                Some(Ok(Message::Close(Some(f)))) => return Closed::Code(u16::from(f.code)),
-                Some(Ok(Message::Close(None))) => return Closed::Code(1005),
+                Some(Ok(Message::Close(f))) => {
+                    // Answer the close as a browser does (tungstenite sends the reply on the
+                    // next poll), so the server's closing handshake completes.
+                    let _ = tokio::time::timeout(Duration::from_secs(1), self.ws.next()).await;
+                    return Closed::Code(f.map(|f| u16::from(f.code)).unwrap_or(1005));
+                }
                 Some(Ok(Message::Text(t))) => self.frames.push(t.to_string()),
                 Some(Ok(_)) => {}
                 Some(Err(_)) | None => return Closed::Dropped,

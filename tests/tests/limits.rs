@@ -183,3 +183,72 @@ async fn lobby_refusals_origin_and_caps() {
     assert_eq!(status, 404);
     s.running.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_broom_closes_silent_clients_and_slow_readers_are_dropped() {
+    let dir = temp_dir("broom");
+    let mut config = test_config(dir.join("paiju.db"));
+    config.limits.ping_every = std::time::Duration::from_millis(50);
+    config.limits.silent_after = std::time::Duration::from_millis(200);
+    config.limits.out_queue = 1;
+    let s = TestServer::start_with(config).await;
+    // A table of four bots plays to the end by itself.
+    let t = s
+        .create(json!({"game": "tally", "bots": [0, 1, 2, 3]}))
+        .await;
+    for _ in 0..200 {
+        let (_, body) = bots::http::request(s.addr, "GET", &format!("/api/tables/{}", t.id), None)
+            .await
+            .unwrap();
+        if body.contains("\"state\":\"over\"") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+
+    // A reader whose queue cannot hold the catch-up (welcome and twelve events) is closed
+    // with 4008; it may come back with its last seq.
+    let mut slow = s.client(&t.id).await;
+    slow.send_text(r#"{"type":"hello","last_seq":0}"#).await;
+    assert_eq!(slow.closed().await, Closed::Code(close::SLOW_READER));
+
+    s.running.shutdown().await;
+
+    // A client that says hello and then nothing (it does not even read, so it answers no
+    // ping) is swept by the broom with 4001.
+    let mut config = test_config(dir.join("paiju.db"));
+    config.limits.ping_every = std::time::Duration::from_millis(50);
+    config.limits.silent_after = std::time::Duration::from_millis(200);
+    let s = TestServer::start_with(config).await;
+    let path = format!("/api/tables/{}", t.id);
+    let spectators = |addr| {
+        let path = path.clone();
+        async move {
+            let (_, body) = bots::http::request(addr, "GET", &path, None).await.unwrap();
+            serde_json::from_str::<protocol::TableSummary>(&body)
+                .unwrap()
+                .spectators
+        }
+    };
+    let mut silent = s.client(&t.id).await;
+    silent.send_text(r#"{"type":"hello","last_seq":12}"#).await;
+    let mut seen = false;
+    for _ in 0..50 {
+        if spectators(s.addr).await == 1 {
+            seen = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    assert!(seen, "the silent client was attached");
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    assert_eq!(spectators(s.addr).await, 0, "the broom removed it");
+    // It sent nothing and read nothing: the close frame (4001) may reach it, or the reset that
+    // follows may overtake it.
+    let end = silent.closed().await;
+    assert!(
+        end == Closed::Code(close::SILENT) || end == Closed::Dropped,
+        "{end:?}"
+    );
+    s.running.shutdown().await;
+}
