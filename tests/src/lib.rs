@@ -224,3 +224,24 @@ impl Client {
 pub fn code(c: CloseCode) -> u16 {
     u16::from(c)
 }
+
+/// Plays every given seat with a WebSocket bot client until the game ends; each bot's report.
+pub async fn bots_play_out<E: rules::Engine + 'static>(
+    s: &TestServer,
+    table: &str,
+    tokens: &[String],
+) -> Vec<bots::client::BotReport> {
+    let mut tasks = Vec::new();
+    for token in tokens {
+        let url = s.ws_url(table);
+        let token = token.clone();
+        tasks.push(tokio::spawn(async move {
+            bots::client::play::<E>(&url, &token, Default::default()).await
+        }));
+    }
+    let mut out = Vec::new();
+    for t in tasks {
+        out.push(t.await.unwrap().expect("the bot client plays to the end"));
+    }
+    out
+}

@@ -4,10 +4,10 @@
 
 use std::collections::HashSet;
 
-use paiju_tests::{temp_dir, test_config, TestServer, REFEREE_TOKEN};
+use paiju_tests::{bots_play_out, temp_dir, test_config, TestServer, REFEREE_TOKEN};
 use protocol::{Actor, ClientOut, TableState};
 use rules::cards::Card;
-use rules::{Engine, Viewer};
+use rules::Viewer;
 use serde_json::{json, Value};
 use server::store::{self, SqliteStore, Store};
 use server::TableGame;
@@ -29,26 +29,6 @@ async fn seat_players(s: &TestServer, table: &str, seats: &[usize]) -> Vec<Strin
         tokens.push(s.join(table, seat, &format!("玩家{seat}")).await.token);
     }
     tokens
-}
-
-async fn play_out<E: Engine + 'static>(
-    s: &TestServer,
-    table: &str,
-    tokens: &[String],
-) -> Vec<bots::client::BotReport> {
-    let mut tasks = Vec::new();
-    for token in tokens {
-        let url = s.ws_url(table);
-        let token = token.clone();
-        tasks.push(tokio::spawn(async move {
-            bots::client::play::<E>(&url, &token, Default::default()).await
-        }));
-    }
-    let mut out = Vec::new();
-    for t in tasks {
-        out.push(t.await.unwrap().expect("the client plays to the end"));
-    }
-    out
 }
 
 /// Replays the stored log into a fresh engine after verifying the chain; its referee view.
@@ -91,7 +71,7 @@ async fn a_whole_shengji_board_by_four_clients_replays_from_the_log() {
         .await;
     assert_eq!(t.ruleset, "fujian-2024");
     let tokens = seat_players(&s, &t.id, &[0, 1, 2, 3]).await;
-    let reports = play_out::<rules::shengji::Board>(&s, &t.id, &tokens).await;
+    let reports = bots_play_out::<rules::shengji::Board>(&s, &t.id, &tokens).await;
     assert!(reports.iter().all(|r| r.over));
     // 1 burial + 25 tricks of 4 plays (a failed throw adds its own entries).
     let actions: u64 = reports.iter().map(|r| r.actions).sum();
@@ -113,7 +93,7 @@ async fn a_whole_gouji_game_by_six_seats_replays_from_the_log() {
     assert_eq!(t.ruleset, "zaozhuang-2017");
     assert_eq!(t.seats.len(), 6);
     let tokens = seat_players(&s, &t.id, &[0, 3]).await;
-    let reports = play_out::<rules::gouji::Game>(&s, &t.id, &tokens).await;
+    let reports = bots_play_out::<rules::gouji::Game>(&s, &t.id, &tokens).await;
     assert!(reports.iter().all(|r| r.over));
     let (replayed, log) = replayed_referee_view::<rules::gouji::Game>(&s.db, &t.id);
     assert!(log.iter().any(|e| e.actor == Actor::Player));

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::time::Duration;
 
 use paiju_tests::tally::{Tally, TallyEvent, TallyView};
-use paiju_tests::{temp_dir, test_config, Closed, TestServer, REFEREE_TOKEN};
+use paiju_tests::{bots_play_out, temp_dir, test_config, Closed, TestServer, REFEREE_TOKEN};
 use protocol::{close, Actor, ClientOut, Role, TableState};
 use rules::{Engine, Viewer};
 use serde_json::{json, Value};
@@ -20,27 +20,6 @@ async fn seat_everyone(s: &TestServer, table: &str) -> Vec<String> {
         tokens.push(s.join(table, seat, &format!("玩家{seat}")).await.token);
     }
     tokens
-}
-
-/// Plays every seat with WebSocket bots until the end.
-async fn bots_finish(
-    s: &TestServer,
-    table: &str,
-    tokens: &[String],
-) -> Vec<bots::client::BotReport> {
-    let mut tasks = Vec::new();
-    for token in tokens {
-        let url = s.ws_url(table);
-        let token = token.clone();
-        tasks.push(tokio::spawn(async move {
-            bots::client::play::<Tally>(&url, &token, Default::default()).await
-        }));
-    }
-    let mut out = Vec::new();
-    for t in tasks {
-        out.push(t.await.unwrap().expect("bot finishes"));
-    }
-    out
 }
 
 /// Replays the stored log of a table into a fresh engine (after verifying its chain).
@@ -77,7 +56,7 @@ async fn a_whole_game_by_four_clients_replays_from_the_log() {
     assert_eq!(t.state, TableState::Waiting);
     assert_eq!(t.seed, None, "the seed stays secret until the end");
     let tokens = seat_everyone(&s, &t.id).await;
-    let reports = bots_finish(&s, &t.id, &tokens).await;
+    let reports = bots_play_out::<Tally>(&s, &t.id, &tokens).await;
     assert!(reports.iter().all(|r| r.over));
     assert_eq!(reports.iter().map(|r| r.actions).sum::<u64>(), 12);
 
@@ -317,7 +296,7 @@ async fn reconnecting_in_the_middle_resumes_from_the_last_seq() {
     drop(back);
     drop(clients);
     // Everyone finishes with fresh connections.
-    let reports = bots_finish(&s, &t.id, &tokens).await;
+    let reports = bots_play_out::<Tally>(&s, &t.id, &tokens).await;
     assert!(reports.iter().all(|r| r.over));
     let (engine, log) = replay(&s.db, &t.id);
     assert!(engine.is_over());
@@ -503,7 +482,7 @@ async fn referee_rulings_are_logged_against_the_seat() {
         panic!()
     };
     assert_eq!(problem.code, "bad_seat");
-    let reports = bots_finish(&s, &t.id, &tokens).await;
+    let reports = bots_play_out::<Tally>(&s, &t.id, &tokens).await;
     assert!(reports.iter().all(|r| r.over));
     let (engine, log) = replay(&s.db, &t.id);
     assert_eq!(engine.fines, vec![0, 0, 40, 0]);
@@ -552,7 +531,7 @@ async fn a_restart_rebuilds_tables_and_a_tampered_log_is_refused() {
         "a resent id is answered from the log, not applied again"
     );
     drop(c0);
-    let reports = bots_finish(&s, &t.id, &tokens).await;
+    let reports = bots_play_out::<Tally>(&s, &t.id, &tokens).await;
     assert!(reports.iter().all(|r| r.over));
     let (engine, log) = replay(&db, &t.id);
     assert!(engine.is_over());
