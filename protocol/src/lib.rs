@@ -32,18 +32,22 @@ pub type SeatIndex = usize;
 /// `POST /api/tables`: open a table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CreateTable {
     /// `"shengji"` (80分) or `"gouji"` (够级).
     pub game: String,
     /// Ruleset name (`"fujian-2024"`, `"zaozhuang-2017"`); the game's default when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub ruleset: Option<String>,
     /// 64 hex digits. Tournaments pass the event's seed so every table plays the same boards;
     /// absent: a fresh random seed. Only its SHA-256 commitment is shown until the table ends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub seed: Option<String>,
     /// Board (80分 副) or game (够级 局) number dealt from the seed; 1 when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub board: Option<u32>,
     /// Seats a bot takes from the start.
     #[serde(default)]
@@ -53,6 +57,7 @@ pub struct CreateTable {
 /// Where a table is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum TableState {
     /// Some seat has no one yet: no clock runs.
     Waiting,
@@ -66,6 +71,7 @@ pub enum TableState {
 
 /// One seat as everyone may see it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SeatInfo {
     pub seat: SeatIndex,
     /// Display name; `None` while the seat is empty.
@@ -81,6 +87,7 @@ pub struct SeatInfo {
 
 /// `GET /api/tables` (a list of these) and `GET /api/tables/{id}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TableSummary {
     /// Short code: join links and the WebSocket path use it.
     pub id: String,
@@ -98,12 +105,14 @@ pub struct TableSummary {
     pub deal_algorithm: String,
     /// The seed itself: only once the table is over.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub seed: Option<String>,
 }
 
 /// `POST /api/tables/{id}/join`: sit down.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct JoinSeat {
     pub seat: SeatIndex,
     /// Display name (1–24 characters).
@@ -113,6 +122,7 @@ pub struct JoinSeat {
 /// The answer to [`JoinSeat`]: the token is the only proof of the seat. Keep it; the server
 /// stores only its hash and cannot tell it again.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Joined {
     pub table: String,
     pub seat: SeatIndex,
@@ -123,6 +133,7 @@ pub struct Joined {
 /// `POST /api/tables/{id}/leave`: give the seat up; the token stops working.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct LeaveSeat {
     pub token: String,
 }
@@ -130,6 +141,7 @@ pub struct LeaveSeat {
 /// Any refusal, over HTTP (with a 4xx/5xx status) or the socket (inside [`ClientOut::Error`] and
 /// [`ClientOut::Rejected`]): a stable code and the reason in Chinese and English.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Problem {
     pub code: String,
     pub zh: String,
@@ -162,14 +174,17 @@ impl Problem {
 /// What a client sends. The first message must be [`ClientIn::Hello`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ClientIn {
     /// Who I am and what I last saw. `token`: a seat token (plays that seat), the referee token
     /// (full view, rulings), or absent (spectator). `last_seq`: the last event seq this client
     /// processed; the server sends what came after it, or a snapshot. Absent: a snapshot.
     Hello {
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
         token: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
         last_seq: Option<u64>,
     },
     /// An action for the engine (its JSON form, e.g. `{"type":"play","cards":["S10"]}`).
@@ -179,8 +194,10 @@ pub enum ClientIn {
     /// the seat a ruling is applied to.
     Act {
         id: u64,
+        #[cfg_attr(feature = "ts", ts(type = "unknown"))]
         action: Value,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
         seat: Option<SeatIndex>,
     },
     /// Send me a fresh snapshot (e.g. the client's state looks wrong).
@@ -188,6 +205,7 @@ pub enum ClientIn {
     /// Application-level ping (browsers cannot send WebSocket pings); answered by `pong`.
     Ping {
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
         nonce: Option<u64>,
     },
 }
@@ -200,6 +218,7 @@ impl ClientIn {
 /// Who a connection is at the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Role {
     Seat,
     Spectator,
@@ -209,6 +228,7 @@ pub enum Role {
 /// Who caused a logged action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Actor {
     /// The seat's player.
     Player,
@@ -248,6 +268,7 @@ impl Actor {
 
 /// Whose clock runs and how long they have left.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Clock {
     /// The seats that may act now.
     pub seats: Vec<SeatIndex>,
@@ -260,6 +281,7 @@ pub struct Clock {
 /// What the server sends.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ClientOut {
     /// The answer to `hello`: who you are here and what the table is. Followed by the missed
     /// `events` or a `snapshot`.
@@ -272,6 +294,7 @@ pub enum ClientOut {
         role: Role,
         /// Your seat (role `seat`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
         seat: Option<SeatIndex>,
         seats: Vec<SeatInfo>,
         state: TableState,
@@ -281,15 +304,18 @@ pub enum ClientOut {
         deal_algorithm: String,
         /// The seed: to a referee always, to everyone once the table is over.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
         seed: Option<String>,
     },
     /// The whole table as you may see it, as of `seq`. Replace your state with it.
     Snapshot {
         seq: u64,
         /// The engine's view for you (`Engine::view`): your hand, public cards, counts.
+        #[cfg_attr(feature = "ts", ts(type = "unknown"))]
         view: Value,
         to_act: Vec<SeatIndex>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
         clock: Option<Clock>,
         state: TableState,
     },
@@ -300,13 +326,16 @@ pub enum ClientOut {
         /// The seat that acted (or whose clock ran out, or who was ruled against).
         seat: SeatIndex,
         by: Actor,
+        #[cfg_attr(feature = "ts", ts(type = "unknown[]"))]
         events: Vec<Value>,
         /// Your view after this action. Live updates always carry it; when missed events are
         /// replayed only the last one does.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(type = "unknown"))]
         view: Option<Value>,
         to_act: Vec<SeatIndex>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
         clock: Option<Clock>,
         state: TableState,
     },
@@ -330,6 +359,7 @@ pub enum ClientOut {
     /// The answer to `ping`.
     Pong {
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
         nonce: Option<u64>,
     },
 }

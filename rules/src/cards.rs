@@ -119,7 +119,9 @@ impl fmt::Display for Rank {
 
 /// One card face. Index 0..52 are the suited cards (suit-major, rank 2..A), 52 is `BJ` 小王 and
 /// 53 `RJ` 大王. The index makes a hand a plain array of counts.
+/// On the wire (serde) a card is its notation as a string: `"S10"`, `"HA"`, `"BJ"`, `"RJ"`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "string"))]
 pub struct Card(u8);
 
 /// Number of distinct faces.

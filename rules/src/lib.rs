@@ -27,6 +27,7 @@ pub trait Explain {
 /// Who is looking at a table: views and events are cut to what this viewer may see.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Viewer {
     /// A player, by seat index in the game's seat order (80分: N, E, S, W; 够级: A1, B1, A2, B2,
     /// A3, B3). Sees their own hand and public information only.

@@ -31,6 +31,9 @@
  * @property {boolean} over
  */
 
+/** @typedef {import('./protocol').GoujiView} GoujiView (generated from rules::gouji::View) */
+/** @typedef {import('./protocol').GoujiAction} GoujiAction */
+
 const SEATS = ['A1', 'B1', 'A2', 'B2', 'A3', 'B3'];
 const PLACES = ['first', 'second', 'third', 'fourth', 'second_last', 'last'];
 
@@ -46,7 +49,7 @@ export const opposite = (s) => (s + 3) % 6;
 /** Same team (A: even seats). @param {number} a @param {number} b */
 export const sameTeam = (a, b) => a % 2 === b % 2;
 
-/** @param {any} c @returns {Count | null} */
+/** @param {import('./protocol').CardCount | null | undefined} c @returns {Count | null} */
 function countOf(c) {
   if (c && c.kind === 'exact') return { n: c.n, exact: true };
   if (c && c.kind === 'more_than') return { n: c.n, exact: false };
@@ -60,12 +63,12 @@ export function placeIndex(p) {
 }
 
 /**
- * @param {any} v the engine's view (rules::gouji::View)
+ * @param {GoujiView | null | undefined} view the engine's view (null before the first snapshot)
  * @returns {GoujiModel}
  */
-export function goujiModel(v) {
-  v = v ?? {};
-  /** @type {any[]} */
+export function goujiModel(view) {
+  /** @type {Partial<GoujiView>} */
+  const v = view ?? {};
   const players = [...(v.players ?? [])].sort((a, b) => seatIndex(a.seat) - seatIndex(b.seat));
   const prompt = v.prompt ?? null;
   const score = v.score ?? null;
@@ -76,9 +79,9 @@ export function goujiModel(v) {
     top: v.top ? { seat: seatIndex(v.top.owner), cards: v.top.cards ?? [], gouji: !!v.top.gouji, burn: !!v.top.burn } : null,
     turn: v.turn ? seatIndex(v.turn) : null,
     prompt: prompt ? prompt.kind : null,
-    mayBeat: !!prompt?.may_beat,
-    mayYield: !!prompt?.may_yield,
-    jokerRequired: !!prompt?.joker_required,
+    mayBeat: prompt?.kind === 'respond' && prompt.may_beat,
+    mayYield: prompt?.kind === 'respond' && prompt.may_yield,
+    jokerRequired: prompt?.kind === 'lead' && prompt.joker_required,
     passed: players.map((p) => !!p.passed),
     yielded: players.map((p) => !!p.yielded),
     places: players.map((p) => (p.place ? placeIndex(p.place) : null)),
@@ -97,12 +100,16 @@ export function goujiModel(v) {
 
 /** The engine's actions (`{"type": …}`, rules::gouji::Action). */
 export const goujiActions = {
-  /** @param {string[]} cards */
+  /** @param {string[]} cards @returns {GoujiAction} */
   play: (cards) => ({ type: 'play', cards }),
+  /** @returns {GoujiAction} */
   pass: () => ({ type: 'pass' }),
+  /** @returns {GoujiAction} */
   yield: () => ({ type: 'yield' }),
-  /** @param {string[]} cards */
+  /** @param {string[]} cards @returns {GoujiAction} */
   burn: (cards) => ({ type: 'burn', cards }),
+  /** @returns {GoujiAction} */
   decline: () => ({ type: 'decline' }),
+  /** @returns {GoujiAction} */
   askCount: () => ({ type: 'ask_count' }),
 };

@@ -3,6 +3,8 @@
 //! engine's actions. Everything game-specific about the wire is in this file.
 
 /** @typedef {import('./cards.js').Suit} Suit */
+/** @typedef {import('./protocol').ShengjiView} ShengjiView (generated from rules::shengji::View) */
+/** @typedef {import('./protocol').ShengjiAction} ShengjiAction */
 /**
  * @typedef {{ seat: number, cards: string[] }} Play
  * @typedef {{ number: number, leader: number, plays: Play[], winner: number | null, points: number }} Trick
@@ -46,12 +48,15 @@ function suitOf(s) {
   return s === 'S' || s === 'H' || s === 'D' || s === 'C' ? s : null;
 }
 
-/** @param {any[]} plays */
+/** @param {import('./protocol').SeatPlay[] | undefined} plays */
 function playsOf(plays) {
-  return (plays ?? []).map((/** @type {any} */ p) => ({ seat: seatIndex(p.seat), cards: p.cards ?? [] }));
+  return (plays ?? []).map((p) => ({ seat: seatIndex(p.seat), cards: p.cards ?? [] }));
 }
 
-/** A finished trick as the engine records it (TrickRecord). @param {any} t @returns {Trick | null} */
+/**
+ * A finished trick as the engine records it.
+ * @param {import('./protocol').TrickRecord | null | undefined} t @returns {Trick | null}
+ */
 export function trickRecord(t) {
   if (!t) return null;
   const plays = playsOf(t.plays);
@@ -59,11 +64,12 @@ export function trickRecord(t) {
 }
 
 /**
- * @param {any} v  the engine's view (rules::shengji::View)
+ * @param {ShengjiView | null | undefined} view  the engine's view (null before the first snapshot)
  * @returns {ShengjiModel}
  */
-export function shengjiModel(v) {
-  v = v ?? {};
+export function shengjiModel(view) {
+  /** @type {Partial<ShengjiView>} */
+  const v = view ?? {};
   const plays = playsOf(v.plays);
   return {
     phase: v.phase ?? 'play',
@@ -89,7 +95,7 @@ export function shengjiModel(v) {
 
 /**
  * 甩牌失败 as the event tells everyone (rules::shengji::Event::ThrowFailed).
- * @param {any} ev @returns {FailedThrow}
+ * @param {Extract<import('./protocol').ShengjiEvent, { type: 'throw_failed' }>} ev @returns {FailedThrow}
  */
 export function failedThrow(ev) {
   const blockers = new Set();
@@ -106,10 +112,10 @@ export function failedThrow(ev) {
 
 /** The engine's actions (`{"type": …}`). */
 export const shengjiActions = {
-  /** @param {string[]} cards */
+  /** @param {string[]} cards @returns {ShengjiAction} */
   play: (cards) => ({ type: 'play', cards }),
-  /** @param {string[]} cards */
+  /** @param {string[]} cards @returns {ShengjiAction} */
   bury: (cards) => ({ type: 'bury', cards }),
-  /** The opponents' choice after a failed throw. @param {'single' | 'pair'} unit */
+  /** The opponents' choice after a failed throw. @param {'single' | 'pair'} unit @returns {ShengjiAction} */
   choose: (unit) => ({ type: 'choose', unit }),
 };

@@ -8,6 +8,7 @@ use crate::cards::Card;
 /// seat whose clock ran out, for [`Action::Ruling`] the seat ruled against.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "GoujiAction"))]
 pub enum Action {
     /// Lead a set, or beat the top set by normal play (出牌 / 管牌).
     Play { cards: Vec<Card> },
@@ -31,6 +32,7 @@ pub enum Action {
 /// What a referee rules (犯规与判罚).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "GoujiRuling"))]
 pub enum Ruling {
     /// 警告: logged, no points.
     Warning,
@@ -43,6 +45,7 @@ pub enum Ruling {
 /// The offences of the competition rules, for the log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "GoujiOffence"))]
 pub enum Offence {
     /// 用肢体或语言暗示.
     Signals,

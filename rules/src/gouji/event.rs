@@ -12,6 +12,7 @@ use super::Seat;
 /// One thing that happened. Seats are named `A1`…`B3` on the wire.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "GoujiEvent"))]
 pub enum Event {
     /// A set led to open a trick (发牌). `gouji`: it is a 级牌 as played (binds the others).
     Led {
@@ -98,6 +99,7 @@ pub enum Event {
 /// A card count as 问牌 answers it (and as views show it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", content = "n", rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum CardCount {
     /// The exact count (at or below the limit, 10).
     Exact(usize),

@@ -24,6 +24,7 @@ use super::Seat;
 /// Where a seat stands in the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "GoujiStatus"))]
 pub enum Status {
     /// Still holding cards.
     Playing,

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 /// Which sets 大花两打一 applies to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum TwoForOne {
     /// **\[decision\]** Any set holding b big jokers may be covered by 2b big jokers plus a
     /// remainder that beats the old remainder.
@@ -19,6 +20,7 @@ pub enum TwoForOne {
 /// Who is asked first whether they burn, after the 对头 declined (扣).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum BurnOfferOrder {
     /// **\[decision\]** 联邦烧牌优先 read as: the 对头's teammates first (in turn order from the
     /// 对头), then the owner's own teammates (in turn order from the owner).
@@ -30,6 +32,7 @@ pub enum BurnOfferOrder {
 /// How the players still holding cards at the end fill the remaining places.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum FillOrder {
     /// **\[decision\]** Fewest cards left first; ties in turn order from the seat that would
     /// have acted next.
@@ -41,6 +44,7 @@ pub enum FillOrder {
 /// The reading of 留牌 (「花」数比手中牌的套数少一套时，可以留牌…联邦不得留牌).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum KeepCards {
     /// **\[decision\]** 留牌 is the burner's right to keep going while jokers ≥ sets − 1: a burn is
     /// allowed only if, after the burning set, jokers left ≥ distinct natural ranks left − 1. The
@@ -52,6 +56,7 @@ pub enum KeepCards {
 
 /// Team points (积分, no tribute).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Scoring {
     /// Points by place: 头科, 二科, 三科, 四科, 二落, 大落.
     pub places: [i32; 6],
@@ -75,6 +80,7 @@ pub struct Scoring {
 
 /// A complete ruleset.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "GoujiRuleset"))]
 pub struct Ruleset {
     /// The ruleset's name, e.g. `zaozhuang-2017`.
     pub name: String,

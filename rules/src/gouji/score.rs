@@ -12,6 +12,7 @@ use super::Seat;
 /// The finishing places, 头科 to 大落.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Place {
     /// 头科
     First,
@@ -52,6 +53,7 @@ impl Place {
 
 /// Points of the two teams for one game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Score {
     pub a: i32,
     pub b: i32,
@@ -76,6 +78,7 @@ impl Score {
 /// How a game's score came about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Outcome {
     /// Places, 点贡 and deductions.
     Places,
@@ -88,6 +91,7 @@ pub enum Outcome {
 /// A team on the wire (`"a"` / `"b"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum TeamName {
     A,
     B,

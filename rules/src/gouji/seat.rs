@@ -4,6 +4,7 @@ use std::fmt;
 
 /// A seat at a 够级 table, in counter-clockwise turn order A1, B1, A2, B2, A3, B3.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "GoujiSeat"))]
 pub enum Seat {
     A1 = 0,
     B1 = 1,

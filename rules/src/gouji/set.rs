@@ -121,6 +121,7 @@ impl Counts {
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
 )]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "GoujiShape"))]
 pub struct Shape {
     /// Strength of the base rank; 0 when the set is jokers only.
     pub base: Strength,

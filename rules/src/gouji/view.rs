@@ -19,6 +19,7 @@ use super::Seat;
 
 /// A snapshot of a game for one viewer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "GoujiView"))]
 pub struct View {
     pub viewer: Viewer,
     /// The game number of the deal.
@@ -48,6 +49,7 @@ pub struct View {
 
 /// One player, as the viewer may see them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "GoujiPlayer"))]
 pub struct PlayerView {
     pub seat: Seat,
     pub cards: CardCount,
@@ -71,6 +73,7 @@ pub struct PlayerView {
 
 /// The top set.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "GoujiTop"))]
 pub struct TopView {
     pub cards: Vec<Card>,
     pub shape: Shape,
@@ -84,6 +87,7 @@ pub struct TopView {
 /// What the seat to act is asked.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "GoujiPrompt"))]
 pub enum Prompt {
     /// Lead a set; a standing burner must put a joker in it (except their last set).
     Lead { joker_required: bool },

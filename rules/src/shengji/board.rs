@@ -70,6 +70,7 @@ enum State {
 
 /// A finished trick, for the views ("look at the last trick").
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TrickRecord {
     pub trick: u8,
     pub plays: Vec<SeatPlay>,
@@ -79,6 +80,7 @@ pub struct TrickRecord {
 
 /// One seat's play in a trick.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SeatPlay {
     pub seat: Seat,
     pub cards: Vec<Card>,

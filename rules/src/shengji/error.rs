@@ -11,6 +11,7 @@ use crate::Explain;
 /// The phases of a board, as named in errors and views.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ShengjiPhase"))]
 pub enum Phase {
     /// 扣底: the declarer buries 8 cards.
     Bury,

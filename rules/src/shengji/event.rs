@@ -9,6 +9,7 @@ use crate::cards::Card;
 /// Something done to a board, by or against a seat. Serialised into the event log.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ShengjiAction"))]
 pub enum Action {
     /// 扣底: the declarer buries exactly 8 cards.
     Bury { cards: Vec<Card> },
@@ -29,6 +30,7 @@ pub enum Action {
 /// The opponents' choice after a failed throw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum UnitChoice {
     /// The smallest blocked single.
     Single,
@@ -39,6 +41,7 @@ pub enum UnitChoice {
 /// Why points changed hands outside the tricks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ShengjiOffence"))]
 pub enum Offence {
     /// 甩错牌.
     FailedThrow,
@@ -52,6 +55,7 @@ pub enum Offence {
 
 /// A unit of a failed throw that someone could beat, and who.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct BlockedUnit {
     pub cards: Vec<Card>,
     pub by: Vec<Seat>,
@@ -61,11 +65,13 @@ pub struct BlockedUnit {
 /// (and a referee) see.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ShengjiEvent"))]
 pub enum Event {
     /// The declarer buried the kitty. `cards` is `None` for everyone but the declarer.
     Buried {
         seat: Seat,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
         cards: Option<Vec<Card>>,
         /// How many were buried (always 8), for those who do not see the cards.
         count: usize,
@@ -93,10 +99,13 @@ pub enum Event {
         blocked: Vec<BlockedUnit>,
         penalty: u32,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
         forced: Option<Vec<Card>>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
         choices: Option<[Vec<Card>; 2]>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
         chooser: Option<Seat>,
     },
     /// The chooser picked; the thrower's `Played` follows.

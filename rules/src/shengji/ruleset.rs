@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 /// 抠底 (kitty capture): how the kitty's points are multiplied when a defender wins the last
 /// trick, by the largest unit of that trick's lead.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum KittyMultiplier {
     /// Single ×2, pair ×4, any tractor ×8 (the text: 单抠*2，双抠*4，拖拉机抠*8).
     #[serde(rename = "tractor-8")]
@@ -20,6 +21,7 @@ pub enum KittyMultiplier {
 
 /// 甩牌: whose hands can make a throw fail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ThrowBlockers {
     /// All three other players, the partner included.
     #[serde(rename = "all-others")]
@@ -33,6 +35,7 @@ pub enum ThrowBlockers {
 /// pairs, which share one strength: trump `AA 副级对 副级对 主级对` is tractor 3 + pair or two
 /// tractors of 2.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum LeadParse {
     /// The longest tractors first, then pairs, then singles.
     #[serde(rename = "longest-tractors")]
@@ -45,6 +48,7 @@ pub enum LeadParse {
 
 /// How two plays of a throw's shape (trumps against a side-suit throw) are compared.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ThrowCompare {
     /// Unit by unit from the largest unit down (tractors, then pairs; singles only when the
     /// lead had no pair); the first unit that differs decides; all equal: the earlier play.
@@ -57,6 +61,7 @@ pub enum ThrowCompare {
 
 /// How timeouts are counted for the "first a warning" rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum TimeoutCount {
     /// Each player has their own warning.
     #[serde(rename = "per-seat")]
@@ -68,6 +73,7 @@ pub enum TimeoutCount {
 
 /// What the clock does when a warning is given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum TimeoutPlay {
     /// Every timeout, warned or penalised, ends with the engine playing for the player: an
     /// online table never waits on an absent player.
@@ -82,6 +88,7 @@ pub enum TimeoutPlay {
 /// Where the result of a board ended by a referee ruling ("the board ends, 120 to the other
 /// side") comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum RulingEnd {
     /// The defenders' points so far, plus 120 if the declarer's side offended, minus 120 if the
     /// defenders did (like every penalty, and as in 藏张: 罚分…加上前面得的分，这副牌结束).
@@ -96,6 +103,7 @@ pub enum RulingEnd {
 /// Every option of an 80分 board. Serialised with the views, so a client shows which rules
 /// are in force.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ShengjiRuleset"))]
 pub struct Ruleset {
     /// The ruleset's name, e.g. `fujian-2024`.
     pub name: String,

@@ -7,6 +7,7 @@ use std::fmt;
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
 )]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ShengjiSeat"))]
 pub enum Seat {
     N = 0,
     E = 1,

@@ -23,6 +23,7 @@ pub const FOLLOW_CAP: usize = 2000;
 
 /// A snapshot of a board for one viewer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ShengjiView"))]
 pub struct View {
     pub viewer: Viewer,
     pub board: u32,
@@ -30,23 +31,33 @@ pub struct View {
     pub declarer: Seat,
     /// The level, as a rank symbol (`"4"`, `"10"`, `"A"`).
     #[serde(with = "rank_symbol")]
+    #[cfg_attr(
+        feature = "ts",
+        ts(
+            type = r#""2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "10" | "J" | "Q" | "K" | "A""#
+        )
+    )]
     pub level: Rank,
     /// The trump suit letter, or `"NT"` for no trump.
     #[serde(with = "trump_letter")]
+    #[cfg_attr(feature = "ts", ts(type = r#""S" | "H" | "D" | "C" | "NT""#))]
     pub trump: Option<Suit>,
     pub phase: Phase,
     pub to_act: Option<Seat>,
     /// The viewer's own hand (a player's view only), in face order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub hand: Option<Vec<Card>>,
     /// Every hand, N, E, S, W (a referee's view only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub hands: Option<[Vec<Card>; 4]>,
     /// Cards held by N, E, S, W: public.
     pub hand_sizes: [usize; 4],
     /// The buried kitty: the referee's view, the declarer's if the ruleset allows, everyone's
     /// once the board is over.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub kitty: Option<Vec<Card>>,
     /// The current trick, from 1 (at most 25).
     pub trick: u8,
@@ -56,25 +67,31 @@ pub struct View {
     /// Who is winning the current trick so far (public: it follows from the plays), so a client
     /// can mark it without a second copy of the rules.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub winning: Option<Seat>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub last_trick: Option<TrickRecord>,
     /// Every finished trick, for review: once the board is over, or for a referee. During play
     /// a player may look at the last trick only (打过的牌翻扣好后，不能提出检查牌的要求).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub tricks: Option<Vec<TrickRecord>>,
     /// After a failed throw blocking singles and pairs: who chooses, and between what.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub choice: Option<PendingChoice>,
     /// The defenders' points so far, after penalties.
     pub defenders: i32,
     pub timeouts: [u8; 4],
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub result: Option<i32>,
 }
 
 /// The opponents' pending choice after a failed throw.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PendingChoice {
     pub chooser: Seat,
     pub single: Vec<Card>,
