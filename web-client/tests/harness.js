@@ -246,7 +246,13 @@ export function layoutProblems(page, dockMayScroll = false) {
     for (const el of document.querySelectorAll('#hand button')) {
       if (dockMayScroll) el.scrollIntoView({ block: 'nearest' });
       const r = el.getBoundingClientRect();
-      if (!hits(el, r.left + 2, r.top + 2) || !hits(el, r.left + 46, r.top + 46)) out.push(`hand card without a 48 px patch to tap: ${describe(el)}`);
+      for (const [x, y] of [[r.left + 4, r.top + 4], [r.left + 44, r.top + 44]]) {
+        if (!hits(el, x, y)) {
+          const at = document.elementFromPoint(x, y);
+          out.push(`hand card without a 48 px patch to tap: ${describe(el)} (at ${Math.round(x)},${Math.round(y)}: ${at ? describe(at) : 'nothing'})`);
+          break;
+        }
+      }
     }
     const play = document.querySelector('#play');
     if (play) {
