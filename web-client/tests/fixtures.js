@@ -44,3 +44,40 @@ export const goujiTable = {
   welcome: welcome('gouji', 0, seats6),
   snapshot: () => ({ type: 'snapshot', seq: 40, view: goujiView, to_act: [0], clock: { seats: [0], remaining_ms: 8000, limit_ms: 20000 }, state: 'playing' }),
 };
+
+// The largest tables the layout must hold without scrolling the felt: a trick of three 10-card
+// plays (a thrown set followed), the declarer's 33 cards while burying, a 10-card top set in 够级.
+const ten = (suit) => ['A', 'K', 'Q', 'J', '10', '9', '8', '7', '6', '5'].map((r) => suit + r);
+
+export const shengjiBigTrickTable = {
+  welcome: welcome('shengji', 2, seats4),
+  snapshot: () => ({
+    type: 'snapshot', seq: 12, state: 'playing', to_act: [2], clock: { seats: [2], remaining_ms: 24000, limit_ms: 30000 },
+    view: {
+      ...shengjiView, hand_sizes: [13, 13, 23, 13],
+      plays: [{ seat: 'W', cards: ten('C') }, { seat: 'N', cards: ten('D') }, { seat: 'E', cards: ten('S') }], leader: 'W', winning: 'W',
+    },
+  }),
+};
+
+export const shengjiBuryTable = {
+  welcome: welcome('shengji', 2, seats4),
+  snapshot: () => ({
+    type: 'snapshot', seq: 12, state: 'playing', to_act: [2], clock: { seats: [2], remaining_ms: 24000, limit_ms: 30000 },
+    view: {
+      ...shengjiView, phase: 'bury', trick: 0, leader: null, plays: [], winning: null, last_trick: null, defenders: 0, hand_sizes: [25, 25, 33, 25],
+      hand: [...shengjiView.hand, 'BJ', 'H3', 'S3', 'C3', 'D5', 'D8', 'C9', 'SK', 'HQ', 'CA'],
+    },
+  }),
+};
+
+export const goujiBigTopTable = {
+  welcome: welcome('gouji', 0, seats6),
+  snapshot: () => ({
+    type: 'snapshot', seq: 40, state: 'playing', to_act: [0], clock: { seats: [0], remaining_ms: 8000, limit_ms: 20000 },
+    view: {
+      ...goujiView, hand: [...goujiView.hand, 'S3', 'H3'],
+      top: { cards: ['SK', 'HK', 'DK', 'CK', 'SK', 'HK', 'S2', 'H2', 'BJ', 'RJ'], shape: { base: 13, naturals: 6, twos: 2, small: 1, big: 1 }, owner: 'B2', gouji: true, burn: false },
+    },
+  }),
+};

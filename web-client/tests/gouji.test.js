@@ -4,7 +4,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, shot, axeViolations, smallText, smallTargets } from './harness.js';
+import { startServer, launchBrowser, newPage, shot, axeViolations, smallText, smallTargets, layoutProblems } from './harness.js';
 import { openTableFromLobby, waitMyTurnOrOver, goujiTurn } from './play.js';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
@@ -64,6 +64,7 @@ test('a whole 够级 game with five bots, through the page', { timeout: 600_000 
       for (const [w, h] of [[390, 844], [1024, 768], [1440, 900]]) {
         await page.setViewportSize({ width: w, height: h });
         await shot(page, `gouji-${w}x${h}`);
+        assert.deepEqual(await layoutProblems(page, w < 600), [], `${w}×${h}: the felt and the whole trick in view, not under the dock; the hand and 出牌 reachable`);
       }
       await page.setViewportSize({ width: 1024, height: 768 });
       assert.deepEqual(await axeViolations(page), [], 'axe-core: no serious or critical violations on the 够级 table');

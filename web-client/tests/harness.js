@@ -210,3 +210,55 @@ export async function until(f, ms, what) {
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/**
+ * What is wrong with the table's layout at the current size: a seat or any card of the current
+ * trick (and its marks) outside the viewport or under the dock, a felt or page that would need
+ * scrolling, a hand card without a 48×48 px visible patch to tap, 出牌 out of reach. With
+ * `dockMayScroll` the hand may scroll inside the dock (the phone's last resort). Empty when fine.
+ * @param {import('playwright-core').Page} page
+ */
+export function layoutProblems(page, dockMayScroll = false) {
+  return page.evaluate((dockMayScroll) => {
+    const out = [];
+    const W = window.innerWidth;
+    const H = window.innerHeight;
+    const dock = document.querySelector('.dock');
+    const dockTop = dock ? dock.getBoundingClientRect().top : H;
+    const describe = (/** @type {Element} */ el) => `${el.className} ${el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 20) ?? ''}`;
+    const felt = document.querySelectorAll('.felt .seat, .felt .trick .card, .felt .trick .who, .felt .trick .win-tag, .felt .trick .play');
+    if (!felt.length) out.push('nothing on the felt');
+    for (const el of felt) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
+      if (r.left < -0.5 || r.top < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5) out.push(`outside the viewport: ${describe(el)} ${JSON.stringify(r)}`);
+      else if (r.bottom > dockTop + 0.5) out.push(`under the dock: ${describe(el)} bottom ${Math.round(r.bottom)} > dock top ${Math.round(dockTop)}`);
+    }
+    const scroller = document.scrollingElement;
+    if (scroller && scroller.scrollHeight > H + 1) out.push(`the page scrolls: ${scroller.scrollHeight} > ${H}`);
+    if (dock && !dockMayScroll && dock.scrollHeight > dock.clientHeight + 1) out.push(`the dock scrolls: ${dock.scrollHeight} > ${dock.clientHeight}`);
+    // Hit-test: the point is this control (not covered by a neighbour, the buttons or the edge).
+    const hits = (/** @type {Element} */ el, /** @type {number} */ x, /** @type {number} */ y) => {
+      if (x < 0 || y < 0 || x >= W || y >= H) return false;
+      const at = document.elementFromPoint(x, y);
+      return !!at && (at === el || el.contains(at));
+    };
+    for (const el of document.querySelectorAll('#hand button')) {
+      if (dockMayScroll) el.scrollIntoView({ block: 'nearest' });
+      const r = el.getBoundingClientRect();
+      for (const [x, y] of [[r.left + 4, r.top + 4], [r.left + 44, r.top + 44]]) {
+        if (!hits(el, x, y)) {
+          const at = document.elementFromPoint(x, y);
+          out.push(`hand card without a 48 px patch to tap: ${describe(el)} (at ${Math.round(x)},${Math.round(y)}: ${at ? describe(at) : 'nothing'})`);
+          break;
+        }
+      }
+    }
+    const play = document.querySelector('#play');
+    if (play) {
+      const r = play.getBoundingClientRect();
+      if (!hits(play, r.left + r.width / 2, r.top + r.height / 2)) out.push('出牌 out of reach');
+    }
+    return out;
+  }, dockMayScroll);
+}

@@ -6,7 +6,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, killSocket, shot, axeViolations, smallText, smallTargets } from './harness.js';
+import { startServer, launchBrowser, newPage, killSocket, shot, axeViolations, smallText, smallTargets, layoutProblems } from './harness.js';
 import { openTableFromLobby, waitMyTurnOrOver, model, tapCards, pressAndAwait, shengjiTurn, shengjiRevoke, handCards } from './play.js';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
@@ -34,6 +34,7 @@ test('a whole 80分 board with three bots, through the page', { timeout: 300_000
   let revokeTested = false;
   let killed = false;
   let shots = false;
+  let fullShots = false;
   for (;;) {
     const m = await waitMyTurnOrOver(page);
     if (m.tableState === 'over' || m.view.phase === 'over') break;
@@ -73,6 +74,8 @@ test('a whole 80分 board with three bots, through the page', { timeout: 300_000
       for (const [w, h] of [[390, 844], [1024, 768], [1440, 900]]) {
         await page.setViewportSize({ width: w, height: h });
         await shot(page, `shengji-${w}x${h}`);
+        // On the phone the hand may scroll inside the dock (the last resort), each card still reachable.
+        assert.deepEqual(await layoutProblems(page, w < 600), [], `${w}×${h}: the felt and the whole trick in view, not under the dock; the hand and 出牌 reachable`);
       }
       await page.setViewportSize({ width: 1024, height: 768 });
       assert.deepEqual(await axeViolations(page), [], 'axe-core: no serious or critical violations on the 80分 table');
@@ -81,12 +84,25 @@ test('a whole 80分 board with three bots, through the page', { timeout: 300_000
       shots = true;
     }
 
+    // A trick with three plays already on the felt (the fullest the seat sees at its turn).
+    if (!fullShots && v.phase === 'play' && v.plays.length === 3) {
+      for (const [w, h] of [[390, 844], [1024, 768], [1440, 900]]) {
+        await page.setViewportSize({ width: w, height: h });
+        await shot(page, `shengji-3plays-${w}x${h}`);
+        // A refusal may still be shown: on the phone the hand may then scroll inside the dock.
+        assert.deepEqual(await layoutProblems(page, w < 600), [], `${w}×${h}, three plays: the whole trick in view, not under the dock`);
+      }
+      await page.setViewportSize({ width: 1024, height: 768 });
+      fullShots = true;
+    }
+
     refusals += await shengjiTurn(page, v);
     turns++;
   }
 
   assert.ok(revokeTested, 'the illegal play was tried');
   assert.ok(killed, 'the socket was killed mid-trick');
+  assert.ok(fullShots, 'a three-play trick was checked');
   assert.ok(turns >= 20, `the seat played the board (${turns} turns)`);
   assert.ok(refusals <= 3, `the chosen plays were legal almost always (${refusals} refused)`);
 
