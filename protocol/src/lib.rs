@@ -52,6 +52,16 @@ pub struct CreateTable {
     /// Seats a bot takes from the start.
     #[serde(default)]
     pub bots: Vec<SeatIndex>,
+    /// 80分 only, 定级: the director fixes the level (`"2"`…`"10"`, `"J"`, `"Q"`, `"K"`, `"A"`)
+    /// instead of the one drawn from the seed. The cards dealt do not change.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub level: Option<String>,
+    /// 80分 only, 定主: the director fixes the trump suit (`"S"`, `"H"`, `"D"`, `"C"`) or no
+    /// trump (`"NT"`) instead of the one drawn from the seed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub trump: Option<String>,
 }
 
 /// Where a table is in its life.

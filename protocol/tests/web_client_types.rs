@@ -274,6 +274,8 @@ fn samples() -> String {
                     seed: Some("00".repeat(32)),
                     board: Some(3),
                     bots: vec![1, 3],
+                    level: Some("7".into()),
+                    trump: Some("NT".into()),
                 },
                 CreateTable {
                     game: "gouji".into(),
@@ -281,6 +283,8 @@ fn samples() -> String {
                     seed: None,
                     board: None,
                     bots: vec![],
+                    level: None,
+                    trump: None,
                 },
             ]),
         ),

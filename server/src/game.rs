@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use protocol::Problem;
+use protocol::{codes, Problem};
 use rules::deal::Seed;
 use rules::Engine;
 
@@ -27,7 +27,9 @@ pub trait TableGame:
     const DEFAULT_RULESET: &'static str;
     /// Deals board (or game) `board` of `seed` under the named ruleset. Unknown rulesets and
     /// boards are refused with a [`Problem`].
-    fn start(ruleset: &str, seed: &Seed, board: u32) -> Result<Self, Problem>;
+    /// `fixed` is what the director fixed instead of drawing it; a game with nothing to fix
+    /// refuses anything there.
+    fn start(ruleset: &str, seed: &Seed, board: u32, fixed: &DealFixed) -> Result<Self, Problem>;
     /// The ruleset's options as JSON, recorded in the table's header.
     fn options(ruleset: &str) -> String {
         let _ = ruleset;
@@ -41,7 +43,13 @@ pub trait GameKind: Send + Sync {
     fn default_ruleset(&self) -> &'static str;
     fn options(&self, ruleset: &str) -> String;
     /// Starts an engine to check the ruleset and board; the number of seats.
-    fn check(&self, ruleset: &str, seed: &Seed, board: u32) -> Result<usize, Problem>;
+    fn check(
+        &self,
+        ruleset: &str,
+        seed: &Seed,
+        board: u32,
+        fixed: &DealFixed,
+    ) -> Result<usize, Problem>;
     /// Starts the table's actor from what is stored (replaying its log).
     fn spawn(&self, stored: StoredTable, deps: TableDeps) -> Result<TableHandle, String>;
 }
@@ -58,8 +66,14 @@ impl<G: TableGame> GameKind for Kind<G> {
     fn options(&self, ruleset: &str) -> String {
         G::options(ruleset)
     }
-    fn check(&self, ruleset: &str, seed: &Seed, board: u32) -> Result<usize, Problem> {
-        Ok(G::start(ruleset, seed, board)?.seats())
+    fn check(
+        &self,
+        ruleset: &str,
+        seed: &Seed,
+        board: u32,
+        fixed: &DealFixed,
+    ) -> Result<usize, Problem> {
+        Ok(G::start(ruleset, seed, board, fixed)?.seats())
     }
     fn spawn(&self, stored: StoredTable, deps: TableDeps) -> Result<TableHandle, String> {
         crate::table::spawn::<G>(stored, deps)
@@ -111,15 +125,85 @@ fn unknown_ruleset(game: &str, name: &str, known: &[&str]) -> Problem {
     )
 }
 
-/// 80分: one pre-dealt board (牌套) of the seed; declarer, level and trump as dealt.
+/// What a director may fix for a deal instead of drawing it from the seed: 80分's level and
+/// trump (定级、定主). Stored in the table's header as JSON; the cards dealt never change.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DealFixed {
+    /// A rank symbol: `"2"` … `"10"`, `"J"`, `"Q"`, `"K"`, `"A"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
+    /// A suit letter or `"NT"` (无主).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trump: Option<String>,
+}
+
+impl DealFixed {
+    /// The header's JSON text (`{}` when nothing is fixed).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|_| "{}".into())
+    }
+
+    pub fn from_json(text: &str) -> Result<DealFixed, String> {
+        serde_json::from_str(text).map_err(|e| format!("bad fixed deal {text:?}: {e}"))
+    }
+
+    /// The 80分 deal's fixed level and trump, checked.
+    pub fn shengji(&self) -> Result<rules::deal::Fixed, Problem> {
+        let level = match &self.level {
+            None => None,
+            Some(s) => Some(rules::cards::Rank::parse(s).ok_or_else(|| {
+                Problem::new(
+                    codes::BAD_REQUEST,
+                    format!("级数「{s}」不对：应为 2–10、J、Q、K、A"),
+                    format!("level \"{s}\" is not a rank (2-10, J, Q, K, A)"),
+                )
+            })?),
+        };
+        let trump = match self.trump.as_deref() {
+            None => None,
+            Some(t) if t.eq_ignore_ascii_case("NT") => Some(None),
+            Some(t) => {
+                let mut chars = t.chars();
+                let suit = chars
+                    .next()
+                    .filter(|_| chars.next().is_none())
+                    .and_then(rules::cards::Suit::from_letter);
+                Some(Some(suit.ok_or_else(|| {
+                    Problem::new(
+                        codes::BAD_REQUEST,
+                        format!("主「{t}」不对：应为 S、H、D、C 或 NT（无主）"),
+                        format!("trump \"{t}\" is not S, H, D, C or NT"),
+                    )
+                })?))
+            }
+        };
+        Ok(rules::deal::Fixed { level, trump })
+    }
+
+    /// Refuses any fixing for a game that has nothing to fix.
+    pub fn nothing(&self, zh: &str, en: &str) -> Result<(), Problem> {
+        if *self == DealFixed::default() {
+            return Ok(());
+        }
+        Err(Problem::new(
+            codes::BAD_REQUEST,
+            format!("{zh}没有级和主可定"),
+            format!("{en} has no level or trump to fix"),
+        ))
+    }
+}
+
+/// 80分: one pre-dealt board (牌套) of the seed; declarer, level and trump as dealt unless the
+/// director fixed them.
 impl TableGame for rules::shengji::Board {
     const GAME: &'static str = "shengji";
     const DEFAULT_RULESET: &'static str = "fujian-2024";
 
-    fn start(ruleset: &str, seed: &Seed, board: u32) -> Result<Self, Problem> {
+    fn start(ruleset: &str, seed: &Seed, board: u32, fixed: &DealFixed) -> Result<Self, Problem> {
         let rules = rules::shengji::Ruleset::by_name(ruleset)
             .ok_or_else(|| unknown_ruleset("80分", ruleset, &["fujian-2024"]))?;
-        let deal = rules::deal::deal_shengji(seed, board, rules::deal::Fixed::default());
+        let deal = rules::deal::deal_shengji(seed, board, fixed.shengji()?);
         Ok(rules::shengji::Board::new(&deal, rules))
     }
 
@@ -135,7 +219,8 @@ impl TableGame for rules::gouji::Game {
     const GAME: &'static str = "gouji";
     const DEFAULT_RULESET: &'static str = "zaozhuang-2017";
 
-    fn start(ruleset: &str, seed: &Seed, board: u32) -> Result<Self, Problem> {
+    fn start(ruleset: &str, seed: &Seed, board: u32, fixed: &DealFixed) -> Result<Self, Problem> {
+        fixed.nothing("够级", "gouji")?;
         let rules = rules::gouji::Ruleset::by_name(ruleset)
             .ok_or_else(|| unknown_ruleset("够级", ruleset, &rules::gouji::Ruleset::NAMES))?;
         let deal = rules::deal::deal_gouji(seed, board);

@@ -35,7 +35,7 @@ use std::time::Duration;
 
 use tokio::sync::{oneshot, Semaphore};
 
-pub use game::{Games, TableGame};
+pub use game::{DealFixed, Games, TableGame};
 
 /// How a server runs. [`Config::default`] is what `paiju serve` uses without flags.
 #[derive(Clone, Debug)]

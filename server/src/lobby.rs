@@ -10,7 +10,7 @@ use protocol::{
 };
 
 use crate::clock::ClockScale;
-use crate::game::Games;
+use crate::game::{DealFixed, Games};
 use crate::seat_token;
 use crate::store::{self, Journal, SeatRecord, StoredTable, TableHeader};
 use crate::table::TableHandle;
@@ -140,7 +140,13 @@ impl Lobby {
             .ruleset
             .clone()
             .unwrap_or_else(|| kind.default_ruleset().to_string());
-        let seats = kind.check(&ruleset, &seed, board).map_err(|p| (400, p))?;
+        let fixed = DealFixed {
+            level: req.level.clone(),
+            trump: req.trump.clone(),
+        };
+        let seats = kind
+            .check(&ruleset, &seed, board, &fixed)
+            .map_err(|p| (400, p))?;
         if let Some(&bad) = req.bots.iter().find(|&&s| s >= seats) {
             return Err((
                 400,
@@ -160,6 +166,7 @@ impl Lobby {
             seed: seed.to_hex(),
             seed_commitment: seed.commitment(),
             board,
+            fixed: fixed.to_json(),
             created_ms: store::now_ms(),
         };
         let seat_records = (0..seats)

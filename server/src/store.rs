@@ -36,6 +36,10 @@ pub struct TableHeader {
     pub seed_commitment: String,
     /// Board (80分) or game (够级) number dealt from the seed.
     pub board: u32,
+    /// What the director fixed instead of drawing it from the seed (80分 定级、定主), as the JSON
+    /// of [`crate::game::DealFixed`]; `{}` when nothing was fixed. Part of the deal, so part of
+    /// the chain's first link.
+    pub fixed: String,
     /// Unix milliseconds.
     pub created_ms: u64,
 }
@@ -135,6 +139,7 @@ pub fn genesis(header: &TableHeader) -> String {
         header.deal_algorithm.as_bytes(),
         header.seed_commitment.as_bytes(),
         header.board.to_string().as_bytes(),
+        header.fixed.as_bytes(),
         header.created_ms.to_string().as_bytes(),
     ])
 }
@@ -219,6 +224,7 @@ CREATE TABLE IF NOT EXISTS tables (
     seed TEXT NOT NULL,
     seed_commitment TEXT NOT NULL,
     board INTEGER NOT NULL,
+    fixed TEXT NOT NULL DEFAULT '{}',
     created_ms INTEGER NOT NULL,
     state TEXT NOT NULL
 );
@@ -323,7 +329,7 @@ impl SqliteStore {
     ) -> Result<Vec<(TableHeader, TableState)>, StoreError> {
         let sql = format!(
             "SELECT id, game, ruleset, options, deal_algorithm, seed, seed_commitment, board,
-                    created_ms, state FROM tables WHERE {filter} ORDER BY created_ms, id"
+                    fixed, created_ms, state FROM tables WHERE {filter} ORDER BY created_ms, id"
         );
         let mut st = self.conn.prepare(&sql)?;
         let rows = st
@@ -338,9 +344,10 @@ impl SqliteStore {
                         seed: r.get(5)?,
                         seed_commitment: r.get(6)?,
                         board: r.get::<_, i64>(7)? as u32,
-                        created_ms: r.get::<_, i64>(8)? as u64,
+                        fixed: r.get(8)?,
+                        created_ms: r.get::<_, i64>(9)? as u64,
                     },
-                    parse_state(&r.get::<_, String>(9)?),
+                    parse_state(&r.get::<_, String>(10)?),
                 ))
             })?
             .collect::<Result<Vec<_>, _>>()?;
@@ -370,8 +377,8 @@ impl Store for SqliteStore {
         let h = &t.header;
         tx.execute(
             "INSERT INTO tables (id, game, ruleset, options, deal_algorithm, seed, seed_commitment,
-                                 board, created_ms, state)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                                 board, fixed, created_ms, state)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
             rusqlite::params![
                 h.id,
                 h.game,
@@ -381,6 +388,7 @@ impl Store for SqliteStore {
                 h.seed,
                 h.seed_commitment,
                 h.board as i64,
+                h.fixed,
                 h.created_ms as i64,
                 state_name(t.state)
             ],
@@ -606,6 +614,7 @@ mod tests {
             seed: seed.to_hex(),
             seed_commitment: seed.commitment(),
             board: 1,
+            fixed: "{}".into(),
             created_ms: 1,
         }
     }

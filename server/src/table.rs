@@ -21,7 +21,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::{sleep_until, Instant};
 
 use crate::clock::MoveClock;
-use crate::game::TableGame;
+use crate::game::{DealFixed, TableGame};
 use crate::lobby::TableDeps;
 use crate::seat_token;
 use crate::store::{self, LogEntry, SeatRecord, StoredTable, TableHeader};
@@ -263,7 +263,8 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
     let id = header.id.clone();
     store::verify(&header, &log).map_err(|t| format!("table {id}: log tampered: {t}"))?;
     let seed = rules::deal::Seed::from_hex(&header.seed).map_err(|e| e.0)?;
-    let mut engine = G::start(&header.ruleset, &seed, header.board)
+    let fixed = DealFixed::from_json(&header.fixed).map_err(|e| format!("table {id}: {e}"))?;
+    let mut engine = G::start(&header.ruleset, &seed, header.board, &fixed)
         .map_err(|p| format!("table {id}: {}", p.en))?;
     let n = engine.seats();
     let mut records: Vec<SeatRecord> = (0..n)

@@ -314,8 +314,13 @@ async fn sigkill_mid_board_loses_nothing_acknowledged() {
     let unique: std::collections::HashSet<_> = ids.iter().collect();
     assert_eq!(unique.len(), ids.len(), "no id applied twice");
     let seed = rules::deal::Seed::from_hex(SEED).unwrap();
-    let mut board =
-        <rules::shengji::Board as server::TableGame>::start("fujian-2024", &seed, 3).unwrap();
+    let mut board = <rules::shengji::Board as server::TableGame>::start(
+        "fujian-2024",
+        &seed,
+        3,
+        &Default::default(),
+    )
+    .unwrap();
     for e in &t2.log {
         Engine::apply(&mut board, e.seat, serde_json::from_str(&e.action).unwrap()).unwrap();
     }

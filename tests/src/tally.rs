@@ -235,7 +235,13 @@ impl server::TableGame for Tally {
     const GAME: &'static str = "tally";
     const DEFAULT_RULESET: &'static str = "test";
 
-    fn start(ruleset: &str, seed: &Seed, board: u32) -> Result<Self, Problem> {
+    fn start(
+        ruleset: &str,
+        seed: &Seed,
+        board: u32,
+        fixed: &server::DealFixed,
+    ) -> Result<Self, Problem> {
+        fixed.nothing("记分游戏", "tally")?;
         if ruleset != "test" {
             return Err(Problem::new(
                 "unknown_ruleset",

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 
 use paiju_tests::{bots_play_out, temp_dir, test_config, TestServer, REFEREE_TOKEN};
-use protocol::{Actor, ClientOut, TableState};
+use protocol::{Actor, ClientOut, TableState, TableSummary};
 use rules::cards::Card;
 use rules::Viewer;
 use serde_json::{json, Value};
@@ -40,7 +40,8 @@ fn replayed_referee_view<G: TableGame>(
     let t = st.table(table).unwrap().expect("stored");
     store::verify(&t.header, &t.log).expect("the chain verifies");
     let seed = rules::deal::Seed::from_hex(&t.header.seed).unwrap();
-    let mut engine = G::start(&t.header.ruleset, &seed, t.header.board).unwrap();
+    let fixed = server::DealFixed::from_json(&t.header.fixed).unwrap();
+    let mut engine = G::start(&t.header.ruleset, &seed, t.header.board, &fixed).unwrap();
     for e in &t.log {
         engine
             .apply(e.seat, serde_json::from_str(&e.action).unwrap())
@@ -181,5 +182,62 @@ async fn a_seat_never_sees_another_hand_before_it_is_played() {
         secret.is_subset(&revealed),
         "by the end every card was shown"
     );
+    s.running.shutdown().await;
+}
+
+/// 定级、定主: a director fixes an 80分 board's level and trump; the cards are the seed's, the
+/// header keeps what was fixed (so the log replays to the same board), and bad values or fixing
+/// a 够级 game are refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_director_fixes_level_and_trump() {
+    let s = start("fixed-board").await;
+    let t = s
+        .create(json!({"game": "shengji", "seed": SEED, "board": 2, "level": "7", "trump": "NT"}))
+        .await;
+    let tokens = seat_players(&s, &t.id, &[0, 1, 2, 3]).await;
+    let reports = bots_play_out::<rules::shengji::Board>(&s, &t.id, &tokens).await;
+    assert!(reports.iter().all(|r| r.over));
+    let (replayed, _) = replayed_referee_view::<rules::shengji::Board>(&s.db, &t.id);
+    assert_eq!(replayed["level"], "7");
+    assert_eq!(replayed["trump"], "NT");
+    assert_eq!(server_referee_view(&s, &t.id).await, replayed);
+    // The cards are those the seed deals for board 2, whatever was fixed.
+    let dealt = rules::deal::deal_shengji(
+        &rules::deal::Seed::from_hex(SEED).unwrap(),
+        2,
+        rules::deal::Fixed::default(),
+    );
+    let played: Vec<Card> = replayed["tricks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|t| t["plays"].as_array().unwrap().clone())
+        .filter(|p| p["seat"] == "N")
+        .flat_map(|p| serde_json::from_value::<Vec<Card>>(p["cards"].clone()).unwrap())
+        .collect();
+    let mut north: Vec<Card> = dealt.hands[0].clone();
+    let mut played_sorted = played;
+    north.sort();
+    played_sorted.sort();
+    assert_eq!(
+        dealt.declarer, 1,
+        "board 2 is East's: North plays only the cards dealt"
+    );
+    assert_eq!(played_sorted, north, "North plays the hand the seed dealt");
+
+    for (body, word) in [
+        (json!({"game": "shengji", "level": "1"}), "level"),
+        (json!({"game": "shengji", "trump": "X"}), "trump"),
+        (json!({"game": "gouji", "level": "7"}), "gouji"),
+    ] {
+        let err = bots::http::post_json::<TableSummary>(s.addr, "/api/tables", &body)
+            .await
+            .unwrap_err();
+        assert!(err.starts_with("400"), "{body}: {err}");
+        assert!(
+            err.contains("bad_request") && err.contains(word),
+            "{body}: {err}"
+        );
+    }
     s.running.shutdown().await;
 }

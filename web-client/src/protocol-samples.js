@@ -451,7 +451,9 @@ export const lobby0 = [
     "bots": [
       1,
       3
-    ]
+    ],
+    "level": "7",
+    "trump": "NT"
   },
   {
     "game": "gouji",

@@ -107,7 +107,17 @@ board?: number,
 /**
  * Seats a bot takes from the start.
  */
-bots: Array<number>, };
+bots: Array<number>, 
+/**
+ * 80分 only, 定级: the director fixes the level (`"2"`…`"10"`, `"J"`, `"Q"`, `"K"`, `"A"`)
+ * instead of the one drawn from the seed. The cards dealt do not change.
+ */
+level?: string, 
+/**
+ * 80分 only, 定主: the director fixes the trump suit (`"S"`, `"H"`, `"D"`, `"C"`) or no
+ * trump (`"NT"`) instead of the one drawn from the seed.
+ */
+trump?: string, };
 
 /**
  * How the players still holding cards at the end fill the remaining places.
