@@ -596,3 +596,75 @@ async fn idle_tables_are_closed_and_their_logs_kept() {
     assert_eq!(st.table(&t.id).unwrap().unwrap().state, TableState::Closed);
     s.running.shutdown().await;
 }
+
+/// A write the store refuses (a failing disk, made here with a SQLite trigger) is never
+/// acknowledged or broadcast: the player is told `store_failed`, the table closes its sockets
+/// (1011) rather than run ahead of its log. Once the disk is mended and the server restarts, the
+/// table comes back from its log without that action, and the same action id is applied once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_write_is_never_acknowledged_and_a_restart_recovers() {
+    let dir = temp_dir("store-failure");
+    let db = dir.join("paiju.db");
+    let s = TestServer::start_with(test_config(db.clone())).await;
+    let t = s.create(json!({"game": "tally", "seed": SEED})).await;
+    let tokens = seat_everyone(&s, &t.id).await;
+    let mut c0 = s.client(&t.id).await;
+    c0.hello(Some(&tokens[0]), None).await;
+    let ClientOut::Snapshot { view, .. } = c0.recv().await else {
+        panic!()
+    };
+    let view: TallyView = serde_json::from_value(view).unwrap();
+    let tile = view.hands[0].as_ref().unwrap()[0].clone();
+    let mut watcher = s.client(&t.id).await;
+    watcher.hello(None, None).await;
+
+    let disk = SqliteStore::open(&db).unwrap();
+    disk.connection()
+        .execute_batch(
+            "CREATE TRIGGER broken_disk BEFORE INSERT ON log
+             BEGIN SELECT RAISE(ABORT, 'disk failure (test)'); END;",
+        )
+        .unwrap();
+    c0.act_with_id(1, json!({"type": "play", "tile": tile}), None)
+        .await;
+    let reply = c0
+        .recv_until(|m| matches!(m, ClientOut::Ack { .. } | ClientOut::Rejected { .. }))
+        .await;
+    let ClientOut::Rejected { id: 1, problem } = reply else {
+        panic!("{reply:?}")
+    };
+    assert_eq!(problem.code, "store_failed");
+    assert_eq!(c0.closed().await, Closed::Code(close::INTERNAL));
+    // The spectator saw no event of the lost action before its socket closed.
+    assert_eq!(watcher.closed().await, Closed::Code(close::INTERNAL));
+    assert!(
+        watcher
+            .frames
+            .iter()
+            .all(|f| !f.contains(r#""type":"events""#)),
+        "an unstored action was broadcast: {:?}",
+        watcher.frames
+    );
+    assert!(replay(&db, &t.id).1.is_empty(), "nothing was stored");
+
+    disk.connection()
+        .execute_batch("DROP TRIGGER broken_disk")
+        .unwrap();
+    drop(disk);
+    s.running.shutdown().await;
+    let s = TestServer::start_with(test_config(db.clone())).await;
+    assert!(s.running.not_recovered.is_empty());
+    let mut c0 = s.client(&t.id).await;
+    let ClientOut::Welcome { seq, .. } = c0.hello(Some(&tokens[0]), Some(0)).await else {
+        panic!()
+    };
+    assert_eq!(seq, 0, "the table is back as its log has it");
+    c0.act_with_id(1, json!({"type": "play", "tile": tile}), None)
+        .await;
+    assert_eq!(
+        c0.recv_until(|m| matches!(m, ClientOut::Ack { .. })).await,
+        ClientOut::Ack { id: 1, seq: 1 }
+    );
+    assert_eq!(replay(&db, &t.id).1.len(), 1);
+    s.running.shutdown().await;
+}
