@@ -3,6 +3,8 @@
 //! and the board unchanged), failed throws with the opponents' choice, 抠底, clocks, rulings,
 //! views and the `Engine` trait.
 
+mod shengji_support;
+
 use rules::cards::{format_cards, parse_list, points, Card, Hand, Rank, Suit};
 use rules::deal::{deal_shengji, Fixed, Seed, ShengjiDeal};
 use rules::shengji::{
@@ -10,24 +12,7 @@ use rules::shengji::{
     TimeoutCount, TimeoutPlay, UnitChoice, View,
 };
 use rules::{Engine, Explain, Viewer};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-}
+use shengji_support::Rng;
 
 fn cards(s: &str) -> Vec<Card> {
     parse_list(s).unwrap()

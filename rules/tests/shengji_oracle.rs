@@ -4,6 +4,8 @@
 //! positions, every candidate play is judged by the oracle and by the engine, and they must
 //! agree; the same for throws and trick winners.
 
+mod shengji_support;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use rules::cards::{Card, Hand, Rank, Suit};
@@ -12,27 +14,7 @@ use rules::shengji::{
     LeadParse, Order, Ruleset, Seat, ThrowVerdict,
 };
 use rules::Explain;
-
-// ---------------------------------------------------------------------------------------------
-// A seeded generator (splitmix64): reproducible positions without another dependency.
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-}
+use shengji_support::Rng;
 
 // ---------------------------------------------------------------------------------------------
 // The oracle's card order, from the rulebook's words.

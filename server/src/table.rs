@@ -492,18 +492,7 @@ impl<G: TableGame> Table<G> {
                 "that seat is taken",
             ));
         }
-        let record = SeatRecord {
-            seat,
-            name: Some(name),
-            token_hash: Some(token_hash),
-            bot: false,
-        };
-        self.deps
-            .journal
-            .set_seat(&self.id, record.clone())
-            .await
-            .map_err(|e| store_problem(&e))?;
-        self.seats[seat] = record;
+        self.save_seat(seat, Some(name), Some(token_hash)).await?;
         self.auto[seat] = false;
         if self.state == TableState::Waiting && self.seats.iter().all(|s| s.bot || s.name.is_some())
         {
@@ -526,18 +515,7 @@ impl<G: TableGame> Table<G> {
         let Some(seat) = self.seat_of(token_hash) else {
             return Err(bad_token());
         };
-        let record = SeatRecord {
-            seat,
-            name: None,
-            token_hash: None,
-            bot: false,
-        };
-        self.deps
-            .journal
-            .set_seat(&self.id, record.clone())
-            .await
-            .map_err(|e| store_problem(&e))?;
-        self.seats[seat] = record;
+        self.save_seat(seat, None, None).await?;
         self.subscribers.retain(|s| {
             let mine = s.who == Who::Seat(seat);
             if mine {
@@ -546,6 +524,29 @@ impl<G: TableGame> Table<G> {
             !mine
         });
         self.after_presence_change();
+        Ok(())
+    }
+
+    /// Stores who sits in a (human) seat, then takes it as the table's: the store first, so a
+    /// restart never forgets a seat a player was told they have.
+    async fn save_seat(
+        &mut self,
+        seat: usize,
+        name: Option<String>,
+        token_hash: Option<String>,
+    ) -> Result<(), Problem> {
+        let record = SeatRecord {
+            seat,
+            name,
+            token_hash,
+            bot: false,
+        };
+        self.deps
+            .journal
+            .set_seat(&self.id, record.clone())
+            .await
+            .map_err(|e| store_problem(&e))?;
+        self.seats[seat] = record;
         Ok(())
     }
 

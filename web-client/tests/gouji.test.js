@@ -2,29 +2,16 @@
 // a whole game to its result. Along the way: the seats marked (对头, 联邦), the hand grouped by
 // rank with counts, the set builder's verdict before sending, 问牌, screenshots and axe-core.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, shot, axeViolations, smallText, smallTargets, layoutProblems } from './harness.js';
+import { liveServerAndBrowser, newPage, shot, axeViolations, smallText, smallTargets, layoutProblems } from './harness.js';
 import { openTableFromLobby, waitMyTurnOrOver, goujiTurn } from './play.js';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const live = liveServerAndBrowser();
 
 test('a whole 够级 game with five bots, through the page', { timeout: 600_000 }, async () => {
-  const { page, errors } = await newPage(browser, { width: 1024, height: 768 });
-  await openTableFromLobby(page, server.url, 'gouji');
+  const { page, errors } = await newPage(live.browser, { width: 1024, height: 768 });
+  await openTableFromLobby(page, live.server.url, 'gouji');
 
   // Six seats: mine (A1) in the dock, B2 marked 对头, A2 and A3 联邦.
   await page.waitForSelector('#hand .group-btn');

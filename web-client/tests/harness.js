@@ -11,6 +11,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -261,4 +262,22 @@ export function layoutProblems(page, dockMayScroll = false) {
     }
     return out;
   }, dockMayScroll);
+}
+
+/**
+ * For a test file that plays against the real server: starts `paiju serve` and Chromium before
+ * the file's tests and stops both after them. Read `live.server` and `live.browser` in the tests.
+ */
+export function liveServerAndBrowser() {
+  /** @type {{ server: Awaited<ReturnType<typeof startServer>>, browser: import('playwright-core').Browser }} */
+  const live = /** @type {any} */ ({});
+  before(async () => {
+    live.server = await startServer();
+    live.browser = await launchBrowser();
+  });
+  after(async () => {
+    await live.browser?.close();
+    await live.server?.stop();
+  });
+  return live;
 }

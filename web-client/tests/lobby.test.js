@@ -2,28 +2,15 @@
 // invite link and code, sitting down from a link in a second browser, watching, English and
 // the four-colour suits, and the lobby's own accessibility and sizes.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, shot, axeViolations, smallText, smallTargets } from './harness.js';
+import { liveServerAndBrowser, newPage, shot, axeViolations, smallText, smallTargets } from './harness.js';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const live = liveServerAndBrowser();
 
 test('the lobby is large, accessible, and remembers the name', async () => {
-  const { page, errors } = await newPage(browser, { width: 1024, height: 768 });
-  await page.goto(server.url + '/');
+  const { page, errors } = await newPage(live.browser, { width: 1024, height: 768 });
+  await page.goto(live.server.url + '/');
   await page.waitForSelector('#create');
   assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
   assert.match(await page.textContent('body') ?? '', /开新桌/);
@@ -46,8 +33,8 @@ test('the lobby is large, accessible, and remembers the name', async () => {
 
 test('a friend joins by the invite link, a third person watches', { timeout: 120_000 }, async () => {
   // The host opens an 80分 table for two people: two seats stay free for friends.
-  const host = await newPage(browser, { width: 1024, height: 768 });
-  await host.page.goto(server.url + '/');
+  const host = await newPage(live.browser, { width: 1024, height: 768 });
+  await host.page.goto(live.server.url + '/');
   await host.page.fill('#name', '老王');
   await host.page.check('input[name=game][value=shengji]');
   await host.page.check('input[name=humans][value="2"]');
@@ -59,11 +46,11 @@ test('a friend joins by the invite link, a third person watches', { timeout: 120
   await shot(host.page, 'invite-1024x768');
 
   // The table is listed with its free seat.
-  const listed = await (await fetch(`${server.url}/api/tables`)).json();
+  const listed = await (await fetch(`${live.server.url}/api/tables`)).json();
   assert.ok(listed.some((/** @type {any} */ t) => t.id === code));
 
   // A friend opens the link in their own browser, writes a name and sits down opposite.
-  const friend = await newPage(browser, { width: 390, height: 844 });
+  const friend = await newPage(live.browser, { width: 390, height: 844 });
   await friend.page.goto(link);
   await friend.page.fill('#name', '老李');
   await friend.page.click('[data-seat="2"]');
@@ -73,8 +60,8 @@ test('a friend joins by the invite link, a third person watches', { timeout: 120
   await host.page.waitForFunction(() => document.querySelector('[data-seat="2"]')?.textContent?.includes('老李'));
 
   // Someone else watches: no hand, no play button, the four seats' plates.
-  const watcher = await newPage(browser, { width: 1024, height: 768 });
-  await watcher.page.goto(`${server.url}/#/t/${code}/watch`);
+  const watcher = await newPage(live.browser, { width: 1024, height: 768 });
+  await watcher.page.goto(`${live.server.url}/#/t/${code}/watch`);
   await watcher.page.waitForFunction(() => /** @type {any} */ (window).paiju?.model?.view);
   assert.equal(await watcher.page.evaluate(() => /** @type {any} */ (window).paiju.model.role), 'spectator');
   assert.equal(await watcher.page.$('#hand'), null, 'a spectator sees no hand');

@@ -4,29 +4,16 @@
 // screenshots at three sizes, axe-core, text and touch-target sizes; the board to its result,
 // then the review of its tricks.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, killSocket, shot, axeViolations, smallText, smallTargets, layoutProblems } from './harness.js';
+import { liveServerAndBrowser, newPage, killSocket, shot, axeViolations, smallText, smallTargets, layoutProblems } from './harness.js';
 import { openTableFromLobby, waitMyTurnOrOver, model, tapCards, pressAndAwait, shengjiTurn, shengjiRevoke, handCards } from './play.js';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const live = liveServerAndBrowser();
 
 test('a whole 80分 board with three bots, through the page', { timeout: 300_000 }, async () => {
-  const { page, errors } = await newPage(browser, { width: 1024, height: 768 });
-  const id = await openTableFromLobby(page, server.url, 'shengji');
+  const { page, errors } = await newPage(live.browser, { width: 1024, height: 768 });
+  const id = await openTableFromLobby(page, live.server.url, 'shengji');
   assert.match(id, /^[A-Za-z0-9_-]+$/);
 
   let turns = 0;
