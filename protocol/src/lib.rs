@@ -235,46 +235,9 @@ pub enum Role {
     Referee,
 }
 
-/// Who caused a logged action.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub enum Actor {
-    /// The seat's player.
-    Player,
-    /// A bot sitting in the seat.
-    Bot,
-    /// The clock ran out: the engine's timeout action.
-    Clock,
-    /// 托管: the table played for an absent player whose clock had run out.
-    Auto,
-    /// A referee's ruling against the seat.
-    Referee,
-}
-
-impl Actor {
-    pub fn name(self) -> &'static str {
-        match self {
-            Actor::Player => "player",
-            Actor::Bot => "bot",
-            Actor::Clock => "clock",
-            Actor::Auto => "auto",
-            Actor::Referee => "referee",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Actor> {
-        [
-            Actor::Player,
-            Actor::Bot,
-            Actor::Clock,
-            Actor::Auto,
-            Actor::Referee,
-        ]
-        .into_iter()
-        .find(|a| a.name() == s)
-    }
-}
+/// Who caused a logged action: defined by the rules crate, which refuses rulings from anyone but
+/// the referee and timeouts from anyone but the clock.
+pub use rules::Actor;
 
 /// Whose clock runs and how long they have left.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

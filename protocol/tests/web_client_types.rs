@@ -82,7 +82,10 @@ fn play<E: Engine>(
         actions
             .entry(av["type"].as_str().unwrap_or("").to_string())
             .or_insert(av);
-        for e in game.apply(seat, action).expect("a legal action") {
+        for e in game
+            .apply(seat, rules::Actor::Player, action)
+            .expect("a legal action")
+        {
             if let Some(e) = game.redact(&e, Viewer::Seat(0)) {
                 let ev = v(&e);
                 events

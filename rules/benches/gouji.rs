@@ -84,7 +84,7 @@ fn play_cheap(deal: &GoujiDeal, ruleset: &Ruleset, rng: &mut DealStream) -> usiz
     let mut moves = 0;
     while !g.is_over() {
         let (seat, action) = cheap_move(&g, rng, &mut scratch);
-        Engine::apply(&mut g, seat, action).expect("a legal move");
+        Engine::apply(&mut g, seat, action.taken_by(), action).expect("a legal move");
         moves += 1;
     }
     moves
@@ -97,7 +97,7 @@ fn play_legal(deal: &GoujiDeal, ruleset: &Ruleset, rng: &mut DealStream) -> usiz
         let seat = g.to_act()[0];
         let legal = g.legal_actions(seat);
         let a = legal[rng.below(legal.len() as u32) as usize].clone();
-        Engine::apply(&mut g, seat, a).expect("a legal move");
+        Engine::apply(&mut g, seat, a.taken_by(), a).expect("a legal move");
         moves += 1;
     }
     moves

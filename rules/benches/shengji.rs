@@ -3,6 +3,7 @@
 //! one core. Run: `cargo bench -p rules --bench shengji`.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use rules::Actor;
 
 use rules::cards::{Card, Hand};
 use rules::deal::{deal_shengji, Fixed, Seed, ShengjiDeal};
@@ -118,7 +119,9 @@ fn play_board(deal: &ShengjiDeal, rng: &mut Rng) -> i32 {
     let mut board = Board::new(deal, Ruleset::fujian_2024());
     let d = Seat::from_index(deal.declarer);
     let bury = default_bury(board.order(), board.hand(d));
-    board.apply(d, Action::Bury { cards: bury }).unwrap();
+    board
+        .apply(d, Actor::Player, Action::Bury { cards: bury })
+        .unwrap();
     while !board.is_over() {
         let seat = board.to_act().unwrap();
         let hand = board.hand(seat);
@@ -160,7 +163,7 @@ fn play_board(deal: &ShengjiDeal, rng: &mut Rng) -> i32 {
             },
             None => Action::Play { cards },
         };
-        board.apply(seat, action).unwrap();
+        board.apply(seat, action.taken_by(), action).unwrap();
     }
     board.result().unwrap()
 }

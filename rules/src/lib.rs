@@ -38,6 +38,50 @@ pub enum Viewer {
     Referee,
 }
 
+/// Who acts. The engines check it: a ruling (penalty, deduction, forfeit, ending a board) is
+/// accepted only from [`Actor::Referee`] and a timeout only from [`Actor::Clock`], so no player,
+/// bot or replayed log can reach either through any path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum Actor {
+    /// The seat's player.
+    Player,
+    /// A bot sitting in the seat.
+    Bot,
+    /// The clock ran out: the engine's timeout action.
+    Clock,
+    /// 托管: the table played for a player whose clock had run out (or who asked for it).
+    Auto,
+    /// A referee: a ruling against the seat, or a move made for it on its behalf (logged with a
+    /// reason by the server).
+    Referee,
+}
+
+impl Actor {
+    pub const ALL: [Actor; 5] = [
+        Actor::Player,
+        Actor::Bot,
+        Actor::Clock,
+        Actor::Auto,
+        Actor::Referee,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Actor::Player => "player",
+            Actor::Bot => "bot",
+            Actor::Clock => "clock",
+            Actor::Auto => "auto",
+            Actor::Referee => "referee",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Actor> {
+        Actor::ALL.into_iter().find(|a| a.name() == s)
+    }
+}
+
 /// What the server needs of a game engine: one pure state machine per table.
 ///
 /// Both engines implement it, so the table actor, the log replay, the clocks and the bots are
@@ -57,9 +101,24 @@ pub trait Engine {
     fn seats(&self) -> usize;
     /// Applies an action by a seat. A refused action leaves the state exactly as it was.
     /// Clock expiries and referee rulings are actions too; for those `seat` is the seat whose
-    /// clock ran out or who is ruled against.
-    fn apply(&mut self, seat: usize, action: Self::Action)
-        -> Result<Vec<Self::Event>, Self::Error>;
+    /// clock ran out or who is ruled against, and `by` must be [`Actor::Clock`] or
+    /// [`Actor::Referee`]: the engine refuses them from anyone else.
+    fn apply(
+        &mut self,
+        seat: usize,
+        by: Actor,
+        action: Self::Action,
+    ) -> Result<Vec<Self::Event>, Self::Error>;
+    /// A question that is not a move (够级's 问牌): answered from the state to the asker alone,
+    /// never logged, never touching a clock. `None`: this action is not a question (apply it).
+    fn ask(
+        &self,
+        seat: usize,
+        action: &Self::Action,
+    ) -> Option<Result<Vec<Self::Event>, Self::Error>> {
+        let _ = (seat, action);
+        None
+    }
     /// Seats that may act now (usually one; empty when the game is over).
     fn to_act(&self) -> Vec<usize>;
     /// The snapshot this viewer may see.

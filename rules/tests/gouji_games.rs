@@ -8,6 +8,7 @@ use rules::cards::Card;
 use rules::deal::deal_gouji;
 use rules::gouji::set::shape_of;
 use rules::gouji::{Action, Event, Game, KeepCards, Outcome, Ruleset, Seat};
+use rules::Actor;
 use rules::{Engine, Viewer};
 
 /// Plays one game; returns it and the number of actions.
@@ -40,13 +41,16 @@ fn random_game(n: u32, ruleset: Ruleset) -> (Game, usize, Vec<Event>) {
         if rng.below(40) == 0 {
             for a in legal.iter().take(200) {
                 let mut copy = g.clone();
-                assert!(Engine::apply(&mut copy, seat, a.clone()).is_ok(), "{a:?}");
+                assert!(
+                    Engine::apply(&mut copy, seat, a.taken_by(), a.clone()).is_ok(),
+                    "{a:?}"
+                );
             }
         }
         // A random wrong action is refused and changes nothing.
         let junk = junk_action(&mut rng, &g, seat);
         let before = g.clone();
-        match Engine::apply(&mut g, seat, junk.clone()) {
+        match Engine::apply(&mut g, seat, junk.taken_by(), junk.clone()) {
             Err(_) => assert_eq!(g, before, "{junk:?}"),
             Ok(ev) => {
                 // It happened to be legal: then it is one of the enumerated moves, up to
@@ -66,7 +70,7 @@ fn random_game(n: u32, ruleset: Ruleset) -> (Game, usize, Vec<Event>) {
             1 => Action::AskCount,
             _ => legal[rng.below(legal.len())].clone(),
         };
-        let ev = Engine::apply(&mut g, seat, action.clone())
+        let ev = Engine::apply(&mut g, seat, action.taken_by(), action.clone())
             .unwrap_or_else(|e| panic!("game {n} step {step}: {action:?} refused: {e:?}"));
         events.extend(ev);
         assert_accounted(&g);
@@ -76,7 +80,7 @@ fn random_game(n: u32, ruleset: Ruleset) -> (Game, usize, Vec<Event>) {
             .find(|s| !now.contains(s))
             .expect("a seat not to act");
         let before = g.clone();
-        assert!(Engine::apply(&mut g, other, Action::Pass).is_err());
+        assert!(Engine::apply(&mut g, other, Actor::Player, Action::Pass).is_err());
         assert_eq!(g, before);
     }
     panic!("game {n} did not end in 20,000 actions");

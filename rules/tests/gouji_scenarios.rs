@@ -6,6 +6,7 @@ mod gouji_support;
 
 use gouji_support::{burn, cards, game, play, refused, run};
 use rules::gouji::{Action, Event, Outcome, Phase, Place, Score, Seat, Status};
+use rules::Actor;
 use rules::{Engine, Viewer};
 use Seat::*;
 
@@ -109,7 +110,7 @@ fn example_1_restriction_kou_burn_offer_and_unburn() {
         } else {
             Action::Pass
         };
-        g.apply(seat, a).unwrap();
+        g.apply(seat, a.taken_by(), a).unwrap();
     }
     assert_eq!(*g.phase(), Phase::Lead(A2));
     assert!(Seat::ALL.iter().all(|&s| !g.is_burning(s)));
@@ -833,7 +834,7 @@ fn bad_input_is_refused_without_change() {
     run(&mut g, &[(A1, play("S5 H5"))]);
     refused(&mut g, B1, play("S6"), "count_mismatch");
     refused(&mut g, B1, play("S3"), "card_not_in_game");
-    assert!(Engine::apply(&mut g, 9, Action::Pass).is_err());
+    assert!(Engine::apply(&mut g, 9, Actor::Player, Action::Pass).is_err());
     // Every code has both messages.
     for code in rules::gouji::RuleError::CODES {
         assert!(!code.is_empty());

@@ -11,6 +11,7 @@ use rules::shengji::{
     Action, Board, Event, KittyMultiplier, Offence, Phase, RuleError, Ruleset, RulingEnd, Seat,
     TimeoutCount, TimeoutPlay, UnitChoice, View,
 };
+use rules::Actor;
 use rules::{Engine, Explain, Viewer};
 use shengji_support::Rng;
 
@@ -112,7 +113,7 @@ fn play_out(board: &mut Board, rng: &mut Rng, spice: bool) -> Vec<Event> {
         };
         let before = board.clone();
         let got = board
-            .apply(seat, action.clone())
+            .apply(seat, action.taken_by(), action.clone())
             .unwrap_or_else(|e| panic!("{action:?} by {seat} refused: {} ({})", e.code(), e.en()));
         assert_ne!(*board, before, "an accepted action changes the board");
         events.extend(got);
@@ -282,7 +283,9 @@ fn random_boards_conserve_cards_and_points() {
 
 fn refused(board: &mut Board, seat: Seat, action: Action, code: &str) -> RuleError {
     let before = board.clone();
-    let err = board.apply(seat, action.clone()).expect_err("refused");
+    let err = board
+        .apply(seat, action.taken_by(), action.clone())
+        .expect_err("refused");
     assert_eq!(err.code(), code, "{action:?}: {}", err.en());
     assert!(!err.zh().is_empty() && !err.en().is_empty());
     assert_eq!(*board, before, "{action:?} changed the board");
@@ -360,7 +363,7 @@ fn bad_input_is_refused_and_changes_nothing() {
     }
     let before = board.clone();
     assert_eq!(
-        Engine::apply(&mut board, 4, Action::Timeout)
+        Engine::apply(&mut board, 4, Actor::Clock, Action::Timeout)
             .unwrap_err()
             .code(),
         "no_such_seat"
@@ -370,6 +373,7 @@ fn bad_input_is_refused_and_changes_nothing() {
     board
         .apply(
             d,
+            Actor::Player,
             Action::Bury {
                 cards: eight.clone(),
             },
@@ -413,7 +417,9 @@ fn bad_input_is_refused_and_changes_nothing() {
 
     // Following.
     let lead = board.hand(d).cards()[0];
-    board.apply(d, Action::Play { cards: vec![lead] }).unwrap();
+    board
+        .apply(d, Actor::Player, Action::Play { cards: vec![lead] })
+        .unwrap();
     let f = d.next();
     let fh = board.hand(f).cards();
     let e = refused(
@@ -448,7 +454,7 @@ fn bad_input_is_refused_and_changes_nothing() {
     }
 
     // After the end.
-    board.apply(f, Action::EndBoard).unwrap();
+    board.apply(f, Actor::Referee, Action::EndBoard).unwrap();
     refused(&mut board, f, Action::Timeout, "board_over");
     refused(&mut board, d, Action::Penalty { points: 40 }, "board_over");
 }
@@ -506,6 +512,7 @@ fn buried(deal: &ShengjiDeal, rules: Ruleset) -> Board {
     let d = Seat::from_index(deal.declarer);
     b.apply(
         d,
+        Actor::Player,
         Action::Bury {
             cards: cards(KITTY),
         },
@@ -533,6 +540,7 @@ fn a_failed_throw_with_singles_and_pairs_blocked_lets_the_next_opponent_choose()
     let events = board
         .apply(
             Seat::N,
+            Actor::Player,
             Action::Play {
                 cards: cards("HA HQ HQ H9"),
             },
@@ -596,6 +604,7 @@ fn a_failed_throw_with_singles_and_pairs_blocked_lets_the_next_opponent_choose()
     let events = board
         .apply(
             Seat::W,
+            Actor::Player,
             Action::Choose {
                 unit: UnitChoice::Pair,
             },
@@ -625,6 +634,7 @@ fn a_failed_throw_with_singles_and_pairs_blocked_lets_the_next_opponent_choose()
     board
         .apply(
             Seat::W,
+            Actor::Player,
             Action::Play {
                 cards: cards("HK HK"),
             },
@@ -650,6 +660,7 @@ fn a_failed_throw_with_only_singles_blocked_forces_the_smallest() {
     let events = board
         .apply(
             Seat::N,
+            Actor::Player,
             Action::Play {
                 cards: cards("HA HJ H9"),
             },
@@ -688,6 +699,7 @@ fn opponents_only_ignores_the_partners_hand() {
     let events = board
         .apply(
             Seat::N,
+            Actor::Player,
             Action::Play {
                 cards: cards("HA HJ H9"),
             },
@@ -704,6 +716,7 @@ fn opponents_only_ignores_the_partners_hand() {
     let events = board
         .apply(
             Seat::N,
+            Actor::Player,
             Action::Play {
                 cards: cards("HA HJ H9"),
             },
@@ -741,13 +754,14 @@ fn last_trick(lead: &str, trump_in: &str, rules: Ruleset) -> (u32, u32, i32) {
     let mut events = Vec::new();
     events.extend(
         board
-            .apply(Seat::N, Action::Play { cards: cards(lead) })
+            .apply(Seat::N, Actor::Player, Action::Play { cards: cards(lead) })
             .unwrap(),
     );
     events.extend(
         board
             .apply(
                 Seat::W,
+                Actor::Player,
                 Action::Play {
                     cards: cards(trump_in),
                 },
@@ -756,7 +770,11 @@ fn last_trick(lead: &str, trump_in: &str, rules: Ruleset) -> (u32, u32, i32) {
     );
     for s in [Seat::S, Seat::E] {
         let c = board.hand(s).cards();
-        events.extend(board.apply(s, Action::Play { cards: c }).unwrap());
+        events.extend(
+            board
+                .apply(s, Actor::Player, Action::Play { cards: c })
+                .unwrap(),
+        );
     }
     assert!(board.is_over());
     let capture = events.iter().find_map(|e| match e {
@@ -820,6 +838,7 @@ fn kitty_capture_multiplies_by_the_last_leads_largest_unit() {
     board
         .apply(
             Seat::N,
+            Actor::Player,
             Action::Play {
                 cards: cards("H3 H3"),
             },
@@ -828,6 +847,7 @@ fn kitty_capture_multiplies_by_the_last_leads_largest_unit() {
     board
         .apply(
             Seat::W,
+            Actor::Player,
             Action::Play {
                 cards: cards("S7 S8"),
             },
@@ -836,6 +856,7 @@ fn kitty_capture_multiplies_by_the_last_leads_largest_unit() {
     board
         .apply(
             Seat::S,
+            Actor::Player,
             Action::Play {
                 cards: cards("D2 DA"),
             },
@@ -844,6 +865,7 @@ fn kitty_capture_multiplies_by_the_last_leads_largest_unit() {
     let events = board
         .apply(
             Seat::E,
+            Actor::Player,
             Action::Play {
                 cards: cards("C2 C3"),
             },
@@ -870,7 +892,7 @@ fn timeouts_warn_first_then_cost_ten_and_the_engine_plays() {
     let deal = test_deal();
     let d = Seat::from_index(deal.declarer);
     let mut board = Board::new(&deal, Ruleset::fujian_2024());
-    let events = board.apply(d, Action::Timeout).unwrap();
+    let events = board.apply(d, Actor::Clock, Action::Timeout).unwrap();
     assert!(matches!(events[0], Event::Warning { seat, reason: Offence::Timeout } if seat == d));
     let Event::Buried {
         cards: Some(kitty),
@@ -896,7 +918,7 @@ fn timeouts_warn_first_then_cost_ten_and_the_engine_plays() {
 
     // The declarer's second timeout: 10 to the defenders, and the lowest card is led.
     let lowest = kept.iter().copied().min_by_key(|&c| o.low_key(c)).unwrap();
-    let events = board.apply(d, Action::Timeout).unwrap();
+    let events = board.apply(d, Actor::Clock, Action::Timeout).unwrap();
     assert!(matches!(
         events[0],
         Event::Penalty {
@@ -911,13 +933,17 @@ fn timeouts_warn_first_then_cost_ten_and_the_engine_plays() {
     );
     // A defender's first timeout warns, the second costs the defenders 10.
     let f = d.next();
-    board.apply(f, Action::Timeout).unwrap();
-    let events = board.apply(f.next(), Action::Timeout).unwrap();
+    board.apply(f, Actor::Clock, Action::Timeout).unwrap();
+    let events = board
+        .apply(f.next(), Actor::Clock, Action::Timeout)
+        .unwrap();
     assert!(
         matches!(events[0], Event::Warning { .. }),
         "per seat: the partner has a warning of its own"
     );
-    let events = board.apply(f.next().next(), Action::Timeout).unwrap();
+    let events = board
+        .apply(f.next().next(), Actor::Clock, Action::Timeout)
+        .unwrap();
     assert!(matches!(events[0], Event::Warning { .. }));
     assert!(matches!(events.last(), Some(Event::TrickWon { .. })));
     // Per side: the second timeout of a side is penalised.
@@ -928,10 +954,14 @@ fn timeouts_warn_first_then_cost_ten_and_the_engine_plays() {
             ..Ruleset::fujian_2024()
         },
     );
-    board.apply(d, Action::Timeout).unwrap();
-    board.apply(d, Action::Timeout).unwrap();
-    board.apply(d.next(), Action::Timeout).unwrap();
-    let events = board.apply(d.partner(), Action::Timeout).unwrap();
+    board.apply(d, Actor::Clock, Action::Timeout).unwrap();
+    board.apply(d, Actor::Clock, Action::Timeout).unwrap();
+    board
+        .apply(d.next(), Actor::Clock, Action::Timeout)
+        .unwrap();
+    let events = board
+        .apply(d.partner(), Actor::Clock, Action::Timeout)
+        .unwrap();
     assert!(
         matches!(events[0], Event::Penalty { delta: 10, .. }),
         "{events:?}"
@@ -944,7 +974,7 @@ fn timeouts_warn_first_then_cost_ten_and_the_engine_plays() {
             ..Ruleset::fujian_2024()
         },
     );
-    let events = board.apply(d, Action::Timeout).unwrap();
+    let events = board.apply(d, Actor::Clock, Action::Timeout).unwrap();
     assert_eq!(events.len(), 1);
     assert_eq!(board.phase(), Phase::Bury);
 }
@@ -967,12 +997,13 @@ fn a_timed_out_choice_takes_the_single() {
     board
         .apply(
             Seat::N,
+            Actor::Player,
             Action::Play {
                 cards: cards("HA HQ HQ H9"),
             },
         )
         .unwrap();
-    let events = board.apply(Seat::W, Action::Timeout).unwrap();
+    let events = board.apply(Seat::W, Actor::Clock, Action::Timeout).unwrap();
     assert!(matches!(
         &events[1],
         Event::Chosen {
@@ -992,7 +1023,7 @@ fn referee_rulings_give_points_to_the_other_side() {
     let d = Seat::from_index(deal.declarer);
     let mut board = Board::new(&deal, Ruleset::fujian_2024());
     board
-        .apply(d.next(), Action::Penalty { points: 40 })
+        .apply(d.next(), Actor::Referee, Action::Penalty { points: 40 })
         .unwrap();
     assert_eq!(
         board.defenders_points(),
@@ -1000,11 +1031,13 @@ fn referee_rulings_give_points_to_the_other_side() {
         "a defender's offence: off the defenders"
     );
     board
-        .apply(d.partner(), Action::Penalty { points: 40 })
+        .apply(d.partner(), Actor::Referee, Action::Penalty { points: 40 })
         .unwrap();
     assert_eq!(board.defenders_points(), 0);
-    board.apply(d, Action::Penalty { points: 10 }).unwrap();
-    let events = board.apply(d, Action::EndBoard).unwrap();
+    board
+        .apply(d, Actor::Referee, Action::Penalty { points: 10 })
+        .unwrap();
+    let events = board.apply(d, Actor::Referee, Action::EndBoard).unwrap();
     assert!(matches!(
         events.last(),
         Some(Event::BoardOver {
@@ -1022,8 +1055,12 @@ fn referee_rulings_give_points_to_the_other_side() {
             ..Ruleset::fujian_2024()
         },
     );
-    board.apply(d, Action::Penalty { points: 10 }).unwrap();
-    board.apply(d.next(), Action::EndBoard).unwrap();
+    board
+        .apply(d, Actor::Referee, Action::Penalty { points: 10 })
+        .unwrap();
+    board
+        .apply(d.next(), Actor::Referee, Action::EndBoard)
+        .unwrap();
     assert_eq!(board.result(), Some(-120));
 }
 
@@ -1038,6 +1075,7 @@ fn views_hold_only_what_the_viewer_may_see() {
     let events = board
         .apply(
             d,
+            Actor::Player,
             Action::Bury {
                 cards: board.hand(d).cards()[..8].to_vec(),
             },
@@ -1084,6 +1122,7 @@ fn views_hold_only_what_the_viewer_may_see() {
     board
         .apply(
             d,
+            Actor::Player,
             Action::Bury {
                 cards: board.hand(d).cards()[..8].to_vec(),
             },
@@ -1106,7 +1145,7 @@ fn the_engine_trait_works_from_views_on_the_wire() {
     assert_eq!(board.timeout_action(), Action::Timeout);
     let bury = board.legal_actions(d);
     assert_eq!(bury.len(), 1);
-    Engine::apply(&mut board, d, bury[0].clone()).unwrap();
+    Engine::apply(&mut board, d, Actor::Player, bury[0].clone()).unwrap();
     assert_eq!(
         board.move_limit(std::time::Duration::ZERO),
         Some(std::time::Duration::from_secs(30))
@@ -1129,7 +1168,13 @@ fn the_engine_trait_works_from_views_on_the_wire() {
                 "only the seat to act has actions"
             );
         }
-        Engine::apply(&mut board, seat, legal[rng.below(legal.len())].clone()).unwrap();
+        Engine::apply(
+            &mut board,
+            seat,
+            Actor::Player,
+            legal[rng.below(legal.len())].clone(),
+        )
+        .unwrap();
     }
     assert!(Engine::to_act(&board).is_empty());
     assert_eq!(board.move_limit(std::time::Duration::ZERO), None);
@@ -1140,7 +1185,7 @@ fn events_serialise_with_a_type_tag() {
     let deal = test_deal();
     let d = Seat::from_index(deal.declarer);
     let mut board = Board::new(&deal, Ruleset::fujian_2024());
-    let events = board.apply(d, Action::Timeout).unwrap();
+    let events = board.apply(d, Actor::Clock, Action::Timeout).unwrap();
     let json = serde_json::to_string(&events).unwrap();
     assert!(json.starts_with(r#"[{"type":"warning","seat":""#), "{json}");
     let back: Vec<Event> = serde_json::from_str(&json).unwrap();
@@ -1174,7 +1219,7 @@ fn during_play_only_the_last_trick_may_be_looked_at() {
         (Seat::E, "HK"),
     ] {
         board
-            .apply(seat, Action::Play { cards: cards(card) })
+            .apply(seat, Actor::Player, Action::Play { cards: cards(card) })
             .unwrap();
     }
     let player = board.view(Viewer::Seat(Seat::N.index()));
@@ -1206,7 +1251,7 @@ fn the_view_shows_who_is_winning_the_trick_so_far() {
     ];
     for (seat, card, leader) in plays {
         board
-            .apply(seat, Action::Play { cards: cards(card) })
+            .apply(seat, Actor::Player, Action::Play { cards: cards(card) })
             .unwrap();
         assert_eq!(winning(&board), Some(leader), "after {seat} played {card}");
         assert_eq!(

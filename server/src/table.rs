@@ -287,7 +287,7 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
         let action: G::Action = serde_json::from_str(&e.action)
             .map_err(|err| format!("table {id}: entry {}: {err}", e.seq))?;
         let events = engine
-            .apply(e.seat, action)
+            .apply(e.seat, e.actor, action)
             .map_err(|err| format!("table {id}: entry {} refused on replay: {err:?}", e.seq))?;
         if let Some(cid) = e.client_id {
             let key = if e.actor == Actor::Referee {
@@ -806,7 +806,7 @@ impl<G: TableGame> Table<G> {
         let action_json = serde_json::to_string(&action).unwrap_or_default();
         let events = self
             .engine
-            .apply(seat, action)
+            .apply(seat, actor, action)
             .map_err(|e| Problem::explain(&e))?;
         let mut entry = LogEntry {
             seq: self.seq + 1,

@@ -322,7 +322,13 @@ async fn sigkill_mid_board_loses_nothing_acknowledged() {
     )
     .unwrap();
     for e in &t2.log {
-        Engine::apply(&mut board, e.seat, serde_json::from_str(&e.action).unwrap()).unwrap();
+        Engine::apply(
+            &mut board,
+            e.seat,
+            e.actor,
+            serde_json::from_str(&e.action).unwrap(),
+        )
+        .unwrap();
     }
     assert!(Engine::is_over(&board));
     assert_eq!(

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use protocol::Problem;
 use rules::deal::{DealStream, Game, Seed};
-use rules::{Engine, Explain, Viewer};
+use rules::{Actor, Engine, Explain, Viewer};
 use serde::{Deserialize, Serialize};
 
 pub const SEATS: usize = 4;
@@ -66,6 +66,10 @@ pub enum TallyError {
     NotYourTurn,
     NotInHand(String),
     Over,
+    /// A fine from anyone but the referee.
+    RefereeOnly,
+    /// A timeout from anyone but the clock.
+    ClockOnly,
 }
 
 impl Explain for TallyError {
@@ -74,6 +78,8 @@ impl Explain for TallyError {
             TallyError::NotYourTurn => "not_your_turn",
             TallyError::NotInHand(_) => "not_in_hand",
             TallyError::Over => "game_over",
+            TallyError::RefereeOnly => "referee_only",
+            TallyError::ClockOnly => "clock_only",
         }
     }
     fn zh(&self) -> String {
@@ -81,6 +87,8 @@ impl Explain for TallyError {
             TallyError::NotYourTurn => "还没轮到你".into(),
             TallyError::NotInHand(t) => format!("你手里没有 {t}"),
             TallyError::Over => "已经结束".into(),
+            TallyError::RefereeOnly => "只有裁判可以罚分".into(),
+            TallyError::ClockOnly => "超时只能由计时器判定".into(),
         }
     }
     fn en(&self) -> String {
@@ -88,6 +96,8 @@ impl Explain for TallyError {
             TallyError::NotYourTurn => "it is not your turn".into(),
             TallyError::NotInHand(t) => format!("{t} is not in your hand"),
             TallyError::Over => "the game is over".into(),
+            TallyError::RefereeOnly => "only the referee can fine".into(),
+            TallyError::ClockOnly => "only the clock can time a seat out".into(),
         }
     }
 }
@@ -136,7 +146,19 @@ impl Engine for Tally {
         SEATS
     }
 
-    fn apply(&mut self, seat: usize, action: TallyAction) -> Result<Vec<TallyEvent>, TallyError> {
+    fn apply(
+        &mut self,
+        seat: usize,
+        by: Actor,
+        action: TallyAction,
+    ) -> Result<Vec<TallyEvent>, TallyError> {
+        match (&action, by) {
+            (TallyAction::Fine { .. }, a) if a != Actor::Referee => {
+                return Err(TallyError::RefereeOnly)
+            }
+            (TallyAction::Timeout, a) if a != Actor::Clock => return Err(TallyError::ClockOnly),
+            _ => {}
+        }
         let tile = match action {
             TallyAction::Fine { points } => {
                 self.fines[seat] += points;

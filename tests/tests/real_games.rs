@@ -44,7 +44,7 @@ fn replayed_referee_view<G: TableGame>(
     let mut engine = G::start(&t.header.ruleset, &seed, t.header.board, &fixed).unwrap();
     for e in &t.log {
         engine
-            .apply(e.seat, serde_json::from_str(&e.action).unwrap())
+            .apply(e.seat, e.actor, serde_json::from_str(&e.action).unwrap())
             .expect("stored actions replay");
     }
     assert!(engine.is_over());

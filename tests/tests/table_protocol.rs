@@ -31,7 +31,7 @@ fn replay(db: &std::path::Path, table: &str) -> (Tally, Vec<store::LogEntry>) {
     let mut engine = Tally::deal(&seed, t.header.board);
     for e in &t.log {
         engine
-            .apply(e.seat, serde_json::from_str(&e.action).unwrap())
+            .apply(e.seat, e.actor, serde_json::from_str(&e.action).unwrap())
             .expect("stored actions replay");
     }
     (engine, t.log)
@@ -161,7 +161,8 @@ async fn ids_refusals_and_seats() {
     assert_eq!(problem.code, "not_your_seat");
 
     // Out of turn: the engine says so.
-    c0.act_with_id(8, json!({"type": "timeout"}), None).await;
+    c0.act_with_id(8, json!({"type": "play", "tile": "T1"}), None)
+        .await;
     let ClientOut::Rejected { problem, .. } = c0
         .recv_until(|m| matches!(m, ClientOut::Rejected { .. }))
         .await
@@ -169,6 +170,17 @@ async fn ids_refusals_and_seats() {
         panic!()
     };
     assert_eq!(problem.code, "not_your_turn");
+
+    // Only the clock times a seat out: a player sending the timeout action is refused by the
+    // engine itself.
+    c0.act_with_id(9, json!({"type": "timeout"}), None).await;
+    let ClientOut::Rejected { problem, .. } = c0
+        .recv_until(|m| matches!(m, ClientOut::Rejected { .. }))
+        .await
+    else {
+        panic!()
+    };
+    assert_eq!(problem.code, "clock_only");
 
     // A spectator cannot act; a bad token cannot even say hello.
     let mut spectator = s.client(&t.id).await;

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cards::Card;
+use crate::Actor;
 
 /// One action. `seat` (the argument of `apply`) is the acting seat; for [`Action::Timeout`] the
 /// seat whose clock ran out, for [`Action::Ruling`] the seat ruled against.
@@ -27,6 +28,18 @@ pub enum Action {
     Timeout,
     /// A referee's ruling against the seat.
     Ruling { ruling: Ruling, offence: Offence },
+}
+
+impl Action {
+    /// Who may take this action: the referee for a ruling, the clock for a timeout, the seat's
+    /// own player otherwise (a bot or 托管 plays the same moves). `apply` refuses any other.
+    pub fn taken_by(&self) -> Actor {
+        match self {
+            Action::Ruling { .. } => Actor::Referee,
+            Action::Timeout => Actor::Clock,
+            _ => Actor::Player,
+        }
+    }
 }
 
 /// What a referee rules (犯规与判罚).

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::{Engine, Viewer};
+use crate::{Actor, Engine, Viewer};
 
 use super::action::Action;
 use super::error::RuleError;
@@ -23,13 +23,18 @@ impl Engine for Game {
         6
     }
 
-    fn apply(&mut self, seat: usize, action: Action) -> Result<Vec<Event>, RuleError> {
+    fn apply(&mut self, seat: usize, by: Actor, action: Action) -> Result<Vec<Event>, RuleError> {
         if seat >= 6 {
             return Err(RuleError::NotYourTurn {
                 turn: self.phase().seat(),
             });
         }
-        Game::apply(self, Seat::from_index(seat), action)
+        Game::apply(self, Seat::from_index(seat), by, action)
+    }
+
+    fn ask(&self, seat: usize, action: &Action) -> Option<Result<Vec<Event>, RuleError>> {
+        (seat < 6 && *action == Action::AskCount)
+            .then(|| Ok(self.ask_count(Seat::from_index(seat))))
     }
 
     fn to_act(&self) -> Vec<usize> {

@@ -7,6 +7,7 @@
 
 use crate::cards::{Card, Hand};
 use crate::deal::GoujiDeal;
+use crate::Actor;
 
 use super::action::{Action, Ruling};
 use super::beat::beats;
@@ -236,23 +237,42 @@ impl Game {
         })
     }
 
-    /// Applies one action. A refusal leaves the game unchanged.
-    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
+    /// 问牌: the asker's 对头's card count, as the rules let it be answered. A question, not a
+    /// move: the server answers it to the asker alone and logs nothing (`Engine::ask`).
+    pub fn ask_count(&self, seat: Seat) -> Vec<Event> {
+        let about = seat.opposite();
+        vec![Event::CountAnswered {
+            asker: seat,
+            about,
+            answer: CardCount::answer(
+                self.hands[about.index()].len(),
+                self.ruleset.exact_count_limit,
+            ),
+        }]
+    }
+
+    /// Applies one action by `by` for (or against) `seat`. Rulings only from the referee,
+    /// timeouts only from the clock. A refusal leaves the game unchanged.
+    pub fn apply(
+        &mut self,
+        seat: Seat,
+        by: Actor,
+        action: Action,
+    ) -> Result<Vec<Event>, RuleError> {
+        match (&action, by) {
+            (Action::Ruling { .. }, a) if a != Actor::Referee => {
+                return Err(RuleError::RefereeOnly)
+            }
+            (Action::Timeout, a) if a != Actor::Clock => return Err(RuleError::ClockOnly),
+            _ => {}
+        }
         let mut ev = Vec::with_capacity(4);
         match action {
             Action::Ruling { ruling, offence } => self.rule(seat, ruling, offence, &mut ev)?,
             _ if self.is_over() => return Err(RuleError::GameOver),
-            Action::AskCount => {
-                let about = seat.opposite();
-                ev.push(Event::CountAnswered {
-                    asker: seat,
-                    about,
-                    answer: CardCount::answer(
-                        self.hands[about.index()].len(),
-                        self.ruleset.exact_count_limit,
-                    ),
-                });
-            }
+            // Logs written before 问牌 became a question hold it as an entry: it replays as the
+            // answer it was (it changes nothing). New ones never reach here (`Engine::ask`).
+            Action::AskCount => ev.extend(self.ask_count(seat)),
             Action::Timeout => {
                 let auto = match &self.phase {
                     Phase::Respond(s) if *s == seat => Action::Pass,
@@ -269,7 +289,7 @@ impl Game {
                     }
                     _ => return Err(self.not_your_turn()),
                 };
-                let inner = self.apply(seat, auto)?;
+                let inner = self.apply(seat, Actor::Clock, auto)?;
                 ev.push(Event::TimedOut { seat });
                 ev.extend(inner);
             }

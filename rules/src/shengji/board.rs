@@ -21,6 +21,7 @@ use super::trick::{trick_points, trick_winner};
 use super::unit::{parse_lead, Lead, Unit};
 use crate::cards::{Card, Hand};
 use crate::deal::ShengjiDeal;
+use crate::Actor;
 
 /// The most points one referee penalty can move (a typo guard: the text's largest is 120).
 pub const MAX_RULING_POINTS: u32 = 1000;
@@ -245,7 +246,21 @@ impl Board {
 
     /// Applies an action by (or, for the clock and rulings, against) `seat`. A refused action
     /// changes nothing.
-    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
+    /// Applies one action by `by` for (or against) `seat`. Rulings only from the referee,
+    /// timeouts only from the clock; a refusal changes nothing.
+    pub fn apply(
+        &mut self,
+        seat: Seat,
+        by: Actor,
+        action: Action,
+    ) -> Result<Vec<Event>, RuleError> {
+        match (&action, by) {
+            (Action::Penalty { .. } | Action::EndBoard, a) if a != Actor::Referee => {
+                return Err(RuleError::RefereeOnly)
+            }
+            (Action::Timeout, a) if a != Actor::Clock => return Err(RuleError::ClockOnly),
+            _ => {}
+        }
         if self.state == State::Over {
             return Err(RuleError::BoardOver);
         }

@@ -8,7 +8,7 @@ use super::error::{Phase, RuleError};
 use super::event::{Action, Event};
 use super::seat::Seat;
 use super::view::{legal_from_view, View};
-use crate::{Engine, Viewer};
+use crate::{Actor, Engine, Viewer};
 
 impl Engine for Board {
     type Action = Action;
@@ -20,11 +20,11 @@ impl Engine for Board {
         4
     }
 
-    fn apply(&mut self, seat: usize, action: Action) -> Result<Vec<Event>, RuleError> {
+    fn apply(&mut self, seat: usize, by: Actor, action: Action) -> Result<Vec<Event>, RuleError> {
         if seat >= 4 {
             return Err(RuleError::NoSuchSeat { seat });
         }
-        Board::apply(self, Seat::from_index(seat), action)
+        Board::apply(self, Seat::from_index(seat), by, action)
     }
 
     fn to_act(&self) -> Vec<usize> {

@@ -50,6 +50,10 @@ pub enum RuleError {
     NoSuchSeat { seat: usize },
     /// The board is over; nothing more can happen.
     BoardOver,
+    /// A ruling (penalty, ending the board) from anyone but the referee.
+    RefereeOnly,
+    /// A timeout from anyone but the clock.
+    ClockOnly,
     /// The action belongs to another phase.
     WrongPhase { now: Phase },
     /// Someone else is to act.
@@ -115,6 +119,8 @@ impl Explain for RuleError {
         match self {
             RuleError::NoSuchSeat { .. } => "no_such_seat",
             RuleError::BoardOver => "board_over",
+            RuleError::RefereeOnly => "referee_only",
+            RuleError::ClockOnly => "clock_only",
             RuleError::WrongPhase { .. } => "wrong_phase",
             RuleError::NotYourTurn { .. } => "not_your_turn",
             RuleError::OnlyDeclarerBuries => "only_declarer_buries",
@@ -137,6 +143,8 @@ impl Explain for RuleError {
                 format!("没有第 {seat} 号座位（80分只有东南西北四个座位）")
             }
             RuleError::BoardOver => "这副牌已经结束".to_string(),
+            RuleError::RefereeOnly => "只有裁判可以判罚（罚分、结束这副牌）".to_string(),
+            RuleError::ClockOnly => "超时只能由计时器判定".to_string(),
             RuleError::WrongPhase { now } => format!("现在是「{}」阶段，不能这样做", now.zh()),
             RuleError::NotYourTurn { to_act } => {
                 format!("不是你出牌：现在轮到{}家", to_act.zh())
@@ -186,6 +194,8 @@ impl Explain for RuleError {
                 format!("there is no seat {seat} (80分 has four seats: N, E, S, W)")
             }
             RuleError::BoardOver => "this board is over".to_string(),
+            RuleError::RefereeOnly => "only the referee can rule (penalties, ending the board)".to_string(),
+            RuleError::ClockOnly => "only the clock can time a seat out".to_string(),
             RuleError::WrongPhase { now } => {
                 format!("not possible now: the table is {}", now.en())
             }

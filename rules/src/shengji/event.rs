@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::seat::Seat;
 use crate::cards::Card;
+use crate::Actor;
 
 /// Something done to a board, by or against a seat. Serialised into the event log.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -25,6 +26,18 @@ pub enum Action {
     Penalty { points: u32 },
     /// A referee ruling against the seat: the board ends, 120 to the other side.
     EndBoard,
+}
+
+impl Action {
+    /// Who may take this action: the referee for a ruling, the clock for a timeout, the seat's
+    /// own player otherwise (a bot or 托管 plays the same moves). `apply` refuses any other.
+    pub fn taken_by(&self) -> Actor {
+        match self {
+            Action::Penalty { .. } | Action::EndBoard => Actor::Referee,
+            Action::Timeout => Actor::Clock,
+            _ => Actor::Player,
+        }
+    }
 }
 
 /// The opponents' choice after a failed throw.

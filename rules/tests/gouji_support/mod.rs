@@ -34,7 +34,7 @@ pub fn burn(s: &str) -> Action {
 pub fn run(g: &mut Game, script: &[(Seat, Action)]) -> Vec<Event> {
     let mut all = Vec::new();
     for (i, (seat, action)) in script.iter().enumerate() {
-        match g.apply(*seat, action.clone()) {
+        match g.apply(*seat, action.taken_by(), action.clone()) {
             Ok(ev) => all.extend(ev),
             Err(e) => panic!(
                 "step {i}: {seat} {action:?} refused: {e:?}\nphase {:?}",
@@ -49,7 +49,9 @@ pub fn run(g: &mut Game, script: &[(Seat, Action)]) -> Vec<Event> {
 pub fn refused(g: &mut Game, seat: Seat, action: Action, code: &str) -> RuleError {
     use rules::Explain;
     let before = g.clone();
-    let err = g.apply(seat, action.clone()).expect_err("must be refused");
+    let err = g
+        .apply(seat, action.taken_by(), action.clone())
+        .expect_err("must be refused");
     assert_eq!(err.code(), code, "{seat} {action:?}: {err:?}");
     assert_eq!(*g, before, "a refusal changes nothing");
     err
