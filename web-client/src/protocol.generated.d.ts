@@ -5,7 +5,9 @@
 // Hand-written aliases live in protocol.d.ts.
 
 /**
- * Who caused a logged action.
+ * Who acts. The engines check it: a ruling (penalty, deduction, forfeit, ending a board) is
+ * accepted only from [`Actor::Referee`] and a timeout only from [`Actor::Clock`], so no player,
+ * bot or replayed log can reach either through any path.
  */
 export type Actor = "player" | "bot" | "clock" | "auto" | "referee";
 
