@@ -202,7 +202,8 @@ pub async fn play<E: Engine + 'static>(
                 // Choosing can take a while (a 够级 hand has many sets): off the async workers,
                 // so that the other clients on this runtime keep reading their frames.
                 let view = report.view.clone();
-                let act = tokio::task::spawn_blocking(move || choose::<E>(&view, id))
+                let seq = report.last_seq;
+                let act = tokio::task::spawn_blocking(move || choose::<E>(&view, id, seq))
                     .await
                     .map_err(|e| e.to_string())?
                     .map_err(|e| format!("seat {:?}: {e}", report.seat))?;
@@ -217,14 +218,16 @@ pub async fn play<E: Engine + 'static>(
 
 /// The `act` frame for the bot's move, from its view alone (no engine type outlives the call,
 /// so the client future stays `Send`).
-fn choose<E: Engine>(view: &str, id: u64) -> Result<String, String> {
+fn choose<E: Engine>(view: &str, id: u64, seq: u64) -> Result<String, String> {
     let view: E::View =
         serde_json::from_str(view).map_err(|e| format!("cannot read my view: {e}"))?;
     let action = crate::simplest::<E>(&view).ok_or("my turn but no legal action")?;
     let act = ClientIn::Act {
         id,
         action: serde_json::to_value(&action).map_err(|e| e.to_string())?,
+        seq,
         seat: None,
+        reason: None,
     };
     Ok(serde_json::to_string(&act).expect("wire types serialise"))
 }

@@ -198,17 +198,28 @@ pub enum ClientIn {
         last_seq: Option<u64>,
     },
     /// An action for the engine (its JSON form, e.g. `{"type":"play","cards":["S10"]}`).
-    /// `id`: chosen by the client, unique per seat; resending the same id (after a dropped
-    /// connection) is answered from a cache and never applied twice. `seat`: may be omitted by a
-    /// player (their token's seat; another seat is refused with `not_your_seat`); a referee names
-    /// the seat a ruling is applied to.
+    /// `id`: chosen by the client, unique per seat token; resending the same id (after a dropped
+    /// connection) is answered from a cache and never applied twice. `seq`: the table's seq the
+    /// player saw when deciding; if the table has moved on since (the clock or 托管 played, a
+    /// ruling came), the action is refused with `stale` and nothing is applied. `seat`: may be
+    /// omitted by a player (their token's seat; another seat is refused with `not_your_seat`); a
+    /// referee names the seat a ruling is applied to (or that they move for). `reason`: required
+    /// of a referee (a ruling's grounds, or why they move on a seat's behalf), logged and shown to
+    /// the players; refused from anyone else.
+    ///
+    /// An action the engine treats as a question (够级 `ask_count`, 问牌) is answered with
+    /// [`ClientOut::Answer`] to the asker alone: not logged, no clock touched.
     Act {
         id: u64,
         #[cfg_attr(feature = "ts", ts(type = "unknown"))]
         action: Value,
+        seq: u64,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "ts", ts(optional))]
         seat: Option<SeatIndex>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        reason: Option<String>,
     },
     /// Send me a fresh snapshot (e.g. the client's state looks wrong).
     Resync,
@@ -299,6 +310,10 @@ pub enum ClientOut {
         /// The seat that acted (or whose clock ran out, or who was ruled against).
         seat: SeatIndex,
         by: Actor,
+        /// A referee's stated reason (rulings and moves made on a seat's behalf).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        reason: Option<String>,
         #[cfg_attr(feature = "ts", ts(type = "unknown[]"))]
         events: Vec<Value>,
         /// Your view after this action. Live updates always carry it; when missed events are
@@ -314,6 +329,13 @@ pub enum ClientOut {
     },
     /// Your action `id` is stored as entry `seq` (sent before its `events`).
     Ack { id: u64, seq: u64 },
+    /// The answer to a question (`act` with 够级 `ask_count`), to you alone: the engine's
+    /// events (e.g. `count_answered`). Nothing was logged and no clock moved.
+    Answer {
+        id: u64,
+        #[cfg_attr(feature = "ts", ts(type = "unknown[]"))]
+        events: Vec<Value>,
+    },
     /// Your action `id` was refused by the rules; nothing changed. The code and messages are the
     /// engine's (`rules::Explain`) or the server's (`not_your_turn`, `not_your_seat`, ...).
     Rejected {
@@ -363,6 +385,9 @@ pub mod close {
     pub const SLOW_READER: u16 = 4008;
     /// Flood: far over the per-connection rate limit.
     pub const FLOOD: u16 = 4029;
+    /// The table stopped after a storage failure (e.g. a full disk) and is being rebuilt from
+    /// its log: reconnect in a few seconds with `last_seq`; nothing acknowledged was lost.
+    pub const RETRY: u16 = 4503;
 }
 
 /// Error codes of the server itself (the engines' codes come from `rules::Explain`).
@@ -390,6 +415,12 @@ pub mod codes {
     pub const STORE_FAILED: &str = "store_failed";
     pub const GAME_OVER: &str = "game_over";
     pub const TABLE_WAITING: &str = "table_waiting";
+    /// The action was decided on an older state than the table's (its `seq` is behind).
+    pub const STALE: &str = "stale";
+    /// A referee's act without a reason, or a player's act with one.
+    pub const REASON: &str = "reason";
+    /// A question asked again before anything changed.
+    pub const ALREADY_ASKED: &str = "already_asked";
 }
 
 /// Parses one client frame, telling the three kinds of bad input apart: not JSON at all
@@ -439,7 +470,9 @@ mod tests {
             ClientIn::Act {
                 id: 7,
                 action: json!({"type": "play", "cards": ["S10"]}),
+                seq: 12,
                 seat: None,
+                reason: None,
             },
             ClientIn::Resync,
             ClientIn::Ping { nonce: Some(1) },

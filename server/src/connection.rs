@@ -172,8 +172,9 @@ pub async fn run(socket: WebSocket, conn: Conn) {
                             close_now(close::BAD_HELLO, "the first message must be hello");
                             break;
                         }
-                        (ClientIn::Act { id: action_id, action, seat }, Some(_)) => {
-                            if !table.act(id, action_id, seat, action).await {
+                        (ClientIn::Act { id: action_id, action, seq, seat, reason }, Some(_)) => {
+                            let act = crate::table::Act { id: action_id, seq, seat, reason, action };
+                            if !table.act(id, act).await {
                                 close_now(close::NORMAL, "table closed");
                                 break;
                             }

@@ -65,6 +65,12 @@ pub struct LogEntry {
     pub actor: Actor,
     /// The client's action id, so a resent id is answered after a restart too.
     pub client_id: Option<u64>,
+    /// Who sent it: [`occupant`] of the seat token for a player's action, `referee` for a
+    /// referee's. Action ids are unique per occupant, so a stranger who later takes the same
+    /// seat and reuses an id is not answered with the previous occupant's ack.
+    pub occupant: Option<String>,
+    /// A referee's stated reason (a ruling's grounds, or why they moved on a seat's behalf).
+    pub reason: Option<String>,
     /// The engine's action, as JSON text.
     pub action: String,
     /// Server time, Unix milliseconds.
@@ -144,20 +150,36 @@ pub fn genesis(header: &TableHeader) -> String {
     ])
 }
 
+/// The log's name for a seat token's holder: the first 16 hex digits of the token's hash
+/// (enough to tell occupants apart, useless for guessing the token).
+pub fn occupant(token_hash: &str) -> String {
+    token_hash.chars().take(16).collect()
+}
+
 /// An entry's hash: SHA-256 over the previous hash and every field but the hash itself.
+/// `occupant` and `reason` are hashed only when present, so entries written before they
+/// existed keep their hashes.
 pub fn entry_hash(prev: &str, e: &LogEntry) -> String {
-    sha256_hex(&[
+    let client_id = e.client_id.map(|i| i.to_string()).unwrap_or_default();
+    let (seq, seat, time) = (e.seq.to_string(), e.seat.to_string(), e.time_ms.to_string());
+    let mut parts: Vec<&[u8]> = vec![
         prev.as_bytes(),
-        e.seq.to_string().as_bytes(),
-        e.seat.to_string().as_bytes(),
+        seq.as_bytes(),
+        seat.as_bytes(),
         e.actor.name().as_bytes(),
-        e.client_id
-            .map(|i| i.to_string())
-            .unwrap_or_default()
-            .as_bytes(),
+        client_id.as_bytes(),
         e.action.as_bytes(),
-        e.time_ms.to_string().as_bytes(),
-    ])
+        time.as_bytes(),
+    ];
+    if let Some(o) = &e.occupant {
+        parts.push(b"occupant");
+        parts.push(o.as_bytes());
+    }
+    if let Some(r) = &e.reason {
+        parts.push(b"reason");
+        parts.push(r.as_bytes());
+    }
+    sha256_hex(&parts)
 }
 
 /// Why a stored log cannot be trusted.
@@ -245,9 +267,15 @@ CREATE TABLE IF NOT EXISTS log (
     action TEXT NOT NULL,
     time_ms INTEGER NOT NULL,
     hash TEXT NOT NULL,
+    occupant TEXT,
+    reason TEXT,
     PRIMARY KEY (table_id, seq)
 ) WITHOUT ROWID;
 ";
+
+/// Columns added after the first schema, for databases made before them.
+const ADDED_COLUMNS: [(&str, &str, &str); 2] =
+    [("log", "occupant", "TEXT"), ("log", "reason", "TEXT")];
 
 fn state_name(s: TableState) -> &'static str {
     match s {
@@ -277,6 +305,16 @@ impl SqliteStore {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.execute_batch(SCHEMA)?;
+        for (table, column, kind) in ADDED_COLUMNS {
+            let has: bool = conn
+                .prepare(&format!(
+                    "SELECT 1 FROM pragma_table_info('{table}') WHERE name = ?1"
+                ))?
+                .exists([column])?;
+            if !has {
+                conn.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {kind}"))?;
+            }
+        }
         Ok(SqliteStore { conn })
     }
 
@@ -296,7 +334,7 @@ impl SqliteStore {
             })?
             .collect::<Result<Vec<_>, _>>()?;
         let mut st = self.conn.prepare_cached(
-            "SELECT seq, seat, actor, client_id, action, time_ms, hash FROM log
+            "SELECT seq, seat, actor, client_id, action, time_ms, hash, occupant, reason FROM log
              WHERE table_id = ?1 ORDER BY seq",
         )?;
         let log = st
@@ -311,6 +349,8 @@ impl SqliteStore {
                     action: r.get(4)?,
                     time_ms: r.get::<_, i64>(5)? as u64,
                     hash: r.get(6)?,
+                    occupant: r.get(7)?,
+                    reason: r.get(8)?,
                 })
             })?
             .collect::<Result<Vec<_>, _>>()?;
@@ -407,8 +447,9 @@ impl Store for SqliteStore {
         let tx = self.conn.transaction()?;
         {
             let mut st = tx.prepare_cached(
-                "INSERT INTO log (table_id, seq, seat, actor, client_id, action, time_ms, hash)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                "INSERT INTO log (table_id, seq, seat, actor, client_id, action, time_ms, hash,
+                                  occupant, reason)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             )?;
             for (table, e) in entries {
                 st.execute(rusqlite::params![
@@ -419,7 +460,9 @@ impl Store for SqliteStore {
                     e.client_id.map(|i| i as i64),
                     e.action,
                     e.time_ms as i64,
-                    e.hash
+                    e.hash,
+                    e.occupant,
+                    e.reason
                 ])?;
             }
         }
@@ -628,6 +671,8 @@ mod tests {
                     seat: (seq % 4) as usize,
                     actor: Actor::Player,
                     client_id: Some(seq),
+                    occupant: None,
+                    reason: None,
                     action: format!(r#"{{"type":"play","n":{seq}}}"#),
                     time_ms: 1000 + seq,
                     hash: String::new(),

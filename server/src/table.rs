@@ -96,9 +96,7 @@ pub(crate) enum Command {
     },
     Act {
         conn: u64,
-        id: u64,
-        seat: Option<usize>,
-        action: Value,
+        act: Act,
     },
     Resync {
         conn: u64,
@@ -106,6 +104,17 @@ pub(crate) enum Command {
     Stop {
         reply: oneshot::Sender<()>,
     },
+}
+
+/// One `act` message as the connection read it (see `protocol::ClientIn::Act`).
+#[derive(Debug)]
+pub struct Act {
+    pub id: u64,
+    /// The table seq the client decided on.
+    pub seq: u64,
+    pub seat: Option<usize>,
+    pub reason: Option<String>,
+    pub action: Value,
 }
 
 /// The way in to a table: cheap to clone, held by the lobby and by connections.
@@ -171,16 +180,8 @@ impl TableHandle {
         let _ = self.tx.send(Command::Detach { conn }).await;
     }
 
-    pub async fn act(&self, conn: u64, id: u64, seat: Option<usize>, action: Value) -> bool {
-        self.tx
-            .send(Command::Act {
-                conn,
-                id,
-                seat,
-                action,
-            })
-            .await
-            .is_ok()
+    pub async fn act(&self, conn: u64, act: Act) -> bool {
+        self.tx.send(Command::Act { conn, act }).await.is_ok()
     }
 
     pub async fn resync(&self, conn: u64) {
@@ -455,12 +456,7 @@ impl<G: TableGame> Table<G> {
                     self.after_presence_change();
                 }
             }
-            Command::Act {
-                conn,
-                id,
-                seat,
-                action,
-            } => self.act(conn, id, seat, action).await,
+            Command::Act { conn, act } => self.act(conn, act).await,
             Command::Resync { conn } => {
                 if let Some(s) = self.subscribers.iter().find(|s| s.outlet.id == conn) {
                     let text = self.snapshot_text(s.who);
@@ -700,7 +696,14 @@ impl<G: TableGame> Table<G> {
 
     // --- acting ---------------------------------------------------------------------------------
 
-    async fn act(&mut self, conn: u64, id: u64, seat: Option<usize>, action: Value) {
+    async fn act(&mut self, conn: u64, act: Act) {
+        let Act {
+            id,
+            seq: _,
+            seat,
+            reason: _,
+            action,
+        } = act;
         let Some(sub) = self.subscribers.iter().find(|s| s.outlet.id == conn) else {
             return;
         };
@@ -813,6 +816,8 @@ impl<G: TableGame> Table<G> {
             seat,
             actor,
             client_id: client.map(|(_, id, _)| id),
+            occupant: None,
+            reason: None,
             action: action_json,
             time_ms: store::now_ms(),
             hash: String::new(),

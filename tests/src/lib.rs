@@ -163,7 +163,15 @@ impl Client {
     }
 
     pub async fn act_with_id(&mut self, id: u64, action: Value, seat: Option<usize>) {
-        self.send(&ClientIn::Act { id, action, seat }).await;
+        let seq = self.last_seq;
+        self.send(&ClientIn::Act {
+            id,
+            action,
+            seq,
+            seat,
+            reason: None,
+        })
+        .await;
     }
 
     /// The next message (panics after 10 s or on close).
