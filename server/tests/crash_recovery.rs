@@ -225,7 +225,9 @@ async fn sigkill_mid_board_loses_nothing_acknowledged() {
             &ClientIn::Act {
                 id: next_id,
                 action,
+                seq: seats[seat].seq,
                 seat: None,
+                reason: None,
             },
         )
         .await;
@@ -238,12 +240,16 @@ async fn sigkill_mid_board_loses_nothing_acknowledged() {
     // One more action goes out, and the server dies before we know its fate.
     let in_flight_seat = seats[0].to_act[0];
     let in_flight = (next_id + 1, seats[in_flight_seat].action());
+    // Decided on the last acknowledged state: the resend after the restart says so too.
+    let decided_at = seats[in_flight_seat].seq;
     send(
         &mut seats[in_flight_seat].ws,
         &ClientIn::Act {
             id: in_flight.0,
             action: in_flight.1.clone(),
+            seq: decided_at,
             seat: None,
+            reason: None,
         },
     )
     .await;
@@ -273,7 +279,9 @@ async fn sigkill_mid_board_loses_nothing_acknowledged() {
         &ClientIn::Act {
             id: in_flight.0,
             action: in_flight.1,
+            seq: decided_at,
             seat: None,
+            reason: None,
         },
     )
     .await;
