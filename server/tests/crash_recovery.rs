@@ -219,13 +219,14 @@ async fn sigkill_mid_board_loses_nothing_acknowledged() {
     while acked.len() < 40 {
         let seat = seats[0].to_act[0];
         let action = seats[seat].action();
+        let decided_at = seats[seat].seq;
         next_id += 1;
         send(
             &mut seats[seat].ws,
             &ClientIn::Act {
                 id: next_id,
                 action,
-                seq: seats[seat].seq,
+                seq: decided_at,
                 seat: None,
                 reason: None,
             },
