@@ -42,6 +42,7 @@ fn out_kind(m: &ClientOut) -> &'static str {
         ClientOut::Snapshot { .. } => "snapshot",
         ClientOut::Events { .. } => "events",
         ClientOut::Ack { .. } => "ack",
+        ClientOut::Answer { .. } => "answer",
         ClientOut::Rejected { .. } => "rejected",
         ClientOut::Error { .. } => "error",
         ClientOut::Seats { .. } => "seats",
@@ -186,12 +187,16 @@ fn samples() -> String {
         ClientIn::Act {
             id: 42,
             action: sj_actions.values().next().cloned().unwrap_or(json!({})),
+            seq: 17,
             seat: None,
+            reason: None,
         },
         ClientIn::Act {
             id: 43,
             action: json!({"type": "penalty", "points": 40}),
+            seq: 18,
             seat: Some(3),
+            reason: Some("信号：敲桌子".into()),
         },
         ClientIn::Resync,
         ClientIn::Ping { nonce: Some(5) },
@@ -224,6 +229,7 @@ fn samples() -> String {
             seq: 18,
             seat: 1,
             by: Actor::Bot,
+            reason: None,
             events: sj_events.values().take(2).cloned().collect(),
             view: Some(sj_views[2].clone()),
             to_act: vec![2],
@@ -233,7 +239,8 @@ fn samples() -> String {
         ClientOut::Events {
             seq: 19,
             seat: 3,
-            by: Actor::Clock,
+            by: Actor::Referee,
+            reason: Some("信号：敲桌子".into()),
             events: vec![],
             view: None,
             to_act: vec![],
@@ -241,6 +248,17 @@ fn samples() -> String {
             state: TableState::Over,
         },
         ClientOut::Ack { id: 42, seq: 18 },
+        ClientOut::Answer {
+            id: 44,
+            events: rules::gouji::Game::new(
+                &rules::deal::deal_gouji(&seed, 1),
+                rules::gouji::Ruleset::default(),
+            )
+            .ask_count(rules::gouji::Seat::A1)
+            .iter()
+            .map(v)
+            .collect(),
+        },
         ClientOut::Rejected {
             id: 43,
             problem: problem.clone(),

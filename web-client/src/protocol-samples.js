@@ -28,7 +28,8 @@ export const clientIn = [
         "D2",
         "D3"
       ]
-    }
+    },
+    "seq": 17
   },
   {
     "type": "act",
@@ -37,7 +38,9 @@ export const clientIn = [
       "type": "penalty",
       "points": 40
     },
-    "seat": 3
+    "seq": 18,
+    "seat": 3,
+    "reason": "信号：敲桌子"
   },
   {
     "type": "resync"
@@ -362,7 +365,8 @@ export const clientOut = [
     "type": "events",
     "seq": 19,
     "seat": 3,
-    "by": "clock",
+    "by": "referee",
+    "reason": "信号：敲桌子",
     "events": [],
     "to_act": [],
     "state": "over"
@@ -371,6 +375,21 @@ export const clientOut = [
     "type": "ack",
     "id": 42,
     "seq": 18
+  },
+  {
+    "type": "answer",
+    "id": 44,
+    "events": [
+      {
+        "type": "count_answered",
+        "asker": "A1",
+        "about": "B2",
+        "answer": {
+          "kind": "more_than",
+          "n": 10
+        }
+      }
+    ]
   },
   {
     "type": "rejected",
