@@ -411,6 +411,8 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
         summary,
     };
     table.restart_clock();
+    // A table of bots alone plays on with no one watching (and after a restart).
+    table.schedule_bot();
     table.publish();
     let handle = TableHandle {
         id,
@@ -790,7 +792,9 @@ impl<G: TableGame> Table<G> {
             seq: self.seq,
             seed_commitment: self.header.seed_commitment.clone(),
             deal_algorithm: self.header.deal_algorithm.clone(),
-            seed: self.seed_public().then(|| self.header.seed.clone()),
+            // The lobby hides it again while another open table deals from the same seed
+            // ([`crate::lobby::Lobby::summary`]): that can change after this table ends.
+            seed: (self.state == TableState::Over).then(|| self.header.seed.clone()),
             head_hash: (self.state == TableState::Over).then(|| self.prev_hash.clone()),
         });
     }
