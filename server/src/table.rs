@@ -604,11 +604,15 @@ impl<G: TableGame> Table<G> {
         {
             self.state = TableState::Playing;
             self.started = Some(Instant::now());
-            let _ = self
+            if let Err(e) = self
                 .deps
                 .journal
                 .set_state(&self.id, TableState::Playing)
-                .await;
+                .await
+            {
+                // The seat is stored: the rebuilt table finds every seat taken and plays.
+                self.store_failed(&e);
+            }
             self.restart_clock();
             // Everyone's view now has a running clock: send fresh snapshots.
             self.snapshot_all();
@@ -809,11 +813,15 @@ impl<G: TableGame> Table<G> {
 
     async fn close_idle(&mut self) {
         self.state = TableState::Closed;
-        let _ = self
+        if let Err(e) = self
             .deps
             .journal
             .set_state(&self.id, TableState::Closed)
-            .await;
+            .await
+        {
+            // Not closed on disk: a restart reopens it, which loses nothing.
+            eprintln!("paiju: table {}: not marked closed: {e}", self.id);
+        }
         self.publish();
     }
 
