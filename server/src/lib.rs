@@ -23,6 +23,7 @@ pub mod game;
 pub mod http;
 pub mod limits;
 pub mod lobby;
+pub mod metrics;
 pub mod seat_token;
 pub mod shutdown;
 pub mod store;
@@ -106,7 +107,8 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
     let mut sqlite = store::SqliteStore::open(&config.db)
         .map_err(|e| format!("cannot open {}: {e}", config.db.display()))?;
     let open = store::Store::open_tables(&mut sqlite).map_err(|e| e.to_string())?;
-    let (journal, journal_thread) = store::Journal::start(Box::new(sqlite));
+    let metrics = Arc::new(metrics::Metrics::new());
+    let (journal, journal_thread) = store::Journal::start(Box::new(sqlite), metrics.clone());
     let settings = Arc::new(lobby::TableSettings {
         clock_scale: clock::ClockScale(config.clock_scale),
         bot_delay: config.bot_delay,
@@ -118,6 +120,7 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
         tables: Default::default(),
         journal,
         settings,
+        metrics,
         max_tables: config.limits.max_tables,
     });
     let not_recovered = lobby.recover(open);

@@ -35,6 +35,7 @@ pub struct TableDeps {
     pub settings: Arc<TableSettings>,
     /// The registry, so a closing table can remove itself.
     pub registry: Arc<DashMap<String, TableHandle>>,
+    pub metrics: Arc<crate::metrics::Metrics>,
 }
 
 /// An HTTP status and the problem to show.
@@ -46,6 +47,7 @@ pub struct Lobby {
     pub tables: Arc<DashMap<String, TableHandle>>,
     pub journal: Journal,
     pub settings: Arc<TableSettings>,
+    pub metrics: Arc<crate::metrics::Metrics>,
     /// Cap on open tables.
     pub max_tables: usize,
 }
@@ -60,6 +62,7 @@ impl Lobby {
             journal: self.journal.clone(),
             settings: self.settings.clone(),
             registry: self.tables.clone(),
+            metrics: self.metrics.clone(),
         }
     }
 

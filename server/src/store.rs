@@ -11,6 +11,7 @@
 //! docs/operations.md). [`Journal`] puts any store on its own thread and commits whatever has
 //! queued up in one transaction (group commit), so a thousand tables share a few fsyncs.
 
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use protocol::{Actor, TableState};
@@ -545,7 +546,11 @@ impl JournalThread {
 const BATCH: usize = 512;
 
 impl Journal {
-    pub fn start(mut store: Box<dyn Store>) -> (Journal, JournalThread) {
+    /// Starts the writer thread; each group commit's time goes to `metrics`.
+    pub fn start(
+        mut store: Box<dyn Store>,
+        metrics: Arc<crate::metrics::Metrics>,
+    ) -> (Journal, JournalThread) {
         let (tx, mut rx) = mpsc::channel::<Op>(4096);
         let thread = std::thread::Builder::new()
             .name("paiju-journal".into())
@@ -559,7 +564,7 @@ impl Journal {
                             Err(_) => break,
                         }
                     }
-                    if run_batch(store.as_mut(), std::mem::take(&mut pending)) {
+                    if run_batch(store.as_mut(), std::mem::take(&mut pending), &metrics) {
                         return;
                     }
                 }
@@ -617,7 +622,7 @@ impl Journal {
 
 /// Runs queued operations in order; consecutive appends share one transaction. True when a
 /// `Stop` was among them.
-fn run_batch(store: &mut dyn Store, ops: Vec<Op>) -> bool {
+fn run_batch(store: &mut dyn Store, ops: Vec<Op>, metrics: &crate::metrics::Metrics) -> bool {
     let mut appends: Vec<(String, LogEntry)> = Vec::new();
     let mut waiting: Vec<oneshot::Sender<Result<(), StoreError>>> = Vec::new();
     let flush = |store: &mut dyn Store,
@@ -626,7 +631,9 @@ fn run_batch(store: &mut dyn Store, ops: Vec<Op>) -> bool {
         if appends.is_empty() {
             return;
         }
+        let began = std::time::Instant::now();
         let result = store.append(appends);
+        metrics.commit(began.elapsed());
         appends.clear();
         for w in waiting.drain(..) {
             let _ = w.send(result.clone());
@@ -747,7 +754,10 @@ mod tests {
             .build()
             .unwrap();
         {
-            let (journal, thread) = Journal::start(Box::new(SqliteStore::open(&path).unwrap()));
+            let (journal, thread) = Journal::start(
+                Box::new(SqliteStore::open(&path).unwrap()),
+                Default::default(),
+            );
             rt.block_on(async {
                 journal
                     .create_table(StoredTable {

@@ -474,6 +474,7 @@ async fn supervise<G: TableGame>(
                     Ok(Some(stored)) => match spawn::<G>(stored, deps.clone()) {
                         Ok(fresh) => {
                             eprintln!("paiju: table {}: rebuilt from its log", handle.id);
+                            deps.metrics.rebuild();
                             deps.registry.insert(handle.id.clone(), fresh);
                             return;
                         }
@@ -722,12 +723,16 @@ impl<G: TableGame> Table<G> {
         match last_seq {
             Some(n) if n == self.seq && n > 0 => {}
             Some(n) if n < self.seq && n >= kept_from && self.seq - n <= room => {
+                self.deps.metrics.catch_up(false);
                 for seq in n + 1..=self.seq {
                     let text = self.events_text(seq, who, seq == self.seq);
                     self.send(&outlet, text);
                 }
             }
             _ => {
+                if last_seq.is_some() {
+                    self.deps.metrics.catch_up(true);
+                }
                 let text = self.snapshot_text(who);
                 self.send(&outlet, text);
             }
@@ -828,6 +833,7 @@ impl<G: TableGame> Table<G> {
     // --- acting ---------------------------------------------------------------------------------
 
     async fn act(&mut self, conn: u64, act: Act) {
+        let arrived = Instant::now();
         let Some(sub) = self.subscribers.iter().find(|s| s.outlet.id == conn) else {
             return;
         };
@@ -878,14 +884,17 @@ impl<G: TableGame> Table<G> {
             id,
             outlet: &outlet,
         };
-        if let Err(p) = self
+        match self
             .commit(acting, actor, Some(client), parsed, act.reason)
             .await
         {
-            if p.code != codes::STORE_FAILED {
-                self.ids.remember(key, id, Told::Refused(p.clone()));
+            Ok(_) => self.deps.metrics.round_trip(G::GAME, arrived.elapsed()),
+            Err(p) => {
+                if p.code != codes::STORE_FAILED {
+                    self.ids.remember(key, id, Told::Refused(p.clone()));
+                }
+                self.reject(&outlet, id, p);
             }
-            self.reject(&outlet, id, p);
         }
     }
 
@@ -974,6 +983,7 @@ impl<G: TableGame> Table<G> {
     }
 
     fn reject(&mut self, outlet: &Outlet, id: u64, problem: Problem) {
+        self.deps.metrics.refusal(&problem.code);
         let text = to_text(&ClientOut::Rejected { id, problem });
         self.send(outlet, text);
     }
@@ -1031,6 +1041,7 @@ impl<G: TableGame> Table<G> {
         if let Err(e) = self.deps.journal.append(&self.id, entry.clone()).await {
             return Err(self.store_failed(&e));
         }
+        self.deps.metrics.action(G::GAME, actor.name());
         self.seq = entry.seq;
         self.prev_hash = entry.hash;
         if self.history.len() == HISTORY {
@@ -1073,6 +1084,7 @@ impl<G: TableGame> Table<G> {
     /// The actor stops after this command and the table is rebuilt from its log.
     fn store_failed(&mut self, e: &store::StoreError) -> Problem {
         eprintln!("paiju: table {}: {e}; rebuilding it from its log", self.id);
+        self.deps.metrics.store_failure();
         self.broken = true;
         store_problem(e)
     }
@@ -1150,7 +1162,10 @@ impl<G: TableGame> Table<G> {
         };
         // The bot sees exactly what a player in that seat would.
         let view = self.engine.view(Viewer::Seat(seat));
-        match bots::simplest::<G>(&view) {
+        let thinking = Instant::now();
+        let choice = bots::simplest::<G>(&view);
+        self.deps.metrics.bot_decision(G::GAME, thinking.elapsed());
+        match choice {
             Some(a) => {
                 if let Err(p) = self.commit(seat, actor, None, a, None).await {
                     eprintln!(
