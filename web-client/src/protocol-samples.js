@@ -119,10 +119,14 @@ export const clientOut = [
         "timeout_warnings": 1,
         "timeout_penalty": 10,
         "timeout_count": "per-seat",
-        "timeout_play": "always",
+        "timeout_play": "after-warning",
+        "timeout_grace_seconds": 15,
+        "timeout_scope": "board",
         "ruling_end_points": 120,
-        "ruling_end": "add-to-points-so-far",
+        "ruling_end": "fixed",
         "declarer_sees_kitty": false,
+        "last_trick": "until-own-play",
+        "throw_follow": "largest-unit-first",
         "bury_seconds": 60,
         "play_seconds": 30,
         "choice_seconds": 30
@@ -133,39 +137,39 @@ export const clientOut = [
       "phase": "bury",
       "to_act": "N",
       "hand": [
-        "S4",
-        "S8",
-        "SQ",
-        "SK",
-        "SA",
-        "H4",
-        "H6",
-        "H6",
-        "H7",
-        "HQ",
-        "HQ",
-        "HK",
-        "D2",
-        "D3",
-        "D5",
-        "D8",
-        "D8",
-        "D9",
-        "DQ",
-        "DK",
-        "C2",
-        "C3",
-        "C4",
-        "C5",
-        "C6",
-        "C6",
-        "C8",
-        "C9",
-        "CQ",
-        "CQ",
-        "CK",
         "CA",
-        "CA"
+        "CA",
+        "CK",
+        "CQ",
+        "CQ",
+        "C9",
+        "C8",
+        "C6",
+        "C6",
+        "C5",
+        "C4",
+        "C3",
+        "C2",
+        "SA",
+        "SK",
+        "SQ",
+        "S8",
+        "S4",
+        "HK",
+        "HQ",
+        "HQ",
+        "H7",
+        "H6",
+        "H6",
+        "H4",
+        "DK",
+        "DQ",
+        "D9",
+        "D8",
+        "D8",
+        "D5",
+        "D3",
+        "D2"
       ],
       "hand_sizes": [
         33,
@@ -182,6 +186,45 @@ export const clientOut = [
         0,
         0,
         0
+      ],
+      "playable": [
+        "CA",
+        "CK",
+        "CQ",
+        "C9",
+        "C8",
+        "C6",
+        "C5",
+        "C4",
+        "C3",
+        "C2",
+        "SA",
+        "SK",
+        "SQ",
+        "S8",
+        "S4",
+        "HK",
+        "HQ",
+        "H7",
+        "H6",
+        "H4",
+        "DK",
+        "DQ",
+        "D9",
+        "D8",
+        "D5",
+        "D3",
+        "D2"
+      ],
+      "hint": [
+        "S8",
+        "S4",
+        "H7",
+        "H6",
+        "H6",
+        "H4",
+        "D3",
+        "D2"
       ]
     },
     "to_act": [
@@ -220,16 +263,6 @@ export const clientOut = [
       {
         "type": "buried",
         "seat": "N",
-        "cards": [
-          "S4",
-          "S8",
-          "H4",
-          "H6",
-          "H6",
-          "H7",
-          "D2",
-          "D3"
-        ],
         "count": 8
       }
     ],
@@ -249,10 +282,14 @@ export const clientOut = [
         "timeout_warnings": 1,
         "timeout_penalty": 10,
         "timeout_count": "per-seat",
-        "timeout_play": "always",
+        "timeout_play": "after-warning",
+        "timeout_grace_seconds": 15,
+        "timeout_scope": "board",
         "ruling_end_points": 120,
-        "ruling_end": "add-to-points-so-far",
+        "ruling_end": "fixed",
         "declarer_sees_kitty": false,
+        "last_trick": "until-own-play",
+        "throw_follow": "largest-unit-first",
         "bury_seconds": 60,
         "play_seconds": 30,
         "choice_seconds": 30
@@ -263,29 +300,29 @@ export const clientOut = [
       "phase": "play",
       "to_act": "E",
       "hand": [
-        "S2",
-        "S3",
-        "S5",
-        "S8",
-        "SQ",
-        "SA",
-        "H2",
-        "H2",
-        "H3",
-        "H5",
-        "H8",
-        "H9",
-        "HJ",
-        "HA",
-        "HA",
-        "D3",
-        "D5",
+        "C10",
         "D10",
         "D10",
-        "DA",
-        "C7",
         "C8",
-        "C10"
+        "C7",
+        "SA",
+        "SQ",
+        "S8",
+        "S5",
+        "S3",
+        "S2",
+        "HA",
+        "HA",
+        "HJ",
+        "H9",
+        "H8",
+        "H5",
+        "H3",
+        "H2",
+        "H2",
+        "DA",
+        "D5",
+        "D3"
       ],
       "hand_sizes": [
         24,
@@ -310,37 +347,6 @@ export const clientOut = [
         }
       ],
       "winning": "W",
-      "last_trick": {
-        "trick": 1,
-        "plays": [
-          {
-            "seat": "N",
-            "cards": [
-              "C2"
-            ]
-          },
-          {
-            "seat": "W",
-            "cards": [
-              "CJ"
-            ]
-          },
-          {
-            "seat": "S",
-            "cards": [
-              "CJ"
-            ]
-          },
-          {
-            "seat": "E",
-            "cards": [
-              "C9"
-            ]
-          }
-        ],
-        "winner": "W",
-        "points": 0
-      },
       "defenders": 0,
       "timeouts": [
         0,
@@ -578,10 +584,14 @@ export const shengjiViews = [
       "timeout_warnings": 1,
       "timeout_penalty": 10,
       "timeout_count": "per-seat",
-      "timeout_play": "always",
+      "timeout_play": "after-warning",
+      "timeout_grace_seconds": 15,
+      "timeout_scope": "board",
       "ruling_end_points": 120,
-      "ruling_end": "add-to-points-so-far",
+      "ruling_end": "fixed",
       "declarer_sees_kitty": false,
+      "last_trick": "until-own-play",
+      "throw_follow": "largest-unit-first",
       "bury_seconds": 60,
       "play_seconds": 30,
       "choice_seconds": 30
@@ -592,39 +602,39 @@ export const shengjiViews = [
     "phase": "bury",
     "to_act": "N",
     "hand": [
-      "S4",
-      "S8",
-      "SQ",
-      "SK",
-      "SA",
-      "H4",
-      "H6",
-      "H6",
-      "H7",
-      "HQ",
-      "HQ",
-      "HK",
-      "D2",
-      "D3",
-      "D5",
-      "D8",
-      "D8",
-      "D9",
-      "DQ",
-      "DK",
-      "C2",
-      "C3",
-      "C4",
-      "C5",
-      "C6",
-      "C6",
-      "C8",
-      "C9",
-      "CQ",
-      "CQ",
-      "CK",
       "CA",
-      "CA"
+      "CA",
+      "CK",
+      "CQ",
+      "CQ",
+      "C9",
+      "C8",
+      "C6",
+      "C6",
+      "C5",
+      "C4",
+      "C3",
+      "C2",
+      "SA",
+      "SK",
+      "SQ",
+      "S8",
+      "S4",
+      "HK",
+      "HQ",
+      "HQ",
+      "H7",
+      "H6",
+      "H6",
+      "H4",
+      "DK",
+      "DQ",
+      "D9",
+      "D8",
+      "D8",
+      "D5",
+      "D3",
+      "D2"
     ],
     "hand_sizes": [
       33,
@@ -641,6 +651,45 @@ export const shengjiViews = [
       0,
       0,
       0
+    ],
+    "playable": [
+      "CA",
+      "CK",
+      "CQ",
+      "C9",
+      "C8",
+      "C6",
+      "C5",
+      "C4",
+      "C3",
+      "C2",
+      "SA",
+      "SK",
+      "SQ",
+      "S8",
+      "S4",
+      "HK",
+      "HQ",
+      "H7",
+      "H6",
+      "H4",
+      "DK",
+      "DQ",
+      "D9",
+      "D8",
+      "D5",
+      "D3",
+      "D2"
+    ],
+    "hint": [
+      "S8",
+      "S4",
+      "H7",
+      "H6",
+      "H6",
+      "H4",
+      "D3",
+      "D2"
     ]
   },
   {
@@ -657,10 +706,14 @@ export const shengjiViews = [
       "timeout_warnings": 1,
       "timeout_penalty": 10,
       "timeout_count": "per-seat",
-      "timeout_play": "always",
+      "timeout_play": "after-warning",
+      "timeout_grace_seconds": 15,
+      "timeout_scope": "board",
       "ruling_end_points": 120,
-      "ruling_end": "add-to-points-so-far",
+      "ruling_end": "fixed",
       "declarer_sees_kitty": false,
+      "last_trick": "until-own-play",
+      "throw_follow": "largest-unit-first",
       "bury_seconds": 60,
       "play_seconds": 30,
       "choice_seconds": 30
@@ -703,10 +756,14 @@ export const shengjiViews = [
       "timeout_warnings": 1,
       "timeout_penalty": 10,
       "timeout_count": "per-seat",
-      "timeout_play": "always",
+      "timeout_play": "after-warning",
+      "timeout_grace_seconds": 15,
+      "timeout_scope": "board",
       "ruling_end_points": 120,
-      "ruling_end": "add-to-points-so-far",
+      "ruling_end": "fixed",
       "declarer_sees_kitty": false,
+      "last_trick": "until-own-play",
+      "throw_follow": "largest-unit-first",
       "bury_seconds": 60,
       "play_seconds": 30,
       "choice_seconds": 30
@@ -717,29 +774,29 @@ export const shengjiViews = [
     "phase": "play",
     "to_act": "E",
     "hand": [
-      "S2",
-      "S3",
-      "S5",
-      "S8",
-      "SQ",
-      "SA",
-      "H2",
-      "H2",
-      "H3",
-      "H5",
-      "H8",
-      "H9",
-      "HJ",
-      "HA",
-      "HA",
-      "D3",
-      "D5",
+      "C10",
       "D10",
       "D10",
-      "DA",
-      "C7",
       "C8",
-      "C10"
+      "C7",
+      "SA",
+      "SQ",
+      "S8",
+      "S5",
+      "S3",
+      "S2",
+      "HA",
+      "HA",
+      "HJ",
+      "H9",
+      "H8",
+      "H5",
+      "H3",
+      "H2",
+      "H2",
+      "DA",
+      "D5",
+      "D3"
     ],
     "hand_sizes": [
       24,
@@ -764,37 +821,6 @@ export const shengjiViews = [
       }
     ],
     "winning": "W",
-    "last_trick": {
-      "trick": 1,
-      "plays": [
-        {
-          "seat": "N",
-          "cards": [
-            "C2"
-          ]
-        },
-        {
-          "seat": "W",
-          "cards": [
-            "CJ"
-          ]
-        },
-        {
-          "seat": "S",
-          "cards": [
-            "CJ"
-          ]
-        },
-        {
-          "seat": "E",
-          "cards": [
-            "C9"
-          ]
-        }
-      ],
-      "winner": "W",
-      "points": 0
-    },
     "defenders": 0,
     "timeouts": [
       0,
@@ -819,10 +845,14 @@ export const shengjiViews = [
       "timeout_warnings": 1,
       "timeout_penalty": 10,
       "timeout_count": "per-seat",
-      "timeout_play": "always",
+      "timeout_play": "after-warning",
+      "timeout_grace_seconds": 15,
+      "timeout_scope": "board",
       "ruling_end_points": 120,
-      "ruling_end": "add-to-points-so-far",
+      "ruling_end": "fixed",
       "declarer_sees_kitty": false,
+      "last_trick": "until-own-play",
+      "throw_follow": "largest-unit-first",
       "bury_seconds": 60,
       "play_seconds": 30,
       "choice_seconds": 30
@@ -833,21 +863,21 @@ export const shengjiViews = [
     "phase": "play",
     "to_act": "W",
     "hand": [
-      "SQ",
-      "SK",
-      "SA",
-      "D5",
-      "D8",
-      "DQ",
-      "C3",
-      "C6",
-      "C8",
-      "C9",
-      "CQ",
-      "CQ",
-      "CK",
       "CA",
-      "CA"
+      "CA",
+      "CK",
+      "CQ",
+      "CQ",
+      "C9",
+      "C8",
+      "C6",
+      "C3",
+      "SA",
+      "SK",
+      "SQ",
+      "DQ",
+      "D8",
+      "D5"
     ],
     "hand_sizes": [
       15,
@@ -878,37 +908,6 @@ export const shengjiViews = [
       }
     ],
     "winning": "S",
-    "last_trick": {
-      "trick": 9,
-      "plays": [
-        {
-          "seat": "N",
-          "cards": [
-            "C6"
-          ]
-        },
-        {
-          "seat": "W",
-          "cards": [
-            "C5"
-          ]
-        },
-        {
-          "seat": "S",
-          "cards": [
-            "D10"
-          ]
-        },
-        {
-          "seat": "E",
-          "cards": [
-            "C3"
-          ]
-        }
-      ],
-      "winner": "S",
-      "points": 15
-    },
     "defenders": 15,
     "timeouts": [
       0,
@@ -933,10 +932,14 @@ export const shengjiViews = [
       "timeout_warnings": 1,
       "timeout_penalty": 10,
       "timeout_count": "per-seat",
-      "timeout_play": "always",
+      "timeout_play": "after-warning",
+      "timeout_grace_seconds": 15,
+      "timeout_scope": "board",
       "ruling_end_points": 120,
-      "ruling_end": "add-to-points-so-far",
+      "ruling_end": "fixed",
       "declarer_sees_kitty": false,
+      "last_trick": "until-own-play",
+      "throw_follow": "largest-unit-first",
       "bury_seconds": 60,
       "play_seconds": 30,
       "choice_seconds": 30
@@ -1724,16 +1727,6 @@ export const shengjiEvents = [
   {
     "type": "buried",
     "seat": "N",
-    "cards": [
-      "S4",
-      "S8",
-      "H4",
-      "H6",
-      "H6",
-      "H7",
-      "D2",
-      "D3"
-    ],
     "count": 8
   },
   {

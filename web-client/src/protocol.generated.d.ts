@@ -373,6 +373,11 @@ export type KeepCards = "sustain_test" | "no_test";
 export type KittyMultiplier = "tractor-8" | "2x-largest-unit" | "2-pow-largest-unit";
 
 /**
+ * Who may look at the last trick during play (查看本轮次牌).
+ */
+export type LastTrickView = "until-own-play" | "always";
+
+/**
  * How a lead is cut into units. It only matters when a trump lead holds two or more 副级牌
  * pairs, which share one strength: trump `AA 副级对 副级对 主级对` is tractor 3 + pair or two
  * tractors of 2.
@@ -411,10 +416,10 @@ export type Problem = { code: string, zh: string, en: string, };
 export type Role = "seat" | "spectator" | "referee";
 
 /**
- * Where the result of a board ended by a referee ruling ("the board ends, 120 to the other
- * side") comes from.
+ * Where the result of a board ended by a referee ruling comes from: 该副牌立即结束，判违规方负，
+ * 非违规方得120分.
  */
-export type RulingEnd = "add-to-points-so-far" | "fixed";
+export type RulingEnd = "fixed" | "add-to-points-so-far";
 
 /**
  * Points of the two teams for one game.
@@ -490,11 +495,11 @@ export type SeatPlay = { seat: ShengjiSeat, cards: Array<Card>, };
 /**
  * Something done to a board, by or against a seat. Serialised into the event log.
  */
-export type ShengjiAction = { "type": "bury", cards: Array<Card>, } | { "type": "play", cards: Array<Card>, } | { "type": "choose", unit: UnitChoice, } | { "type": "timeout" } | { "type": "penalty", points: number, } | { "type": "end_board" };
+export type ShengjiAction = { "type": "bury", cards: Array<Card>, } | { "type": "play", cards: Array<Card>, } | { "type": "choose", unit: UnitChoice, } | { "type": "timeout" } | { "type": "penalty", points: number, } | { "type": "end_board" } | { "type": "finalize" };
 
 /**
- * What happened. Every event is public except [`Event::Buried`], whose cards only the declarer
- * (and a referee) see.
+ * What happened. Every event is public except [`Event::Buried`], whose cards only a referee
+ * sees (and the declarer, only with `declarer_sees_kitty`).
  */
 export type ShengjiEvent = { "type": "buried", seat: ShengjiSeat, cards?: Array<Card>, 
 /**
@@ -516,7 +521,11 @@ to_defenders: boolean, defenders: number, } | { "type": "kitty_captured", seat: 
 /**
  * Tricks won by the defenders.
  */
-defender_tricks: number, by_ruling?: boolean, };
+defender_tricks: number, by_ruling?: boolean, 
+/**
+ * A new result after a late ruling: it replaces the one announced before.
+ */
+revised?: boolean, } | { "type": "finalized", result: number, };
 
 /**
  * Why points changed hands outside the tricks.
@@ -574,9 +583,19 @@ timeout_penalty: number,
  */
 timeout_count: TimeoutCount, 
 /**
- * Whether a warned timeout also plays for the player. \[decision\]
+ * Whether a warned timeout leaves the move to the player for a grace period, or the engine
+ * plays at once. \[decision\]
  */
 timeout_play: TimeoutPlay, 
+/**
+ * Seconds the player keeps after a warned timeout (`timeout_play = after-warning`).
+ * \[decision\]
+ */
+timeout_grace_seconds: number, 
+/**
+ * Over which boards timeouts are counted. \[decision\]
+ */
+timeout_scope: TimeoutScope, 
 /**
  * Points to the other side when a referee ends the board (the text: 120).
  */
@@ -590,6 +609,14 @@ ruling_end: RulingEnd,
  * 底牌放好后再也不能查看底牌, so off. \[decision\]
  */
 declarer_sees_kitty: boolean, 
+/**
+ * Until when a player's view shows the last trick. \[decision\]
+ */
+last_trick: LastTrickView, 
+/**
+ * Which unit of a throw of several tractors a follower answers first. \[decision\]
+ */
+throw_follow: ThrowFollow, 
 /**
  * Seconds to bury (the text: 1 minute).
  */
@@ -622,11 +649,13 @@ level: "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "10" | "J" | "Q" | "K" | 
  */
 trump: "S" | "H" | "D" | "C" | "NT", phase: ShengjiPhase, to_act: ShengjiSeat | null, 
 /**
- * The viewer's own hand (a player's view only), in face order.
+ * The viewer's own hand (a player's view only), in the engine's display order
+ * ([`Order::display_key`]): trumps first, highest first (`RJ BJ 主级牌 副级牌 A K …`), then
+ * the side suits ♠ ♥ ♦ ♣, each highest first.
  */
 hand?: Array<Card>, 
 /**
- * Every hand, N, E, S, W (a referee's view only).
+ * Every hand, N, E, S, W (a referee's view only), each in display order.
  */
 hands?: [Array<Card>, Array<Card>, Array<Card>, Array<Card>], 
 /**
@@ -650,7 +679,13 @@ plays: Array<SeatPlay>,
  * Who is winning the current trick so far (public: it follows from the plays), so a client
  * can mark it without a second copy of the rules.
  */
-winning?: ShengjiSeat, last_trick?: TrickRecord, 
+winning?: ShengjiSeat, 
+/**
+ * The last finished trick. A player sees it only until they have played to the current
+ * trick (只有未翻扣者有权要求查看本轮次牌; `last_trick = always` on a casual table); a
+ * spectator and a referee always; everyone once the board is over.
+ */
+last_trick?: TrickRecord, 
 /**
  * Every finished trick, for review: once the board is over, or for a referee. During play
  * a player may look at the last trick only (打过的牌翻扣好后，不能提出检查牌的要求).
@@ -663,7 +698,35 @@ choice?: PendingChoice,
 /**
  * The defenders' points so far, after penalties.
  */
-defenders: number, timeouts: [number, number, number, number], result?: number, };
+defenders: number, 
+/**
+ * Timeouts of N, E, S, W in the count's scope (`timeout_scope`: this board, or with the
+ * session's or event's earlier ones).
+ */
+timeouts: [number, number, number, number], 
+/**
+ * The seat to act was warned for a timeout on this move and plays in its grace period.
+ */
+grace?: boolean, 
+/**
+ * The seat to act's own view only: every card (each face once, display order) that is part
+ * of at least one legal play now — any card to bury or to lead, for a follow exactly those
+ * the follow rules allow in some play. A client dims the others.
+ */
+playable?: Array<Card>, 
+/**
+ * The seat to act's own view only: one legal play, the one the clock would make (the
+ * default bury, the lowest single to lead, the lowest legal follow), in display order.
+ */
+hint?: Array<Card>, 
+/**
+ * The result once play is over; it may change by a late ruling until `result_final`.
+ */
+result?: number, 
+/**
+ * The referee finalised the result.
+ */
+result_final?: boolean, };
 
 /**
  * Where a table is in its life.
@@ -717,14 +780,26 @@ export type ThrowBlockers = "all-others" | "opponents";
 export type ThrowCompare = "unit-by-unit" | "largest-unit";
 
 /**
+ * How a follower matches a throw of several tractors, which the text does not say: which unit
+ * of the throw is answered first when the hand cannot answer them all.
+ */
+export type ThrowFollow = "largest-unit-first" | "every-tractor-first";
+
+/**
  * How timeouts are counted for the "first a warning" rule.
  */
 export type TimeoutCount = "per-seat" | "per-side";
 
 /**
- * What the clock does when a warning is given.
+ * What the clock does at a warned timeout (超时第一次警告).
  */
-export type TimeoutPlay = "always" | "after-warning";
+export type TimeoutPlay = "after-warning" | "always";
+
+/**
+ * Over which stretch of play timeouts are counted for "first a warning, then 10 points"
+ * (超时第一次警告，第二次扣10分).
+ */
+export type TimeoutScope = "board" | "session" | "event";
 
 /**
  * A finished trick, for the views ("look at the last trick").
