@@ -1804,7 +1804,10 @@ export const goujiViews = [
     "game": 1,
     "ruleset": {
       "name": "zaozhuang-2017",
-      "last_set_is_gouji": false,
+      "last_set_is_gouji": true,
+      "headless_sets_open": true,
+      "burned_gouji_opens": true,
+      "no_yield_in_free_play": false,
       "two_for_one": "any_set",
       "burn_offer_order": "opposite_team_first",
       "keep_cards": "sustain_test",
@@ -1818,13 +1821,15 @@ export const goujiViews = [
           -2,
           -4
         ],
+        "failed_burn": -4,
         "dian_gong": 6,
         "dian_gong_once_per_team": true,
         "sweep": 12,
-        "swept": -12,
-        "deduction": 2,
-        "forfeit_loser": 0,
-        "forfeit_winner": 12
+        "forfeit": 12,
+        "deduction_points": [
+          2,
+          4
+        ]
       },
       "free_minutes": 10,
       "move_seconds": 20,
@@ -1991,17 +1996,33 @@ export const goujiViews = [
     "finish": [],
     "score": null,
     "outcome": null,
-    "deductions": [
+    "deducted": [
       0,
       0
-    ]
+    ],
+    "warned": false,
+    "can_pass": false,
+    "can_yield": false,
+    "burn_offer": false,
+    "gouji_thresholds": {
+      "ten": 5,
+      "jack": 4,
+      "queen": 3,
+      "king": 2,
+      "ace": 2,
+      "two": 1,
+      "last_set": true
+    }
   },
   {
     "viewer": "spectator",
     "game": 1,
     "ruleset": {
       "name": "zaozhuang-2017",
-      "last_set_is_gouji": false,
+      "last_set_is_gouji": true,
+      "headless_sets_open": true,
+      "burned_gouji_opens": true,
+      "no_yield_in_free_play": false,
       "two_for_one": "any_set",
       "burn_offer_order": "opposite_team_first",
       "keep_cards": "sustain_test",
@@ -2015,13 +2036,15 @@ export const goujiViews = [
           -2,
           -4
         ],
+        "failed_burn": -4,
         "dian_gong": 6,
         "dian_gong_once_per_team": true,
         "sweep": 12,
-        "swept": -12,
-        "deduction": 2,
-        "forfeit_loser": 0,
-        "forfeit_winner": 12
+        "forfeit": 12,
+        "deduction_points": [
+          2,
+          4
+        ]
       },
       "free_minutes": 10,
       "move_seconds": 20,
@@ -2137,10 +2160,15 @@ export const goujiViews = [
     "finish": [],
     "score": null,
     "outcome": null,
-    "deductions": [
+    "deducted": [
       0,
       0
-    ]
+    ],
+    "warned": false,
+    "can_pass": false,
+    "can_yield": false,
+    "burn_offer": false,
+    "gouji_thresholds": null
   },
   {
     "viewer": {
@@ -2149,7 +2177,10 @@ export const goujiViews = [
     "game": 1,
     "ruleset": {
       "name": "zaozhuang-2017",
-      "last_set_is_gouji": false,
+      "last_set_is_gouji": true,
+      "headless_sets_open": true,
+      "burned_gouji_opens": true,
+      "no_yield_in_free_play": false,
       "two_for_one": "any_set",
       "burn_offer_order": "opposite_team_first",
       "keep_cards": "sustain_test",
@@ -2163,13 +2194,15 @@ export const goujiViews = [
           -2,
           -4
         ],
+        "failed_burn": -4,
         "dian_gong": 6,
         "dian_gong_once_per_team": true,
         "sweep": 12,
-        "swept": -12,
-        "deduction": 2,
-        "forfeit_loser": 0,
-        "forfeit_winner": 12
+        "forfeit": 12,
+        "deduction_points": [
+          2,
+          4
+        ]
       },
       "free_minutes": 10,
       "move_seconds": 20,
@@ -2353,16 +2386,30 @@ export const goujiViews = [
         "B1",
         "A2",
         "A3"
-      ]
+      ],
+      "may_beat": false
     },
     "free_play": false,
     "finish": [],
     "score": null,
     "outcome": null,
-    "deductions": [
+    "deducted": [
       0,
       0
-    ]
+    ],
+    "warned": false,
+    "can_pass": false,
+    "can_yield": false,
+    "burn_offer": false,
+    "gouji_thresholds": {
+      "ten": 5,
+      "jack": 4,
+      "queen": 3,
+      "king": 2,
+      "ace": 2,
+      "two": 1,
+      "last_set": true
+    }
   },
   {
     "viewer": {
@@ -2371,7 +2418,10 @@ export const goujiViews = [
     "game": 1,
     "ruleset": {
       "name": "zaozhuang-2017",
-      "last_set_is_gouji": false,
+      "last_set_is_gouji": true,
+      "headless_sets_open": true,
+      "burned_gouji_opens": true,
+      "no_yield_in_free_play": false,
       "two_for_one": "any_set",
       "burn_offer_order": "opposite_team_first",
       "keep_cards": "sustain_test",
@@ -2385,13 +2435,15 @@ export const goujiViews = [
           -2,
           -4
         ],
+        "failed_burn": -4,
         "dian_gong": 6,
         "dian_gong_once_per_team": true,
         "sweep": 12,
-        "swept": -12,
-        "deduction": 2,
-        "forfeit_loser": 0,
-        "forfeit_winner": 12
+        "forfeit": 12,
+        "deduction_points": [
+          2,
+          4
+        ]
       },
       "free_minutes": 10,
       "move_seconds": 20,
@@ -2549,10 +2601,23 @@ export const goujiViews = [
     "finish": [],
     "score": null,
     "outcome": null,
-    "deductions": [
+    "deducted": [
       0,
       0
-    ]
+    ],
+    "warned": false,
+    "can_pass": false,
+    "can_yield": false,
+    "burn_offer": false,
+    "gouji_thresholds": {
+      "ten": 5,
+      "jack": 4,
+      "queen": 3,
+      "king": 2,
+      "ace": 2,
+      "two": 1,
+      "last_set": true
+    }
   },
   {
     "viewer": {
@@ -2561,7 +2626,10 @@ export const goujiViews = [
     "game": 1,
     "ruleset": {
       "name": "zaozhuang-2017",
-      "last_set_is_gouji": false,
+      "last_set_is_gouji": true,
+      "headless_sets_open": true,
+      "burned_gouji_opens": true,
+      "no_yield_in_free_play": false,
       "two_for_one": "any_set",
       "burn_offer_order": "opposite_team_first",
       "keep_cards": "sustain_test",
@@ -2575,30 +2643,37 @@ export const goujiViews = [
           -2,
           -4
         ],
+        "failed_burn": -4,
         "dian_gong": 6,
         "dian_gong_once_per_team": true,
         "sweep": 12,
-        "swept": -12,
-        "deduction": 2,
-        "forfeit_loser": 0,
-        "forfeit_winner": 12
+        "forfeit": 12,
+        "deduction_points": [
+          2,
+          4
+        ]
       },
       "free_minutes": 10,
       "move_seconds": 20,
       "grace_seconds": 5,
       "exact_count_limit": 10
     },
-    "hand": [],
+    "hand": [
+      "D4",
+      "D4",
+      "C4",
+      "C6"
+    ],
     "players": [
       {
         "seat": "A1",
         "cards": {
           "kind": "exact",
-          "n": 0
+          "n": 4
         },
-        "status": "out",
-        "place": "fourth",
-        "has_head": true,
+        "status": "playing",
+        "place": "last",
+        "has_head": false,
         "opened": true,
         "marked": false,
         "burning": false,
@@ -2630,7 +2705,7 @@ export const goujiViews = [
         },
         "status": "out",
         "place": "third",
-        "has_head": true,
+        "has_head": false,
         "opened": true,
         "marked": false,
         "burning": false,
@@ -2642,11 +2717,11 @@ export const goujiViews = [
         "seat": "B2",
         "cards": {
           "kind": "exact",
-          "n": 2
+          "n": 0
         },
-        "status": "playing",
-        "place": "second_last",
-        "has_head": false,
+        "status": "out",
+        "place": "fourth",
+        "has_head": true,
         "opened": true,
         "marked": false,
         "burning": false,
@@ -2674,10 +2749,10 @@ export const goujiViews = [
         "seat": "B3",
         "cards": {
           "kind": "exact",
-          "n": 4
+          "n": 0
         },
-        "status": "playing",
-        "place": "last",
+        "status": "out",
+        "place": "second_last",
         "has_head": false,
         "opened": true,
         "marked": false,
@@ -2698,7 +2773,7 @@ export const goujiViews = [
         "small": 0,
         "big": 0
       },
-      "owner": "A1",
+      "owner": "B3",
       "gouji": false,
       "burn": false
     },
@@ -2709,17 +2784,23 @@ export const goujiViews = [
       "A3",
       "B1",
       "A2",
-      "A1"
+      "B2",
+      "B3"
     ],
     "score": {
-      "a": 4,
-      "b": -4
+      "a": 0,
+      "b": 0
     },
     "outcome": "places",
-    "deductions": [
+    "deducted": [
       0,
       0
-    ]
+    ],
+    "warned": false,
+    "can_pass": false,
+    "can_yield": false,
+    "burn_offer": false,
+    "gouji_thresholds": null
   }
 ];
 
@@ -2750,16 +2831,16 @@ export const goujiEvents = [
   {
     "type": "game_over",
     "places": [
-      "fourth",
+      "last",
       "second",
       "third",
-      "second_last",
+      "fourth",
       "first",
-      "last"
+      "second_last"
     ],
     "score": {
-      "a": 4,
-      "b": -4
+      "a": 0,
+      "b": 0
     },
     "outcome": "places"
   },
@@ -2783,7 +2864,7 @@ export const goujiEvents = [
   {
     "type": "passed",
     "seat": "B1",
-    "kou": false
+    "conceded": false
   },
   {
     "type": "trick_won",
