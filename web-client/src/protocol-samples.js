@@ -1798,7 +1798,10 @@ export const goujiViews = [
     "game": 1,
     "ruleset": {
       "name": "zaozhuang-2017",
-      "last_set_is_gouji": false,
+      "last_set_is_gouji": true,
+      "headless_sets_open": true,
+      "burned_gouji_opens": true,
+      "no_yield_in_free_play": false,
       "two_for_one": "any_set",
       "burn_offer_order": "opposite_team_first",
       "keep_cards": "sustain_test",
@@ -1812,13 +1815,15 @@ export const goujiViews = [
           -2,
           -4
         ],
+        "failed_burn": -4,
         "dian_gong": 6,
         "dian_gong_once_per_team": true,
         "sweep": 12,
-        "swept": -12,
-        "deduction": 2,
-        "forfeit_loser": 0,
-        "forfeit_winner": 12
+        "forfeit": 12,
+        "deduction_points": [
+          2,
+          4
+        ]
       },
       "free_minutes": 10,
       "move_seconds": 20,
@@ -1985,17 +1990,33 @@ export const goujiViews = [
     "finish": [],
     "score": null,
     "outcome": null,
-    "deductions": [
+    "deducted": [
       0,
       0
-    ]
+    ],
+    "warned": false,
+    "can_pass": false,
+    "can_yield": false,
+    "burn_offer": false,
+    "gouji_thresholds": {
+      "ten": 5,
+      "jack": 4,
+      "queen": 3,
+      "king": 2,
+      "ace": 2,
+      "two": 1,
+      "last_set": true
+    }
   },
   {
     "viewer": "spectator",
     "game": 1,
     "ruleset": {
       "name": "zaozhuang-2017",
-      "last_set_is_gouji": false,
+      "last_set_is_gouji": true,
+      "headless_sets_open": true,
+      "burned_gouji_opens": true,
+      "no_yield_in_free_play": false,
       "two_for_one": "any_set",
       "burn_offer_order": "opposite_team_first",
       "keep_cards": "sustain_test",
@@ -2009,13 +2030,15 @@ export const goujiViews = [
           -2,
           -4
         ],
+        "failed_burn": -4,
         "dian_gong": 6,
         "dian_gong_once_per_team": true,
         "sweep": 12,
-        "swept": -12,
-        "deduction": 2,
-        "forfeit_loser": 0,
-        "forfeit_winner": 12
+        "forfeit": 12,
+        "deduction_points": [
+          2,
+          4
+        ]
       },
       "free_minutes": 10,
       "move_seconds": 20,
@@ -2131,10 +2154,15 @@ export const goujiViews = [
     "finish": [],
     "score": null,
     "outcome": null,
-    "deductions": [
+    "deducted": [
       0,
       0
-    ]
+    ],
+    "warned": false,
+    "can_pass": false,
+    "can_yield": false,
+    "burn_offer": false,
+    "gouji_thresholds": null
   },
   {
     "viewer": {
@@ -2143,7 +2171,10 @@ export const goujiViews = [
     "game": 1,
     "ruleset": {
       "name": "zaozhuang-2017",
-      "last_set_is_gouji": false,
+      "last_set_is_gouji": true,
+      "headless_sets_open": true,
+      "burned_gouji_opens": true,
+      "no_yield_in_free_play": false,
       "two_for_one": "any_set",
       "burn_offer_order": "opposite_team_first",
       "keep_cards": "sustain_test",
@@ -2157,13 +2188,15 @@ export const goujiViews = [
           -2,
           -4
         ],
+        "failed_burn": -4,
         "dian_gong": 6,
         "dian_gong_once_per_team": true,
         "sweep": 12,
-        "swept": -12,
-        "deduction": 2,
-        "forfeit_loser": 0,
-        "forfeit_winner": 12
+        "forfeit": 12,
+        "deduction_points": [
+          2,
+          4
+        ]
       },
       "free_minutes": 10,
       "move_seconds": 20,
@@ -2347,16 +2380,30 @@ export const goujiViews = [
         "B1",
         "A2",
         "A3"
-      ]
+      ],
+      "may_beat": false
     },
     "free_play": false,
     "finish": [],
     "score": null,
     "outcome": null,
-    "deductions": [
+    "deducted": [
       0,
       0
-    ]
+    ],
+    "warned": false,
+    "can_pass": false,
+    "can_yield": false,
+    "burn_offer": false,
+    "gouji_thresholds": {
+      "ten": 5,
+      "jack": 4,
+      "queen": 3,
+      "king": 2,
+      "ace": 2,
+      "two": 1,
+      "last_set": true
+    }
   },
   {
     "viewer": {
@@ -2365,7 +2412,10 @@ export const goujiViews = [
     "game": 1,
     "ruleset": {
       "name": "zaozhuang-2017",
-      "last_set_is_gouji": false,
+      "last_set_is_gouji": true,
+      "headless_sets_open": true,
+      "burned_gouji_opens": true,
+      "no_yield_in_free_play": false,
       "two_for_one": "any_set",
       "burn_offer_order": "opposite_team_first",
       "keep_cards": "sustain_test",
@@ -2379,13 +2429,15 @@ export const goujiViews = [
           -2,
           -4
         ],
+        "failed_burn": -4,
         "dian_gong": 6,
         "dian_gong_once_per_team": true,
         "sweep": 12,
-        "swept": -12,
-        "deduction": 2,
-        "forfeit_loser": 0,
-        "forfeit_winner": 12
+        "forfeit": 12,
+        "deduction_points": [
+          2,
+          4
+        ]
       },
       "free_minutes": 10,
       "move_seconds": 20,
@@ -2543,10 +2595,23 @@ export const goujiViews = [
     "finish": [],
     "score": null,
     "outcome": null,
-    "deductions": [
+    "deducted": [
       0,
       0
-    ]
+    ],
+    "warned": false,
+    "can_pass": false,
+    "can_yield": false,
+    "burn_offer": false,
+    "gouji_thresholds": {
+      "ten": 5,
+      "jack": 4,
+      "queen": 3,
+      "king": 2,
+      "ace": 2,
+      "two": 1,
+      "last_set": true
+    }
   },
   {
     "viewer": {
@@ -2555,7 +2620,10 @@ export const goujiViews = [
     "game": 1,
     "ruleset": {
       "name": "zaozhuang-2017",
-      "last_set_is_gouji": false,
+      "last_set_is_gouji": true,
+      "headless_sets_open": true,
+      "burned_gouji_opens": true,
+      "no_yield_in_free_play": false,
       "two_for_one": "any_set",
       "burn_offer_order": "opposite_team_first",
       "keep_cards": "sustain_test",
@@ -2569,30 +2637,37 @@ export const goujiViews = [
           -2,
           -4
         ],
+        "failed_burn": -4,
         "dian_gong": 6,
         "dian_gong_once_per_team": true,
         "sweep": 12,
-        "swept": -12,
-        "deduction": 2,
-        "forfeit_loser": 0,
-        "forfeit_winner": 12
+        "forfeit": 12,
+        "deduction_points": [
+          2,
+          4
+        ]
       },
       "free_minutes": 10,
       "move_seconds": 20,
       "grace_seconds": 5,
       "exact_count_limit": 10
     },
-    "hand": [],
+    "hand": [
+      "D4",
+      "D4",
+      "C4",
+      "C6"
+    ],
     "players": [
       {
         "seat": "A1",
         "cards": {
           "kind": "exact",
-          "n": 0
+          "n": 4
         },
-        "status": "out",
-        "place": "fourth",
-        "has_head": true,
+        "status": "playing",
+        "place": "last",
+        "has_head": false,
         "opened": true,
         "marked": false,
         "burning": false,
@@ -2624,7 +2699,7 @@ export const goujiViews = [
         },
         "status": "out",
         "place": "third",
-        "has_head": true,
+        "has_head": false,
         "opened": true,
         "marked": false,
         "burning": false,
@@ -2636,11 +2711,11 @@ export const goujiViews = [
         "seat": "B2",
         "cards": {
           "kind": "exact",
-          "n": 2
+          "n": 0
         },
-        "status": "playing",
-        "place": "second_last",
-        "has_head": false,
+        "status": "out",
+        "place": "fourth",
+        "has_head": true,
         "opened": true,
         "marked": false,
         "burning": false,
@@ -2668,10 +2743,10 @@ export const goujiViews = [
         "seat": "B3",
         "cards": {
           "kind": "exact",
-          "n": 4
+          "n": 0
         },
-        "status": "playing",
-        "place": "last",
+        "status": "out",
+        "place": "second_last",
         "has_head": false,
         "opened": true,
         "marked": false,
@@ -2692,7 +2767,7 @@ export const goujiViews = [
         "small": 0,
         "big": 0
       },
-      "owner": "A1",
+      "owner": "B3",
       "gouji": false,
       "burn": false
     },
@@ -2703,17 +2778,23 @@ export const goujiViews = [
       "A3",
       "B1",
       "A2",
-      "A1"
+      "B2",
+      "B3"
     ],
     "score": {
-      "a": 4,
-      "b": -4
+      "a": 0,
+      "b": 0
     },
     "outcome": "places",
-    "deductions": [
+    "deducted": [
       0,
       0
-    ]
+    ],
+    "warned": false,
+    "can_pass": false,
+    "can_yield": false,
+    "burn_offer": false,
+    "gouji_thresholds": null
   }
 ];
 
@@ -2744,16 +2825,16 @@ export const goujiEvents = [
   {
     "type": "game_over",
     "places": [
-      "fourth",
+      "last",
       "second",
       "third",
-      "second_last",
+      "fourth",
       "first",
-      "last"
+      "second_last"
     ],
     "score": {
-      "a": 4,
-      "b": -4
+      "a": 0,
+      "b": 0
     },
     "outcome": "places"
   },
@@ -2777,7 +2858,7 @@ export const goujiEvents = [
   {
     "type": "passed",
     "seat": "B1",
-    "kou": false
+    "conceded": false
   },
   {
     "type": "trick_won",

@@ -17,7 +17,7 @@ export type Actor = "player" | "bot" | "clock" | "auto" | "referee";
 export type BlockedUnit = { cards: Array<Card>, by: Array<ShengjiSeat>, };
 
 /**
- * Who is asked first whether they burn, after the 对头 declined (扣).
+ * Who is asked first whether they burn, after the 对头 passed the 级牌.
  */
 export type BurnOfferOrder = "opposite_team_first" | "turn_order";
 
@@ -134,12 +134,12 @@ export type FillOrder = "fewest_cards_first" | "turn_order";
  * One action. `seat` (the argument of `apply`) is the acting seat; for [`Action::Timeout`] the
  * seat whose clock ran out, for [`Action::Ruling`] the seat ruled against.
  */
-export type GoujiAction = { "type": "play", cards: Array<Card>, } | { "type": "pass" } | { "type": "yield" } | { "type": "burn", cards: Array<Card>, } | { "type": "decline" } | { "type": "ask_count" } | { "type": "timeout" } | { "type": "ruling", ruling: GoujiRuling, offence: GoujiOffence, };
+export type GoujiAction = { "type": "play", cards: Array<Card>, } | { "type": "pass" } | { "type": "yield" } | { "type": "burn", cards: Array<Card>, } | { "type": "decline" } | { "type": "ask_count" } | { "type": "timeout" } | { "type": "ruling", ruling: GoujiRuling, offence: GoujiOffence, points?: number, };
 
 /**
  * One thing that happened. Seats are named `A1`…`B3` on the wire.
  */
-export type GoujiEvent = { "type": "led", seat: GoujiSeat, cards: Array<Card>, gouji: boolean, } | { "type": "beat", seat: GoujiSeat, cards: Array<Card>, gouji: boolean, unburn: boolean, } | { "type": "burned", seat: GoujiSeat, cards: Array<Card>, gouji: boolean, counter: boolean, } | { "type": "passed", seat: GoujiSeat, kou: boolean, } | { "type": "yielded", seat: GoujiSeat, } | { "type": "yield_returned", seat: GoujiSeat, } | { "type": "opened", seat: GoujiSeat, } | { "type": "burn_offered", seat: GoujiSeat, } | { "type": "burn_declined", seat: GoujiSeat, } | { "type": "burn_stood", seat: GoujiSeat, } | { "type": "burn_ended", seat: GoujiSeat, } | { "type": "burn_failed", seat: GoujiSeat, void: Array<Card> | null, void_count: number, owner: GoujiSeat, restored: Array<Card>, } | { "type": "went_out", seat: GoujiSeat, place: Place, } | { "type": "trick_won", winner: GoujiSeat, leader: GoujiSeat, takeover: boolean, } | { "type": "free_play" } | { "type": "marked", seat: GoujiSeat, } | { "type": "count_answered", asker: GoujiSeat, about: GoujiSeat, answer: CardCount, } | { "type": "timed_out", seat: GoujiSeat, } | { "type": "ruled", seat: GoujiSeat, ruling: GoujiRuling, offence: GoujiOffence, } | { "type": "game_over", 
+export type GoujiEvent = { "type": "led", seat: GoujiSeat, cards: Array<Card>, gouji: boolean, } | { "type": "beat", seat: GoujiSeat, cards: Array<Card>, gouji: boolean, unburn: boolean, } | { "type": "burned", seat: GoujiSeat, cards: Array<Card>, gouji: boolean, counter: boolean, } | { "type": "passed", seat: GoujiSeat, conceded: boolean, } | { "type": "yielded", seat: GoujiSeat, } | { "type": "yield_returned", seat: GoujiSeat, } | { "type": "opened", seat: GoujiSeat, } | { "type": "burn_offered", seat: GoujiSeat, } | { "type": "burn_declined", seat: GoujiSeat, } | { "type": "burn_stood", seat: GoujiSeat, } | { "type": "burn_ended", seat: GoujiSeat, } | { "type": "burn_failed", seat: GoujiSeat, void: Array<Card> | null, void_count: number, owner: GoujiSeat, restored: Array<Card>, } | { "type": "went_out", seat: GoujiSeat, place: Place, } | { "type": "trick_won", winner: GoujiSeat, leader: GoujiSeat, takeover: boolean, } | { "type": "free_play" } | { "type": "marked", seat: GoujiSeat, } | { "type": "count_answered", asker: GoujiSeat, about: GoujiSeat, answer: CardCount, } | { "type": "warned", seat: GoujiSeat, grace_seconds: number, } | { "type": "timed_out", seat: GoujiSeat, } | { "type": "ruled", seat: GoujiSeat, ruling: GoujiRuling, offence: GoujiOffence, points?: number, } | { "type": "game_over", 
 /**
  * Place of each seat, A1…B3 (`null` only in a forfeited game's unfinished seats).
  */
@@ -186,7 +186,7 @@ hand: Array<Card> | null, };
 /**
  * What the seat to act is asked.
  */
-export type GoujiPrompt = { "kind": "lead", joker_required: boolean, } | { "kind": "respond", may_beat: boolean, may_yield: boolean, } | { "kind": "burn_offer", queue: Array<GoujiSeat>, };
+export type GoujiPrompt = { "kind": "lead", joker_required: boolean, } | { "kind": "respond", may_beat: boolean, may_yield: boolean, } | { "kind": "burn_offer", queue: Array<GoujiSeat>, may_beat: boolean, };
 
 /**
  * A complete ruleset.
@@ -197,15 +197,36 @@ export type GoujiRuleset = {
  */
 name: string, 
 /**
- * **\[decision\]** A player's last set (出完手牌) is a 级牌 only if this is true (不设底级: no).
+ * A player's last set (出完手牌) before 二科 is out is a 级牌 like any other (不设底级:
+ * 「没有底级…无论所留牌为级牌还是非级牌，均由剩余几家按顺序打」). `false`: a last set
+ * never is (an earlier reading of ours).
  */
 last_set_is_gouji: boolean, 
+/**
+ * **\[decision\]** A 无头 player (their 对头 is out) opens (开点) when they play a set that
+ * meets the 级牌 thresholds: their 对头 can never beat it (「只要有一手够级牌没有被对头灭掉」),
+ * though it binds nobody. `false`: a 无头 player's sets are never 级牌, so a player who had
+ * not opened before their 对头 went out is sure to be 点.
+ */
+headless_sets_open: boolean, 
+/**
+ * **\[decision\]** 「没有被对头灭掉(包括被烧牌)」 read as "a burned 级牌 counts as not beaten
+ * by the 对头": the owner opens when the 对头 passes it, whether or not it is burned after.
+ * `false`: a burned 级牌 counts as beaten; the owner opens only when nobody burns it (every
+ * burn offer declined).
+ */
+burned_gouji_opens: boolean, 
+/**
+ * **\[decision\]** `false`: the 对头 may say 让 in 四户乱缠 too, where it counts as a pass
+ * (nothing in the text removes 让 there). `true`: 让 is refused in 四户乱缠.
+ */
+no_yield_in_free_play: boolean, 
 /**
  * 大花两打一: which sets a pair of big jokers may cover one big joker of.
  */
 two_for_one: TwoForOne, 
 /**
- * Order of the yes/no burn prompts after a 扣.
+ * Order of the yes/no burn prompts after the 对头 passes a 级牌.
  */
 burn_offer_order: BurnOfferOrder, 
 /**
@@ -225,11 +246,13 @@ scoring: Scoring,
  */
 free_minutes: number, 
 /**
- * Seconds per set after that.
+ * Seconds per set after that (每套牌的出牌时限为20秒); when they run out the seat is warned
+ * (超时裁判予以警告).
  */
 move_seconds: number, 
 /**
- * Grace seconds before the automatic pass (超过5秒仍不出牌者视为过牌).
+ * Seconds after the warning before the automatic pass (超过5秒仍不出牌者视为过牌). 0: no
+ * warning, the first expiry passes.
  */
 grace_seconds: number, 
 /**
@@ -279,6 +302,40 @@ big: number, };
  * Where a seat stands in the game.
  */
 export type GoujiStatus = "playing" | "out" | "failed";
+
+/**
+ * The 级牌 thresholds for the viewing seat: a set is a 级牌 if it holds any joker, or at least
+ * this many cards of its base rank, 2s counted as the base (贴钱); 4–9 without a joker never.
+ */
+export type GoujiThresholds = { 
+/**
+ * 10s: five.
+ */
+ten: number, 
+/**
+ * Js: four.
+ */
+jack: number, 
+/**
+ * Qs: three.
+ */
+queen: number, 
+/**
+ * Ks: two.
+ */
+king: number, 
+/**
+ * As: two.
+ */
+ace: number, 
+/**
+ * 2s only: one.
+ */
+two: number, 
+/**
+ * A set that empties the hand counts too (`last_set_is_gouji`; 不设底级).
+ */
+last_set: boolean, };
 
 /**
  * The top set.
@@ -338,9 +395,34 @@ finish: Array<GoujiSeat>,
  */
 score: Score | null, outcome: Outcome | null, 
 /**
- * Referee deductions so far, team A then B.
+ * Points deducted by referees so far, team A then B (on top of the score).
  */
-deductions: [number, number], };
+deducted: [number, number], 
+/**
+ * The seat to act has been warned by the clock for this set (超时警告): it has only the
+ * grace seconds left before the clock passes for it.
+ */
+warned: boolean, 
+/**
+ * The viewing seat may pass (过) now. Always false for spectators and referees; so are the
+ * two below. (A burn offer is answered with `decline`, not a pass.)
+ */
+can_pass: boolean, 
+/**
+ * The viewing seat may yield (让) now.
+ */
+can_yield: boolean, 
+/**
+ * The viewing seat is asked whether it burns the top set (`burn` or `decline`; a 无头 seat
+ * that has not passed may also beat it by normal play, see [`Prompt::BurnOffer`]).
+ */
+burn_offer: boolean, 
+/**
+ * Which sets of the viewing seat would be 级牌 (binding the others) if played now, so a page
+ * can tag a set being built 「级牌」 without rules of its own. `None` when none would (the
+ * seat is 无头, 四户乱缠, the seat is out or the game over) and for spectators and referees.
+ */
+gouji_thresholds: GoujiThresholds | null, };
 
 /**
  * `POST /api/tables/{id}/join`: sit down.
@@ -427,7 +509,10 @@ export type RulingEnd = "fixed" | "add-to-points-so-far";
 export type Score = { a: number, b: number, };
 
 /**
- * Team points (积分, no tribute).
+ * Team points (积分, no tribute), on one scale: **\[decision\]** every result the text gives as
+ * a single number (点贡 6, 串三户 12, 0:12 告负) is a transfer between the two teams, +n to one
+ * and −n to the other, so a forfeit can never score better for the offender than the worst
+ * honest game (−12). Place points are the text's signed numbers.
  */
 export type Scoring = { 
 /**
@@ -435,7 +520,12 @@ export type Scoring = {
  */
 places: [number, number, number, number, number, number], 
 /**
- * 点贡: paid by the team of a 点 player to the other team.
+ * 烧牌失误则为大落: what a failed burner scores, whatever place it fills (a second failed
+ * burner fills 二落's place in the finishing order and still scores 大落).
+ */
+failed_burn: number, 
+/**
+ * 点贡: paid by the team of a 点 player to the other team (−6 / +6).
  */
 dian_gong: number, 
 /**
@@ -444,26 +534,20 @@ dian_gong: number,
  */
 dian_gong_once_per_team: boolean, 
 /**
- * 串三户: the team that takes 头科, 二科 and 三科 scores this, replacing everything else.
+ * 串三户: the team that takes 头科, 二科 and 三科 gets this and the other team loses it
+ * (+12 / −12), replacing places and 点贡.
  */
 sweep: number, 
 /**
- * **\[decision\]** What the swept team scores (the text gives only "12"). We keep the game
- * zero-sum like every other result: −12.
+ * 0:12 告负: the offending team loses this and the other team gets it (−12 / +12),
+ * replacing places, 点贡 and 串三户.
  */
-swept: number, 
+forfeit: number, 
 /**
- * A referee deduction (扣该队2分), added to the offender's team.
+ * The points a referee may deduct from a team (扣该队2分, 扣该队4分); the first is the
+ * deduction of a ruling that names none (logs written before rulings named their points).
  */
-deduction: number, 
-/**
- * A forfeit (0:12 告负): the offending team's score, replacing the game.
- */
-forfeit_loser: number, 
-/**
- * A forfeit: the other team's score.
- */
-forfeit_winner: number, };
+deduction_points: Array<number>, };
 
 /**
  * One seat as everyone may see it.

@@ -3,6 +3,7 @@
 use crate::cards::Card;
 use crate::Explain;
 
+use super::action::Ruling;
 use super::beat::BeatError;
 use super::set::{symbol, SetError, Strength};
 use super::Seat;
@@ -58,6 +59,13 @@ pub enum RuleError {
     NoYieldInFreePlay,
     /// The game was already forfeited.
     AlreadyForfeited,
+    /// A deduction of points the ruleset does not allow (2 or 4), or points on a warning or a
+    /// forfeit.
+    BadRulingPoints {
+        ruling: Ruling,
+        points: u32,
+        allowed: Vec<u32>,
+    },
 }
 
 impl From<SetError> for RuleError {
@@ -81,8 +89,10 @@ impl RuleError {
     }
 
     /// Every code, for the docs and the tests that pin them.
-    pub const CODES: [&'static str; 20] = [
+    pub const CODES: [&'static str; 23] = [
         "game_over",
+        "referee_only",
+        "clock_only",
         "not_your_turn",
         "cards_not_held",
         "empty_set",
@@ -102,6 +112,7 @@ impl RuleError {
         "burn_offer_pending",
         "no_yield_in_free_play",
         "already_forfeited",
+        "bad_ruling_points",
     ];
 }
 
@@ -111,6 +122,15 @@ fn ranks_text(ranks: &[Strength]) -> String {
         .map(|&r| symbol(r))
         .collect::<Vec<_>>()
         .join("、")
+}
+
+/// `2 或 4`, `2 or 4`.
+fn points_text(allowed: &[u32], or: &str) -> String {
+    allowed
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(&format!(" {or} "))
 }
 
 impl Explain for RuleError {
@@ -140,6 +160,7 @@ impl Explain for RuleError {
             RuleError::BurnOfferPending => "burn_offer_pending",
             RuleError::NoYieldInFreePlay => "no_yield_in_free_play",
             RuleError::AlreadyForfeited => "already_forfeited",
+            RuleError::BadRulingPoints { .. } => "bad_ruling_points",
         }
     }
 
@@ -172,13 +193,22 @@ impl Explain for RuleError {
             RuleError::OnlyOppositeMayYield => "只有对头可以让牌".into(),
             RuleError::YieldAlreadyUsed => "让的牌回到你这里了：现在只能打或过".into(),
             RuleError::BurnLeadNeedsJoker => "烧牌后出牌必须带王（最后一套除外）".into(),
-            RuleError::NoBurnRight => "没有烧牌的资格：对头扣牌后按顺序问到你才能烧".into(),
+            RuleError::NoBurnRight => "没有烧牌的资格：对头过牌后按顺序问到你才能烧".into(),
             RuleError::BurnNotSustainable { jokers, ranks } => format!(
                 "烧牌后王不够（留牌）：剩 {jokers} 张王，还有 {ranks} 种点数，王数至少要比点数种类少一"
             ),
             RuleError::BurnOfferPending => "请先回答是否烧牌".into(),
             RuleError::NoYieldInFreePlay => "四户乱缠时不能让牌".into(),
             RuleError::AlreadyForfeited => "本局已经判负".into(),
+            RuleError::BadRulingPoints {
+                ruling: Ruling::Deduction,
+                points,
+                allowed,
+            } => format!(
+                "扣分只能是 {} 分（扣该队2分、4分），不能扣 {points} 分",
+                points_text(allowed, "或")
+            ),
+            RuleError::BadRulingPoints { .. } => "只有扣分带分数：警告和判负不带分数".into(),
         }
     }
 
@@ -224,7 +254,7 @@ impl Explain for RuleError {
                 "after burning, every set you lead must hold a joker (except your last)".into()
             }
             RuleError::NoBurnRight => {
-                "you have no right to burn: the burn is offered in order after the opposite player declines".into()
+                "you have no right to burn: the burn is offered in order after the opposite player passes".into()
             }
             RuleError::BurnNotSustainable { jokers, ranks } => format!(
                 "you cannot sustain this burn: {jokers} joker(s) left for {ranks} rank(s); jokers must be at least ranks minus one"
@@ -232,6 +262,17 @@ impl Explain for RuleError {
             RuleError::BurnOfferPending => "answer the burn offer first (burn or decline)".into(),
             RuleError::NoYieldInFreePlay => "no yielding once four play freely (四户乱缠)".into(),
             RuleError::AlreadyForfeited => "the game has already been forfeited".into(),
+            RuleError::BadRulingPoints {
+                ruling: Ruling::Deduction,
+                points,
+                allowed,
+            } => format!(
+                "a deduction is {} points, not {points}",
+                points_text(allowed, "or")
+            ),
+            RuleError::BadRulingPoints { .. } => {
+                "only a deduction has points: a warning or a forfeit has none".into()
+            }
         }
     }
 }

@@ -198,13 +198,12 @@ pub fn legal_from_view(view: &View) -> Vec<Action> {
     let hand: Hand = cards.iter().copied().collect();
     let c = Counts::of(&hand);
     let rule = view.ruleset.two_for_one;
-    let mut shapes = Vec::new();
+    // Plays (leads or normal beats) and burns, as shapes.
+    let mut plays = Vec::new();
+    let mut burns = Vec::new();
     let mut actions = Vec::new();
-    let burn = match prompt {
-        Prompt::Lead { joker_required } => {
-            lead_shapes(&c, *joker_required, &mut shapes);
-            false
-        }
+    match prompt {
+        Prompt::Lead { joker_required } => lead_shapes(&c, *joker_required, &mut plays),
         Prompt::Respond {
             may_beat,
             may_yield,
@@ -215,29 +214,35 @@ pub fn legal_from_view(view: &View) -> Vec<Action> {
             }
             if *may_beat {
                 if let Some(top) = &view.top {
-                    beat_shapes(&c, &top.shape, rule, &mut shapes);
+                    beat_shapes(&c, &top.shape, rule, &mut plays);
                 }
             }
-            false
         }
-        Prompt::BurnOffer { .. } => {
+        Prompt::BurnOffer { may_beat, .. } => {
             actions.push(Action::Decline);
             if let Some(top) = &view.top {
-                beat_shapes(&c, &top.shape, rule, &mut shapes);
-                shapes.retain(|s| sustain(&c.minus(s), view.ruleset.keep_cards).is_ok());
+                beat_shapes(&c, &top.shape, rule, &mut burns);
+                if *may_beat {
+                    // A 无头 seat that has not passed: its offer is its turn.
+                    plays.clone_from(&burns);
+                }
+                burns.retain(|s| sustain(&c.minus(s), view.ruleset.keep_cards).is_ok());
             }
-            true
         }
-    };
-    shapes.sort_unstable_by_key(|s| (s.smallness(), *s));
-    shapes.truncate(LEGAL_CAP);
-    actions.extend(shapes.iter().filter_map(|s| {
-        let cards = s.take_from(&hand)?;
-        Some(if burn {
-            Action::Burn { cards }
-        } else {
-            Action::Play { cards }
-        })
-    }));
+    }
+    let mut room = LEGAL_CAP;
+    for (shapes, burn) in [(&mut plays, false), (&mut burns, true)] {
+        shapes.sort_unstable_by_key(|s| (s.smallness(), *s));
+        shapes.truncate(room);
+        room -= shapes.len();
+        actions.extend(shapes.iter().filter_map(|s| {
+            let cards = s.take_from(&hand)?;
+            Some(if burn {
+                Action::Burn { cards }
+            } else {
+                Action::Play { cards }
+            })
+        }));
+    }
     actions
 }
