@@ -83,6 +83,18 @@ pub async fn post_json<T: serde::de::DeserializeOwned>(
     serde_json::from_str(&text).map_err(|e| format!("{e}: {text}"))
 }
 
+/// GETs and parses a JSON answer of a 2xx status; other statuses are errors with the body.
+pub async fn get_json<T: serde::de::DeserializeOwned>(
+    addr: SocketAddr,
+    path: &str,
+) -> Result<T, String> {
+    let (status, text) = request(addr, "GET", path, None).await?;
+    if !(200..300).contains(&status) {
+        return Err(format!("{status}: {text}"));
+    }
+    serde_json::from_str(&text).map_err(|e| format!("{e}: {text}"))
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

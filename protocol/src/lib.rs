@@ -113,10 +113,16 @@ pub struct TableSummary {
     pub seed_commitment: String,
     /// The deal algorithm's version (`rules::deal::ALGORITHM`).
     pub deal_algorithm: String,
-    /// The seed itself: only once the table is over.
+    /// The seed itself: only once the table is over and no open table deals from the same
+    /// seed any more (tournament tables share one seed and play other boards of it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub seed: Option<String>,
+    /// Once the table is over: the hash of its log's last entry (the chain's head). Published,
+    /// so a log later cut short or rewritten no longer matches what was announced.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub head_hash: Option<String>,
 }
 
 /// `POST /api/tables/{id}/join`: sit down.
@@ -419,6 +425,8 @@ pub mod codes {
     pub const STALE: &str = "stale";
     /// A referee's act without a reason, or a player's act with one.
     pub const REASON: &str = "reason";
+    /// The table stopped after a failed write and is being rebuilt from its log: retry.
+    pub const TABLE_REBUILDING: &str = "table_rebuilding";
     /// A question asked again before anything changed.
     pub const ALREADY_ASKED: &str = "already_asked";
 }

@@ -174,6 +174,7 @@ fn samples() -> String {
         seed_commitment: "66".repeat(32),
         deal_algorithm: rules::deal::ALGORITHM.into(),
         seed: Some("00".repeat(32)),
+        head_hash: Some("ab".repeat(32)),
     };
     let client_in = vec![
         ClientIn::Hello {

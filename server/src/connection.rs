@@ -143,10 +143,10 @@ pub async fn run(socket: WebSocket, conn: Conn) {
                             match table.attach(outlet.clone(), token, last_seq).await {
                                 Ok(who) => attached = Some(who),
                                 Err(p) => {
-                                    let code = if p.code == codes::BAD_TOKEN {
-                                        close::BAD_TOKEN
-                                    } else {
-                                        close::NO_TABLE
+                                    let code = match p.code.as_str() {
+                                        codes::BAD_TOKEN => close::BAD_TOKEN,
+                                        codes::TABLE_REBUILDING => close::RETRY,
+                                        _ => close::NO_TABLE,
                                     };
                                     let _ = out_tx.try_send(error_text(p));
                                     close_now(code, "refused");
@@ -175,7 +175,8 @@ pub async fn run(socket: WebSocket, conn: Conn) {
                         (ClientIn::Act { id: action_id, action, seq, seat, reason }, Some(_)) => {
                             let act = crate::table::Act { id: action_id, seq, seat, reason, action };
                             if !table.act(id, act).await {
-                                close_now(close::NORMAL, "table closed");
+                                let (code, reason) = table.closed_with();
+                                close_now(code, reason);
                                 break;
                             }
                         }
@@ -183,6 +184,12 @@ pub async fn run(socket: WebSocket, conn: Conn) {
                     }
                 }
                 _ = close_watch.changed() => break,
+                // The actor went away without closing us (a panic): say whether to come back.
+                _ = table.closed() => {
+                    let (code, reason) = table.closed_with();
+                    close_now(code, reason);
+                    break;
+                }
                 _ = broom.tick() => {
                     if last_seen.elapsed() > limits.silent_after {
                         close_now(close::SILENT, "silent too long");

@@ -72,8 +72,8 @@ async fn list(State(app): State<Arc<App>>) -> Response {
 }
 
 async fn one(State(app): State<Arc<App>>, UrlPath(id): UrlPath<String>) -> Response {
-    match app.lobby.get(&id) {
-        Some(t) => Json(t.summary()).into_response(),
+    match app.lobby.summary(&id) {
+        Some(s) => Json(s).into_response(),
         None => problem(
             404,
             Problem::new(codes::NO_TABLE, "没有这张牌桌", "no such table"),

@@ -13,7 +13,7 @@ use crate::clock::ClockScale;
 use crate::game::{DealFixed, Games};
 use crate::seat_token;
 use crate::store::{self, Journal, SeatRecord, StoredTable, TableHeader};
-use crate::table::TableHandle;
+use crate::table::{seed_in_use, TableHandle};
 
 /// What every table needs from the server, fixed at start-up.
 #[derive(Clone, Debug)]
@@ -84,9 +84,25 @@ impl Lobby {
     }
 
     pub fn list(&self) -> Vec<TableSummary> {
-        let mut out: Vec<TableSummary> = self.tables.iter().map(|t| t.summary()).collect();
+        let all: Vec<TableSummary> = self.tables.iter().map(|t| t.summary()).collect();
+        let mut out: Vec<TableSummary> = all.into_iter().map(|s| self.public(s)).collect();
         out.sort_by(|a, b| a.id.cmp(&b.id));
         out
+    }
+
+    /// One table's public summary.
+    pub fn summary(&self, id: &str) -> Option<TableSummary> {
+        let s = self.get(id)?.summary();
+        Some(self.public(s))
+    }
+
+    /// A summary as it may be shown now: a finished table's seed stays hidden while another
+    /// open table still deals from it (checked at read time: the other table may end later).
+    fn public(&self, mut s: TableSummary) -> TableSummary {
+        if s.seed.is_some() && seed_in_use(&self.tables, &s.id, &s.seed_commitment) {
+            s.seed = None;
+        }
+        s
     }
 
     pub fn get(&self, id: &str) -> Option<TableHandle> {

@@ -512,6 +512,12 @@ enum Op {
     Append(String, LogEntry, oneshot::Sender<Result<(), StoreError>>),
     Seat(String, SeatRecord, oneshot::Sender<Result<(), StoreError>>),
     State(String, TableState, oneshot::Sender<Result<(), StoreError>>),
+    /// Read one table back (rebuilding a table after a failed write), after every write queued
+    /// before it.
+    Load(
+        String,
+        oneshot::Sender<Result<Option<StoredTable>, StoreError>>,
+    ),
     /// Commit everything queued before this, then end the thread.
     Stop(oneshot::Sender<Result<(), StoreError>>),
 }
@@ -592,6 +598,17 @@ impl Journal {
         self.call(|r| Op::State(table.to_string(), state, r)).await
     }
 
+    /// One stored table as it is on disk now, after every write queued before this call.
+    pub async fn load(&self, table: &str) -> Result<Option<StoredTable>, StoreError> {
+        let (tx, rx) = oneshot::channel();
+        self.tx
+            .send(Op::Load(table.to_string(), tx))
+            .await
+            .map_err(|_| StoreError("the journal has stopped".into()))?;
+        rx.await
+            .unwrap_or_else(|_| Err(StoreError("the journal has stopped".into())))
+    }
+
     /// Commits everything queued so far and ends the writer thread (graceful shutdown).
     pub async fn stop(&self) {
         let _ = self.call(Op::Stop).await;
@@ -626,13 +643,17 @@ fn run_batch(store: &mut dyn Store, ops: Vec<Op>) -> bool {
                 let _ = r.send(Ok(()));
                 return true;
             }
+            Op::Load(t, r) => {
+                flush(store, &mut appends, &mut waiting);
+                let _ = r.send(store.table(&t));
+            }
             other => {
                 flush(store, &mut appends, &mut waiting);
                 let (result, reply) = match other {
                     Op::Create(t, r) => (store.create_table(&t), r),
                     Op::Seat(t, s, r) => (store.set_seat(&t, &s), r),
                     Op::State(t, s, r) => (store.set_state(&t, s), r),
-                    Op::Append(..) | Op::Stop(_) => unreachable!(),
+                    Op::Append(..) | Op::Stop(_) | Op::Load(..) => unreachable!(),
                 };
                 let _ = reply.send(result);
             }

@@ -11,6 +11,7 @@
 //! been connected for a while.
 
 use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -127,6 +128,9 @@ pub struct TableHandle {
     /// The table's public summary, published by the actor after every change, so listing a
     /// thousand tables does not message a thousand actors.
     summary: watch::Receiver<TableSummary>,
+    /// Set when the actor stopped after a failed write (or a panic) and the table is being
+    /// rebuilt from its log: requests are told to retry, not that the table is gone.
+    rebuilding: Arc<AtomicBool>,
 }
 
 fn gone() -> Problem {
@@ -143,8 +147,35 @@ impl TableHandle {
         make: impl FnOnce(oneshot::Sender<Result<T, Problem>>) -> Command,
     ) -> Result<T, Problem> {
         let (tx, rx) = oneshot::channel();
-        self.tx.send(make(tx)).await.map_err(|_| gone())?;
-        rx.await.unwrap_or_else(|_| Err(gone()))
+        self.tx.send(make(tx)).await.map_err(|_| self.gone())?;
+        rx.await.unwrap_or_else(|_| Err(self.gone()))
+    }
+
+    /// Why the actor does not answer: closed for good, or being rebuilt (try again).
+    fn gone(&self) -> Problem {
+        if self.rebuilding.load(Ordering::Relaxed) {
+            Problem::new(
+                codes::TABLE_REBUILDING,
+                "牌桌正在恢复，请稍候重连",
+                "the table is being rebuilt from its log: reconnect in a moment",
+            )
+        } else {
+            gone()
+        }
+    }
+
+    /// The close a connection to this table makes once its actor has gone.
+    pub fn closed_with(&self) -> (u16, &'static str) {
+        if self.rebuilding.load(Ordering::Relaxed) {
+            (close::RETRY, "the table is being rebuilt: reconnect")
+        } else {
+            (close::NORMAL, "table closed")
+        }
+    }
+
+    /// Resolves when the actor has gone (closed, stopped, failed or panicked).
+    pub async fn closed(&self) {
+        self.tx.closed().await
     }
 
     pub async fn join(&self, seat: usize, name: String, token_hash: String) -> Result<(), Problem> {
@@ -201,6 +232,8 @@ impl TableHandle {
 struct Entry<E> {
     seat: usize,
     actor: Actor,
+    /// A referee's stated reason.
+    reason: Option<String>,
     events: Vec<E>,
 }
 
@@ -210,12 +243,18 @@ struct Subscriber {
     outlet: Outlet,
 }
 
-/// Key of the referee's action ids in the id cache (seats use their index).
-const REFEREE_KEY: usize = usize::MAX;
-/// Rejected ids remembered per table (accepted ids are all remembered: they are in the log).
-const REJECTED_CACHE: usize = 256;
-/// A client further behind than this gets a snapshot instead of the missed events.
-const MAX_CATCH_UP: u64 = 500;
+/// Who sent an action id, for the id caches: the referee, or a seat token's holder
+/// ([`store::occupant`]). Keyed by occupancy, not seat: a stranger who takes a seat someone left
+/// and reuses an id is not answered with the previous occupant's ack.
+const REFEREE_KEY: &str = "referee";
+/// Accepted and refused ids remembered per table. A resend older than this is still never
+/// applied twice: it carries the seq it was decided on, which is then stale.
+const ID_CACHE: usize = 256;
+/// Entries kept in memory for catching up reconnecting clients; a client further behind (or
+/// further than its outbound queue holds) gets a snapshot instead (lila-ws's short history).
+const HISTORY: usize = 48;
+/// Longest referee reason, in characters.
+const MAX_REASON: usize = 200;
 
 struct Table<G: TableGame> {
     id: String,
@@ -226,14 +265,14 @@ struct Table<G: TableGame> {
     seq: u64,
     /// Hash of the last entry (or the genesis hash): the next entry chains to it.
     prev_hash: String,
-    /// Entry `seq` is `history[seq - 1]`.
-    history: Vec<Entry<G::Event>>,
-    /// Accepted action ids: (seat or referee, id) → seq. Rebuilt from the log on restart, so a
-    /// resent id is never applied twice, even across a crash.
-    acked: HashMap<(usize, u64), u64>,
-    /// Recently refused action ids and why, oldest first.
-    rejected: HashMap<(usize, u64), Problem>,
-    rejected_order: VecDeque<(usize, u64)>,
+    /// The last [`HISTORY`] entries: entry `seq` is `history[seq - 1 - (self.seq - len)]`.
+    history: VecDeque<Entry<G::Event>>,
+    /// Recent action ids by who sent them: (occupant or referee, id) → what they were told.
+    /// Rebuilt from the log's tail on restart, so a resent id is never applied twice, even
+    /// across a crash.
+    ids: IdCache,
+    /// Per seat: the seq at which it last asked a question (问牌): once per seat per state.
+    asked: Vec<Option<u64>>,
     subscribers: Vec<Subscriber>,
     state: TableState,
     /// When play began (all seats taken): `move_limit` is asked with the time since.
@@ -282,8 +321,8 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
             records[i] = s;
         }
     }
-    let mut history = Vec::with_capacity(log.len());
-    let mut acked = HashMap::new();
+    let mut history = VecDeque::with_capacity(HISTORY);
+    let mut ids = IdCache::default();
     for e in &log {
         let action: G::Action = serde_json::from_str(&e.action)
             .map_err(|err| format!("table {id}: entry {}: {err}", e.seq))?;
@@ -291,16 +330,21 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
             .apply(e.seat, e.actor, action)
             .map_err(|err| format!("table {id}: entry {} refused on replay: {err:?}", e.seq))?;
         if let Some(cid) = e.client_id {
-            let key = if e.actor == Actor::Referee {
-                REFEREE_KEY
-            } else {
-                e.seat
+            let key = match (&e.occupant, e.actor) {
+                (_, Actor::Referee) => REFEREE_KEY.to_string(),
+                (Some(o), _) => o.clone(),
+                // Entries from before occupants were logged: the seat's number stands in.
+                (None, _) => format!("seat {}", e.seat),
             };
-            acked.insert((key, cid), e.seq);
+            ids.remember(key, cid, Told::Acked(e.seq));
         }
-        history.push(Entry {
+        if history.len() == HISTORY {
+            history.pop_front();
+        }
+        history.push_back(Entry {
             seat: e.seat,
             actor: e.actor,
+            reason: e.reason.clone(),
             events,
         });
     }
@@ -338,8 +382,10 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
         seed_commitment: header.seed_commitment.clone(),
         deal_algorithm: header.deal_algorithm.clone(),
         seed: None,
+        head_hash: None,
     };
     let (summary, summary_rx) = watch::channel(placeholder);
+    let rebuilding = Arc::new(AtomicBool::new(false));
     let mut table = Table::<G> {
         id: id.clone(),
         prev_hash: log
@@ -352,9 +398,8 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
         seats: records,
         seq: log.len() as u64,
         history,
-        acked,
-        rejected: HashMap::new(),
-        rejected_order: VecDeque::new(),
+        ids,
+        asked: vec![None; n],
         subscribers: Vec::new(),
         state,
         started,
@@ -366,14 +411,83 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
         summary,
     };
     table.restart_clock();
+    // A table of bots alone plays on with no one watching (and after a restart).
+    table.schedule_bot();
     table.publish();
-    tokio::spawn(table.run(rx));
-    Ok(TableHandle {
+    let handle = TableHandle {
         id,
         game: G::GAME,
         tx,
         summary: summary_rx,
-    })
+        rebuilding,
+    };
+    tokio::spawn(supervise(table, rx, handle.clone()));
+    Ok(handle)
+}
+
+/// How an actor's loop ended.
+enum Ending {
+    /// Closed or stopped: it leaves the registry.
+    Done,
+    /// A write failed: it is rebuilt from its log.
+    Broken,
+}
+
+/// Runs a table's actor; when it ends, takes it out of the registry, or, when a write failed
+/// or the actor panicked, rebuilds it from its log (with backoff while the store keeps
+/// failing, e.g. a full disk). Meanwhile the old handle answers "retry" (close 4503), so pages
+/// keep reconnecting instead of taking the table for gone.
+async fn supervise<G: TableGame>(
+    table: Table<G>,
+    rx: mpsc::Receiver<Command>,
+    handle: TableHandle,
+) {
+    use futures_util::FutureExt;
+    let deps = table.deps.clone();
+    let ending = std::panic::AssertUnwindSafe(table.run(rx))
+        .catch_unwind()
+        .await
+        .unwrap_or_else(|_| {
+            eprintln!(
+                "paiju: table {}: the actor panicked; rebuilding it from its log",
+                handle.id
+            );
+            Ending::Broken
+        });
+    let mine = |h: &TableHandle| h.summary.same_channel(&handle.summary);
+    match ending {
+        Ending::Done => {
+            deps.registry.remove_if(&handle.id, |_, h| mine(h));
+        }
+        Ending::Broken => {
+            handle.rebuilding.store(true, Ordering::Relaxed);
+            let mut wait = Duration::from_millis(200);
+            loop {
+                tokio::time::sleep(wait).await;
+                wait = (wait * 2).min(Duration::from_secs(30));
+                // Another table took the id meanwhile (never, but cheap to check), or the
+                // server is stopping.
+                if !deps.registry.get(&handle.id).is_some_and(|h| mine(&h)) {
+                    return;
+                }
+                match deps.journal.load(&handle.id).await {
+                    Ok(Some(stored)) => match spawn::<G>(stored, deps.clone()) {
+                        Ok(fresh) => {
+                            eprintln!("paiju: table {}: rebuilt from its log", handle.id);
+                            deps.registry.insert(handle.id.clone(), fresh);
+                            return;
+                        }
+                        Err(e) => eprintln!("paiju: table {}: not rebuilt: {e}", handle.id),
+                    },
+                    Ok(None) => {
+                        deps.registry.remove_if(&handle.id, |_, h| mine(h));
+                        return;
+                    }
+                    Err(e) => eprintln!("paiju: table {}: not rebuilt yet: {e}", handle.id),
+                }
+            }
+        }
+    }
 }
 
 fn far_future() -> Instant {
@@ -385,23 +499,25 @@ fn problem_not(code: &str, zh: &str, en: &str) -> Problem {
 }
 
 impl<G: TableGame> Table<G> {
-    async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
+    /// The actor's loop, until the table closes, the server stops it, or a write fails.
+    async fn run(mut self, mut rx: mpsc::Receiver<Command>) -> Ending {
         loop {
             if self.broken {
                 for s in self.subscribers.drain(..) {
-                    s.outlet.close_with(close::INTERNAL, "store failed");
+                    s.outlet
+                        .close_with(close::RETRY, "store failed: rebuilding the table");
                 }
-                break;
+                return Ending::Broken;
             }
             let deadline = self.clock.map(|c| c.deadline());
             let bot_at = self.bot_at;
             let idle_at = self.idle_since.map(|t| t + self.deps.settings.idle_after);
             tokio::select! {
                 cmd = rx.recv() => match cmd {
-                    None => break,
+                    None => return Ending::Done,
                     Some(Command::Stop { reply }) => {
                         let _ = reply.send(());
-                        break;
+                        return Ending::Done;
                     }
                     Some(cmd) => self.handle(cmd).await,
                 },
@@ -413,16 +529,10 @@ impl<G: TableGame> Table<G> {
                 }
                 _ = sleep_until(idle_at.unwrap_or_else(far_future)), if idle_at.is_some() => {
                     self.close_idle().await;
-                    break;
+                    return Ending::Done;
                 }
             }
         }
-        // Remove ourselves from the registry, unless a newer table took the id (never, but
-        // cheap to check).
-        let me = self.summary.clone();
-        self.deps
-            .registry
-            .remove_if(&self.id, |_, h| h.summary.same_channel(&me.subscribe()));
     }
 
     async fn handle(&mut self, cmd: Command) {
@@ -494,11 +604,15 @@ impl<G: TableGame> Table<G> {
         {
             self.state = TableState::Playing;
             self.started = Some(Instant::now());
-            let _ = self
+            if let Err(e) = self
                 .deps
                 .journal
                 .set_state(&self.id, TableState::Playing)
-                .await;
+                .await
+            {
+                // The seat is stored: the rebuilt table finds every seat taken and plays.
+                self.store_failed(&e);
+            }
             self.restart_clock();
             // Everyone's view now has a running clock: send fresh snapshots.
             self.snapshot_all();
@@ -597,13 +711,17 @@ impl<G: TableGame> Table<G> {
             seq: self.seq,
             seed_commitment: self.header.seed_commitment.clone(),
             deal_algorithm: self.header.deal_algorithm.clone(),
-            seed: (who == Who::Referee || self.state == TableState::Over)
-                .then(|| self.header.seed.clone()),
+            seed: (who == Who::Referee || self.seed_public()).then(|| self.header.seed.clone()),
         };
         self.send(&outlet, to_text(&welcome));
+        // The missed entries if they are still in memory and all fit in the connection's queue
+        // now (with room for the seats message that follows), else one snapshot: a catch-up
+        // never overflows the queue, and the client never sees a gap in seq.
+        let kept_from = self.seq - self.history.len() as u64;
+        let room = outlet.tx.capacity().saturating_sub(2) as u64;
         match last_seq {
-            Some(n) if n == self.seq => {}
-            Some(n) if n < self.seq && self.seq - n <= MAX_CATCH_UP => {
+            Some(n) if n == self.seq && n > 0 => {}
+            Some(n) if n < self.seq && n >= kept_from && self.seq - n <= room => {
                 for seq in n + 1..=self.seq {
                     let text = self.events_text(seq, who, seq == self.seq);
                     self.send(&outlet, text);
@@ -614,8 +732,6 @@ impl<G: TableGame> Table<G> {
                 self.send(&outlet, text);
             }
         }
-        // A catch-up that overflowed the queue has already closed the connection (4008): it
-        // will come back with its last seq.
         if outlet.close.borrow().is_none() {
             self.subscribers.push(Subscriber { who, outlet });
         }
@@ -680,72 +796,60 @@ impl<G: TableGame> Table<G> {
             seq: self.seq,
             seed_commitment: self.header.seed_commitment.clone(),
             deal_algorithm: self.header.deal_algorithm.clone(),
+            // The lobby hides it again while another open table deals from the same seed
+            // ([`crate::lobby::Lobby::summary`]): that can change after this table ends.
             seed: (self.state == TableState::Over).then(|| self.header.seed.clone()),
+            head_hash: (self.state == TableState::Over).then(|| self.prev_hash.clone()),
         });
+    }
+
+    /// The seed may be shown once this table is over and no other open table deals from it
+    /// (tables of one tournament share a seed and play other boards of it). [`Lobby`]
+    /// (crate::lobby::Lobby) checks again when it lists tables, as other tables end later.
+    fn seed_public(&self) -> bool {
+        self.state == TableState::Over
+            && !seed_in_use(&self.deps.registry, &self.id, &self.header.seed_commitment)
     }
 
     async fn close_idle(&mut self) {
         self.state = TableState::Closed;
-        let _ = self
+        if let Err(e) = self
             .deps
             .journal
             .set_state(&self.id, TableState::Closed)
-            .await;
+            .await
+        {
+            // Not closed on disk: a restart reopens it, which loses nothing.
+            eprintln!("paiju: table {}: not marked closed: {e}", self.id);
+        }
         self.publish();
     }
 
     // --- acting ---------------------------------------------------------------------------------
 
     async fn act(&mut self, conn: u64, act: Act) {
-        let Act {
-            id,
-            seq: _,
-            seat,
-            reason: _,
-            action,
-        } = act;
         let Some(sub) = self.subscribers.iter().find(|s| s.outlet.id == conn) else {
             return;
         };
         let (who, outlet) = (sub.who, sub.outlet.clone());
-        let (acting, actor, key) = match who {
-            Who::Spectator => {
-                let p = problem_not(codes::SPECTATOR, "观战者不能出牌", "a spectator cannot act");
-                return self.reject(&outlet, id, p);
-            }
-            Who::Seat(mine) => {
-                if seat.is_some_and(|s| s != mine) {
-                    let p = problem_not(
-                        codes::NOT_YOUR_SEAT,
-                        "你只能为自己的座位出牌",
-                        "you can act only for your own seat",
-                    );
-                    return self.reject(&outlet, id, p);
-                }
-                (mine, Actor::Player, mine)
-            }
-            Who::Referee => match seat {
-                Some(s) if s < self.seats.len() => (s, Actor::Referee, REFEREE_KEY),
-                _ => {
-                    let p = problem_not(
-                        codes::BAD_SEAT,
-                        "裁判判罚必须指明座位",
-                        "a ruling must name a seat",
-                    );
-                    return self.reject(&outlet, id, p);
-                }
-            },
+        let id = act.id;
+        let (acting, actor, key) = match self.who_acts(who, &act) {
+            Ok(it) => it,
+            Err(p) => return self.reject(&outlet, id, p),
         };
         // A resent id: answer from the cache, never apply twice.
-        if let Some(&seq) = self.acked.get(&(key, id)) {
-            let text = to_text(&ClientOut::Ack { id, seq });
-            return self.send(&outlet, text);
+        match self.ids.get(&key, id) {
+            Some(Told::Acked(seq)) => {
+                let text = to_text(&ClientOut::Ack { id, seq: *seq });
+                return self.send(&outlet, text);
+            }
+            Some(Told::Refused(p)) => {
+                let p = p.clone();
+                return self.reject(&outlet, id, p);
+            }
+            None => {}
         }
-        if let Some(p) = self.rejected.get(&(key, id)).cloned() {
-            let text = to_text(&ClientOut::Rejected { id, problem: p });
-            return self.send(&outlet, text);
-        }
-        let parsed: G::Action = match serde_json::from_value(action) {
+        let parsed: G::Action = match serde_json::from_value(act.action) {
             Ok(a) => a,
             Err(e) => {
                 let p = Problem::new(
@@ -753,27 +857,118 @@ impl<G: TableGame> Table<G> {
                     format!("无法识别的动作：{e}"),
                     format!("not an action of this game: {e}"),
                 );
-                self.remember_rejection(key, id, &p);
+                self.ids.remember(key, id, Told::Refused(p.clone()));
                 return self.reject(&outlet, id, p);
             }
         };
+        // A question (问牌) is not a move: answered to the asker alone, never logged, never
+        // touching a clock, once per seat per state of the table.
+        if let Some(answer) = self.engine.ask(acting, &parsed) {
+            return self.answer(&outlet, acting, id, answer);
+        }
+        // Decided on an older state (the clock or 托管 played meanwhile, a ruling came): the
+        // player did not see what they would be playing into.
+        if act.seq != self.seq {
+            let p = stale(act.seq, self.seq);
+            self.ids.remember(key, id, Told::Refused(p.clone()));
+            return self.reject(&outlet, id, p);
+        }
+        let client = Client {
+            key: key.clone(),
+            id,
+            outlet: &outlet,
+        };
         if let Err(p) = self
-            .commit(acting, actor, Some((key, id, &outlet)), parsed)
+            .commit(acting, actor, Some(client), parsed, act.reason)
             .await
         {
             if p.code != codes::STORE_FAILED {
-                self.remember_rejection(key, id, &p);
+                self.ids.remember(key, id, Told::Refused(p.clone()));
             }
             self.reject(&outlet, id, p);
         }
     }
 
-    fn remember_rejection(&mut self, key: usize, id: u64, p: &Problem) {
-        self.rejected.insert((key, id), p.clone());
-        self.rejected_order.push_back((key, id));
-        while self.rejected_order.len() > REJECTED_CACHE {
-            if let Some(old) = self.rejected_order.pop_front() {
-                self.rejected.remove(&old);
+    /// The seat an `act` is for, who acts, and the key of its id: a player acts for their own
+    /// seat without a reason; a referee names the seat and gives a reason (a ruling's grounds,
+    /// or why they move on the seat's behalf); a spectator cannot act.
+    fn who_acts(&self, who: Who, act: &Act) -> Result<(usize, Actor, String), Problem> {
+        match who {
+            Who::Spectator => Err(Problem::new(
+                codes::SPECTATOR,
+                "观战者不能出牌",
+                "a spectator cannot act",
+            )),
+            Who::Seat(mine) => {
+                if act.seat.is_some_and(|s| s != mine) {
+                    return Err(Problem::new(
+                        codes::NOT_YOUR_SEAT,
+                        "你只能为自己的座位出牌",
+                        "you can act only for your own seat",
+                    ));
+                }
+                if act.reason.is_some() {
+                    return Err(Problem::new(
+                        codes::REASON,
+                        "只有裁判的动作附带理由",
+                        "only a referee's action carries a reason",
+                    ));
+                }
+                let key = match &self.seats[mine].token_hash {
+                    Some(h) => store::occupant(h),
+                    None => format!("seat {mine}"),
+                };
+                Ok((mine, Actor::Player, key))
+            }
+            Who::Referee => {
+                let Some(seat) = act.seat.filter(|&s| s < self.seats.len()) else {
+                    return Err(Problem::new(
+                        codes::BAD_SEAT,
+                        "裁判判罚必须指明座位",
+                        "a ruling must name a seat",
+                    ));
+                };
+                let reason = act.reason.as_deref().map(str::trim).unwrap_or("");
+                if reason.is_empty() || reason.chars().count() > MAX_REASON {
+                    return Err(Problem::new(
+                        codes::REASON,
+                        format!("裁判的判罚或代为出牌须写明理由（1 到 {MAX_REASON} 个字）"),
+                        format!(
+                            "a referee's ruling or move on a seat's behalf needs a reason (1 to {MAX_REASON} characters)"
+                        ),
+                    ));
+                }
+                Ok((seat, Actor::Referee, REFEREE_KEY.to_string()))
+            }
+        }
+    }
+
+    /// Answers a question to the asker alone.
+    fn answer(
+        &mut self,
+        outlet: &Outlet,
+        seat: usize,
+        id: u64,
+        answer: Result<Vec<G::Event>, G::Error>,
+    ) {
+        if self.asked[seat] == Some(self.seq) {
+            let p = Problem::new(
+                codes::ALREADY_ASKED,
+                "刚刚问过了：有人出牌后才能再问",
+                "you just asked: ask again after the next play",
+            );
+            return self.reject(outlet, id, p);
+        }
+        match answer {
+            Err(e) => self.reject(outlet, id, Problem::explain(&e)),
+            Ok(events) => {
+                self.asked[seat] = Some(self.seq);
+                let events: Vec<Value> = events
+                    .iter()
+                    .map(|e| serde_json::to_value(e).expect("events serialise"))
+                    .collect();
+                let text = to_text(&ClientOut::Answer { id, events });
+                self.send(outlet, text);
             }
         }
     }
@@ -784,23 +979,29 @@ impl<G: TableGame> Table<G> {
     }
 
     /// Applies, stores, acknowledges and broadcasts one action. On `Err` nothing changed (or,
-    /// for `store_failed`, the table stops so that a restart replays the log).
+    /// for `store_failed`, the table stops and rebuilds itself from its log).
     async fn commit(
         &mut self,
         seat: usize,
         actor: Actor,
-        client: Option<(usize, u64, &Outlet)>,
+        client: Option<Client<'_>>,
         action: G::Action,
+        reason: Option<String>,
     ) -> Result<u64, Problem> {
-        if self.state == TableState::Over || self.engine.is_over() {
-            return Err(problem_not(
+        // After the end only a referee may still act (a penalty found afterwards, closing the
+        // board): the engine decides what it accepts then.
+        if (self.state == TableState::Over || self.engine.is_over()) && actor != Actor::Referee {
+            return Err(Problem::new(
                 codes::GAME_OVER,
                 "这一局已经结束",
                 "the game is over",
             ));
         }
-        if self.state != TableState::Playing && actor != Actor::Referee {
-            return Err(problem_not(
+        if self.state != TableState::Playing
+            && self.state != TableState::Over
+            && actor != Actor::Referee
+        {
+            return Err(Problem::new(
                 codes::TABLE_WAITING,
                 "还有空座位，牌局尚未开始",
                 "the game starts when every seat is taken",
@@ -811,48 +1012,69 @@ impl<G: TableGame> Table<G> {
             .engine
             .apply(seat, actor, action)
             .map_err(|e| Problem::explain(&e))?;
+        let reason = reason.map(|r| r.trim().to_string());
         let mut entry = LogEntry {
             seq: self.seq + 1,
             seat,
             actor,
-            client_id: client.map(|(_, id, _)| id),
-            occupant: None,
-            reason: None,
+            client_id: client.as_ref().map(|c| c.id),
+            occupant: client
+                .as_ref()
+                .filter(|_| actor != Actor::Referee)
+                .map(|c| c.key.clone()),
+            reason: reason.clone(),
             action: action_json,
             time_ms: store::now_ms(),
             hash: String::new(),
         };
         entry.hash = store::entry_hash(&self.prev_hash, &entry);
         if let Err(e) = self.deps.journal.append(&self.id, entry.clone()).await {
-            eprintln!("paiju: table {}: {e}; stopping it", self.id);
-            self.broken = true;
-            return Err(store_problem(&e));
+            return Err(self.store_failed(&e));
         }
         self.seq = entry.seq;
         self.prev_hash = entry.hash;
-        self.history.push(Entry {
+        if self.history.len() == HISTORY {
+            self.history.pop_front();
+        }
+        self.history.push_back(Entry {
             seat,
             actor,
+            reason,
             events,
         });
-        if let Some((key, id, outlet)) = client {
-            self.acked.insert((key, id), self.seq);
-            let text = to_text(&ClientOut::Ack { id, seq: self.seq });
-            self.send(outlet, text);
+        if let Some(c) = client {
+            self.ids.remember(c.key, c.id, Told::Acked(self.seq));
+            let text = to_text(&ClientOut::Ack {
+                id: c.id,
+                seq: self.seq,
+            });
+            self.send(c.outlet, text);
         }
-        if self.engine.is_over() {
-            self.state = TableState::Over;
-            let _ = self
+        if self.engine.is_over() && self.state != TableState::Over {
+            if let Err(e) = self
                 .deps
                 .journal
                 .set_state(&self.id, TableState::Over)
-                .await;
+                .await
+            {
+                // The entry is stored: the rebuilt table finds the game over from its log.
+                self.store_failed(&e);
+            }
+            self.state = TableState::Over;
         }
         self.restart_clock();
         self.broadcast_entry(self.seq);
         self.schedule_bot();
         self.publish();
         Ok(self.seq)
+    }
+
+    /// A write failed after the engine moved: the in-memory state can no longer be trusted.
+    /// The actor stops after this command and the table is rebuilt from its log.
+    fn store_failed(&mut self, e: &store::StoreError) -> Problem {
+        eprintln!("paiju: table {}: {e}; rebuilding it from its log", self.id);
+        self.broken = true;
+        store_problem(e)
     }
 
     fn restart_clock(&mut self) {
@@ -898,14 +1120,14 @@ impl<G: TableGame> Table<G> {
             self.auto[seat] = true;
         }
         let action = self.engine.timeout_action();
-        if let Err(p) = self.commit(seat, Actor::Clock, None, action).await {
+        if let Err(p) = self.commit(seat, Actor::Clock, None, action, None).await {
             eprintln!(
                 "paiju: table {}: the timeout action was refused ({}); playing the lowest legal action",
                 self.id, p.code
             );
             let view = self.engine.view(Viewer::Seat(seat));
             if let Some(a) = bots::simplest::<G>(&view) {
-                let _ = self.commit(seat, Actor::Clock, None, a).await;
+                let _ = self.commit(seat, Actor::Clock, None, a, None).await;
             }
         }
         self.after_presence_change();
@@ -930,7 +1152,7 @@ impl<G: TableGame> Table<G> {
         let view = self.engine.view(Viewer::Seat(seat));
         match bots::simplest::<G>(&view) {
             Some(a) => {
-                if let Err(p) = self.commit(seat, actor, None, a).await {
+                if let Err(p) = self.commit(seat, actor, None, a, None).await {
                     eprintln!(
                         "paiju: table {}: the engine refused its own legal action for seat {seat}: {}",
                         self.id, p.en
@@ -1007,7 +1229,8 @@ impl<G: TableGame> Table<G> {
     }
 
     fn events_text(&self, seq: u64, who: Who, with_view: bool) -> String {
-        let entry = &self.history[(seq - 1) as usize];
+        let kept_from = self.seq - self.history.len() as u64;
+        let entry = &self.history[(seq - kept_from - 1) as usize];
         let viewer = who.viewer();
         let to_act = self.engine.to_act();
         let frame = EventsFrame {
@@ -1015,6 +1238,7 @@ impl<G: TableGame> Table<G> {
             seq,
             seat: entry.seat,
             by: entry.actor,
+            reason: entry.reason.as_deref(),
             events: entry
                 .events
                 .iter()
@@ -1052,6 +1276,8 @@ struct EventsFrame<'a, Ev, V> {
     seq: u64,
     seat: usize,
     by: Actor,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
     events: Vec<Ev>,
     #[serde(skip_serializing_if = "Option::is_none")]
     view: Option<V>,
@@ -1072,6 +1298,72 @@ struct SnapshotFrame<'a, V> {
     #[serde(skip_serializing_if = "Option::is_none")]
     clock: Option<protocol::Clock>,
     state: TableState,
+}
+
+/// What a client was told about one of its action ids.
+#[derive(Clone, Debug)]
+enum Told {
+    Acked(u64),
+    Refused(Problem),
+}
+
+/// Recent action ids by sender, bounded to [`ID_CACHE`] (oldest forgotten first).
+#[derive(Default)]
+struct IdCache {
+    told: HashMap<(String, u64), Told>,
+    order: VecDeque<(String, u64)>,
+}
+
+impl IdCache {
+    fn get(&self, key: &str, id: u64) -> Option<&Told> {
+        self.told.get(&(key.to_string(), id))
+    }
+
+    fn remember(&mut self, key: String, id: u64, told: Told) {
+        if self.told.insert((key.clone(), id), told).is_none() {
+            self.order.push_back((key, id));
+        }
+        while self.order.len() > ID_CACHE {
+            if let Some(old) = self.order.pop_front() {
+                self.told.remove(&old);
+            }
+        }
+    }
+}
+
+/// The connection an action came from, for its ack.
+struct Client<'a> {
+    /// Who sent it (see [`REFEREE_KEY`]).
+    key: String,
+    id: u64,
+    outlet: &'a Outlet,
+}
+
+fn stale(decided: u64, now: u64) -> Problem {
+    Problem::new(
+        codes::STALE,
+        format!("局面已变，这步没有送达（您看到的是第 {decided} 步，牌桌已到第 {now} 步）"),
+        format!(
+            "the table moved on before this arrived (you decided at step {decided}, the table is at {now}); nothing was played"
+        ),
+    )
+}
+
+/// Whether a table other than `except` that is not over deals from the seed with this
+/// commitment.
+pub fn seed_in_use(
+    registry: &dashmap::DashMap<String, TableHandle>,
+    except: &str,
+    commitment: &str,
+) -> bool {
+    registry.iter().any(|t| {
+        if t.id == except {
+            return false;
+        }
+        let s = t.summary.borrow();
+        s.seed_commitment == commitment
+            && matches!(s.state, TableState::Waiting | TableState::Playing)
+    })
 }
 
 fn to_text(m: &ClientOut) -> String {

@@ -174,14 +174,31 @@ impl Client {
         .await;
     }
 
+    /// A referee's act: a ruling (or a move on a seat's behalf) with its reason.
+    pub async fn rule(&mut self, id: u64, action: Value, seat: Option<usize>, reason: &str) {
+        let seq = self.last_seq;
+        self.send(&ClientIn::Act {
+            id,
+            action,
+            seq,
+            seat,
+            reason: Some(reason.to_string()),
+        })
+        .await;
+    }
+
     /// The next message (panics after 10 s or on close).
     pub async fn recv(&mut self) -> ClientOut {
+        self.next_message().await.expect("the connection is open")
+    }
+
+    /// The next message, or `None` once the connection is closed (panics after 10 s).
+    pub async fn next_message(&mut self) -> Option<ClientOut> {
         loop {
             let frame = tokio::time::timeout(Duration::from_secs(10), self.ws.next())
                 .await
-                .expect("a message within 10 s")
-                .expect("the connection is open")
-                .expect("a frame");
+                .expect("a message within 10 s")?;
+            let Ok(frame) = frame else { return None };
             if let Message::Text(t) = frame {
                 let text = t.to_string();
                 self.frames.push(text.clone());
@@ -192,7 +209,10 @@ impl Client {
                     }
                     _ => {}
                 }
-                return msg;
+                return Some(msg);
+            }
+            if let Message::Close(_) = frame {
+                return None;
             }
         }
     }

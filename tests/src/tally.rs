@@ -161,6 +161,7 @@ impl Engine for Tally {
         }
         let tile = match action {
             TallyAction::Fine { points } => {
+                self.turn().ok_or(TallyError::Over)?;
                 self.fines[seat] += points;
                 return Ok(vec![TallyEvent::Fined { seat, points }]);
             }

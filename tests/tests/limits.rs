@@ -47,7 +47,11 @@ async fn bad_frames_get_their_codes_while_another_table_plays_on() {
     c.send_text(r#"{"type":"ping","nonce":1,"extra":true}"#)
         .await;
     assert_eq!(error_code(&mut c).await, "bad_message");
+    // An act must say which state it was decided on.
     c.send_text(r#"{"type":"act","id":1,"action":{"type":"dance"}}"#)
+        .await;
+    assert_eq!(error_code(&mut c).await, "bad_message");
+    c.send_text(r#"{"type":"act","id":1,"seq":0,"action":{"type":"dance"}}"#)
         .await;
     let ClientOut::Rejected { problem, .. } = c
         .recv_until(|m| matches!(m, ClientOut::Rejected { .. }))

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use paiju_tests::tally::{Tally, TallyEvent, TallyView};
 use paiju_tests::{bots_play_out, temp_dir, test_config, Closed, TestServer, REFEREE_TOKEN};
-use protocol::{close, Actor, ClientOut, Role, TableState};
+use protocol::{close, Actor, ClientIn, ClientOut, Role, TableState};
 use rules::{Engine, Viewer};
 use serde_json::{json, Value};
 use server::store::{self, SqliteStore, Store};
@@ -272,8 +272,9 @@ async fn reconnecting_in_the_middle_resumes_from_the_last_seq() {
     drop(clients.remove(0));
     // Seats 1 and 2 play on meanwhile.
     for (i, seq) in [(0usize, 2u64), (1, 3)] {
+        // Each decides on the state after the previous play.
         clients[i]
-            .recv_until(|m| matches!(m, ClientOut::Events { .. }))
+            .recv_until(move |m| matches!(m, ClientOut::Events { seq: s, .. } if *s == seq - 1))
             .await;
         let tile = lowest(&clients[i]);
         clients[i].act(json!({"type": "play", "tile": tile})).await;
@@ -440,7 +441,8 @@ async fn a_connected_player_who_times_out_is_not_taken_over_and_a_referee_rules(
     // A referee's ruling is a logged action against the named seat.
     let mut r = s.client(&t.id).await;
     r.hello(Some(REFEREE_TOKEN), None).await;
-    r.act_with_id(1, json!({"type": "fine", "points": 10}), Some(2))
+    r.recv().await; // the snapshot
+    r.rule(1, json!({"type": "fine", "points": 10}), Some(2), "信号")
         .await;
     // The game is over: the ruling is refused like any action after the end.
     let ClientOut::Rejected { problem, .. } = r
@@ -471,21 +473,33 @@ async fn referee_rulings_are_logged_against_the_seat() {
         view.hands.iter().all(Option::is_some),
         "the referee sees every hand"
     );
-    r.act_with_id(1, json!({"type": "fine", "points": 40}), Some(2))
-        .await;
+    r.rule(
+        1,
+        json!({"type": "fine", "points": 40}),
+        Some(2),
+        "信号：敲桌子",
+    )
+    .await;
     assert_eq!(
         r.recv_until(|m| matches!(m, ClientOut::Ack { .. })).await,
         ClientOut::Ack { id: 1, seq: 1 }
     );
-    let ClientOut::Events { seat, by, .. } = r
+    let ClientOut::Events {
+        seat, by, reason, ..
+    } = r
         .recv_until(|m| matches!(m, ClientOut::Events { .. }))
         .await
     else {
         panic!()
     };
     assert_eq!((seat, by), (2, Actor::Referee));
+    assert_eq!(
+        reason.as_deref(),
+        Some("信号：敲桌子"),
+        "the reason is shown"
+    );
     // Without a seat a ruling is refused.
-    r.act_with_id(2, json!({"type": "fine", "points": 40}), None)
+    r.rule(2, json!({"type": "fine", "points": 40}), None, "信号")
         .await;
     let ClientOut::Rejected { problem, .. } = r
         .recv_until(|m| matches!(m, ClientOut::Rejected { .. }))
@@ -611,8 +625,9 @@ async fn idle_tables_are_closed_and_their_logs_kept() {
 
 /// A write the store refuses (a failing disk, made here with a SQLite trigger) is never
 /// acknowledged or broadcast: the player is told `store_failed`, the table closes its sockets
-/// (1011) rather than run ahead of its log. Once the disk is mended and the server restarts, the
-/// table comes back from its log without that action, and the same action id is applied once.
+/// with 4503 (retry) rather than run ahead of its log. Once the disk is mended the table comes
+/// back from its log by itself, without that action, and the same action id is applied once;
+/// after a restart it is there too.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failed_write_is_never_acknowledged_and_a_restart_recovers() {
     let dir = temp_dir("store-failure");
@@ -646,9 +661,9 @@ async fn a_failed_write_is_never_acknowledged_and_a_restart_recovers() {
         panic!("{reply:?}")
     };
     assert_eq!(problem.code, "store_failed");
-    assert_eq!(c0.closed().await, Closed::Code(close::INTERNAL));
+    assert_eq!(c0.closed().await, Closed::Code(close::RETRY));
     // The spectator saw no event of the lost action before its socket closed.
-    assert_eq!(watcher.closed().await, Closed::Code(close::INTERNAL));
+    assert_eq!(watcher.closed().await, Closed::Code(close::RETRY));
     assert!(
         watcher
             .frames
@@ -658,19 +673,53 @@ async fn a_failed_write_is_never_acknowledged_and_a_restart_recovers() {
         watcher.frames
     );
     assert!(replay(&db, &t.id).1.is_empty(), "nothing was stored");
+    // While the disk still fails, the table is not gone: a page is told to come back.
+    let mut early = s.client(&t.id).await;
+    early
+        .send(&ClientIn::Hello {
+            token: Some(tokens[0].clone()),
+            last_seq: Some(0),
+        })
+        .await;
+    assert_eq!(early.closed().await, Closed::Code(close::RETRY));
 
     disk.connection()
         .execute_batch("DROP TRIGGER broken_disk")
         .unwrap();
     drop(disk);
+    // Mended: the table rebuilds itself from its log, no restart needed.
+    let mut back = None;
+    for _ in 0..100 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let mut c = s.client(&t.id).await;
+        c.send(&ClientIn::Hello {
+            token: Some(tokens[0].clone()),
+            last_seq: Some(0),
+        })
+        .await;
+        if let Some(ClientOut::Welcome { seq, .. }) = c.next_message().await {
+            back = Some((c, seq));
+            break;
+        }
+    }
+    let (mut c0, seq) = back.expect("the table came back by itself");
+    assert_eq!(seq, 0, "the table is back as its log has it");
+    c0.act_with_id(1, json!({"type": "play", "tile": tile}), None)
+        .await;
+    assert_eq!(
+        c0.recv_until(|m| matches!(m, ClientOut::Ack { .. })).await,
+        ClientOut::Ack { id: 1, seq: 1 }
+    );
+    drop(c0);
     s.running.shutdown().await;
     let s = TestServer::start_with(test_config(db.clone())).await;
     assert!(s.running.not_recovered.is_empty());
     let mut c0 = s.client(&t.id).await;
-    let ClientOut::Welcome { seq, .. } = c0.hello(Some(&tokens[0]), Some(0)).await else {
+    let ClientOut::Welcome { seq, .. } = c0.hello(Some(&tokens[0]), Some(1)).await else {
         panic!()
     };
-    assert_eq!(seq, 0, "the table is back as its log has it");
+    assert_eq!(seq, 1, "after a restart too");
+    // The same id again: answered from the log, never applied twice.
     c0.act_with_id(1, json!({"type": "play", "tile": tile}), None)
         .await;
     assert_eq!(

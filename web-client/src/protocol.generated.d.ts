@@ -691,9 +691,15 @@ seed_commitment: string,
  */
 deal_algorithm: string, 
 /**
- * The seed itself: only once the table is over.
+ * The seed itself: only once the table is over and no open table deals from the same
+ * seed any more (tournament tables share one seed and play other boards of it).
  */
-seed?: string, };
+seed?: string, 
+/**
+ * Once the table is over: the hash of its log's last entry (the chain's head). Published,
+ * so a log later cut short or rewritten no longer matches what was announced.
+ */
+head_hash?: string, };
 
 /**
  * A team on the wire (`"a"` / `"b"`).
