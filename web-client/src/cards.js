@@ -94,22 +94,32 @@ export function suitRuns(codes) {
   return runs;
 }
 
+/** Printed ranks in the notation's order (a card's face index: 2…A within a suit, then the jokers). */
+const PRINTED = ['2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'A', 'BJ', 'RJ'];
+
 /**
- * A hand grouped by printed rank (suits folded away; 小王 and 大王 each a group), in the order
- * each rank first appears in the hand as given.
+ * A hand grouped by printed rank (suits folded away; 小王 and 大王 each a group). When the hand
+ * as given keeps each rank together (a display order), the groups follow it; a hand given suit by
+ * suit (the cards' face order) is grouped in the printed order 2…A, 小王, 大王. Neither is a
+ * judgement of strength: that order is the engine's to give.
  * @param {string[]} codes
  * @returns {{ rank: string, cards: string[], count: number }[]}
  */
 export function rankGroups(codes) {
   /** @type {Map<string, string[]>} */
   const m = new Map();
+  let together = true;
+  let last = '';
   for (const code of codes) {
     const rank = rankKey(card(code));
-    const list = m.get(rank) ?? [];
-    list.push(code);
-    m.set(rank, list);
+    const list = m.get(rank);
+    if (list && rank !== last) together = false;
+    if (list) list.push(code);
+    else m.set(rank, [code]);
+    last = rank;
   }
-  return [...m.entries()].map(([rank, cards]) => ({ rank, cards, count: cards.length }));
+  const groups = [...m.entries()].map(([rank, cards]) => ({ rank, cards, count: cards.length }));
+  return together ? groups : groups.sort((a, b) => PRINTED.indexOf(a.rank) - PRINTED.indexOf(b.rank));
 }
 
 /** A card's printed rank as a key: `"2"`…`"10"`, `"J"`…`"A"`, or `"BJ"` / `"RJ"`. @param {Card} c */
