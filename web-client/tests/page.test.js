@@ -185,3 +185,23 @@ test('a referee\'s ruling is shown with the reason given, until seen', async () 
   assert.ok(await page.locator('#notices').isVisible(), 'it stays until 知道了');
   await context.close();
 });
+
+test('the engine\'s playable cards and hint, when the view has them: others shaded, 提示 selects the hint', async () => {
+  const spades = shengjiView.hand.filter((c) => c[0] === 'S' && c !== 'S2');
+  const view = { ...shengjiView, playable: spades, hint: ['S5'] };
+  const table = { ...shengjiTable, snapshot: () => ({ ...shengjiTable.snapshot(), view }) };
+  const { page, context, errors } = await seated(table);
+  const shaded = await page.$$eval('#hand [data-playable="false"]', (els) => els.map((e) => /** @type {HTMLElement} */ (e).dataset.card));
+  assert.equal(shaded.length, shengjiView.hand.length - spades.length, 'every card outside `playable` is shaded');
+  assert.ok(!shaded.some((c) => spades.includes(/** @type {string} */ (c))));
+  await page.click('#hint');
+  assert.deepEqual(await page.$$eval('#hand [aria-pressed="true"]', (els) => els.map((e) => /** @type {HTMLElement} */ (e).dataset.card)), ['S5'], '提示 selects the engine\'s play');
+  await context.close();
+
+  // Without the fields (an older server): nothing shaded, no 提示.
+  const plain = await seated(shengjiTable);
+  assert.equal(await plain.page.locator('#hand [data-playable="false"]').count(), 0);
+  assert.equal(await plain.page.locator('#hint').count(), 0);
+  await plain.context.close();
+  assert.deepEqual(errors.map(String), []);
+});
