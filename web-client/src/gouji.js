@@ -1,15 +1,15 @@
 // @ts-check
-//! 够级 table: six seats with my 对头 and 联邦 marked; the hand grouped by rank with counts (2s and
-//! jokers apart); a set built from the groups with the rule's verdict before it is sent; 过, 让,
-//! 烧 and the burn prompt; 问牌; cards left; the finishing order, 开点 and the scores.
+//! 够级 table: six seats with my 对头 and 联邦 marked; the hand grouped by printed rank with
+//! counts, in the engine's order; a set built from the groups and sent as it is (the engine's
+//! refusal says what is wrong with it); 过, 让, 烧 and the burn prompt as the engine's prompt
+//! allows; 问牌 (answered to me alone); cards left; the finishing order, 开点 and the scores.
 
 import { h } from './dom.js';
 import { t, lang } from './i18n.js';
-import { goujiGroups, goujiLabel } from './cards.js';
+import { rankGroups, rankLabel, cardsText } from './cards.js';
 import { cardRow, nameplate, refusalBox, clockEl, dialog } from './ui.js';
-import { seatNames, isBotName } from './table.js';
+import { seatNames } from './table.js';
 import { goujiModel, goujiActions, opposite, sameTeam, seatIndex } from './gouji-model.js';
-import { verdict } from './gouji-rules.js';
 
 /** @typedef {import('./gouji-model.js').GoujiModel} GoujiModel */
 
@@ -20,7 +20,7 @@ export function seatAt(/** @type {number} */ me, /** @type {number} */ pos) {
 
 /** @returns {import('./table.js').GameUI} */
 export function goujiUI() {
-  /** How many cards of each value (4..17) are in the set being built. @type {Map<number, number>} */
+  /** How many cards of each printed rank (`"4"`, `"A"`, `"2"`, `"BJ"`, …) are in the set being built. @type {Map<string, number>} */
   let chosen = new Map();
   let handKey = '';
   /** The last 问牌 answer, shown until the next trick. @type {string | null} */
@@ -30,17 +30,25 @@ export function goujiUI() {
   let resultClosed = false;
 
   return {
+    clearSelection() {
+      chosen = new Map();
+    },
+    describe: describeGouji,
     onSnapshot() {
       played = new Map();
     },
-    onEvent(ev, _msg, ctx) {
-      if (ev.type === 'led') played = new Map();
-      if (ev.type === 'led' || ev.type === 'beat' || ev.type === 'burned') played.set(seatIndex(ev.seat), ev.cards ?? []);
-      if (ev.type === 'count_answered' && ctx.model.seat !== null && seatIndex(ev.asker) === ctx.model.seat) {
+    onAnswer(events) {
+      // 问牌: the answer comes to the asker alone (`answer`), never to the table.
+      for (const ev of events) {
+        if (ev.type !== 'count_answered') continue;
         const who = seatNames('gouji')[seatIndex(ev.about)];
         const a = ev.answer ?? {};
-        countNote = a.kind === 'exact' ? t('count_answer', { who, n: a.n }) : t('count_more', { who });
+        countNote = a.kind === 'exact' ? t('count_answer', { who, n: a.n }) : t('count_more', { who, n: a.n ?? '' });
       }
+    },
+    onEvent(ev) {
+      if (ev.type === 'led') played = new Map();
+      if (ev.type === 'led' || ev.type === 'beat' || ev.type === 'burned') played.set(seatIndex(ev.seat), ev.cards ?? []);
       if (ev.type === 'trick_won') {
         countNote = null;
         played = new Map();
@@ -52,8 +60,9 @@ export function goujiUI() {
       const isSeat = ctx.model.role === 'seat';
       const names = seatNames('gouji');
       const nameOf = (/** @type {number} */ s) => ctx.model.seats[s]?.name ?? names[s];
+      // The hand as the engine orders it, grouped by printed rank (suits do not matter in 够级).
       const hand = m.hand ?? [];
-      const groups = goujiGroups(hand);
+      const groups = rankGroups(hand);
       const key = hand.join(',');
       if (key !== handKey) {
         chosen = new Map();
@@ -65,10 +74,12 @@ export function goujiUI() {
       const act = goujiActions;
 
       /** The actual cards of the set being built. */
-      const cards = groups.flatMap((g) => g.cards.slice(0, chosen.get(g.value) ?? 0));
-      // The engine says in the prompt whether this seat may beat the top set; a burn offer may.
-      const mayBeat = offer || m.prompt !== 'respond' || m.turn !== me || m.mayBeat;
-      const v = verdict(cards, { top: m.top ? m.top.cards : null, topIsGouji: !!m.top?.gouji, mayBeat, jokerRequired: m.prompt === 'lead' && m.turn === me && m.jokerRequired, wholeHand: cards.length === hand.length });
+      const cards = groups.flatMap((g) => g.cards.slice(0, chosen.get(g.rank) ?? 0));
+      // What the engine's prompt says of this turn: whether the seat may beat the top set at all
+      // (else only 过), and whether a lead needs a joker. Nothing else is judged here.
+      const responding = myTurn && m.prompt === 'respond' && m.turn === me;
+      const cannotBeat = responding && !m.mayBeat;
+      const jokerNote = myTurn && m.prompt === 'lead' && m.turn === me && m.jokerRequired;
 
       // ---- Top bar.
       const info = [
@@ -89,7 +100,8 @@ export function goujiUI() {
         if (m.marked[s]) tags.push('opposite|' + t('marked'));
         if (m.burning[s]) tags.push('opposite|' + t('burning'));
         if (m.status[s] === 'failed') tags.push('opposite|' + t('burn_failed'));
-        if (seatInfo?.bot && !isBotName(seatInfo.name)) tags.push('|' + t('bot'));
+        // A computer only by the protocol's flag: a person may be called 「机器人」 too.
+        if (seatInfo?.bot) tags.push('bot|' + t('bot'));
         if (seatInfo && !seatInfo.bot && !seatInfo.name) tags.push('offline|' + t('empty_seat'));
         if (seatInfo && !seatInfo.bot && seatInfo.name && !seatInfo.connected) tags.push('offline|' + t('offline'));
         if (seatInfo?.auto) tags.push('offline|' + t('auto_play'));
@@ -106,7 +118,7 @@ export function goujiUI() {
           'div',
           { class: 'seat', style: `grid-area:p${pos}`, 'data-seat': String(s) },
           nameplate({ name: nameOf(s), tags, count: null, turn, clockMs: turn && s !== me ? clockMs : null, key: String(s) }),
-          count ? h('span', { class: 'count', 'data-count': String(count.n) }, count.exact ? t('cards_left', { n: count.n }) : t('count_more', { who: '' }).trim()) : null,
+          count ? h('span', { class: 'count', 'data-count': String(count.n) }, count.exact ? t('cards_left', { n: count.n }) : t('count_more', { who: '', n: count.n }).trim()) : null,
           // What the seat did in this trick; the top set itself is shown in the middle.
           h('span', { class: 'said' }, said === 'pass' ? t('pass') : said === 'yield' ? t('yield') : Array.isArray(said) && m.top?.seat !== s ? cardRow(said) : ''),
         );
@@ -115,7 +127,7 @@ export function goujiUI() {
         ? h('div', { class: 'play winning', id: 'top-set', 'data-gouji': String(m.top.gouji) },
             h('span', { class: 'who' }, `${t('top_set')} · ${nameOf(m.top.seat)}`),
             cardRow(m.top.cards),
-            m.top.gouji ? h('span', { class: 'win-tag' }, t('verdict_gouji')) : null,
+            m.top.gouji ? h('span', { class: 'win-tag' }, t('gouji_set')) : null,
           )
         : null;
       const felt = h('section', { class: 'felt six' + (ctx.model.role === 'seat' ? '' : ' watch'), tabindex: 0, 'aria-label': t('current_trick') }, plates,
@@ -134,54 +146,52 @@ export function goujiUI() {
       if (myTurn && clockMs !== null) status.push(clockEl(clockMs));
 
       const groupButtons = groups.map((g) => {
-        const n = chosen.get(g.value) ?? 0;
-        const special = g.value >= 15;
-        const joker = g.value >= 16;
+        const n = chosen.get(g.rank) ?? 0;
+        const joker = g.rank === 'BJ' || g.rank === 'RJ';
         return h(
           'button',
           {
-            class: 'group-btn' + (special ? ' special' : '') + (joker ? ' joker' : '') + (g.value === 17 ? ' red' : ''),
+            class: 'group-btn' + (joker ? ' special joker' : '') + (g.rank === 'RJ' ? ' red' : ''),
             type: 'button',
             'aria-pressed': String(n > 0),
-            'data-key': `g${g.value}`,
-            'data-value': String(g.value),
+            'data-key': `g${g.rank}`,
+            'data-rank': g.rank,
             'on:click': () => {
-              if (n > 0) chosen.delete(g.value);
-              else {
-                // One natural rank per set: choosing another replaces it.
-                if (g.value <= 14) for (const k of [...chosen.keys()]) if (k <= 14) chosen.delete(k);
-                chosen.set(g.value, g.count);
-              }
+              // A tap puts the whole group in the set, or takes it out; − and + change how many.
+              if (n > 0) chosen.delete(g.rank);
+              else chosen.set(g.rank, g.count);
               ctx.rerender();
             },
           },
-          h('span', { class: 'gr' }, goujiLabel(g.value, lang())),
+          h('span', { class: 'gr' }, rankLabel(g.rank, lang())),
           h('span', { class: 'gc' }, `×${g.count}`),
           n ? h('span', { class: 'gsel' }, `✓ ${n}`) : null,
         );
       });
 
-      const parts = [...chosen.entries()].sort((a, b) => b[0] - a[0]).map(([value, n]) => {
-        const max = groups.find((g) => g.value === value)?.count ?? 0;
-        const label = goujiLabel(value, lang());
-        return h('span', { class: 'part', 'data-part': String(value) },
-          h('button', { 'aria-label': `${t('less')} ${label}`, 'data-key': `less${value}`, 'on:click': () => { if (n <= 1) chosen.delete(value); else chosen.set(value, n - 1); ctx.rerender(); } }, '−'),
+      // The parts in the hand's order.
+      const parts = groups.filter((g) => chosen.has(g.rank)).map((g) => {
+        const n = chosen.get(g.rank) ?? 0;
+        const label = rankLabel(g.rank, lang());
+        return h('span', { class: 'part', 'data-part': g.rank },
+          h('button', { 'aria-label': `${t('less')} ${label}`, 'data-key': `less${g.rank}`, 'on:click': () => { if (n <= 1) chosen.delete(g.rank); else chosen.set(g.rank, n - 1); ctx.rerender(); } }, '−'),
           `${label} ×${n}`,
-          h('button', { 'aria-label': `${t('more')} ${label}`, 'data-key': `more${value}`, disabled: n >= max, 'on:click': () => { chosen.set(value, Math.min(max, n + 1)); ctx.rerender(); } }, '+'),
+          h('button', { 'aria-label': `${t('more')} ${label}`, 'data-key': `more${g.rank}`, disabled: n >= g.count, 'on:click': () => { chosen.set(g.rank, Math.min(g.count, n + 1)); ctx.rerender(); } }, '+'),
         );
       });
-      const canSend = myTurn && cards.length > 0 && v.kind !== 'bad';
+      const canSend = myTurn && cards.length > 0 && !cannotBeat;
       const send = () => {
         if (!canSend) return;
         ctx.act(offer ? act.burn(cards) : act.play(cards));
       };
-      const mayYield = myTurn && m.prompt === 'respond' && m.mayYield;
+      const mayYield = responding && m.mayYield;
       const builder = isSeat && hand.length
         ? h('div', { class: 'builder', id: 'builder', 'aria-label': t('set_builder') },
             h('span', {}, `${t('set_builder')}:`),
             parts.length ? parts : h('span', { class: 'hint' }, t('set_empty')),
             cards.length ? h('button', { class: 'selection', id: 'selection', disabled: !canSend, 'on:click': send }, h('span', {}, `${offer ? t('burn') : t('play')}:`), cardRow(cards)) : null,
-            v.kind !== 'none' ? h('span', { class: 'verdict ' + v.kind, id: 'verdict', 'data-verdict': v.kind }, t(v.key, v.params)) : null,
+            cannotBeat ? h('span', { class: 'prompt-note', id: 'prompt-note', 'data-note': 'cannot_beat' }, t('prompt_cannot_beat')) : null,
+            jokerNote ? h('span', { class: 'prompt-note', id: 'prompt-note', 'data-note': 'joker' }, t('prompt_joker')) : null,
           )
         : null;
       const actions = isSeat && !m.over
@@ -189,7 +199,7 @@ export function goujiUI() {
             h('button', { class: 'primary', id: 'play', disabled: !canSend, 'on:click': send }, offer ? t('burn') : t('play')),
             offer
               ? h('button', { id: 'decline', disabled: !myTurn, 'on:click': () => ctx.act(act.decline()) }, t('no_burn'))
-              : h('button', { id: 'pass', disabled: !myTurn || m.prompt !== 'respond', 'on:click': () => ctx.act(act.pass()) }, t('pass')),
+              : h('button', { id: 'pass', disabled: !(responding && m.mayPass), 'on:click': () => ctx.act(act.pass()) }, t('pass')),
             offer ? null : h('button', { id: 'yield', disabled: !mayYield, 'on:click': () => ctx.act(act.yield()) }, t('yield')),
             cards.length ? h('button', { id: 'clear', 'on:click': () => { chosen = new Map(); ctx.rerender(); } }, t('clear')) : null,
             h('button', { id: 'ask', 'on:click': () => ctx.act(act.askCount()) }, t('ask_count')),
@@ -198,6 +208,7 @@ export function goujiUI() {
       const dock = h('section', { class: 'dock', 'aria-label': t('hand') },
         h('div', { class: 'status' + (myTurn ? ' my-turn' : ''), role: 'status', 'aria-live': 'polite' }, status),
         refusalBox(ctx.model.refusal),
+        ctx.notices(),
         builder,
         hand.length ? h('div', { class: 'groups', id: 'hand', 'data-count': String(hand.length) }, groupButtons) : null,
         actions,
@@ -218,4 +229,39 @@ export function goujiUI() {
       return { felt, dock, info, overlay };
     },
   };
+}
+
+/**
+ * What one move did, in words, for the notices: 「出了黑桃4、红桃4」, 「过牌」, 「不烧」.
+ * @param {any[]} events  the engine's events of one stored action
+ */
+export function describeGouji(events) {
+  const out = [];
+  for (const ev of events) {
+    const cards = cardsText(ev.cards ?? [], lang());
+    switch (ev.type) {
+      case 'led':
+        out.push(t('did_play', { cards }));
+        break;
+      case 'beat':
+        out.push(t('did_beat', { cards }));
+        break;
+      case 'burned':
+        out.push(t('did_burn', { cards }));
+        break;
+      case 'passed':
+        out.push(t('did_pass'));
+        break;
+      case 'yielded':
+        out.push(t('did_yield'));
+        break;
+      case 'burn_declined':
+        out.push(t('did_decline'));
+        break;
+      case 'ruled':
+        out.push(t('did_ruling', { ruling: t(`ruling_${ev.ruling}`), offence: t(`offence_${ev.offence}`) }));
+        break;
+    }
+  }
+  return out.join(t('list_gap'));
 }

@@ -5,12 +5,16 @@
 //!   at once when the browser says it is online again or the tab comes back to the front.
 //! - Each (re)connection starts with `hello(lastSeq)`: the table answers with the events missed
 //!   since `lastSeq`, or a snapshot.
-//! - Actions carry an id. Until the server answers an id (acknowledged or refused) it is kept and
-//!   sent again after a reconnection; the server answers a repeated id from its cache and never
-//!   applies it twice, so a flaky line neither loses nor doubles a play.
-//! - Close codes the server marks as final (bad token, table closed) stop the retries.
+//! - Actions carry an id and the table's seq they were decided on. Until the server answers an id
+//!   (acknowledged, answered or refused) it is kept. After a reconnection it is *not* sent again
+//!   blindly: the table page first sees what the catch-up says (`resend` if the table has not
+//!   moved, `answered` to drop it if it has; see table.js). The server answers a repeated id from
+//!   its cache and never applies it twice, and refuses an act decided on an older seq (`stale`).
+//! - Close codes the server marks as final (bad token, no table, protocol errors) stop the
+//!   retries; every other close (including 4503, a table being rebuilt) comes back with backoff.
 
 /** @typedef {'connecting' | 'open' | 'reconnecting' | 'closed'} Status */
+/** An `act` frame (its `seq`: the table's seq the player decided on). @typedef {Extract<import('./protocol').ClientIn, { type: 'act' }>} ActFrame */
 
 /**
  * @typedef {object} ConnectionOptions
@@ -36,8 +40,10 @@ export class Connection {
     this.ws = null;
     /** The last event sequence number applied; sent on reconnection. @type {number | null} */
     this.lastSeq = null;
-    /** Actions sent but not yet answered, by id, in sending order: resent after a reconnection. @type {Map<number, object>} */
+    /** Actions sent but not yet answered, by id, in sending order. @type {Map<number, ActFrame>} */
     this.pending = new Map();
+    /** The code of the last close (0 before any): tells a table being rebuilt (4503) from a drop. */
+    this.lastCloseCode = 0;
     /** Failed attempts since the last good connection: picks the backoff delay. */
     this.attempts = 0;
     /** Set by close(): no more reconnecting. */
@@ -91,9 +97,8 @@ export class Connection {
     ws.onopen = () => {
       if (this.ws !== ws) return;
       this.lastHeard = Date.now();
+      // Unanswered actions wait: the page decides after the catch-up whether they still apply.
       this.send(this.opts.hello(this.lastSeq));
-      // Unanswered actions go again, with their ids: the server answers repeats from its cache.
-      for (const action of this.pending.values()) this.send(action);
     };
     ws.onmessage = (e) => {
       if (this.ws !== ws) return;
@@ -114,6 +119,7 @@ export class Connection {
     ws.onclose = (e) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      this.lastCloseCode = e.code;
       if (this.stopped) return;
       if (this.opts.isFinal?.(e.code)) {
         this.stopped = true;
@@ -153,6 +159,7 @@ export class Connection {
     if (quiet > DEAD_AFTER_MS) {
       const ws = this.ws;
       this.ws = null;
+      this.lastCloseCode = 4999;
       ws.close(4999, "no answer"); // 4999: ours, never sent by the server
       this.retry();
     } else if (quiet >= PING_EVERY_MS - 500) {
@@ -172,14 +179,19 @@ export class Connection {
   /**
    * Sends an action that must arrive exactly once: kept until `answered(id)`.
    * @param {number} id
-   * @param {object} frame
+   * @param {ActFrame} frame
    */
   sendAction(id, frame) {
     this.pending.set(id, frame);
     this.send(frame);
   }
 
-  /** The server answered this action id (acknowledged or refused). @param {number} id */
+  /** Sends the unanswered actions again, with their ids (after a reconnection, when nothing moved). */
+  resend() {
+    for (const frame of this.pending.values()) this.send(frame);
+  }
+
+  /** The server answered this action id (acknowledged, answered or refused), or the page gave it up. @param {number} id */
   answered(id) {
     this.pending.delete(id);
   }

@@ -1,13 +1,15 @@
 // @ts-check
-//! 80分 table: the hand sorted by trump then suit (pairs together), the two-step play, the trick
-//! with who is winning, the last trick, the defenders' points, 扣底, a failed throw shown to
-//! everyone with the opponents' choice, the board result, and the review of its tricks.
+//! 80分 table: the hand in the engine's order (split where the suit changes), the two-step play,
+//! the trick with who is winning, the last trick, the defenders' points, 扣底, a failed throw
+//! shown to everyone with the opponents' choice, the board result, and the review of its tricks.
+//! Which cards can be played (dimming the others) and a suggested play (提示) come from the view
+//! when the engine sends them; otherwise every card is tappable and the engine's refusal tells.
 
 import { h } from './dom.js';
-import { t } from './i18n.js';
-import { card, sortShengji, shengjiGroup, isTrump, rankSymbol, SUIT_SYMBOL } from './cards.js';
+import { t, lang } from './i18n.js';
+import { suitRuns, cardsText, SUIT_SYMBOL } from './cards.js';
 import { cardFace, cardRow, nameplate, refusalBox, clockEl, dialog } from './ui.js';
-import { seatNames, isBotName } from './table.js';
+import { seatNames } from './table.js';
 import { shengjiModel, shengjiActions, failedThrow, seatIndex } from './shengji-model.js';
 
 /** @typedef {import('./table.js').TableCtx} TableCtx */
@@ -50,6 +52,10 @@ export function shengjiUI() {
   };
 
   return {
+    clearSelection() {
+      selected = new Set();
+    },
+    describe: describeShengji,
     onEvent(ev) {
       switch (ev.type) {
         case 'played':
@@ -84,7 +90,8 @@ export function shengjiUI() {
       const me = ctx.model.seat ?? 2;
       const names = seatNames('shengji');
       const nameOf = (/** @type {number} */ s) => ctx.model.seats[s]?.name ?? names[s];
-      const hand = m.hand ? sortShengji(m.hand, m.level, m.trump) : [];
+      // The hand in the engine's order (its display order), never re-sorted here.
+      const hand = m.hand ?? [];
       const key = hand.join(',');
       if (key !== handKey) {
         selected = new Set();
@@ -100,12 +107,25 @@ export function shengjiUI() {
         if (!chosen.length) return;
         ctx.act(burying ? act.bury(chosen) : act.play(chosen));
       };
+      // The engine's suggested play, when it sends one: 提示 selects it (the player still presses 出牌).
+      const hint = myTurn && m.hint ? m.hint : null;
+      const selectHint = () => {
+        if (!hint) return;
+        /** @type {Set<number>} */
+        const pick = new Set();
+        for (const c of hint) {
+          const i = hand.findIndex((x, j) => x === c && !pick.has(j));
+          if (i >= 0) pick.add(i);
+        }
+        selected = pick;
+        ctx.rerender();
+      };
 
       // ---- Top bar facts.
       const trumpText = m.trump ? `${SUIT_SYMBOL[m.trump]}` : t('no_trump');
       const info = [
         h('span', {}, t('board', { n: m.board || ctx.model.board })),
-        h('span', {}, t('level', { r: rankSymbol(m.level) })),
+        h('span', {}, t('level', { r: m.level })),
         h('span', {}, `${t('trump')} `, h('b', { 'data-trump': m.trump ?? 'none' }, trumpText)),
         h('span', {}, `${t('declarer')} `, h('b', {}, nameOf(m.declarer))),
         h('span', { 'data-defender-points': String(m.defenderPoints) }, `${t('defenders_points')} `, h('b', {}, String(m.defenderPoints))),
@@ -116,7 +136,8 @@ export function shengjiUI() {
         const info = ctx.model.seats[s];
         const tags = [];
         if (s === m.declarer) tags.push('declarer|' + t('declarer'));
-        if (info?.bot && !isBotName(info.name)) tags.push('|' + t('bot'));
+        // A computer only by the protocol's flag: a person may be called 「机器人」 too.
+        if (info?.bot) tags.push('bot|' + t('bot'));
         if (info && !info.bot && !info.name) tags.push('offline|' + t('empty_seat'));
         if (info && !info.bot && info.name && !info.connected) tags.push('offline|' + t('offline'));
         if (info?.auto) tags.push('offline|' + t('auto_play'));
@@ -134,7 +155,7 @@ export function shengjiUI() {
           nameplate({ name: nameOf(s), tags, count: m.counts[s] ?? null, turn, clockMs: turn && s !== me ? clockMs : null, key: String(s) }),
         );
       });
-      const trick = trickView(m.trick, me, nameOf, m);
+      const trick = trickView(m.trick, me, nameOf);
       const notes = [];
       if (failed) notes.push(failedThrowNote(failed, nameOf));
       const felt = h('section', { class: 'felt four' + (ctx.model.role === 'seat' ? '' : ' watch'), tabindex: 0, 'aria-label': t('current_trick') }, plates, h('div', { class: 'trick' }, trick, h('div', { class: 'mid' }, notes)));
@@ -144,7 +165,7 @@ export function shengjiUI() {
       if (ctx.model.role === 'seat') status.push(h('span', { class: 'me' }, nameOf(me), tagsOf(me).map((x) => h('span', { class: 'tag ' + x.split('|')[0] }, x.split('|')[1]))));
       const over = ctx.model.tableState === 'over' || m.phase === 'over';
       if (over) status.push(h('span', {}, t('board_result')));
-      else if (burying) status.push(h('span', {}, t('bury_prompt', { n: m.buryCount })));
+      else if (burying) status.push(h('span', {}, hint ? t('bury_prompt', { n: hint.length }) : t('bury_prompt_any')));
       else if (myTurn) status.push(h('span', {}, t('your_turn')));
       else {
         const who = ctx.model.toAct.map(nameOf).join('、');
@@ -153,32 +174,29 @@ export function shengjiUI() {
       if (myTurn && clockMs !== null) status.push(clockEl(clockMs));
       if (ctx.model.role === 'seat' && hand.length) status.push(h('span', { class: 'hint' }, chosen.length ? t('selected', { n: chosen.length }) : t('select_cards')));
 
-      /** @type {HTMLElement[]} */
-      const groups = [];
-      /** @type {string | null} */
-      let lastGroup = null;
-      hand.forEach((code, i) => {
-        const c = card(code);
-        const g = shengjiGroup(c, m.level, m.trump);
-        if (g !== lastGroup) {
-          groups.push(h('div', { class: 'group', role: 'group', 'aria-label': g === 'T' ? t('trump') : SUIT_SYMBOL[/** @type {'S'} */ (g)] }));
-          lastGroup = g;
-        }
-        groups[groups.length - 1].appendChild(
-          cardFace(code, {
-            selected: selected.has(i),
-            trump: isTrump(c, m.level, m.trump),
-            key: `h${i}`,
-            onClick: () => {
-              if (selected.has(i)) selected.delete(i);
-              else selected.add(i);
-              ctx.rerender();
-            },
-          }),
-        );
-      });
+      // Cards the engine says are part of no legal play now are dimmed (still tappable: the
+      // engine's refusal explains). Without `playable` in the view nothing is dimmed.
+      const playable = myTurn && m.phase === 'play' ? m.playable : null;
+      const groups = suitRuns(hand).map((run) =>
+        h(
+          'div',
+          { class: 'group', role: 'group', 'aria-label': run.key === 'J' ? t('jokers') : SUIT_SYMBOL[/** @type {'S'} */ (run.key)] },
+          run.cards.map(({ code, index: i }) =>
+            cardFace(code, {
+              selected: selected.has(i),
+              dim: playable !== null && !playable.has(code),
+              key: `h${i}`,
+              onClick: () => {
+                if (selected.has(i)) selected.delete(i);
+                else selected.add(i);
+                ctx.rerender();
+              },
+            }),
+          ),
+        ),
+      );
 
-      const canSend = myTurn && chosen.length > 0 && (!burying || chosen.length === m.buryCount) && m.phase !== 'choose';
+      const canSend = myTurn && chosen.length > 0 && m.phase !== 'choose';
       // The selection, shown again beside the button: tapping it is the other way to play.
       const preview = canSend
         ? h('button', { class: 'selection', id: 'selection', 'on:click': send }, h('span', {}, `${burying ? t('bury') : t('play')}:`), cardRow(chosen))
@@ -191,6 +209,7 @@ export function shengjiUI() {
           ? h('button', { class: 'primary', id: 'play', disabled: !canSend, 'on:click': send }, burying ? t('bury') : t('play'))
           : null,
         ctx.model.role === 'seat' && chosen.length ? h('button', { id: 'clear', 'on:click': () => { selected = new Set(); ctx.rerender(); } }, t('clear')) : null,
+        hint ? h('button', { id: 'hint', 'on:click': selectHint }, t('hint')) : null,
         m.lastTrick ? h('button', { id: 'last-trick', 'aria-expanded': String(showLast), 'on:click': () => { showLast = !showLast; ctx.rerender(); } }, showLast ? t('hide_last_trick') : t('last_trick')) : null,
         tricks.length && over ? h('button', { id: 'review', 'on:click': () => { review = 0; ctx.rerender(); } }, t('review')) : null,
       );
@@ -199,6 +218,7 @@ export function shengjiUI() {
         { class: 'dock', 'aria-label': t('hand') },
         h('div', { class: 'status' + (myTurn ? ' my-turn' : ''), role: 'status', 'aria-live': 'polite' }, status),
         refusalBox(ctx.model.refusal),
+        ctx.notices(),
         showLast && m.lastTrick ? h('div', { class: 'notice', id: 'last-trick-panel' }, h('h3', {}, t('last_trick')), trickList(m.lastTrick, nameOf)) : null,
         hand.length ? h('div', { class: 'hand', id: 'hand', 'data-count': String(hand.length) }, groups) : null,
         actions,
@@ -248,10 +268,10 @@ export function shengjiUI() {
 }
 
 /**
- * The current trick in the four positions, the winning play marked.
- * @param {Trick | null} trick @param {number} me @param {(s: number) => string} nameOf @param {ShengjiModel} m
+ * The current trick in the four positions, the winning play marked (the view's `winning`).
+ * @param {Trick | null} trick @param {number} me @param {(s: number) => string} nameOf
  */
-function trickView(trick, me, nameOf, m) {
+function trickView(trick, me, nameOf) {
   if (!trick) return [];
   return trick.plays.map((p) => {
     const pos = (me - p.seat + 4) % 4;
@@ -260,7 +280,7 @@ function trickView(trick, me, nameOf, m) {
       'div',
       { class: 'play' + (winning ? ' winning' : ''), style: `grid-area:t${pos}`, 'data-play-seat': String(p.seat), 'data-winning': winning ? 'true' : undefined },
       h('span', { class: 'who' }, nameOf(p.seat), p.seat === trick.leader ? ` · ${t('leader')}` : ''),
-      h('span', { class: 'cards' }, p.cards.map((c) => cardFace(c, { small: true, trump: isTrump(card(c), m.level, m.trump) }))),
+      h('span', { class: 'cards' }, p.cards.map((c) => cardFace(c, { small: true }))),
       winning ? h('span', { class: 'win-tag' }, t('winning')) : null,
     );
   });
@@ -291,4 +311,42 @@ function failedThrowNote(f, nameOf) {
     h('div', {}, t('penalty_points', { n: f.penalty })),
     f.forced ? h('div', {}, `${t('forced_unit')}: `, cardRow(f.forced)) : null,
   );
+}
+
+/**
+ * What one move did, in words, for the notices: 「出了黑桃3」, 「扣了 8 张底牌」, and what it cost
+ * after it: 「出了黑桃3（警告一次）」. A ruling alone: 「罚 40 分」.
+ * @param {any[]} events  the engine's events of one stored action
+ */
+export function describeShengji(events) {
+  const moves = [];
+  const costs = [];
+  for (const ev of events) {
+    switch (ev.type) {
+      case 'played':
+        moves.push(t('did_play', { cards: cardsText(ev.cards ?? [], lang()) }));
+        break;
+      case 'buried':
+        moves.push(t('did_bury', { n: ev.count ?? ev.cards?.length ?? 0 }));
+        break;
+      case 'chosen':
+        moves.push(t(ev.unit === 'pair' ? 'did_choose_pair' : 'did_choose_single'));
+        break;
+      case 'throw_failed':
+        costs.push(`${t('throw_failed')} · ${t('did_penalty', { n: ev.penalty ?? 0 })}`);
+        break;
+      case 'warning':
+        costs.push(t('did_warning'));
+        break;
+      case 'penalty':
+        costs.push(t('did_penalty', { n: Math.abs(ev.points ?? ev.delta ?? 0) }));
+        break;
+      case 'board_over':
+        if (ev.by_ruling) costs.push(t('did_end_board'));
+        break;
+    }
+  }
+  const cost = costs.join(t('list_gap'));
+  if (!moves.length) return cost;
+  return moves.join(t('list_gap')) + (cost ? t('paren', { x: cost }) : '');
 }

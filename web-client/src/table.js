@@ -4,7 +4,14 @@
 //! (`shengji.js`, `gouji.js`).
 //!
 //! State flows one way: server messages → `state` → `render()`. The only local state is what the
-//! player is choosing (the selected cards), kept by the game's UI between renders.
+//! player is choosing (the selected cards), kept by the game's UI between renders, and the
+//! notices the player has not dismissed yet (`notices.js`).
+//!
+//! An action carries the seq the page had when the player decided. After a reconnection the
+//! page never sends an unanswered action again blindly: it waits for the catch-up (the missed
+//! events up to the `welcome`'s seq, or a snapshot). If the table did not move, the action goes
+//! again with its id; if it moved (the clock or 托管 played for this seat, a ruling came), the
+//! action is given up, the selection cleared, and one line says what happened meanwhile.
 
 import { h, replace } from './dom.js';
 import { t, pick } from './i18n.js';
@@ -13,6 +20,8 @@ import { Connection } from './net.js';
 import * as api from './api.js';
 import { topbar, gameName, nameField, requireName, HUMAN_ORDER } from './lobby.js';
 import { tickClocks } from './ui.js';
+import { noticeBox, noticeKind } from './notices.js';
+import { missing } from './cards.js';
 import { turnChime } from './sound.js';
 import { shengjiUI } from './shengji.js';
 import { goujiUI } from './gouji.js';
@@ -21,6 +30,13 @@ import { goujiUI } from './gouji.js';
 /** @typedef {import('./protocol').SeatInfo} SeatInfo */
 /** @typedef {import('./protocol').Problem} Problem */
 /** @typedef {import('./protocol').TableState} TableState */
+/** @typedef {import('./notices.js').Entry} Entry */
+/** @typedef {import('./notices.js').Notice} Notice */
+
+/** How many received moves the page keeps, to say what happened before a late action. */
+const RECENT_ENTRIES = 40;
+/** How many notices are kept (the oldest go first). */
+const MAX_NOTICES = 4;
 
 /**
  * What the page knows of the table: only what the server said.
@@ -38,17 +54,20 @@ import { goujiUI } from './gouji.js';
  * @property {{ seats: number[], deadline: number, limit: number } | null} clock  deadline in performance.now() time
  * @property {Problem | null} refusal  the last refusal, until my next action
  * @property {Problem | null} error  a socket-level error (rate limit, …)
+ * @property {Notice[]} notices  what the player should read and has not dismissed
  * @property {import('./net.js').Status} conn
  * @property {boolean} myTurn
  * @property {string | null} seed
  */
 
 /**
- * What a game's UI gets: the model, and the one way to change anything (send an action).
+ * What a game's UI gets: the model, the one way to change anything (send an action), and the
+ * notices box to put in its dock.
  * @typedef {object} TableCtx
  * @property {TableModel} model
  * @property {(action: object) => void} act
  * @property {() => void} rerender
+ * @property {() => HTMLElement} notices
  */
 
 /**
@@ -56,7 +75,10 @@ import { goujiUI } from './gouji.js';
  * @typedef {object} GameUI
  * @property {(ctx: TableCtx) => { felt: HTMLElement, dock: HTMLElement, info: HTMLElement[], overlay?: HTMLElement | null }} render
  * @property {(event: any, msg: import('./protocol').Events, ctx: TableCtx) => void} onEvent
+ * @property {(events: any[], ctx: TableCtx) => void} [onAnswer]  the answer to a question of mine (问牌)
  * @property {() => void} [onSnapshot]  a snapshot replaced the state: forget event-derived notes
+ * @property {() => void} [clearSelection]  an action of mine was given up: forget what was chosen
+ * @property {(events: any[]) => string} describe  what one move did, in words (「出了黑桃3」), for notices
  */
 
 /**
@@ -89,6 +111,7 @@ export function openTable(root, { id, watch, go }) {
     conn: 'connecting',
     myTurn: false,
     seed: null,
+    notices: [],
   };
   /** The game's UI, made when the server has said which game this is. @type {GameUI | null} */
   let ui = null;
@@ -101,6 +124,20 @@ export function openTable(root, { id, watch, go }) {
     return ui;
   };
 
+  /** The moves received lately, oldest first (for saying what happened before a late action). @type {Entry[]} */
+  let recent = [];
+  /**
+   * While catching up after a reconnection: the seq the server is at (the `welcome`'s), my hand
+   * before, and the moves that came in meanwhile. @type {{ target: number, hand: string[] | null, entries: Entry[] } | null}
+   */
+  let catchUp = null;
+  let noticeIds = 0;
+
+  /** @param {Omit<Notice, 'id'>} n */
+  function addNotice(n) {
+    model.notices = [...model.notices, { ...n, id: ++noticeIds }].slice(-MAX_NOTICES);
+  }
+
   /** @type {TableCtx} */
   const ctx = {
     model,
@@ -109,10 +146,21 @@ export function openTable(root, { id, watch, go }) {
       model.refusal = null;
       model.error = null;
       const id = conn.nextId();
-      conn.sendAction(id, { type: 'act', id, action });
+      // The table as the player saw it when deciding: the server refuses the act (`stale`)
+      // if the table has moved on since.
+      conn.sendAction(id, { type: 'act', id, action, seq: conn.lastSeq ?? 0 });
       render();
     },
     rerender: () => render(),
+    notices: () =>
+      noticeBox(
+        model.notices,
+        { me: model.seat, nameOf: (s) => model.seats[s]?.name ?? seatNames(model.game)[s] ?? String(s), describe: (evs) => gameUI()?.describe(evs) ?? '' },
+        () => {
+          model.notices = [];
+          render();
+        },
+      ),
   };
 
   const conn = new Connection({
@@ -126,11 +174,61 @@ export function openTable(root, { id, watch, go }) {
         model.error = detail.code === 4004
           ? { code: 'no_table', zh: '找不到这张牌桌', en: 'this table was not found' }
           : { code: 'bad_token', zh: '您的座位已失效，请重新入座', en: 'your seat is no longer valid; please sit down again' };
+      } else if (status === 'closed' && detail && (detail.code === 1002 || detail.code === 1007)) {
+        model.error = { code: 'protocol_error', zh: '与服务器的通信出错，请刷新页面', en: 'the connection to the server failed; please reload the page' };
       }
       render();
     },
-    isFinal: (code) => code === 1000 || code === 4000 || code === 4003 || code === 4004,
+    // 1002 and 1007: the server could not read what the page sent; trying again would only
+    // repeat it. 4503 (a table being rebuilt) and every other close come back with backoff.
+    isFinal: (code) => code === 1000 || code === 1002 || code === 1007 || code === 4000 || code === 4003 || code === 4004,
   });
+
+  /** My hand in the view, if the view has one. @returns {string[] | null} */
+  const myHand = () => (Array.isArray(model.view?.hand) ? model.view.hand : null);
+
+  /**
+   * The catch-up after a reconnection is complete: send again what the table has not moved past,
+   * give up the rest, and say in one line what happened while the line was down.
+   * @param {boolean} bySnapshot  the catch-up was a snapshot (too far behind): no moves to tell, only the hand to compare
+   */
+  function caughtUp(bySnapshot) {
+    if (!catchUp) return;
+    const { target, hand, entries } = catchUp;
+    catchUp = null;
+    let notSent = false;
+    let resend = false;
+    for (const [id, frame] of [...conn.pending]) {
+      if (frame.seq === target) {
+        resend = true; // nothing moved since the player decided: the same id goes again
+        continue;
+      }
+      // The table moved on: never play a decision made on an older table. If my own move is
+      // among the missed ones, the server applied it and only the ack was lost.
+      const applied = entries.some((e) => e.seq > frame.seq && e.seat === model.seat && e.by === 'player');
+      conn.answered(id);
+      if (!applied) notSent = true;
+    }
+    if (resend) conn.resend();
+    if (notSent) gameUI()?.clearSelection?.();
+    const mine = entries.filter((e) => e.seat === model.seat && (e.by === 'clock' || e.by === 'auto'));
+    const lost = bySnapshot && hand && myHand() ? missing(hand, /** @type {string[]} */ (myHand())) : [];
+    if (mine.length || notSent || lost.length) addNotice({ kind: 'away', entries: mine, lost, notSent });
+  }
+
+  /** A move received: remember it, and make a notice of it if the player must read it. @param {import('./protocol').Events} msg */
+  function received(msg) {
+    /** @type {Entry} */
+    const entry = { seq: msg.seq, seat: msg.seat, by: msg.by, ...(msg.reason ? { reason: msg.reason } : {}), events: msg.events };
+    recent = [...recent, entry].slice(-RECENT_ENTRIES);
+    if (catchUp) {
+      catchUp.entries.push(entry);
+      // My seat's moves while I was away are told in the one "while you were away" line.
+      if (entry.seat === model.seat && (entry.by === 'clock' || entry.by === 'auto') && !entry.reason) return;
+    }
+    const kind = noticeKind(entry, model.seat);
+    if (kind) addNotice({ kind, entries: [entry] });
+  }
 
   /** @param {ClientOut} msg */
   function receive(msg) {
@@ -144,12 +242,18 @@ export function openTable(root, { id, watch, go }) {
         model.seats = msg.seats;
         model.tableState = msg.state;
         model.seed = msg.seed ?? null;
+        if (model.view !== null) {
+          // A reconnection: what was missed comes next (events up to msg.seq, or a snapshot).
+          catchUp = { target: msg.seq, hand: myHand(), entries: [] };
+          if (conn.lastSeq === msg.seq) caughtUp(false);
+        }
         break;
       case 'snapshot':
         conn.lastSeq = msg.seq;
         model.view = msg.view;
         setTurn(msg.to_act, msg.clock, msg.state);
         gameUI()?.onSnapshot?.();
+        caughtUp(true);
         break;
       case 'events': {
         if (conn.lastSeq !== null && msg.seq <= conn.lastSeq) return; // already applied
@@ -159,18 +263,39 @@ export function openTable(root, { id, watch, go }) {
           return;
         }
         conn.seen(msg.seq);
+        received(msg);
         for (const ev of msg.events) gameUI()?.onEvent(ev, msg, ctx);
         if (msg.view !== undefined) model.view = msg.view;
         setTurn(msg.to_act, msg.clock, msg.state);
+        if (catchUp && msg.seq >= catchUp.target) caughtUp(false);
         break;
       }
       case 'ack':
         conn.answered(msg.id);
         return;
-      case 'rejected':
+      case 'answer':
         conn.answered(msg.id);
-        model.refusal = { code: msg.code, zh: msg.zh, en: msg.en };
+        gameUI()?.onAnswer?.(msg.events, ctx);
         break;
+      case 'rejected': {
+        const frame = conn.pending.get(msg.id);
+        conn.answered(msg.id);
+        const problem = { code: msg.code, zh: msg.zh, en: msg.en };
+        if (msg.code === 'stale') {
+          // Not a wrong play: the table moved on (the clock, 托管, a ruling) before it arrived.
+          // Nothing was applied; say what happened instead, and let the player choose afresh.
+          gameUI()?.clearSelection?.();
+          const since = frame ? recent.filter((e) => e.seq > frame.seq) : [];
+          const mine = since.filter((e) => e.seat === model.seat);
+          const told = mine.length ? mine : since.slice(-3);
+          // The clock's own notice for the same move is folded into this one.
+          model.notices = model.notices.filter((n) => !n.entries.length || !n.entries.every((e) => told.includes(e)));
+          addNotice({ kind: 'stale', problem, entries: told });
+        } else {
+          model.refusal = problem;
+        }
+        break;
+      }
       case 'error':
         model.error = { code: msg.code, zh: msg.zh, en: msg.en };
         break;
@@ -232,7 +357,7 @@ export function openTable(root, { id, watch, go }) {
   }
 
   function bannerText() {
-    if (model.conn === 'reconnecting') return t('reconnecting');
+    if (model.conn === 'reconnecting') return conn.lastCloseCode === 4503 ? t('rebuilding') : t('reconnecting');
     if (model.conn === 'connecting' && model.view) return t('reconnecting');
     return '';
   }
@@ -337,7 +462,3 @@ export function seatNames(game) {
   return settings().lang === 'en' ? ['North', 'East', 'South', 'West'] : ['北', '东', '南', '西'];
 }
 
-/** Is this name already saying "a computer plays here"? (Then no 电脑 tag is needed.) @param {string | null} name */
-export function isBotName(name) {
-  return !name || /机器人|电脑|bot/i.test(name);
-}

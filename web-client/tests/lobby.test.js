@@ -1,6 +1,7 @@
 // The lobby and the ways into a table, against the real server: the remembered name, the
 // invite link and code, sitting down from a link in a second browser, watching, English and
-// the four-colour suits, and the lobby's own accessibility and sizes.
+// the four-colour suits, and the lobby's own accessibility and sizes. Computers are labelled
+// from the protocol's `bot` flag only: a person who calls themselves 「机器人」 is a person.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -31,7 +32,7 @@ test('the lobby is large, accessible, and remembers the name', async () => {
   assert.deepEqual(errors.map(String), []);
 });
 
-test('a friend joins by the invite link, a third person watches', { timeout: 120_000 }, async () => {
+test('a friend joins by the invite link, a third person watches; computers are told by the bot flag', { timeout: 120_000 }, async () => {
   // The host opens an 80分 table for two people: two seats stay free for friends.
   const host = await newPage(live.browser, { width: 1024, height: 768 });
   await host.page.goto(live.server.url + '/');
@@ -49,15 +50,23 @@ test('a friend joins by the invite link, a third person watches', { timeout: 120
   const listed = await (await fetch(`${live.server.url}/api/tables`)).json();
   assert.ok(listed.some((/** @type {any} */ t) => t.id === code));
 
-  // A friend opens the link in their own browser, writes a name and sits down opposite.
+  // A friend opens the link in their own browser, writes a name and sits down opposite. The
+  // friend calls themselves 「机器人」, as the server's bots are named: still a person.
   const friend = await newPage(live.browser, { width: 390, height: 844 });
   await friend.page.goto(link);
-  await friend.page.fill('#name', '老李');
+  await friend.page.fill('#name', '机器人');
   await friend.page.click('[data-seat="2"]');
   await friend.page.waitForFunction(() => /** @type {any} */ (window).paiju?.model?.view);
   assert.equal(await friend.page.evaluate(() => /** @type {any} */ (window).paiju.model.seat), 2);
-  // The host sees the friend's name at the partner's place.
-  await host.page.waitForFunction(() => document.querySelector('[data-seat="2"]')?.textContent?.includes('老李'));
+  // The host sees the friend's name at the partner's place, not marked as a computer; the two
+  // bots' seats are (the server names them 「机器人」 too: only the flag tells them apart).
+  await host.page.waitForFunction(() => document.querySelector('[data-seat="2"]')?.textContent?.includes('机器人'));
+  const seats = (await (await fetch(`${live.server.url}/api/tables/${code}`)).json()).seats;
+  assert.deepEqual(seats.map((/** @type {any} */ s) => s.bot), [false, true, false, true]);
+  assert.equal(seats[2].name, '机器人');
+  assert.equal(await host.page.locator('[data-seat="2"] .tag.bot').count(), 0, 'a person named 机器人 is not shown as a computer');
+  for (const s of [1, 3]) assert.match(await host.page.textContent(`[data-seat="${s}"] .tag.bot`) ?? '', /电脑/, `seat ${s} is a computer`);
+  assert.equal(await friend.page.locator('.dock .me .tag.bot').count(), 0, 'nor in their own dock');
 
   // Someone else watches: no hand, no play button, the four seats' plates.
   const watcher = await newPage(live.browser, { width: 1024, height: 768 });
