@@ -8,7 +8,7 @@ import { h } from './dom.js';
 import { t, lang } from './i18n.js';
 import { rankGroups, rankLabel, cardsText } from './cards.js';
 import { cardRow, nameplate, refusalBox, clockEl, dialog } from './ui.js';
-import { seatNames } from './table.js';
+import { seatNames } from './seats.js';
 import { goujiModel, goujiActions, opposite, sameTeam, seatIndex } from './gouji-model.js';
 
 /** @typedef {import('./gouji-model.js').GoujiModel} GoujiModel */

@@ -9,7 +9,7 @@ import { h } from './dom.js';
 import { t, lang } from './i18n.js';
 import { suitRuns, cardsText, SUIT_SYMBOL } from './cards.js';
 import { cardFace, cardRow, nameplate, refusalBox, clockEl, dialog } from './ui.js';
-import { seatNames } from './table.js';
+import { seatNames } from './seats.js';
 import { shengjiModel, shengjiActions, failedThrow, seatIndex } from './shengji-model.js';
 
 /** @typedef {import('./table.js').TableCtx} TableCtx */

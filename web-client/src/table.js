@@ -23,6 +23,7 @@ import { tickClocks } from './ui.js';
 import { noticeBox, noticeKind } from './notices.js';
 import { missing } from './cards.js';
 import { turnChime } from './sound.js';
+import { seatNames } from './seats.js';
 import { shengjiUI } from './shengji.js';
 import { goujiUI } from './gouji.js';
 
@@ -457,8 +458,4 @@ async function chooseSeat(root, id, go) {
 }
 
 /** Seat names as players say them. @param {string} game */
-export function seatNames(game) {
-  if (game === 'gouji') return ['A1', 'B1', 'A2', 'B2', 'A3', 'B3'];
-  return settings().lang === 'en' ? ['North', 'East', 'South', 'West'] : ['北', '东', '南', '西'];
-}
 

@@ -15,11 +15,10 @@ use super::beat::beats;
 use super::burn::{fails_to_lead, offer_queue, sustain};
 use super::error::RuleError;
 use super::event::{CardCount, Event};
-use super::legal::smallest_lead;
 use super::ruleset::{FillOrder, Ruleset};
 use super::score::{self, Outcome, Place, Score, Tally};
 use super::seat::Team;
-use super::set::{Counts, GoujiSet, Shape};
+use super::set::{smallest_lead, Counts, GoujiSet, Shape};
 use super::trick::{Top, Trick};
 use super::Seat;
 
