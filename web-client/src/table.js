@@ -15,7 +15,7 @@
 
 import { h, replace } from './dom.js';
 import { t, pick } from './i18n.js';
-import { settings, onChange, ticket, setTicket } from './settings.js';
+import { onChange, ticket, setTicket } from './settings.js';
 import { Connection } from './net.js';
 import * as api from './api.js';
 import { topbar, gameName, nameField, requireName, HUMAN_ORDER } from './lobby.js';
