@@ -1,0 +1,262 @@
+//! Seats and presence: joining, leaving, attaching connections, the public summary.
+
+use super::handle::gone;
+use super::*;
+
+impl<G: TableGame> Table<G> {
+    // --- seats and presence -------------------------------------------------------------------
+
+    pub(super) async fn join(
+        &mut self,
+        seat: usize,
+        name: String,
+        token_hash: String,
+    ) -> Result<(), Problem> {
+        if self.state == TableState::Closed {
+            return Err(gone());
+        }
+        let Some(record) = self.seats.get(seat) else {
+            return Err(problem_not(
+                codes::BAD_SEAT,
+                "没有这个座位",
+                "there is no such seat",
+            ));
+        };
+        if record.bot || record.name.is_some() {
+            return Err(problem_not(
+                codes::SEAT_TAKEN,
+                "这个座位已经有人了",
+                "that seat is taken",
+            ));
+        }
+        self.save_seat(seat, Some(name), Some(token_hash)).await?;
+        self.auto[seat] = false;
+        if self.state == TableState::Waiting && self.seats.iter().all(|s| s.bot || s.name.is_some())
+        {
+            self.state = TableState::Playing;
+            self.started = Some(Instant::now());
+            if let Err(e) = self
+                .deps
+                .journal
+                .set_state(&self.id, TableState::Playing)
+                .await
+            {
+                // The seat is stored: the rebuilt table finds every seat taken and plays.
+                self.store_failed(&e);
+            }
+            self.restart_clock();
+            // Everyone's view now has a running clock: send fresh snapshots.
+            self.snapshot_all();
+        }
+        self.after_presence_change();
+        Ok(())
+    }
+
+    pub(super) async fn leave(&mut self, token_hash: &str) -> Result<(), Problem> {
+        let Some(seat) = self.seat_of(token_hash) else {
+            return Err(bad_token());
+        };
+        self.save_seat(seat, None, None).await?;
+        self.subscribers.retain(|s| {
+            let mine = s.who == Who::Seat(seat);
+            if mine {
+                s.outlet.close_with(close::BAD_TOKEN, "left the seat");
+            }
+            !mine
+        });
+        self.after_presence_change();
+        Ok(())
+    }
+
+    /// Stores who sits in a (human) seat, then takes it as the table's: the store first, so a
+    /// restart never forgets a seat a player was told they have.
+    pub(super) async fn save_seat(
+        &mut self,
+        seat: usize,
+        name: Option<String>,
+        token_hash: Option<String>,
+    ) -> Result<(), Problem> {
+        let record = SeatRecord {
+            seat,
+            name,
+            token_hash,
+            bot: false,
+        };
+        self.deps
+            .journal
+            .set_seat(&self.id, record.clone())
+            .await
+            .map_err(|e| store_problem(&e))?;
+        self.seats[seat] = record;
+        Ok(())
+    }
+
+    pub(super) fn seat_of(&self, token_hash: &str) -> Option<usize> {
+        self.seats.iter().position(|s| {
+            s.token_hash
+                .as_deref()
+                .is_some_and(|h| seat_token::same(h, token_hash))
+        })
+    }
+
+    pub(super) fn attach(
+        &mut self,
+        outlet: Outlet,
+        token: Option<String>,
+        last_seq: Option<u64>,
+    ) -> Result<Who, Problem> {
+        if self.state == TableState::Closed {
+            return Err(gone());
+        }
+        let who = match token {
+            None => Who::Spectator,
+            Some(t) => {
+                let h = seat_token::hash(&t);
+                let referee = self.deps.settings.referee_hash.as_deref();
+                if referee.is_some_and(|r| seat_token::same(r, &h)) {
+                    Who::Referee
+                } else if let Some(seat) = self.seat_of(&h) {
+                    Who::Seat(seat)
+                } else {
+                    return Err(bad_token());
+                }
+            }
+        };
+        if let Who::Seat(s) = who {
+            // The player is back: the table stops playing for them.
+            self.auto[s] = false;
+        }
+        let welcome = ClientOut::Welcome {
+            protocol: protocol::PROTOCOL_VERSION,
+            table: self.id.clone(),
+            game: self.header.game.clone(),
+            ruleset: self.header.ruleset.clone(),
+            board: self.header.board,
+            role: who.role(),
+            seat: match who {
+                Who::Seat(s) => Some(s),
+                _ => None,
+            },
+            seats: self.seat_infos_with(Some(who)),
+            state: self.state,
+            seq: self.seq,
+            seed_commitment: self.header.seed_commitment.clone(),
+            deal_algorithm: self.header.deal_algorithm.clone(),
+            seed: (who == Who::Referee || self.seed_public()).then(|| self.header.seed.clone()),
+        };
+        self.send(&outlet, to_text(&welcome));
+        // The missed entries if they are still in memory and all fit in the connection's queue
+        // now (with room for the seats message that follows), else one snapshot: a catch-up
+        // never overflows the queue, and the client never sees a gap in seq.
+        let kept_from = self.seq - self.history.len() as u64;
+        let room = outlet.tx.capacity().saturating_sub(2) as u64;
+        match last_seq {
+            Some(n) if n == self.seq && n > 0 => {}
+            Some(n) if n < self.seq && n >= kept_from && self.seq - n <= room => {
+                self.deps.metrics.catch_up(false);
+                for seq in n + 1..=self.seq {
+                    let text = self.events_text(seq, who, seq == self.seq);
+                    self.send(&outlet, text);
+                }
+            }
+            _ => {
+                if last_seq.is_some() {
+                    self.deps.metrics.catch_up(true);
+                }
+                let text = self.snapshot_text(who);
+                self.send(&outlet, text);
+            }
+        }
+        if outlet.close.borrow().is_none() {
+            self.subscribers.push(Subscriber { who, outlet });
+        }
+        self.after_presence_change();
+        Ok(who)
+    }
+
+    /// Presence changed: publish the seats, update the idle broom and the bot schedule.
+    pub(super) fn after_presence_change(&mut self) {
+        self.idle_since = if self.subscribers.is_empty() {
+            Some(self.idle_since.unwrap_or_else(Instant::now))
+        } else {
+            None
+        };
+        let text = to_text(&ClientOut::Seats {
+            seats: self.seat_infos(),
+        });
+        self.broadcast_same(&text);
+        self.schedule_bot();
+        self.publish();
+    }
+
+    pub(super) fn connected(&self, seat: usize) -> bool {
+        self.subscribers.iter().any(|s| s.who == Who::Seat(seat))
+    }
+
+    pub(super) fn seat_infos(&self) -> Vec<SeatInfo> {
+        self.seat_infos_with(None)
+    }
+
+    /// `extra`: a connection being attached right now (not yet among the subscribers).
+    pub(super) fn seat_infos_with(&self, extra: Option<Who>) -> Vec<SeatInfo> {
+        self.seats
+            .iter()
+            .map(|s| SeatInfo {
+                seat: s.seat,
+                name: if s.bot {
+                    Some("机器人".to_string())
+                } else {
+                    s.name.clone()
+                },
+                bot: s.bot,
+                connected: s.bot || self.connected(s.seat) || extra == Some(Who::Seat(s.seat)),
+                auto: self.auto[s.seat],
+            })
+            .collect()
+    }
+
+    pub(super) fn publish(&self) {
+        self.summary.send_replace(TableSummary {
+            id: self.id.clone(),
+            game: self.header.game.clone(),
+            ruleset: self.header.ruleset.clone(),
+            board: self.header.board,
+            state: self.state,
+            seats: self.seat_infos(),
+            spectators: self
+                .subscribers
+                .iter()
+                .filter(|s| s.who == Who::Spectator)
+                .count(),
+            seq: self.seq,
+            seed_commitment: self.header.seed_commitment.clone(),
+            deal_algorithm: self.header.deal_algorithm.clone(),
+            // The lobby hides it again while another open table deals from the same seed
+            // ([`crate::lobby::Lobby::summary`]): that can change after this table ends.
+            seed: (self.state == TableState::Over).then(|| self.header.seed.clone()),
+            head_hash: (self.state == TableState::Over).then(|| self.prev_hash.clone()),
+        });
+    }
+
+    /// The seed may be shown once this table is over and no other open table deals from it
+    /// (tables of one tournament share a seed and play other boards of it). [`Lobby`]
+    /// (crate::lobby::Lobby) checks again when it lists tables, as other tables end later.
+    pub(super) fn seed_public(&self) -> bool {
+        self.state == TableState::Over
+            && !seed_in_use(&self.deps.registry, &self.id, &self.header.seed_commitment)
+    }
+
+    pub(super) async fn close_idle(&mut self) {
+        self.state = TableState::Closed;
+        if let Err(e) = self
+            .deps
+            .journal
+            .set_state(&self.id, TableState::Closed)
+            .await
+        {
+            // Not closed on disk: a restart reopens it, which loses nothing.
+            eprintln!("paiju: table {}: not marked closed: {e}", self.id);
+        }
+        self.publish();
+    }
+}
