@@ -380,8 +380,13 @@ pub mod close {
     pub const NORMAL: u16 = 1000;
     /// The server is shutting down (SIGTERM, Ctrl-C): reconnect later and resume.
     pub const GOING_AWAY: u16 = 1001;
+    /// A WebSocket protocol violation: an unmasked client frame, reserved bits set, an unknown
+    /// opcode, a fragmented control frame. The reason names the violation.
+    pub const PROTOCOL_ERROR: u16 = 1002;
     /// A binary frame: we speak JSON text only.
     pub const UNSUPPORTED: u16 = 1003;
+    /// A text frame that is not valid UTF-8.
+    pub const INVALID_PAYLOAD: u16 = 1007;
     /// A frame over [`crate::MAX_FRAME_BYTES`].
     pub const TOO_BIG: u16 = 1009;
     /// Something broke on our side.
@@ -400,6 +405,9 @@ pub mod close {
     pub const SLOW_READER: u16 = 4008;
     /// Flood: far over the per-connection rate limit.
     pub const FLOOD: u16 = 4029;
+    /// Too many refused tokens from this client address: wait before trying again (a `hello`
+    /// with a token is refused without being checked while the address is throttled).
+    pub const RATE_LIMITED: u16 = 4030;
 }
 
 /// Error codes of the server itself (the engines' codes come from `rules::Explain`).
@@ -427,6 +435,18 @@ pub mod codes {
     pub const STORE_FAILED: &str = "store_failed";
     pub const GAME_OVER: &str = "game_over";
     pub const TABLE_WAITING: &str = "table_waiting";
+    /// HTTP: no such route (`404`).
+    pub const NOT_FOUND: &str = "not_found";
+    /// HTTP: the route exists, the method does not (`405`).
+    pub const METHOD_NOT_ALLOWED: &str = "method_not_allowed";
+    /// HTTP: a body over 8 KiB (`413`).
+    pub const TOO_BIG: &str = "too_big";
+    /// HTTP: a POST whose `Content-Type` is not `application/json` (`415`).
+    pub const BAD_CONTENT_TYPE: &str = "bad_content_type";
+    /// HTTP: the body did not arrive in time (`408`).
+    pub const TIMEOUT: &str = "timeout";
+    /// HTTP: a `Host` header that names none of this server's names (DNS rebinding) (`403`).
+    pub const BAD_HOST: &str = "bad_host";
 }
 
 /// Parses one client frame, telling the three kinds of bad input apart: not JSON at all
