@@ -447,6 +447,8 @@ pub mod codes {
     pub const TIMEOUT: &str = "timeout";
     /// HTTP: a `Host` header that names none of this server's names (DNS rebinding) (`403`).
     pub const BAD_HOST: &str = "bad_host";
+    /// HTTP: something broke on our side (`5xx` without a more precise code).
+    pub const INTERNAL: &str = "internal";
 }
 
 /// Parses one client frame, telling the three kinds of bad input apart: not JSON at all

@@ -506,7 +506,7 @@ async fn json_refusals(resp: Response) -> Response {
             "unsupported content type",
         ),
         429 => (codes::RATE_LIMITED, "请求太频繁", "too many requests"),
-        s if s >= 500 => ("internal", "服务器出错", "server error"),
+        s if s >= 500 => (codes::INTERNAL, "服务器出错", "server error"),
         _ => (codes::BAD_REQUEST, "请求有误", "bad request"),
     };
     let en = if text.is_empty() {
