@@ -371,8 +371,13 @@ pub mod close {
     pub const NORMAL: u16 = 1000;
     /// The server is shutting down (SIGTERM, Ctrl-C): reconnect later and resume.
     pub const GOING_AWAY: u16 = 1001;
+    /// A WebSocket protocol violation: an unmasked client frame, reserved bits set, an unknown
+    /// opcode, a fragmented control frame. The reason names the violation.
+    pub const PROTOCOL_ERROR: u16 = 1002;
     /// A binary frame: we speak JSON text only.
     pub const UNSUPPORTED: u16 = 1003;
+    /// A text frame that is not valid UTF-8.
+    pub const INVALID_PAYLOAD: u16 = 1007;
     /// A frame over [`crate::MAX_FRAME_BYTES`].
     pub const TOO_BIG: u16 = 1009;
     /// Something broke on our side.
@@ -394,6 +399,9 @@ pub mod close {
     /// The table stopped after a storage failure (e.g. a full disk) and is being rebuilt from
     /// its log: reconnect in a few seconds with `last_seq`; nothing acknowledged was lost.
     pub const RETRY: u16 = 4503;
+    /// Too many refused tokens from this client address: wait before trying again (a `hello`
+    /// with a token is refused without being checked while the address is throttled).
+    pub const RATE_LIMITED: u16 = 4030;
 }
 
 /// Error codes of the server itself (the engines' codes come from `rules::Explain`).
@@ -429,6 +437,20 @@ pub mod codes {
     pub const TABLE_REBUILDING: &str = "table_rebuilding";
     /// A question asked again before anything changed.
     pub const ALREADY_ASKED: &str = "already_asked";
+    /// HTTP: no such route (`404`).
+    pub const NOT_FOUND: &str = "not_found";
+    /// HTTP: the route exists, the method does not (`405`).
+    pub const METHOD_NOT_ALLOWED: &str = "method_not_allowed";
+    /// HTTP: a body over 8 KiB (`413`).
+    pub const TOO_BIG: &str = "too_big";
+    /// HTTP: a POST whose `Content-Type` is not `application/json` (`415`).
+    pub const BAD_CONTENT_TYPE: &str = "bad_content_type";
+    /// HTTP: the body did not arrive in time (`408`).
+    pub const TIMEOUT: &str = "timeout";
+    /// HTTP: a `Host` header that names none of this server's names (DNS rebinding) (`403`).
+    pub const BAD_HOST: &str = "bad_host";
+    /// HTTP: something broke on our side (`5xx` without a more precise code).
+    pub const INTERNAL: &str = "internal";
 }
 
 /// Parses one client frame, telling the three kinds of bad input apart: not JSON at all

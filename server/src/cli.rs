@@ -1,16 +1,271 @@
-//! The command line of `serve`, `load` and `verify`: flags in, the library's calls out.
+//! The command line (clap, derive): `serve`, `load`, `verify`, and the referee's `deal` and
+//! `judge`. Every value is checked here, so a bad flag stops the program with a clear message
+//! and exit code 2 before anything starts (a NaN clock scale or a negative idle time used to
+//! panic deep inside the server).
 
+use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
+use clap::{Args, Parser, Subcommand};
+use server::limits::Limits;
 use server::store::{self, Store};
 use server::{Config, Games};
 
-use crate::referee::flags;
+#[derive(Parser, Debug)]
+#[command(
+    name = "paiju",
+    version,
+    about = "paiju: 80分 and 够级 tables in the browser, and the referee's tools",
+    subcommand_required = true,
+    arg_required_else_help = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
 
-fn parse<T: std::str::FromStr>(name: &str, value: &str) -> Result<T, String> {
-    value
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// The table server: lobby, tables, WebSockets and the web client.
+    Serve(ServeArgs),
+    /// The load generator: starts its own `paiju serve` and drives N tables of WebSocket bots.
+    Load(LoadArgs),
+    /// Checks the hash chains of stored logs.
+    Verify(VerifyArgs),
+    /// One board re-dealt from its seed, as JSON: --game shengji|gouji --seed <64 hex> --board <n>.
+    // Its arguments go to `referee::deal` untouched: its messages are part of its tests.
+    #[command(disable_help_flag = true)]
+    Deal {
+        #[arg(num_args = 0.., trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Answers rule questions, one JSON object a line on standard input (docs/referee.md).
+    Judge,
+}
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Where to listen (0.0.0.0:8080 to serve a room's network).
+    #[arg(long, value_name = "ADDR", default_value_t = Config::default().listen)]
+    pub listen: SocketAddr,
+    /// The SQLite database file (created on first start).
+    #[arg(long, value_name = "FILE", default_value = "paiju.db")]
+    pub db: PathBuf,
+    /// The web client's directory [default: the repository's web-client/].
+    #[arg(long, value_name = "DIR")]
+    pub web: Option<PathBuf>,
+    /// The token that gives the referee role: at least 32 random characters (128 bits), or
+    /// `generate` for a fresh 256-bit one, printed once. None: no referee role.
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        env = "PAIJU_REFEREE_TOKEN",
+        hide_env_values = true,
+        value_parser = referee_token
+    )]
+    pub referee_token: Option<RefereeToken>,
+    /// Real seconds per game second, more than 0 and at most 100 (tests use ~0.01).
+    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = clock_scale, allow_negative_numbers = true)]
+    pub clock_scale: f64,
+    /// How long a bot in a seat waits before playing (0 to 60000).
+    #[arg(
+        long,
+        value_name = "MS",
+        default_value_t = 600,
+        value_parser = clap::value_parser!(u64).range(0..=60_000),
+        allow_negative_numbers = true
+    )]
+    pub bot_delay_ms: u64,
+    /// A table with no connection for this long is closed, its log kept (more than 0, at most
+    /// 10080: a week).
+    #[arg(long, value_name = "M", default_value_t = 30.0, value_parser = idle_minutes, allow_negative_numbers = true)]
+    pub idle_minutes: f64,
+    /// Cap on open tables (503 too_many_tables beyond).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_tables, value_parser = count)]
+    pub max_tables: usize,
+    /// Cap on WebSockets (close 1013 beyond).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_connections, value_parser = count)]
+    pub max_connections: usize,
+    /// Cap on open TCP connections from one client address (IPv6: one /64); more are closed at
+    /// once. Behind a proxy every client has the proxy's address: raise it.
+    #[arg(
+        long,
+        value_name = "N",
+        env = "PAIJU_MAX_CONNECTIONS_PER_IP",
+        default_value_t = Limits::default().max_connections_per_ip,
+        value_parser = count
+    )]
+    pub max_connections_per_ip: usize,
+    /// Tables one client address may create per minute (429 rate_limited beyond).
+    #[arg(
+        long,
+        value_name = "N",
+        env = "PAIJU_TABLES_PER_MINUTE",
+        default_value_t = Limits::default().tables_per_minute,
+        value_parser = per_minute
+    )]
+    pub tables_per_minute: f64,
+    /// Tables one client address may create at once before the per-minute rate applies.
+    #[arg(
+        long,
+        value_name = "N",
+        env = "PAIJU_TABLE_BURST",
+        default_value_t = Limits::default().table_burst,
+        value_parser = per_minute
+    )]
+    pub table_burst: f64,
+    /// Browser origins allowed besides the server's own host (`*`: any).
+    #[arg(long, value_name = "URL[,URL]|*", value_delimiter = ',')]
+    pub allow_origin: Vec<String>,
+    /// Host names the server answers to besides IP addresses and localhost, e.g. its public
+    /// name behind a proxy (`*`: any). Others are refused (403 bad_host) against DNS rebinding.
+    #[arg(long, value_name = "NAME[,NAME]|*", value_delimiter = ',')]
+    pub allow_host: Vec<String>,
+}
+
+/// How the referee token was given.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RefereeToken {
+    /// No referee role (an empty value, as an unset variable in a service file gives).
+    Off,
+    /// A fresh token is made at start and printed once.
+    Generate,
+    Given(String),
+}
+
+#[derive(Args, Debug)]
+pub struct LoadArgs {
+    /// Tables to play at once.
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = count)]
+    pub tables: usize,
+    /// The game the tables play.
+    #[arg(long, default_value = "shengji", value_parser = ["shengji", "gouji"])]
+    pub game: String,
+    /// Mean think time of a bot before each move.
+    #[arg(long, value_name = "MS", default_value_t = 200)]
+    pub think_ms: u64,
+    /// Give up after this long.
+    #[arg(
+        long,
+        value_name = "S",
+        default_value_t = 600,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub deadline_s: u64,
+}
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// The SQLite database file.
+    #[arg(long, value_name = "FILE", default_value = "paiju.db")]
+    pub db: PathBuf,
+    /// Only this table (default: every table).
+    #[arg(long, value_name = "ID")]
+    pub table: Option<String>,
+}
+
+fn finite(s: &str) -> Result<f64, String> {
+    let x: f64 = s
+        .trim()
         .parse()
-        .map_err(|_| format!("--{name}: cannot read {value:?}"))
+        .map_err(|_| format!("{s:?} is not a number"))?;
+    if x.is_finite() {
+        Ok(x)
+    } else {
+        Err(format!("{s:?} is not a finite number"))
+    }
+}
+
+fn clock_scale(s: &str) -> Result<f64, String> {
+    let x = finite(s)?;
+    if x > 0.0 && x <= 100.0 {
+        Ok(x)
+    } else {
+        Err(format!("{x} is out of range: more than 0, at most 100"))
+    }
+}
+
+fn idle_minutes(s: &str) -> Result<f64, String> {
+    let x = finite(s)?;
+    if x > 0.0 && x <= 7.0 * 24.0 * 60.0 {
+        Ok(x)
+    } else {
+        Err(format!(
+            "{x} is out of range: more than 0, at most 10080 (a week)"
+        ))
+    }
+}
+
+fn per_minute(s: &str) -> Result<f64, String> {
+    let x = finite(s)?;
+    if (1.0..=1_000_000.0).contains(&x) {
+        Ok(x)
+    } else {
+        Err(format!("{x} is out of range: 1 to 1000000"))
+    }
+}
+
+fn count(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=10_000_000).contains(&n) => Ok(n),
+        Ok(n) => Err(format!("{n} is out of range: 1 to 10000000")),
+        Err(_) => Err(format!("{s:?} is not a whole number")),
+    }
+}
+
+/// A rough strength estimate: length × log2 of the alphabet the token draws from (hex digits
+/// alone count as 16 symbols). Random tokens meet it at 32 characters; words, repeats and short
+/// strings do not.
+fn token_bits(token: &str) -> f64 {
+    let all = |f: fn(&char) -> bool| token.chars().all(|c| f(&c));
+    let any = |f: fn(&char) -> bool| token.chars().any(|c| f(&c));
+    let pool = if all(char::is_ascii_hexdigit)
+        && (all(|c| !c.is_ascii_uppercase()) || all(|c| !c.is_ascii_lowercase()))
+    {
+        16.0
+    } else {
+        let mut pool = 0.0;
+        if any(char::is_ascii_digit) {
+            pool += 10.0;
+        }
+        if any(char::is_ascii_lowercase) {
+            pool += 26.0;
+        }
+        if any(char::is_ascii_uppercase) {
+            pool += 26.0;
+        }
+        if any(|c| !c.is_ascii_alphanumeric()) {
+            pool += 32.0;
+        }
+        pool
+    };
+    let mut distinct: Vec<char> = token.chars().collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    // A token of few distinct characters draws from no more than those.
+    let pool = f64::min(pool, distinct.len() as f64 * 4.0);
+    token.chars().count() as f64 * pool.max(1.0).log2()
+}
+
+fn referee_token(s: &str) -> Result<RefereeToken, String> {
+    let s = s.trim();
+    if s.is_empty() {
+        return Ok(RefereeToken::Off);
+    }
+    if s == "generate" {
+        return Ok(RefereeToken::Generate);
+    }
+    let chars = s.chars().count();
+    let bits = token_bits(s);
+    if chars < 32 || bits < 128.0 {
+        return Err(format!(
+            "too weak: {chars} characters, about {bits:.0} bits; a referee token needs at least \
+             32 random characters (128 bits). Use `--referee-token generate` for a fresh one, or \
+             e.g. `openssl rand -hex 32`"
+        ));
+    }
+    Ok(RefereeToken::Given(s.to_string()))
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime, String> {
@@ -20,55 +275,37 @@ fn runtime() -> Result<tokio::runtime::Runtime, String> {
         .map_err(|e| e.to_string())
 }
 
-pub fn serve(args: &[String]) -> Result<(), String> {
-    let f = flags(
-        args,
-        &[
-            "listen",
-            "db",
-            "web",
-            "referee-token",
-            "clock-scale",
-            "bot-delay-ms",
-            "idle-minutes",
-            "max-tables",
-            "max-connections",
-            "allow-origin",
-        ],
-    )?;
-    let mut c = Config::default();
-    if let Some(v) = f.get("listen") {
-        c.listen = parse("listen", v)?;
+pub fn serve(args: ServeArgs) -> Result<(), String> {
+    let mut c = Config {
+        listen: args.listen,
+        db: args.db,
+        clock_scale: args.clock_scale,
+        bot_delay: Duration::from_millis(args.bot_delay_ms),
+        idle_after: Duration::from_secs_f64(args.idle_minutes * 60.0),
+        allow_origins: args.allow_origin,
+        allow_hosts: args.allow_host,
+        ..Config::default()
+    };
+    if let Some(web) = args.web {
+        c.web = web;
     }
-    if let Some(v) = f.get("db") {
-        c.db = v.into();
-    }
-    if let Some(v) = f.get("web") {
-        c.web = v.into();
-    }
-    c.referee_token = f
-        .get("referee-token")
-        .map(|s| s.to_string())
-        .or_else(|| std::env::var("PAIJU_REFEREE_TOKEN").ok())
-        .filter(|t| !t.trim().is_empty());
-    if let Some(v) = f.get("clock-scale") {
-        c.clock_scale = parse("clock-scale", v)?;
-    }
-    if let Some(v) = f.get("bot-delay-ms") {
-        c.bot_delay = Duration::from_millis(parse("bot-delay-ms", v)?);
-    }
-    if let Some(v) = f.get("idle-minutes") {
-        c.idle_after = Duration::from_secs_f64(parse::<f64>("idle-minutes", v)? * 60.0);
-    }
-    if let Some(v) = f.get("max-tables") {
-        c.limits.max_tables = parse("max-tables", v)?;
-    }
-    if let Some(v) = f.get("max-connections") {
-        c.limits.max_connections = parse("max-connections", v)?;
-    }
-    if let Some(v) = f.get("allow-origin") {
-        c.allow_origins = v.split(',').map(|s| s.trim().to_string()).collect();
-    }
+    c.limits.max_tables = args.max_tables;
+    c.limits.max_connections = args.max_connections;
+    c.limits.max_connections_per_ip = args.max_connections_per_ip;
+    c.limits.tables_per_minute = args.tables_per_minute;
+    c.limits.table_burst = args.table_burst;
+    let generated = match args.referee_token {
+        None | Some(RefereeToken::Off) => None,
+        Some(RefereeToken::Given(t)) => {
+            c.referee_token = Some(t);
+            None
+        }
+        Some(RefereeToken::Generate) => {
+            let (token, _) = server::seat_token::fresh();
+            c.referee_token = Some(token.clone());
+            Some(token)
+        }
+    };
     let rt = runtime()?;
     rt.block_on(async move {
         let running = server::start(c.clone(), Games::standard()).await?;
@@ -90,6 +327,13 @@ pub fn serve(args: &[String]) -> Result<(), String> {
                 "off"
             }
         );
+        if let Some(token) = generated {
+            // Shown this once: the server keeps only its hash.
+            let _ = writeln!(
+                out,
+                "paiju: referee token (keep it, it is not shown again): {token}"
+            );
+        }
         let _ = out.flush();
         running.until_signal().await;
         let _ = writeln!(out, "paiju: stopped");
@@ -97,32 +341,23 @@ pub fn serve(args: &[String]) -> Result<(), String> {
     })
 }
 
-pub fn load(args: &[String]) -> Result<(), String> {
-    let f = flags(args, &["tables", "game", "think-ms", "deadline-s"])?;
-    let tables: usize = parse("tables", f.get("tables").copied().unwrap_or("100"))?;
-    let game = f.get("game").copied().unwrap_or("shengji").to_string();
-    let think = Duration::from_millis(parse(
-        "think-ms",
-        f.get("think-ms").copied().unwrap_or("200"),
-    )?);
-    let deadline = Duration::from_secs(parse(
-        "deadline-s",
-        f.get("deadline-s").copied().unwrap_or("600"),
-    )?);
+pub fn load(args: LoadArgs) -> Result<(), String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    let seats = match game.as_str() {
-        "shengji" => 4,
-        "gouji" => 6,
-        other => return Err(format!("--game: unknown game {other:?}")),
-    };
+    let seats = if args.game == "gouji" { 6 } else { 4 };
     let opts = bots::load::LoadOptions {
-        tables,
-        game: game.clone(),
+        tables: args.tables,
+        game: args.game,
         seats,
-        think,
+        think: Duration::from_millis(args.think_ms),
         exe,
-        deadline,
+        deadline: Duration::from_secs(args.deadline_s),
     };
+    // Every bot of the load connects from 127.0.0.1: lift the per-address limits of the server
+    // it starts (bots/src/load.rs passes its own flags; the environment reaches the child too).
+    // Set before the runtime starts, while this is the only thread.
+    std::env::set_var("PAIJU_MAX_CONNECTIONS_PER_IP", "10000000");
+    std::env::set_var("PAIJU_TABLES_PER_MINUTE", "1000000");
+    std::env::set_var("PAIJU_TABLE_BURST", "1000000");
     let rt = runtime()?;
     let report = rt.block_on(crate::games::load(opts))?;
     println!("{report}");
@@ -132,15 +367,14 @@ pub fn load(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-pub fn verify(args: &[String]) -> Result<(), String> {
-    let f = flags(args, &["db", "table"])?;
-    let path = std::path::PathBuf::from(f.get("db").copied().unwrap_or("paiju.db"));
+pub fn verify(args: VerifyArgs) -> Result<(), String> {
+    let path = args.db;
     if !path.exists() {
         return Err(format!("no database at {}", path.display()));
     }
     let mut db = store::SqliteStore::open(&path).map_err(|e| e.to_string())?;
-    let ids = match f.get("table") {
-        Some(id) => vec![id.to_string()],
+    let ids = match args.table {
+        Some(id) => vec![id],
         None => db.all_ids().map_err(|e| e.to_string())?,
     };
     let mut bad = 0;
@@ -160,5 +394,86 @@ pub fn verify(args: &[String]) -> Result<(), String> {
         Err(format!("{bad} table(s) failed verification"))
     } else {
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    fn serve_args(flags: &[&str]) -> Result<ServeArgs, String> {
+        let argv = ["paiju", "serve"].iter().chain(flags);
+        match Cli::try_parse_from(argv)
+            .map_err(|e| e.to_string())?
+            .command
+        {
+            Command::Serve(a) => Ok(a),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn defaults_are_the_config_defaults() {
+        let a = serve_args(&[]).unwrap();
+        let c = Config::default();
+        assert_eq!(a.listen, c.listen);
+        assert_eq!(a.clock_scale, c.clock_scale);
+        assert_eq!(Duration::from_millis(a.bot_delay_ms), c.bot_delay);
+        assert_eq!(Duration::from_secs_f64(a.idle_minutes * 60.0), c.idle_after);
+        assert_eq!(a.max_tables, c.limits.max_tables);
+        let a = serve_args(&["--allow-origin", "http://a.example,http://b.example"]).unwrap();
+        assert_eq!(a.allow_origin, ["http://a.example", "http://b.example"]);
+    }
+
+    #[test]
+    fn bad_values_are_refused_with_the_flag_named() {
+        for (flag, value) in [
+            ("--clock-scale", "-1"),
+            ("--clock-scale", "NaN"),
+            ("--clock-scale", "inf"),
+            ("--clock-scale", "0"),
+            ("--idle-minutes", "-1"),
+            ("--idle-minutes", "NaN"),
+            ("--idle-minutes", "1e300"),
+            ("--bot-delay-ms", "-5"),
+            ("--max-tables", "0"),
+            ("--listen", "nowhere"),
+            ("--tables-per-minute", "inf"),
+        ] {
+            let err = serve_args(&[flag, value]).unwrap_err();
+            assert!(err.contains(flag), "{flag} {value}: {err}");
+        }
+    }
+
+    #[test]
+    fn weak_referee_tokens_are_refused() {
+        for weak in [
+            "referee-secret-for-tests",
+            "crash-test-referee",
+            &"a".repeat(40),
+            &"ab".repeat(20),
+            "0123456789abcdef0123456789abcde",
+        ] {
+            assert!(referee_token(weak).is_err(), "{weak}");
+        }
+        for strong in [
+            "0123456789abcdef0123456789abcdef",
+            "7f3a0c51e2d94b8a6c1f0e2d3b4a59687766554433221100ffeeddccbbaa9988",
+            "Correct-Horse-Battery-Staple-42-Zebra",
+        ] {
+            assert_eq!(
+                referee_token(strong),
+                Ok(RefereeToken::Given(strong.into())),
+                "{strong}"
+            );
+        }
+        assert_eq!(referee_token("generate"), Ok(RefereeToken::Generate));
+        assert_eq!(referee_token("  "), Ok(RefereeToken::Off));
     }
 }

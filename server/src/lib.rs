@@ -2,8 +2,8 @@
 //!
 //! A map of the modules, in the order a request meets them:
 //!
-//! - [`http`]: the lobby API, the WebSocket upgrade (Origin check, connection cap) and the web
-//!   client's static files.
+//! - [`http`]: the accept loop (HTTP timeouts, per-address connection cap), the lobby API, the
+//!   WebSocket upgrade (Host and Origin checks, connection cap) and the web client's static files.
 //! - [`connection`]: one WebSocket: frame limit, rate limit, pings and the broom, the bounded
 //!   outbound queue; it talks to its table only through the table's channel.
 //! - [`lobby`]: the registry of open tables (DashMap); create, join, leave; rebuilding every open
@@ -34,7 +34,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::{oneshot, Semaphore};
+use tokio::sync::oneshot;
 
 pub use game::{DealFixed, Games, TableGame};
 
@@ -57,6 +57,9 @@ pub struct Config {
     pub limits: limits::Limits,
     /// Browser origins allowed besides our own host (`*`: any).
     pub allow_origins: Vec<String>,
+    /// Host names (in the `Host` header) served besides IP literals and `localhost`, e.g. the
+    /// public name behind a proxy (`*`: any). Others are refused against DNS rebinding.
+    pub allow_hosts: Vec<String>,
 }
 
 impl Default for Config {
@@ -71,6 +74,7 @@ impl Default for Config {
             idle_after: Duration::from_secs(30 * 60),
             limits: limits::Limits::default(),
             allow_origins: Vec::new(),
+            allow_hosts: Vec::new(),
         }
     }
 }
@@ -132,26 +136,12 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
         .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let switch = shutdown::ShutdownSwitch::new();
-    let app = Arc::new(http::App {
-        lobby: lobby.clone(),
-        limits: Arc::new(config.limits.clone()),
-        web: config.web.clone(),
-        allow_origins: config.allow_origins.clone(),
-        connections: Arc::new(Semaphore::new(config.limits.max_connections)),
-        shutdown: switch.subscribe(),
-    });
-    let router = http::router(app);
+    let app = Arc::new(http::App::new(lobby.clone(), &config, switch.subscribe()));
     let (stop_tx, stop_rx) = oneshot::channel::<()>();
     let (stopping_tx, stopping_rx) = oneshot::channel::<()>();
     let server_lobby = lobby.clone();
     let done = tokio::spawn(async move {
-        // No Nagle: an `ack` and its `events` are two small writes, and waiting for the peer's
-        // delayed ACK between them would add up to 40 ms to a move.
-        use axum::serve::ListenerExt;
-        let listener = listener.tap_io(|tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
-        let serve = axum::serve(listener, router).with_graceful_shutdown(async move {
+        let serve = http::serve(listener, app, async move {
             let _ = stop_rx.await;
             let _ = stopping_tx.send(());
         });
@@ -160,10 +150,7 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
             let _ = stopping_rx.await;
             switch.shutdown().await;
         };
-        let (served, ()) = tokio::join!(serve, sockets);
-        if let Err(e) = served {
-            eprintln!("paiju: server error: {e}");
-        }
+        tokio::join!(serve, sockets);
         // Every table finishes the command it is on (its writes are then committed).
         server_lobby.stop_all().await;
         server_lobby.tables.clear();

@@ -56,6 +56,52 @@ fn refusal(status: u16, code: &str, zh: &str, en: &str) -> Refusal {
     (status, Problem::new(code, zh, en))
 }
 
+/// Names a player may not take: what the tables call their bots, so nobody passes for one.
+const RESERVED_NAMES: [&str; 4] = ["机器人", "bot", "Bot", "电脑"];
+
+/// Characters that change how a name looks without being seen: bidi embeddings, overrides and
+/// isolates (which can make a name read backwards), marks, zero-width characters and the BOM.
+fn invisible(c: char) -> bool {
+    matches!(c,
+        '\u{200B}'..='\u{200F}' // zero-width space, non-joiner, joiner; LRM, RLM
+        | '\u{202A}'..='\u{202E}' // bidi embeddings and overrides
+        | '\u{2066}'..='\u{2069}' // bidi isolates
+        | '\u{2060}' // word joiner
+        | '\u{061C}' // Arabic letter mark (a bidi mark)
+        | '\u{FEFF}' // byte order mark
+        | '\u{2028}' | '\u{2029}' // line and paragraph separators
+    ) || c.is_control()
+}
+
+/// A display name as shown and stored: NFC (so one name has one form whichever way it was
+/// typed), without invisible or control characters, trimmed; 1 to 24 characters and not a name
+/// the tables reserve for bots.
+pub fn display_name(raw: &str) -> Result<String, Refusal> {
+    use unicode_normalization::UnicodeNormalization;
+    let cleaned: String = raw.chars().filter(|&c| !invisible(c)).nfc().collect();
+    let name = cleaned.trim().to_string();
+    let chars = name.chars().count();
+    if chars == 0 || chars > 24 {
+        return Err(refusal(
+            400,
+            codes::BAD_NAME,
+            "名字要 1 到 24 个字",
+            "a name is 1 to 24 characters",
+        ));
+    }
+    if RESERVED_NAMES.contains(&name.as_str()) {
+        return Err((
+            400,
+            Problem::new(
+                codes::BAD_NAME,
+                format!("「{name}」是留给机器人的名字，请换一个"),
+                format!("\"{name}\" is reserved for bots: choose another name"),
+            ),
+        ));
+    }
+    Ok(name)
+}
+
 impl Lobby {
     fn deps(&self) -> TableDeps {
         TableDeps {
@@ -225,16 +271,7 @@ impl Lobby {
 
     pub async fn join(&self, id: &str, req: JoinSeat) -> Result<Joined, Refusal> {
         let table = self.find(id)?;
-        let name = req.name.trim().to_string();
-        let chars = name.chars().count();
-        if chars == 0 || chars > 24 || name.chars().any(char::is_control) {
-            return Err(refusal(
-                400,
-                codes::BAD_NAME,
-                "名字要 1 到 24 个字",
-                "a name is 1 to 24 characters",
-            ));
-        }
+        let name = display_name(&req.name)?;
         let (token, hash) = seat_token::fresh();
         table.join(req.seat, name, hash).await.map_err(|p| {
             let status = match p.code.as_str() {
@@ -266,5 +303,29 @@ impl Lobby {
         for h in handles {
             h.stop().await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::display_name;
+
+    #[test]
+    fn names_are_normalised_and_reserved_names_refused() {
+        let ok = |raw: &str| display_name(raw).map_err(|r| r.1.code);
+        // NFC: "e" + combining acute becomes one "é".
+        assert_eq!(ok("Ame\u{301}lie").unwrap(), "Am\u{e9}lie");
+        // Bidi overrides, zero-width characters, controls and the BOM are dropped, then trimmed.
+        assert_eq!(ok("  老\u{202E}王\u{200B}\u{FEFF}\u{7} ").unwrap(), "老王");
+        assert_eq!(ok("\u{2066}a\u{2069}\u{200E}").unwrap(), "a");
+        for empty in ["", "   ", "\u{200B}\u{200D}", "\u{202E} \u{2060}"] {
+            assert_eq!(ok(empty).unwrap_err(), "bad_name", "{empty:?}");
+        }
+        assert_eq!(ok(&"长".repeat(25)).unwrap_err(), "bad_name");
+        assert_eq!(ok(&"长".repeat(24)).unwrap(), "长".repeat(24));
+        for reserved in ["机器人", "bot", "Bot", "电脑", " 机\u{200B}器人 "] {
+            assert_eq!(ok(reserved).unwrap_err(), "bad_name", "{reserved:?}");
+        }
+        assert_eq!(ok("机器人小王").unwrap(), "机器人小王");
     }
 }

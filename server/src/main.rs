@@ -1,4 +1,5 @@
-//! `paiju`: the table server and the referee's tools.
+//! `paiju`: the table server and the referee's tools. `paiju --help` lists the subcommands,
+//! `paiju serve --help` (and so on) their flags; the command line itself is in `cli.rs`.
 //!
 //! - `paiju serve [--listen ADDR] [--db FILE] [--web DIR] ...`: the table server.
 //! - `paiju load --tables N [--game shengji|gouji] [--think-ms MS]`: the load generator.
@@ -12,26 +13,19 @@ mod referee;
 
 use std::process::ExitCode;
 
-fn usage() -> &'static str {
-    "usage:
-  paiju serve [--listen 127.0.0.1:8080] [--db paiju.db] [--web DIR] [--referee-token T]
-              [--clock-scale 1.0] [--bot-delay-ms 600] [--idle-minutes 30]
-              [--max-tables N] [--max-connections N] [--allow-origin URL|*]
-  paiju load --tables N [--game shengji|gouji] [--think-ms 200] [--deadline-s 600]
-  paiju verify [--db paiju.db] [--table ID]
-  paiju deal --game shengji|gouji --seed <64 hex digits> --board <n>
-  paiju judge   (questions as JSON lines on standard input)"
-}
+use clap::Parser;
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.first().map(String::as_str) {
-        Some("serve") => cli::serve(&args[1..]),
-        Some("load") => cli::load(&args[1..]),
-        Some("verify") => cli::verify(&args[1..]),
-        Some("deal") => referee::deal::run(&args[1..]),
-        Some("judge") => referee::judge::run(std::io::stdin().lock(), std::io::stdout().lock()),
-        _ => Err(usage().to_string()),
+    // A bad flag ends here: clap prints what is wrong and exits with 2.
+    let cli::Cli { command } = cli::Cli::parse();
+    let result = match command {
+        cli::Command::Serve(args) => cli::serve(args),
+        cli::Command::Load(args) => cli::load(args),
+        cli::Command::Verify(args) => cli::verify(args),
+        cli::Command::Deal { args } => referee::deal::run(&args),
+        cli::Command::Judge => {
+            referee::judge::run(std::io::stdin().lock(), std::io::stdout().lock())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -18,7 +18,7 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-const REFEREE: &str = "crash-test-referee";
+const REFEREE: &str = "crash-test-referee-token-5f9c2a7e41b8d3";
 const SEED: &str = "1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100";
 
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
