@@ -94,6 +94,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/tables/{id}/join", post(join))
         .route("/api/tables/{id}/leave", post(leave))
         .route("/api/{*rest}", any(no_route))
+        .route("/metrics", get(metrics))
         .route("/ws/{id}", get(ws))
         .fallback(static_file)
         .layer(middleware::from_fn_with_state(app.clone(), guard))
@@ -361,6 +362,22 @@ async fn leave(State(app): State<Arc<App>>, UrlPath(id): UrlPath<String>, body: 
         Ok(()) => Json(serde_json::json!({})).into_response(),
         Err(r) => refused(r),
     }
+}
+
+/// `GET /metrics`: Prometheus (OpenMetrics) text; docs/operations.md shows how to scrape it.
+async fn metrics(State(app): State<Arc<App>>) -> Response {
+    let tables = app
+        .lobby
+        .tables
+        .iter()
+        .map(|t| {
+            let s = t.summary();
+            (s.game, format!("{:?}", s.state).to_lowercase())
+        })
+        .collect::<Vec<_>>();
+    let open = app.limits.max_connections - app.connections.available_permits();
+    let text = app.lobby.metrics.render(tables, open);
+    ([(header::CONTENT_TYPE, crate::metrics::CONTENT_TYPE)], text).into_response()
 }
 
 async fn no_route() -> Response {
