@@ -122,6 +122,25 @@ pub struct ServeArgs {
     /// name behind a proxy (`*`: any). Others are refused (403 bad_host) against DNS rebinding.
     #[arg(long, value_name = "NAME[,NAME]|*", value_delimiter = ',')]
     pub allow_host: Vec<String>,
+    /// Log lines on standard error: `text` for people, `json` (one object a line) for log
+    /// collectors. Levels from RUST_LOG (default `info`; e.g. `RUST_LOG=server=debug`).
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "json"])]
+    pub log_format: String,
+}
+
+/// Starts the log subscriber: RUST_LOG's filter (default `info`), text or JSON lines.
+fn init_logs(format: &str) {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    // A second start in one process (tests) keeps the first subscriber.
+    let _ = if format == "json" {
+        logs.json().with_current_span(true).try_init()
+    } else {
+        logs.try_init()
+    };
 }
 
 /// How the referee token was given.
@@ -306,6 +325,7 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
             Some(token)
         }
     };
+    init_logs(&args.log_format);
     let rt = runtime()?;
     rt.block_on(async move {
         let running = server::start(c.clone(), Games::standard()).await?;

@@ -165,7 +165,12 @@ pub async fn run(socket: WebSocket, conn: Conn) {
                                 break;
                             }
                             match table.attach(outlet.clone(), token, last_seq).await {
-                                Ok(who) => attached = Some(who),
+                                Ok(who) => {
+                                    tracing::Span::current()
+                                        .record("who", tracing::field::debug(who));
+                                    tracing::debug!("attached");
+                                    attached = Some(who);
+                                }
                                 Err(p) => {
                                     let code = match p.code.as_str() {
                                         codes::BAD_TOKEN => {

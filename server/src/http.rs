@@ -132,7 +132,7 @@ pub async fn serve(listener: TcpListener, app: Arc<App>, stop: impl Future<Outpu
                             | io::ErrorKind::ConnectionReset
                             | io::ErrorKind::ConnectionRefused
                     ) {
-                        eprintln!("paiju: accept: {e}");
+                        tracing::warn!(error = %e, "accept failed; backing off");
                         tokio::time::sleep(Duration::from_millis(100)).await;
                     }
                     continue;
@@ -569,7 +569,17 @@ async fn ws(
         .write_buffer_size(0)
         .max_frame_size(hard_cap)
         .max_message_size(hard_cap)
-        .on_upgrade(move |socket| connection::run(socket, conn))
+        .on_upgrade(move |socket| {
+            // Every log line of the connection carries the table, the peer and (once known)
+            // the seat or role.
+            let span = tracing::info_span!(
+                "conn",
+                table = %id,
+                peer = %peer.ip(),
+                who = tracing::field::Empty
+            );
+            tracing::Instrument::instrument(connection::run(socket, conn), span)
+        })
 }
 
 fn content_type(path: &Path) -> &'static str {

@@ -129,7 +129,7 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
     });
     let not_recovered = lobby.recover(open);
     for (id, why) in &not_recovered {
-        eprintln!("paiju: table {id} not rebuilt: {why}");
+        tracing::error!(table = %id, reason = %why, "table not rebuilt from its log");
     }
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await

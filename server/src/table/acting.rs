@@ -158,6 +158,7 @@ impl<G: TableGame> Table<G> {
 
     pub(super) fn reject(&mut self, outlet: &Outlet, id: u64, problem: Problem) {
         self.deps.metrics.refusal(&problem.code);
+        tracing::info!(conn = outlet.id, id, code = %problem.code, "action refused");
         let text = to_text(&ClientOut::Rejected { id, problem });
         self.send(outlet, text);
     }
@@ -216,6 +217,9 @@ impl<G: TableGame> Table<G> {
             return Err(self.store_failed(&e));
         }
         self.deps.metrics.action(G::GAME, actor.name());
+        if actor == Actor::Referee {
+            tracing::info!(seat, reason = entry.reason.as_deref().unwrap_or(""), action = %entry.action, "referee ruling");
+        }
         self.seq = entry.seq;
         self.prev_hash = entry.hash;
         if self.history.len() == HISTORY {
@@ -257,7 +261,7 @@ impl<G: TableGame> Table<G> {
     /// A write failed after the engine moved: the in-memory state can no longer be trusted.
     /// The actor stops after this command and the table is rebuilt from its log.
     pub(super) fn store_failed(&mut self, e: &store::StoreError) -> Problem {
-        eprintln!("paiju: table {}: {e}; rebuilding it from its log", self.id);
+        tracing::error!(error = %e, "store write failed; rebuilding the table from its log");
         self.deps.metrics.store_failure();
         self.broken = true;
         store_problem(e)
@@ -306,11 +310,9 @@ impl<G: TableGame> Table<G> {
             self.auto[seat] = true;
         }
         let action = self.engine.timeout_action();
+        tracing::info!(seat, away = self.auto[seat], "clock ran out");
         if let Err(p) = self.commit(seat, Actor::Clock, None, action, None).await {
-            eprintln!(
-                "paiju: table {}: the timeout action was refused ({}); playing the lowest legal action",
-                self.id, p.code
-            );
+            tracing::error!(seat, code = %p.code, "the timeout action was refused; playing the lowest legal action");
             let view = self.engine.view(Viewer::Seat(seat));
             if let Some(a) = bots::simplest::<G>(&view) {
                 let _ = self.commit(seat, Actor::Clock, None, a, None).await;
@@ -342,13 +344,10 @@ impl<G: TableGame> Table<G> {
         match choice {
             Some(a) => {
                 if let Err(p) = self.commit(seat, actor, None, a, None).await {
-                    eprintln!(
-                        "paiju: table {}: the engine refused its own legal action for seat {seat}: {}",
-                        self.id, p.en
-                    );
+                    tracing::error!(seat, code = %p.code, "the engine refused its own legal action");
                 }
             }
-            None => eprintln!("paiju: table {}: no legal action for seat {seat}", self.id),
+            None => tracing::error!(seat, "no legal action for a bot's seat"),
         }
     }
 }

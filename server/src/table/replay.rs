@@ -132,7 +132,12 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
         summary: summary_rx,
         rebuilding,
     };
-    tokio::spawn(supervise(table, rx, handle.clone()));
+    // Every log line of the actor carries the table's id and game.
+    let span = tracing::info_span!("table", id = %handle.id, game = G::GAME);
+    tokio::spawn(tracing::Instrument::instrument(
+        supervise(table, rx, handle.clone()),
+        span,
+    ));
     Ok(handle)
 }
 
@@ -159,10 +164,7 @@ pub(super) async fn supervise<G: TableGame>(
         .catch_unwind()
         .await
         .unwrap_or_else(|_| {
-            eprintln!(
-                "paiju: table {}: the actor panicked; rebuilding it from its log",
-                handle.id
-            );
+            tracing::error!("the table's actor panicked; rebuilding it from its log");
             Ending::Broken
         });
     let mine = |h: &TableHandle| h.summary.same_channel(&handle.summary);
@@ -184,18 +186,18 @@ pub(super) async fn supervise<G: TableGame>(
                 match deps.journal.load(&handle.id).await {
                     Ok(Some(stored)) => match spawn::<G>(stored, deps.clone()) {
                         Ok(fresh) => {
-                            eprintln!("paiju: table {}: rebuilt from its log", handle.id);
+                            tracing::info!("table rebuilt from its log");
                             deps.metrics.rebuild();
                             deps.registry.insert(handle.id.clone(), fresh);
                             return;
                         }
-                        Err(e) => eprintln!("paiju: table {}: not rebuilt: {e}", handle.id),
+                        Err(e) => tracing::warn!(error = %e, "table not rebuilt; retrying"),
                     },
                     Ok(None) => {
                         deps.registry.remove_if(&handle.id, |_, h| mine(h));
                         return;
                     }
-                    Err(e) => eprintln!("paiju: table {}: not rebuilt yet: {e}", handle.id),
+                    Err(e) => tracing::warn!(error = %e, "table not rebuilt yet; retrying"),
                 }
             }
         }

@@ -255,7 +255,7 @@ impl<G: TableGame> Table<G> {
             .await
         {
             // Not closed on disk: a restart reopens it, which loses nothing.
-            eprintln!("paiju: table {}: not marked closed: {e}", self.id);
+            tracing::warn!(error = %e, "idle table not marked closed in the store");
         }
         self.publish();
     }
