@@ -52,7 +52,8 @@ pub struct ServeArgs {
     /// The SQLite database file (created on first start).
     #[arg(long, value_name = "FILE", default_value = "paiju.db")]
     pub db: PathBuf,
-    /// The web client's directory [default: the repository's web-client/].
+    /// Serve the web client from this directory (while working on it) instead of the copy built
+    /// into the binary.
     #[arg(long, value_name = "DIR")]
     pub web: Option<PathBuf>,
     /// The token that gives the referee role: at least 32 random characters (128 bits), or
@@ -305,9 +306,7 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
         allow_hosts: args.allow_host,
         ..Config::default()
     };
-    if let Some(web) = args.web {
-        c.web = web;
-    }
+    c.web = args.web;
     c.limits.max_tables = args.max_tables;
     c.limits.max_connections = args.max_connections;
     c.limits.max_connections_per_ip = args.max_connections_per_ip;
@@ -337,10 +336,14 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
             out,
             "paiju: database {}, web client {}, referee role {}",
             c.db.display(),
-            c.web
-                .canonicalize()
-                .unwrap_or_else(|_| c.web.clone())
-                .display(),
+            match &c.web {
+                Some(dir) => dir
+                    .canonicalize()
+                    .unwrap_or_else(|_| dir.clone())
+                    .display()
+                    .to_string(),
+                None => "built in".to_string(),
+            },
             if c.referee_token.is_some() {
                 "on"
             } else {

@@ -46,8 +46,8 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 pub struct App {
     pub lobby: Arc<Lobby>,
     pub limits: Arc<Limits>,
-    /// The web client's directory.
-    pub web: PathBuf,
+    /// The web client's directory on disk; `None`: the files embedded in the binary.
+    pub web: Option<PathBuf>,
     /// Allowed browser origins besides the server's own host; `*` allows any.
     pub allow_origins: Vec<String>,
     /// Host names a request may name besides IP literals and `localhost` (lower case, no port);
@@ -645,7 +645,20 @@ async fn static_file(State(app): State<Arc<App>>, method: Method, uri: Uri) -> R
             .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
         return resp;
     }
-    let Some(file) = web_file(&app.web, uri.path()).await else {
+    let Some(dir) = &app.web else {
+        return match crate::web::embedded(uri.path()) {
+            Some((path, bytes)) => (
+                [
+                    (header::CONTENT_TYPE, content_type(Path::new(path))),
+                    (header::CACHE_CONTROL, "no-cache"),
+                ],
+                bytes,
+            )
+                .into_response(),
+            None => not_found(),
+        };
+    };
+    let Some(file) = web_file(dir, uri.path()).await else {
         return not_found();
     };
     match tokio::fs::read(&file).await {

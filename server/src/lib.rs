@@ -28,6 +28,7 @@ pub mod seat_token;
 pub mod shutdown;
 pub mod store;
 pub mod table;
+pub mod web;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -44,8 +45,9 @@ pub struct Config {
     pub listen: SocketAddr,
     /// The SQLite database file.
     pub db: PathBuf,
-    /// The web client's directory.
-    pub web: PathBuf,
+    /// The web client's directory, served from disk (while developing it); `None`: the copy
+    /// embedded in the binary at build time ([`web::WEB_FILES`]).
+    pub web: Option<PathBuf>,
     /// The referee's token; `None`: no referee role.
     pub referee_token: Option<String>,
     /// Real seconds per game second: 1.0 in play, small in tests.
@@ -67,7 +69,7 @@ impl Default for Config {
         Config {
             listen: "127.0.0.1:8080".parse().expect("address"),
             db: PathBuf::from("paiju.db"),
-            web: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../web-client")),
+            web: None,
             referee_token: None,
             clock_scale: 1.0,
             bot_delay: Duration::from_millis(600),

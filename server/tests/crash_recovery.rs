@@ -319,7 +319,12 @@ async fn sigkill_mid_board_loses_nothing_acknowledged() {
     assert_eq!(state, TableState::Over);
     let t2 = stored(&db, &t.id);
     store::verify(&t2.header, &t2.log).unwrap();
-    let ids: Vec<u64> = t2.log.iter().filter_map(|e| e.client_id).collect();
+    // Ids are per occupant (seat token): no occupant's id was applied twice.
+    let ids: Vec<(Option<String>, u64)> = t2
+        .log
+        .iter()
+        .filter_map(|e| e.client_id.map(|id| (e.occupant.clone(), id)))
+        .collect();
     let unique: std::collections::HashSet<_> = ids.iter().collect();
     assert_eq!(unique.len(), ids.len(), "no id applied twice");
     let seed = rules::deal::Seed::from_hex(SEED).unwrap();

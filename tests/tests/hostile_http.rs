@@ -552,7 +552,7 @@ async fn symlinks_out_of_the_web_directory_are_not_served() {
     symlink(&outside, web.join("elsewhere")).unwrap();
     symlink(web.join("sub/page.html"), web.join("alias.html")).unwrap();
     let mut config = test_config(dir.join("paiju.db"));
-    config.web = web;
+    config.web = Some(web);
     let s = TestServer::start_with(config).await;
     let get = |path: &str| request(s.addr, "GET", path, &[], b"");
     for path in [

@@ -78,3 +78,36 @@ async fn metrics_count_actions_refusals_commits_and_tables() {
     assert!(text.ends_with("# EOF\n"));
     s.running.shutdown().await;
 }
+
+/// The binary carries its page: with no `--web`, the embedded copy is served, and nothing but
+/// what the page loads.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_is_served_from_the_binary() {
+    let s = TestServer::start("embedded-page").await;
+    let (status, page) = bots::http::request(s.addr, "GET", "/", None).await.unwrap();
+    assert_eq!(status, 200);
+    assert_eq!(
+        page,
+        std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../web-client/index.html"
+        ))
+        .unwrap()
+    );
+    let (status, _) = bots::http::request(s.addr, "GET", "/src/main.js", None)
+        .await
+        .unwrap();
+    assert_eq!(status, 200);
+    for hidden in [
+        "/package.json",
+        "/tests/harness.js",
+        "/typecheck/protocol-samples.js",
+    ] {
+        let (status, body) = bots::http::request(s.addr, "GET", hidden, None)
+            .await
+            .unwrap();
+        assert_eq!(status, 404, "{hidden}");
+        assert!(body.contains("\"code\""), "a JSON problem: {body}");
+    }
+    s.running.shutdown().await;
+}

@@ -13,10 +13,10 @@ import { join } from 'node:path';
 import { webRoot } from './harness.js';
 
 const src = join(webRoot, 'src');
-/** The page's own code: every JS file under src/ except the generated samples of the server's output. */
+/** The page's own code: every JS file under src/ (the generated samples live in typecheck/). */
 const files = readdirSync(src, { recursive: true })
   .map(String)
-  .filter((f) => f.endsWith('.js') && f !== 'protocol-samples.js');
+  .filter((f) => f.endsWith('.js'));
 
 /** [what, pattern]: a rule the page must not know. */
 const FORBIDDEN = [

@@ -3,8 +3,8 @@
 // Regenerate: PAIJU_BLESS=1 cargo test -p protocol --test web_client_types
 // `tsc` checks every sample below against its declared type (protocol.generated.d.ts, via protocol.d.ts).
 
-/** @type {import('./protocol').ClientIn[]} */
-export const clientIn = [
+/** @type {import('../src/protocol').ClientIn[]} */
+export const clientInSamples = [
   {
     "type": "hello",
     "token": "9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f",
@@ -54,8 +54,8 @@ export const clientIn = [
   }
 ];
 
-/** @type {import('./protocol').ClientOut[]} */
-export const clientOut = [
+/** @type {import('../src/protocol').ClientOut[]} */
+export const clientOutSamples = [
   {
     "type": "welcome",
     "protocol": 1,
@@ -466,8 +466,8 @@ export const clientOut = [
   }
 ];
 
-/** @type {import('./protocol').CreateTable[]} */
-export const lobby0 = [
+/** @type {import('../src/protocol').CreateTable[]} */
+export const createTableSamples = [
   {
     "game": "shengji",
     "ruleset": "fujian-2024",
@@ -486,8 +486,8 @@ export const lobby0 = [
   }
 ];
 
-/** @type {import('./protocol').TableSummary[]} */
-export const lobby1 = [
+/** @type {import('../src/protocol').TableSummary[]} */
+export const tableSummarySamples = [
   {
     "id": "k3m9qz7a",
     "game": "shengji",
@@ -533,16 +533,16 @@ export const lobby1 = [
   }
 ];
 
-/** @type {import('./protocol').JoinSeat[]} */
-export const lobby2 = [
+/** @type {import('../src/protocol').JoinSeat[]} */
+export const joinSeatSamples = [
   {
     "seat": 2,
     "name": "老李"
   }
 ];
 
-/** @type {import('./protocol').Joined[]} */
-export const lobby3 = [
+/** @type {import('../src/protocol').Joined[]} */
+export const joinedSamples = [
   {
     "table": "k3m9qz7a",
     "seat": 2,
@@ -550,15 +550,15 @@ export const lobby3 = [
   }
 ];
 
-/** @type {import('./protocol').LeaveSeat[]} */
-export const lobby4 = [
+/** @type {import('../src/protocol').LeaveSeat[]} */
+export const leaveSeatSamples = [
   {
     "token": "9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f"
   }
 ];
 
-/** @type {import('./protocol').Problem[]} */
-export const lobby5 = [
+/** @type {import('../src/protocol').Problem[]} */
+export const problemSamples = [
   {
     "code": "must_follow_suit",
     "zh": "有同花色的牌必须跟出",
@@ -566,8 +566,8 @@ export const lobby5 = [
   }
 ];
 
-/** @type {import('./protocol').ShengjiView[]} */
-export const shengjiViews = [
+/** @type {import('../src/protocol').ShengjiView[]} */
+export const shengjiViewSamples = [
   {
     "viewer": {
       "seat": 0
@@ -1707,8 +1707,8 @@ export const shengjiViews = [
   }
 ];
 
-/** @type {import('./protocol').ShengjiEvent[]} */
-export const shengjiEvents = [
+/** @type {import('../src/protocol').ShengjiEvent[]} */
+export const shengjiEventSamples = [
   {
     "type": "board_over",
     "result": 70,
@@ -1766,8 +1766,8 @@ export const shengjiEvents = [
   }
 ];
 
-/** @type {import('./protocol').ShengjiAction[]} */
-export const shengjiActions = [
+/** @type {import('../src/protocol').ShengjiAction[]} */
+export const shengjiActionSamples = [
   {
     "type": "bury",
     "cards": [
@@ -1789,8 +1789,8 @@ export const shengjiActions = [
   }
 ];
 
-/** @type {import('./protocol').GoujiView[]} */
-export const goujiViews = [
+/** @type {import('../src/protocol').GoujiView[]} */
+export const goujiViewSamples = [
   {
     "viewer": {
       "seat": 0
@@ -2798,8 +2798,8 @@ export const goujiViews = [
   }
 ];
 
-/** @type {import('./protocol').GoujiEvent[]} */
-export const goujiEvents = [
+/** @type {import('../src/protocol').GoujiEvent[]} */
+export const goujiEventSamples = [
   {
     "type": "beat",
     "seat": "B1",
@@ -2881,8 +2881,8 @@ export const goujiEvents = [
   }
 ];
 
-/** @type {import('./protocol').GoujiAction[]} */
-export const goujiActions = [
+/** @type {import('../src/protocol').GoujiAction[]} */
+export const goujiActionSamples = [
   {
     "type": "decline"
   },
