@@ -80,7 +80,7 @@ pub fn max_rounds(tables: u32, variant: Variant) -> Result<u32, Error> {
     if tables == 0 {
         return Err(Error::Zero { what: "tables" });
     }
-    match (variant, tables % 2 == 0) {
+    match (variant, tables.is_multiple_of(2)) {
         (Variant::Plain, false) => Ok(tables),
         (Variant::Plain, true) => Err(Error::EvenNeedsSkipOrRelay { tables }),
         (Variant::Skip, true) => Ok(tables - 1),
