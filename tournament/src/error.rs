@@ -349,6 +349,24 @@ impl Explain for Error {
     }
 }
 
+/// An error as the CLI prints it and the server sends it: `{"code":…,"zh":…,"en":…}`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ErrorWire {
+    pub code: String,
+    pub zh: String,
+    pub en: String,
+}
+
+impl Error {
+    pub fn wire(&self) -> ErrorWire {
+        ErrorWire {
+            code: self.code().to_string(),
+            zh: self.zh(),
+            en: self.en(),
+        }
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} ({})", self.en(), self.zh())

@@ -2,11 +2,11 @@
 //!
 //! The server and the CLI (`paiju event movement`, `paiju event score`) call these functions and
 //! move their serde types over the wire; every rule comes from the competition texts and every
-//! choice of ours where they are silent is listed in docs/tournaments.md, marked **[decision]**.
+//! choice of ours where they are silent is listed in docs/tournaments.md, marked **\[decision\]**.
 //!
 //! 80分 duplicate pairs (计副制, Mitchell, 双冠军):
 //!
-//! - [`movement`]: the Mitchell movement (米切尔移位) for any table count — odd, even with a skip
+//! - [`mod@movement`]: the Mitchell movement (米切尔移位) for any table count — odd, even with a skip
 //!   or a relay and bye stand, a phantom pair for a half table — and the printable table card.
 //! - [`mp`]: [`Mp`], match points (比赛分) as exact fractions, so Neuberg thirds never make or
 //!   break a tie by rounding.
@@ -15,7 +15,7 @@
 //! - [`ranking`]: NS and EW ranked apart by total, best board, second best, …; places that leave
 //!   the next one empty after a tie (no shared places past the tie-breaks); prize places by field
 //!   size; disqualified entries' places filled in order.
-//! - [`score`]: the JSON contract of `paiju event score`: results in, board scores and the two
+//! - [`mod@score`]: the JSON contract of `paiju event score`: results in, board scores and the two
 //!   rankings out, every bad input refused with the reason.
 //!
 //! 够级 team events:
@@ -35,7 +35,7 @@ pub mod ranking;
 pub mod score;
 pub mod seat;
 
-pub use error::Error;
+pub use error::{Error, ErrorWire};
 pub use matchpoints::Artificial;
 pub use movement::{movement, movement_card, Movement, Variant};
 pub use mp::Mp;

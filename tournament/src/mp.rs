@@ -5,6 +5,9 @@
 //! values can differ in the last bit when they are equal, and a ranking would then split a tie
 //! that the rules say to break by best boards (or share). So they are kept exact here and turned
 //! into numbers only on the wire: rounded to two decimals (whole numbers and halves are exact).
+//!
+//! Denominators are at most the least common multiple of the result counts of the boards (and 10),
+//! which stays far inside `i128` for any event whose boards are played up to 40 times.
 
 use std::cmp::Ordering;
 use std::fmt;

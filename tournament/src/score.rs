@@ -233,18 +233,17 @@ pub struct Standing {
 /// Checks and scores a session: every board, then both rankings.
 pub fn score(input: ScoreInput) -> Result<ScoreOutput, Error> {
     let index = pair_index(&input.pairs)?;
-    let find = |direction: Direction, pair: &Option<PairId>| -> Result<Option<usize>, Error> {
-        pair.as_ref()
-            .map(|p| {
-                index[&direction]
-                    .get(p)
-                    .copied()
-                    .ok_or_else(|| Error::UnknownPair {
-                        direction,
-                        pair: p.0.clone(),
-                    })
+    let lookup = |direction: Direction, pair: &PairId| -> Result<usize, Error> {
+        index[&direction]
+            .get(pair)
+            .copied()
+            .ok_or_else(|| Error::UnknownPair {
+                direction,
+                pair: pair.0.clone(),
             })
-            .transpose()
+    };
+    let find = |direction: Direction, pair: &Option<PairId>| -> Result<Option<usize>, Error> {
+        pair.as_ref().map(|p| lookup(direction, p)).transpose()
     };
 
     // Check every result, and collect them per board.
@@ -343,7 +342,7 @@ pub fn score(input: ScoreInput) -> Result<ScoreOutput, Error> {
 
     let mut deducted: HashMap<(Direction, usize), Mp> = HashMap::new();
     for d in &input.deductions {
-        let p = find(d.direction, &Some(d.pair.clone()))?.expect("a pair was given");
+        let p = lookup(d.direction, &d.pair)?;
         let mp = Mp::from_halves_f64(d.mp)
             .filter(|mp| *mp > Mp::ZERO)
             .ok_or_else(|| Error::BadDeduction {
@@ -356,7 +355,7 @@ pub fn score(input: ScoreInput) -> Result<ScoreOutput, Error> {
     }
     let mut disqualified: HashSet<(Direction, usize)> = HashSet::new();
     for q in &input.disqualified {
-        let p = find(q.direction, &Some(q.pair.clone()))?.expect("a pair was given");
+        let p = lookup(q.direction, &q.pair)?;
         disqualified.insert((q.direction, p));
     }
 
