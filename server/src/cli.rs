@@ -366,7 +366,12 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
 
 pub fn load(args: LoadArgs) -> Result<(), String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    let seats = if args.game == "gouji" { 6 } else { 4 };
+    let games = Games::standard();
+    let kind = games
+        .get(&args.game)
+        .ok_or_else(|| format!("--game: unknown game {:?}", args.game))?
+        .clone();
+    let seats = kind.seats();
     let opts = bots::load::LoadOptions {
         tables: args.tables,
         game: args.game,
@@ -382,7 +387,7 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
     std::env::set_var("PAIJU_TABLES_PER_MINUTE", "1000000");
     std::env::set_var("PAIJU_TABLE_BURST", "1000000");
     let rt = runtime()?;
-    let report = rt.block_on(crate::games::load(opts))?;
+    let report = rt.block_on(kind.load(opts))?;
     println!("{report}");
     for e in report.errors.iter().take(5) {
         eprintln!("error: {e}");

@@ -19,7 +19,7 @@
 
 pub mod clock;
 pub mod connection;
-pub mod game;
+pub mod games;
 pub mod http;
 pub mod limits;
 pub mod lobby;
@@ -37,7 +37,8 @@ use std::time::Duration;
 
 use tokio::sync::oneshot;
 
-pub use game::{DealFixed, Games, TableGame};
+pub use games::Games;
+pub use table::{DealFixed, TableGame};
 
 /// How a server runs. [`Config::default`] is what `paiju serve` uses without flags.
 #[derive(Clone, Debug)]
@@ -115,7 +116,7 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
     let open = store::Store::open_tables(&mut sqlite).map_err(|e| e.to_string())?;
     let metrics = Arc::new(metrics::Metrics::new());
     let (journal, journal_thread) = store::Journal::start(Box::new(sqlite), metrics.clone());
-    let settings = Arc::new(lobby::TableSettings {
+    let settings = Arc::new(table::TableSettings {
         clock_scale: clock::ClockScale(config.clock_scale),
         bot_delay: config.bot_delay,
         idle_after: config.idle_after,

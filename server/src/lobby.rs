@@ -2,41 +2,16 @@
 //! that create tables and seat players. Each table itself is its own actor ([`crate::table`]).
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use dashmap::DashMap;
 use protocol::{
     codes, CreateTable, JoinSeat, Joined, LeaveSeat, Problem, TableState, TableSummary,
 };
 
-use crate::clock::ClockScale;
-use crate::game::{DealFixed, Games};
+use crate::games::Games;
 use crate::seat_token;
 use crate::store::{self, Journal, SeatRecord, StoredTable, TableHeader};
-use crate::table::{seed_in_use, TableHandle};
-
-/// What every table needs from the server, fixed at start-up.
-#[derive(Clone, Debug)]
-pub struct TableSettings {
-    /// Real time per game second (1.0 in play; small in tests).
-    pub clock_scale: ClockScale,
-    /// How long a bot (or 托管) waits before it plays, so people can follow.
-    pub bot_delay: Duration,
-    /// A table with no connection for this long is closed (its log is kept).
-    pub idle_after: Duration,
-    /// SHA-256 of the referee token, if one was set.
-    pub referee_hash: Option<String>,
-}
-
-/// What a table's actor gets when it is spawned.
-#[derive(Clone)]
-pub struct TableDeps {
-    pub journal: Journal,
-    pub settings: Arc<TableSettings>,
-    /// The registry, so a closing table can remove itself.
-    pub registry: Arc<DashMap<String, TableHandle>>,
-    pub metrics: Arc<crate::metrics::Metrics>,
-}
+use crate::table::{seed_in_use, DealFixed, TableDeps, TableHandle, TableSettings};
 
 /// An HTTP status and the problem to show.
 pub type Refusal = (u16, Problem);

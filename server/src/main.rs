@@ -8,7 +8,6 @@
 //! - `paiju judge`: answers rule questions, one JSON object a line (see docs/referee.md).
 
 mod cli;
-mod games;
 mod referee;
 
 use std::process::ExitCode;

@@ -27,23 +27,47 @@ use serde_json::Value;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::{sleep_until, Instant};
 
-use crate::clock::MoveClock;
-use crate::game::{DealFixed, TableGame};
-use crate::lobby::TableDeps;
+use crate::clock::{ClockScale, MoveClock};
 use crate::seat_token;
-use crate::store::{self, LogEntry, SeatRecord, StoredTable, TableHeader};
+use crate::store::{self, Journal, LogEntry, SeatRecord, StoredTable, TableHeader};
+use dashmap::DashMap;
 
 mod acting;
 mod fanout;
+mod game;
 pub mod handle;
 pub mod replay;
 mod seats;
 
 use acting::{IdCache, Told};
+pub use game::{DealFixed, TableGame};
 pub(crate) use handle::Command;
 pub use handle::{seed_in_use, Act, CloseWith, Outlet, TableHandle, Who};
 pub use replay::spawn;
 use replay::Ending;
+
+/// What every table needs from the server, fixed at start-up.
+#[derive(Clone, Debug)]
+pub struct TableSettings {
+    /// Real time per game second (1.0 in play; small in tests).
+    pub clock_scale: ClockScale,
+    /// How long a bot (or 托管) waits before it plays, so people can follow.
+    pub bot_delay: Duration,
+    /// A table with no connection for this long is closed (its log is kept).
+    pub idle_after: Duration,
+    /// SHA-256 of the referee token, if one was set.
+    pub referee_hash: Option<String>,
+}
+
+/// What a table's actor gets when it is spawned.
+#[derive(Clone)]
+pub struct TableDeps {
+    pub journal: Journal,
+    pub settings: Arc<TableSettings>,
+    /// The registry, so a closing table can remove itself.
+    pub registry: Arc<DashMap<String, TableHandle>>,
+    pub metrics: Arc<crate::metrics::Metrics>,
+}
 
 /// One stored action as the table remembers it, for catching up reconnecting clients.
 struct Entry<E> {
