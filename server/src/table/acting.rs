@@ -24,7 +24,7 @@ impl<G: TableGame> Table<G> {
                 return self.send(&outlet, text);
             }
             Some(Told::Refused(p)) => {
-                let p = p.clone();
+                let p = (**p).clone();
                 return self.reject(&outlet, id, p);
             }
             None => {}
@@ -37,7 +37,8 @@ impl<G: TableGame> Table<G> {
                     format!("无法识别的动作：{e}"),
                     format!("not an action of this game: {e}"),
                 );
-                self.ids.remember(key, id, Told::Refused(p.clone()));
+                self.ids
+                    .remember(key, id, Told::Refused(Box::new(p.clone())));
                 return self.reject(&outlet, id, p);
             }
         };
@@ -50,7 +51,8 @@ impl<G: TableGame> Table<G> {
         // player did not see what they would be playing into.
         if act.seq != self.seq {
             let p = stale(act.seq, self.seq);
-            self.ids.remember(key, id, Told::Refused(p.clone()));
+            self.ids
+                .remember(key, id, Told::Refused(Box::new(p.clone())));
             return self.reject(&outlet, id, p);
         }
         let client = Client {
@@ -65,7 +67,8 @@ impl<G: TableGame> Table<G> {
             Ok(_) => self.deps.metrics.round_trip(G::GAME, arrived.elapsed()),
             Err(p) => {
                 if p.code != codes::STORE_FAILED {
-                    self.ids.remember(key, id, Told::Refused(p.clone()));
+                    self.ids
+                        .remember(key, id, Told::Refused(Box::new(p.clone())));
                 }
                 self.reject(&outlet, id, p);
             }
@@ -225,12 +228,8 @@ impl<G: TableGame> Table<G> {
         if self.history.len() == HISTORY {
             self.history.pop_front();
         }
-        self.history.push_back(Entry {
-            seat,
-            actor,
-            reason,
-            events,
-        });
+        self.history
+            .push_back(Entry::new(seat, actor, reason, events));
         if let Some(c) = client {
             self.ids.remember(c.key, c.id, Told::Acked(self.seq));
             let text = to_text(&ClientOut::Ack {
@@ -254,7 +253,7 @@ impl<G: TableGame> Table<G> {
         self.restart_clock();
         self.broadcast_entry(self.seq);
         self.schedule_bot();
-        self.publish();
+        self.publish_progress();
         Ok(self.seq)
     }
 
@@ -356,30 +355,68 @@ impl<G: TableGame> Table<G> {
 #[derive(Clone, Debug)]
 pub(super) enum Told {
     Acked(u64),
-    Refused(Problem),
+    /// Boxed: refusals are rare, and an unboxed `Problem` made every entry five times larger.
+    Refused(Box<Problem>),
 }
 
 /// Recent action ids by sender, bounded to [`ID_CACHE`] (oldest forgotten first).
+///
+/// Kept small because every table holds one for its whole life: a sender's key (a 16-character
+/// occupant or the referee) is stored once in `keys` and entries refer to it by index, so an
+/// entry is 32 bytes instead of a cloned `String` in both the map and the queue (an 80分 board
+/// used to keep about 27 KiB here, a 够级 game about 90 KiB).
 #[derive(Default)]
 pub(super) struct IdCache {
-    told: HashMap<(String, u64), Told>,
-    order: VecDeque<(String, u64)>,
+    /// The distinct senders seen; entries name them by index.
+    keys: Vec<String>,
+    told: HashMap<(u32, u64), Told>,
+    order: VecDeque<(u32, u64)>,
 }
+
+/// Past this many distinct senders, the ones no entry refers to any more are dropped.
+const ID_KEYS: usize = 32;
 
 impl IdCache {
     pub(super) fn get(&self, key: &str, id: u64) -> Option<&Told> {
-        self.told.get(&(key.to_string(), id))
+        let k = self.keys.iter().position(|k| k == key)?;
+        self.told.get(&(k as u32, id))
     }
 
     pub(super) fn remember(&mut self, key: String, id: u64, told: Told) {
-        if self.told.insert((key.clone(), id), told).is_none() {
-            self.order.push_back((key, id));
+        let k = self.key_index(key);
+        if self.told.insert((k, id), told).is_none() {
+            self.order.push_back((k, id));
         }
         while self.order.len() > ID_CACHE {
             if let Some(old) = self.order.pop_front() {
                 self.told.remove(&old);
             }
         }
+    }
+
+    fn key_index(&mut self, key: String) -> u32 {
+        if let Some(k) = self.keys.iter().position(|k| *k == key) {
+            return k as u32;
+        }
+        if self.keys.len() >= ID_KEYS {
+            // Many occupants came and went: renumber the senders that entries still name.
+            let mut used: Vec<u32> = self.order.iter().map(|&(k, _)| k).collect();
+            used.sort_unstable();
+            used.dedup();
+            let keys = std::mem::take(&mut self.keys);
+            let renumber = |old: u32| used.binary_search(&old).expect("a used key") as u32;
+            self.keys = used.iter().map(|&k| keys[k as usize].clone()).collect();
+            self.told = self
+                .told
+                .drain()
+                .map(|((k, id), t)| ((renumber(k), id), t))
+                .collect();
+            for e in self.order.iter_mut() {
+                e.0 = renumber(e.0);
+            }
+        }
+        self.keys.push(key);
+        (self.keys.len() - 1) as u32
     }
 }
 

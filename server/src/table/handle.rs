@@ -99,7 +99,9 @@ pub struct TableHandle {
     pub id: String,
     pub game: &'static str,
     /// Bounded: a table that cannot keep up makes its senders wait, memory does not grow.
-    pub(super) tx: mpsc::Sender<Command>,
+    /// Boxed: the channel's storage is blocks of 32 slots the size of one item, kept for the
+    /// table's life; a `Command` is 136 bytes, a box 8 (8.6 KiB a table before, 0.6 after).
+    pub(super) tx: mpsc::Sender<Box<Command>>,
     /// The table's public summary, published by the actor after every change, so listing a
     /// thousand tables does not message a thousand actors.
     pub(super) summary: watch::Receiver<TableSummary>,
@@ -122,7 +124,10 @@ impl TableHandle {
         make: impl FnOnce(oneshot::Sender<Result<T, Problem>>) -> Command,
     ) -> Result<T, Problem> {
         let (tx, rx) = oneshot::channel();
-        self.tx.send(make(tx)).await.map_err(|_| self.gone())?;
+        self.tx
+            .send(Box::new(make(tx)))
+            .await
+            .map_err(|_| self.gone())?;
         rx.await.unwrap_or_else(|_| Err(self.gone()))
     }
 
@@ -183,21 +188,29 @@ impl TableHandle {
     }
 
     pub async fn detach(&self, conn: u64) {
-        let _ = self.tx.send(Command::Detach { conn }).await;
+        let _ = self.tx.send(Box::new(Command::Detach { conn })).await;
     }
 
     pub async fn act(&self, conn: u64, act: Act) -> bool {
-        self.tx.send(Command::Act { conn, act }).await.is_ok()
+        self.tx
+            .send(Box::new(Command::Act { conn, act }))
+            .await
+            .is_ok()
     }
 
     pub async fn resync(&self, conn: u64) {
-        let _ = self.tx.send(Command::Resync { conn }).await;
+        let _ = self.tx.send(Box::new(Command::Resync { conn })).await;
     }
 
     /// Stops the actor after the command it is on (its writes are then done).
     pub async fn stop(&self) {
         let (reply, rx) = oneshot::channel();
-        if self.tx.send(Command::Stop { reply }).await.is_ok() {
+        if self
+            .tx
+            .send(Box::new(Command::Stop { reply }))
+            .await
+            .is_ok()
+        {
             let _ = rx.await;
         }
     }
