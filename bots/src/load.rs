@@ -56,6 +56,8 @@ pub struct LoadReport {
     pub tables: usize,
     pub connections: usize,
     pub finished: usize,
+    /// Bots that had to connect again (their first connect was refused or reset).
+    pub reconnects: u64,
     pub actions: u64,
     pub seconds: f64,
     pub p50: Duration,
@@ -109,11 +111,12 @@ impl std::fmt::Display for LoadReport {
         let ms = |d: Duration| d.as_secs_f64() * 1000.0;
         writeln!(
             f,
-            "tables: {} ({} connections), finished: {}, errors: {}",
+            "tables: {} ({} connections), finished: {}, errors: {}, connects retried: {}",
             self.tables,
             self.connections,
             self.finished,
-            self.errors.len()
+            self.errors.len(),
+            self.reconnects
         )?;
         writeln!(
             f,
@@ -659,13 +662,31 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         record: false,
     };
     let mut tasks = JoinSet::new();
+    let reconnects = Arc::new(AtomicU64::new(0));
     for (table, token) in seats {
         let url = format!("ws://{addr}/ws/{table}");
         let bot = bot.clone();
         // The bot's own deadline starts once it is connected: this one covers connecting too.
         let whole = opts.deadline + Duration::from_secs(30);
+        let reconnects = reconnects.clone();
         tasks.spawn(async move {
-            tokio::time::timeout(whole, client::play::<E>(&url, &token, bot))
+            let play = async {
+                // Thousands of connects at once can overflow the server's accept queue (a
+                // reset): a bot that could not connect tries again, as a page would. Nothing
+                // was sent yet, so nothing is played twice.
+                let mut attempt = 0;
+                loop {
+                    match client::play::<E>(&url, &token, bot.clone()).await {
+                        Err(e) if e.starts_with("connect ") && attempt < 5 => {
+                            attempt += 1;
+                            reconnects.fetch_add(1, Ordering::Relaxed);
+                            tokio::time::sleep(Duration::from_millis(200 * attempt)).await;
+                        }
+                        done => return done,
+                    }
+                }
+            };
+            tokio::time::timeout(whole, play)
                 .await
                 .unwrap_or_else(|_| Err(format!("{url}: no end after {whole:?}")))
         });
@@ -743,6 +764,7 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         echo_mean: mean(&echo),
         commit_p50: percentile(&commits, 0.50),
         commit_p99: percentile(&commits, 0.99),
+        reconnects: reconnects.load(Ordering::Relaxed),
         server_commits: commits1.0.saturating_sub(commits0.0),
         server_commit_mean: Duration::from_secs_f64(
             (commits1.1 - commits0.1).max(0.0)

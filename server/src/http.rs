@@ -567,10 +567,12 @@ async fn ws(
     // larger one, up to the 8 KiB limit, makes the buffer grow for it): 1 KiB is read at a
     // time (tungstenite zero-fills the whole read buffer before each read, so its size is
     // resident memory per connection). Frames out are held until the writer flushes (it
-    // queues what is ready, then flushes once) or 8 KiB have gathered.
+    // feeds what is queued, then flushes once) or more than 1 KiB has gathered: an `ack` waits
+    // for the `events` after it and both leave in one write, while the buffer, whose size
+    // stays allocated, is never much larger than the largest frame.
     upgrade
         .read_buffer_size(1024)
-        .write_buffer_size(8 * 1024)
+        .write_buffer_size(1024)
         .max_frame_size(hard_cap)
         .max_message_size(hard_cap)
         .on_upgrade(move |socket| {

@@ -26,7 +26,7 @@ fn a_small_load_reports_both_floors_and_our_own_cost() {
     let (ok, out, err) = load(&["--tables", "3", "--think-ms", "60", "--deadline-s", "120"]);
     assert!(ok, "{out}\n{err}");
     assert!(
-        out.contains("tables: 3 (12 connections), finished: 3, errors: 0"),
+        out.contains("tables: 3 (12 connections), finished: 3, errors: 0, connects retried: 0"),
         "{out}"
     );
     for line in [

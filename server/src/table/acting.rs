@@ -362,15 +362,16 @@ pub(super) enum Told {
 /// Recent action ids by sender, bounded to [`ID_CACHE`] (oldest forgotten first).
 ///
 /// Kept small because every table holds one for its whole life: a sender's key (a 16-character
-/// occupant or the referee) is stored once in `keys` and entries refer to it by index, so an
-/// entry is 32 bytes instead of a cloned `String` in both the map and the queue (an 80分 board
-/// used to keep about 27 KiB here, a 够级 game about 90 KiB).
+/// occupant or the referee) is stored once in `keys` and entries refer to it by index, and the
+/// entries are one queue searched from the newest (a resend is of a recent id), 32 bytes each.
+/// A map of cloned keys beside a queue of them kept about 27 KiB for an 80分 board and 90 KiB
+/// for a 够级 game; this keeps at most 8 KiB.
 #[derive(Default)]
 pub(super) struct IdCache {
     /// The distinct senders seen; entries name them by index.
     keys: Vec<String>,
-    told: HashMap<(u32, u64), Told>,
-    order: VecDeque<(u32, u64)>,
+    /// (sender, id, what they were told), oldest first; ids are unique per sender.
+    told: VecDeque<(u32, u64, Told)>,
 }
 
 /// Past this many distinct senders, the ones no entry refers to any more are dropped.
@@ -378,19 +379,27 @@ const ID_KEYS: usize = 32;
 
 impl IdCache {
     pub(super) fn get(&self, key: &str, id: u64) -> Option<&Told> {
-        let k = self.keys.iter().position(|k| k == key)?;
-        self.told.get(&(k as u32, id))
+        let k = self.keys.iter().position(|k| k == key)? as u32;
+        self.told
+            .iter()
+            .rev()
+            .find(|(kk, i, _)| *kk == k && *i == id)
+            .map(|(_, _, t)| t)
     }
 
     pub(super) fn remember(&mut self, key: String, id: u64, told: Told) {
         let k = self.key_index(key);
-        if self.told.insert((k, id), told).is_none() {
-            self.order.push_back((k, id));
+        match self
+            .told
+            .iter_mut()
+            .rev()
+            .find(|(kk, i, _)| *kk == k && *i == id)
+        {
+            Some(e) => e.2 = told,
+            None => self.told.push_back((k, id, told)),
         }
-        while self.order.len() > ID_CACHE {
-            if let Some(old) = self.order.pop_front() {
-                self.told.remove(&old);
-            }
+        while self.told.len() > ID_CACHE {
+            self.told.pop_front();
         }
     }
 
@@ -400,19 +409,13 @@ impl IdCache {
         }
         if self.keys.len() >= ID_KEYS {
             // Many occupants came and went: renumber the senders that entries still name.
-            let mut used: Vec<u32> = self.order.iter().map(|&(k, _)| k).collect();
+            let mut used: Vec<u32> = self.told.iter().map(|&(k, _, _)| k).collect();
             used.sort_unstable();
             used.dedup();
             let keys = std::mem::take(&mut self.keys);
-            let renumber = |old: u32| used.binary_search(&old).expect("a used key") as u32;
             self.keys = used.iter().map(|&k| keys[k as usize].clone()).collect();
-            self.told = self
-                .told
-                .drain()
-                .map(|((k, id), t)| ((renumber(k), id), t))
-                .collect();
-            for e in self.order.iter_mut() {
-                e.0 = renumber(e.0);
+            for e in self.told.iter_mut() {
+                e.0 = used.binary_search(&e.0).expect("a used key") as u32;
             }
         }
         self.keys.push(key);
@@ -436,4 +439,39 @@ pub(super) fn stale(decided: u64, now: u64) -> Problem {
             "the table moved on before this arrived (you decided at step {decided}, the table is at {now}); nothing was played"
         ),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_id_cache_answers_by_sender_and_forgets_the_oldest() {
+        let mut ids = IdCache::default();
+        ids.remember("a".into(), 1, Told::Acked(10));
+        ids.remember("b".into(), 1, Told::Acked(11));
+        assert!(matches!(ids.get("a", 1), Some(Told::Acked(10))));
+        assert!(matches!(ids.get("b", 1), Some(Told::Acked(11))));
+        assert!(ids.get("c", 1).is_none());
+        for id in 2..=ID_CACHE as u64 {
+            ids.remember("b".into(), id, Told::Acked(id));
+        }
+        // ("a", 1) was the oldest of ID_CACHE + 1.
+        assert!(ids.get("a", 1).is_none());
+        assert!(matches!(ids.get("b", 1), Some(Told::Acked(11))));
+    }
+
+    #[test]
+    fn many_senders_keep_the_ones_still_named() {
+        let mut ids = IdCache::default();
+        for n in 0..ID_KEYS as u64 * 3 {
+            ids.remember(format!("occupant {n}"), n, Told::Acked(n));
+        }
+        assert!(ids.keys.len() <= ID_CACHE.max(ID_KEYS) + 1);
+        for n in 0..ID_KEYS as u64 * 3 {
+            assert!(
+                matches!(ids.get(&format!("occupant {n}"), n), Some(Told::Acked(s)) if *s == n)
+            );
+        }
+    }
 }
