@@ -79,7 +79,7 @@ pub struct LoadReport {
     pub server_commits: u64,
     pub server_commit_mean: Duration,
     pub rss_idle_kib: u64,
-    /// After the tables were created and seated, before any connection.
+    /// After the tables were created, before anyone sat down or connected.
     pub rss_tables_kib: u64,
     pub rss_peak_kib: u64,
     /// CPU seconds the server and this load process used while the tables played: on one
@@ -96,7 +96,7 @@ impl LoadReport {
         self.server_cpu * 1e6 / self.actions.max(1) as f64
     }
 
-    /// Server memory per table, in KiB: peak over idle, and tables alone (before connections).
+    /// Server memory per table, in KiB: peak over idle, and the tables alone (created, empty).
     pub fn kib_per_table(&self) -> (f64, f64) {
         let n = self.tables.max(1) as f64;
         (
@@ -182,7 +182,7 @@ impl std::fmt::Display for LoadReport {
         let (per_table, tables_alone) = self.kib_per_table();
         write!(
             f,
-            "server memory: {:.1} MiB idle, {:.1} MiB with the tables seated, {:.1} MiB peak: {:.0} KiB per table ({:.0} KiB of it before any connection)",
+            "server memory: {:.1} MiB idle, {:.1} MiB with the tables created, {:.1} MiB peak: {:.0} KiB per table ({:.0} KiB of it before anyone sat down)",
             self.rss_idle_kib as f64 / 1024.0,
             self.rss_tables_kib as f64 / 1024.0,
             self.rss_peak_kib as f64 / 1024.0,
@@ -542,44 +542,78 @@ async fn floor(dir: &Path) -> Result<Vec<Duration>, String> {
         .map_err(|e| e.to_string())?
 }
 
-/// Creates the tables and takes every seat (a token each), a few tables at a time.
-async fn create_tables(
-    addr: SocketAddr,
-    opts: &LoadOptions,
-) -> Result<Vec<(String, String)>, String> {
+/// Creates the tables, a few at a time; nobody sits yet (a table without players has no clock
+/// running).
+async fn create_tables(addr: SocketAddr, opts: &LoadOptions) -> Result<Vec<String>, String> {
     const AT_ONCE: usize = 8;
-    let mut seats = Vec::with_capacity(opts.tables * opts.seats);
+    let mut ids = Vec::with_capacity(opts.tables);
     let mut made = 0;
     let mut running = JoinSet::new();
     while made < opts.tables || !running.is_empty() {
         while made < opts.tables && running.len() < AT_ONCE {
             made += 1;
-            let (game, n) = (opts.game.clone(), opts.seats);
+            let game = opts.game.clone();
             running.spawn(async move {
                 let summary: protocol::TableSummary =
                     crate::http::post_json(addr, "/api/tables", &serde_json::json!({"game": game}))
                         .await?;
-                let mut out = Vec::with_capacity(n);
-                for seat in 0..n {
-                    let joined: protocol::Joined = crate::http::post_json(
-                        addr,
-                        &format!("/api/tables/{}/join", summary.id),
-                        &serde_json::json!({"seat": seat, "name": format!("bot{seat}")}),
-                    )
-                    .await?;
-                    out.push((summary.id.clone(), joined.token));
-                }
-                Ok::<_, String>(out)
+                Ok::<_, String>(summary.id)
             });
         }
         match running.join_next().await {
-            Some(Ok(Ok(t))) => seats.extend(t),
+            Some(Ok(Ok(id))) => ids.push(id),
             Some(Ok(Err(e))) => return Err(format!("creating the tables: {e}")),
             Some(Err(e)) => return Err(format!("creating the tables: {e}")),
             None => {}
         }
     }
-    Ok(seats)
+    Ok(ids)
+}
+
+/// One table's seats as they were taken: (table id, seat token) each.
+type Seated = Result<Vec<(String, String)>, String>;
+
+/// Takes every seat of the tables (a token each), a few tables at a time, and sends each
+/// table's seats on as soon as they are taken: its bots connect then, before the table's clock
+/// (which starts with the last seat) can run out, and the connections arrive as people's would,
+/// spread over the seating instead of all at once.
+fn seat_tables(
+    addr: SocketAddr,
+    ids: Vec<String>,
+    seats: usize,
+    to: tokio::sync::mpsc::Sender<Seated>,
+) {
+    const AT_ONCE: usize = 8;
+    tokio::spawn(async move {
+        let mut ids = ids.into_iter();
+        let mut running = JoinSet::new();
+        loop {
+            while running.len() < AT_ONCE {
+                let Some(id) = ids.next() else { break };
+                running.spawn(async move {
+                    let mut out = Vec::with_capacity(seats);
+                    for seat in 0..seats {
+                        let joined: protocol::Joined = crate::http::post_json(
+                            addr,
+                            &format!("/api/tables/{id}/join"),
+                            &serde_json::json!({"seat": seat, "name": format!("bot{seat}")}),
+                        )
+                        .await
+                        .map_err(|e| format!("taking the seats of {id}: {e}"))?;
+                        out.push((id.clone(), joined.token));
+                    }
+                    Ok::<_, String>(out)
+                });
+            }
+            let Some(done) = running.join_next().await else {
+                return;
+            };
+            let done = done.unwrap_or_else(|e| Err(e.to_string()));
+            if to.send(done).await.is_err() {
+                return;
+            }
+        }
+    });
 }
 
 /// Runs the whole load for engine `E`.
@@ -641,7 +675,7 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
     echo.sort();
 
     eprintln!("creating {} tables ...", opts.tables);
-    let seats = tokio::time::timeout(opts.deadline, create_tables(addr, opts))
+    let ids = tokio::time::timeout(opts.deadline, create_tables(addr, opts))
         .await
         .map_err(|_| {
             format!(
@@ -651,7 +685,7 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         })??;
     let rss_tables_kib = rss_kib(pid);
 
-    eprintln!("playing ...");
+    eprintln!("seating and playing ...");
     let commits0 = server_commits(addr).await;
     let started = Instant::now();
     let server_cpu0 = cpu_seconds(&pid.to_string());
@@ -663,34 +697,37 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
     };
     let mut tasks = JoinSet::new();
     let reconnects = Arc::new(AtomicU64::new(0));
-    for (table, token) in seats {
-        let url = format!("ws://{addr}/ws/{table}");
-        let bot = bot.clone();
-        // The bot's own deadline starts once it is connected: this one covers connecting too.
-        let whole = opts.deadline + Duration::from_secs(30);
-        let reconnects = reconnects.clone();
-        tasks.spawn(async move {
-            let play = async {
-                // Thousands of connects at once can overflow the server's accept queue (a
-                // reset): a bot that could not connect tries again, as a page would. Nothing
-                // was sent yet, so nothing is played twice.
-                let mut attempt = 0;
-                loop {
-                    match client::play::<E>(&url, &token, bot.clone()).await {
-                        Err(e) if e.starts_with("connect ") && attempt < 5 => {
-                            attempt += 1;
-                            reconnects.fetch_add(1, Ordering::Relaxed);
-                            tokio::time::sleep(Duration::from_millis(200 * attempt)).await;
+    let (seated_tx, mut seated) = tokio::sync::mpsc::channel::<Seated>(64);
+    seat_tables(addr, ids, opts.seats, seated_tx);
+    let spawn_bot =
+        |tasks: &mut JoinSet<Result<client::BotReport, String>>, table: String, token: String| {
+            let url = format!("ws://{addr}/ws/{table}");
+            let bot = bot.clone();
+            // The bot's own deadline starts once it is connected: this one covers connecting too.
+            let whole = opts.deadline + Duration::from_secs(30);
+            let reconnects = reconnects.clone();
+            tasks.spawn(async move {
+                let play = async {
+                    // Thousands of connects at once can overflow the server's accept queue (a
+                    // reset): a bot that could not connect tries again, as a page would. Nothing
+                    // was sent yet, so nothing is played twice.
+                    let mut attempt = 0;
+                    loop {
+                        match client::play::<E>(&url, &token, bot.clone()).await {
+                            Err(e) if e.starts_with("connect ") && attempt < 5 => {
+                                attempt += 1;
+                                reconnects.fetch_add(1, Ordering::Relaxed);
+                                tokio::time::sleep(Duration::from_millis(200 * attempt)).await;
+                            }
+                            done => return done,
                         }
-                        done => return done,
                     }
-                }
-            };
-            tokio::time::timeout(whole, play)
-                .await
-                .unwrap_or_else(|_| Err(format!("{url}: no end after {whole:?}")))
-        });
-    }
+                };
+                tokio::time::timeout(whole, play)
+                    .await
+                    .unwrap_or_else(|_| Err(format!("{url}: no end after {whole:?}")))
+            });
+        };
     // Sample the server's memory while the tables play.
     let peak = Arc::new(AtomicU64::new(0));
     let sampler = {
@@ -709,10 +746,20 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
     let mut progress = tokio::time::interval(Duration::from_secs(30));
     progress.tick().await;
     let mut left = connections;
+    let mut seating = true;
     while left > 0 {
         tokio::select! {
-            joined = tasks.join_next() => {
-                let Some(joined) = joined else { break };
+            table = seated.recv(), if seating => match table {
+                Some(Ok(seats)) => {
+                    for (table, token) in seats {
+                        spawn_bot(&mut tasks, table, token);
+                    }
+                }
+                Some(Err(e)) => return Err(e),
+                None => seating = false,
+            },
+            joined = tasks.join_next(), if !tasks.is_empty() => {
+                let Some(joined) = joined else { continue };
                 left -= 1;
                 match joined {
                     Ok(Ok(r)) => {
@@ -724,12 +771,21 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
                     Err(e) => errors.push(e.to_string()),
                 }
             }
-            _ = progress.tick() => eprintln!(
-                "playing: {:.0} s, {} of {connections} seats done, server {:.0} MiB",
-                started.elapsed().as_secs_f64(),
-                connections - left,
-                rss_kib(pid) as f64 / 1024.0
-            ),
+            _ = progress.tick() => {
+                eprintln!(
+                    "playing: {:.0} s, {} of {connections} seats done, server {:.0} MiB",
+                    started.elapsed().as_secs_f64(),
+                    connections - left,
+                    rss_kib(pid) as f64 / 1024.0
+                );
+                // Each bot has its deadline; this catches seating that stopped answering.
+                if started.elapsed() > opts.deadline * 2 + Duration::from_secs(60) {
+                    return Err(format!(
+                        "playing: {left} of {connections} seats still going after {:?}",
+                        started.elapsed()
+                    ));
+                }
+            }
         }
     }
     let seconds = started.elapsed().as_secs_f64();
