@@ -7,12 +7,14 @@
 //!   (`paiju load --echo-server`), with as many connections open as the load has and the same
 //!   pacing (one sender per table);
 //! - the durability floor: single-row SQLite transactions with the server's settings (WAL,
-//!   `synchronous=FULL`) in a file beside the server's database, so on the same disk.
+//!   `synchronous=FULL`) in a file beside the server's database, so on the same disk, before
+//!   and after the run; and the server's own group commits while the tables play (/metrics).
 //!
-//! Then it creates the tables, seats a WebSocket bot in every seat and lets them play one board
-//! or game each. It prints actions per second, the action round trip (send `act` → that
-//! action's `events` back: stored, acknowledged and broadcast) at p50 and p99, what of it is
-//! echo, commit and our own cost, the server's CPU per action and its memory per table.
+//! Then it creates the tables, and seats each one with a WebSocket bot in every seat, which
+//! connects at once and plays one board or game. It prints actions per second, the action round
+//! trip (send `act` → that action's `events` back: stored, acknowledged and broadcast) at p50
+//! and p99, its mean split into echo, commit and our own cost, the server's CPU per action and
+//! its memory per table.
 //!
 //! Every process holds one socket per connection (the server, the echo server, this generator),
 //! so each needs as many open files as there are connections: [`open_files`] checks (and lifts
