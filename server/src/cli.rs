@@ -42,6 +42,80 @@ pub enum Command {
     },
     /// Answers rule questions, one JSON object a line on standard input (docs/referee.md).
     Judge,
+    /// Events: a Mitchell movement, or an 80分 duplicate session scored (docs/tournaments.md).
+    #[command(subcommand)]
+    Event(EventCommand),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum EventCommand {
+    /// Prints a Mitchell movement as JSON (or one table's movement card).
+    Movement(MovementArgs),
+    /// Reads a session's results as one JSON object on standard input; prints every board's
+    /// matchpoints and the NS and EW rankings with places.
+    Score,
+}
+
+#[derive(Args, Debug)]
+pub struct MovementArgs {
+    /// Tables in play.
+    #[arg(long, value_name = "N")]
+    pub tables: u32,
+    /// Rounds.
+    #[arg(long, value_name = "R")]
+    pub rounds: u32,
+    /// Boards each round.
+    #[arg(long, value_name = "K")]
+    pub boards_per_round: u32,
+    /// Even tables: a relay (bye stand) between the middle tables.
+    #[arg(long, conflicts_with = "skip")]
+    pub relay: bool,
+    /// Even tables: the EW pairs skip a table halfway.
+    #[arg(long)]
+    pub skip: bool,
+    /// Print this table's movement card (text) instead of the JSON.
+    #[arg(long, value_name = "T")]
+    pub card: Option<u32>,
+}
+
+/// `paiju event …`: the pure event logic of the `tournament` crate. A refusal is printed as the
+/// JSON problem `{"code","zh","en"}`.
+pub fn event(cmd: EventCommand) -> Result<(), String> {
+    let wire = |e: tournament::Error| serde_json::to_string(&e.wire()).expect("serialisable");
+    let out = match cmd {
+        EventCommand::Movement(a) => {
+            let variant = match (a.relay, a.skip) {
+                (true, _) => tournament::Variant::Relay,
+                (_, true) => tournament::Variant::Skip,
+                _ => tournament::Variant::Plain,
+            };
+            let m = tournament::movement(a.tables, a.rounds, a.boards_per_round, variant)
+                .map_err(wire)?;
+            match a.card {
+                Some(table) => tournament::movement_card(&m, table).map_err(wire)?,
+                None => serde_json::to_string(&m).expect("serialisable"),
+            }
+        }
+        EventCommand::Score => {
+            use std::io::Read;
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .map_err(|e| e.to_string())?;
+            let input: tournament::ScoreInput = serde_json::from_str(&text).map_err(|e| {
+                serde_json::json!({
+                    "code": "bad_json",
+                    "zh": format!("输入不是有效的成绩 JSON：{e}"),
+                    "en": format!("the input is not valid score JSON: {e}"),
+                })
+                .to_string()
+            })?;
+            let out = tournament::score(input).map_err(wire)?;
+            serde_json::to_string_pretty(&out).expect("serialisable")
+        }
+    };
+    println!("{out}");
+    Ok(())
 }
 
 #[derive(Args, Debug)]

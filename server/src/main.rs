@@ -22,6 +22,7 @@ fn main() -> ExitCode {
         cli::Command::Load(args) => cli::load(args),
         cli::Command::Verify(args) => cli::verify(args),
         cli::Command::Deal { args } => referee::deal::run(&args),
+        cli::Command::Event(cmd) => cli::event(cmd),
         cli::Command::Judge => {
             referee::judge::run(std::io::stdin().lock(), std::io::stdout().lock())
         }
