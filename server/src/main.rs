@@ -8,7 +8,7 @@
 
 mod cli;
 mod games;
-mod referee;
+use server::referee;
 
 use std::process::ExitCode;
 
@@ -31,6 +31,11 @@ fn main() -> ExitCode {
         Some("verify") => cli::verify(&args[1..]),
         Some("deal") => referee::deal::run(&args[1..]),
         Some("judge") => referee::judge::run(std::io::stdin().lock(), std::io::stdout().lock()),
+        Some("replay") => referee::replay::run(&args[1..]),
+        Some("explain") => referee::explain::run(&args[1..]),
+        Some("export") => referee::board_file::run_export(&args[1..]),
+        Some("import") => referee::board_file::run_import(&args[1..]),
+        Some("record-card") => referee::record_card::run(&args[1..]),
         _ => Err(usage().to_string()),
     };
     match result {
