@@ -4,7 +4,7 @@
 
 mod referee_support;
 
-use referee_support::{finished_tables, paiju, temp_db};
+use referee_support::{finished_tables, paiju};
 use server::referee::board_file::{self, from_notation, notation};
 use server::referee::replayed::{self, Replayed};
 use server::store::{SqliteStore, Store};
@@ -17,7 +17,7 @@ fn export(db: &std::path::Path, id: &str) -> String {
 #[test]
 fn export_then_import_round_trips_both_games() {
     let t = finished_tables("roundtrip", 3, 2);
-    let target = temp_db("roundtrip-target");
+    let target = t.db.parent().unwrap().join("target.db");
     let ids: Vec<&String> = t
         .shengji
         .iter()
@@ -194,7 +194,7 @@ fn a_file_that_does_not_hold_is_refused() {
     // Stored under another id: the chain is rebuilt for it.
     let boards = board_file::parse(&text).unwrap();
     let renamed = board_file::import_board(&boards[0], Some("copy1")).unwrap();
-    let target = temp_db("badfile-target");
+    let target = t.db.parent().unwrap().join("target.db");
     board_file::store_table(&target, &renamed.checked.table).unwrap();
     let mut s = SqliteStore::open(&target).unwrap();
     let copy = s.table("copy1").unwrap().unwrap();

@@ -119,38 +119,54 @@ fn cards(cs: &[Card], lang: Lang) -> String {
         .join(" ")
 }
 
+/// The card's style; sizes in `em` of the page's base size (smaller on A5, so 25 tricks and
+/// the rest fit one page).
 const STYLE: &str = r#"
 * { box-sizing: border-box; }
-body { font-family: "Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei", sans-serif; color: #000; margin: 0; }
-.card { border: 1.5pt solid #000; padding: 3mm; page-break-after: always; break-after: page; }
+body { font-family: "Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei", sans-serif; color: #000; margin: 0; line-height: 1.1; }
+.card { border: 1.2pt solid #000; padding: 0.6em; page-break-after: always; break-after: page; page-break-inside: avoid; }
 .card:last-child { page-break-after: auto; break-after: auto; }
-h1 { font-size: 15pt; text-align: center; margin: 0 0 2mm; letter-spacing: 0.15em; }
-table { border-collapse: collapse; width: 100%; margin-bottom: 2mm; }
-th, td { border: 0.6pt solid #000; padding: 0.6mm 1mm; vertical-align: middle; }
+h1 { font-size: 1.5em; text-align: center; margin: 0 0 0.3em; letter-spacing: 0.15em; }
+table { border-collapse: collapse; width: 100%; margin-bottom: 0.4em; }
+th, td { border: 0.5pt solid #000; padding: 0.04em 0.3em; vertical-align: middle; }
 th { background: #eee; font-weight: 600; white-space: nowrap; }
-.head td { font-size: 10.5pt; }
-.tricks { font-size: 9pt; }
+.head td, .head th { font-size: 1.05em; }
 .tricks td.n, .tricks td.p { text-align: right; white-space: nowrap; }
 .tricks td.w { text-align: center; white-space: nowrap; }
 .lead { font-weight: 700; text-decoration: underline; }
-.note td { font-size: 8.5pt; font-style: italic; }
+.legend { font-size: 0.8em; margin: 0 0 0.4em; }
 .c { white-space: nowrap; }
 .r { color: #c00; }
-.result { font-size: 13pt; font-weight: 700; }
-.sign td { height: 9mm; }
-footer { font-size: 7pt; color: #444; word-break: break-all; }
+.result { font-size: 1.3em; font-weight: 700; }
+.sign td { height: 2.2em; }
+footer { font-size: 0.7em; color: #444; word-break: break-all; }
 @media screen { body { max-width: 170mm; margin: 8mm auto; } .card { margin-bottom: 8mm; } }
 "#;
+
+/// Which trick a penalty belongs to: the bury, a trick, or after play ended (a late ruling).
+fn trick_label(trick: u8, over: bool, lang: Lang) -> String {
+    if over {
+        lang.pick("局后", "after play").into()
+    } else if trick == 0 {
+        lang.pick("扣底", "bury").into()
+    } else {
+        trick.to_string()
+    }
+}
 
 /// The page: one card per table.
 pub fn page(tables: &[Checked], opts: &CardOptions) -> Result<String, String> {
     let lang = opts.lang;
     let mut html = String::new();
     let title = lang.pick("升级双人赛随牌记录卡", "Shengji pairs record card");
-    let paper = if opts.paper == "a4" { "A4" } else { "A5" };
+    let (paper, base) = if opts.paper == "a4" {
+        ("A4", "10.5pt")
+    } else {
+        ("A5", "7.4pt")
+    };
     let _ = write!(
         html,
-        "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n<title>{title}</title>\n<style>@page {{ size: {paper} portrait; margin: 7mm; }}{STYLE}</style>\n</head>\n<body>\n",
+        "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n<title>{title}</title>\n<style>@page {{ size: {paper} portrait; margin: 6mm; }}\nhtml {{ font-size: {base}; }}{STYLE}</style>\n</head>\n<body>\n",
         lang.pick("zh-CN", "en")
     );
     for t in tables {
@@ -228,10 +244,14 @@ pub fn one(checked: &Checked, opts: &CardOptions) -> Result<String, String> {
     );
     // Running totals, failed throws, penalties, from the events.
     let mut running: Vec<(u8, i32, bool)> = Vec::new();
-    let mut notes: Vec<(u8, String)> = Vec::new();
+    // Tricks whose lead was a failed throw; the attempt goes with its penalty.
+    let mut failed_throws: Vec<u8> = Vec::new();
+    let mut attempt_cards = String::new();
     let mut penalties: Vec<String> = Vec::new();
     let mut kitty_line = String::new();
+    // The trick a move was made for: 0 during the bury.
     let mut current_trick = 0u8;
+    let mut over = false;
     for step in &run.steps {
         let reason = step
             .entry
@@ -241,42 +261,26 @@ pub fn one(checked: &Checked, opts: &CardOptions) -> Result<String, String> {
             .unwrap_or_default();
         for ev in &step.events {
             match ev {
+                Event::Buried { .. } => current_trick = 1,
+                Event::BoardOver { .. } => over = true,
                 Event::Played { trick, .. } => current_trick = *trick,
                 Event::TrickWon {
                     trick,
                     defenders,
                     to_defenders,
                     ..
-                } => running.push((*trick, *defenders, *to_defenders)),
-                Event::ThrowFailed {
-                    seat,
-                    trick,
-                    attempt,
-                    penalty,
-                    ..
-                } => notes.push((
-                    *trick,
-                    match lang {
-                        Lang::Zh => format!(
-                            "{} 甩牌失败：{}，罚 {penalty} 分",
-                            sw::seat(*seat, lang),
-                            cards(attempt, lang)
-                        ),
-                        Lang::En => format!(
-                            "{}'s throw failed: {}, penalty {penalty}",
-                            sw::seat(*seat, lang),
-                            cards(attempt, lang)
-                        ),
-                    },
-                )),
+                } => {
+                    running.push((*trick, *defenders, *to_defenders));
+                    current_trick = trick + 1;
+                }
+                Event::ThrowFailed { trick, attempt, .. } => {
+                    failed_throws.push(*trick);
+                    attempt_cards = format!(" {}", cards(attempt, lang));
+                }
                 Event::Warning { seat, reason: r } => penalties.push(format!(
                     "<tr><td>#{}</td><td>{}</td><td>{}{}</td><td>{}</td><td>{}</td></tr>",
                     step.entry.seq,
-                    if current_trick == 0 {
-                        lang.pick("扣底", "bury").to_string()
-                    } else {
-                        current_trick.to_string()
-                    },
+                    trick_label(current_trick, over, lang),
                     sw::offence(*r, lang),
                     lang.pick("（警告）", " (warning)"),
                     sw::seat(*seat, lang),
@@ -288,14 +292,15 @@ pub fn one(checked: &Checked, opts: &CardOptions) -> Result<String, String> {
                     points,
                     ..
                 } => penalties.push(format!(
-                    "<tr><td>#{}</td><td>{}</td><td>{}{reason}</td><td>{}</td><td>{points}</td></tr>",
+                    "<tr><td>#{}</td><td>{}</td><td>{}{}{reason}</td><td>{}</td><td>{points}</td></tr>",
                     step.entry.seq,
-                    if current_trick == 0 {
-                        lang.pick("扣底", "bury").to_string()
-                    } else {
-                        current_trick.to_string()
-                    },
+                    trick_label(current_trick, over, lang),
                     sw::offence(*r, lang),
+                    if *r == rules::shengji::Offence::FailedThrow {
+                        std::mem::take(&mut attempt_cards)
+                    } else {
+                        String::new()
+                    },
                     sw::seat(*seat, lang),
                 )),
                 Event::KittyCaptured {
@@ -358,8 +363,9 @@ pub fn one(checked: &Checked, opts: &CardOptions) -> Result<String, String> {
             .unwrap_or((0, false));
         let _ = writeln!(
             s,
-            "<tr class=\"trick\" data-trick=\"{}\"><td class=\"n\">{}</td>{}{}{}{}<td class=\"w\">{}</td><td class=\"p\">{}{}</td><td class=\"p\">{total}</td></tr>",
+            "<tr class=\"trick\" data-trick=\"{}\"><td class=\"n\">{}{}</td>{}{}{}{}<td class=\"w\">{}</td><td class=\"p\">{}{}</td><td class=\"p\">{total}</td></tr>",
             tr.trick,
+            if failed_throws.contains(&tr.trick) { "†" } else { "" },
             tr.trick,
             cell(Seat::N),
             cell(Seat::E),
@@ -369,12 +375,6 @@ pub fn one(checked: &Checked, opts: &CardOptions) -> Result<String, String> {
             tr.points,
             if to_def || tr.points == 0 { "" } else { "*" },
         );
-        for (_, note) in notes.iter().filter(|n| n.0 == tr.trick) {
-            let _ = writeln!(
-                s,
-                "<tr class=\"note\"><td></td><td colspan=\"7\">{note}</td></tr>"
-            );
-        }
     }
     if b.tricks().is_empty() {
         let _ = writeln!(
@@ -385,10 +385,10 @@ pub fn one(checked: &Checked, opts: &CardOptions) -> Result<String, String> {
     }
     let _ = writeln!(
         s,
-        "</tbody>\n</table>\n<p style=\"font-size:7.5pt;margin:0 0 2mm\">{}</p>",
+        "</tbody>\n</table>\n<p class=\"legend\">{}</p>",
         lang.pick(
-            "下划线：首家。* 庄家方赢得的分（不计入闲家）。",
-            "Underlined: the lead. * points won by the declarer's side (not counted for the defenders).",
+            "下划线：首家。* 庄家方赢得的分（不计入闲家）。† 这一轮首家甩牌失败（见下表）。",
+            "Underlined: the lead. * points won by the declarer's side (not counted for the defenders). † a failed throw led this trick (see below).",
         )
     );
     // Kitty, penalties, result.

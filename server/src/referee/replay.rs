@@ -18,7 +18,7 @@ use rules::{Engine, Viewer};
 use serde_json::{json, Map, Value};
 
 use super::args::Args;
-use super::lang::{Lang, Words};
+use super::lang::Lang;
 use super::replayed::{self, Checked, Replayed, Run};
 use super::words::{self, gouji as gw, shengji as sw};
 use crate::store::{LogEntry, SeatRecord, StoredTable};
@@ -973,7 +973,7 @@ fn shengji_state(b: &rules::shengji::Board, lang: Lang, lines: &mut Vec<String>)
             lines.push(format!(
                 "{}{}",
                 lang.pick("底牌：", "Kitty: "),
-                words::cards(k)
+                sw::hand(b.order(), k)
             ));
         }
     }
@@ -1120,13 +1120,5 @@ fn gouji_state(g: &rules::gouji::Game, lang: Lang, lines: &mut Vec<String>) {
             gw::score(score, lang),
             gw::outcome(outcome, lang)
         ));
-    }
-}
-
-/// The words of a check's outcome, for other tools' reports.
-pub fn verdict_words(checked: &Checked) -> Words {
-    match &checked.fault {
-        None => Words::new("核对无误", "verified"),
-        Some(f) => f.words.clone(),
     }
 }

@@ -14,7 +14,7 @@ use rules::deal::Seed;
 use rules::{Engine, Explain};
 use serde::Serialize;
 
-use super::lang::Words;
+use super::lang::{Lang, Words};
 use crate::game::DealFixed;
 use crate::store::{self, LogEntry, SqliteStore, Store, StoredTable, TableHeader, Tampered};
 
@@ -40,7 +40,10 @@ pub struct Run<G: Engine> {
 
 impl<G: Engine + Clone> Run<G> {
     /// Re-applies `log` to `dealt`. Stops at the first entry that does not read or is refused.
-    pub fn replay(dealt: G, log: &[LogEntry]) -> (Run<G>, Option<Fault>) {
+    pub fn replay(dealt: G, log: &[LogEntry]) -> (Run<G>, Option<Fault>)
+    where
+        G: crate::game::TableGame,
+    {
         let mut engine = dealt.clone();
         let mut steps = Vec::with_capacity(log.len());
         let mut fault = None;
@@ -48,7 +51,7 @@ impl<G: Engine + Clone> Run<G> {
             let action: G::Action = match serde_json::from_str(&e.action) {
                 Ok(a) => a,
                 Err(err) => {
-                    fault = Some(Fault::unreadable(e, &err.to_string()));
+                    fault = Some(Fault::unreadable(G::GAME, e, &err.to_string()));
                     break;
                 }
             };
@@ -59,7 +62,7 @@ impl<G: Engine + Clone> Run<G> {
                     events,
                 }),
                 Err(err) => {
-                    fault = Some(Fault::refused(e, &err));
+                    fault = Some(Fault::refused(G::GAME, e, &err));
                     break;
                 }
             }
@@ -150,7 +153,7 @@ impl Fault {
         }
     }
 
-    fn unreadable(e: &LogEntry, err: &str) -> Fault {
+    fn unreadable(_game: &str, e: &LogEntry, err: &str) -> Fault {
         Fault {
             kind: "unreadable_action",
             seq: Some(e.seq),
@@ -165,7 +168,7 @@ impl Fault {
         }
     }
 
-    fn refused(e: &LogEntry, err: &impl Explain) -> Fault {
+    fn refused(game: &str, e: &LogEntry, err: &impl Explain) -> Fault {
         Fault {
             kind: "refused",
             seq: Some(e.seq),
@@ -174,7 +177,7 @@ impl Fault {
                 format!(
                     "第 {} 条记录（座位 {}，{}，{}）引擎不再接受：{} [{}]",
                     e.seq,
-                    e.seat,
+                    seat_label(game, e.seat, Lang::Zh),
                     e.actor.name(),
                     e.action,
                     err.zh(),
@@ -183,7 +186,7 @@ impl Fault {
                 format!(
                     "entry {} (seat {}, {}, {}) is refused by the engine: {} [{}]",
                     e.seq,
-                    e.seat,
+                    seat_label(game, e.seat, Lang::En),
                     e.actor.name(),
                     e.action,
                     err.en(),
@@ -197,6 +200,18 @@ impl Fault {
 impl std::fmt::Display for Fault {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.words.en)
+    }
+}
+
+/// A seat as the game names it (`东`/`E`, `A1`); the index when out of range or unknown.
+pub fn seat_label(game: &str, i: usize, lang: Lang) -> String {
+    match game {
+        "shengji" if i < 4 => {
+            let s = rules::shengji::Seat::from_index(i);
+            lang.pick(s.zh(), s.letter()).to_string()
+        }
+        "gouji" if i < 6 => rules::gouji::Seat::from_index(i).name().to_string(),
+        _ => i.to_string(),
     }
 }
 
@@ -300,33 +315,38 @@ pub fn chain_fault(header: &TableHeader, log: &[LogEntry], t: &Tampered) -> Faul
                     "it is the last entry".to_string(),
                 ),
             };
-            let what = format!(
-                "seat {}, {}, {}, time {}{}{}",
-                e.seat,
-                e.actor.name(),
-                e.action,
-                e.time_ms,
-                e.occupant
-                    .as_deref()
-                    .map(|o| format!(", occupant {o}"))
-                    .unwrap_or_default(),
-                e.reason
-                    .as_deref()
-                    .map(|r| format!(", reason {r:?}"))
-                    .unwrap_or_default()
-            );
+            let what = |lang: Lang| {
+                format!(
+                    "{} {}, {}, {}, {} {}{}{}",
+                    lang.pick("座位", "seat"),
+                    seat_label(&header.game, e.seat, lang),
+                    e.actor.name(),
+                    e.action,
+                    lang.pick("时间", "time"),
+                    crate::referee::words::iso_time(e.time_ms),
+                    e.occupant
+                        .as_deref()
+                        .map(|o| format!(", {} {o}", lang.pick("出牌人", "occupant")))
+                        .unwrap_or_default(),
+                    e.reason
+                        .as_deref()
+                        .map(|r| format!(", {} {r:?}", lang.pick("理由", "reason")))
+                        .unwrap_or_default()
+                )
+            };
+            let (what_zh, what_en) = (what(Lang::Zh), what(Lang::En));
             Fault {
                 kind: "hash",
                 seq: Some(*seq),
                 code: None,
                 words: Words::new(
                     format!(
-                        "第 {seq} 条记录（{what}）与其哈希不符：存储 {}…，重算 {}…。{before_zh}；{next_zh}。",
+                        "第 {seq} 条记录（{what_zh}）与其哈希不符：存储 {}…，重算 {}…。{before_zh}；{next_zh}。",
                         short(&e.hash),
                         short(&computed)
                     ),
                     format!(
-                        "entry {seq} ({what}) does not match its hash: stored {}…, computed {}…. Either {before_en}; {next_en}.",
+                        "entry {seq} ({what_en}) does not match its hash: stored {}…, computed {}…. Either {before_en}; {next_en}.",
                         short(&e.hash),
                         short(&computed)
                     ),

@@ -344,6 +344,15 @@ pub struct Tables {
     pub gouji: Vec<(String, rules::gouji::Game)>,
 }
 
+/// The test's directory goes with it.
+impl Drop for Tables {
+    fn drop(&mut self) {
+        if let Some(dir) = self.db.parent() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
 /// A database with `s` finished 80分 boards and `g` finished 够级 games.
 pub fn finished_tables(name: &str, s: u32, g: u32) -> Tables {
     let db = temp_db(name);
