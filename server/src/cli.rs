@@ -42,6 +42,38 @@ pub enum Command {
     },
     /// Answers rule questions, one JSON object a line on standard input (docs/referee.md).
     Judge,
+    /// Replays a stored table through the engine, every hand shown, checking its chain and
+    /// result: <table id> [--db FILE] [--at N] [--lang zh|en] [--json] [--head HASH].
+    #[command(disable_help_flag = true)]
+    Replay {
+        #[arg(num_args = 0.., trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Why a logged action was legal, or why another would be refused: <table id> <seq>
+    /// [--try JSON --seat N] [--db FILE] [--json].
+    #[command(disable_help_flag = true)]
+    Explain {
+        #[arg(num_args = 0.., trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Writes a stored table in the board format: <table id> [--db FILE].
+    #[command(disable_help_flag = true)]
+    Export {
+        #[arg(num_args = 0.., trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Checks a board file against a re-deal and stores it: FILE [--db FILE] [--check].
+    #[command(disable_help_flag = true)]
+    Import {
+        #[arg(num_args = 0.., trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// The printable record card (随牌记录卡) of 80分 boards: <table id>… [--paper a5|a4].
+    #[command(disable_help_flag = true)]
+    RecordCard {
+        #[arg(num_args = 0.., trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Events: a Mitchell movement, or an 80分 duplicate session scored (docs/tournaments.md).
     #[command(subcommand)]
     Event(EventCommand),

@@ -24,6 +24,7 @@ pub mod http;
 pub mod limits;
 pub mod lobby;
 pub mod metrics;
+pub mod referee;
 pub mod seat_token;
 pub mod shutdown;
 pub mod store;
