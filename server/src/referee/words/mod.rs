@@ -132,6 +132,18 @@ pub fn parse_iso_time(s: &str) -> Option<u64> {
     (iso_time(back) == s).then_some(back)
 }
 
+/// A seat by index or by name (`N`, `A1`): the reverse of the seat words.
+pub fn parse_seat(game: &str, s: &str) -> Result<usize, String> {
+    if let Ok(i) = s.parse::<usize>() {
+        return Ok(i);
+    }
+    let found = match game {
+        "gouji" => rules::gouji::Seat::parse(s).map(|x| x.index()),
+        _ => rules::shengji::Seat::parse(s).map(|x| x.index()),
+    };
+    found.ok_or_else(|| format!("--seat: {s:?} is not a seat of {game}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,16 +165,4 @@ mod tests {
         assert_eq!(parse_iso_time("2024-02-30T00:00:00.000Z"), None);
         assert_eq!(elapsed(1000, 224_000), "03:43");
     }
-}
-
-/// A seat by index or by name (`N`, `A1`): the reverse of the seat words.
-pub fn parse_seat(game: &str, s: &str) -> Result<usize, String> {
-    if let Ok(i) = s.parse::<usize>() {
-        return Ok(i);
-    }
-    let found = match game {
-        "gouji" => rules::gouji::Seat::parse(s).map(|x| x.index()),
-        _ => rules::shengji::Seat::parse(s).map(|x| x.index()),
-    };
-    found.ok_or_else(|| format!("--seat: {s:?} is not a seat of {game}"))
 }
