@@ -51,20 +51,24 @@ test('a friend joins by the invite link, a third person watches; computers are t
   assert.ok(listed.some((/** @type {any} */ t) => t.id === code));
 
   // A friend opens the link in their own browser, writes a name and sits down opposite. The
-  // friend calls themselves 「机器人」, as the server's bots are named: still a person.
+  // bots' own name is refused in plain words (no one can pass for a computer, or a computer for
+  // a person); a name that merely contains it is a person's name like any other.
   const friend = await newPage(live.browser, { width: 390, height: 844 });
   await friend.page.goto(link);
   await friend.page.fill('#name', '机器人');
+  await friend.page.click('[data-seat="2"]');
+  await friend.page.waitForFunction(() => document.body.textContent?.includes('留给机器人的名字'));
+  await friend.page.fill('#name', '机器人小王');
   await friend.page.click('[data-seat="2"]');
   await friend.page.waitForFunction(() => /** @type {any} */ (window).paiju?.model?.view);
   assert.equal(await friend.page.evaluate(() => /** @type {any} */ (window).paiju.model.seat), 2);
   // The host sees the friend's name at the partner's place, not marked as a computer; the two
   // bots' seats are (the server names them 「机器人」 too: only the flag tells them apart).
-  await host.page.waitForFunction(() => document.querySelector('[data-seat="2"]')?.textContent?.includes('机器人'));
+  await host.page.waitForFunction(() => document.querySelector('[data-seat="2"]')?.textContent?.includes('机器人小王'));
   const seats = (await (await fetch(`${live.server.url}/api/tables/${code}`)).json()).seats;
   assert.deepEqual(seats.map((/** @type {any} */ s) => s.bot), [false, true, false, true]);
-  assert.equal(seats[2].name, '机器人');
-  assert.equal(await host.page.locator('[data-seat="2"] .tag.bot').count(), 0, 'a person named 机器人 is not shown as a computer');
+  assert.equal(seats[2].name, '机器人小王');
+  assert.equal(await host.page.locator('[data-seat="2"] .tag.bot').count(), 0, 'a person named 机器人小王 is not shown as a computer');
   for (const s of [1, 3]) assert.match(await host.page.textContent(`[data-seat="${s}"] .tag.bot`) ?? '', /电脑/, `seat ${s} is a computer`);
   assert.equal(await friend.page.locator('.dock .me .tag.bot').count(), 0, 'nor in their own dock');
 
