@@ -437,6 +437,8 @@ pub mod codes {
     pub const TABLE_REBUILDING: &str = "table_rebuilding";
     /// A question asked again before anything changed.
     pub const ALREADY_ASKED: &str = "already_asked";
+    /// HTTP: a table's replay before it is public (`403`): over, and no open table on its seed.
+    pub const NOT_YET_PUBLIC: &str = "not_yet_public";
     /// HTTP: no such route (`404`).
     pub const NOT_FOUND: &str = "not_found";
     /// HTTP: the route exists, the method does not (`405`).

@@ -95,6 +95,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/tables/{id}/leave", post(leave))
         .route("/api/{*rest}", any(no_route))
         .route("/metrics", get(metrics))
+        .route("/api/tables/{id}/replay", get(replay))
+        .route("/api/tables/{id}/explain/{seq}", get(explain))
         .route("/ws/{id}", get(ws))
         .fallback(static_file)
         .layer(middleware::from_fn_with_state(app.clone(), guard))
@@ -361,6 +363,98 @@ async fn leave(State(app): State<Arc<App>>, UrlPath(id): UrlPath<String>, body: 
     match app.lobby.leave(&id, req).await {
         Ok(()) => Json(serde_json::json!({})).into_response(),
         Err(r) => refused(r),
+    }
+}
+
+/// Whether the request carries the referee's token (`Authorization: Bearer …`).
+fn is_referee(app: &App, headers: &HeaderMap) -> bool {
+    let Some(want) = app.lobby.settings.referee_hash.as_deref() else {
+        return false;
+    };
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .is_some_and(|t| crate::seat_token::same(want, &crate::seat_token::hash(t.trim())))
+}
+
+/// A stored table, replayed through the engine, for the referee at any time and for everyone
+/// once the table is over and its seed is public (no open table deals from it any more): every
+/// hand is in it.
+async fn replayed_for(
+    app: &App,
+    id: &str,
+    headers: &HeaderMap,
+) -> Result<crate::referee::replayed::Checked, Response> {
+    let public = app.lobby.summary(id).is_some_and(|s| s.seed.is_some());
+    if !public && !is_referee(app, headers) {
+        return Err(problem(
+            403,
+            Problem::new(
+                codes::NOT_YET_PUBLIC,
+                "这副牌还不能复盘：它结束、且用同一种子的牌桌都结束后才公开（裁判随时可看）",
+                "this table cannot be replayed yet: it is public once it is over and no open table deals from its seed (a referee may at any time)",
+            ),
+        ));
+    }
+    match app.lobby.journal.load(id).await {
+        Ok(Some(stored)) => Ok(crate::referee::replayed::check(stored, None)),
+        Ok(None) => Err(problem(
+            404,
+            Problem::new(codes::NO_TABLE, "没有这张牌桌", "no such table"),
+        )),
+        Err(e) => Err(problem(
+            503,
+            Problem::new(
+                codes::STORE_FAILED,
+                "服务器暂时读不到记录，请稍后再试",
+                format!("the store could not be read: {}", e.0),
+            ),
+        )),
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct ReplayQuery {
+    /// The full state (every hand) after action `at` instead of the whole replay.
+    at: Option<u64>,
+}
+
+/// `GET /api/tables/{id}/replay[?at=N]`: `paiju replay --json` (or `--at N`) over HTTP, for the
+/// web replay viewer.
+async fn replay(
+    State(app): State<Arc<App>>,
+    UrlPath(id): UrlPath<String>,
+    axum::extract::Query(q): axum::extract::Query<ReplayQuery>,
+    headers: HeaderMap,
+) -> Response {
+    let checked = match replayed_for(&app, &id, &headers).await {
+        Ok(c) => c,
+        Err(r) => return r,
+    };
+    match q.at {
+        None => Json(crate::referee::replay::json(&checked)).into_response(),
+        Some(n) => match crate::referee::replay::state_json(&checked, n) {
+            Ok(v) => Json(v).into_response(),
+            Err(e) => problem(400, Problem::new(codes::BAD_REQUEST, e.clone(), e)),
+        },
+    }
+}
+
+/// `GET /api/tables/{id}/explain/{seq}`: why logged action `seq` was legal, in the engine's
+/// words (`paiju explain --json`).
+async fn explain(
+    State(app): State<Arc<App>>,
+    UrlPath((id, seq)): UrlPath<(String, u64)>,
+    headers: HeaderMap,
+) -> Response {
+    let checked = match replayed_for(&app, &id, &headers).await {
+        Ok(c) => c,
+        Err(r) => return r,
+    };
+    match crate::referee::explain::explain(&checked, seq) {
+        Ok(e) => Json(e).into_response(),
+        Err(e) => problem(400, Problem::new(codes::BAD_REQUEST, e.clone(), e)),
     }
 }
 
