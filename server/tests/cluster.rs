@@ -148,9 +148,7 @@ async fn next(ws: &mut Ws) -> Result<ClientOut, (u16, String)> {
         match f {
             Some(Ok(Message::Text(t))) => return Ok(serde_json::from_str(&t).unwrap()),
             Some(Ok(Message::Close(Some(c)))) => return Err((c.code.into(), c.reason.to_string())),
-            Some(Ok(Message::Close(None))) | None | Some(Err(_)) => {
-                return Err((0, String::new()))
-            }
+            Some(Ok(Message::Close(None))) | None | Some(Err(_)) => return Err((0, String::new())),
             Some(Ok(_)) => {}
         }
     }
@@ -181,7 +179,10 @@ impl Seat {
         let mut closes = Vec::new();
         let deadline = Instant::now() + Duration::from_secs(LEASE_SECS * 5);
         loop {
-            assert!(Instant::now() < deadline, "no node served {table}: {closes:?}");
+            assert!(
+                Instant::now() < deadline,
+                "no node served {table}: {closes:?}"
+            );
             let ws = tokio_tungstenite::connect_async(format!("ws://{at}/ws/{table}")).await;
             let Ok((mut ws, _)) = ws else {
                 closes.push((0, format!("{at} unreachable")));
@@ -401,7 +402,10 @@ async fn finish_and_verify(db: &str, at: SocketAddr, table: &str, tokens: &[Stri
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "paiju verify: {text}");
-    assert!(text.contains(&format!("{table}: ok, {} entries", t.log.len())), "{text}");
+    assert!(
+        text.contains(&format!("{table}: ok, {} entries", t.log.len())),
+        "{text}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -586,4 +590,152 @@ async fn a_node_whose_table_was_taken_cannot_append_and_does_not_rebuild_it() {
     assert_eq!(t1.log.len(), acked.len());
     store::verify(&t1.header, &t1.log).unwrap();
     finish_and_verify(&db, b.addr, &t.id, &tokens).await;
+}
+
+/// A stored table of `n` log entries: 80分 with the test seed, every entry chained.
+fn sample_table(id: &str, n: u64, state: TableState) -> store::StoredTable {
+    let seed = rules::deal::Seed::from_hex(SEED).unwrap();
+    let header = store::TableHeader {
+        id: id.into(),
+        game: "shengji".into(),
+        ruleset: "fujian-2024".into(),
+        options: "{}".into(),
+        deal_algorithm: rules::deal::ALGORITHM.into(),
+        seed: SEED.into(),
+        seed_commitment: seed.commitment(),
+        board: 3,
+        fixed: "{}".into(),
+        created_ms: 1,
+    };
+    let mut prev = store::genesis(&header);
+    let log = (1..=n)
+        .map(|seq| {
+            let mut e = store::LogEntry {
+                seq,
+                seat: (seq % 4) as usize,
+                actor: protocol::Actor::Player,
+                client_id: Some(seq),
+                occupant: Some("00112233aabbccdd".into()),
+                reason: None,
+                action: format!(r#"{{"n":{seq}}}"#),
+                time_ms: 1000 + seq,
+                hash: String::new(),
+            };
+            e.hash = store::entry_hash(&prev, &e);
+            prev = e.hash.clone();
+            e
+        })
+        .collect();
+    store::StoredTable {
+        header,
+        state,
+        seats: (0..4)
+            .map(|seat| store::SeatRecord {
+                seat,
+                name: Some(format!("P{seat}")),
+                token_hash: Some(format!("{seat:064}")),
+                bot: false,
+            })
+            .collect(),
+        log,
+    }
+}
+
+#[test]
+fn migrate_copies_a_sqlite_store_checking_every_chain() {
+    let dir = std::env::temp_dir().join(format!("paiju-migrate-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let sqlite = dir.join("paiju.db");
+    {
+        let mut s = store::SqliteStore::open(&sqlite).unwrap();
+        for t in [
+            sample_table("good1", 30, TableState::Playing),
+            sample_table("good2", 5, TableState::Closed),
+            sample_table("edited", 7, TableState::Over),
+        ] {
+            let bare = store::StoredTable {
+                log: vec![],
+                ..t.clone()
+            };
+            s.create_table(&bare).unwrap();
+            let entries: Vec<_> = t
+                .log
+                .iter()
+                .map(|e| (t.header.id.clone(), e.clone()))
+                .collect();
+            s.append(&entries).unwrap();
+            s.set_state(&t.header.id, t.state).unwrap();
+        }
+        s.connection()
+            .execute(
+                "UPDATE log SET action = '{}' WHERE table_id = 'edited' AND seq = 4",
+                [],
+            )
+            .unwrap();
+    }
+    let db = store::postgres::test_database("migrate");
+    let migrate = || {
+        Command::new(env!("CARGO_BIN_EXE_paiju"))
+            .arg("migrate")
+            .arg("--from")
+            .arg(&sqlite)
+            .args(["--to", &db])
+            .output()
+            .unwrap()
+    };
+    for run in 0..2 {
+        // Twice: a second run (an interrupted one started again) changes nothing.
+        let out = migrate();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            !out.status.success(),
+            "the edited table is reported: {text}"
+        );
+        assert!(
+            text.contains("good1: copied, 30 entries, chain ok"),
+            "{run}: {text}"
+        );
+        assert!(
+            text.contains("good2: copied, 5 entries, chain ok"),
+            "{run}: {text}"
+        );
+        assert!(
+            text.contains("edited: TAMPERED in the source, not copied"),
+            "{text}"
+        );
+    }
+    let mut pg = PostgresStore::open(&db, None).unwrap();
+    assert_eq!(pg.ids().unwrap(), ["good1", "good2"]);
+    let mut from = store::SqliteStore::open(&sqlite).unwrap();
+    for id in ["good1", "good2"] {
+        let (a, b) = (
+            from.table(id).unwrap().unwrap(),
+            pg.table(id).unwrap().unwrap(),
+        );
+        assert_eq!(
+            (a.header, a.log, a.seats, a.state),
+            (b.header, b.log, b.seats, b.state)
+        );
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_paiju"))
+        .args(["verify", "--db", &db])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    // A target that differs is refused, not overwritten.
+    pg.execute("DELETE FROM log WHERE table_id = 'good1' AND seq = 30")
+        .unwrap();
+    pg.execute("UPDATE log SET action = '{}' WHERE table_id = 'good1' AND seq = 29")
+        .unwrap();
+    let text = String::from_utf8_lossy(&migrate().stdout).to_string();
+    assert!(
+        text.contains("good1: already in the target, and different"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
