@@ -570,6 +570,12 @@ mod tests {
         assert_eq!(Duration::from_millis(a.bot_delay_ms), c.bot_delay);
         assert_eq!(Duration::from_secs_f64(a.idle_minutes * 60.0), c.idle_after);
         assert_eq!(a.max_tables, c.limits.max_tables);
+        assert_eq!(Duration::from_secs_f64(a.lease_secs), c.lease);
+        assert_eq!(a.advertise, c.advertise);
+        let a = serve_args(&["--advertise", "10.0.0.2:8080"]).unwrap();
+        assert_eq!(a.advertise.as_deref(), Some("http://10.0.0.2:8080"));
+        let a = serve_args(&["--advertise", "https://paiju.example.org/n2/"]).unwrap();
+        assert_eq!(a.advertise.as_deref(), Some("https://paiju.example.org/n2"));
         let a = serve_args(&["--allow-origin", "http://a.example,http://b.example"]).unwrap();
         assert_eq!(a.allow_origin, ["http://a.example", "http://b.example"]);
     }
@@ -588,6 +594,10 @@ mod tests {
             ("--max-tables", "0"),
             ("--listen", "nowhere"),
             ("--tables-per-minute", "inf"),
+            ("--lease-secs", "0"),
+            ("--lease-secs", "NaN"),
+            ("--advertise", "two words"),
+            ("--advertise", ""),
         ] {
             let err = serve_args(&[flag, value]).unwrap_err();
             assert!(err.contains(flag), "{flag} {value}: {err}");

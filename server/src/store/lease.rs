@@ -12,35 +12,11 @@
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use tokio_postgres::Client;
 
+use super::postgres::Node;
 use super::StoreError;
-
-/// A serving node, as its leases name it.
-#[derive(Clone, Debug)]
-pub struct Node {
-    /// Random per process start: a restarted node is a new node (its old leases expire, or are
-    /// taken over at once since they name the same address).
-    pub id: String,
-    /// Where clients reach it (`--advertise`), e.g. `http://10.0.0.2:8080`: what a node that does
-    /// not serve a table tells a client.
-    pub address: String,
-    /// How long a lease lasts unless renewed.
-    pub lease: Duration,
-}
-
-impl Node {
-    pub fn lease_ms(&self) -> f64 {
-        self.lease.as_secs_f64() * 1000.0
-    }
-
-    /// How often the owner renews: five times a lease, so a slow round or two does not lose it.
-    pub fn renew_every(&self) -> Duration {
-        self.lease / 5
-    }
-}
 
 /// Who serves a table now.
 #[derive(Clone, Debug, PartialEq, Eq)]

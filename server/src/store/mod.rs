@@ -30,8 +30,8 @@ mod tests;
 
 pub use chain::{entry_hash, genesis, occupant, verify, Tampered};
 pub use journal::{Journal, JournalThread};
-pub use lease::{Leases, Node, Owner};
-pub use postgres::{is_postgres_url, PostgresStore};
+pub use lease::{Leases, Owner};
+pub use postgres::{is_postgres_url, Node, PostgresStore};
 pub use sqlite::SqliteStore;
 
 /// What a table is, fixed when it is created. Part of the hash chain's first link.

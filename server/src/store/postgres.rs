@@ -1,7 +1,7 @@
 //! PostgreSQL, for several nodes on one database (`paiju serve --db postgres://…`).
 //!
 //! The same schema as SQLite (`tables`, `seats`, `log` with its `(table_id, seq)` key), plus
-//! `leases`, who serves which table ([`super::lease`]), and `schema_version`: migrations are
+//! `leases`, who serves which table (lease.rs), and `schema_version`: migrations are
 //! numbered and run at start, under an advisory lock so two nodes starting at once do not race.
 //!
 //! When the store belongs to a serving node (`node` is set), every write to a table checks, in
@@ -14,14 +14,14 @@
 //! Blocking, like every [`Store`]: it runs on the journal's thread. It drives the asynchronous
 //! `tokio-postgres` client with a current-thread runtime of its own rather than using the
 //! synchronous `postgres` crate: that crate is exactly this wrapper (tokio-postgres plus a
-//! current-thread runtime) and one crate more, while the lease code ([`super::lease`]) needs the
+//! current-thread runtime) and one crate more, while the lease code (lease.rs) needs the
 //! asynchronous client on the server's runtime anyway.
 
 use std::collections::BTreeSet;
+use std::time::Duration;
 
 use tokio_postgres::{Client, NoTls};
 
-use super::lease::Node;
 use super::*;
 
 /// The migrations, in order: entry `i` brings the schema to version `i + 1`. Never edit one
@@ -150,6 +150,30 @@ pub(super) async fn connect(url: &str) -> Result<Client, StoreError> {
         }
     });
     Ok(client)
+}
+
+/// A serving node, as its leases name it.
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// Random per process start: a restarted node is a new node (its old leases expire, or are
+    /// taken over at once since they name the same address).
+    pub id: String,
+    /// Where clients reach it (`--advertise`), e.g. `http://10.0.0.2:8080`: what a node that does
+    /// not serve a table tells a client.
+    pub address: String,
+    /// How long a lease lasts unless renewed.
+    pub lease: Duration,
+}
+
+impl Node {
+    pub fn lease_ms(&self) -> f64 {
+        self.lease.as_secs_f64() * 1000.0
+    }
+
+    /// How often the owner renews: five times a lease, so a slow round or two does not lose it.
+    pub fn renew_every(&self) -> Duration {
+        self.lease / 5
+    }
 }
 
 /// The store over PostgreSQL.
