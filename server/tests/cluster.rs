@@ -377,7 +377,8 @@ async fn play(seats: &mut [Seat], n: usize, next_id: &mut u64) -> Vec<(u64, usiz
 /// board with no id applied twice, and that `paiju verify` passes.
 async fn finish_and_verify(db: &str, at: SocketAddr, table: &str, tokens: &[String]) {
     let mut tasks = Vec::new();
-    for token in tokens.iter().cloned() {
+    for token in tokens {
+        let token = token.clone();
         let url = format!("ws://{at}/ws/{table}");
         tasks.push(tokio::spawn(async move {
             bots::client::play::<rules::shengji::Board>(&url, &token, Default::default()).await
