@@ -33,6 +33,8 @@ pub struct LoadOptions {
     pub exe: PathBuf,
     /// Stop waiting after this long.
     pub deadline: Duration,
+    /// The server's store: a `postgres://` URL; `None`: a fresh SQLite file, deleted after.
+    pub db: Option<String>,
 }
 
 /// What came out.
@@ -53,6 +55,12 @@ pub struct LoadReport {
     /// machine they share the cores, so the split says who was busy.
     pub server_cpu: f64,
     pub load_cpu: f64,
+    /// The server's journal commits (group commit transactions) while the tables played: how
+    /// many, their mean, and the p50 and p99 as the upper bounds of their histogram buckets.
+    pub commits: u64,
+    pub commit_mean: Duration,
+    pub commit_p50: Duration,
+    pub commit_p99: Duration,
     pub errors: Vec<String>,
 }
 
@@ -94,6 +102,14 @@ impl std::fmt::Display for LoadReport {
         )?;
         let per_table =
             self.rss_peak_kib.saturating_sub(self.rss_idle_kib) as f64 / self.tables.max(1) as f64;
+        writeln!(
+            f,
+            "store commits: {} (group commit), mean {:.2} ms, p50 <= {:.2} ms, p99 <= {:.2} ms",
+            self.commits,
+            ms(self.commit_mean),
+            ms(self.commit_p50),
+            ms(self.commit_p99)
+        )?;
         writeln!(
             f,
             "cpu while playing: server {:.1} s, load generator {:.1} s, over {:.1} s of wall time",
@@ -220,10 +236,74 @@ async fn echo_round_trips(
     Ok(all)
 }
 
-/// Starts `paiju serve` on a free port with a fresh database; returns it and its address.
+/// The server's commit histogram (`paiju_store_commit_seconds` in /metrics): count, sum in
+/// seconds, and the cumulative buckets as (upper bound, count).
+#[derive(Clone, Debug, Default)]
+pub struct Commits {
+    pub count: u64,
+    pub sum: f64,
+    pub buckets: Vec<(f64, u64)>,
+}
+
+impl Commits {
+    /// Reads it from a server's /metrics.
+    pub async fn read(addr: SocketAddr) -> Commits {
+        let text = match crate::http::request(addr, "GET", "/metrics", None).await {
+            Ok((200, text)) => text,
+            _ => return Commits::default(),
+        };
+        let mut c = Commits::default();
+        for line in text.lines() {
+            let Some(rest) = line.strip_prefix("paiju_store_commit_seconds_") else {
+                continue;
+            };
+            let value = rest.rsplit(' ').next().unwrap_or("");
+            if rest.starts_with("count") {
+                c.count = value.parse().unwrap_or(0);
+            } else if rest.starts_with("sum") {
+                c.sum = value.parse().unwrap_or(0.0);
+            } else if let Some(le) = rest.split("le=\"").nth(1) {
+                let le = le.split('"').next().unwrap_or("");
+                let le = if le == "+Inf" {
+                    f64::INFINITY
+                } else {
+                    le.parse().unwrap_or(0.0)
+                };
+                c.buckets.push((le, value.parse().unwrap_or(0)));
+            }
+        }
+        c
+    }
+
+    /// The commits since `before`: (count, mean, p50 bound, p99 bound).
+    pub fn since(&self, before: &Commits) -> (u64, Duration, Duration, Duration) {
+        let n = self.count.saturating_sub(before.count);
+        let mean = if n == 0 {
+            0.0
+        } else {
+            (self.sum - before.sum) / n as f64
+        };
+        let at = |p: f64| {
+            let want = (n as f64 * p).ceil() as u64;
+            self.buckets
+                .iter()
+                .map(|&(le, c)| {
+                    let b = before.buckets.iter().find(|x| x.0 == le).map_or(0, |x| x.1);
+                    (le, c.saturating_sub(b))
+                })
+                .find(|&(_, c)| c >= want.max(1))
+                .map_or(0.0, |(le, _)| le)
+        };
+        let secs = |s: f64| Duration::from_secs_f64(if s.is_finite() { s.max(0.0) } else { 60.0 });
+        (n, secs(mean), secs(at(0.5)), secs(at(0.99)))
+    }
+}
+
+/// Starts `paiju serve` on a free port with a fresh database (or the given one); returns it and
+/// its address.
 async fn start_server(
     exe: &PathBuf,
-    db: &std::path::Path,
+    db: &std::ffi::OsStr,
 ) -> Result<(tokio::process::Child, SocketAddr), String> {
     let mut child = tokio::process::Command::new(exe)
         .args(["serve", "--listen", "127.0.0.1:0", "--db"])
@@ -253,7 +333,10 @@ pub async fn run<E: Engine + 'static>(opts: LoadOptions) -> Result<LoadReport, S
     let connections = opts.tables * opts.seats;
     let dir = std::env::temp_dir().join(format!("paiju-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let db = dir.join("load.db");
+    let db = match &opts.db {
+        Some(url) => std::ffi::OsString::from(url),
+        None => dir.join("load.db").into_os_string(),
+    };
     let (mut child, addr) = start_server(&opts.exe, &db).await?;
     let pid = child.id().unwrap_or(0);
 
@@ -279,6 +362,7 @@ pub async fn run<E: Engine + 'static>(opts: LoadOptions) -> Result<LoadReport, S
         }
     }
     eprintln!("playing ...");
+    let commits0 = Commits::read(addr).await;
     let started = Instant::now();
     let server_cpu0 = cpu_seconds(&pid.to_string());
     let load_cpu0 = cpu_seconds("self");
@@ -325,6 +409,7 @@ pub async fn run<E: Engine + 'static>(opts: LoadOptions) -> Result<LoadReport, S
     let server_cpu = cpu_seconds(&pid.to_string()) - server_cpu0;
     let load_cpu = cpu_seconds("self") - load_cpu0;
     sampler.abort();
+    let (commits, commit_mean, commit_p50, commit_p99) = Commits::read(addr).await.since(&commits0);
     let rss_peak_kib = rss_kib(pid).max(peak.load(std::sync::atomic::Ordering::Relaxed));
     let _ = tokio::process::Command::new("kill")
         .args(["-TERM", &pid.to_string()])
@@ -347,6 +432,10 @@ pub async fn run<E: Engine + 'static>(opts: LoadOptions) -> Result<LoadReport, S
         rss_peak_kib,
         server_cpu,
         load_cpu,
+        commits,
+        commit_mean,
+        commit_p50,
+        commit_p99,
         errors,
     })
 }

@@ -399,6 +399,10 @@ pub mod close {
     /// The table stopped after a storage failure (e.g. a full disk) and is being rebuilt from
     /// its log: reconnect in a few seconds with `last_seq`; nothing acknowledged was lost.
     pub const RETRY: u16 = 4503;
+    /// Past one machine: another node serves this table. The close reason is that node's
+    /// address (its `--advertise`, e.g. `http://10.0.0.2:8080`): connect to `/ws/{table}` there
+    /// with the same token and `last_seq`; if it cannot be reached, retry here with backoff.
+    pub const ELSEWHERE: u16 = 4307;
     /// Too many refused tokens from this client address: wait before trying again (a `hello`
     /// with a token is refused without being checked while the address is throttled).
     pub const RATE_LIMITED: u16 = 4030;
@@ -435,6 +439,8 @@ pub mod codes {
     pub const REASON: &str = "reason";
     /// The table stopped after a failed write and is being rebuilt from its log: retry.
     pub const TABLE_REBUILDING: &str = "table_rebuilding";
+    /// Past one machine: another node serves this table (HTTP 307 with `Location`).
+    pub const ELSEWHERE: &str = "elsewhere";
     /// A question asked again before anything changed.
     pub const ALREADY_ASKED: &str = "already_asked";
     /// HTTP: a table's replay before it is public (`403`): over, and no open table on its seed.

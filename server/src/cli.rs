@@ -1,5 +1,5 @@
-//! The command line (clap, derive): `serve`, `load`, `verify`, and the referee's `deal` and
-//! `judge`. Every value is checked here, so a bad flag stops the program with a clear message
+//! The command line (clap, derive): `serve`, `load`, `verify`, `migrate`, and the referee's
+//! `deal` and `judge`. Every value is checked here, so a bad flag stops the program with a clear message
 //! and exit code 2 before anything starts (a NaN clock scale or a negative idle time used to
 //! panic deep inside the server).
 
@@ -33,6 +33,8 @@ pub enum Command {
     Load(LoadArgs),
     /// Checks the hash chains of stored logs.
     Verify(VerifyArgs),
+    /// Copies a SQLite store into PostgreSQL (past one machine), checking every chain.
+    Migrate(MigrateArgs),
     /// One board re-dealt from its seed, as JSON: --game shengji|gouji --seed <64 hex> --board <n>.
     // Its arguments go to `referee::deal` untouched: its messages are part of its tests.
     #[command(disable_help_flag = true)]
@@ -155,9 +157,19 @@ pub struct ServeArgs {
     /// Where to listen (0.0.0.0:8080 to serve a room's network).
     #[arg(long, value_name = "ADDR", default_value_t = Config::default().listen)]
     pub listen: SocketAddr,
-    /// The SQLite database file (created on first start).
-    #[arg(long, value_name = "FILE", default_value = "paiju.db")]
+    /// The SQLite database file (created on first start), or a `postgres://…` URL to run as one
+    /// of several nodes on one PostgreSQL database.
+    #[arg(long, value_name = "FILE|URL", default_value = "paiju.db")]
     pub db: PathBuf,
+    /// With PostgreSQL: the address clients reach this node at (e.g. 10.0.0.2:8080 or
+    /// https://paiju.example.org/n2), sent to clients that ask another node for its tables.
+    /// Default: the address it listens on.
+    #[arg(long, value_name = "ADDR", value_parser = server::advertised)]
+    pub advertise: Option<String>,
+    /// With PostgreSQL: how long a table's lease lasts unless renewed (renewed every fifth of
+    /// it): how soon other nodes take over the tables of a node that died (1 to 600).
+    #[arg(long, value_name = "S", default_value_t = 10.0, value_parser = lease_seconds, allow_negative_numbers = true)]
+    pub lease_secs: f64,
     /// Serve the web client from this directory (while working on it) instead of the copy built
     /// into the binary.
     #[arg(long, value_name = "DIR")]
@@ -279,16 +291,39 @@ pub struct LoadArgs {
         value_parser = clap::value_parser!(u64).range(1..)
     )]
     pub deadline_s: u64,
+    /// The store of the server it starts: a `postgres://…` URL (its tables stay there). Default:
+    /// a fresh SQLite file, deleted after.
+    #[arg(long, value_name = "URL")]
+    pub db: Option<String>,
 }
 
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
-    /// The SQLite database file.
-    #[arg(long, value_name = "FILE", default_value = "paiju.db")]
+    /// The SQLite database file, or a `postgres://…` URL.
+    #[arg(long, value_name = "FILE|URL", default_value = "paiju.db")]
     pub db: PathBuf,
     /// Only this table (default: every table).
     #[arg(long, value_name = "ID")]
     pub table: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct MigrateArgs {
+    /// The SQLite database file to copy (read only).
+    #[arg(long, value_name = "FILE")]
+    pub from: PathBuf,
+    /// The PostgreSQL database to copy into: a `postgres://…` URL.
+    #[arg(long, value_name = "URL")]
+    pub to: String,
+}
+
+fn lease_seconds(s: &str) -> Result<f64, String> {
+    let x = finite(s)?;
+    if (1.0..=600.0).contains(&x) {
+        Ok(x)
+    } else {
+        Err(format!("{x} is out of range: 1 to 600"))
+    }
 }
 
 fn finite(s: &str) -> Result<f64, String> {
@@ -405,6 +440,8 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
     let mut c = Config {
         listen: args.listen,
         db: args.db,
+        advertise: args.advertise,
+        lease: Duration::from_secs_f64(args.lease_secs),
         clock_scale: args.clock_scale,
         bot_delay: Duration::from_millis(args.bot_delay_ms),
         idle_after: Duration::from_secs_f64(args.idle_minutes * 60.0),
@@ -441,7 +478,7 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
         let _ = writeln!(
             out,
             "paiju: database {}, web client {}, referee role {}",
-            c.db.display(),
+            server::store::postgres::redact(&c.db.to_string_lossy()),
             match &c.web {
                 Some(dir) => dir
                     .canonicalize()
@@ -485,6 +522,7 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
         think: Duration::from_millis(args.think_ms),
         exe,
         deadline: Duration::from_secs(args.deadline_s),
+        db: args.db,
     };
     // Every bot of the load connects from 127.0.0.1: lift the per-address limits of the server
     // it starts (bots/src/load.rs passes its own flags; the environment reaches the child too).
@@ -501,15 +539,21 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
     Ok(())
 }
 
-pub fn verify(args: VerifyArgs) -> Result<(), String> {
-    let path = args.db;
-    if !path.exists() {
-        return Err(format!("no database at {}", path.display()));
+/// Opens a `--db` value for a tool: a SQLite file must exist already (a typo must not create
+/// an empty database that verifies); PostgreSQL is migrated to the current schema.
+fn open_store(db: &std::path::Path) -> Result<Box<dyn Store>, String> {
+    let name = db.to_string_lossy().to_string();
+    if !store::is_postgres_url(&name) && !db.exists() {
+        return Err(format!("no database at {}", db.display()));
     }
-    let mut db = store::SqliteStore::open(&path).map_err(|e| e.to_string())?;
+    store::open(&name, None).map_err(|e| format!("{}: {e}", store::postgres::redact(&name)))
+}
+
+pub fn verify(args: VerifyArgs) -> Result<(), String> {
+    let mut db = open_store(&args.db)?;
     let ids = match args.table {
         Some(id) => vec![id],
-        None => db.all_ids().map_err(|e| e.to_string())?,
+        None => db.ids().map_err(|e| e.to_string())?,
     };
     let mut bad = 0;
     for id in ids {
@@ -526,6 +570,77 @@ pub fn verify(args: VerifyArgs) -> Result<(), String> {
     }
     if bad > 0 {
         Err(format!("{bad} table(s) failed verification"))
+    } else {
+        Ok(())
+    }
+}
+
+/// Copies every table of a SQLite store into PostgreSQL: each chain is checked before it is
+/// copied and again as read back. A table already there is completed if its log is a prefix of
+/// the source's (an interrupted migration runs again), refused if it differs. Run it while no
+/// node serves the target: the tables are copied without leases, and nodes take them after.
+pub fn migrate(args: MigrateArgs) -> Result<(), String> {
+    if !store::is_postgres_url(&args.to) {
+        return Err(format!(
+            "--to must be a postgres:// or postgresql:// URL, not {:?}",
+            args.to
+        ));
+    }
+    let mut from = open_store(&args.from)?;
+    let mut to = open_store(std::path::Path::new(&args.to))?;
+    let err = |e: store::StoreError| e.to_string();
+    let (mut copied, mut bad) = (0, 0);
+    for id in from.ids().map_err(err)? {
+        let Some(t) = from.table(&id).map_err(err)? else {
+            continue;
+        };
+        if let Err(e) = store::verify(&t.header, &t.log) {
+            bad += 1;
+            println!("{id}: TAMPERED in the source, not copied: {e}");
+            continue;
+        }
+        let done = match to.table(&id).map_err(err)? {
+            None => {
+                let mut bare = t.clone();
+                bare.log.clear();
+                to.create_table(&bare).map_err(err)?;
+                0
+            }
+            Some(there) if there.header == t.header && t.log.starts_with(&there.log) => {
+                there.log.len()
+            }
+            Some(_) => {
+                bad += 1;
+                println!("{id}: already in the target, and different: not copied");
+                continue;
+            }
+        };
+        let rest: Vec<(String, store::LogEntry)> = t.log[done..]
+            .iter()
+            .map(|e| (id.clone(), e.clone()))
+            .collect();
+        for chunk in rest.chunks(1000) {
+            to.append(chunk).map_err(err)?;
+        }
+        for seat in &t.seats {
+            to.set_seat(&id, seat).map_err(err)?;
+        }
+        to.set_state(&id, t.state).map_err(err)?;
+        let back = to
+            .table(&id)
+            .map_err(err)?
+            .ok_or_else(|| format!("{id}: not found after copying"))?;
+        if back.log != t.log || store::verify(&back.header, &back.log).is_err() {
+            bad += 1;
+            println!("{id}: the copy does not match its source");
+            continue;
+        }
+        copied += 1;
+        println!("{id}: copied, {} entries, chain ok", t.log.len());
+    }
+    println!("{copied} table(s) copied");
+    if bad > 0 {
+        Err(format!("{bad} table(s) not copied"))
     } else {
         Ok(())
     }
@@ -561,6 +676,12 @@ mod tests {
         assert_eq!(Duration::from_millis(a.bot_delay_ms), c.bot_delay);
         assert_eq!(Duration::from_secs_f64(a.idle_minutes * 60.0), c.idle_after);
         assert_eq!(a.max_tables, c.limits.max_tables);
+        assert_eq!(Duration::from_secs_f64(a.lease_secs), c.lease);
+        assert_eq!(a.advertise, c.advertise);
+        let a = serve_args(&["--advertise", "10.0.0.2:8080"]).unwrap();
+        assert_eq!(a.advertise.as_deref(), Some("http://10.0.0.2:8080"));
+        let a = serve_args(&["--advertise", "https://paiju.example.org/n2/"]).unwrap();
+        assert_eq!(a.advertise.as_deref(), Some("https://paiju.example.org/n2"));
         let a = serve_args(&["--allow-origin", "http://a.example,http://b.example"]).unwrap();
         assert_eq!(a.allow_origin, ["http://a.example", "http://b.example"]);
     }
@@ -579,6 +700,10 @@ mod tests {
             ("--max-tables", "0"),
             ("--listen", "nowhere"),
             ("--tables-per-minute", "inf"),
+            ("--lease-secs", "0"),
+            ("--lease-secs", "NaN"),
+            ("--advertise", "two words"),
+            ("--advertise", ""),
         ] {
             let err = serve_args(&[flag, value]).unwrap_err();
             assert!(err.contains(flag), "{flag} {value}: {err}");

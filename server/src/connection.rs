@@ -30,6 +30,8 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 /// Everything a connection needs, handed over at upgrade.
 pub struct Conn {
     pub table: Option<TableHandle>,
+    /// Past one machine: when another node serves the table, its address (closed with 4307).
+    pub elsewhere: Option<String>,
     pub limits: Arc<Limits>,
     pub shutdown: Shutdown,
     /// Held for the connection's life: the connection cap. `None`: the cap was reached, so the
@@ -52,6 +54,7 @@ fn error_text(p: Problem) -> String {
 pub async fn run(socket: WebSocket, conn: Conn) {
     let Conn {
         table,
+        elsewhere,
         limits,
         mut shutdown,
         permit,
@@ -79,7 +82,10 @@ pub async fn run(socket: WebSocket, conn: Conn) {
             None
         }
         (true, None) => {
-            close_now(close::NO_TABLE, "no such table");
+            match elsewhere {
+                Some(owner) => close_now(close::ELSEWHERE, &owner),
+                None => close_now(close::NO_TABLE, "no such table"),
+            }
             None
         }
         (true, Some(t)) => Some(t),

@@ -304,7 +304,28 @@ async fn list(State(app): State<Arc<App>>) -> Response {
     Json(app.lobby.list()).into_response()
 }
 
-async fn one(State(app): State<Arc<App>>, UrlPath(id): UrlPath<String>) -> Response {
+/// Past one machine: the answer for a table another node serves, a `307` to the same path
+/// there (`Location`), with a Problem that names the node for clients that do not follow it.
+fn elsewhere(owner: &str, uri: &Uri) -> Response {
+    let path = uri.path_and_query().map(|p| p.as_str()).unwrap_or("/");
+    let mut resp = problem(
+        307,
+        Problem::new(
+            codes::ELSEWHERE,
+            format!("这张牌桌在另一台服务器上：{owner}"),
+            format!("this table is served by another node: {owner}"),
+        ),
+    );
+    if let Ok(location) = HeaderValue::from_str(&format!("{owner}{path}")) {
+        resp.headers_mut().insert(header::LOCATION, location);
+    }
+    resp
+}
+
+async fn one(State(app): State<Arc<App>>, UrlPath(id): UrlPath<String>, uri: Uri) -> Response {
+    if let Some(owner) = app.lobby.elsewhere(&id).await {
+        return elsewhere(&owner, &uri);
+    }
     match app.lobby.summary(&id) {
         Some(s) => Json(s).into_response(),
         None => problem(
@@ -344,7 +365,15 @@ async fn create(
     }
 }
 
-async fn join(State(app): State<Arc<App>>, UrlPath(id): UrlPath<String>, body: Body) -> Response {
+async fn join(
+    State(app): State<Arc<App>>,
+    UrlPath(id): UrlPath<String>,
+    uri: Uri,
+    body: Body,
+) -> Response {
+    if let Some(owner) = app.lobby.elsewhere(&id).await {
+        return elsewhere(&owner, &uri);
+    }
     let req: JoinSeat = match json_body(&app.limits, body).await {
         Ok(r) => r,
         Err(resp) => return resp,
@@ -355,7 +384,15 @@ async fn join(State(app): State<Arc<App>>, UrlPath(id): UrlPath<String>, body: B
     }
 }
 
-async fn leave(State(app): State<Arc<App>>, UrlPath(id): UrlPath<String>, body: Body) -> Response {
+async fn leave(
+    State(app): State<Arc<App>>,
+    UrlPath(id): UrlPath<String>,
+    uri: Uri,
+    body: Body,
+) -> Response {
+    if let Some(owner) = app.lobby.elsewhere(&id).await {
+        return elsewhere(&owner, &uri);
+    }
     let req: LeaveSeat = match json_body(&app.limits, body).await {
         Ok(r) => r,
         Err(resp) => return resp,
@@ -645,8 +682,15 @@ async fn ws(
     if !origin_ok(&headers, &app.allow_origins) {
         return bad_origin();
     }
+    // Past one machine: a table served elsewhere is named in the close (4307); one no node
+    // serves is taken over here first.
+    let owner = match app.lobby.get(&id) {
+        Some(_) => None,
+        None => app.lobby.elsewhere(&id).await,
+    };
     let conn = Conn {
         table: app.lobby.get(&id),
+        elsewhere: owner,
         limits: app.limits.clone(),
         shutdown: app.shutdown.clone(),
         permit: app.connections.clone().try_acquire_owned().ok(),

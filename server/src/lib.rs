@@ -11,13 +11,16 @@
 //! - [`table`]: one actor task per table owning its engine: apply → store → ack → broadcast,
 //!   per-viewer redaction, clocks and 托管, bots in seats, the idle broom.
 //! - [`game`]: the games as `rules::Engine`s the tables are generic over.
-//! - [`store`]: the hash-chained event log behind one trait (SQLite, WAL), group commit,
-//!   `verify`.
+//! - [`store`]: the hash-chained event log behind one trait (SQLite, WAL; or PostgreSQL), group
+//!   commit, `verify`; past one machine, the leases that say which node serves which table.
+//! - [`cluster`]: past one machine, the background task that renews this node's leases and takes
+//!   over the tables of nodes that died.
 //! - [`clock`], [`limits`], [`seat_token`], [`shutdown`]: the small pieces.
 //!
 //! [`start`] runs a server on a listener; `main.rs` is a thin command line around it.
 
 pub mod clock;
+pub mod cluster;
 pub mod connection;
 pub mod games;
 pub mod http;
@@ -45,8 +48,16 @@ pub use table::{DealFixed, TableGame};
 #[derive(Clone, Debug)]
 pub struct Config {
     pub listen: SocketAddr,
-    /// The SQLite database file.
+    /// The SQLite database file, or a `postgres://` (`postgresql://`) URL: several nodes on one
+    /// PostgreSQL database, each table served by the node holding its lease.
     pub db: PathBuf,
+    /// Past one machine: the address clients reach this node at (`http://10.0.0.2:8080`), told
+    /// to clients that ask another node for a table served here. `None`: `http://` and the
+    /// address it listens on.
+    pub advertise: Option<String>,
+    /// Past one machine: how long a table's lease lasts unless renewed (renewed every fifth of
+    /// it): how soon another node takes over the tables of a node that died.
+    pub lease: Duration,
     /// The web client's directory, served from disk (while developing it); `None`: the copy
     /// embedded in the binary at build time ([`web::WEB_FILES`]).
     pub web: Option<PathBuf>,
@@ -71,6 +82,8 @@ impl Default for Config {
         Config {
             listen: "127.0.0.1:8080".parse().expect("address"),
             db: PathBuf::from("paiju.db"),
+            advertise: None,
+            lease: Duration::from_secs(10),
             web: None,
             referee_token: None,
             clock_scale: 1.0,
@@ -110,13 +123,55 @@ impl Running {
     }
 }
 
-/// Opens the store, rebuilds the open tables, binds and serves.
+/// A `--advertise` value as a base URL: `http://` added when no scheme is given, no trailing
+/// slash. At most 100 characters (it travels in a WebSocket close reason).
+pub fn advertised(addr: &str) -> Result<String, String> {
+    let addr = addr.trim().trim_end_matches('/');
+    let url = if addr.starts_with("http://") || addr.starts_with("https://") {
+        addr.to_string()
+    } else {
+        format!("http://{addr}")
+    };
+    if addr.is_empty() || url.len() > 100 || url.chars().any(|c| c.is_whitespace()) {
+        return Err(format!(
+            "{addr:?} is not an address: e.g. 10.0.0.2:8080 or https://paiju.example.org/n2"
+        ));
+    }
+    Ok(url)
+}
+
+/// Binds, opens the store, rebuilds the open tables (past one machine: takes those no live lease
+/// names) and serves.
 pub async fn start(config: Config, games: Games) -> Result<Running, String> {
-    let mut sqlite = store::SqliteStore::open(&config.db)
-        .map_err(|e| format!("cannot open {}: {e}", config.db.display()))?;
-    let open = store::Store::open_tables(&mut sqlite).map_err(|e| e.to_string())?;
+    let listener = tokio::net::TcpListener::bind(config.listen)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let db = config.db.to_string_lossy().to_string();
+    let (store, leases, open): (Box<dyn store::Store>, _, _) = if store::is_postgres_url(&db) {
+        let node = store::Node {
+            id: rules::deal::hex(&seat_token::random_bytes::<6>()),
+            address: advertised(&config.advertise.clone().unwrap_or_else(|| addr.to_string()))?,
+            lease: config.lease,
+        };
+        let shown = store::postgres::redact(&db);
+        let leases = store::Leases::connect(&db, node.clone())
+            .await
+            .map_err(|e| format!("cannot open {shown}: {e}"))?;
+        // Blocking (it connects with a runtime of its own): off this runtime's threads.
+        let pg = tokio::task::spawn_blocking(move || store::PostgresStore::open(&db, Some(node)))
+            .await
+            .map_err(|e| e.to_string())?
+            .map_err(|e| format!("cannot open {shown}: {e}"))?;
+        (Box::new(pg), Some(Arc::new(leases)), Vec::new())
+    } else {
+        let mut sqlite = store::SqliteStore::open(&config.db)
+            .map_err(|e| format!("cannot open {}: {e}", config.db.display()))?;
+        let open = store::Store::open_tables(&mut sqlite).map_err(|e| e.to_string())?;
+        (Box::new(sqlite), None, open)
+    };
     let metrics = Arc::new(metrics::Metrics::new());
-    let (journal, journal_thread) = store::Journal::start(Box::new(sqlite), metrics.clone());
+    let (journal, journal_thread) = store::Journal::start(store, metrics.clone());
     let settings = Arc::new(table::TableSettings {
         clock_scale: clock::ClockScale(config.clock_scale),
         bot_delay: config.bot_delay,
@@ -130,15 +185,23 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
         settings,
         metrics,
         max_tables: config.limits.max_tables,
+        leases: leases.clone(),
+        taking: Default::default(),
     });
-    let not_recovered = lobby.recover(open);
+    let mut not_recovered = lobby.recover(open);
+    // Past one machine: the tables no node serves (all of them on a first start, those of a
+    // node that died), then the task that keeps our leases and watches for more.
+    let lease_keeper = match &leases {
+        Some(leases) => {
+            not_recovered.extend(cluster::take_free(&lobby, &Default::default()).await);
+            tracing::info!(node = %leases.node.id, address = %leases.node.address, "serving past one machine");
+            Some(tokio::spawn(cluster::run(lobby.clone(), leases.clone())))
+        }
+        None => None,
+    };
     for (id, why) in &not_recovered {
         tracing::error!(table = %id, reason = %why, "table not rebuilt from its log");
     }
-    let listener = tokio::net::TcpListener::bind(config.listen)
-        .await
-        .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
-    let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let switch = shutdown::ShutdownSwitch::new();
     let app = Arc::new(http::App::new(lobby.clone(), &config, switch.subscribe()));
     let (stop_tx, stop_rx) = oneshot::channel::<()>();
@@ -155,6 +218,10 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
             switch.shutdown().await;
         };
         tokio::join!(serve, sockets);
+        // No more renewing or taking over: this node is leaving.
+        if let Some(keeper) = lease_keeper {
+            keeper.abort();
+        }
         // Every table finishes the command it is on (its writes are then committed).
         server_lobby.stop_all().await;
         server_lobby.tables.clear();
@@ -163,6 +230,13 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
         server_lobby.journal.stop().await;
         drop(server_lobby);
         let _ = tokio::task::spawn_blocking(move || journal_thread.join()).await;
+        // Past one machine: everything is committed; other nodes may take our tables now,
+        // rather than when the leases run out.
+        if let Some(leases) = leases {
+            if let Err(e) = leases.release_all().await {
+                tracing::warn!(error = %e, "leases not released: they run out by themselves");
+            }
+        }
     });
     Ok(Running {
         addr,

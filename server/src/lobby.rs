@@ -25,6 +25,11 @@ pub struct Lobby {
     pub metrics: Arc<crate::metrics::Metrics>,
     /// Cap on open tables.
     pub max_tables: usize,
+    /// Past one machine (PostgreSQL): this node's leases, which say which tables it serves.
+    /// `None`: one machine, every table is ours.
+    pub leases: Option<Arc<store::Leases>>,
+    /// Held while a table is being taken over, so two requests for one table rebuild it once.
+    pub taking: tokio::sync::Mutex<()>,
 }
 
 fn refusal(status: u16, code: &str, zh: &str, en: &str) -> Refusal {
@@ -84,6 +89,69 @@ impl Lobby {
             settings: self.settings.clone(),
             registry: self.tables.clone(),
             metrics: self.metrics.clone(),
+            leases: self.leases.clone(),
+        }
+    }
+
+    /// Past one machine: takes a table no live lease names (its node died, or it was never
+    /// served): acquires its lease, then rebuilds it from its log exactly as a restart does.
+    /// True when it is served here after the call.
+    pub async fn take(&self, id: &str) -> Result<bool, String> {
+        let Some(leases) = &self.leases else {
+            return Ok(self.tables.contains_key(id));
+        };
+        let _one_at_a_time = self.taking.lock().await;
+        if self.tables.contains_key(id) {
+            return Ok(true);
+        }
+        if self.tables.len() >= self.max_tables {
+            return Ok(false);
+        }
+        // The lease first: a log loaded after it has every entry the last owner committed.
+        if !leases.acquire(id).await.map_err(|e| e.to_string())? {
+            return Ok(false);
+        }
+        let Some(stored) = self.journal.load(id).await.map_err(|e| e.to_string())? else {
+            return Ok(false);
+        };
+        if let Some((_, why)) = self.recover(vec![stored]).into_iter().next() {
+            return Err(why);
+        }
+        tracing::info!(table = %id, "took the table over: rebuilt from its log");
+        self.metrics.rebuild();
+        Ok(true)
+    }
+
+    /// Past one machine: for a table not served here, the address of the node that serves it.
+    /// A table whose lease is free is taken over on the spot (then served here: `None`).
+    /// `None` too for an unknown or closed table, and on one machine.
+    pub async fn elsewhere(&self, id: &str) -> Option<String> {
+        let leases = self.leases.as_ref()?;
+        if self.tables.contains_key(id) {
+            return None;
+        }
+        match leases.owner(id).await {
+            Ok(store::Owner::Other { address, .. }) => Some(address),
+            Ok(store::Owner::Free) => {
+                if let Err(e) = self.take(id).await {
+                    tracing::error!(table = %id, reason = %e, "table not rebuilt from its log");
+                }
+                None
+            }
+            Ok(store::Owner::Me | store::Owner::None) => None,
+            Err(e) => {
+                tracing::warn!(table = %id, error = %e, "cannot look up the table's node");
+                None
+            }
+        }
+    }
+
+    /// Past one machine: stops serving a table whose lease another node holds now. Its
+    /// connections are told to reconnect, and are then sent to the new owner.
+    pub fn hand_over(&self, id: &str) {
+        if let Some(handle) = self.get(id) {
+            tracing::warn!(table = %id, "lease lost: another node serves the table now");
+            tokio::spawn(async move { handle.hand_over().await });
         }
     }
 

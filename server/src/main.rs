@@ -3,7 +3,8 @@
 //!
 //! - `paiju serve [--listen ADDR] [--db FILE] [--web DIR] ...`: the table server.
 //! - `paiju load --tables N [--game shengji|gouji] [--think-ms MS]`: the load generator.
-//! - `paiju verify [--db FILE] [--table ID]`: checks the hash chains of stored logs.
+//! - `paiju verify [--db FILE|URL] [--table ID]`: checks the hash chains of stored logs.
+//! - `paiju migrate --from FILE --to URL`: copies a SQLite store into PostgreSQL.
 //! - `paiju deal --game shengji|gouji --seed <64 hex> --board <n>`: one board as JSON.
 //! - `paiju judge`: answers rule questions, one JSON object a line (see docs/referee.md).
 //! - `paiju replay | explain | export | import | record-card`: the referee's desk
@@ -24,6 +25,7 @@ fn main() -> ExitCode {
         cli::Command::Serve(args) => cli::serve(args),
         cli::Command::Load(args) => cli::load(args),
         cli::Command::Verify(args) => cli::verify(args),
+        cli::Command::Migrate(args) => cli::migrate(args),
         cli::Command::Deal { args } => referee::deal::run(&args),
         cli::Command::Replay { args } => referee::replay::run(&args),
         cli::Command::Explain { args } => referee::explain::run(&args),

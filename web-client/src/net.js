@@ -12,6 +12,8 @@
 //!   its cache and never applies it twice, and refuses an act decided on an older seq (`stale`).
 //! - Close codes the server marks as final (bad token, no table, protocol errors) stop the
 //!   retries; every other close (including 4503, a table being rebuilt) comes back with backoff.
+//! - Past one machine, 4307 says another node serves the table (the reason is its address): the
+//!   next connection goes there at once; if that node cannot be reached, back to the first URL.
 
 /** @typedef {'connecting' | 'open' | 'reconnecting' | 'closed'} Status */
 /** An `act` frame (its `seq`: the table's seq the player decided on). @typedef {Extract<import('./protocol').ClientIn, { type: 'act' }>} ActFrame */
@@ -50,6 +52,10 @@ export class Connection {
     this.stopped = false;
     /** Has any connection opened yet? ("connecting" the first time, "reconnecting" after.) */
     this.everOpen = false;
+    /** Past one machine: the URL at the node a 4307 named, tried instead of `opts.url`. @type {string | null} */
+    this.elsewhere = null;
+    /** 4307s followed since a frame last arrived: a few at once, then with backoff. */
+    this.hops = 0;
     /** The pending reconnection timer. @type {ReturnType<typeof setTimeout> | null} */
     this.timer = null;
     /** The current status, for whoever asks. @type {Status} */
@@ -88,7 +94,7 @@ export class Connection {
     this.setStatus(this.everOpen ? 'reconnecting' : 'connecting');
     let ws;
     try {
-      ws = new WebSocket(this.opts.url);
+      ws = new WebSocket(this.elsewhere ?? this.opts.url);
     } catch {
       this.retry();
       return;
@@ -109,6 +115,7 @@ export class Connection {
       } catch {
         return;
       }
+      this.hops = 0;
       if (this.status !== 'open') {
         this.attempts = 0;
         this.everOpen = true;
@@ -121,6 +128,17 @@ export class Connection {
       this.ws = null;
       this.lastCloseCode = e.code;
       if (this.stopped) return;
+      if (e.code === 4307 && e.reason) {
+        // Another node serves the table: go there (at once, unless we keep being sent around).
+        this.elsewhere = elsewhereUrl(this.opts.url, e.reason);
+        this.hops += 1;
+        if (this.hops <= 3) this.open();
+        else this.retry();
+        return;
+      }
+      // Any other close: ask the first URL again (a node we were sent to may have died or given
+      // the table up; the first URL sends us on to whoever serves it now).
+      this.elsewhere = null;
       if (this.opts.isFinal?.(e.code)) {
         this.stopped = true;
         this.setStatus('closed', { code: e.code, reason: e.reason });
@@ -212,4 +230,17 @@ export class Connection {
     this.ws = null;
     this.setStatus('closed');
   }
+}
+
+/**
+ * The table's WebSocket URL at the node a 4307 named (its advertised base URL, e.g.
+ * `https://paiju.example.org/n2`): same `/ws/{table}` path, under that base.
+ * @param {string} url @param {string} base
+ */
+export function elsewhereUrl(url, base) {
+  const from = new URL(url);
+  const to = new URL(base);
+  const path = from.pathname.slice(Math.max(0, from.pathname.lastIndexOf('/ws/')));
+  const scheme = to.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${to.host}${to.pathname.replace(/\/$/, '')}${path}${from.search}`;
 }

@@ -194,6 +194,13 @@ impl TableHandle {
         let _ = self.tx.send(Command::Resync { conn }).await;
     }
 
+    /// Stops the actor because another node serves the table now (its lease was lost): its
+    /// connections are told to reconnect (4503), and are then sent where it is.
+    pub async fn hand_over(&self) {
+        self.rebuilding.store(true, Ordering::Relaxed);
+        self.stop().await;
+    }
+
     /// Stops the actor after the command it is on (its writes are then done).
     pub async fn stop(&self) {
         let (reply, rx) = oneshot::channel();

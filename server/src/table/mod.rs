@@ -67,6 +67,9 @@ pub struct TableDeps {
     /// The registry, so a closing table can remove itself.
     pub registry: Arc<DashMap<String, TableHandle>>,
     pub metrics: Arc<crate::metrics::Metrics>,
+    /// Past one machine: this node's leases. A table that stopped after a failed write is
+    /// rebuilt here only if this node (still, or again) holds its lease.
+    pub leases: Option<Arc<store::Leases>>,
 }
 
 /// One stored action as the table remembers it, for catching up reconnecting clients.
