@@ -12,13 +12,16 @@
 //!   per-viewer redaction, clocks and 托管, bots in seats, the idle broom.
 //! - [`game`]: the games as `rules::Engine`s the tables are generic over.
 //! - [`store`]: the hash-chained event log behind one trait (SQLite, WAL), group commit,
-//!   `verify`.
+//!   `verify`; events' rows and logs behind a second, small one.
+//! - [`event`]: events (赛事) run by a director: 80分 duplicate pairs over a Mitchell movement,
+//!   tables opened per board, results read back, standings (`/api/events/…`).
 //! - [`clock`], [`limits`], [`seat_token`], [`shutdown`]: the small pieces.
 //!
 //! [`start`] runs a server on a listener; `main.rs` is a thin command line around it.
 
 pub mod clock;
 pub mod connection;
+pub mod event;
 pub mod games;
 pub mod http;
 pub mod limits;
@@ -51,6 +54,9 @@ pub struct Config {
     pub web: Option<PathBuf>,
     /// The referee's token; `None`: no referee role.
     pub referee_token: Option<String>,
+    /// The director's token (events: create, start and close rounds, adjust, reveal); `None`:
+    /// no director role. Never the referee's.
+    pub director_token: Option<String>,
     /// Real seconds per game second: 1.0 in play, small in tests.
     pub clock_scale: f64,
     /// How long bots wait before playing.
@@ -72,6 +78,7 @@ impl Default for Config {
             db: PathBuf::from("paiju.db"),
             web: None,
             referee_token: None,
+            director_token: None,
             clock_scale: 1.0,
             bot_delay: Duration::from_millis(600),
             idle_after: Duration::from_secs(30 * 60),
@@ -89,6 +96,9 @@ pub struct Running {
     pub lobby: Arc<lobby::Lobby>,
     /// Tables that could not be rebuilt at start, with the reason.
     pub not_recovered: Vec<(String, String)>,
+    pub events: Arc<event::Events>,
+    /// Events that could not be rebuilt at start, with the reason.
+    pub events_not_recovered: Vec<(String, String)>,
     stop: Option<oneshot::Sender<()>>,
     done: tokio::task::JoinHandle<()>,
 }
@@ -121,6 +131,7 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
         bot_delay: config.bot_delay,
         idle_after: config.idle_after,
         referee_hash: config.referee_token.as_deref().map(seat_token::hash),
+        sealed_seeds: Default::default(),
     });
     let lobby = Arc::new(lobby::Lobby {
         games,
@@ -134,15 +145,37 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
     for (id, why) in &not_recovered {
         tracing::error!(table = %id, reason = %why, "table not rebuilt from its log");
     }
+    // Events next (their tables are back), before anyone can connect: a second connection to
+    // the same database, the events rebuilt from their logs, their seeds sealed again.
+    if config.director_token.is_some() && config.director_token == config.referee_token {
+        return Err("the director's token must not be the referee's".into());
+    }
+    let event_store = store::SqliteStore::open_events(&config.db)
+        .map_err(|e| format!("cannot open {}: {e}", config.db.display()))?;
+    let (events, events_not_recovered) = event::Events::start(
+        lobby.clone(),
+        Box::new(event_store),
+        config.director_token.as_deref(),
+    )?;
+    for (id, why) in &events_not_recovered {
+        tracing::error!(event = %id, reason = %why, "event not rebuilt from its log");
+    }
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let switch = shutdown::ShutdownSwitch::new();
-    let app = Arc::new(http::App::new(lobby.clone(), &config, switch.subscribe()));
+    let mut app = http::App::new(lobby.clone(), &config, switch.subscribe());
+    app.extra = event::api::routes(Arc::new(event::api::EventApi {
+        events: events.clone(),
+        limits: app.limits.clone(),
+        bad_tokens: app.bad_tokens.clone(),
+    }));
+    let app = Arc::new(app);
     let (stop_tx, stop_rx) = oneshot::channel::<()>();
     let (stopping_tx, stopping_rx) = oneshot::channel::<()>();
     let server_lobby = lobby.clone();
+    let server_events = events.clone();
     let done = tokio::spawn(async move {
         let serve = http::serve(listener, app, async move {
             let _ = stop_rx.await;
@@ -154,6 +187,8 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
             switch.shutdown().await;
         };
         tokio::join!(serve, sockets);
+        // The events stop opening tables before the tables stop.
+        server_events.stop();
         // Every table finishes the command it is on (its writes are then committed).
         server_lobby.stop_all().await;
         server_lobby.tables.clear();
@@ -167,6 +202,8 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
         addr,
         lobby,
         not_recovered,
+        events,
+        events_not_recovered,
         stop: Some(stop_tx),
         done,
     })

@@ -19,10 +19,15 @@ use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, oneshot};
 
 mod chain;
+// Events (赛事): their own rows and hash-chained log, behind their own small trait.
+mod events;
 mod journal;
 mod sqlite;
 
 pub use chain::{entry_hash, genesis, occupant, verify, Tampered};
+pub use events::{
+    event_entry_hash, event_genesis, verify_event, EventEntry, EventHeader, EventStore, StoredEvent,
+};
 pub use journal::{Journal, JournalThread};
 pub use sqlite::SqliteStore;
 
