@@ -65,7 +65,7 @@ fn status(p: &Problem) -> u16 {
         codes::NOT_DIRECTOR | codes::BAD_PAIR_TOKEN | codes::EVENT_TABLE => 403,
         codes::EVENT_STATE | codes::SEAT_TAKEN => 409,
         codes::TABLE_CLOSED => 410,
-        codes::TOO_MANY_TABLES => 503,
+        codes::TOO_MANY_TABLES | codes::TABLE_REBUILDING => 503,
         codes::STORE_FAILED | codes::INTERNAL => 500,
         _ => 400,
     }
@@ -187,7 +187,7 @@ async fn pair_body<T: serde::de::DeserializeOwned>(
 type Peer = ConnectInfo<SocketAddr>;
 
 async fn list(State(api): Api) -> Response {
-    Json(api.events.list()).into_response()
+    Json(api.events.list().await).into_response()
 }
 
 async fn create(

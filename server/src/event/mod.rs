@@ -530,26 +530,25 @@ impl Events {
 
     // --- what anyone may read -----------------------------------------------------------------
 
-    pub fn list(&self) -> Vec<EventBrief> {
-        let mut out: Vec<(u64, EventBrief)> = self
-            .events
-            .iter()
-            .filter_map(|e| {
-                // Skipped while busy: a listing never waits on an event.
-                let live = e.try_lock().ok()?;
-                Some((
-                    live.header.created_ms,
-                    EventBrief {
-                        id: live.header.id.clone(),
-                        name: live.event.spec.name.clone(),
-                        game: live.event.spec.game.clone(),
-                        state: event_state(&live.event),
-                        round: live.event.round,
-                        rounds: live.event.spec.rounds,
-                    },
-                ))
-            })
-            .collect();
+    /// Every event, newest first.
+    pub async fn list(&self) -> Vec<EventBrief> {
+        // The slots first: no DashMap guard is held across an `.await`.
+        let slots: Vec<Arc<Mutex<Live>>> = self.events.iter().map(|e| e.clone()).collect();
+        let mut out: Vec<(u64, EventBrief)> = Vec::with_capacity(slots.len());
+        for slot in slots {
+            let live = slot.lock().await;
+            out.push((
+                live.header.created_ms,
+                EventBrief {
+                    id: live.header.id.clone(),
+                    name: live.event.spec.name.clone(),
+                    game: live.event.spec.game.clone(),
+                    state: event_state(&live.event),
+                    round: live.event.round,
+                    rounds: live.event.spec.rounds,
+                },
+            ));
+        }
         out.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.id.cmp(&b.1.id)));
         out.into_iter().map(|(_, b)| b).collect()
     }

@@ -2,7 +2,7 @@
 //! round, and reading a finished board's outcome (declarer and defenders' points) back from the
 //! table's stored log, replayed through the engine, exactly as a restarted server rebuilds it.
 
-use protocol::{CreateTable, Problem, TableState};
+use protocol::{codes, CreateTable, Problem, TableState};
 use rules::Engine;
 
 use super::state::Event;
@@ -32,9 +32,13 @@ pub async fn open(
     table: u32,
     board: u32,
 ) -> Result<String, Problem> {
-    let plan = ev
-        .table_plan(round, table)
-        .ok_or_else(|| Problem::new("internal", "没有这张桌", "no such table in the movement"))?;
+    let plan = ev.table_plan(round, table).ok_or_else(|| {
+        Problem::new(
+            codes::INTERNAL,
+            "移位表里没有这张桌",
+            "no such table in the movement",
+        )
+    })?;
     let mut bots = Vec::new();
     for (direction, number) in [
         (tournament::Direction::NS, plan.ns),
