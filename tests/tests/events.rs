@@ -765,6 +765,21 @@ async fn director_calls_refuse_everyone_else() {
     );
     let (status, p) = call(a, "GET", "/api/events/nope", None, None).await;
     assert_eq!((status, p["code"].as_str()), (404, Some("no_event")));
+    // The console and the standings page are built into the binary.
+    for path in [
+        "/director.html",
+        "/standings.html",
+        "/src/director.js",
+        "/src/standings.js",
+    ] {
+        let r = raw_http(
+            a,
+            format!("GET {path} HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\n\r\n").as_bytes(),
+        )
+        .await
+        .unwrap();
+        assert_eq!(r.status, 200, "{path}");
+    }
     s.running.shutdown().await;
 }
 
