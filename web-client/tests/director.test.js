@@ -48,7 +48,9 @@ test('the director runs a practice event in the console; the standings page show
 
   // Round 1: the tables open; the computers' boards play themselves.
   await page.click('#start-round');
+  await page.waitForSelector('#close-round:not([disabled])');
   await page.waitForSelector('[data-round="1"] [data-table="3"]');
+  await page.locator('[data-round="1"]').scrollIntoViewIfNeeded();
   await shot(page, 'director-round-1280x900');
   assert.deepEqual(await axeViolations(page), [], 'the console with a round in play');
 
