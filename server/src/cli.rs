@@ -28,7 +28,8 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// The table server: lobby, tables, WebSockets and the web client.
-    Serve(ServeArgs),
+    // Boxed: the serve flags are many (clippy's large_enum_variant).
+    Serve(Box<ServeArgs>),
     /// The load generator: starts its own `paiju serve` and drives N tables of WebSocket bots.
     Load(LoadArgs),
     /// Checks the hash chains of stored logs.
@@ -184,6 +185,17 @@ pub struct ServeArgs {
         value_parser = referee_token
     )]
     pub referee_token: Option<RefereeToken>,
+    /// The token that gives the director role (裁判长: events — create, start and close
+    /// rounds, adjust, deduct, reveal), sent as `Authorization: Bearer …`; the same strength
+    /// rules as the referee's, or `generate`. Never the referee's. None: no director role.
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        env = "PAIJU_DIRECTOR_TOKEN",
+        hide_env_values = true,
+        value_parser = director_token
+    )]
+    pub director_token: Option<RefereeToken>,
     /// Real seconds per game second, more than 0 and at most 100 (tests use ~0.01).
     #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = clock_scale, allow_negative_numbers = true)]
     pub clock_scale: f64,
@@ -410,6 +422,15 @@ fn token_bits(token: &str) -> f64 {
 }
 
 fn referee_token(s: &str) -> Result<RefereeToken, String> {
+    role_token(s, "referee")
+}
+
+/// The director's token: the referee's rules (and type), its own flag in the message.
+fn director_token(s: &str) -> Result<RefereeToken, String> {
+    role_token(s, "director")
+}
+
+fn role_token(s: &str, role: &str) -> Result<RefereeToken, String> {
     let s = s.trim();
     if s.is_empty() {
         return Ok(RefereeToken::Off);
@@ -421,8 +442,8 @@ fn referee_token(s: &str) -> Result<RefereeToken, String> {
     let bits = token_bits(s);
     if chars < 32 || bits < 128.0 {
         return Err(format!(
-            "too weak: {chars} characters, about {bits:.0} bits; a referee token needs at least \
-             32 random characters (128 bits). Use `--referee-token generate` for a fresh one, or \
+            "too weak: {chars} characters, about {bits:.0} bits; a {role} token needs at least \
+             32 random characters (128 bits). Use `--{role}-token generate` for a fresh one, or \
              e.g. `openssl rand -hex 32`"
         ));
     }
@@ -467,6 +488,21 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
             Some(token)
         }
     };
+    let director_generated = match args.director_token {
+        None | Some(RefereeToken::Off) => None,
+        Some(RefereeToken::Given(t)) => {
+            c.director_token = Some(t);
+            None
+        }
+        Some(RefereeToken::Generate) => {
+            let (token, _) = server::seat_token::fresh();
+            c.director_token = Some(token.clone());
+            Some(token)
+        }
+    };
+    if c.director_token.is_some() && c.director_token == c.referee_token {
+        return Err("--director-token must not be the referee's token".into());
+    }
     init_logs(&args.log_format);
     let rt = runtime()?;
     rt.block_on(async move {
@@ -477,7 +513,7 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
         let _ = writeln!(out, "paiju: open http://{}/", running.addr);
         let _ = writeln!(
             out,
-            "paiju: database {}, web client {}, referee role {}",
+            "paiju: database {}, web client {}, referee role {}, director role {}",
             server::store::postgres::redact(&c.db.to_string_lossy()),
             match &c.web {
                 Some(dir) => dir
@@ -491,6 +527,11 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
                 "on"
             } else {
                 "off"
+            },
+            if c.director_token.is_some() {
+                "on"
+            } else {
+                "off"
             }
         );
         if let Some(token) = generated {
@@ -498,6 +539,12 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
             let _ = writeln!(
                 out,
                 "paiju: referee token (keep it, it is not shown again): {token}"
+            );
+        }
+        if let Some(token) = director_generated {
+            let _ = writeln!(
+                out,
+                "paiju: director token (keep it, it is not shown again): {token}"
             );
         }
         let _ = out.flush();
@@ -657,7 +704,7 @@ mod tests {
             .map_err(|e| e.to_string())?
             .command
         {
-            Command::Serve(a) => Ok(a),
+            Command::Serve(a) => Ok(*a),
             other => panic!("{other:?}"),
         }
     }
@@ -733,6 +780,16 @@ mod tests {
             );
         }
         assert_eq!(referee_token("generate"), Ok(RefereeToken::Generate));
+        // The director's token follows the same rules, and says which flag it is.
+        assert!(director_token("director-secret")
+            .unwrap_err()
+            .contains("--director-token generate"));
+        assert_eq!(
+            director_token("0123456789abcdef0123456789abcdef"),
+            Ok(RefereeToken::Given(
+                "0123456789abcdef0123456789abcdef".into()
+            ))
+        );
         assert_eq!(referee_token("  "), Ok(RefereeToken::Off));
     }
 }

@@ -61,6 +61,9 @@ pub struct App {
     pub bad_tokens: Arc<AddressBuckets>,
     /// Tables created per client address.
     pub creations: AddressBuckets,
+    /// Routes of other services, merged under the same guard (the events' `/api/events/…`,
+    /// set by [`crate::start`]): this module knows nothing of them.
+    pub extra: Router<Arc<App>>,
 }
 
 impl App {
@@ -83,6 +86,7 @@ impl App {
                 limits.bad_tokens_per_minute,
             )),
             creations: AddressBuckets::new(limits.table_burst, limits.tables_per_minute),
+            extra: Router::new(),
         }
     }
 }
@@ -93,6 +97,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/tables/{id}", get(one))
         .route("/api/tables/{id}/join", post(join))
         .route("/api/tables/{id}/leave", post(leave))
+        .merge(app.extra.clone())
         .route("/api/{*rest}", any(no_route))
         .route("/metrics", get(metrics))
         .route("/api/tables/{id}/replay", get(replay))
@@ -221,7 +226,7 @@ impl AsyncWrite for CountedTcp {
     }
 }
 
-fn problem(status: u16, p: Problem) -> Response {
+pub(crate) fn problem(status: u16, p: Problem) -> Response {
     let status = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST);
     (status, Json(p)).into_response()
 }
@@ -230,13 +235,15 @@ fn refused(r: Refusal) -> Response {
     problem(r.0, r.1)
 }
 
-/// Reads a request body: at most [`MAX_BODY`] bytes, within the body timeout, UTF-8.
-async fn read_body(limits: &Limits, body: Body) -> Result<String, Response> {
-    let collected = tokio::time::timeout(
-        limits.http_body_timeout,
-        Limited::new(body, MAX_BODY).collect(),
-    )
-    .await;
+/// Reads a request body of at most `max` bytes ([`MAX_BODY`], or longer for a director's event
+/// entries), within the body timeout, UTF-8.
+pub(crate) async fn read_body_up_to(
+    limits: &Limits,
+    body: Body,
+    max: usize,
+) -> Result<String, Response> {
+    let collected =
+        tokio::time::timeout(limits.http_body_timeout, Limited::new(body, max).collect()).await;
     let bytes = match collected {
         Err(_) => {
             return Err(problem(
@@ -253,8 +260,8 @@ async fn read_body(limits: &Limits, body: Body) -> Result<String, Response> {
                 413,
                 Problem::new(
                     codes::TOO_BIG,
-                    "请求内容太长（最多 8 KiB）",
-                    "the request body is over 8 KiB",
+                    format!("请求内容太长（最多 {} KiB）", max / 1024),
+                    format!("the request body is over {} KiB", max / 1024),
                 ),
             ))
         }
@@ -287,7 +294,16 @@ async fn json_body<T: serde::de::DeserializeOwned>(
     limits: &Limits,
     body: Body,
 ) -> Result<T, Response> {
-    let text = read_body(limits, body).await?;
+    json_body_up_to(limits, body, MAX_BODY).await
+}
+
+/// [`json_body`] of at most `max` bytes.
+pub(crate) async fn json_body_up_to<T: serde::de::DeserializeOwned>(
+    limits: &Limits,
+    body: Body,
+    max: usize,
+) -> Result<T, Response> {
+    let text = read_body_up_to(limits, body, max).await?;
     serde_json::from_str(&text).map_err(|e| {
         problem(
             400,

@@ -12,9 +12,12 @@
 //!   per-viewer redaction, clocks and 托管, bots in seats, the idle broom.
 //! - [`game`]: the games as `rules::Engine`s the tables are generic over.
 //! - [`store`]: the hash-chained event log behind one trait (SQLite, WAL; or PostgreSQL), group
-//!   commit, `verify`; past one machine, the leases that say which node serves which table.
+//!   commit, `verify`; past one machine, the leases that say which node serves which table;
+//!   events' rows and logs behind a second, small one.
 //! - [`cluster`]: past one machine, the background task that renews this node's leases and takes
 //!   over the tables of nodes that died.
+//! - [`event`]: events (赛事) run by a director: 80分 duplicate pairs over a Mitchell movement,
+//!   tables opened per board, results read back, standings (`/api/events/…`).
 //! - [`clock`], [`limits`], [`seat_token`], [`shutdown`]: the small pieces.
 //!
 //! [`start`] runs a server on a listener; `main.rs` is a thin command line around it.
@@ -22,6 +25,7 @@
 pub mod clock;
 pub mod cluster;
 pub mod connection;
+pub mod event;
 pub mod games;
 pub mod http;
 pub mod limits;
@@ -63,6 +67,9 @@ pub struct Config {
     pub web: Option<PathBuf>,
     /// The referee's token; `None`: no referee role.
     pub referee_token: Option<String>,
+    /// The director's token (events: create, start and close rounds, adjust, reveal); `None`:
+    /// no director role. Never the referee's.
+    pub director_token: Option<String>,
     /// Real seconds per game second: 1.0 in play, small in tests.
     pub clock_scale: f64,
     /// How long bots wait before playing.
@@ -86,6 +93,7 @@ impl Default for Config {
             lease: Duration::from_secs(10),
             web: None,
             referee_token: None,
+            director_token: None,
             clock_scale: 1.0,
             bot_delay: Duration::from_millis(600),
             idle_after: Duration::from_secs(30 * 60),
@@ -103,6 +111,9 @@ pub struct Running {
     pub lobby: Arc<lobby::Lobby>,
     /// Tables that could not be rebuilt at start, with the reason.
     pub not_recovered: Vec<(String, String)>,
+    pub events: Arc<event::Events>,
+    /// Events that could not be rebuilt at start, with the reason.
+    pub events_not_recovered: Vec<(String, String)>,
     stop: Option<oneshot::Sender<()>>,
     done: tokio::task::JoinHandle<()>,
 }
@@ -177,6 +188,7 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
         bot_delay: config.bot_delay,
         idle_after: config.idle_after,
         referee_hash: config.referee_token.as_deref().map(seat_token::hash),
+        sealed_seeds: Default::default(),
     });
     let lobby = Arc::new(lobby::Lobby {
         games,
@@ -202,11 +214,45 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
     for (id, why) in &not_recovered {
         tracing::error!(table = %id, reason = %why, "table not rebuilt from its log");
     }
+    // Events next (their tables are back), before anyone can connect: a second connection to
+    // the same database, the events rebuilt from their logs, their seeds sealed again.
+    if config.director_token.is_some() && config.director_token == config.referee_token {
+        return Err("the director's token must not be the referee's".into());
+    }
+    let event_db = if leases.is_some() {
+        // Events are not kept in PostgreSQL yet: no director role past one machine.
+        if config.director_token.is_some() {
+            return Err(
+                "events (--director-token) run on the SQLite store only, not yet on PostgreSQL"
+                    .into(),
+            );
+        }
+        std::path::PathBuf::from(":memory:")
+    } else {
+        config.db.clone()
+    };
+    let event_store = store::SqliteStore::open_events(&event_db)
+        .map_err(|e| format!("cannot open {}: {e}", event_db.display()))?;
+    let (events, events_not_recovered) = event::Events::start(
+        lobby.clone(),
+        Box::new(event_store),
+        config.director_token.as_deref(),
+    )?;
+    for (id, why) in &events_not_recovered {
+        tracing::error!(event = %id, reason = %why, "event not rebuilt from its log");
+    }
     let switch = shutdown::ShutdownSwitch::new();
-    let app = Arc::new(http::App::new(lobby.clone(), &config, switch.subscribe()));
+    let mut app = http::App::new(lobby.clone(), &config, switch.subscribe());
+    app.extra = event::api::routes(Arc::new(event::api::EventApi {
+        events: events.clone(),
+        limits: app.limits.clone(),
+        bad_tokens: app.bad_tokens.clone(),
+    }));
+    let app = Arc::new(app);
     let (stop_tx, stop_rx) = oneshot::channel::<()>();
     let (stopping_tx, stopping_rx) = oneshot::channel::<()>();
     let server_lobby = lobby.clone();
+    let server_events = events.clone();
     let done = tokio::spawn(async move {
         let serve = http::serve(listener, app, async move {
             let _ = stop_rx.await;
@@ -222,6 +268,8 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
         if let Some(keeper) = lease_keeper {
             keeper.abort();
         }
+        // The events stop opening tables before the tables stop.
+        server_events.stop();
         // Every table finishes the command it is on (its writes are then committed).
         server_lobby.stop_all().await;
         server_lobby.tables.clear();
@@ -242,6 +290,8 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
         addr,
         lobby,
         not_recovered,
+        events,
+        events_not_recovered,
         stop: Some(stop_tx),
         done,
     })

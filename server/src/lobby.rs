@@ -177,7 +177,12 @@ impl Lobby {
 
     pub fn list(&self) -> Vec<TableSummary> {
         let all: Vec<TableSummary> = self.tables.iter().map(|t| t.summary()).collect();
-        let mut out: Vec<TableSummary> = all.into_iter().map(|s| self.public(s)).collect();
+        // An event's tables are not for the public lobby (seats by pair token, no watching).
+        let mut out: Vec<TableSummary> = all
+            .into_iter()
+            .filter(|s| !self.sealed(&s.seed_commitment))
+            .map(|s| self.public(s))
+            .collect();
         out.sort_by(|a, b| a.id.cmp(&b.id));
         out
     }
@@ -191,10 +196,18 @@ impl Lobby {
     /// A summary as it may be shown now: a finished table's seed stays hidden while another
     /// open table still deals from it (checked at read time: the other table may end later).
     fn public(&self, mut s: TableSummary) -> TableSummary {
-        if s.seed.is_some() && seed_in_use(&self.tables, &s.id, &s.seed_commitment) {
+        if s.seed.is_some()
+            && (self.sealed(&s.seed_commitment)
+                || seed_in_use(&self.tables, &s.id, &s.seed_commitment))
+        {
             s.seed = None;
         }
         s
+    }
+
+    /// Whether tables dealing from this seed belong to an event not yet revealed.
+    pub fn sealed(&self, seed_commitment: &str) -> bool {
+        self.settings.sealed_seeds.contains(seed_commitment)
     }
 
     pub fn get(&self, id: &str) -> Option<TableHandle> {
@@ -314,6 +327,15 @@ impl Lobby {
 
     pub async fn join(&self, id: &str, req: JoinSeat) -> Result<Joined, Refusal> {
         let table = self.find(id)?;
+        // An event's seats are taken with the pair's token (see the event module), never here.
+        if self.sealed(&table.summary().seed_commitment) {
+            return Err(refusal(
+                403,
+                codes::EVENT_TABLE,
+                "这是比赛的牌桌：请用座位卡上的对号凭证入座",
+                "this table belongs to an event: sit down with your pair token",
+            ));
+        }
         let name = display_name(&req.name)?;
         let (token, hash) = seat_token::fresh();
         table.join(req.seat, name, hash).await.map_err(|p| {

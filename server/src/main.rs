@@ -22,7 +22,7 @@ fn main() -> ExitCode {
     // A bad flag ends here: clap prints what is wrong and exits with 2.
     let cli::Cli { command } = cli::Cli::parse();
     let result = match command {
-        cli::Command::Serve(args) => cli::serve(args),
+        cli::Command::Serve(args) => cli::serve(*args),
         cli::Command::Load(args) => cli::load(args),
         cli::Command::Verify(args) => cli::verify(args),
         cli::Command::Migrate(args) => cli::migrate(args),

@@ -21,6 +21,8 @@ use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, oneshot};
 
 mod chain;
+// Events (赛事): their own rows and hash-chained log, behind their own small trait.
+mod events;
 mod journal;
 pub mod lease;
 pub mod postgres;
@@ -29,6 +31,9 @@ mod sqlite;
 mod tests;
 
 pub use chain::{entry_hash, genesis, occupant, verify, Tampered};
+pub use events::{
+    event_entry_hash, event_genesis, verify_event, EventEntry, EventHeader, EventStore, StoredEvent,
+};
 pub use journal::{Journal, JournalThread};
 pub use lease::{Leases, Owner};
 pub use postgres::{is_postgres_url, Node, PostgresStore};

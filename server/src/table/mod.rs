@@ -57,6 +57,11 @@ pub struct TableSettings {
     pub idle_after: Duration,
     /// SHA-256 of the referee token, if one was set.
     pub referee_hash: Option<String>,
+    /// Seed commitments of events not yet revealed (the event module). A table dealing from one
+    /// belongs to an event: its seed stays hidden even once it is over, nobody watches it, and
+    /// its seats are taken only with a pair token. Shared with the event service, which adds a
+    /// commitment when the event is created and removes it when the seed is revealed.
+    pub sealed_seeds: Arc<dashmap::DashSet<String>>,
 }
 
 /// What a table's actor gets when it is spawned.

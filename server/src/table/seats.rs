@@ -109,6 +109,14 @@ impl<G: TableGame> Table<G> {
             return Err(gone());
         }
         let who = match token {
+            // An event's table: watching it would show a board others have still to play.
+            None if self.sealed() => {
+                return Err(Problem::new(
+                    codes::EVENT_TABLE,
+                    "这是比赛的牌桌，不能观战",
+                    "this table belongs to an event: it cannot be watched",
+                ))
+            }
             None => Who::Spectator,
             Some(t) => {
                 let h = seat_token::hash(&t);
@@ -243,7 +251,16 @@ impl<G: TableGame> Table<G> {
     /// (crate::lobby::Lobby) checks again when it lists tables, as other tables end later.
     pub(super) fn seed_public(&self) -> bool {
         self.state == TableState::Over
+            && !self.sealed()
             && !seed_in_use(&self.deps.registry, &self.id, &self.header.seed_commitment)
+    }
+
+    /// Dealt from the seed of an event not yet revealed.
+    pub(super) fn sealed(&self) -> bool {
+        self.deps
+            .settings
+            .sealed_seeds
+            .contains(&self.header.seed_commitment)
     }
 
     pub(super) async fn close_idle(&mut self) {
