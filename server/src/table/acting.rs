@@ -112,7 +112,12 @@ impl<G: TableGame> Table<G> {
                     ));
                 };
                 let reason = act.reason.as_deref().map(str::trim).unwrap_or("");
-                if reason.is_empty() || reason.chars().count() > MAX_REASON {
+                // Control characters (NUL among them, which PostgreSQL text cannot hold) have
+                // no place in a reason shown to players.
+                if reason.is_empty()
+                    || reason.chars().count() > MAX_REASON
+                    || reason.chars().any(char::is_control)
+                {
                     return Err(Problem::new(
                         codes::REASON,
                         format!("裁判的判罚或代为出牌须写明理由（1 到 {MAX_REASON} 个字）"),
