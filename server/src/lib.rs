@@ -13,6 +13,7 @@
 //! - [`game`]: the games as `rules::Engine`s the tables are generic over.
 //! - [`store`]: the hash-chained event log behind one trait (SQLite, WAL), group commit,
 //!   `verify`.
+//! - [`invite`]: a table's invite link as a QR code (SVG).
 //! - [`clock`], [`limits`], [`seat_token`], [`shutdown`]: the small pieces.
 //!
 //! [`start`] runs a server on a listener; `main.rs` is a thin command line around it.
@@ -21,6 +22,7 @@ pub mod clock;
 pub mod connection;
 pub mod games;
 pub mod http;
+pub mod invite;
 pub mod limits;
 pub mod lobby;
 pub mod metrics;
