@@ -177,7 +177,7 @@ function topInfo({ m }) {
     m.game ? h('span', {}, t('game_n', { n: m.game })) : null,
     m.score ? h('span', { 'data-score': `${m.score.a}:${m.score.b}` }, `${t('scores')} `, h('b', {}, `A ${m.score.a} : ${m.score.b} B`)) : null,
     m.freePlay ? h('span', { class: 'chip' }, t('four_free')) : null,
-    m.playSeconds ? h('span', { 'data-play-seconds': String(m.playSeconds) }, t('clock_each', { n: m.playSeconds })) : null,
+    m.playSeconds ? h('span', { class: 'wide-only', 'data-play-seconds': String(m.playSeconds) }, t('clock_each', { n: m.playSeconds })) : null,
   ].filter((x) => x !== null);
 }
 
@@ -216,7 +216,8 @@ function seatPlate(st, { ctx, m, me, nameOf, tagsOf, clockMs }, pos) {
 function centre(st, { ctx, m, nameOf }) {
   let top = null;
   const f = st.finished;
-  const holding = f && (!m.top || performance.now() - f.at < FINISHED_TRICK_MS);
+  // Until the next lead, and at least FINISHED_TRICK_MS — unless I must answer that lead now.
+  const holding = f && (!m.top || (performance.now() - f.at < FINISHED_TRICK_MS && !ctx.model.myTurn));
   if (f && holding) {
     if (m.top && !st.timer) {
       st.timer = setTimeout(() => {

@@ -82,7 +82,7 @@ export function shengjiUI() {
       st.selected = new Set();
     },
     describe: describeShengji,
-    onEvent: (ev) => noteEvent(st, ev),
+    onEvent: (ev, _msg, ctx) => noteEvent(st, ev, ctx),
     onSnapshot() {
       st.current = null;
       st.finished = null;
@@ -92,10 +92,18 @@ export function shengjiUI() {
   };
 }
 
-/** What one announcement tells beyond the view. @param {ShengjiState} st @param {any} ev */
-function noteEvent(st, ev) {
+/**
+ * What one announcement tells beyond the view. Called before the view is replaced: a trick
+ * joined mid-way (after a reload) starts from the plays the old view showed.
+ * @param {ShengjiState} st @param {any} ev @param {TableCtx} ctx
+ */
+function noteEvent(st, ev, ctx) {
   switch (ev.type) {
     case 'played':
+      if (!ev.lead && !st.current) {
+        const shown = shengjiModel(ctx.model.view).trick;
+        if (shown && shown.number === ev.trick) st.current = { ...shown, plays: [...shown.plays], winner: null };
+      }
       if (ev.lead || !st.current) st.current = { number: ev.trick, leader: seatIndex(ev.seat), plays: [], winner: null, points: 0 };
       st.current.plays.push({ seat: seatIndex(ev.seat), cards: ev.cards ?? [] });
       break;
@@ -216,7 +224,7 @@ function topInfo({ ctx, m, nameOf }) {
     h('span', {}, `${t('declarer')} `, h('b', {}, nameOf(m.declarer))),
     h('span', { 'data-defender-points': String(m.defenderPoints) }, `${t('defenders_points')} `, h('b', {}, String(m.defenderPoints))),
     m.pointsLeft !== null ? h('span', { 'data-points-left': String(m.pointsLeft) }, t('points_left', { n: m.pointsLeft })) : null,
-    seconds ? h('span', { 'data-play-seconds': String(seconds) }, t('clock_each', { n: seconds })) : null,
+    seconds ? h('span', { class: 'wide-only', 'data-play-seconds': String(seconds) }, t('clock_each', { n: seconds })) : null,
   ].filter((x) => x !== null);
 }
 
@@ -250,11 +258,18 @@ function felt(st, s) {
   });
   const shown = shownTrick(st, s);
   const notes = [];
-  if (shown.finished) notes.push(finishedNote(shown.trick, nameOf));
   if (st.failed) notes.push(failedThrowNote(st.failed, nameOf));
+  const done = shown.finished && shown.trick && shown.trick.winner !== null ? shown.trick : null;
   return h(
     'section',
-    { class: 'felt four' + (isSeat ? '' : ' watch'), tabindex: 0, 'aria-label': t('current_trick'), 'data-finished': shown.finished ? 'true' : undefined },
+    {
+      class: 'felt four' + (isSeat ? '' : ' watch'),
+      tabindex: 0,
+      'aria-label': done ? finishedText(done, nameOf) : t('current_trick'),
+      id: done ? 'finished-trick' : undefined,
+      'data-winner': done ? String(done.winner) : undefined,
+      'data-points': done ? String(done.points) : undefined,
+    },
     plates,
     h('div', { class: 'trick' }, trickView(shown.trick, me, nameOf, shown.finished), h('div', { class: 'mid' }, notes)),
   );
@@ -263,13 +278,14 @@ function felt(st, s) {
 /**
  * Which trick is on the felt: the one being played, or the one just won while the next has not
  * started (and for at least FINISHED_TRICK_MS after it was won, so a quick lead by a computer
- * does not sweep it away before it is read).
+ * does not sweep it away before it is read — unless I must answer that lead now).
  * @param {ShengjiState} st @param {Scene} s @returns {{ trick: Trick | null, finished: boolean }}
  */
-function shownTrick(st, { m, ctx }) {
+function shownTrick(st, { m, ctx, myTurn }) {
   const f = st.finished;
   if (f && !m.trick) return { trick: f.trick, finished: true };
-  if (f && m.trick && m.trick.number > f.trick.number) {
+  // When I must answer the new lead, I see it at once.
+  if (f && m.trick && m.trick.number > f.trick.number && !myTurn) {
     const left = FINISHED_TRICK_MS - (performance.now() - f.at);
     if (left > 0) {
       if (!st.timer) {
@@ -285,15 +301,9 @@ function shownTrick(st, { m, ctx }) {
   return { trick: m.trick, finished: false };
 }
 
-/** The line under a finished trick: who took it and the points. @param {Trick | null} trick @param {(s: number) => string} nameOf */
-function finishedNote(trick, nameOf) {
-  if (!trick || trick.winner === null) return null;
-  return h(
-    'div',
-    { class: 'finished-note', id: 'finished-trick', role: 'status', 'data-winner': String(trick.winner), 'data-points': String(trick.points) },
-    `${t('trick_n', { n: trick.number })} · ${t('trick_taken', { who: nameOf(trick.winner) })} · `,
-    h('b', {}, trick.points ? t('trick_points', { n: trick.points }) : t('trick_no_points')),
-  );
+/** A finished trick in words: 「第 3 轮 · 东 赢了这一轮 · 得 20 分」. @param {Trick} trick @param {(s: number) => string} nameOf */
+function finishedText(trick, nameOf) {
+  return `${t('trick_n', { n: trick.number })} · ${t('trick_taken', { who: nameOf(/** @type {number} */ (trick.winner)) })} · ${trick.points ? t('trick_points', { n: trick.points }) : t('trick_no_points')}`;
 }
 
 /** The dock: whose turn, the refusal, notices, my hand, the buttons. @param {ShengjiState} st @param {Scene} s */
@@ -528,7 +538,7 @@ function trickView(trick, me, nameOf, finished) {
       { class: 'play' + (winning ? ' winning' : '') + (finished ? ' finished' : ''), style: `grid-area:t${pos}`, 'data-play-seat': String(p.seat), 'data-winning': winning ? 'true' : undefined },
       h('span', { class: 'who' }, nameOf(p.seat), p.seat === trick.leader ? ` · ${t('leader')}` : ''),
       h('span', { class: 'cards' }, p.cards.map((c) => cardFace(c, { small: true }))),
-      winning ? h('span', { class: 'win-tag' }, finished ? `${t('won_tag')}${trick.points ? ' +' + trick.points : ''}` : t('winning')) : null,
+      winning ? h('span', { class: 'win-tag' }, finished ? `${t('won_tag')} · ${trick.points ? t('trick_points', { n: trick.points }) : t('trick_no_points')}` : t('winning')) : null,
     );
   });
 }
