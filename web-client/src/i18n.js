@@ -202,6 +202,7 @@ const WORDS = {
   waiting_players: { zh: '等人', en: 'Waiting' },
   players: { zh: '牌手', en: 'Players' },
   view_table: { zh: '查看', en: 'Look' },
+  back_to_seat: { zh: '回到我的座位', en: 'Back to my seat' },
   whose_table: { zh: '{who}的{game}牌桌', en: "{who}'s {game} table" },
   a_table: { zh: '{game}牌桌', en: '{game} table' },
   game_intro_shengji: { zh: '80分：四个人，对家是您的搭档。', en: '80 Points: four players; the one opposite is your partner.' },

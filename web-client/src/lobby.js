@@ -5,7 +5,7 @@
 
 import { h, replace } from './dom.js';
 import { t, pick } from './i18n.js';
-import { settings, set, setTicket } from './settings.js';
+import { settings, set, setTicket, ticket } from './settings.js';
 import * as api from './api.js';
 
 /** @typedef {import('./protocol').TableSummary} TableSummary */
@@ -223,7 +223,9 @@ function tableRow(x, go) {
     h(
       'span',
       { class: 'row' },
-      free > 0 && !over ? h('button', { 'on:click': () => go(`#/t/${x.id}`) }, t('join')) : null,
+      // A table this browser holds a seat at: back to that seat (a finished one too, for its result).
+      ticket(x.id) ? h('button', { class: 'primary', 'on:click': () => go(`#/t/${x.id}`) }, t('back_to_seat')) : null,
+      free > 0 && !over && !ticket(x.id) ? h('button', { 'on:click': () => go(`#/t/${x.id}`) }, t('join')) : null,
       h('button', { 'on:click': () => go(`#/t/${x.id}/watch`) }, over ? t('view_table') : t('watch')),
     ),
   );
