@@ -9,7 +9,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, newPage, shot, axeViolations, smallTargets } from './harness.js';
+import { launchBrowser, newPage, shot, axeViolations, smallTargets, layoutProblems } from './harness.js';
 import { staticServer, mockTable } from './mock.js';
 import { shengjiTable, shengjiView, goujiTable, goujiView } from './fixtures.js';
 
@@ -64,6 +64,7 @@ test('80分: the trick just won stays on the felt with its winner and points, un
   for (const [w, h] of SIZES) {
     const { page, context, mock, errors } = await seated(shengjiTable, [w, h]);
     // I (S) play the fourth card; W's trump takes the trick with 20 points, and W leads next.
+    const t0 = Date.now();
     const after = { ...shengjiView, to_act: 'W', hand: shengjiView.hand.filter((c) => c !== 'S5'), hand_sizes: [23, 22, 22, 23], trick: 4, leader: 'W', plays: [], winning: null, defenders: 35 };
     say(mock, {
       type: 'events', seq: 13, seat: 2, by: 'player',
@@ -79,18 +80,18 @@ test('80分: the trick just won stays on the felt with its winner and points, un
     assert.equal(await page.getAttribute('#finished-trick', 'data-winner'), '3');
     assert.equal(await page.getAttribute('#finished-trick', 'data-points'), '20');
     assert.match(await page.textContent('.felt .play.winning .win-tag') ?? '', /赢 · 得 20 分/);
-    await shot(page, `casual-finished-trick-${w}x${h}`);
     // W leads at once (a computer): the finished trick is still there, then gives way.
-    const t0 = Date.now();
     say(mock, {
       type: 'events', seq: 14, seat: 3, by: 'bot',
       events: [{ type: 'played', seat: 'W', trick: 4, cards: ['C2'], lead: true }],
       view: { ...after, to_act: 'N', plays: [{ seat: 'W', cards: ['C2'] }], winning: 'W', hand_sizes: [23, 22, 22, 22] }, to_act: [0], state: 'playing',
     });
-    await new Promise((r) => setTimeout(r, 300));
-    assert.ok(await page.locator('#finished-trick').count(), 'still on the felt right after the next lead');
+    await new Promise((r) => setTimeout(r, 200));
+    const stillThere = await page.locator('#finished-trick').count();
+    assert.ok(stillThere || Date.now() - t0 >= 2000, 'still on the felt right after the next lead');
+    if (stillThere) await shot(page, `casual-finished-trick-${w}x${h}`);
     await page.waitForFunction(() => !document.querySelector('#finished-trick'), null, { timeout: 5000 });
-    assert.ok(Date.now() - t0 >= 1500, 'kept about 2 s');
+    assert.ok(Date.now() - t0 >= 1900, `kept about 2 s (${Date.now() - t0} ms)`);
     assert.equal(await page.locator('.felt .play').count(), 1, 'then the new trick');
     assert.deepEqual(errors.map(String), []);
     await context.close();
@@ -211,6 +212,7 @@ test('大王 and 小王 are written large (at least 18 px), whole and in view, a
   await page.click('#big-text');
   await page.waitForFunction(() => parseFloat(getComputedStyle(document.documentElement).fontSize) >= 24);
   await shot(page, 'casual-big-820x1180');
+  assert.deepEqual(await layoutProblems(page, true), [], '大字 and 大牌: every card still in reach, the trick in view');
   await context.close();
 });
 
