@@ -112,6 +112,7 @@ const NEXT_POLL_MS = 3000;
  * @property {Entry[]} recent  the moves received lately, oldest first (for saying what happened before a late action)
  * @property {{ target: number, hand: string[] | null, entries: Entry[] } | null} catchUp  after a reconnection: the seq the server is at, my hand before, the moves meanwhile
  * @property {number} noticeIds
+ * @property {Set<number>} away  seats told 掉线 and not back yet
  * @property {boolean} recorded  this board is in the session's score
  * @property {ReturnType<typeof setInterval> | null} nextPoll
  */
@@ -128,7 +129,7 @@ export function openTable(root, { id, watch, go }) {
     return () => {};
   }
   /** @type {Table} */
-  const tbl = /** @type {any} */ ({ root, go, held, model: newModel(id, held), ui: null, uiGame: '', recent: [], catchUp: null, noticeIds: 0, recorded: false, nextPoll: null });
+  const tbl = /** @type {any} */ ({ root, go, held, model: newModel(id, held), ui: null, uiGame: '', recent: [], catchUp: null, noticeIds: 0, away: new Set(), recorded: false, nextPoll: null });
   tbl.ctx = tableCtx(tbl);
   tbl.conn = connect(tbl);
 
@@ -422,9 +423,12 @@ function onSeats(tbl, seats) {
     /** @type {Notice['change'] | null} */
     let change = null;
     if (was.connected && !s.connected) change = 'offline';
-    else if (!was.connected && s.connected) change = 'back';
+    // 「回来了」 only after 「掉线了」: a player's first arrival is no news.
+    else if (!was.connected && s.connected && tbl.away.has(s.seat)) change = 'back';
     else if (!was.auto && s.auto) change = 'auto_on';
     else if (was.auto && !s.auto) change = 'auto_off';
+    if (change === 'offline') tbl.away.add(s.seat);
+    if (change === 'back') tbl.away.delete(s.seat);
     if (change) addNotice(tbl, { kind: 'seat', entries: [], seat: s.seat, change });
   }
 }

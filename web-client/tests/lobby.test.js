@@ -119,8 +119,8 @@ test('a friend joins by the invite link, a third person watches; computers are t
   await shot(host.page, 'table-four-colour-1024x768');
   // The friend's browser goes away: the host sees 掉线 on the friend's plate and in words.
   await friend.context.close();
-  await host.page.waitForSelector('#notices [data-notice="seat"]', { timeout: 15_000 });
-  assert.match(await host.page.textContent('#notices') ?? '', /机器人小王掉线了/);
+  await host.page.waitForFunction(() => /机器人小王掉线了/.test(document.querySelector('#notices')?.textContent ?? ''), null, { timeout: 15_000 });
+  assert.doesNotMatch(await host.page.textContent('#notices') ?? '', /回来了/, 'a first arrival is no news');
   assert.match(await host.page.textContent('[data-seat="2"]') ?? '', /掉线/);
   for (const p of [host, friend, watcher]) assert.deepEqual(p.errors.map(String), []);
 });
