@@ -65,6 +65,11 @@ pub struct CreateTable {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub trump: Option<String>,
+    /// Seconds a player has for one play (80分 `play_seconds`, 够级 `move_seconds`) instead of
+    /// the ruleset's (30 and 20): a slower clock for a casual table. 15 to 120.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub play_seconds: Option<u32>,
 }
 
 /// Where a table is in its life.
@@ -576,6 +581,10 @@ pub enum ClientIn {
     },
     /// Send me a fresh snapshot (e.g. the client's state looks wrong).
     Resync,
+    /// 托管 by choice: `on` asks the table to play for my seat (as it does for a seat whose
+    /// clock ran out while away) until I send `on: false`, or connect again. A player's only;
+    /// the new state comes back in `seats` (`auto`).
+    Auto { on: bool },
     /// Application-level ping (browsers cannot send WebSocket pings); answered by `pong`.
     Ping {
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -586,7 +595,7 @@ pub enum ClientIn {
 
 impl ClientIn {
     /// The `"type"` names a client may send (for telling `unknown_type` from `bad_message`).
-    pub const TYPES: [&'static str; 4] = ["hello", "act", "resync", "ping"];
+    pub const TYPES: [&'static str; 5] = ["hello", "act", "resync", "auto", "ping"];
 }
 
 /// Who a connection is at the table.
@@ -871,6 +880,7 @@ mod tests {
                 reason: None,
             },
             ClientIn::Resync,
+            ClientIn::Auto { on: true },
             ClientIn::Ping { nonce: Some(1) },
         ];
         for m in msgs {

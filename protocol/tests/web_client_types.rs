@@ -55,6 +55,7 @@ fn in_kind(m: &ClientIn) -> &'static str {
         ClientIn::Hello { .. } => "hello",
         ClientIn::Act { .. } => "act",
         ClientIn::Resync => "resync",
+        ClientIn::Auto { .. } => "auto",
         ClientIn::Ping { .. } => "ping",
     }
 }
@@ -106,12 +107,10 @@ fn seats(n: usize) -> Vec<SeatInfo> {
     (0..n)
         .map(|seat| SeatInfo {
             seat,
-            name: (seat != 2).then(|| {
-                if seat == 0 {
-                    "老王".into()
-                } else {
-                    "机器人".into()
-                }
+            name: (seat != 2).then(|| match seat {
+                0 => "老王".into(),
+                1 => "电脑·东".into(),
+                _ => "电脑·西".into(),
             }),
             bot: seat % 2 == 1,
             connected: seat != 2,
@@ -200,6 +199,7 @@ fn samples() -> String {
             reason: Some("信号：敲桌子".into()),
         },
         ClientIn::Resync,
+        ClientIn::Auto { on: true },
         ClientIn::Ping { nonce: Some(5) },
         ClientIn::Ping { nonce: None },
     ];
@@ -298,6 +298,7 @@ fn samples() -> String {
                     bots: vec![1, 3],
                     level: Some("7".into()),
                     trump: Some("NT".into()),
+                    play_seconds: Some(60),
                 },
                 CreateTable {
                     game: "gouji".into(),
@@ -307,6 +308,7 @@ fn samples() -> String {
                     bots: vec![],
                     level: None,
                     trump: None,
+                    play_seconds: None,
                 },
             ]),
         ),

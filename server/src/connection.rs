@@ -94,6 +94,10 @@ pub async fn run(socket: WebSocket, conn: Conn) {
     let mut rate = RateLimit::new(&limits);
     let mut last_seen = Instant::now();
     let mut broom = interval(limits.ping_every);
+    // A seat's presence: quiet after `quiet_after` without a frame (pongs count), told to the
+    // table, which shows the seat 掉线 until a frame comes again (issue 13).
+    let mut presence = interval(limits.presence_every());
+    let mut quiet = false;
     let mut attached: Option<Who> = None;
     let hello_by = tokio::time::sleep(limits.hello_within);
     tokio::pin!(hello_by);
@@ -115,6 +119,10 @@ pub async fn run(socket: WebSocket, conn: Conn) {
                         }
                     };
                     last_seen = Instant::now();
+                    if quiet {
+                        quiet = false;
+                        table.quiet(id, false).await;
+                    }
                     let text = match frame {
                         Message::Text(t) => t,
                         Message::Binary(_) => {
@@ -221,6 +229,7 @@ pub async fn run(socket: WebSocket, conn: Conn) {
                             }
                         }
                         (ClientIn::Resync, Some(_)) => table.resync(id).await,
+                        (ClientIn::Auto { on }, Some(_)) => table.auto(id, on).await,
                     }
                 }
                 _ = close_watch.changed() => break,
@@ -238,6 +247,12 @@ pub async fn run(socket: WebSocket, conn: Conn) {
                     )));
                     close_now(close::BAD_HELLO, "no hello in time");
                     break;
+                }
+                _ = presence.tick(), if attached.is_some() => {
+                    if !quiet && last_seen.elapsed() > limits.quiet_after {
+                        quiet = true;
+                        table.quiet(id, true).await;
+                    }
                 }
                 _ = broom.tick() => {
                     if last_seen.elapsed() > limits.silent_after {
@@ -284,7 +299,7 @@ async fn write_loop(
     mut close_rx: watch::Receiver<CloseWith>,
     limits: Arc<Limits>,
 ) {
-    let mut ping = interval(limits.ping_every);
+    let mut ping = interval(limits.presence_every());
     ping.tick().await;
     let close_with = loop {
         tokio::select! {

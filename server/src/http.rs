@@ -95,6 +95,8 @@ pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/api/tables", get(list).post(create))
         .route("/api/tables/{id}", get(one))
+        // The invite link as a QR code (issue 13; server/src/invite.rs).
+        .route("/api/tables/{id}/qr.svg", get(qr))
         .route("/api/tables/{id}/join", post(join))
         .route("/api/tables/{id}/leave", post(leave))
         .merge(app.extra.clone())
@@ -347,6 +349,46 @@ async fn one(State(app): State<Arc<App>>, UrlPath(id): UrlPath<String>, uri: Uri
         None => problem(
             404,
             Problem::new(codes::NO_TABLE, "没有这张牌桌", "no such table"),
+        ),
+    }
+}
+
+/// The table's invite link as an SVG QR code, on the host this request named (the guard has
+/// checked it); `https` when a proxy in front says so.
+async fn qr(
+    State(app): State<Arc<App>>,
+    UrlPath(id): UrlPath<String>,
+    headers: HeaderMap,
+) -> Response {
+    let Some(table) = app.lobby.get(&id) else {
+        return problem(
+            404,
+            Problem::new(codes::NO_TABLE, "没有这张牌桌", "no such table"),
+        );
+    };
+    let header = |name| headers.get(name).and_then(|v| v.to_str().ok());
+    let host = header(header::HOST).unwrap_or("localhost");
+    let scheme = match header(header::HeaderName::from_static("x-forwarded-proto")) {
+        Some("https") => "https",
+        _ => "http",
+    };
+    let link = crate::invite::table_link(scheme, host, &table.id);
+    match crate::invite::qr_svg(&link) {
+        Some(svg) => (
+            [
+                (header::CONTENT_TYPE, "image/svg+xml"),
+                (header::CACHE_CONTROL, "no-store"),
+            ],
+            svg,
+        )
+            .into_response(),
+        None => problem(
+            500,
+            Problem::new(
+                codes::INTERNAL,
+                "无法生成二维码",
+                "could not make the QR code",
+            ),
         ),
     }
 }

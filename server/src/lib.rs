@@ -18,6 +18,7 @@
 //!   over the tables of nodes that died.
 //! - [`event`]: events (赛事) run by a director: 80分 duplicate pairs over a Mitchell movement,
 //!   tables opened per board, results read back, standings (`/api/events/…`).
+//! - [`invite`]: a table's invite link as a QR code (SVG).
 //! - [`clock`], [`limits`], [`seat_token`], [`shutdown`]: the small pieces.
 //!
 //! [`start`] runs a server on a listener; `main.rs` is a thin command line around it.
@@ -28,6 +29,7 @@ pub mod connection;
 pub mod event;
 pub mod games;
 pub mod http;
+pub mod invite;
 pub mod limits;
 pub mod lobby;
 pub mod metrics;

@@ -11,7 +11,9 @@ use protocol::{
 use crate::games::Games;
 use crate::seat_token;
 use crate::store::{self, Journal, SeatRecord, StoredTable, TableHeader};
-use crate::table::{seed_in_use, DealFixed, TableDeps, TableHandle, TableSettings};
+use crate::table::{
+    seed_in_use, DealFixed, TableDeps, TableHandle, TableSettings, BOT_NAME_PREFIX,
+};
 
 /// An HTTP status and the problem to show.
 pub type Refusal = (u16, Problem);
@@ -38,6 +40,8 @@ fn refusal(status: u16, code: &str, zh: &str, en: &str) -> Refusal {
 
 /// Names a player may not take: what the tables call their bots, so nobody passes for one.
 const RESERVED_NAMES: [&str; 4] = ["机器人", "bot", "Bot", "电脑"];
+/// Seconds a table may give one play (`CreateTable::play_seconds`).
+const PLAY_SECONDS: std::ops::RangeInclusive<u32> = 15..=120;
 
 /// Characters that change how a name looks without being seen: bidi embeddings, overrides and
 /// isolates (which can make a name read backwards), marks, zero-width characters and the BOM.
@@ -69,7 +73,7 @@ pub fn display_name(raw: &str) -> Result<String, Refusal> {
             "a name is 1 to 24 characters",
         ));
     }
-    if RESERVED_NAMES.contains(&name.as_str()) {
+    if RESERVED_NAMES.contains(&name.as_str()) || name.starts_with(BOT_NAME_PREFIX) {
         return Err((
             400,
             Problem::new(
@@ -210,8 +214,38 @@ impl Lobby {
         self.settings.sealed_seeds.contains(seed_commitment)
     }
 
+    /// A table by its code as a person types or reads it: any case, spaces and dashes ignored
+    /// (「123 456」 is 「123456」).
     pub fn get(&self, id: &str) -> Option<TableHandle> {
-        self.tables.get(id).map(|t| t.clone())
+        let code = seat_token::normalise_code(id);
+        self.tables.get(&code).map(|t| t.clone())
+    }
+
+    /// A table code no open or stored table has: codes are short (six digits, to be read
+    /// aloud), so a clash is possible and checked.
+    async fn fresh_code(&self) -> Result<String, Refusal> {
+        for _ in 0..20 {
+            let code = seat_token::table_code();
+            if self.tables.contains_key(&code) {
+                continue;
+            }
+            match self.journal.load(&code).await {
+                Ok(None) => return Ok(code),
+                Ok(Some(_)) => continue,
+                Err(e) => {
+                    return Err((
+                        500,
+                        Problem::new(codes::STORE_FAILED, "服务器无法保存", e.0),
+                    ))
+                }
+            }
+        }
+        Err(refusal(
+            503,
+            codes::TOO_MANY_TABLES,
+            "牌桌已满，请稍后再试",
+            "no free table code: try again later",
+        ))
     }
 
     fn find(&self, id: &str) -> Result<TableHandle, Refusal> {
@@ -261,9 +295,21 @@ impl Lobby {
             .ruleset
             .clone()
             .unwrap_or_else(|| kind.default_ruleset().to_string());
+        // A slower clock for a casual table (issue 13): checked here, applied by the game.
+        if let Some(s) = req.play_seconds.filter(|s| !PLAY_SECONDS.contains(s)) {
+            return Err((
+                400,
+                Problem::new(
+                    codes::BAD_REQUEST,
+                    format!("每步时间 {s} 秒不行：应为 15 到 120 秒"),
+                    format!("{s} seconds a play is not allowed: 15 to 120"),
+                ),
+            ));
+        }
         let fixed = DealFixed {
             level: req.level.clone(),
             trump: req.trump.clone(),
+            play_seconds: req.play_seconds,
         };
         let seats = kind
             .check(&ruleset, &seed, board, &fixed)
@@ -279,7 +325,7 @@ impl Lobby {
             ));
         }
         let header = TableHeader {
-            id: seat_token::table_code(),
+            id: self.fresh_code().await?,
             game: kind.name().to_string(),
             options: kind.options(&ruleset),
             ruleset,
@@ -348,7 +394,7 @@ impl Lobby {
             (status, p)
         })?;
         Ok(Joined {
-            table: id.to_string(),
+            table: table.id.clone(),
             seat: req.seat,
             token,
         })
@@ -388,7 +434,15 @@ mod tests {
         }
         assert_eq!(ok(&"长".repeat(25)).unwrap_err(), "bad_name");
         assert_eq!(ok(&"长".repeat(24)).unwrap(), "长".repeat(24));
-        for reserved in ["机器人", "bot", "Bot", "电脑", " 机\u{200B}器人 "] {
+        for reserved in [
+            "机器人",
+            "bot",
+            "Bot",
+            "电脑",
+            " 机\u{200B}器人 ",
+            "电脑·东",
+            "电脑·A2",
+        ] {
             assert_eq!(ok(reserved).unwrap_err(), "bad_name", "{reserved:?}");
         }
         assert_eq!(ok("机器人小王").unwrap(), "机器人小王");

@@ -30,8 +30,16 @@ function route() {
   }
 }
 
-onChange(() => {
-  document.documentElement.lang = settings().lang === 'en' ? 'en' : 'zh-CN';
-});
+/** The page's language and the 大字 / 大牌 switches, on the root element (style.css reads them). */
+function applySettings() {
+  const s = settings();
+  const root = document.documentElement;
+  root.lang = s.lang === 'en' ? 'en' : 'zh-CN';
+  root.classList.toggle('big-text', s.bigText);
+  root.classList.toggle('big-cards', s.bigCards);
+}
+
+onChange(applySettings);
+applySettings();
 addEventListener('hashchange', route);
 route();

@@ -46,6 +46,10 @@ export const clientInSamples = [
     "type": "resync"
   },
   {
+    "type": "auto",
+    "on": true
+  },
+  {
     "type": "ping",
     "nonce": 5
   },
@@ -75,7 +79,7 @@ export const clientOutSamples = [
       },
       {
         "seat": 1,
-        "name": "机器人",
+        "name": "电脑·东",
         "bot": true,
         "connected": true,
         "auto": false
@@ -89,7 +93,7 @@ export const clientOutSamples = [
       },
       {
         "seat": 3,
-        "name": "机器人",
+        "name": "电脑·西",
         "bot": true,
         "connected": true,
         "auto": false
@@ -181,6 +185,9 @@ export const clientOutSamples = [
       "leader": "N",
       "plays": [],
       "defenders": 0,
+      "defender_point_cards": [],
+      "points_left": 200,
+      "hand_trumps": 13,
       "timeouts": [
         0,
         0,
@@ -348,6 +355,9 @@ export const clientOutSamples = [
       ],
       "winning": "W",
       "defenders": 0,
+      "defender_point_cards": [],
+      "points_left": 200,
+      "hand_trumps": 5,
       "timeouts": [
         0,
         0,
@@ -422,7 +432,7 @@ export const clientOutSamples = [
       },
       {
         "seat": 1,
-        "name": "机器人",
+        "name": "电脑·东",
         "bot": true,
         "connected": true,
         "auto": false
@@ -436,21 +446,21 @@ export const clientOutSamples = [
       },
       {
         "seat": 3,
-        "name": "机器人",
+        "name": "电脑·西",
         "bot": true,
         "connected": true,
         "auto": false
       },
       {
         "seat": 4,
-        "name": "机器人",
+        "name": "电脑·西",
         "bot": false,
         "connected": true,
         "auto": false
       },
       {
         "seat": 5,
-        "name": "机器人",
+        "name": "电脑·西",
         "bot": true,
         "connected": true,
         "auto": false
@@ -478,7 +488,8 @@ export const createTableSamples = [
       3
     ],
     "level": "7",
-    "trump": "NT"
+    "trump": "NT",
+    "play_seconds": 60
   },
   {
     "game": "gouji",
@@ -504,7 +515,7 @@ export const tableSummarySamples = [
       },
       {
         "seat": 1,
-        "name": "机器人",
+        "name": "电脑·东",
         "bot": true,
         "connected": true,
         "auto": false
@@ -518,7 +529,7 @@ export const tableSummarySamples = [
       },
       {
         "seat": 3,
-        "name": "机器人",
+        "name": "电脑·西",
         "bot": true,
         "connected": true,
         "auto": false
@@ -646,6 +657,9 @@ export const shengjiViewSamples = [
     "leader": "N",
     "plays": [],
     "defenders": 0,
+    "defender_point_cards": [],
+    "points_left": 200,
+    "hand_trumps": 13,
     "timeouts": [
       0,
       0,
@@ -733,6 +747,8 @@ export const shengjiViewSamples = [
     "leader": "N",
     "plays": [],
     "defenders": 0,
+    "defender_point_cards": [],
+    "points_left": 200,
     "timeouts": [
       0,
       0,
@@ -822,6 +838,9 @@ export const shengjiViewSamples = [
     ],
     "winning": "W",
     "defenders": 0,
+    "defender_point_cards": [],
+    "points_left": 200,
+    "hand_trumps": 5,
     "timeouts": [
       0,
       0,
@@ -909,6 +928,12 @@ export const shengjiViewSamples = [
     ],
     "winning": "S",
     "defenders": 15,
+    "defender_point_cards": [
+      "D5",
+      "H10"
+    ],
+    "points_left": 95,
+    "hand_trumps": 9,
     "timeouts": [
       0,
       0,
@@ -1697,6 +1722,18 @@ export const shengjiViewSamples = [
       }
     ],
     "defenders": 70,
+    "defender_point_cards": [
+      "D5",
+      "H10",
+      "S10",
+      "SK",
+      "S5",
+      "CK",
+      "C10",
+      "DK"
+    ],
+    "points_left": 0,
+    "hand_trumps": 0,
     "timeouts": [
       0,
       0,

@@ -217,6 +217,7 @@ impl Events {
         let fixed = crate::table::DealFixed {
             level: spec.level.clone(),
             trump: spec.trump.clone(),
+            play_seconds: None,
         };
         kind.check(
             spec.ruleset.as_deref().unwrap_or_default(),

@@ -306,6 +306,7 @@ impl Event {
         let fixed = DealFixed {
             level: spec.level.clone(),
             trump: spec.trump.clone(),
+            play_seconds: None,
         };
         fixed.shengji()?;
         let mut spec = spec.clone();

@@ -59,6 +59,8 @@ pub async fn open(
         bots,
         level: ev.spec.level.clone(),
         trump: ev.spec.trump.clone(),
+        // An event's tables keep the ruleset's clocks (the competition's).
+        play_seconds: None,
     };
     lobby.create(req).await.map(|s| s.id).map_err(|r| r.1)
 }

@@ -77,6 +77,16 @@ pub(crate) enum Command {
     Resync {
         conn: u64,
     },
+    /// The connection's line went quiet (nothing heard for a few seconds), or spoke again.
+    Quiet {
+        conn: u64,
+        quiet: bool,
+    },
+    /// 托管 by choice (`ClientIn::Auto`).
+    Auto {
+        conn: u64,
+        on: bool,
+    },
     Stop {
         reply: oneshot::Sender<()>,
     },
@@ -199,6 +209,14 @@ impl TableHandle {
     pub async fn hand_over(&self) {
         self.rebuilding.store(true, Ordering::Relaxed);
         self.stop().await;
+    }
+
+    pub async fn quiet(&self, conn: u64, quiet: bool) {
+        let _ = self.tx.send(Command::Quiet { conn, quiet }).await;
+    }
+
+    pub async fn auto(&self, conn: u64, on: bool) {
+        let _ = self.tx.send(Command::Auto { conn, on }).await;
     }
 
     /// Stops the actor after the command it is on (its writes are then done).

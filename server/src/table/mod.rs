@@ -45,6 +45,7 @@ pub(crate) use handle::Command;
 pub use handle::{seed_in_use, Act, CloseWith, Outlet, TableHandle, Who};
 pub use replay::spawn;
 use replay::Ending;
+pub use seats::BOT_NAME_PREFIX;
 
 /// What every table needs from the server, fixed at start-up.
 #[derive(Clone, Debug)]
@@ -90,6 +91,10 @@ struct Entry<E> {
 struct Subscriber {
     who: Who,
     outlet: Outlet,
+    /// Nothing came from it for the connection's presence window (a few seconds, not the
+    /// broom's 45): a line that dropped without a close. Its seat shows `connected: false`
+    /// (掉线) until a frame comes again or the broom closes it.
+    quiet: bool,
 }
 
 /// Who sent an action id, for the id caches: the referee, or a seat token's holder
@@ -225,6 +230,8 @@ impl<G: TableGame> Table<G> {
                     self.send(&outlet, text);
                 }
             }
+            Command::Quiet { conn, quiet } => self.set_quiet(conn, quiet),
+            Command::Auto { conn, on } => self.set_auto(conn, on),
             Command::Stop { .. } => unreachable!("handled in run"),
         }
     }

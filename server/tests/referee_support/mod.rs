@@ -367,6 +367,7 @@ pub fn finished_tables(name: &str, s: u32, g: u32) -> Tables {
             DealFixed {
                 level: Some("7".into()),
                 trump: Some("H".into()),
+                ..DealFixed::default()
             }
         } else {
             DealFixed::default()
