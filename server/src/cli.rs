@@ -307,6 +307,15 @@ pub struct LoadArgs {
     /// a fresh SQLite file, deleted after.
     #[arg(long, value_name = "URL")]
     pub db: Option<String>,
+    /// Past one machine: start this many `paiju serve` nodes on the one `--db postgres://…`
+    /// database, the tables spread evenly over them.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1,
+        value_parser = clap::value_parser!(u64).range(1..=16)
+    )]
+    pub nodes: u64,
 }
 
 #[derive(Args, Debug)]
@@ -570,6 +579,7 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
         exe,
         deadline: Duration::from_secs(args.deadline_s),
         db: args.db,
+        nodes: args.nodes as usize,
     };
     // Every bot of the load connects from 127.0.0.1: lift the per-address limits of the server
     // it starts (bots/src/load.rs passes its own flags; the environment reaches the child too).
