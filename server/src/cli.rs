@@ -34,7 +34,8 @@ pub enum Command {
     Load(LoadArgs),
     /// Checks the hash chains of stored logs.
     Verify(VerifyArgs),
-    /// Copies a SQLite store into PostgreSQL (past one machine), checking every chain.
+    /// Copies a SQLite store (tables and events) into PostgreSQL (past one machine), checking
+    /// every chain.
     Migrate(MigrateArgs),
     /// One board re-dealt from its seed, as JSON: --game shengji|gouji --seed <64 hex> --board <n>.
     // Its arguments go to `referee::deal` untouched: its messages are part of its tests.
@@ -307,6 +308,15 @@ pub struct LoadArgs {
     /// a fresh SQLite file, deleted after.
     #[arg(long, value_name = "URL")]
     pub db: Option<String>,
+    /// Past one machine: start this many `paiju serve` nodes on the one `--db postgres://…`
+    /// database, the tables spread evenly over them.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1,
+        value_parser = clap::value_parser!(u64).range(1..=16)
+    )]
+    pub nodes: u64,
 }
 
 #[derive(Args, Debug)]
@@ -570,6 +580,7 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
         exe,
         deadline: Duration::from_secs(args.deadline_s),
         db: args.db,
+        nodes: args.nodes as usize,
     };
     // Every bot of the load connects from 127.0.0.1: lift the per-address limits of the server
     // it starts (bots/src/load.rs passes its own flags; the environment reaches the child too).
@@ -686,11 +697,76 @@ pub fn migrate(args: MigrateArgs) -> Result<(), String> {
         println!("{id}: copied, {} entries, chain ok", t.log.len());
     }
     println!("{copied} table(s) copied");
-    if bad > 0 {
-        Err(format!("{bad} table(s) not copied"))
-    } else {
-        Ok(())
+    let (events_copied, events_bad) = migrate_events(&args)?;
+    println!("{events_copied} event(s) copied");
+    match (bad, events_bad) {
+        (0, 0) => Ok(()),
+        (t, 0) => Err(format!("{t} table(s) not copied")),
+        (0, e) => Err(format!("{e} event(s) not copied")),
+        (t, e) => Err(format!("{t} table(s) and {e} event(s) not copied")),
     }
+}
+
+/// `paiju migrate`, the events (赛事): each event's chain checked in the source, copied (or
+/// finished, when an interrupted run copied part of it), read back and checked again. No node
+/// runs a copied event yet: the first node to start takes it. (copied, not copied)
+fn migrate_events(args: &MigrateArgs) -> Result<(usize, usize), String> {
+    use store::EventStore;
+    let err = |e: store::StoreError| e.to_string();
+    let mut from = store::SqliteStore::open_events(&args.from).map_err(err)?;
+    let mut to = store::PostgresStore::open(&args.to, None)
+        .map_err(|e| format!("{}: {e}", store::postgres::redact(&args.to)))?;
+    let (mut copied, mut bad) = (0, 0);
+    for e in from.events().map_err(err)? {
+        let id = e.header.id.clone();
+        if let Err(t) = store::verify_event(&e.header, &e.log) {
+            bad += 1;
+            println!("event {id}: TAMPERED in the source, not copied: {t}");
+            continue;
+        }
+        let done = match to.event(&id).map_err(err)? {
+            None => match e.log.first() {
+                Some(first) => {
+                    to.create_event(&e.header, first).map_err(err)?;
+                    1
+                }
+                None => {
+                    bad += 1;
+                    println!("event {id}: no entries in the source, not copied");
+                    continue;
+                }
+            },
+            Some(there) if there.header == e.header && e.log.starts_with(&there.log) => {
+                there.log.len()
+            }
+            Some(_) => {
+                bad += 1;
+                println!("event {id}: already in the target, and different: not copied");
+                continue;
+            }
+        };
+        for entry in &e.log[done..] {
+            to.append_event(&id, entry).map_err(err)?;
+        }
+        if e.finished {
+            to.set_event_finished(&id).map_err(err)?;
+        }
+        let back = to
+            .event(&id)
+            .map_err(err)?
+            .ok_or_else(|| format!("event {id}: not found after copying"))?;
+        if back.log != e.log
+            || back.finished != e.finished
+            || store::verify_event(&back.header, &back.log).is_err()
+        {
+            bad += 1;
+            println!("event {id}: the copy does not match its source");
+            continue;
+        }
+        copied += 1;
+        println!("event {id}: copied, {} entries, chain ok", e.log.len());
+    }
+    Ok((copied, bad))
 }
 
 #[cfg(test)]

@@ -161,28 +161,44 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
         .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let db = config.db.to_string_lossy().to_string();
-    let (store, leases, open): (Box<dyn store::Store>, _, _) = if store::is_postgres_url(&db) {
-        let node = store::Node {
-            id: rules::deal::hex(&seat_token::random_bytes::<6>()),
-            address: advertised(&config.advertise.clone().unwrap_or_else(|| addr.to_string()))?,
-            lease: config.lease,
-        };
-        let shown = store::postgres::redact(&db);
-        let leases = store::Leases::connect(&db, node.clone())
-            .await
-            .map_err(|e| format!("cannot open {shown}: {e}"))?;
-        // Blocking (it connects with a runtime of its own): off this runtime's threads.
-        let pg = tokio::task::spawn_blocking(move || store::PostgresStore::open(&db, Some(node)))
+    let (store, leases, open, event_store): (Box<dyn store::Store>, _, _, _) =
+        if store::is_postgres_url(&db) {
+            let node = store::Node {
+                id: rules::deal::hex(&seat_token::random_bytes::<6>()),
+                address: advertised(&config.advertise.clone().unwrap_or_else(|| addr.to_string()))?,
+                lease: config.lease,
+            };
+            let shown = store::postgres::redact(&db);
+            let leases = store::Leases::connect(&db, node.clone())
+                .await
+                .map_err(|e| format!("cannot open {shown}: {e}"))?;
+            // Blocking (each connects with a runtime of its own): off this runtime's threads. Two
+            // connections: the tables' journal, and the events' (their writes fenced by the
+            // events' leases, as the journal's by the tables').
+            let (pg, events_pg) = tokio::task::spawn_blocking(move || {
+                Ok::<_, store::StoreError>((
+                    store::PostgresStore::open(&db, Some(node.clone()))?,
+                    store::PostgresStore::open(&db, Some(node))?,
+                ))
+            })
             .await
             .map_err(|e| e.to_string())?
             .map_err(|e| format!("cannot open {shown}: {e}"))?;
-        (Box::new(pg), Some(Arc::new(leases)), Vec::new())
-    } else {
-        let mut sqlite = store::SqliteStore::open(&config.db)
-            .map_err(|e| format!("cannot open {}: {e}", config.db.display()))?;
-        let open = store::Store::open_tables(&mut sqlite).map_err(|e| e.to_string())?;
-        (Box::new(sqlite), None, open)
-    };
+            let events_pg: Box<dyn store::EventStore> = Box::new(events_pg);
+            (Box::new(pg), Some(Arc::new(leases)), Vec::new(), events_pg)
+        } else {
+            let mut sqlite = store::SqliteStore::open(&config.db)
+                .map_err(|e| format!("cannot open {}: {e}", config.db.display()))?;
+            let open = store::Store::open_tables(&mut sqlite).map_err(|e| e.to_string())?;
+            // The events' own connection to the same file.
+            let events_db = store::SqliteStore::open_events(&config.db)
+                .map_err(|e| format!("cannot open {}: {e}", config.db.display()))?;
+            let events_db: Box<dyn store::EventStore> = Box::new(events_db);
+            (Box::new(sqlite), None, open, events_db)
+        };
+    if config.director_token.is_some() && config.director_token == config.referee_token {
+        return Err("the director's token must not be the referee's".into());
+    }
     let metrics = Arc::new(metrics::Metrics::new());
     let (journal, journal_thread) = store::Journal::start(store, metrics.clone());
     let settings = Arc::new(table::TableSettings {
@@ -204,45 +220,36 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
     });
     let mut not_recovered = lobby.recover(open);
     // Past one machine: the tables no node serves (all of them on a first start, those of a
-    // node that died), then the task that keeps our leases and watches for more.
-    let lease_keeper = match &leases {
-        Some(leases) => {
-            not_recovered.extend(cluster::take_free(&lobby, &Default::default()).await);
-            tracing::info!(node = %leases.node.id, address = %leases.node.address, "serving past one machine");
-            Some(tokio::spawn(cluster::run(lobby.clone(), leases.clone())))
-        }
-        None => None,
-    };
+    // node that died; a running event's tables wait for the node that takes the event).
+    if leases.is_some() {
+        not_recovered.extend(cluster::take_free(&lobby, &Default::default()).await);
+    }
     for (id, why) in &not_recovered {
         tracing::error!(table = %id, reason = %why, "table not rebuilt from its log");
     }
-    // Events next (their tables are back), before anyone can connect: a second connection to
-    // the same database, the events rebuilt from their logs, their seeds sealed again.
-    if config.director_token.is_some() && config.director_token == config.referee_token {
-        return Err("the director's token must not be the referee's".into());
+    // Events next (their tables are back), before anyone can connect: the events rebuilt from
+    // their logs, their seeds sealed again. Past one machine: those no other node runs, each
+    // then taking its tables.
+    let (events, mut events_not_recovered) =
+        event::Events::start(lobby.clone(), event_store, config.director_token.as_deref())?;
+    if leases.is_some() {
+        events_not_recovered.extend(events.take_free(&Default::default()).await);
     }
-    let event_db = if leases.is_some() {
-        // Events are not kept in PostgreSQL yet: no director role past one machine.
-        if config.director_token.is_some() {
-            return Err(
-                "events (--director-token) run on the SQLite store only, not yet on PostgreSQL"
-                    .into(),
-            );
-        }
-        std::path::PathBuf::from(":memory:")
-    } else {
-        config.db.clone()
-    };
-    let event_store = store::SqliteStore::open_events(&event_db)
-        .map_err(|e| format!("cannot open {}: {e}", event_db.display()))?;
-    let (events, events_not_recovered) = event::Events::start(
-        lobby.clone(),
-        Box::new(event_store),
-        config.director_token.as_deref(),
-    )?;
     for (id, why) in &events_not_recovered {
         tracing::error!(event = %id, reason = %why, "event not rebuilt from its log");
     }
+    // Past one machine: the task that keeps our leases and watches for more to take over.
+    let lease_keeper = match &leases {
+        Some(leases) => {
+            tracing::info!(node = %leases.node.id, address = %leases.node.address, "serving past one machine");
+            Some(tokio::spawn(cluster::run(
+                lobby.clone(),
+                leases.clone(),
+                events.clone(),
+            )))
+        }
+        None => None,
+    };
     let switch = shutdown::ShutdownSwitch::new();
     let mut app = http::App::new(lobby.clone(), &config, switch.subscribe());
     app.extra = event::api::routes(Arc::new(event::api::EventApi {

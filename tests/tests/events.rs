@@ -9,6 +9,11 @@
 //! restart nothing logged is lost and the event is finished.
 //!
 //! And the director's calls refuse everyone else (JSON `Problem`, 403).
+//!
+//! On PostgreSQL (`PAIJU_TEST_POSTGRES`; unset, those tests fail and say so): a practice event on
+//! one node, rebuilt after a restart; and two nodes on one database, the event run by one of them
+//! (the other answers 307) and taken over by the other, its round's tables with it, when the
+//! first stops.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
@@ -206,6 +211,11 @@ fn cards_from_log(t: &store::StoredTable) -> BTreeMap<usize, Vec<Card>> {
 /// each seat's cards played (the declarer's with the kitty it buried) are its hand (the
 /// declarer's with the kitty).
 fn redeal_matches(db: &Path, v: &EventView) -> usize {
+    redeal_matches_in(&mut SqliteStore::open(db).unwrap(), v)
+}
+
+/// [`redeal_matches`] over any store.
+fn redeal_matches_in(db: &mut dyn Store, v: &EventView) -> usize {
     let seed_hex = v.seed.as_deref().expect("revealed");
     let seed = rules::deal::Seed::from_hex(seed_hex).unwrap();
     assert_eq!(
@@ -213,7 +223,6 @@ fn redeal_matches(db: &Path, v: &EventView) -> usize {
         v.seed_commitment,
         "the seed is the one committed to"
     );
-    let mut db = SqliteStore::open(db).unwrap();
     let mut checked = 0;
     for r in &v.schedule {
         for t in &r.tables {
@@ -1015,4 +1024,293 @@ async fn sigkill_mid_round_loses_nothing_and_the_event_finishes() {
     drop(child);
     // Every board's table dealt the re-dealt cards, the one cut by the crash included.
     assert_eq!(redeal_matches(&db, &v), 12);
+}
+
+// --- on PostgreSQL ------------------------------------------------------------------------------
+//
+// The same event with `--db postgres://…` (the database named by `PAIJU_TEST_POSTGRES`, which
+// scripts/test starts; unset, these tests fail and say so): one node, then two nodes on one
+// database, the event run by one of them and handed to the other.
+
+/// A config on a fresh PostgreSQL database: the director's token, the rate limit lifted for
+/// bots that do not think.
+fn postgres_config(name: &str) -> (server::Config, String) {
+    let url = store::postgres::test_database(name);
+    let mut config = test_config(PathBuf::from(&url));
+    config.director_token = Some(DIRECTOR.to_string());
+    config.limits.burst = 10_000.0;
+    config.limits.per_second = 10_000.0;
+    (config, url)
+}
+
+/// Creates the small practice event (3 tables, 2 rounds of 1 board, NS 1 and EW 2 people, the
+/// rest bots) on `addr`; its id and the two people's pair tokens.
+async fn create_practice(addr: SocketAddr, name: &str) -> (String, String, String) {
+    let ev: EventView = serde_json::from_value(
+        ok(
+            addr,
+            "POST",
+            "/api/events",
+            Some(DIRECTOR),
+            json!({"game": "shengji", "name": name, "tables": 3, "rounds": 2,
+                   "boards_per_round": 1, "entries": entries(3)}),
+        )
+        .await,
+    )
+    .unwrap();
+    let cards: EventCards = serde_json::from_value(
+        ok(
+            addr,
+            "GET",
+            &format!("/api/events/{}/cards", ev.id),
+            Some(DIRECTOR),
+            json!(null),
+        )
+        .await,
+    )
+    .unwrap();
+    let tok = |dir: &str, n: u32| {
+        cards
+            .pairs
+            .iter()
+            .find(|c| c.pair.direction == dir && c.pair.number == n)
+            .and_then(|c| c.token.clone())
+            .unwrap()
+    };
+    let (ns1, ew2) = (tok("NS", 1), tok("EW", 2));
+    (ev.id, ns1, ew2)
+}
+
+/// The people play the round's boards (the round already started), both pairs confirm, the
+/// director closes it.
+async fn finish_round(addr: SocketAddr, id: &str, round: u32, ns1: &str, ew2: &str) {
+    let (p1, p2) = tokio::join!(
+        play_round(addr, id, ns1, Duration::ZERO),
+        play_round(addr, id, ew2, Duration::ZERO)
+    );
+    assert_eq!((p1.len(), p2.len()), (2, 2), "one board, two seats each");
+    until(addr, id, "every board of the round", |v| {
+        round_done(v, round)
+    })
+    .await;
+    for token in [ns1, ew2] {
+        ok(
+            addr,
+            "POST",
+            &format!("/api/events/{id}/confirm"),
+            None,
+            json!({"token": token, "agree": true}),
+        )
+        .await;
+    }
+    ok(
+        addr,
+        "POST",
+        &format!("/api/events/{id}/rounds/{round}/close"),
+        Some(DIRECTOR),
+        json!({}),
+    )
+    .await;
+}
+
+/// The event as stored in PostgreSQL: its chain verified, as long as the server said, and
+/// every board's table dealt from the revealed seed.
+async fn check_stored_on_postgres(url: &str, v: &EventView) {
+    let (url, v) = (url.to_string(), v.clone());
+    // Blocking (the store drives a runtime of its own): off the test's async threads.
+    tokio::task::spawn_blocking(move || check_stored_blocking(&url, &v))
+        .await
+        .unwrap();
+}
+
+fn check_stored_blocking(url: &str, v: &EventView) {
+    let mut db = store::PostgresStore::open(url, None).unwrap();
+    let stored = EventStore::event(&mut db, &v.id).unwrap().expect("stored");
+    store::verify_event(&stored.header, &stored.log).unwrap();
+    assert_eq!(stored.log.len() as u64, v.log_len);
+    assert_eq!(stored.log.last().unwrap().hash, v.head_hash);
+    assert!(stored.finished);
+    assert_eq!(redeal_matches_in(&mut db, v), 6);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_practice_event_runs_on_postgres() {
+    let (config, url) = postgres_config("event_one_node");
+    let s = TestServer::start_with(config.clone()).await;
+    let a = s.addr;
+    let (id, ns1, ew2) = create_practice(a, "练习赛 PostgreSQL").await;
+    for round in 1..=2u32 {
+        ok(
+            a,
+            "POST",
+            &format!("/api/events/{id}/rounds/{round}/start"),
+            Some(DIRECTOR),
+            json!({}),
+        )
+        .await;
+        finish_round(a, &id, round, &ns1, &ew2).await;
+    }
+    let v: EventView = serde_json::from_value(
+        ok(
+            a,
+            "POST",
+            &format!("/api/events/{id}/reveal"),
+            Some(DIRECTOR),
+            json!({}),
+        )
+        .await,
+    )
+    .unwrap();
+    assert_eq!(v.state, protocol::EventState::Finished);
+    let st = ok(
+        a,
+        "GET",
+        &format!("/api/events/{id}/standings"),
+        None,
+        json!(null),
+    )
+    .await;
+    // The three boards (a set of one a table), each played at two tables over the two rounds.
+    assert_eq!(st["boards"].as_array().unwrap().len(), 3);
+    s.running.shutdown().await;
+    check_stored_on_postgres(&url, &v).await;
+
+    // A restart rebuilds the finished event from PostgreSQL.
+    let s = TestServer::start_with(config).await;
+    assert!(s.running.events_not_recovered.is_empty());
+    let again = view(s.addr, &id).await;
+    assert_eq!(
+        (again.log_len, &again.head_hash, &again.seed),
+        (v.log_len, &v.head_hash, &v.seed)
+    );
+    s.running.shutdown().await;
+}
+
+/// Two nodes on one database: the event is run by the node it was created on (the other sends
+/// every call about it there with a 307); when that node stops mid-round, the other takes the
+/// event over and, with it, the round's tables, and the event finishes there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_nodes_one_runs_the_event_then_the_other_takes_it_over() {
+    let (mut config, url) = postgres_config("event_two_nodes");
+    // Short leases: renewed (and looked for) every 0.4 s.
+    config.lease = Duration::from_secs(2);
+    let n1 = TestServer::start_with(config.clone()).await;
+    let n2 = TestServer::start_with(config).await;
+    let (a, b) = (n1.addr, n2.addr);
+    let (id, ns1, ew2) = create_practice(a, "两台服务器").await;
+
+    // Node 2 sends every call about the event to node 1: the director's, the pairs', the
+    // public's. Its own list does not have it.
+    for (method, path, auth, body) in [
+        ("GET", format!("/api/events/{id}"), None, None),
+        (
+            "POST",
+            format!("/api/events/{id}/rounds/1/start"),
+            Some(DIRECTOR),
+            Some(json!({})),
+        ),
+        (
+            "POST",
+            format!("/api/events/{id}/join"),
+            None,
+            Some(json!({"token": ns1})),
+        ),
+    ] {
+        let r = raw_http(
+            b,
+            format!(
+                "{method} {path} HTTP/1.1\r\nHost: {b}\r\nContent-Type: application/json\r\n{}Content-Length: {}\r\nConnection: close\r\n\r\n{}",
+                auth.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default(),
+                body.as_ref().map(|b| b.to_string().len()).unwrap_or(0),
+                body.map(|b| b.to_string()).unwrap_or_default()
+            )
+            .as_bytes(),
+        )
+        .await
+        .unwrap();
+        assert_eq!(r.status, 307, "{method} {path}: {}", r.body);
+        assert_eq!(
+            r.header("location"),
+            Some(format!("http://{a}{path}").as_str())
+        );
+        assert_eq!(r.problem().code, "elsewhere");
+    }
+    let listed = ok(b, "GET", "/api/events", None, json!(null)).await;
+    assert!(listed.as_array().unwrap().is_empty(), "{listed}");
+    assert_eq!(
+        view(a, &id).await.round,
+        0,
+        "still registering: the start was not run"
+    );
+
+    // Round 1 on node 1.
+    ok(
+        a,
+        "POST",
+        &format!("/api/events/{id}/rounds/1/start"),
+        Some(DIRECTOR),
+        json!({}),
+    )
+    .await;
+    finish_round(a, &id, 1, &ns1, &ew2).await;
+    // Round 2 starts on node 1: its tables open there. Then node 1 stops (SIGTERM: it commits
+    // and gives its leases up).
+    let started: EventView = serde_json::from_value(
+        ok(
+            a,
+            "POST",
+            &format!("/api/events/{id}/rounds/2/start"),
+            Some(DIRECTOR),
+            json!({}),
+        )
+        .await,
+    )
+    .unwrap();
+    let round2_tables: Vec<String> = started.schedule[1]
+        .tables
+        .iter()
+        .filter_map(|t| t.boards[0].table_id.clone())
+        .collect();
+    assert_eq!(round2_tables.len(), 3);
+    n1.running.shutdown().await;
+
+    // Node 2 runs the event now: what was logged is there, and the round's tables (opened by
+    // node 1) came with it: the people sit down at them through node 2 and play.
+    let mut taken = None;
+    for _ in 0..100 {
+        let (status, v) = call(b, "GET", &format!("/api/events/{id}"), Some(DIRECTOR), None).await;
+        if status == 200 {
+            taken = Some(serde_json::from_value::<EventView>(v).unwrap());
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let taken = taken.expect("node 2 takes the event over");
+    assert_eq!(taken.round, 2);
+    assert_eq!(taken.closed, 1);
+    assert!(taken.log_len >= started.log_len);
+    let listed = ok(b, "GET", "/api/events", None, json!(null)).await;
+    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+    finish_round(b, &id, 2, &ns1, &ew2).await;
+    let v: EventView = serde_json::from_value(
+        ok(
+            b,
+            "POST",
+            &format!("/api/events/{id}/reveal"),
+            Some(DIRECTOR),
+            json!({}),
+        )
+        .await,
+    )
+    .unwrap();
+    assert_eq!(v.state, protocol::EventState::Finished);
+    // Round 2 was played at the tables node 1 opened: none was opened again.
+    let played: Vec<String> = v.schedule[1]
+        .tables
+        .iter()
+        .filter_map(|t| t.boards[0].table_id.clone())
+        .collect();
+    assert_eq!(played, round2_tables);
+    n2.running.shutdown().await;
+    check_stored_on_postgres(&url, &v).await;
 }

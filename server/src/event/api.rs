@@ -5,13 +5,19 @@
 //! refused tokens are counted per address like the WebSocket's (`429` once too many). A pair's
 //! calls carry its pair token in the body. Everything else is public, and shows what the public
 //! may see while the event runs (see [`super::scoring`]).
+//!
+//! Past one machine every call about one event (`/api/events/{id}…`) is answered by the node
+//! that runs it: any other node answers `307` to the same path there, as the lobby API does for a
+//! table, and one whose lease is free is taken over on the spot. `GET /api/events` lists the
+//! events of the node asked; `POST /api/events` creates the event on the node asked, which runs it.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::body::Body;
-use axum::extract::{ConnectInfo, Path as UrlPath, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::extract::{ConnectInfo, Path as UrlPath, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -55,7 +61,43 @@ pub fn routes<S: Clone + Send + Sync + 'static>(api: Arc<EventApi>) -> Router<S>
         .route("/api/events/{id}/standings", get(standings))
         .route("/api/events/{id}/results.csv", get(results_csv))
         .route("/api/events/{id}/results.html", get(results_html))
+        .route_layer(middleware::from_fn_with_state(api.clone(), to_its_node))
         .with_state(api)
+}
+
+/// Past one machine: a call about an event another node runs is sent there (`307` with
+/// `Location`, and a Problem `elsewhere` naming the node for clients that do not follow it).
+async fn to_its_node(State(api): Api, req: Request, next: Next) -> Response {
+    let id = req
+        .uri()
+        .path()
+        .strip_prefix("/api/events/")
+        .and_then(|rest| rest.split('/').next())
+        .filter(|id| !id.is_empty())
+        .map(str::to_string);
+    let Some(id) = id else {
+        return next.run(req).await;
+    };
+    let Some(owner) = api.events.elsewhere(&id).await else {
+        return next.run(req).await;
+    };
+    let path = req
+        .uri()
+        .path_and_query()
+        .map(|p| p.as_str())
+        .unwrap_or("/");
+    let mut resp = problem(
+        307,
+        Problem::new(
+            codes::ELSEWHERE,
+            format!("这个比赛由另一台服务器主持：{owner}"),
+            format!("this event is run by another node: {owner}"),
+        ),
+    );
+    if let Ok(location) = HeaderValue::from_str(&format!("{owner}{path}")) {
+        resp.headers_mut().insert(header::LOCATION, location);
+    }
+    resp
 }
 
 /// The HTTP status of an event refusal.

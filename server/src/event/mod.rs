@@ -18,7 +18,15 @@
 //!   check → store (hash-chained `event_log`) → apply, as a table's actions do; the runner that
 //!   watches each event's tables; rebuilding every event from its log at start.
 //! - [`api`]: the HTTP routes (`/api/events/…`), the director's bearer token.
+//!
+//! Past one machine (PostgreSQL) each event is run by one node, the holder of its lease
+//! (`event_leases`, store/lease.rs): a node rebuilds at start only the events no live lease names,
+//! takes over those of a node that died (the cluster task, or on the spot when asked for one),
+//! gives up one whose lease another node took, and sends every other event's calls to the node
+//! that runs it (`307`, [`api`]). The event's tables follow it: only the node running an event may
+//! take them over.
 
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -75,6 +83,8 @@ pub struct Events {
     sealed: Arc<DashSet<String>>,
     /// Set at shutdown: the runners stop opening tables.
     stopping: AtomicBool,
+    /// Held while an event is being taken over, so two requests for one event rebuild it once.
+    taking: Mutex<()>,
 }
 
 fn no_event() -> Problem {
@@ -103,13 +113,19 @@ fn bad_pair_token() -> Problem {
 
 impl Events {
     /// Rebuilds every stored event from its log (what failed, with the reason, is returned and
-    /// left stored, unserved) and starts a runner for each unfinished one.
+    /// left stored, unserved) and starts a runner for each unfinished one. Past one machine
+    /// (the lobby has leases) it rebuilds none here: [`Events::take_free`] takes those no other
+    /// node runs, off the async threads.
     pub fn start(
         lobby: Arc<Lobby>,
         mut store: Box<dyn EventStore>,
         director_token: Option<&str>,
     ) -> Result<(Arc<Events>, NotRebuilt), String> {
-        let stored = store.events().map_err(|e| e.to_string())?;
+        let stored = if lobby.leases.is_some() {
+            Vec::new()
+        } else {
+            store.events().map_err(|e| e.to_string())?
+        };
         let events = Arc::new(Events {
             sealed: lobby.settings.sealed_seeds.clone(),
             lobby,
@@ -117,25 +133,165 @@ impl Events {
             events: DashMap::new(),
             director_hash: director_token.map(seat_token::hash),
             stopping: AtomicBool::new(false),
+            taking: Mutex::new(()),
         });
         let mut failed = Vec::new();
         for s in stored {
             let id = s.header.id.clone();
-            match rebuild(s) {
-                Ok(live) => {
-                    let finished = live.event.finished();
-                    if !finished {
-                        events.sealed.insert(live.header.seed_commitment.clone());
-                    }
-                    events.events.insert(id.clone(), Arc::new(Mutex::new(live)));
-                    if !finished {
-                        events.spawn_runner(id);
-                    }
-                }
-                Err(e) => failed.push((id, e)),
+            if let Err(e) = events.install(s) {
+                failed.push((id, e));
             }
         }
         Ok((events, failed))
+    }
+
+    /// Rebuilds one stored event, seals its seed while it runs and starts its runner.
+    fn install(self: &Arc<Self>, s: StoredEvent) -> Result<(), String> {
+        let id = s.header.id.clone();
+        let live = rebuild(s)?;
+        let finished = live.event.finished();
+        if !finished {
+            self.sealed.insert(live.header.seed_commitment.clone());
+        }
+        self.events.insert(id.clone(), Arc::new(Mutex::new(live)));
+        if !finished {
+            self.spawn_runner(id);
+        }
+        Ok(())
+    }
+
+    // --- past one machine ---------------------------------------------------------------------
+
+    /// The events this node runs.
+    pub fn ids(&self) -> Vec<String> {
+        self.events.iter().map(|e| e.key().clone()).collect()
+    }
+
+    /// Past one machine: takes an event no live lease names (its node died or stopped, or it
+    /// was never run): its seed sealed, then its lease, then its log loaded and replayed as at
+    /// a restart; its runner then takes its tables as it looks at them. True when it runs here
+    /// after the call. On one machine: whether it is here.
+    pub async fn take(self: &Arc<Self>, id: &str) -> Result<bool, String> {
+        let Some(leases) = self.lobby.leases.clone() else {
+            return Ok(self.events.contains_key(id));
+        };
+        let _one_at_a_time = self.taking.lock().await;
+        if self.events.contains_key(id) {
+            return Ok(true);
+        }
+        if self.stopping.load(Ordering::Relaxed) {
+            return Ok(false);
+        }
+        let err = |e: store::StoreError| e.to_string();
+        let Some((commitment, finished)) = leases.event_commitment(id).await.map_err(err)? else {
+            return Ok(false);
+        };
+        // Sealed before the lease is ours: from then on this node may take the event's tables,
+        // and none of them may show its seed.
+        let sealed_now = !finished && self.sealed.insert(commitment.clone());
+        let unseal = || {
+            if sealed_now {
+                self.sealed.remove(&commitment);
+            }
+        };
+        match leases.acquire_event(id).await {
+            Ok(true) => {}
+            Ok(false) => {
+                unseal();
+                return Ok(false);
+            }
+            Err(e) => {
+                unseal();
+                return Err(e.to_string());
+            }
+        }
+        let (db, key) = (self.store.clone(), id.to_string());
+        let stored =
+            tokio::task::spawn_blocking(move || db.lock().expect("event store lock").event(&key))
+                .await
+                .map_err(|e| e.to_string())?
+                .map_err(err)?;
+        let Some(stored) = stored else {
+            unseal();
+            return Ok(false);
+        };
+        // A log that fails here stays stored, unserved (its seed stays sealed here).
+        self.install(stored)?;
+        tracing::info!(event = %id, "took the event over: rebuilt from its log");
+        Ok(true)
+    }
+
+    /// Past one machine: takes every event no live lease names, except those that already
+    /// failed to rebuild here (`skip`); the ones that fail now, with why.
+    pub async fn take_free(self: &Arc<Self>, skip: &HashSet<String>) -> NotRebuilt {
+        let Some(leases) = self.lobby.leases.clone() else {
+            return Vec::new();
+        };
+        let free = match leases.free_events().await {
+            Ok(ids) => ids,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot look for events to take over");
+                return Vec::new();
+            }
+        };
+        let mut failed = Vec::new();
+        for id in free.into_iter().filter(|id| !skip.contains(id)) {
+            if let Err(why) = self.take(&id).await {
+                failed.push((id, why));
+            }
+        }
+        failed
+    }
+
+    /// Past one machine: for an event not run here, the address of the node that runs it. One
+    /// whose lease is free is taken over on the spot (then run here: `None`). `None` too for an
+    /// unknown event, and on one machine.
+    pub async fn elsewhere(self: &Arc<Self>, id: &str) -> Option<String> {
+        let leases = self.lobby.leases.clone()?;
+        if self.events.contains_key(id) {
+            return None;
+        }
+        match leases.event_owner(id).await {
+            Ok(store::Owner::Other { address, .. }) => Some(address),
+            Ok(store::Owner::Free | store::Owner::Me) => {
+                if let Err(e) = self.take(id).await {
+                    tracing::error!(event = %id, reason = %e, "event not rebuilt from its log");
+                }
+                None
+            }
+            Ok(store::Owner::None) => None,
+            Err(e) => {
+                tracing::warn!(event = %id, error = %e, "cannot look up the event's node");
+                None
+            }
+        }
+    }
+
+    /// Past one machine: stops running an event whose lease another node holds now (its
+    /// runner ends; its writes were fenced already), and gives up the event's tables served
+    /// here (their connections are told to reconnect and are sent to the tables' next owner,
+    /// which can only be the node now running the event).
+    pub async fn hand_over(&self, id: &str) {
+        let Some((_, slot)) = self.events.remove(id) else {
+            return;
+        };
+        tracing::warn!(event = %id, "lease lost: another node runs the event now");
+        let commitment = slot.lock().await.header.seed_commitment.clone();
+        let tables: Vec<String> = self
+            .lobby
+            .tables
+            .iter()
+            .filter(|t| t.summary().seed_commitment == commitment)
+            .map(|t| t.key().clone())
+            .collect();
+        for t in &tables {
+            self.lobby.hand_over(t);
+        }
+        if let Some(leases) = &self.lobby.leases {
+            if let Err(e) = leases.release(&tables).await {
+                tracing::warn!(error = %e, "the event's tables' leases run out by themselves");
+            }
+        }
     }
 
     /// Stops the runners (at shutdown, before the tables stop).

@@ -66,7 +66,9 @@ pub async fn open(
 }
 
 /// Where the table `id` is: from the lobby while it is open, from its stored log once it is over
-/// or gone.
+/// or gone. Past one machine a table not served here is taken over when its lease is free (the
+/// event's tables follow the node that runs the event), and is still open while another node
+/// serves it.
 pub async fn now(lobby: &Lobby, id: &str) -> Result<TableNow, String> {
     let served = lobby.get(id).map(|h| h.summary().state);
     if matches!(served, Some(TableState::Waiting | TableState::Playing)) {
@@ -81,9 +83,26 @@ pub async fn now(lobby: &Lobby, id: &str) -> Result<TableNow, String> {
             declarer,
             defenders,
         }),
-        // Not over and no longer served (closed idle, or not rebuilt at start).
-        None if served.is_none() => Ok(TableNow::Gone),
-        None => Ok(TableNow::Open),
+        None if served.is_some() => Ok(TableNow::Open),
+        None => elsewhere(lobby, id).await,
+    }
+}
+
+/// A table not over and not served here: closed idle or not rebuilt (gone), or, past one
+/// machine, served by another node or waiting to be taken over (open).
+async fn elsewhere(lobby: &Lobby, id: &str) -> Result<TableNow, String> {
+    let Some(leases) = &lobby.leases else {
+        return Ok(TableNow::Gone);
+    };
+    match leases.owner(id).await.map_err(|e| e.to_string())? {
+        store::Owner::Other { .. } => Ok(TableNow::Open),
+        store::Owner::Free | store::Owner::Me => {
+            // Taken over here; or not ours to take (the event's lease was lost meanwhile, or
+            // this node is full): looked at again next time.
+            lobby.take(id).await?;
+            Ok(TableNow::Open)
+        }
+        store::Owner::None => Ok(TableNow::Gone),
     }
 }
 

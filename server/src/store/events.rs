@@ -9,8 +9,11 @@
 //!
 //! [`EventStore`] is its own small trait, beside [`Store`], so the tables' journal is untouched:
 //! the event service writes through a second connection to the same database (SQLite in WAL mode
-//! takes one writer at a time and waits its turn: `busy_timeout`). A PostgreSQL store implements
-//! the same four methods over the same two tables (`events`, `event_log`; see docs/tournaments.md).
+//! takes one writer at a time and waits its turn: `busy_timeout`). [`PostgresStore`] implements
+//! it over the same two tables (migration 3 of postgres.rs). Past one machine an event is run by
+//! one node, the holder of its row in `event_leases` (lease.rs): a store that belongs to a
+//! serving node checks that lease in the transaction of every write (`SELECT … FOR SHARE`), as a
+//! table's writes check the table's, and the `(event_id, seq)` key refuses a second entry *n*.
 
 use super::*;
 
@@ -66,6 +69,8 @@ pub trait EventStore: Send {
     fn set_event_finished(&mut self, event: &str) -> Result<(), StoreError>;
     /// Every event with its log, oldest first: what a restarted server rebuilds.
     fn events(&mut self) -> Result<Vec<StoredEvent>, StoreError>;
+    /// One event with its log: what a node taking an event over rebuilds.
+    fn event(&mut self, id: &str) -> Result<Option<StoredEvent>, StoreError>;
 }
 
 fn sha256_hex(parts: &[&[u8]]) -> String {
@@ -198,27 +203,41 @@ impl EventStore for SqliteStore {
     }
 
     fn events(&mut self) -> Result<Vec<StoredEvent>, StoreError> {
+        self.load_events("1 = 1", "")
+    }
+
+    fn event(&mut self, id: &str) -> Result<Option<StoredEvent>, StoreError> {
+        Ok(self.load_events("id = ?1", id)?.pop())
+    }
+}
+
+impl SqliteStore {
+    /// The events a `WHERE` clause picks (`?1` is `arg`, when used), with their logs.
+    fn load_events(&mut self, filter: &str, arg: &str) -> Result<Vec<StoredEvent>, StoreError> {
         let conn = self.connection();
-        let mut st = conn.prepare(
+        let mut st = conn.prepare(&format!(
             "SELECT id, game, name, seed, seed_commitment, pair_secret, created_ms, finished
-             FROM events ORDER BY created_ms, id",
-        )?;
-        let heads = st
-            .query_map([], |r| {
-                Ok((
-                    EventHeader {
-                        id: r.get(0)?,
-                        game: r.get(1)?,
-                        name: r.get(2)?,
-                        seed: r.get(3)?,
-                        seed_commitment: r.get(4)?,
-                        pair_secret: r.get(5)?,
-                        created_ms: r.get::<_, i64>(6)? as u64,
-                    },
-                    r.get::<_, i64>(7)? != 0,
-                ))
-            })?
-            .collect::<Result<Vec<_>, _>>()?;
+             FROM events WHERE {filter} ORDER BY created_ms, id"
+        ))?;
+        let row = |r: &rusqlite::Row<'_>| {
+            Ok((
+                EventHeader {
+                    id: r.get(0)?,
+                    game: r.get(1)?,
+                    name: r.get(2)?,
+                    seed: r.get(3)?,
+                    seed_commitment: r.get(4)?,
+                    pair_secret: r.get(5)?,
+                    created_ms: r.get::<_, i64>(6)? as u64,
+                },
+                r.get::<_, i64>(7)? != 0,
+            ))
+        };
+        let heads = if filter.contains("?1") {
+            st.query_map([arg], row)?.collect::<Result<Vec<_>, _>>()?
+        } else {
+            st.query_map([], row)?.collect::<Result<Vec<_>, _>>()?
+        };
         let mut st = conn.prepare(
             "SELECT seq, action, time_ms, hash FROM event_log WHERE event_id = ?1 ORDER BY seq",
         )?;
@@ -244,68 +263,173 @@ impl EventStore for SqliteStore {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn header() -> EventHeader {
-        let seed = rules::deal::Seed([7; 32]);
-        EventHeader {
-            id: "e1".into(),
-            game: "shengji".into(),
-            name: "测试赛".into(),
-            seed: seed.to_hex(),
-            seed_commitment: seed.commitment(),
-            pair_secret: "ab".repeat(32),
-            created_ms: 5,
-        }
+/// Inside an event write's transaction: fails unless `node` holds the event's live lease, and
+/// keeps that lease row from changing hands until the transaction ends. No node: no check.
+async fn event_fence(
+    tx: &tokio_postgres::Transaction<'_>,
+    node: Option<&Node>,
+    event: &str,
+) -> Result<(), StoreError> {
+    let Some(node) = node else {
+        return Ok(());
+    };
+    let held = tx
+        .query_opt(
+            "SELECT 1 FROM event_leases
+             WHERE event_id = $1 AND owner = $2 AND expires_at > now() FOR SHARE",
+            &[&event, &node.id],
+        )
+        .await?;
+    match held {
+        Some(_) => Ok(()),
+        None => Err(StoreError(format!(
+            "lease lost: node {} no longer runs event {event}",
+            node.id
+        ))),
     }
+}
 
-    fn entry(prev: &str, seq: u64) -> EventEntry {
-        let mut e = EventEntry {
-            seq,
-            action: format!(r#"{{"type":"start_round","round":{seq}}}"#),
-            time_ms: 100 + seq,
-            hash: String::new(),
-        };
-        e.hash = event_entry_hash(prev, &e);
-        e
-    }
-
-    #[test]
-    fn events_round_trip_and_the_chain_catches_edits() {
-        let dir = std::env::temp_dir().join(format!("paiju-events-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("e.db");
-        let _ = std::fs::remove_file(&path);
-        let h = header();
-        let first = entry(&event_genesis(&h), 1);
-        let second = entry(&first.hash, 2);
-        {
-            let mut s = SqliteStore::open_events(&path).unwrap();
-            s.create_event(&h, &first).unwrap();
-            s.append_event("e1", &second).unwrap();
-            // A seq already there is refused, never stored twice.
-            assert!(s.append_event("e1", &second).is_err());
-        }
-        let mut s = SqliteStore::open_events(&path).unwrap();
-        let all = s.events().unwrap();
-        assert_eq!(all.len(), 1);
-        assert_eq!(all[0].header, h);
-        assert!(!all[0].finished);
-        assert_eq!(all[0].log, vec![first.clone(), second.clone()]);
-        assert_eq!(verify_event(&h, &all[0].log), Ok(()));
-        let mut edited = all[0].log.clone();
-        edited[1].action = r#"{"type":"start_round","round":9}"#.into();
-        assert_eq!(verify_event(&h, &edited), Err(Tampered::Hash { seq: 2 }));
-        let mut renamed = h.clone();
-        renamed.name = "别的赛".into();
-        assert_eq!(
-            verify_event(&renamed, &all[0].log),
-            Err(Tampered::Hash { seq: 1 })
+impl PostgresStore {
+    async fn load_events(
+        client: &tokio_postgres::Client,
+        filter: &str,
+        arg: &str,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        let sql = format!(
+            "SELECT id, game, name, seed, seed_commitment, pair_secret, created_ms, finished
+             FROM events WHERE {filter} ORDER BY created_ms, id"
         );
-        s.set_event_finished("e1").unwrap();
-        assert!(s.events().unwrap()[0].finished);
-        let _ = std::fs::remove_dir_all(&dir);
+        let heads = if filter.contains("$1") {
+            client.query(&sql, &[&arg]).await?
+        } else {
+            client.query(&sql, &[]).await?
+        };
+        let mut out = Vec::with_capacity(heads.len());
+        for r in heads {
+            let header = EventHeader {
+                id: r.get(0),
+                game: r.get(1),
+                name: r.get(2),
+                seed: r.get(3),
+                seed_commitment: r.get(4),
+                pair_secret: r.get(5),
+                created_ms: r.get::<_, i64>(6) as u64,
+            };
+            let log = client
+                .query(
+                    "SELECT seq, action, time_ms, hash FROM event_log
+                     WHERE event_id = $1 ORDER BY seq",
+                    &[&header.id],
+                )
+                .await?
+                .iter()
+                .map(|e| EventEntry {
+                    seq: e.get::<_, i64>(0) as u64,
+                    action: e.get(1),
+                    time_ms: e.get::<_, i64>(2) as u64,
+                    hash: e.get(3),
+                })
+                .collect();
+            out.push(StoredEvent {
+                header,
+                finished: r.get(7),
+                log,
+            });
+        }
+        Ok(out)
+    }
+}
+
+async fn pg_insert_entry(
+    tx: &tokio_postgres::Transaction<'_>,
+    event: &str,
+    e: &EventEntry,
+) -> Result<(), StoreError> {
+    tx.execute(
+        "INSERT INTO event_log (event_id, seq, action, time_ms, hash) VALUES ($1, $2, $3, $4, $5)",
+        &[
+            &event,
+            &(e.seq as i64),
+            &e.action,
+            &(e.time_ms as i64),
+            &e.hash,
+        ],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Over PostgreSQL: the same rows, every write in a transaction of its own, fenced by the
+/// event's lease when the store belongs to a serving node. Blocking, like the SQLite side: the
+/// event service calls it off the async threads.
+impl EventStore for PostgresStore {
+    fn create_event(&mut self, h: &EventHeader, first: &EventEntry) -> Result<(), StoreError> {
+        let node = self.node();
+        let (rt, client) = self.parts()?;
+        rt.block_on(async {
+            let tx = client.transaction().await?;
+            tx.execute(
+                "INSERT INTO events (id, game, name, seed, seed_commitment, pair_secret,
+                                     created_ms)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                &[
+                    &h.id,
+                    &h.game,
+                    &h.name,
+                    &h.seed,
+                    &h.seed_commitment,
+                    &h.pair_secret,
+                    &(h.created_ms as i64),
+                ],
+            )
+            .await?;
+            pg_insert_entry(&tx, &h.id, first).await?;
+            // The node that creates an event runs it: its lease is born with it.
+            if let Some(node) = &node {
+                tx.execute(
+                    "INSERT INTO event_leases (event_id, owner, address, expires_at)
+                     VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond')",
+                    &[&h.id, &node.id, &node.address, &node.lease_ms()],
+                )
+                .await?;
+            }
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    fn append_event(&mut self, event: &str, e: &EventEntry) -> Result<(), StoreError> {
+        let node = self.node();
+        let (rt, client) = self.parts()?;
+        rt.block_on(async {
+            let tx = client.transaction().await?;
+            event_fence(&tx, node.as_ref(), event).await?;
+            pg_insert_entry(&tx, event, e).await?;
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    fn set_event_finished(&mut self, event: &str) -> Result<(), StoreError> {
+        let node = self.node();
+        let (rt, client) = self.parts()?;
+        rt.block_on(async {
+            let tx = client.transaction().await?;
+            event_fence(&tx, node.as_ref(), event).await?;
+            tx.execute("UPDATE events SET finished = true WHERE id = $1", &[&event])
+                .await?;
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    fn events(&mut self) -> Result<Vec<StoredEvent>, StoreError> {
+        let (rt, client) = self.parts()?;
+        rt.block_on(Self::load_events(client, "true", ""))
+    }
+
+    fn event(&mut self, id: &str) -> Result<Option<StoredEvent>, StoreError> {
+        let (rt, client) = self.parts()?;
+        Ok(rt.block_on(Self::load_events(client, "id = $1", id))?.pop())
     }
 }

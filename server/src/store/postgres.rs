@@ -1,7 +1,8 @@
 //! PostgreSQL, for several nodes on one database (`paiju serve --db postgres://…`).
 //!
-//! The same schema as SQLite (`tables`, `seats`, `log` with its `(table_id, seq)` key), plus
-//! `leases`, who serves which table (lease.rs), and `schema_version`: migrations are
+//! The same schema as SQLite (`tables`, `seats`, `log` with its `(table_id, seq)` key; `events`
+//! and `event_log`, whose [`EventStore`] is in events.rs), plus `leases` and `event_leases`, who
+//! serves which table and runs which event (lease.rs), and `schema_version`: migrations are
 //! numbered and run at start, under an advisory lock so two nodes starting at once do not race.
 //!
 //! When the store belongs to a serving node (`node` is set), every write to a table checks, in
@@ -26,7 +27,7 @@ use super::*;
 
 /// The migrations, in order: entry `i` brings the schema to version `i + 1`. Never edit one
 /// that has shipped; add the next.
-const MIGRATIONS: [&str; 2] = [
+const MIGRATIONS: [&str; 3] = [
     // 1: the event store, as in SQLite.
     "CREATE TABLE tables (
         id TEXT PRIMARY KEY,
@@ -71,6 +72,36 @@ const MIGRATIONS: [&str; 2] = [
         expires_at TIMESTAMPTZ NOT NULL
     );
     CREATE INDEX leases_owner ON leases (owner);",
+    // 3: events (赛事) and their hash-chained logs, as in SQLite (events.rs), and which node runs
+    // each event. An event's lease has a table of its own rather than `event:<id>` rows in
+    // `leases`: both keep their foreign key, and the tables' lease queries stay as they are.
+    "CREATE TABLE events (
+        id TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        name TEXT NOT NULL,
+        seed TEXT NOT NULL,
+        seed_commitment TEXT NOT NULL,
+        pair_secret TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        finished BOOLEAN NOT NULL DEFAULT false
+    );
+    -- A table dealing from an unfinished event's seed is that event's (lease.rs).
+    CREATE INDEX events_running ON events (seed_commitment) WHERE NOT finished;
+    CREATE TABLE event_log (
+        event_id TEXT NOT NULL REFERENCES events(id),
+        seq BIGINT NOT NULL,
+        action TEXT NOT NULL,
+        time_ms BIGINT NOT NULL,
+        hash TEXT NOT NULL,
+        PRIMARY KEY (event_id, seq)
+    );
+    CREATE TABLE event_leases (
+        event_id TEXT PRIMARY KEY REFERENCES events(id),
+        owner TEXT NOT NULL,
+        address TEXT NOT NULL,
+        expires_at TIMESTAMPTZ NOT NULL
+    );
+    CREATE INDEX event_leases_owner ON event_leases (owner);",
 ];
 
 /// Whether a `--db` value names PostgreSQL rather than a SQLite file.
@@ -183,8 +214,9 @@ pub struct PostgresStore {
     /// `migrate`, tests) that serve no table.
     node: Option<Node>,
     /// Drives the asynchronous client on the journal's thread: its tasks (the connection) run
-    /// only inside `block_on`, which is exactly while a call waits for the database.
-    rt: tokio::runtime::Runtime,
+    /// only inside `block_on`, which is exactly while a call waits for the database. `None` only
+    /// while being dropped ([`Drop`]).
+    rt: Option<tokio::runtime::Runtime>,
     /// `None` until connected, and again after the connection broke (reconnects on next use).
     client: Option<Client>,
 }
@@ -202,18 +234,27 @@ impl PostgresStore {
         Ok(PostgresStore {
             url: url.to_string(),
             node,
-            rt,
+            rt: Some(rt),
             client: Some(client),
         })
     }
 
+    /// The serving node whose leases fence this store's writes, if any.
+    pub(super) fn node(&self) -> Option<Node> {
+        self.node.clone()
+    }
+
     /// The runtime and a live client (reconnecting if the connection broke).
-    fn parts(&mut self) -> Result<(&tokio::runtime::Runtime, &mut Client), StoreError> {
+    pub(super) fn parts(&mut self) -> Result<(&tokio::runtime::Runtime, &mut Client), StoreError> {
         if self.client.as_ref().is_none_or(|c| c.is_closed()) {
             self.client = None;
-            self.client = Some(self.rt.block_on(connect(&self.url))?);
+            let rt = self.rt.as_ref().expect("the store's runtime");
+            self.client = Some(rt.block_on(connect(&self.url))?);
         }
-        Ok((&self.rt, self.client.as_mut().expect("connected")))
+        Ok((
+            self.rt.as_ref().expect("the store's runtime"),
+            self.client.as_mut().expect("connected"),
+        ))
     }
 
     /// Runs SQL with no results (tests and tools, e.g. tampering with a row on purpose).
@@ -301,6 +342,18 @@ impl PostgresStore {
                 )
             })
             .collect())
+    }
+}
+
+impl Drop for PostgresStore {
+    /// The store may be dropped on a thread of the server's runtime (the event service's store
+    /// is, at shutdown), where dropping a runtime the normal way panics: shut ours down without
+    /// waiting (its only task is the connection, which has nothing left to do).
+    fn drop(&mut self) {
+        self.client = None;
+        if let Some(rt) = self.rt.take() {
+            rt.shutdown_background();
+        }
     }
 }
 
