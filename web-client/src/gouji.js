@@ -10,6 +10,7 @@ import { rankGroups, rankLabel, cardsText } from './cards.js';
 import { cardRow, nameplate, refusalBox, clockEl, dialog } from './ui.js';
 import { seatNames } from './seats.js';
 import { goujiModel, goujiActions, opposite, sameTeam, seatIndex } from './gouji-model.js';
+import { dw } from './desk.js';
 
 /** @typedef {import('./gouji-model.js').GoujiModel} GoujiModel */
 
@@ -223,7 +224,10 @@ export function goujiUI() {
           m.score ? h('p', { id: 'result', style: 'font-size:30px;font-weight:800', 'data-score': `${m.score.a}:${m.score.b}` }, `${t('team_a')} ${m.score.a} : ${m.score.b} ${t('team_b')}`) : null,
           h('h3', {}, t('finishing_order')),
           h('table', {}, order.map((s) => h('tr', {}, h('th', {}, t(`place_${/** @type {number} */ (m.places[s]) + 1}`)), h('td', {}, `${nameOf(s)} (${names[s]})`, m.marked[s] ? ` · ${t('marked')}` : '')))),
-          h('div', { class: 'actions' }, h('button', { id: 'result-close', 'on:click': () => { resultClosed = true; ctx.rerender(); } }, t('close'))),
+          h('div', { class: 'actions' },
+            // The whole game step by step, every hand (replay.js).
+            h('button', { id: 'result-replay', 'on:click': () => { location.hash = `#/t/${ctx.model.id}/replay`; } }, dw('replay')),
+            h('button', { id: 'result-close', 'on:click': () => { resultClosed = true; ctx.rerender(); } }, t('close'))),
         );
       }
       return { felt, dock, info, overlay };
@@ -259,7 +263,7 @@ export function describeGouji(events) {
         out.push(t('did_decline'));
         break;
       case 'ruled':
-        out.push(t('did_ruling', { ruling: t(`ruling_${ev.ruling}`), offence: t(`offence_${ev.offence}`) }));
+        out.push(t('did_ruling', { ruling: t(`ruling_${ev.ruling}`, { n: ev.points ?? '' }), offence: t(`offence_${ev.offence}`) }));
         break;
     }
   }

@@ -11,6 +11,7 @@ import { suitRuns, cardsText, SUIT_SYMBOL } from './cards.js';
 import { cardFace, cardRow, nameplate, refusalBox, clockEl, dialog } from './ui.js';
 import { seatNames } from './seats.js';
 import { shengjiModel, shengjiActions, failedThrow, seatIndex } from './shengji-model.js';
+import { dw } from './desk.js';
 
 /** @typedef {import('./table.js').TableCtx} TableCtx */
 /** @typedef {import('./shengji-model.js').ShengjiModel} ShengjiModel */
@@ -258,6 +259,8 @@ export function shengjiUI() {
           m.kitty ? h('p', {}, `${t('kitty')}: `, cardRow(m.kitty)) : null,
           h('div', { class: 'actions' },
             tricks.length ? h('button', { id: 'result-review', 'on:click': () => { review = 0; resultClosed = true; ctx.rerender(); } }, t('review')) : null,
+            // The whole board step by step, every hand (replay.js).
+            h('button', { id: 'result-replay', 'on:click': () => { location.hash = `#/t/${ctx.model.id}/replay`; } }, dw('full_replay')),
             h('button', { id: 'result-close', 'on:click': () => { resultClosed = true; ctx.rerender(); } }, t('close')),
           ),
         );

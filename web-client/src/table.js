@@ -26,6 +26,7 @@ import { turnChime } from './sound.js';
 import { seatNames } from './seats.js';
 import { shengjiUI } from './shengji.js';
 import { goujiUI } from './gouji.js';
+import { dw } from './desk.js';
 
 /** @typedef {import('./protocol').ClientOut} ClientOut */
 /** @typedef {import('./protocol').SeatInfo} SeatInfo */
@@ -59,6 +60,7 @@ const MAX_NOTICES = 4;
  * @property {import('./net.js').Status} conn
  * @property {boolean} myTurn
  * @property {string | null} seed
+ * @property {{ reason: string, remaining: number | null } | null} review  under review: the referee's words, and what is left of the stopped clock
  */
 
 /**
@@ -113,6 +115,7 @@ export function openTable(root, { id, watch, go }) {
     myTurn: false,
     seed: null,
     notices: [],
+    review: null,
   };
   /** The game's UI, made when the server has said which game this is. @type {GameUI | null} */
   let ui = null;
@@ -303,10 +306,20 @@ export function openTable(root, { id, watch, go }) {
       case 'seats':
         model.seats = msg.seats;
         break;
+      case 'review':
+        // 审查: the referee stopped the clocks (the one that ran stands still) or started them again.
+        model.review = msg.on ? { reason: msg.reason ?? '', remaining: msg.clock?.remaining_ms ?? null } : null;
+        if (msg.clock || !msg.on) setTurn(model.toAct, msg.clock, model.tableState);
+        break;
       case 'pong':
         return;
     }
     render();
+  }
+
+  /** Under review the clock stands still: its deadline keeps the stopped time ahead of now. */
+  function holdClock() {
+    if (model.review && model.review.remaining !== null && model.clock) model.clock.deadline = performance.now() + model.review.remaining;
   }
 
   /**
@@ -325,12 +338,14 @@ export function openTable(root, { id, watch, go }) {
 
   // The clocks tick locally between messages.
   const ticker = setInterval(() => {
+    holdClock();
     if (model.clock) tickClocks(model.clock.deadline - performance.now());
   }, 250);
 
   const unsubscribe = onChange((key) => key !== 'name' && render());
 
   function render() {
+    holdClock();
     const focusKey = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.key;
     const g = gameUI();
     const parts = g && model.view ? g.render(ctx) : null;
@@ -344,7 +359,9 @@ export function openTable(root, { id, watch, go }) {
           h('button', { id: 'lobby', 'on:click': () => go('#/') }, t('back_to_lobby')),
           h('span', {}, h('b', {}, gameName(model.game)), ` · ${t('code')} `, h('b', { 'data-table-code': '' }, id)),
           ...(parts ? parts.info : []),
+          ...(model.tableState === 'over' ? [h('button', { id: 'replay', 'on:click': () => go(`#/t/${id}/replay`) }, dw('replay'))] : []),
         ),
+        model.review ? h('p', { class: 'review-banner', id: 'review-banner', role: 'status' }, dw('under_review', { reason: model.review.reason })) : null,
         model.tableState === 'waiting' ? invitePanel(id, model) : null,
         model.error ? h('p', { class: 'error-text', role: 'alert', style: 'margin:8px' }, pick(model.error)) : null,
         model.role === 'spectator' ? h('p', { class: 'hint', style: 'text-align:center;margin:6px' }, t('spectating')) : null,
