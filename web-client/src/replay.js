@@ -266,7 +266,7 @@ export function openReplay(root, { id, at, go }) {
       h('p', { class: 'hint' }, pick(e.verdict.words)),
       e.context.length ? [h('h3', {}, dw('context_h')), h('ul', {}, e.context.map((c) => h('li', {}, pick(c))))] : null,
       e.rules.length
-        ? [h('h3', {}, dw('rules_h')), h('ul', { class: 'rules' }, e.rules.map((r) => h('li', { 'data-rule': r.rule, 'data-state': r.state }, h('b', {}, `${r.state === 'info' ? 'ℹ' : '✓'} ${dw(`rule_${r.state}`)}`), ' ', pick(r.words))))]
+        ? [h('h3', {}, dw('rules_h')), h('ul', { class: 'rules' }, e.rules.map((r) => h('li', { 'data-rule': r.rule, 'data-state': r.state }, h('b', {}, dw(['bound', 'kept', 'void'].includes(r.state) ? `rule_${r.state}` : 'rule_info')), ' ', pick(r.words))))]
         : null,
       e.refused.length
         ? [h('h3', {}, dw('refused_h')), h('ul', { class: 'refused' }, e.refused.map((x) => h('li', { 'data-code': x.code }, h('b', {}, `✗ ${pick(x.told)}`), ` → ${pick(x.words)}`)))]

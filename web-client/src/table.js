@@ -142,6 +142,12 @@ export function openTable(root, { id, watch, go }) {
     model.notices = [...model.notices, { ...n, id: ++noticeIds }].slice(-MAX_NOTICES);
   }
 
+  /** A seat in a notice: the player's name; a computer's seat by where it sits (「东（电脑）」). @param {number} s */
+  const noticeName = (s) => {
+    const seat = seatNames(model.game)[s] ?? String(s);
+    return model.seats[s]?.bot ? `${seat}${t('paren', { x: t('bot') })}` : model.seats[s]?.name ?? seat;
+  };
+
   /** @type {TableCtx} */
   const ctx = {
     model,
@@ -159,7 +165,7 @@ export function openTable(root, { id, watch, go }) {
     notices: () =>
       noticeBox(
         model.notices,
-        { me: model.seat, nameOf: (s) => model.seats[s]?.name ?? seatNames(model.game)[s] ?? String(s), describe: (evs) => gameUI()?.describe(evs) ?? '' },
+        { me: model.seat, nameOf: noticeName, describe: (evs) => gameUI()?.describe(evs) ?? '' },
         () => {
           model.notices = [];
           render();
