@@ -585,6 +585,17 @@ pub enum ClientIn {
     /// clock ran out while away) until I send `on: false`, or connect again. A player's only;
     /// the new state comes back in `seats` (`auto`).
     Auto { on: bool },
+    /// The referee marks the table under review (`on: true`, with a `reason` the players are
+    /// shown) or takes it off (`on: false`). Under review the move clock stands still (it
+    /// resumes with what was left), bots and 托管 wait, and players' acts are refused
+    /// (`under_review`); a referee may still rule. Anyone else is refused (`error`
+    /// `referee_only`). Everyone is told with [`ClientOut::Review`].
+    Review {
+        on: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        reason: Option<String>,
+    },
     /// Application-level ping (browsers cannot send WebSocket pings); answered by `pong`.
     Ping {
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -595,7 +606,7 @@ pub enum ClientIn {
 
 impl ClientIn {
     /// The `"type"` names a client may send (for telling `unknown_type` from `bad_message`).
-    pub const TYPES: [&'static str; 5] = ["hello", "act", "resync", "auto", "ping"];
+    pub const TYPES: [&'static str; 6] = ["hello", "act", "resync", "auto", "ping", "review"];
 }
 
 /// Who a connection is at the table.
@@ -713,6 +724,19 @@ pub enum ClientOut {
     },
     /// Someone sat down, left, connected, went away or came back.
     Seats { seats: Vec<SeatInfo> },
+    /// The table went under review (`on`: the referee's `reason`; the move clock stands still
+    /// at `clock.remaining_ms` until the review ends) or came off it (`clock`: the move clock
+    /// running again). Sent to every connection when it changes, and after the catch-up to a
+    /// connection that attaches while the table is under review.
+    Review {
+        on: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        reason: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        clock: Option<Clock>,
+    },
     /// The answer to `ping`.
     Pong {
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -799,6 +823,10 @@ pub mod codes {
     pub const ELSEWHERE: &str = "elsewhere";
     /// A question asked again before anything changed.
     pub const ALREADY_ASKED: &str = "already_asked";
+    /// Only the referee may do this (`review`).
+    pub const REFEREE_ONLY: &str = "referee_only";
+    /// A player's act while the referee has the table under review.
+    pub const UNDER_REVIEW: &str = "under_review";
     /// HTTP: a table's replay before it is public (`403`): over, and no open table on its seed.
     pub const NOT_YET_PUBLIC: &str = "not_yet_public";
     /// HTTP: no such route (`404`).
@@ -882,6 +910,14 @@ mod tests {
             ClientIn::Resync,
             ClientIn::Auto { on: true },
             ClientIn::Ping { nonce: Some(1) },
+            ClientIn::Review {
+                on: true,
+                reason: Some("查牌".into()),
+            },
+            ClientIn::Review {
+                on: false,
+                reason: None,
+            },
         ];
         for m in msgs {
             let text = serde_json::to_string(&m).unwrap();

@@ -47,6 +47,7 @@ fn out_kind(m: &ClientOut) -> &'static str {
         ClientOut::Error { .. } => "error",
         ClientOut::Seats { .. } => "seats",
         ClientOut::Pong { .. } => "pong",
+        ClientOut::Review { .. } => "review",
     }
 }
 
@@ -57,6 +58,7 @@ fn in_kind(m: &ClientIn) -> &'static str {
         ClientIn::Resync => "resync",
         ClientIn::Auto { .. } => "auto",
         ClientIn::Ping { .. } => "ping",
+        ClientIn::Review { .. } => "review",
     }
 }
 
@@ -202,6 +204,14 @@ fn samples() -> String {
         ClientIn::Auto { on: true },
         ClientIn::Ping { nonce: Some(5) },
         ClientIn::Ping { nonce: None },
+        ClientIn::Review {
+            on: true,
+            reason: Some("查牌：核对出过的牌".into()),
+        },
+        ClientIn::Review {
+            on: false,
+            reason: None,
+        },
     ];
     let client_out = vec![
         ClientOut::Welcome {
@@ -270,16 +280,30 @@ fn samples() -> String {
         ClientOut::Seats { seats: seats(6) },
         ClientOut::Pong { nonce: Some(5) },
         ClientOut::Pong { nonce: None },
+        ClientOut::Review {
+            on: true,
+            reason: Some("查牌：核对出过的牌".into()),
+            clock: Some(Clock {
+                seats: vec![0],
+                remaining_ms: 21_500,
+                limit_ms: 30_000,
+            }),
+        },
+        ClientOut::Review {
+            on: false,
+            reason: None,
+            clock: None,
+        },
     ];
     for kind in [
-        "welcome", "snapshot", "events", "ack", "rejected", "error", "seats", "pong",
+        "welcome", "snapshot", "events", "ack", "rejected", "error", "seats", "pong", "review",
     ] {
         assert!(
             client_out.iter().any(|m| out_kind(m) == kind),
             "no ClientOut sample of {kind}"
         );
     }
-    for kind in ["hello", "act", "resync", "ping"] {
+    for kind in ["hello", "act", "resync", "ping", "review"] {
         assert!(
             client_in.iter().any(|m| in_kind(m) == kind),
             "no ClientIn sample of {kind}"

@@ -230,6 +230,7 @@ pub async fn run(socket: WebSocket, conn: Conn) {
                         }
                         (ClientIn::Resync, Some(_)) => table.resync(id).await,
                         (ClientIn::Auto { on }, Some(_)) => table.auto(id, on).await,
+                        (ClientIn::Review { on, reason }, Some(_)) => table.review(id, on, reason).await,
                     }
                 }
                 _ = close_watch.changed() => break,

@@ -16,6 +16,7 @@ import { rankGroups, rankLabel, cardsText } from './cards.js';
 import { cardRow, nameplate, refusalBox, clockEl, dialog } from './ui.js';
 import { seatNames } from './seats.js';
 import { goujiModel, goujiActions, opposite, sameTeam, seatIndex } from './gouji-model.js';
+import { dw } from './desk.js';
 
 /** @typedef {import('./gouji-model.js').GoujiModel} GoujiModel */
 /** @typedef {import('./table.js').TableCtx} TableCtx */
@@ -385,6 +386,8 @@ function resultDialog(st, { ctx, m, me, isSeat, nameOf, names }) {
     isSeat ? ctx.session() : null,
     h('div', { class: 'actions' },
       isSeat ? ctx.nextButton() : null,
+      // The whole game step by step, every hand (replay.js).
+      h('button', { id: 'result-replay', 'on:click': () => { location.hash = `#/t/${ctx.model.id}/replay`; } }, dw('replay')),
       h('button', { id: 'result-close', 'on:click': () => { st.resultClosed = true; ctx.rerender(); } }, t('close')),
     ),
   );
@@ -430,7 +433,7 @@ export function describeGouji(events) {
         out.push(t('did_warning_grace', { n: ev.grace_seconds ?? 0 }));
         break;
       case 'ruled':
-        out.push(t('did_ruling', { ruling: t(`ruling_${ev.ruling}`), offence: t(`offence_${ev.offence}`) }));
+        out.push(t('did_ruling', { ruling: t(`ruling_${ev.ruling}`, { n: ev.points ?? '' }), offence: t(`offence_${ev.offence}`) }));
         break;
     }
   }

@@ -76,7 +76,7 @@ const WORDS = {
   did_decline: { zh: '不烧', en: 'declined to burn' },
   did_ruling: { zh: '{ruling}（{offence}）', en: '{ruling} ({offence})' },
   ruling_warning: { zh: '警告', en: 'a warning' },
-  ruling_deduction: { zh: '扣 2 分', en: 'a deduction of 2 points' },
+  ruling_deduction: { zh: '扣 {n} 分', en: 'a deduction of {n} points' },
   ruling_forfeit: { zh: '判负', en: 'a forfeit' },
   offence_signals: { zh: '打暗号', en: 'signals' },
   offence_peeking_folded: { zh: '偷看扣下的牌', en: 'peeking at folded cards' },

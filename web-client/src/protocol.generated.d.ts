@@ -36,7 +36,7 @@ export type CardCount = { "kind": "exact", "n": number } | { "kind": "more_than"
 /**
  * What a client sends. The first message must be [`ClientIn::Hello`].
  */
-export type ClientIn = { "type": "hello", token?: string, last_seq?: number, } | { "type": "act", id: number, action: unknown, seq: number, seat?: number, reason?: string, } | { "type": "resync" } | { "type": "auto", on: boolean, } | { "type": "ping", nonce?: number, };
+export type ClientIn = { "type": "hello", token?: string, last_seq?: number, } | { "type": "act", id: number, action: unknown, seq: number, seat?: number, reason?: string, } | { "type": "resync" } | { "type": "auto", on: boolean, } | { "type": "review", on: boolean, reason?: string, } | { "type": "ping", nonce?: number, };
 
 /**
  * What the server sends.
@@ -70,7 +70,7 @@ reason?: string, events: unknown[],
  * Your view after this action. Live updates always carry it; when missed events are
  * replayed only the last one does.
  */
-view?: unknown, to_act: Array<number>, clock?: Clock, state: TableState, } | { "type": "ack", id: number, seq: number, } | { "type": "answer", id: number, events: unknown[], } | { "type": "rejected", id: number, code: string, zh: string, en: string, } | { "type": "error", code: string, zh: string, en: string, } | { "type": "seats", seats: Array<SeatInfo>, } | { "type": "pong", nonce?: number, };
+view?: unknown, to_act: Array<number>, clock?: Clock, state: TableState, } | { "type": "ack", id: number, seq: number, } | { "type": "answer", id: number, events: unknown[], } | { "type": "rejected", id: number, code: string, zh: string, en: string, } | { "type": "error", code: string, zh: string, en: string, } | { "type": "seats", seats: Array<SeatInfo>, } | { "type": "review", on: boolean, reason?: string, clock?: Clock, } | { "type": "pong", nonce?: number, };
 
 /**
  * Whose clock runs and how long they have left.

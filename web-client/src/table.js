@@ -31,6 +31,7 @@ import { seatNames } from './seats.js';
 import { findNext, openNext } from './session.js';
 import { shengjiUI } from './shengji.js';
 import { goujiUI } from './gouji.js';
+import { dw } from './desk.js';
 
 /** @typedef {import('./protocol').ClientOut} ClientOut */
 /** @typedef {import('./protocol').SeatInfo} SeatInfo */
@@ -67,6 +68,7 @@ const NEXT_POLL_MS = 3000;
  * @property {import('./net.js').Status} conn
  * @property {boolean} myTurn
  * @property {string | null} seed
+ * @property {{ reason: string, remaining: number | null } | null} review  under review (审查): the referee's words, and what is left of the stopped clock
  * @property {string} commitment  the seed's commitment: the boards of one session share it
  * @property {TableSummary | null} next  the session's next board, once someone opened it
  * @property {string | null} nextError  why 下一副 could not be opened
@@ -135,6 +137,7 @@ export function openTable(root, { id, watch, go }) {
 
   // The clocks tick locally between messages.
   const ticker = setInterval(() => {
+    holdClock(tbl);
     if (tbl.model.clock) tickClocks(tbl.model.clock.deadline - performance.now());
   }, 250);
   const unsubscribe = onChange((key) => key !== 'name' && render(tbl));
@@ -170,6 +173,7 @@ function newModel(id, held) {
     seed: null,
     commitment: '',
     notices: [],
+    review: null,
     next: null,
     nextError: null,
   };
@@ -346,10 +350,21 @@ function receive(tbl, msg) {
     case 'seats':
       onSeats(tbl, msg.seats);
       break;
+    case 'review':
+      // 审查: the referee stopped the clocks (the one that ran stands still) or started them again.
+      model.review = msg.on ? { reason: msg.reason ?? '', remaining: msg.clock?.remaining_ms ?? null } : null;
+      if (msg.clock || !msg.on) setTurn(tbl, model.toAct, msg.clock, model.tableState);
+      break;
     case 'pong':
       return;
   }
   render(tbl);
+}
+
+/** Under review the clock stands still: its deadline keeps the stopped time ahead of now. @param {Table} tbl */
+function holdClock(tbl) {
+  const { model } = tbl;
+  if (model.review && model.review.remaining !== null && model.clock) model.clock.deadline = performance.now() + model.review.remaining;
 }
 
 /** @param {Table} tbl @param {Extract<ClientOut, { type: 'welcome' }>} msg */
@@ -539,6 +554,7 @@ function requireNameOr(model) {
 /** @param {Table} tbl */
 function render(tbl) {
   const { root, model, go } = tbl;
+  holdClock(tbl);
   const focusKey = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.key;
   const g = gameUI(tbl);
   const parts = g && model.view ? g.render(tbl.ctx) : null;
@@ -552,7 +568,9 @@ function render(tbl) {
         h('button', { id: 'lobby', 'on:click': () => go('#/') }, t('back_to_lobby')),
         h('span', {}, h('b', {}, gameName(model.game)), ` · ${t('code')} `, h('b', { 'data-table-code': model.id }, formatCode(model.id))),
         ...(parts ? parts.info : []),
+        ...(model.tableState === 'over' ? [h('button', { id: 'replay', 'on:click': () => go(`#/t/${model.id}/replay`) }, dw('replay'))] : []),
       ),
+      model.review ? h('p', { class: 'review-banner', id: 'review-banner', role: 'status' }, dw('under_review', { reason: model.review.reason })) : null,
       model.tableState === 'waiting' ? invitePanel(model.id, model) : null,
       model.error ? h('p', { class: 'error-text', role: 'alert', style: 'margin:8px' }, pick(model.error)) : null,
       model.role === 'spectator' ? h('p', { class: 'hint', style: 'text-align:center;margin:6px' }, t('spectating')) : null,

@@ -55,6 +55,15 @@ export const clientInSamples = [
   },
   {
     "type": "ping"
+  },
+  {
+    "type": "review",
+    "on": true,
+    "reason": "查牌：核对出过的牌"
+  },
+  {
+    "type": "review",
+    "on": false
   }
 ];
 
@@ -473,6 +482,22 @@ export const clientOutSamples = [
   },
   {
     "type": "pong"
+  },
+  {
+    "type": "review",
+    "on": true,
+    "reason": "查牌：核对出过的牌",
+    "clock": {
+      "seats": [
+        0
+      ],
+      "remaining_ms": 21500,
+      "limit_ms": 30000
+    }
+  },
+  {
+    "type": "review",
+    "on": false
   }
 ];
 

@@ -97,6 +97,13 @@ impl<G: TableGame> Table<G> {
                         "only a referee's action carries a reason",
                     ));
                 }
+                if self.review.is_some() {
+                    return Err(Problem::new(
+                        codes::UNDER_REVIEW,
+                        "裁判正在审查本桌，请等审查结束再出牌",
+                        "the referee has the table under review: play on when it ends",
+                    ));
+                }
                 let key = match &self.seats[mine].token_hash {
                     Some(h) => store::occupant(h),
                     None => format!("seat {mine}"),
@@ -274,7 +281,11 @@ impl<G: TableGame> Table<G> {
 
     pub(super) fn restart_clock(&mut self) {
         self.clock = None;
-        if self.state != TableState::Playing || self.engine.to_act().is_empty() {
+        // Under review no clock runs (review.rs starts it again).
+        if self.state != TableState::Playing
+            || self.engine.to_act().is_empty()
+            || self.review.is_some()
+        {
             return;
         }
         let scale = self.deps.settings.clock_scale;
@@ -290,6 +301,7 @@ impl<G: TableGame> Table<G> {
 
     pub(super) fn schedule_bot(&mut self) {
         let due = self.state == TableState::Playing
+            && self.review.is_none()
             && self
                 .engine
                 .to_act()

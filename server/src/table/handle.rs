@@ -87,6 +87,12 @@ pub(crate) enum Command {
         conn: u64,
         on: bool,
     },
+    /// The referee puts the table under review or takes it off (`review.rs`).
+    Review {
+        conn: u64,
+        on: bool,
+        reason: Option<String>,
+    },
     Stop {
         reply: oneshot::Sender<()>,
     },
@@ -202,6 +208,10 @@ impl TableHandle {
 
     pub async fn resync(&self, conn: u64) {
         let _ = self.tx.send(Command::Resync { conn }).await;
+    }
+
+    pub async fn review(&self, conn: u64, on: bool, reason: Option<String>) {
+        let _ = self.tx.send(Command::Review { conn, on, reason }).await;
     }
 
     /// Stops the actor because another node serves the table now (its lease was lost): its

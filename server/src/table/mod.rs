@@ -14,7 +14,8 @@
 //! is), [`replay`] (building a table from its log, at start and after a failure; supervising the
 //! actor), `seats` (joining, leaving, attaching, presence, the summary), `acting` (the path of
 //! an action: who may act, ids, questions, stale decisions, commit; clocks and bots), `fanout`
-//! (per-viewer frames into bounded queues). This file holds the table's state and its loop.
+//! (per-viewer frames into bounded queues), `review` (the referee stops the clocks while they
+//! look into something). This file holds the table's state and its loop.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -37,6 +38,7 @@ mod fanout;
 mod game;
 pub mod handle;
 pub mod replay;
+mod review;
 mod seats;
 
 use acting::{IdCache, Told};
@@ -142,6 +144,8 @@ struct Table<G: TableGame> {
     /// Set when a write failed after the engine moved: the in-memory state can no longer be
     /// trusted, so the actor stops; a restart rebuilds the table from its log.
     broken: bool,
+    /// The referee has the table under review: no clock runs, bots wait, players cannot act.
+    review: Option<review::UnderReview>,
     deps: TableDeps,
     summary: watch::Sender<TableSummary>,
 }
@@ -228,10 +232,15 @@ impl<G: TableGame> Table<G> {
                     let text = self.snapshot_text(s.who);
                     let outlet = s.outlet.clone();
                     self.send(&outlet, text);
+                    if self.review.is_some() {
+                        let text = self.review_text();
+                        self.send(&outlet, text);
+                    }
                 }
             }
             Command::Quiet { conn, quiet } => self.set_quiet(conn, quiet),
             Command::Auto { conn, on } => self.set_auto(conn, on),
+            Command::Review { conn, on, reason } => self.review(conn, on, reason),
             Command::Stop { .. } => unreachable!("handled in run"),
         }
     }

@@ -118,6 +118,7 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
         bot_at: None,
         idle_since: Some(now),
         broken: false,
+        review: None,
         deps,
         summary,
     };

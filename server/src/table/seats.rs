@@ -173,10 +173,10 @@ impl<G: TableGame> Table<G> {
         };
         self.send(&outlet, to_text(&welcome));
         // The missed entries if they are still in memory and all fit in the connection's queue
-        // now (with room for the seats message that follows), else one snapshot: a catch-up
+        // now (with room for the review and seats messages that follow), else one snapshot: a catch-up
         // never overflows the queue, and the client never sees a gap in seq.
         let kept_from = self.seq - self.history.len() as u64;
-        let room = outlet.tx.capacity().saturating_sub(2) as u64;
+        let room = outlet.tx.capacity().saturating_sub(3) as u64;
         match last_seq {
             Some(n) if n == self.seq && n > 0 => {}
             Some(n) if n < self.seq && n >= kept_from && self.seq - n <= room => {
@@ -193,6 +193,11 @@ impl<G: TableGame> Table<G> {
                 let text = self.snapshot_text(who);
                 self.send(&outlet, text);
             }
+        }
+        // Under review: what the referee said, and the clock standing still.
+        if self.review.is_some() {
+            let text = self.review_text();
+            self.send(&outlet, text);
         }
         if outlet.close.borrow().is_none() {
             self.subscribers.push(Subscriber {
