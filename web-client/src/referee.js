@@ -226,6 +226,9 @@ export function openRefereeTable(root, { id, go }) {
         model.state = msg.state;
         if (msg.role !== 'referee') model.error = { code: 'bad_token', zh: dw('role_not_referee'), en: dw('role_not_referee') };
         if (fresh) skeleton();
+        // A ruling unanswered when the line dropped goes again with its id: the server answers
+        // an applied one from its cache, and refuses one the table has moved past (`stale`).
+        if (conn.pending.size) conn.resend();
         break;
       }
       case 'snapshot': {
