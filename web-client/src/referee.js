@@ -301,7 +301,7 @@ export function openRefereeTable(root, { id, go }) {
   }
 
   const nameOf = (/** @type {number} */ s) => model.seats[s]?.name ?? seatNames(model.game)[s] ?? String(s);
-  const describe = (/** @type {any[]} */ evs) => (model.game === 'gouji' ? describeGouji(evs) : describeShengji(evs));
+  const describe = (/** @type {any[]} */ evs) => (model.game === 'gouji' ? describeGouji(evs) : describeShengji(evs)).text;
 
   function skeleton() {
     const info = [h('span', {}, h('b', {}, dw('desk')), ` · ${t('code')} `, h('b', { 'data-table-code': '' }, id))];
