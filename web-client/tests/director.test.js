@@ -94,6 +94,8 @@ test('the director runs a practice event in the console; the standings page show
   // English is a switch.
   await st.page.click('#lang');
   await st.page.waitForFunction(() => document.documentElement.lang === 'en');
+  // The page fetches the standings again in English: wait for them, then read.
+  await st.page.waitForFunction(() => /Final results/.test(document.body.textContent ?? ''), null, { timeout: 15_000 }).catch(() => {});
   assert.match(await st.page.textContent('body') ?? '', /Final results/);
 
   // The list of events links to it.
