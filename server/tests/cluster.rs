@@ -381,7 +381,13 @@ async fn finish_and_verify(db: &str, at: SocketAddr, table: &str, tokens: &[Stri
         let token = token.clone();
         let url = format!("ws://{at}/ws/{table}");
         tasks.push(tokio::spawn(async move {
-            bots::client::play::<rules::shengji::Board>(&url, &token, Default::default()).await
+            // Paced (60 ms a move): four bots that never think outrun the server's per-connection
+            // rate limit (10 messages a second) on a quick board.
+            let opts = bots::client::BotOptions {
+                think: std::time::Duration::from_millis(60),
+                ..Default::default()
+            };
+            bots::client::play::<rules::shengji::Board>(&url, &token, opts).await
         }));
     }
     for task in tasks {
