@@ -243,14 +243,6 @@ impl<G: TableGame> Table<G> {
             reason,
             events,
         });
-        if let Some(c) = client {
-            self.ids.remember(c.key, c.id, Told::Acked(self.seq));
-            let text = to_text(&ClientOut::Ack {
-                id: c.id,
-                seq: self.seq,
-            });
-            self.send(c.outlet, text);
-        }
         if self.engine.is_over() && self.state != TableState::Over {
             if let Err(e) = self
                 .deps
@@ -263,10 +255,21 @@ impl<G: TableGame> Table<G> {
             }
             self.state = TableState::Over;
         }
+        // The summary first: whoever hears of this action (its ack, its events) and then asks
+        // the lobby or an event about the table must find it as it is now (an event opens the
+        // next board only once it sees this one over).
+        self.publish();
+        if let Some(c) = client {
+            self.ids.remember(c.key, c.id, Told::Acked(self.seq));
+            let text = to_text(&ClientOut::Ack {
+                id: c.id,
+                seq: self.seq,
+            });
+            self.send(c.outlet, text);
+        }
         self.restart_clock();
         self.broadcast_entry(self.seq);
         self.schedule_bot();
-        self.publish();
         Ok(self.seq)
     }
 
