@@ -1,7 +1,8 @@
 //! Embeds the web client in the binary, so a `paiju` copied to a server serves its page: every
-//! file the page loads (web-client/index.html, style.css and src/) becomes a
-//! `(path, bytes)` entry of `WEB_FILES` in `$OUT_DIR/web_files.rs`. Tests, node_modules and the
-//! type-check fixtures are not served. `paiju serve --web DIR` serves from disk instead.
+//! file the pages load (web-client/index.html, director.html, standings.html, style.css and
+//! src/) becomes a `(path, bytes)` entry of `WEB_FILES` in `$OUT_DIR/web_files.rs`. Tests,
+//! node_modules and the type-check fixtures are not served. `paiju serve --web DIR` serves from
+//! disk instead.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -28,7 +29,9 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
 fn main() {
     let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("../web-client");
     let mut files = Vec::new();
-    for top in ["index.html", "style.css"] {
+    // The pages: the lobby and table (index.html), and the events' director console and
+    // standings (director.html, standings.html).
+    for top in ["index.html", "director.html", "standings.html", "style.css"] {
         if web.join(top).is_file() {
             files.push(PathBuf::from(top));
         }
@@ -51,6 +54,8 @@ fn main() {
     std::fs::write(out, code).unwrap();
     println!("cargo:rerun-if-changed=../web-client/index.html");
     println!("cargo:rerun-if-changed=../web-client/style.css");
+    println!("cargo:rerun-if-changed=../web-client/director.html");
+    println!("cargo:rerun-if-changed=../web-client/standings.html");
     println!("cargo:rerun-if-changed=../web-client/src");
     for f in &files {
         println!("cargo:rerun-if-changed=../web-client/{}", f.display());

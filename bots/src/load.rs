@@ -16,6 +16,9 @@
 //! and p99, its mean split into echo, commit and our own cost, the server's CPU per action and
 //! its memory per table.
 //!
+//! With `--nodes N --db postgres://…` it starts N servers on one database ([`Nodes`]); table i
+//! is created on node i mod N and its bots connect there; CPU, memory and commits are summed.
+//!
 //! Every process holds one socket per connection (the server, the echo server, this generator),
 //! so each needs as many open files as there are connections: [`open_files`] checks (and lifts
 //! the soft limit up to the hard one) before anything starts, and every phase has a deadline, so
@@ -50,6 +53,11 @@ pub struct LoadOptions {
     pub exe: PathBuf,
     /// Each phase (echo floor, creating the tables, playing) gives up after this long.
     pub deadline: Duration,
+    /// The server's store: a `postgres://` URL; `None`: a fresh SQLite file, deleted after.
+    pub db: Option<String>,
+    /// How many `paiju serve` nodes to start on that one PostgreSQL database (1: one server).
+    /// See [`Nodes`].
+    pub nodes: usize,
 }
 
 /// What came out.
@@ -76,10 +84,13 @@ pub struct LoadReport {
     /// The p50 of each half, to show how much the disk moved during the run.
     pub commit_p50_before: Duration,
     pub commit_p50_after: Duration,
-    /// The server's own group commits while the tables played (its /metrics): how many, and
-    /// their mean time (first write to commit).
+    /// The server's own group commits while the tables played (its /metrics): how many, their
+    /// mean time (first write to commit), and the p50 and p99 as the upper bounds of their
+    /// histogram buckets.
     pub server_commits: u64,
     pub server_commit_mean: Duration,
+    pub server_commit_p50: Duration,
+    pub server_commit_p99: Duration,
     pub rss_idle_kib: u64,
     /// After the tables were created, before anyone sat down or connected.
     pub rss_tables_kib: u64,
@@ -89,6 +100,9 @@ pub struct LoadReport {
     pub server_cpu: f64,
     pub load_cpu: f64,
     pub errors: Vec<String>,
+    /// Servers started ([`LoadOptions::nodes`]); with more than one, the CPU, memory and
+    /// commits above are their sums.
+    pub nodes: usize,
 }
 
 impl LoadReport {
@@ -111,6 +125,13 @@ impl LoadReport {
 impl std::fmt::Display for LoadReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        if self.nodes > 1 {
+            writeln!(
+                f,
+                "nodes: {} on one PostgreSQL database, tables spread evenly; cpu, memory and commits summed",
+                self.nodes
+            )?;
+        }
         writeln!(
             f,
             "tables: {} ({} connections), finished: {}, errors: {}, connects retried: {}",
@@ -149,10 +170,12 @@ impl std::fmt::Display for LoadReport {
         )?;
         writeln!(
             f,
-            "the server's own commits while playing: {} group commits of {:.1} actions, mean {:.2} ms",
+            "the server's own commits while playing: {} group commits of {:.1} actions, mean {:.2} ms, p50 <= {:.2} ms, p99 <= {:.2} ms",
             self.server_commits,
             self.actions as f64 / self.server_commits.max(1) as f64,
-            ms(self.server_commit_mean)
+            ms(self.server_commit_mean),
+            ms(self.server_commit_p50),
+            ms(self.server_commit_p99)
         )?;
         // The commit an action waits for is the server's, not the loop's: on a disk whose
         // flush time depends on what else flushes (see README), the loop alone can be slower.
@@ -519,21 +542,67 @@ pub fn commit_floor(dir: &Path, rounds: usize) -> Result<Vec<Duration>, String> 
     Ok(out)
 }
 
-/// The server's group commits so far and their total time in seconds, from its /metrics
-/// (`paiju_store_commit_seconds`); zeros if it cannot be read.
-async fn server_commits(addr: SocketAddr) -> (u64, f64) {
-    let Ok((200, text)) = crate::http::request(addr, "GET", "/metrics", None).await else {
-        return (0, 0.0);
-    };
-    let value = |name: &str| {
-        text.lines()
-            .find_map(|l| l.strip_prefix(name)?.trim().parse::<f64>().ok())
-            .unwrap_or(0.0)
-    };
-    (
-        value("paiju_store_commit_seconds_count ") as u64,
-        value("paiju_store_commit_seconds_sum "),
-    )
+/// The server's commit histogram (`paiju_store_commit_seconds` in /metrics): count, sum in
+/// seconds, and the cumulative buckets as (upper bound, count). Zeros if it cannot be read.
+#[derive(Clone, Debug, Default)]
+pub struct Commits {
+    pub count: u64,
+    pub sum: f64,
+    pub buckets: Vec<(f64, u64)>,
+}
+
+impl Commits {
+    /// Reads it from a server's /metrics.
+    pub async fn read(addr: SocketAddr) -> Commits {
+        let text = match crate::http::request(addr, "GET", "/metrics", None).await {
+            Ok((200, text)) => text,
+            _ => return Commits::default(),
+        };
+        let mut c = Commits::default();
+        for line in text.lines() {
+            let Some(rest) = line.strip_prefix("paiju_store_commit_seconds_") else {
+                continue;
+            };
+            let value = rest.rsplit(' ').next().unwrap_or("");
+            if rest.starts_with("count") {
+                c.count = value.parse().unwrap_or(0);
+            } else if rest.starts_with("sum") {
+                c.sum = value.parse().unwrap_or(0.0);
+            } else if let Some(le) = rest.split("le=\"").nth(1) {
+                let le = le.split('"').next().unwrap_or("");
+                let le = if le == "+Inf" {
+                    f64::INFINITY
+                } else {
+                    le.parse().unwrap_or(0.0)
+                };
+                c.buckets.push((le, value.parse().unwrap_or(0)));
+            }
+        }
+        c
+    }
+
+    /// The commits since `before`: (count, mean, p50 bound, p99 bound).
+    pub fn since(&self, before: &Commits) -> (u64, Duration, Duration, Duration) {
+        let n = self.count.saturating_sub(before.count);
+        let mean = if n == 0 {
+            0.0
+        } else {
+            (self.sum - before.sum) / n as f64
+        };
+        let at = |p: f64| {
+            let want = (n as f64 * p).ceil() as u64;
+            self.buckets
+                .iter()
+                .map(|&(le, c)| {
+                    let b = before.buckets.iter().find(|x| x.0 == le).map_or(0, |x| x.1);
+                    (le, c.saturating_sub(b))
+                })
+                .find(|&(_, c)| c >= want.max(1))
+                .map_or(0.0, |(le, _)| le)
+        };
+        let secs = |s: f64| Duration::from_secs_f64(if s.is_finite() { s.max(0.0) } else { 60.0 });
+        (n, secs(mean), secs(at(0.5)), secs(at(0.99)))
+    }
 }
 
 /// [`commit_floor`] off the async workers: 100 commits in `dir`.
@@ -546,20 +615,25 @@ async fn floor(dir: &Path) -> Result<Vec<Duration>, String> {
 
 /// Creates the tables, a few at a time; nobody sits yet (a table without players has no clock
 /// running).
-async fn create_tables(addr: SocketAddr, opts: &LoadOptions) -> Result<Vec<String>, String> {
+/// Table i is created on node i mod N (which then serves it: its lease is born with it).
+async fn create_tables(
+    nodes: &Nodes,
+    opts: &LoadOptions,
+) -> Result<Vec<(SocketAddr, String)>, String> {
     const AT_ONCE: usize = 8;
     let mut ids = Vec::with_capacity(opts.tables);
     let mut made = 0;
     let mut running = JoinSet::new();
     while made < opts.tables || !running.is_empty() {
         while made < opts.tables && running.len() < AT_ONCE {
+            let addr = nodes.addr(made);
             made += 1;
             let game = opts.game.clone();
             running.spawn(async move {
                 let summary: protocol::TableSummary =
                     crate::http::post_json(addr, "/api/tables", &serde_json::json!({"game": game}))
                         .await?;
-                Ok::<_, String>(summary.id)
+                Ok::<_, String>((addr, summary.id))
             });
         }
         match running.join_next().await {
@@ -572,16 +646,15 @@ async fn create_tables(addr: SocketAddr, opts: &LoadOptions) -> Result<Vec<Strin
     Ok(ids)
 }
 
-/// One table's seats as they were taken: (table id, seat token) each.
-type Seated = Result<Vec<(String, String)>, String>;
+/// One table's seats as they were taken: (its node, table id, seat token) each.
+type Seated = Result<Vec<(SocketAddr, String, String)>, String>;
 
 /// Takes every seat of the tables (a token each), a few tables at a time, and sends each
 /// table's seats on as soon as they are taken: its bots connect then, before the table's clock
 /// (which starts with the last seat) can run out, and the connections arrive as people's would,
 /// spread over the seating instead of all at once.
 fn seat_tables(
-    addr: SocketAddr,
-    ids: Vec<String>,
+    ids: Vec<(SocketAddr, String)>,
     seats: usize,
     to: tokio::sync::mpsc::Sender<Seated>,
 ) {
@@ -591,7 +664,7 @@ fn seat_tables(
         let mut running = JoinSet::new();
         loop {
             while running.len() < AT_ONCE {
-                let Some(id) = ids.next() else { break };
+                let Some((addr, id)) = ids.next() else { break };
                 running.spawn(async move {
                     let mut out = Vec::with_capacity(seats);
                     for seat in 0..seats {
@@ -602,7 +675,7 @@ fn seat_tables(
                         )
                         .await
                         .map_err(|e| format!("taking the seats of {id}: {e}"))?;
-                        out.push((id.clone(), joined.token));
+                        out.push((addr, id.clone(), joined.token));
                     }
                     Ok::<_, String>(out)
                 });
@@ -631,27 +704,13 @@ pub async fn run<E: Engine + 'static>(opts: LoadOptions) -> Result<LoadReport, S
 
 async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<LoadReport, String> {
     let connections = opts.tables * opts.seats;
-    let db = dir.join("load.db");
+    let db = match &opts.db {
+        Some(url) => std::ffi::OsString::from(url),
+        None => dir.join("load.db").into_os_string(),
+    };
     let start_within = Duration::from_secs(30);
-    let (mut child, addr) = start_child(
-        &opts.exe,
-        &[
-            "serve".as_ref(),
-            "--listen".as_ref(),
-            "127.0.0.1:0".as_ref(),
-            "--db".as_ref(),
-            db.as_os_str(),
-            "--max-connections".as_ref(),
-            "1000000".as_ref(),
-            "--max-tables".as_ref(),
-            "1000000".as_ref(),
-        ],
-        "http://",
-        start_within,
-    )
-    .await?;
-    let pid = child.id().unwrap_or(0);
-    let rss_idle_kib = rss_kib(pid);
+    let nodes = Nodes::start(&opts.exe, &db, opts.nodes.max(1), start_within).await?;
+    let rss_idle_kib = nodes.rss_kib();
 
     eprintln!("commit floor: 100 single-row transactions ...");
     let mut commits_before = floor(dir).await?;
@@ -677,7 +736,7 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
     echo.sort();
 
     eprintln!("creating {} tables ...", opts.tables);
-    let ids = tokio::time::timeout(opts.deadline, create_tables(addr, opts))
+    let ids = tokio::time::timeout(opts.deadline, create_tables(&nodes, opts))
         .await
         .map_err(|_| {
             format!(
@@ -685,12 +744,12 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
                 opts.tables, opts.deadline
             )
         })??;
-    let rss_tables_kib = rss_kib(pid);
+    let rss_tables_kib = nodes.rss_kib();
 
     eprintln!("seating and playing ...");
-    let commits0 = server_commits(addr).await;
+    let commits0 = nodes.commits().await;
     let started = Instant::now();
-    let server_cpu0 = cpu_seconds(&pid.to_string());
+    let server_cpu0 = nodes.cpu_seconds();
     let load_cpu0 = cpu_seconds("self");
     let bot = BotOptions {
         think: opts.think,
@@ -700,43 +759,47 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
     let mut tasks = JoinSet::new();
     let reconnects = Arc::new(AtomicU64::new(0));
     let (seated_tx, mut seated) = tokio::sync::mpsc::channel::<Seated>(64);
-    seat_tables(addr, ids, opts.seats, seated_tx);
-    let spawn_bot =
-        |tasks: &mut JoinSet<Result<client::BotReport, String>>, table: String, token: String| {
-            let url = format!("ws://{addr}/ws/{table}");
-            let bot = bot.clone();
-            // The bot's own deadline starts once it is connected: this one covers connecting too.
-            let whole = opts.deadline + Duration::from_secs(30);
-            let reconnects = reconnects.clone();
-            tasks.spawn(async move {
-                let play = async {
-                    // Thousands of connects at once can overflow the server's accept queue (a
-                    // reset): a bot that could not connect tries again, as a page would. Nothing
-                    // was sent yet, so nothing is played twice.
-                    let mut attempt = 0;
-                    loop {
-                        match client::play::<E>(&url, &token, bot.clone()).await {
-                            Err(e) if e.starts_with("connect ") && attempt < 5 => {
-                                attempt += 1;
-                                reconnects.fetch_add(1, Ordering::Relaxed);
-                                tokio::time::sleep(Duration::from_millis(200 * attempt)).await;
-                            }
-                            done => return done,
+    seat_tables(ids, opts.seats, seated_tx);
+    let spawn_bot = |tasks: &mut JoinSet<Result<client::BotReport, String>>,
+                     addr: SocketAddr,
+                     table: String,
+                     token: String| {
+        let url = format!("ws://{addr}/ws/{table}");
+        let bot = bot.clone();
+        // The bot's own deadline starts once it is connected: this one covers connecting too.
+        let whole = opts.deadline + Duration::from_secs(30);
+        let reconnects = reconnects.clone();
+        tasks.spawn(async move {
+            let play = async {
+                // Thousands of connects at once can overflow the server's accept queue (a
+                // reset): a bot that could not connect tries again, as a page would. Nothing
+                // was sent yet, so nothing is played twice.
+                let mut attempt = 0;
+                loop {
+                    match client::play::<E>(&url, &token, bot.clone()).await {
+                        Err(e) if e.starts_with("connect ") && attempt < 5 => {
+                            attempt += 1;
+                            reconnects.fetch_add(1, Ordering::Relaxed);
+                            tokio::time::sleep(Duration::from_millis(200 * attempt)).await;
                         }
+                        done => return done,
                     }
-                };
-                tokio::time::timeout(whole, play)
-                    .await
-                    .unwrap_or_else(|_| Err(format!("{url}: no end after {whole:?}")))
-            });
-        };
+                }
+            };
+            tokio::time::timeout(whole, play)
+                .await
+                .unwrap_or_else(|_| Err(format!("{url}: no end after {whole:?}")))
+        });
+    };
     // Sample the server's memory while the tables play.
     let peak = Arc::new(AtomicU64::new(0));
     let sampler = {
         let peak = peak.clone();
+        let pids = nodes.pids();
         tokio::spawn(async move {
             loop {
-                peak.fetch_max(rss_kib(pid), Ordering::Relaxed);
+                let rss = pids.iter().map(|&pid| rss_kib(pid)).sum();
+                peak.fetch_max(rss, Ordering::Relaxed);
                 tokio::time::sleep(Duration::from_millis(200)).await;
             }
         })
@@ -753,8 +816,8 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         tokio::select! {
             table = seated.recv(), if seating => match table {
                 Some(Ok(seats)) => {
-                    for (table, token) in seats {
-                        spawn_bot(&mut tasks, table, token);
+                    for (addr, table, token) in seats {
+                        spawn_bot(&mut tasks, addr, table, token);
                     }
                 }
                 Some(Err(e)) => return Err(e),
@@ -778,7 +841,7 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
                     "playing: {:.0} s, {} of {connections} seats done, server {:.0} MiB",
                     started.elapsed().as_secs_f64(),
                     connections - left,
-                    rss_kib(pid) as f64 / 1024.0
+                    nodes.rss_kib() as f64 / 1024.0
                 );
                 // Each bot has its deadline; this catches seating that stopped answering.
                 if started.elapsed() > opts.deadline * 2 + Duration::from_secs(60) {
@@ -791,22 +854,19 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         }
     }
     let seconds = started.elapsed().as_secs_f64();
-    let server_cpu = cpu_seconds(&pid.to_string()) - server_cpu0;
+    let server_cpu = nodes.cpu_seconds() - server_cpu0;
     let load_cpu = cpu_seconds("self") - load_cpu0;
-    let commits1 = server_commits(addr).await;
+    let (server_commits, server_commit_mean, server_commit_p50, server_commit_p99) =
+        nodes.commits().await.since(&commits0);
     sampler.abort();
-    let rss_peak_kib = rss_kib(pid).max(peak.load(Ordering::Relaxed));
+    let rss_peak_kib = nodes.rss_kib().max(peak.load(Ordering::Relaxed));
     eprintln!("commit floor: 100 single-row transactions ...");
     let mut commits_after = floor(dir).await?;
     let mut commits = [commits_before.clone(), commits_after.clone()].concat();
     for c in [&mut commits, &mut commits_before, &mut commits_after] {
         c.sort();
     }
-    let _ = tokio::process::Command::new("kill")
-        .args(["-TERM", &pid.to_string()])
-        .status()
-        .await;
-    let _ = tokio::time::timeout(Duration::from_secs(10), child.wait()).await;
+    nodes.stop().await;
     round_trips.sort();
     Ok(LoadReport {
         tables: opts.tables,
@@ -823,11 +883,10 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         commit_p50: percentile(&commits, 0.50),
         commit_p99: percentile(&commits, 0.99),
         reconnects: reconnects.load(Ordering::Relaxed),
-        server_commits: commits1.0.saturating_sub(commits0.0),
-        server_commit_mean: Duration::from_secs_f64(
-            (commits1.1 - commits0.1).max(0.0)
-                / commits1.0.saturating_sub(commits0.0).max(1) as f64,
-        ),
+        server_commits,
+        server_commit_mean,
+        server_commit_p50,
+        server_commit_p99,
         commit_p50_before: percentile(&commits_before, 0.50),
         commit_p50_after: percentile(&commits_after, 0.50),
         rss_idle_kib,
@@ -836,5 +895,105 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         server_cpu,
         load_cpu,
         errors,
+        nodes: opts.nodes.max(1),
     })
+}
+
+// --- several nodes (`paiju load --nodes N --db postgres://…`) ------------------------------------
+
+/// The servers of one run: one `paiju serve`, or several nodes on one PostgreSQL database. Table
+/// `i` is created on node `i mod N` (which then serves it), and its bots connect there, so the
+/// nodes share the tables evenly and no client is redirected. The commits, CPU and memory
+/// reported are the nodes' sums.
+pub struct Nodes {
+    servers: Vec<(tokio::process::Child, SocketAddr)>,
+}
+
+impl Nodes {
+    /// Starts `n` servers on `db` (more than one needs a `postgres://` URL).
+    pub async fn start(
+        exe: &Path,
+        db: &std::ffi::OsStr,
+        n: usize,
+        within: Duration,
+    ) -> Result<Nodes, String> {
+        let url = db.to_string_lossy();
+        if n > 1 && !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
+            return Err(
+                "--nodes above 1 needs --db postgres://…: the nodes share one database".into(),
+            );
+        }
+        let mut servers = Vec::with_capacity(n);
+        for _ in 0..n {
+            let server = start_child(
+                exe,
+                &[
+                    "serve".as_ref(),
+                    "--listen".as_ref(),
+                    "127.0.0.1:0".as_ref(),
+                    "--db".as_ref(),
+                    db,
+                    "--max-connections".as_ref(),
+                    "1000000".as_ref(),
+                    "--max-tables".as_ref(),
+                    "1000000".as_ref(),
+                ],
+                "http://",
+                within,
+            )
+            .await?;
+            servers.push(server);
+        }
+        Ok(Nodes { servers })
+    }
+
+    /// The node that serves table `i`.
+    pub fn addr(&self, i: usize) -> SocketAddr {
+        self.servers[i % self.servers.len()].1
+    }
+
+    pub fn pids(&self) -> Vec<u32> {
+        self.servers.iter().filter_map(|(c, _)| c.id()).collect()
+    }
+
+    pub fn cpu_seconds(&self) -> f64 {
+        self.pids()
+            .iter()
+            .map(|pid| cpu_seconds(&pid.to_string()))
+            .sum()
+    }
+
+    pub fn rss_kib(&self) -> u64 {
+        self.pids().iter().map(|&pid| rss_kib(pid)).sum()
+    }
+
+    /// Every node's commit histogram, summed (the nodes share the bucket bounds).
+    pub async fn commits(&self) -> Commits {
+        let mut sum = Commits::default();
+        for (_, addr) in &self.servers {
+            let c = Commits::read(*addr).await;
+            sum.count += c.count;
+            sum.sum += c.sum;
+            for (le, n) in c.buckets {
+                match sum.buckets.iter_mut().find(|b| b.0 == le) {
+                    Some(b) => b.1 += n,
+                    None => sum.buckets.push((le, n)),
+                }
+            }
+        }
+        sum
+    }
+
+    /// SIGTERM to every node, then waits (10 s at most each) for it to commit and exit.
+    pub async fn stop(self) {
+        for pid in self.pids() {
+            let _ = tokio::process::Command::new("kill")
+                .args(["-TERM", &pid.to_string()])
+                .status()
+                .await;
+        }
+        for (mut child, _) in self.servers {
+            let _ = tokio::time::timeout(Duration::from_secs(10), child.wait()).await;
+        }
+    }
 }

@@ -47,6 +47,7 @@ fn out_kind(m: &ClientOut) -> &'static str {
         ClientOut::Error { .. } => "error",
         ClientOut::Seats { .. } => "seats",
         ClientOut::Pong { .. } => "pong",
+        ClientOut::Review { .. } => "review",
     }
 }
 
@@ -55,7 +56,9 @@ fn in_kind(m: &ClientIn) -> &'static str {
         ClientIn::Hello { .. } => "hello",
         ClientIn::Act { .. } => "act",
         ClientIn::Resync => "resync",
+        ClientIn::Auto { .. } => "auto",
         ClientIn::Ping { .. } => "ping",
+        ClientIn::Review { .. } => "review",
     }
 }
 
@@ -106,12 +109,10 @@ fn seats(n: usize) -> Vec<SeatInfo> {
     (0..n)
         .map(|seat| SeatInfo {
             seat,
-            name: (seat != 2).then(|| {
-                if seat == 0 {
-                    "老王".into()
-                } else {
-                    "机器人".into()
-                }
+            name: (seat != 2).then(|| match seat {
+                0 => "老王".into(),
+                1 => "电脑·东".into(),
+                _ => "电脑·西".into(),
             }),
             bot: seat % 2 == 1,
             connected: seat != 2,
@@ -200,8 +201,17 @@ fn samples() -> String {
             reason: Some("信号：敲桌子".into()),
         },
         ClientIn::Resync,
+        ClientIn::Auto { on: true },
         ClientIn::Ping { nonce: Some(5) },
         ClientIn::Ping { nonce: None },
+        ClientIn::Review {
+            on: true,
+            reason: Some("查牌：核对出过的牌".into()),
+        },
+        ClientIn::Review {
+            on: false,
+            reason: None,
+        },
     ];
     let client_out = vec![
         ClientOut::Welcome {
@@ -270,16 +280,30 @@ fn samples() -> String {
         ClientOut::Seats { seats: seats(6) },
         ClientOut::Pong { nonce: Some(5) },
         ClientOut::Pong { nonce: None },
+        ClientOut::Review {
+            on: true,
+            reason: Some("查牌：核对出过的牌".into()),
+            clock: Some(Clock {
+                seats: vec![0],
+                remaining_ms: 21_500,
+                limit_ms: 30_000,
+            }),
+        },
+        ClientOut::Review {
+            on: false,
+            reason: None,
+            clock: None,
+        },
     ];
     for kind in [
-        "welcome", "snapshot", "events", "ack", "rejected", "error", "seats", "pong",
+        "welcome", "snapshot", "events", "ack", "rejected", "error", "seats", "pong", "review",
     ] {
         assert!(
             client_out.iter().any(|m| out_kind(m) == kind),
             "no ClientOut sample of {kind}"
         );
     }
-    for kind in ["hello", "act", "resync", "ping"] {
+    for kind in ["hello", "act", "resync", "ping", "review"] {
         assert!(
             client_in.iter().any(|m| in_kind(m) == kind),
             "no ClientIn sample of {kind}"
@@ -298,6 +322,7 @@ fn samples() -> String {
                     bots: vec![1, 3],
                     level: Some("7".into()),
                     trump: Some("NT".into()),
+                    play_seconds: Some(60),
                 },
                 CreateTable {
                     game: "gouji".into(),
@@ -307,6 +332,7 @@ fn samples() -> String {
                     bots: vec![],
                     level: None,
                     trump: None,
+                    play_seconds: None,
                 },
             ]),
         ),

@@ -1,5 +1,5 @@
-//! The command line (clap, derive): `serve`, `load`, `verify`, and the referee's `deal` and
-//! `judge`. Every value is checked here, so a bad flag stops the program with a clear message
+//! The command line (clap, derive): `serve`, `load`, `verify`, `migrate`, and the referee's
+//! `deal` and `judge`. Every value is checked here, so a bad flag stops the program with a clear message
 //! and exit code 2 before anything starts (a NaN clock scale or a negative idle time used to
 //! panic deep inside the server).
 
@@ -28,11 +28,15 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// The table server: lobby, tables, WebSockets and the web client.
-    Serve(ServeArgs),
+    // Boxed: the serve flags are many (clippy's large_enum_variant).
+    Serve(Box<ServeArgs>),
     /// The load generator: starts its own `paiju serve` and drives N tables of WebSocket bots.
     Load(LoadArgs),
     /// Checks the hash chains of stored logs.
     Verify(VerifyArgs),
+    /// Copies a SQLite store (tables and events) into PostgreSQL (past one machine), checking
+    /// every chain.
+    Migrate(MigrateArgs),
     /// One board re-dealt from its seed, as JSON: --game shengji|gouji --seed <64 hex> --board <n>.
     // Its arguments go to `referee::deal` untouched: its messages are part of its tests.
     #[command(disable_help_flag = true)]
@@ -42,6 +46,112 @@ pub enum Command {
     },
     /// Answers rule questions, one JSON object a line on standard input (docs/referee.md).
     Judge,
+    /// Replays a stored table through the engine, every hand shown, checking its chain and
+    /// result: <table id> [--db FILE] [--at N] [--lang zh|en] [--json] [--head HASH].
+    #[command(disable_help_flag = true)]
+    Replay {
+        #[arg(num_args = 0.., trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Why a logged action was legal, or why another would be refused: <table id> <seq>
+    /// [--try JSON --seat N] [--db FILE] [--json].
+    #[command(disable_help_flag = true)]
+    Explain {
+        #[arg(num_args = 0.., trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Writes a stored table in the board format: <table id> [--db FILE].
+    #[command(disable_help_flag = true)]
+    Export {
+        #[arg(num_args = 0.., trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Checks a board file against a re-deal and stores it: FILE [--db FILE] [--check].
+    #[command(disable_help_flag = true)]
+    Import {
+        #[arg(num_args = 0.., trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// The printable record card (随牌记录卡) of 80分 boards: <table id>… [--paper a5|a4].
+    #[command(disable_help_flag = true)]
+    RecordCard {
+        #[arg(num_args = 0.., trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Events: a Mitchell movement, or an 80分 duplicate session scored (docs/tournaments.md).
+    #[command(subcommand)]
+    Event(EventCommand),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum EventCommand {
+    /// Prints a Mitchell movement as JSON (or one table's movement card).
+    Movement(MovementArgs),
+    /// Reads a session's results as one JSON object on standard input; prints every board's
+    /// matchpoints and the NS and EW rankings with places.
+    Score,
+}
+
+#[derive(Args, Debug)]
+pub struct MovementArgs {
+    /// Tables in play.
+    #[arg(long, value_name = "N")]
+    pub tables: u32,
+    /// Rounds.
+    #[arg(long, value_name = "R")]
+    pub rounds: u32,
+    /// Boards each round.
+    #[arg(long, value_name = "K")]
+    pub boards_per_round: u32,
+    /// Even tables: a relay (bye stand) between the middle tables.
+    #[arg(long, conflicts_with = "skip")]
+    pub relay: bool,
+    /// Even tables: the EW pairs skip a table halfway.
+    #[arg(long)]
+    pub skip: bool,
+    /// Print this table's movement card (text) instead of the JSON.
+    #[arg(long, value_name = "T")]
+    pub card: Option<u32>,
+}
+
+/// `paiju event …`: the pure event logic of the `tournament` crate. A refusal is printed as the
+/// JSON problem `{"code","zh","en"}`.
+pub fn event(cmd: EventCommand) -> Result<(), String> {
+    let wire = |e: tournament::Error| serde_json::to_string(&e.wire()).expect("serialisable");
+    let out = match cmd {
+        EventCommand::Movement(a) => {
+            let variant = match (a.relay, a.skip) {
+                (true, _) => tournament::Variant::Relay,
+                (_, true) => tournament::Variant::Skip,
+                _ => tournament::Variant::Plain,
+            };
+            let m = tournament::movement(a.tables, a.rounds, a.boards_per_round, variant)
+                .map_err(wire)?;
+            match a.card {
+                Some(table) => tournament::movement_card(&m, table).map_err(wire)?,
+                None => serde_json::to_string(&m).expect("serialisable"),
+            }
+        }
+        EventCommand::Score => {
+            use std::io::Read;
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .map_err(|e| e.to_string())?;
+            let input: tournament::ScoreInput = serde_json::from_str(&text).map_err(|e| {
+                serde_json::json!({
+                    "code": "bad_json",
+                    "zh": format!("输入不是有效的成绩 JSON：{e}"),
+                    "en": format!("the input is not valid score JSON: {e}"),
+                })
+                .to_string()
+            })?;
+            let out = tournament::score(input).map_err(wire)?;
+            serde_json::to_string_pretty(&out).expect("serialisable")
+        }
+    };
+    println!("{out}");
+    Ok(())
 }
 
 #[derive(Args, Debug)]
@@ -49,9 +159,19 @@ pub struct ServeArgs {
     /// Where to listen (0.0.0.0:8080 to serve a room's network).
     #[arg(long, value_name = "ADDR", default_value_t = Config::default().listen)]
     pub listen: SocketAddr,
-    /// The SQLite database file (created on first start).
-    #[arg(long, value_name = "FILE", default_value = "paiju.db")]
+    /// The SQLite database file (created on first start), or a `postgres://…` URL to run as one
+    /// of several nodes on one PostgreSQL database.
+    #[arg(long, value_name = "FILE|URL", default_value = "paiju.db")]
     pub db: PathBuf,
+    /// With PostgreSQL: the address clients reach this node at (e.g. 10.0.0.2:8080 or
+    /// https://paiju.example.org/n2), sent to clients that ask another node for its tables.
+    /// Default: the address it listens on.
+    #[arg(long, value_name = "ADDR", value_parser = server::advertised)]
+    pub advertise: Option<String>,
+    /// With PostgreSQL: how long a table's lease lasts unless renewed (renewed every fifth of
+    /// it): how soon other nodes take over the tables of a node that died (1 to 600).
+    #[arg(long, value_name = "S", default_value_t = 10.0, value_parser = lease_seconds, allow_negative_numbers = true)]
+    pub lease_secs: f64,
     /// Serve the web client from this directory (while working on it) instead of the copy built
     /// into the binary.
     #[arg(long, value_name = "DIR")]
@@ -66,6 +186,17 @@ pub struct ServeArgs {
         value_parser = referee_token
     )]
     pub referee_token: Option<RefereeToken>,
+    /// The token that gives the director role (裁判长: events — create, start and close
+    /// rounds, adjust, deduct, reveal), sent as `Authorization: Bearer …`; the same strength
+    /// rules as the referee's, or `generate`. Never the referee's. None: no director role.
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        env = "PAIJU_DIRECTOR_TOKEN",
+        hide_env_values = true,
+        value_parser = director_token
+    )]
+    pub director_token: Option<RefereeToken>,
     /// Real seconds per game second, more than 0 and at most 100 (tests use ~0.01).
     #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = clock_scale, allow_negative_numbers = true)]
     pub clock_scale: f64,
@@ -178,16 +309,48 @@ pub struct LoadArgs {
     /// process of its own (its sockets do not count against the generator's open files).
     #[arg(long, hide = true)]
     pub echo_server: bool,
+    /// The store of the server it starts: a `postgres://…` URL (its tables stay there). Default:
+    /// a fresh SQLite file, deleted after.
+    #[arg(long, value_name = "URL")]
+    pub db: Option<String>,
+    /// Past one machine: start this many `paiju serve` nodes on the one `--db postgres://…`
+    /// database, the tables spread evenly over them.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1,
+        value_parser = clap::value_parser!(u64).range(1..=16)
+    )]
+    pub nodes: u64,
 }
 
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
-    /// The SQLite database file.
-    #[arg(long, value_name = "FILE", default_value = "paiju.db")]
+    /// The SQLite database file, or a `postgres://…` URL.
+    #[arg(long, value_name = "FILE|URL", default_value = "paiju.db")]
     pub db: PathBuf,
     /// Only this table (default: every table).
     #[arg(long, value_name = "ID")]
     pub table: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct MigrateArgs {
+    /// The SQLite database file to copy (read only).
+    #[arg(long, value_name = "FILE")]
+    pub from: PathBuf,
+    /// The PostgreSQL database to copy into: a `postgres://…` URL.
+    #[arg(long, value_name = "URL")]
+    pub to: String,
+}
+
+fn lease_seconds(s: &str) -> Result<f64, String> {
+    let x = finite(s)?;
+    if (1.0..=600.0).contains(&x) {
+        Ok(x)
+    } else {
+        Err(format!("{x} is out of range: 1 to 600"))
+    }
 }
 
 fn finite(s: &str) -> Result<f64, String> {
@@ -274,6 +437,15 @@ fn token_bits(token: &str) -> f64 {
 }
 
 fn referee_token(s: &str) -> Result<RefereeToken, String> {
+    role_token(s, "referee")
+}
+
+/// The director's token: the referee's rules (and type), its own flag in the message.
+fn director_token(s: &str) -> Result<RefereeToken, String> {
+    role_token(s, "director")
+}
+
+fn role_token(s: &str, role: &str) -> Result<RefereeToken, String> {
     let s = s.trim();
     if s.is_empty() {
         return Ok(RefereeToken::Off);
@@ -285,8 +457,8 @@ fn referee_token(s: &str) -> Result<RefereeToken, String> {
     let bits = token_bits(s);
     if chars < 32 || bits < 128.0 {
         return Err(format!(
-            "too weak: {chars} characters, about {bits:.0} bits; a referee token needs at least \
-             32 random characters (128 bits). Use `--referee-token generate` for a fresh one, or \
+            "too weak: {chars} characters, about {bits:.0} bits; a {role} token needs at least \
+             32 random characters (128 bits). Use `--{role}-token generate` for a fresh one, or \
              e.g. `openssl rand -hex 32`"
         ));
     }
@@ -304,6 +476,8 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
     let mut c = Config {
         listen: args.listen,
         db: args.db,
+        advertise: args.advertise,
+        lease: Duration::from_secs_f64(args.lease_secs),
         clock_scale: args.clock_scale,
         bot_delay: Duration::from_millis(args.bot_delay_ms),
         idle_after: Duration::from_secs_f64(args.idle_minutes * 60.0),
@@ -329,6 +503,21 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
             Some(token)
         }
     };
+    let director_generated = match args.director_token {
+        None | Some(RefereeToken::Off) => None,
+        Some(RefereeToken::Given(t)) => {
+            c.director_token = Some(t);
+            None
+        }
+        Some(RefereeToken::Generate) => {
+            let (token, _) = server::seat_token::fresh();
+            c.director_token = Some(token.clone());
+            Some(token)
+        }
+    };
+    if c.director_token.is_some() && c.director_token == c.referee_token {
+        return Err("--director-token must not be the referee's token".into());
+    }
     init_logs(&args.log_format);
     let rt = runtime()?;
     rt.block_on(async move {
@@ -339,8 +528,8 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
         let _ = writeln!(out, "paiju: open http://{}/", running.addr);
         let _ = writeln!(
             out,
-            "paiju: database {}, web client {}, referee role {}",
-            c.db.display(),
+            "paiju: database {}, web client {}, referee role {}, director role {}",
+            server::store::postgres::redact(&c.db.to_string_lossy()),
             match &c.web {
                 Some(dir) => dir
                     .canonicalize()
@@ -353,6 +542,11 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
                 "on"
             } else {
                 "off"
+            },
+            if c.director_token.is_some() {
+                "on"
+            } else {
+                "off"
             }
         );
         if let Some(token) = generated {
@@ -360,6 +554,12 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
             let _ = writeln!(
                 out,
                 "paiju: referee token (keep it, it is not shown again): {token}"
+            );
+        }
+        if let Some(token) = director_generated {
+            let _ = writeln!(
+                out,
+                "paiju: director token (keep it, it is not shown again): {token}"
             );
         }
         let _ = out.flush();
@@ -387,6 +587,8 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
         think: Duration::from_millis(args.think_ms),
         exe,
         deadline: Duration::from_secs(args.deadline_s),
+        db: args.db,
+        nodes: args.nodes as usize,
     };
     // Every bot of the load connects from 127.0.0.1: lift the per-address limits of the server
     // it starts (bots/src/load.rs passes its own flags; the environment reaches the child too).
@@ -403,15 +605,21 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
     Ok(())
 }
 
-pub fn verify(args: VerifyArgs) -> Result<(), String> {
-    let path = args.db;
-    if !path.exists() {
-        return Err(format!("no database at {}", path.display()));
+/// Opens a `--db` value for a tool: a SQLite file must exist already (a typo must not create
+/// an empty database that verifies); PostgreSQL is migrated to the current schema.
+fn open_store(db: &std::path::Path) -> Result<Box<dyn Store>, String> {
+    let name = db.to_string_lossy().to_string();
+    if !store::is_postgres_url(&name) && !db.exists() {
+        return Err(format!("no database at {}", db.display()));
     }
-    let mut db = store::SqliteStore::open(&path).map_err(|e| e.to_string())?;
+    store::open(&name, None).map_err(|e| format!("{}: {e}", store::postgres::redact(&name)))
+}
+
+pub fn verify(args: VerifyArgs) -> Result<(), String> {
+    let mut db = open_store(&args.db)?;
     let ids = match args.table {
         Some(id) => vec![id],
-        None => db.all_ids().map_err(|e| e.to_string())?,
+        None => db.ids().map_err(|e| e.to_string())?,
     };
     let mut bad = 0;
     for id in ids {
@@ -433,6 +641,142 @@ pub fn verify(args: VerifyArgs) -> Result<(), String> {
     }
 }
 
+/// Copies every table of a SQLite store into PostgreSQL: each chain is checked before it is
+/// copied and again as read back. A table already there is completed if its log is a prefix of
+/// the source's (an interrupted migration runs again), refused if it differs. Run it while no
+/// node serves the target: the tables are copied without leases, and nodes take them after.
+pub fn migrate(args: MigrateArgs) -> Result<(), String> {
+    if !store::is_postgres_url(&args.to) {
+        return Err(format!(
+            "--to must be a postgres:// or postgresql:// URL, not {:?}",
+            args.to
+        ));
+    }
+    let mut from = open_store(&args.from)?;
+    let mut to = open_store(std::path::Path::new(&args.to))?;
+    let err = |e: store::StoreError| e.to_string();
+    let (mut copied, mut bad) = (0, 0);
+    for id in from.ids().map_err(err)? {
+        let Some(t) = from.table(&id).map_err(err)? else {
+            continue;
+        };
+        if let Err(e) = store::verify(&t.header, &t.log) {
+            bad += 1;
+            println!("{id}: TAMPERED in the source, not copied: {e}");
+            continue;
+        }
+        let done = match to.table(&id).map_err(err)? {
+            None => {
+                let mut bare = t.clone();
+                bare.log.clear();
+                to.create_table(&bare).map_err(err)?;
+                0
+            }
+            Some(there) if there.header == t.header && t.log.starts_with(&there.log) => {
+                there.log.len()
+            }
+            Some(_) => {
+                bad += 1;
+                println!("{id}: already in the target, and different: not copied");
+                continue;
+            }
+        };
+        let rest: Vec<(String, store::LogEntry)> = t.log[done..]
+            .iter()
+            .map(|e| (id.clone(), e.clone()))
+            .collect();
+        for chunk in rest.chunks(1000) {
+            to.append(chunk).map_err(err)?;
+        }
+        for seat in &t.seats {
+            to.set_seat(&id, seat).map_err(err)?;
+        }
+        to.set_state(&id, t.state).map_err(err)?;
+        let back = to
+            .table(&id)
+            .map_err(err)?
+            .ok_or_else(|| format!("{id}: not found after copying"))?;
+        if back.log != t.log || store::verify(&back.header, &back.log).is_err() {
+            bad += 1;
+            println!("{id}: the copy does not match its source");
+            continue;
+        }
+        copied += 1;
+        println!("{id}: copied, {} entries, chain ok", t.log.len());
+    }
+    println!("{copied} table(s) copied");
+    let (events_copied, events_bad) = migrate_events(&args)?;
+    println!("{events_copied} event(s) copied");
+    match (bad, events_bad) {
+        (0, 0) => Ok(()),
+        (t, 0) => Err(format!("{t} table(s) not copied")),
+        (0, e) => Err(format!("{e} event(s) not copied")),
+        (t, e) => Err(format!("{t} table(s) and {e} event(s) not copied")),
+    }
+}
+
+/// `paiju migrate`, the events (赛事): each event's chain checked in the source, copied (or
+/// finished, when an interrupted run copied part of it), read back and checked again. No node
+/// runs a copied event yet: the first node to start takes it. (copied, not copied)
+fn migrate_events(args: &MigrateArgs) -> Result<(usize, usize), String> {
+    use store::EventStore;
+    let err = |e: store::StoreError| e.to_string();
+    let mut from = store::SqliteStore::open_events(&args.from).map_err(err)?;
+    let mut to = store::PostgresStore::open(&args.to, None)
+        .map_err(|e| format!("{}: {e}", store::postgres::redact(&args.to)))?;
+    let (mut copied, mut bad) = (0, 0);
+    for e in from.events().map_err(err)? {
+        let id = e.header.id.clone();
+        if let Err(t) = store::verify_event(&e.header, &e.log) {
+            bad += 1;
+            println!("event {id}: TAMPERED in the source, not copied: {t}");
+            continue;
+        }
+        let done = match to.event(&id).map_err(err)? {
+            None => match e.log.first() {
+                Some(first) => {
+                    to.create_event(&e.header, first).map_err(err)?;
+                    1
+                }
+                None => {
+                    bad += 1;
+                    println!("event {id}: no entries in the source, not copied");
+                    continue;
+                }
+            },
+            Some(there) if there.header == e.header && e.log.starts_with(&there.log) => {
+                there.log.len()
+            }
+            Some(_) => {
+                bad += 1;
+                println!("event {id}: already in the target, and different: not copied");
+                continue;
+            }
+        };
+        for entry in &e.log[done..] {
+            to.append_event(&id, entry).map_err(err)?;
+        }
+        if e.finished {
+            to.set_event_finished(&id).map_err(err)?;
+        }
+        let back = to
+            .event(&id)
+            .map_err(err)?
+            .ok_or_else(|| format!("event {id}: not found after copying"))?;
+        if back.log != e.log
+            || back.finished != e.finished
+            || store::verify_event(&back.header, &back.log).is_err()
+        {
+            bad += 1;
+            println!("event {id}: the copy does not match its source");
+            continue;
+        }
+        copied += 1;
+        println!("event {id}: copied, {} entries, chain ok", e.log.len());
+    }
+    Ok((copied, bad))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -444,7 +788,7 @@ mod tests {
             .map_err(|e| e.to_string())?
             .command
         {
-            Command::Serve(a) => Ok(a),
+            Command::Serve(a) => Ok(*a),
             other => panic!("{other:?}"),
         }
     }
@@ -463,6 +807,12 @@ mod tests {
         assert_eq!(Duration::from_millis(a.bot_delay_ms), c.bot_delay);
         assert_eq!(Duration::from_secs_f64(a.idle_minutes * 60.0), c.idle_after);
         assert_eq!(a.max_tables, c.limits.max_tables);
+        assert_eq!(Duration::from_secs_f64(a.lease_secs), c.lease);
+        assert_eq!(a.advertise, c.advertise);
+        let a = serve_args(&["--advertise", "10.0.0.2:8080"]).unwrap();
+        assert_eq!(a.advertise.as_deref(), Some("http://10.0.0.2:8080"));
+        let a = serve_args(&["--advertise", "https://paiju.example.org/n2/"]).unwrap();
+        assert_eq!(a.advertise.as_deref(), Some("https://paiju.example.org/n2"));
         let a = serve_args(&["--allow-origin", "http://a.example,http://b.example"]).unwrap();
         assert_eq!(a.allow_origin, ["http://a.example", "http://b.example"]);
     }
@@ -481,6 +831,10 @@ mod tests {
             ("--max-tables", "0"),
             ("--listen", "nowhere"),
             ("--tables-per-minute", "inf"),
+            ("--lease-secs", "0"),
+            ("--lease-secs", "NaN"),
+            ("--advertise", "two words"),
+            ("--advertise", ""),
         ] {
             let err = serve_args(&[flag, value]).unwrap_err();
             assert!(err.contains(flag), "{flag} {value}: {err}");
@@ -510,6 +864,16 @@ mod tests {
             );
         }
         assert_eq!(referee_token("generate"), Ok(RefereeToken::Generate));
+        // The director's token follows the same rules, and says which flag it is.
+        assert!(director_token("director-secret")
+            .unwrap_err()
+            .contains("--director-token generate"));
+        assert_eq!(
+            director_token("0123456789abcdef0123456789abcdef"),
+            Ok(RefereeToken::Given(
+                "0123456789abcdef0123456789abcdef".into()
+            ))
+        );
         assert_eq!(referee_token("  "), Ok(RefereeToken::Off));
     }
 }

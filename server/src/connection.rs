@@ -30,6 +30,8 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 /// Everything a connection needs, handed over at upgrade.
 pub struct Conn {
     pub table: Option<TableHandle>,
+    /// Past one machine: when another node serves the table, its address (closed with 4307).
+    pub elsewhere: Option<String>,
     pub limits: Arc<Limits>,
     pub shutdown: Shutdown,
     /// Held for the connection's life: the connection cap. `None`: the cap was reached, so the
@@ -52,6 +54,7 @@ fn error_text(p: Problem) -> String {
 pub async fn run(socket: WebSocket, conn: Conn) {
     let Conn {
         table,
+        elsewhere,
         limits,
         mut shutdown,
         permit,
@@ -79,7 +82,10 @@ pub async fn run(socket: WebSocket, conn: Conn) {
             None
         }
         (true, None) => {
-            close_now(close::NO_TABLE, "no such table");
+            match elsewhere {
+                Some(owner) => close_now(close::ELSEWHERE, &owner),
+                None => close_now(close::NO_TABLE, "no such table"),
+            }
             None
         }
         (true, Some(t)) => Some(t),
@@ -88,6 +94,10 @@ pub async fn run(socket: WebSocket, conn: Conn) {
     let mut rate = RateLimit::new(&limits);
     let mut last_seen = Instant::now();
     let mut broom = interval(limits.ping_every);
+    // A seat's presence: quiet after `quiet_after` without a frame (pongs count), told to the
+    // table, which shows the seat 掉线 until a frame comes again (issue 13).
+    let mut presence = interval(limits.presence_every());
+    let mut quiet = false;
     let mut attached: Option<Who> = None;
     let hello_by = tokio::time::sleep(limits.hello_within);
     tokio::pin!(hello_by);
@@ -109,6 +119,10 @@ pub async fn run(socket: WebSocket, conn: Conn) {
                         }
                     };
                     last_seen = Instant::now();
+                    if quiet {
+                        quiet = false;
+                        table.quiet(id, false).await;
+                    }
                     let text = match frame {
                         Message::Text(t) => t,
                         Message::Binary(_) => {
@@ -215,6 +229,8 @@ pub async fn run(socket: WebSocket, conn: Conn) {
                             }
                         }
                         (ClientIn::Resync, Some(_)) => table.resync(id).await,
+                        (ClientIn::Auto { on }, Some(_)) => table.auto(id, on).await,
+                        (ClientIn::Review { on, reason }, Some(_)) => table.review(id, on, reason).await,
                     }
                 }
                 _ = close_watch.changed() => break,
@@ -232,6 +248,12 @@ pub async fn run(socket: WebSocket, conn: Conn) {
                     )));
                     close_now(close::BAD_HELLO, "no hello in time");
                     break;
+                }
+                _ = presence.tick(), if attached.is_some() => {
+                    if !quiet && last_seen.elapsed() > limits.quiet_after {
+                        quiet = true;
+                        table.quiet(id, true).await;
+                    }
                 }
                 _ = broom.tick() => {
                     if last_seen.elapsed() > limits.silent_after {
@@ -278,7 +300,7 @@ async fn write_loop(
     mut close_rx: watch::Receiver<CloseWith>,
     limits: Arc<Limits>,
 ) {
-    let mut ping = interval(limits.ping_every);
+    let mut ping = interval(limits.presence_every());
     ping.tick().await;
     let close_with = loop {
         tokio::select! {

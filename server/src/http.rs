@@ -61,6 +61,9 @@ pub struct App {
     pub bad_tokens: Arc<AddressBuckets>,
     /// Tables created per client address.
     pub creations: AddressBuckets,
+    /// Routes of other services, merged under the same guard (the events' `/api/events/…`,
+    /// set by [`crate::start`]): this module knows nothing of them.
+    pub extra: Router<Arc<App>>,
 }
 
 impl App {
@@ -83,6 +86,7 @@ impl App {
                 limits.bad_tokens_per_minute,
             )),
             creations: AddressBuckets::new(limits.table_burst, limits.tables_per_minute),
+            extra: Router::new(),
         }
     }
 }
@@ -91,10 +95,15 @@ pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/api/tables", get(list).post(create))
         .route("/api/tables/{id}", get(one))
+        // The invite link as a QR code (issue 13; server/src/invite.rs).
+        .route("/api/tables/{id}/qr.svg", get(qr))
         .route("/api/tables/{id}/join", post(join))
         .route("/api/tables/{id}/leave", post(leave))
+        .merge(app.extra.clone())
         .route("/api/{*rest}", any(no_route))
         .route("/metrics", get(metrics))
+        .route("/api/tables/{id}/replay", get(replay))
+        .route("/api/tables/{id}/explain/{seq}", get(explain))
         .route("/ws/{id}", get(ws))
         .fallback(static_file)
         .layer(middleware::from_fn_with_state(app.clone(), guard))
@@ -219,7 +228,7 @@ impl AsyncWrite for CountedTcp {
     }
 }
 
-fn problem(status: u16, p: Problem) -> Response {
+pub(crate) fn problem(status: u16, p: Problem) -> Response {
     let status = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST);
     (status, Json(p)).into_response()
 }
@@ -228,13 +237,15 @@ fn refused(r: Refusal) -> Response {
     problem(r.0, r.1)
 }
 
-/// Reads a request body: at most [`MAX_BODY`] bytes, within the body timeout, UTF-8.
-async fn read_body(limits: &Limits, body: Body) -> Result<String, Response> {
-    let collected = tokio::time::timeout(
-        limits.http_body_timeout,
-        Limited::new(body, MAX_BODY).collect(),
-    )
-    .await;
+/// Reads a request body of at most `max` bytes ([`MAX_BODY`], or longer for a director's event
+/// entries), within the body timeout, UTF-8.
+pub(crate) async fn read_body_up_to(
+    limits: &Limits,
+    body: Body,
+    max: usize,
+) -> Result<String, Response> {
+    let collected =
+        tokio::time::timeout(limits.http_body_timeout, Limited::new(body, max).collect()).await;
     let bytes = match collected {
         Err(_) => {
             return Err(problem(
@@ -251,8 +262,8 @@ async fn read_body(limits: &Limits, body: Body) -> Result<String, Response> {
                 413,
                 Problem::new(
                     codes::TOO_BIG,
-                    "请求内容太长（最多 8 KiB）",
-                    "the request body is over 8 KiB",
+                    format!("请求内容太长（最多 {} KiB）", max / 1024),
+                    format!("the request body is over {} KiB", max / 1024),
                 ),
             ))
         }
@@ -285,7 +296,16 @@ async fn json_body<T: serde::de::DeserializeOwned>(
     limits: &Limits,
     body: Body,
 ) -> Result<T, Response> {
-    let text = read_body(limits, body).await?;
+    json_body_up_to(limits, body, MAX_BODY).await
+}
+
+/// [`json_body`] of at most `max` bytes.
+pub(crate) async fn json_body_up_to<T: serde::de::DeserializeOwned>(
+    limits: &Limits,
+    body: Body,
+    max: usize,
+) -> Result<T, Response> {
+    let text = read_body_up_to(limits, body, max).await?;
     serde_json::from_str(&text).map_err(|e| {
         problem(
             400,
@@ -302,12 +322,73 @@ async fn list(State(app): State<Arc<App>>) -> Response {
     Json(app.lobby.list()).into_response()
 }
 
-async fn one(State(app): State<Arc<App>>, UrlPath(id): UrlPath<String>) -> Response {
+/// Past one machine: the answer for a table another node serves, a `307` to the same path
+/// there (`Location`), with a Problem that names the node for clients that do not follow it.
+fn elsewhere(owner: &str, uri: &Uri) -> Response {
+    let path = uri.path_and_query().map(|p| p.as_str()).unwrap_or("/");
+    let mut resp = problem(
+        307,
+        Problem::new(
+            codes::ELSEWHERE,
+            format!("这张牌桌在另一台服务器上：{owner}"),
+            format!("this table is served by another node: {owner}"),
+        ),
+    );
+    if let Ok(location) = HeaderValue::from_str(&format!("{owner}{path}")) {
+        resp.headers_mut().insert(header::LOCATION, location);
+    }
+    resp
+}
+
+async fn one(State(app): State<Arc<App>>, UrlPath(id): UrlPath<String>, uri: Uri) -> Response {
+    if let Some(owner) = app.lobby.elsewhere(&id).await {
+        return elsewhere(&owner, &uri);
+    }
     match app.lobby.summary(&id) {
         Some(s) => Json(s).into_response(),
         None => problem(
             404,
             Problem::new(codes::NO_TABLE, "没有这张牌桌", "no such table"),
+        ),
+    }
+}
+
+/// The table's invite link as an SVG QR code, on the host this request named (the guard has
+/// checked it); `https` when a proxy in front says so.
+async fn qr(
+    State(app): State<Arc<App>>,
+    UrlPath(id): UrlPath<String>,
+    headers: HeaderMap,
+) -> Response {
+    let Some(table) = app.lobby.get(&id) else {
+        return problem(
+            404,
+            Problem::new(codes::NO_TABLE, "没有这张牌桌", "no such table"),
+        );
+    };
+    let header = |name| headers.get(name).and_then(|v| v.to_str().ok());
+    let host = header(header::HOST).unwrap_or("localhost");
+    let scheme = match header(header::HeaderName::from_static("x-forwarded-proto")) {
+        Some("https") => "https",
+        _ => "http",
+    };
+    let link = crate::invite::table_link(scheme, host, &table.id);
+    match crate::invite::qr_svg(&link) {
+        Some(svg) => (
+            [
+                (header::CONTENT_TYPE, "image/svg+xml"),
+                (header::CACHE_CONTROL, "no-store"),
+            ],
+            svg,
+        )
+            .into_response(),
+        None => problem(
+            500,
+            Problem::new(
+                codes::INTERNAL,
+                "无法生成二维码",
+                "could not make the QR code",
+            ),
         ),
     }
 }
@@ -342,7 +423,15 @@ async fn create(
     }
 }
 
-async fn join(State(app): State<Arc<App>>, UrlPath(id): UrlPath<String>, body: Body) -> Response {
+async fn join(
+    State(app): State<Arc<App>>,
+    UrlPath(id): UrlPath<String>,
+    uri: Uri,
+    body: Body,
+) -> Response {
+    if let Some(owner) = app.lobby.elsewhere(&id).await {
+        return elsewhere(&owner, &uri);
+    }
     let req: JoinSeat = match json_body(&app.limits, body).await {
         Ok(r) => r,
         Err(resp) => return resp,
@@ -353,7 +442,15 @@ async fn join(State(app): State<Arc<App>>, UrlPath(id): UrlPath<String>, body: B
     }
 }
 
-async fn leave(State(app): State<Arc<App>>, UrlPath(id): UrlPath<String>, body: Body) -> Response {
+async fn leave(
+    State(app): State<Arc<App>>,
+    UrlPath(id): UrlPath<String>,
+    uri: Uri,
+    body: Body,
+) -> Response {
+    if let Some(owner) = app.lobby.elsewhere(&id).await {
+        return elsewhere(&owner, &uri);
+    }
     let req: LeaveSeat = match json_body(&app.limits, body).await {
         Ok(r) => r,
         Err(resp) => return resp,
@@ -361,6 +458,98 @@ async fn leave(State(app): State<Arc<App>>, UrlPath(id): UrlPath<String>, body: 
     match app.lobby.leave(&id, req).await {
         Ok(()) => Json(serde_json::json!({})).into_response(),
         Err(r) => refused(r),
+    }
+}
+
+/// Whether the request carries the referee's token (`Authorization: Bearer …`).
+fn is_referee(app: &App, headers: &HeaderMap) -> bool {
+    let Some(want) = app.lobby.settings.referee_hash.as_deref() else {
+        return false;
+    };
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .is_some_and(|t| crate::seat_token::same(want, &crate::seat_token::hash(t.trim())))
+}
+
+/// A stored table, replayed through the engine, for the referee at any time and for everyone
+/// once the table is over and its seed is public (no open table deals from it any more): every
+/// hand is in it.
+async fn replayed_for(
+    app: &App,
+    id: &str,
+    headers: &HeaderMap,
+) -> Result<crate::referee::replayed::Checked, Response> {
+    let public = app.lobby.summary(id).is_some_and(|s| s.seed.is_some());
+    if !public && !is_referee(app, headers) {
+        return Err(problem(
+            403,
+            Problem::new(
+                codes::NOT_YET_PUBLIC,
+                "这副牌还不能复盘：它结束、且用同一种子的牌桌都结束后才公开（裁判随时可看）",
+                "this table cannot be replayed yet: it is public once it is over and no open table deals from its seed (a referee may at any time)",
+            ),
+        ));
+    }
+    match app.lobby.journal.load(id).await {
+        Ok(Some(stored)) => Ok(crate::referee::replayed::check(stored, None)),
+        Ok(None) => Err(problem(
+            404,
+            Problem::new(codes::NO_TABLE, "没有这张牌桌", "no such table"),
+        )),
+        Err(e) => Err(problem(
+            503,
+            Problem::new(
+                codes::STORE_FAILED,
+                "服务器暂时读不到记录，请稍后再试",
+                format!("the store could not be read: {}", e.0),
+            ),
+        )),
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct ReplayQuery {
+    /// The full state (every hand) after action `at` instead of the whole replay.
+    at: Option<u64>,
+}
+
+/// `GET /api/tables/{id}/replay[?at=N]`: `paiju replay --json` (or `--at N`) over HTTP, for the
+/// web replay viewer.
+async fn replay(
+    State(app): State<Arc<App>>,
+    UrlPath(id): UrlPath<String>,
+    axum::extract::Query(q): axum::extract::Query<ReplayQuery>,
+    headers: HeaderMap,
+) -> Response {
+    let checked = match replayed_for(&app, &id, &headers).await {
+        Ok(c) => c,
+        Err(r) => return r,
+    };
+    match q.at {
+        None => Json(crate::referee::replay::json(&checked)).into_response(),
+        Some(n) => match crate::referee::replay::state_json(&checked, n) {
+            Ok(v) => Json(v).into_response(),
+            Err(e) => problem(400, Problem::new(codes::BAD_REQUEST, e.clone(), e)),
+        },
+    }
+}
+
+/// `GET /api/tables/{id}/explain/{seq}`: why logged action `seq` was legal, in the engine's
+/// words (`paiju explain --json`).
+async fn explain(
+    State(app): State<Arc<App>>,
+    UrlPath((id, seq)): UrlPath<(String, u64)>,
+    headers: HeaderMap,
+) -> Response {
+    let checked = match replayed_for(&app, &id, &headers).await {
+        Ok(c) => c,
+        Err(r) => return r,
+    };
+    match crate::referee::explain::explain(&checked, seq) {
+        Ok(e) => Json(e).into_response(),
+        Err(e) => problem(400, Problem::new(codes::BAD_REQUEST, e.clone(), e)),
     }
 }
 
@@ -551,8 +740,15 @@ async fn ws(
     if !origin_ok(&headers, &app.allow_origins) {
         return bad_origin();
     }
+    // Past one machine: a table served elsewhere is named in the close (4307); one no node
+    // serves is taken over here first.
+    let owner = match app.lobby.get(&id) {
+        Some(_) => None,
+        None => app.lobby.elsewhere(&id).await,
+    };
     let conn = Conn {
         table: app.lobby.get(&id),
+        elsewhere: owner,
         limits: app.limits.clone(),
         shutdown: app.shutdown.clone(),
         permit: app.connections.clone().try_acquire_owned().ok(),

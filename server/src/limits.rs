@@ -27,6 +27,10 @@ pub struct Limits {
     pub ping_every: Duration,
     /// Silence (no frame at all) after which the broom closes a connection (4001).
     pub silent_after: Duration,
+    /// Silence after which a seat's connection counts as away (`connected: false`, 掉线) while
+    /// it stays open: a line that dropped without a close shows within seconds, not after the
+    /// broom's 45. The server pings at a third of it, and browsers answer pings by themselves.
+    pub quiet_after: Duration,
     /// Tables open at once.
     pub max_tables: usize,
     /// WebSocket connections at once.
@@ -64,6 +68,7 @@ impl Default for Limits {
             out_queue: 64,
             ping_every: Duration::from_secs(15),
             silent_after: Duration::from_secs(45),
+            quiet_after: Duration::from_secs(6),
             max_tables: 5_000,
             max_connections: 20_000,
             hello_within: Duration::from_secs(10),
@@ -77,6 +82,16 @@ impl Default for Limits {
             table_burst: 20.0,
             tables_per_minute: 10.0,
         }
+    }
+}
+
+impl Limits {
+    /// How often the server pings and looks at a connection's presence: often enough that a
+    /// live client (its pongs count) is never quiet for `quiet_after`.
+    pub fn presence_every(&self) -> Duration {
+        (self.quiet_after / 3)
+            .min(self.ping_every)
+            .max(Duration::from_millis(10))
     }
 }
 

@@ -3,12 +3,16 @@
 //!
 //! - `paiju serve [--listen ADDR] [--db FILE] [--web DIR] ...`: the table server.
 //! - `paiju load --tables N [--game shengji|gouji] [--think-ms MS]`: the load generator.
-//! - `paiju verify [--db FILE] [--table ID]`: checks the hash chains of stored logs.
+//! - `paiju verify [--db FILE|URL] [--table ID]`: checks the hash chains of stored logs.
+//! - `paiju migrate --from FILE --to URL`: copies a SQLite store into PostgreSQL.
 //! - `paiju deal --game shengji|gouji --seed <64 hex> --board <n>`: one board as JSON.
 //! - `paiju judge`: answers rule questions, one JSON object a line (see docs/referee.md).
+//! - `paiju replay | explain | export | import | record-card`: the referee's desk
+//!   (docs/referee.md).
+//! - `paiju event movement | score`: the pure event logic (docs/tournaments.md).
 
 mod cli;
-mod referee;
+use server::referee;
 
 use std::process::ExitCode;
 
@@ -18,10 +22,17 @@ fn main() -> ExitCode {
     // A bad flag ends here: clap prints what is wrong and exits with 2.
     let cli::Cli { command } = cli::Cli::parse();
     let result = match command {
-        cli::Command::Serve(args) => cli::serve(args),
+        cli::Command::Serve(args) => cli::serve(*args),
         cli::Command::Load(args) => cli::load(args),
         cli::Command::Verify(args) => cli::verify(args),
+        cli::Command::Migrate(args) => cli::migrate(args),
         cli::Command::Deal { args } => referee::deal::run(&args),
+        cli::Command::Replay { args } => referee::replay::run(&args),
+        cli::Command::Explain { args } => referee::explain::run(&args),
+        cli::Command::Export { args } => referee::board_file::run_export(&args),
+        cli::Command::Import { args } => referee::board_file::run_import(&args),
+        cli::Command::RecordCard { args } => referee::record_card::run(&args),
+        cli::Command::Event(cmd) => cli::event(cmd),
         cli::Command::Judge => {
             referee::judge::run(std::io::stdin().lock(), std::io::stdout().lock())
         }

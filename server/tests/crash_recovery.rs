@@ -295,7 +295,12 @@ async fn sigkill_mid_board_loses_nothing_acknowledged() {
     for token in tokens.clone() {
         let url = format!("ws://{addr}/ws/{}", t.id);
         tasks.push(tokio::spawn(async move {
-            bots::client::play::<rules::shengji::Board>(&url, &token, Default::default()).await
+            // Paced under the server's per-connection rate limit (10 messages a second).
+            let opts = bots::client::BotOptions {
+                think: std::time::Duration::from_millis(60),
+                ..Default::default()
+            };
+            bots::client::play::<rules::shengji::Board>(&url, &token, opts).await
         }));
     }
     for task in tasks {

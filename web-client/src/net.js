@@ -12,6 +12,8 @@
 //!   its cache and never applies it twice, and refuses an act decided on an older seq (`stale`).
 //! - Close codes the server marks as final (bad token, no table, protocol errors) stop the
 //!   retries; every other close (including 4503, a table being rebuilt) comes back with backoff.
+//! - Past one machine, 4307 says another node serves the table (the reason is its address): the
+//!   next connection goes there at once; if that node cannot be reached, back to the first URL.
 
 /** @typedef {'connecting' | 'open' | 'reconnecting' | 'closed'} Status */
 /** An `act` frame (its `seq`: the table's seq the player decided on). @typedef {Extract<import('./protocol').ClientIn, { type: 'act' }>} ActFrame */
@@ -26,10 +28,15 @@
  */
 
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000];
-/** A quiet line is pinged this often... */
-const PING_EVERY_MS = 10_000;
-/** ...and given up as dead (a Wi-Fi that dropped without a close) after this much silence. */
-const DEAD_AFTER_MS = 25_000;
+/** A line quiet this long is pinged (the server answers `pong`)... */
+const PING_EVERY_MS = 3_000;
+/** ...and a ping unanswered this long means the line is dead (a Wi-Fi that dropped without a
+ * close): the page says so and reconnects, within about 8 s of the drop. Measured from the ping,
+ * not from the silence, so a background tab whose timers the browser slows down is not taken for
+ * dead: it is only pinged later. */
+const ANSWER_WITHIN_MS = 5_000;
+/** How often the line is looked at. */
+const CHECK_EVERY_MS = 1_000;
 
 export class Connection {
   /** @param {ConnectionOptions} opts */
@@ -50,6 +57,10 @@ export class Connection {
     this.stopped = false;
     /** Has any connection opened yet? ("connecting" the first time, "reconnecting" after.) */
     this.everOpen = false;
+    /** Past one machine: the URL at the node a 4307 named, tried instead of `opts.url`. @type {string | null} */
+    this.elsewhere = null;
+    /** 4307s followed since a frame last arrived: a few at once, then with backoff. */
+    this.hops = 0;
     /** The pending reconnection timer. @type {ReturnType<typeof setTimeout> | null} */
     this.timer = null;
     /** The current status, for whoever asks. @type {Status} */
@@ -62,8 +73,10 @@ export class Connection {
     this.nextActionId = Date.now() * 1000;
     /** When the last frame arrived (for the watchdog). */
     this.lastHeard = Date.now();
+    /** When the unanswered ping went out (0: none is out). */
+    this.pingSentAt = 0;
     /** Pings a quiet line and drops it if nothing comes back. */
-    this.watchdog = setInterval(() => this.checkLine(), PING_EVERY_MS);
+    this.watchdog = setInterval(() => this.checkLine(), CHECK_EVERY_MS);
 
     this.wake = () => {
       if (!this.stopped && (!this.ws || this.ws.readyState > WebSocket.OPEN)) this.reconnectNow();
@@ -88,7 +101,7 @@ export class Connection {
     this.setStatus(this.everOpen ? 'reconnecting' : 'connecting');
     let ws;
     try {
-      ws = new WebSocket(this.opts.url);
+      ws = new WebSocket(this.elsewhere ?? this.opts.url);
     } catch {
       this.retry();
       return;
@@ -97,6 +110,7 @@ export class Connection {
     ws.onopen = () => {
       if (this.ws !== ws) return;
       this.lastHeard = Date.now();
+      this.pingSentAt = 0;
       // Unanswered actions wait: the page decides after the catch-up whether they still apply.
       this.send(this.opts.hello(this.lastSeq));
     };
@@ -109,6 +123,7 @@ export class Connection {
       } catch {
         return;
       }
+      this.hops = 0;
       if (this.status !== 'open') {
         this.attempts = 0;
         this.everOpen = true;
@@ -121,6 +136,17 @@ export class Connection {
       this.ws = null;
       this.lastCloseCode = e.code;
       if (this.stopped) return;
+      if (e.code === 4307 && e.reason) {
+        // Another node serves the table: go there (at once, unless we keep being sent around).
+        this.elsewhere = elsewhereUrl(this.opts.url, e.reason);
+        this.hops += 1;
+        if (this.hops <= 3) this.open();
+        else this.retry();
+        return;
+      }
+      // Any other close: ask the first URL again (a node we were sent to may have died or given
+      // the table up; the first URL sends us on to whoever serves it now).
+      this.elsewhere = null;
       if (this.opts.isFinal?.(e.code)) {
         this.stopped = true;
         this.setStatus('closed', { code: e.code, reason: e.reason });
@@ -155,14 +181,18 @@ export class Connection {
   /** Keeps a quiet line alive and notices a dead one: browsers cannot see a half-open socket. */
   checkLine() {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
-    const quiet = Date.now() - this.lastHeard;
-    if (quiet > DEAD_AFTER_MS) {
+    const now = Date.now();
+    if (this.pingSentAt && this.lastHeard < this.pingSentAt) {
+      // A ping is out and nothing came since.
+      if (now - this.pingSentAt < ANSWER_WITHIN_MS) return;
       const ws = this.ws;
       this.ws = null;
+      this.pingSentAt = 0;
       this.lastCloseCode = 4999;
-      ws.close(4999, "no answer"); // 4999: ours, never sent by the server
+      ws.close(4999, 'no answer'); // 4999: ours, never sent by the server
       this.retry();
-    } else if (quiet >= PING_EVERY_MS - 500) {
+    } else if (now - this.lastHeard >= PING_EVERY_MS) {
+      this.pingSentAt = now;
       this.send({ type: 'ping' });
     }
   }
@@ -212,4 +242,17 @@ export class Connection {
     this.ws = null;
     this.setStatus('closed');
   }
+}
+
+/**
+ * The table's WebSocket URL at the node a 4307 named (its advertised base URL, e.g.
+ * `https://paiju.example.org/n2`): same `/ws/{table}` path, under that base.
+ * @param {string} url @param {string} base
+ */
+export function elsewhereUrl(url, base) {
+  const from = new URL(url);
+  const to = new URL(base);
+  const path = from.pathname.slice(Math.max(0, from.pathname.lastIndexOf('/ws/')));
+  const scheme = to.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${to.host}${to.pathname.replace(/\/$/, '')}${path}${from.search}`;
 }

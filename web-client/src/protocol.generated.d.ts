@@ -36,7 +36,7 @@ export type CardCount = { "kind": "exact", "n": number } | { "kind": "more_than"
 /**
  * What a client sends. The first message must be [`ClientIn::Hello`].
  */
-export type ClientIn = { "type": "hello", token?: string, last_seq?: number, } | { "type": "act", id: number, action: unknown, seq: number, seat?: number, reason?: string, } | { "type": "resync" } | { "type": "ping", nonce?: number, };
+export type ClientIn = { "type": "hello", token?: string, last_seq?: number, } | { "type": "act", id: number, action: unknown, seq: number, seat?: number, reason?: string, } | { "type": "resync" } | { "type": "auto", on: boolean, } | { "type": "review", on: boolean, reason?: string, } | { "type": "ping", nonce?: number, };
 
 /**
  * What the server sends.
@@ -70,7 +70,7 @@ reason?: string, events: unknown[],
  * Your view after this action. Live updates always carry it; when missed events are
  * replayed only the last one does.
  */
-view?: unknown, to_act: Array<number>, clock?: Clock, state: TableState, } | { "type": "ack", id: number, seq: number, } | { "type": "answer", id: number, events: unknown[], } | { "type": "rejected", id: number, code: string, zh: string, en: string, } | { "type": "error", code: string, zh: string, en: string, } | { "type": "seats", seats: Array<SeatInfo>, } | { "type": "pong", nonce?: number, };
+view?: unknown, to_act: Array<number>, clock?: Clock, state: TableState, } | { "type": "ack", id: number, seq: number, } | { "type": "answer", id: number, events: unknown[], } | { "type": "rejected", id: number, code: string, zh: string, en: string, } | { "type": "error", code: string, zh: string, en: string, } | { "type": "seats", seats: Array<SeatInfo>, } | { "type": "review", on: boolean, reason?: string, clock?: Clock, } | { "type": "pong", nonce?: number, };
 
 /**
  * Whose clock runs and how long they have left.
@@ -123,7 +123,12 @@ level?: string,
  * 80分 only, 定主: the director fixes the trump suit (`"S"`, `"H"`, `"D"`, `"C"`) or no
  * trump (`"NT"`) instead of the one drawn from the seed.
  */
-trump?: string, };
+trump?: string, 
+/**
+ * Seconds a player has for one play (80分 `play_seconds`, 够级 `move_seconds`) instead of
+ * the ruleset's (30 and 20): a slower clock for a casual table. 15 to 120.
+ */
+play_seconds?: number, };
 
 /**
  * How the players still holding cards at the end fill the remaining places.
@@ -783,6 +788,21 @@ choice?: PendingChoice,
  * The defenders' points so far, after penalties.
  */
 defenders: number, 
+/**
+ * The point cards (5, 10, K) in the tricks the defenders won so far, in the order taken:
+ * public, as every played card and every trick's winner is (捡分).
+ */
+defender_point_cards: Array<Card>, 
+/**
+ * Card points not yet played to a trick (in the hands and the kitty), out of 200: what is
+ * still to be fought for (the kitty's points count for the defenders only by 抠底).
+ */
+points_left: number, 
+/**
+ * The viewer's own hand only: how many of its first cards are trumps (the display order
+ * puts them first), so a page can group them without knowing which cards are trumps.
+ */
+hand_trumps?: number, 
 /**
  * Timeouts of N, E, S, W in the count's scope (`timeout_scope`: this board, or with the
  * session's or event's earlier ones).

@@ -29,6 +29,10 @@
  * @property {Trick | null} lastTrick
  * @property {Trick[]} tricks  every finished trick, once the board is over (for the review)
  * @property {number} defenderPoints  after penalties
+ * @property {string[]} pointCards  the point cards in the tricks the defenders won (the view's)
+ * @property {number | null} pointsLeft  card points not yet played (the view's), null when the view does not say
+ * @property {number | null} handTrumps  how many of my hand's first cards are trumps (the view's)
+ * @property {number | null} playSeconds  seconds a play (the ruleset's in the view)
  * @property {string[] | null} kitty  the buried kitty, when this viewer may see it
  * @property {{ chooser: number, single: string[], pair: string[] } | null} choice
  * @property {number | null} result  the defenders' points once the board is over
@@ -90,6 +94,10 @@ export function shengjiModel(view) {
     lastTrick: trickRecord(v.last_trick),
     tricks: /** @type {Trick[]} */ ((v.tricks ?? []).map(trickRecord).filter(Boolean)),
     defenderPoints: v.defenders ?? 0,
+    pointCards: v.defender_point_cards ?? [],
+    pointsLeft: typeof v.points_left === 'number' ? v.points_left : null,
+    handTrumps: typeof v.hand_trumps === 'number' ? v.hand_trumps : null,
+    playSeconds: typeof v.ruleset?.play_seconds === 'number' ? v.ruleset.play_seconds : null,
     kitty: v.kitty ?? null,
     choice: v.choice ? { chooser: seatIndex(v.choice.chooser), single: v.choice.single ?? [], pair: v.choice.pair ?? [] } : null,
     result: typeof v.result === 'number' ? v.result : null,

@@ -20,7 +20,7 @@ export function cardFace(code, opts = {}) {
   if (opts.dim) cls.push('dim');
   const label = cardName(c, lang());
   const face = c.joker
-    ? [h('span', { class: 'r', 'aria-hidden': 'true' }, c.joker === 'RJ' ? '大王' : '小王')]
+    ? [h('span', { class: 'r', 'aria-hidden': 'true' }, c.joker === 'RJ' ? '大王' : '小王'), h('span', { class: 's', 'aria-hidden': 'true' }, '★')]
     : [
         h('span', { class: 'r', 'aria-hidden': 'true' }, rankSymbol(c.rank)),
         h('span', { class: 's', 'aria-hidden': 'true' }, SUIT_SYMBOL[/** @type {'S'|'H'|'D'|'C'} */ (c.suit)]),

@@ -37,7 +37,9 @@ export function staticServer() {
 /**
  * A table the mock serves: the welcome, and a function that gives the snapshot for a hello.
  * `onHello` (optional) answers a hello itself instead (`n`: how many hellos came before it).
- * @typedef {{ welcome: object, snapshot: () => object, onHello?: (msg: any, ws: any, n: number) => void, onAct?: (msg: any, ws: any) => void, summary?: object }} MockTable
+ * `deaf` (optional): while it returns true, pings go unanswered (a line that died silently).
+ * `onOther` (optional): any other message the page sends (e.g. `auto`).
+ * @typedef {{ welcome: object, snapshot: () => object, onHello?: (msg: any, ws: any, n: number) => void, onAct?: (msg: any, ws: any) => void, onOther?: (msg: any, ws: any) => void, deaf?: () => boolean, summary?: object }} MockTable
  */
 
 /**
@@ -64,7 +66,10 @@ export async function mockTable(page, id, table) {
       } else if (msg.type === 'act') {
         table.onAct?.(msg, ws);
       } else if (msg.type === 'ping') {
-        ws.send(JSON.stringify({ type: 'pong' }));
+        // A dead line answers nothing (`table.deaf`): the page must notice by itself.
+        if (!table.deaf?.()) ws.send(JSON.stringify({ type: 'pong' }));
+      } else {
+        table.onOther?.(msg, ws);
       }
     });
   });

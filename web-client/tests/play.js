@@ -114,6 +114,8 @@ export async function pressAndAwait(/** @type {Page} */ page, selector = '#play'
   if (!result.ok) {
     assert.match(result.text, /[\u4e00-\u9fff]/, 'a refusal is shown in Chinese');
     assert.deepEqual(await handCards(page), before, 'a refused play leaves the hand unchanged');
+    // The selection is cleared: the player chooses afresh, the reason in front of them.
+    await page.waitForFunction(() => !document.querySelector('#hand [aria-pressed="true"]'), null, { timeout: 5000 });
   }
   return result;
 }
@@ -183,7 +185,6 @@ export async function shengjiTurn(/** @type {Page} */ page, /** @type {any} */ v
     const r = await pressAndAwait(page);
     if (r.ok) return refusals;
     refusals++;
-    await page.click('#clear');
   }
   throw new Error(`no candidate play was accepted: ${JSON.stringify(view.plays)} hand ${view.hand}`);
 }

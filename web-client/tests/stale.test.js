@@ -47,7 +47,7 @@ test('a tap made while the line was silently down is dropped, not played into a 
   await page.waitForSelector('#notices [data-notice="away"]', { timeout: 15_000 });
   const text = await page.textContent('#notices') ?? '';
   assert.match(text, /您离线时/, `one line tells what happened while away: ${text}`);
-  assert.match(text, /时间到，系统替您/, `the clock's play for my seat is told: ${text}`);
+  assert.match(text, /时间到(，系统替您|：您被警告)/, `the clock's play for my seat is told: ${text}`);
   assert.match(text, /没有送出/, `and that the tap was not sent: ${text}`);
   await shot(page, 'stale-away-1024x768');
 
@@ -81,7 +81,7 @@ test('an act that reaches the server after the clock played is refused as stale,
   await tapSomething(page, m.view);
   await page.click('#play');
   await page.waitForSelector('#notices [data-notice="clock"]', { timeout: 30_000 });
-  assert.match(await page.textContent('#notices') ?? '', /时间到，系统替您/, 'the clock\'s play for my seat is told');
+  assert.match(await page.textContent('#notices') ?? '', /时间到(，系统替您|：您被警告)/, 'the clock\'s play for my seat is told');
   assert.ok((await page.evaluate(() => /** @type {any} */ (window).paiju.conn.lastSeq)) > decided);
 
   // The held act arrives now, decided on a table that has moved on.
@@ -90,7 +90,7 @@ test('an act that reaches the server after the clock played is refused as stale,
   await page.waitForSelector('#notices [data-notice="stale"]', { timeout: 5000 });
   const text = await page.textContent('#notices') ?? '';
   assert.match(text, /局面已变/, `the server's words for a stale act: ${text}`);
-  assert.match(text, /时间到，系统替您/, `with what happened: ${text}`);
+  assert.match(text, /时间到(，系统替您|：您被警告)/, `with what happened: ${text}`);
   assert.ok(await page.locator('#refusal').isHidden(), 'never a red "illegal play"');
   assert.equal(await page.locator('#hand [aria-pressed="true"]').count(), 0, 'the selection is cleared');
   await shot(page, 'stale-refused-1024x768');

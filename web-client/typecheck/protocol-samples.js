@@ -46,11 +46,24 @@ export const clientInSamples = [
     "type": "resync"
   },
   {
+    "type": "auto",
+    "on": true
+  },
+  {
     "type": "ping",
     "nonce": 5
   },
   {
     "type": "ping"
+  },
+  {
+    "type": "review",
+    "on": true,
+    "reason": "查牌：核对出过的牌"
+  },
+  {
+    "type": "review",
+    "on": false
   }
 ];
 
@@ -75,7 +88,7 @@ export const clientOutSamples = [
       },
       {
         "seat": 1,
-        "name": "机器人",
+        "name": "电脑·东",
         "bot": true,
         "connected": true,
         "auto": false
@@ -89,7 +102,7 @@ export const clientOutSamples = [
       },
       {
         "seat": 3,
-        "name": "机器人",
+        "name": "电脑·西",
         "bot": true,
         "connected": true,
         "auto": false
@@ -181,6 +194,9 @@ export const clientOutSamples = [
       "leader": "N",
       "plays": [],
       "defenders": 0,
+      "defender_point_cards": [],
+      "points_left": 200,
+      "hand_trumps": 13,
       "timeouts": [
         0,
         0,
@@ -348,6 +364,9 @@ export const clientOutSamples = [
       ],
       "winning": "W",
       "defenders": 0,
+      "defender_point_cards": [],
+      "points_left": 200,
+      "hand_trumps": 5,
       "timeouts": [
         0,
         0,
@@ -422,7 +441,7 @@ export const clientOutSamples = [
       },
       {
         "seat": 1,
-        "name": "机器人",
+        "name": "电脑·东",
         "bot": true,
         "connected": true,
         "auto": false
@@ -436,21 +455,21 @@ export const clientOutSamples = [
       },
       {
         "seat": 3,
-        "name": "机器人",
+        "name": "电脑·西",
         "bot": true,
         "connected": true,
         "auto": false
       },
       {
         "seat": 4,
-        "name": "机器人",
+        "name": "电脑·西",
         "bot": false,
         "connected": true,
         "auto": false
       },
       {
         "seat": 5,
-        "name": "机器人",
+        "name": "电脑·西",
         "bot": true,
         "connected": true,
         "auto": false
@@ -463,6 +482,22 @@ export const clientOutSamples = [
   },
   {
     "type": "pong"
+  },
+  {
+    "type": "review",
+    "on": true,
+    "reason": "查牌：核对出过的牌",
+    "clock": {
+      "seats": [
+        0
+      ],
+      "remaining_ms": 21500,
+      "limit_ms": 30000
+    }
+  },
+  {
+    "type": "review",
+    "on": false
   }
 ];
 
@@ -478,7 +513,8 @@ export const createTableSamples = [
       3
     ],
     "level": "7",
-    "trump": "NT"
+    "trump": "NT",
+    "play_seconds": 60
   },
   {
     "game": "gouji",
@@ -504,7 +540,7 @@ export const tableSummarySamples = [
       },
       {
         "seat": 1,
-        "name": "机器人",
+        "name": "电脑·东",
         "bot": true,
         "connected": true,
         "auto": false
@@ -518,7 +554,7 @@ export const tableSummarySamples = [
       },
       {
         "seat": 3,
-        "name": "机器人",
+        "name": "电脑·西",
         "bot": true,
         "connected": true,
         "auto": false
@@ -646,6 +682,9 @@ export const shengjiViewSamples = [
     "leader": "N",
     "plays": [],
     "defenders": 0,
+    "defender_point_cards": [],
+    "points_left": 200,
+    "hand_trumps": 13,
     "timeouts": [
       0,
       0,
@@ -733,6 +772,8 @@ export const shengjiViewSamples = [
     "leader": "N",
     "plays": [],
     "defenders": 0,
+    "defender_point_cards": [],
+    "points_left": 200,
     "timeouts": [
       0,
       0,
@@ -822,6 +863,9 @@ export const shengjiViewSamples = [
     ],
     "winning": "W",
     "defenders": 0,
+    "defender_point_cards": [],
+    "points_left": 200,
+    "hand_trumps": 5,
     "timeouts": [
       0,
       0,
@@ -909,6 +953,12 @@ export const shengjiViewSamples = [
     ],
     "winning": "S",
     "defenders": 15,
+    "defender_point_cards": [
+      "D5",
+      "H10"
+    ],
+    "points_left": 95,
+    "hand_trumps": 9,
     "timeouts": [
       0,
       0,
@@ -1697,6 +1747,18 @@ export const shengjiViewSamples = [
       }
     ],
     "defenders": 70,
+    "defender_point_cards": [
+      "D5",
+      "H10",
+      "S10",
+      "SK",
+      "S5",
+      "CK",
+      "C10",
+      "DK"
+    ],
+    "points_left": 0,
+    "hand_trumps": 0,
     "timeouts": [
       0,
       0,

@@ -17,10 +17,6 @@ pub enum RuleError {
     RefereeOnly,
     /// A timeout from anyone but the clock.
     ClockOnly,
-    /// 问牌 is a question, not a move: it goes through `ask`, never into the log.
-    NotAMove,
-    /// 问牌 asked again before anything changed.
-    AlreadyAsked,
     /// It is another seat's move.
     NotYourTurn { turn: Option<Seat> },
     /// The cards are not all in the player's hand.
@@ -139,8 +135,6 @@ impl Explain for RuleError {
             RuleError::GameOver => "game_over",
             RuleError::RefereeOnly => "referee_only",
             RuleError::ClockOnly => "clock_only",
-            RuleError::NotAMove => "not_a_move",
-            RuleError::AlreadyAsked => "already_asked",
             RuleError::NotYourTurn { .. } => "not_your_turn",
             RuleError::CardsNotHeld => "cards_not_held",
             RuleError::EmptySet => "empty_set",
@@ -169,8 +163,6 @@ impl Explain for RuleError {
             RuleError::GameOver => "本局已经结束".into(),
             RuleError::RefereeOnly => "只有裁判可以判罚（警告、扣分、判负）".into(),
             RuleError::ClockOnly => "超时只能由计时器判定".into(),
-            RuleError::NotAMove => "问牌不是出牌：请用「问牌」按钮".into(),
-            RuleError::AlreadyAsked => "刚刚问过了：牌局有变化后才能再问".into(),
             RuleError::NotYourTurn { turn: Some(s) } => format!("不是你出牌（轮到 {s}）"),
             RuleError::NotYourTurn { turn: None } => "不是你出牌".into(),
             RuleError::CardsNotHeld => "手中没有这些牌".into(),
@@ -217,8 +209,6 @@ impl Explain for RuleError {
             RuleError::GameOver => "the game is over".into(),
             RuleError::RefereeOnly => "only the referee can rule (warnings, deductions, forfeits)".into(),
             RuleError::ClockOnly => "only the clock can time a seat out".into(),
-            RuleError::NotAMove => "asking for a card count is a question, not a move".into(),
-            RuleError::AlreadyAsked => "you just asked: ask again after the next play".into(),
             RuleError::NotYourTurn { turn: Some(s) } => format!("it is not your turn ({s} to act)"),
             RuleError::NotYourTurn { turn: None } => "it is not your turn".into(),
             RuleError::CardsNotHeld => "you do not hold these cards".into(),

@@ -18,6 +18,9 @@ use super::unit::parse_lead_for;
 use crate::cards::{Card, Hand, Rank, Suit};
 use crate::Viewer;
 
+/// Card points in a board's two decks (5s, 10s and Ks: 100 a deck).
+const TOTAL_POINTS: u32 = 200;
+
 /// Most follows [`legal_from_view`] lists; past it, a documented subset (see
 /// [`legal_follows`]) that always holds the lowest legal play.
 pub const FOLLOW_CAP: usize = 2000;
@@ -89,6 +92,17 @@ pub struct View {
     pub choice: Option<PendingChoice>,
     /// The defenders' points so far, after penalties.
     pub defenders: i32,
+    /// The point cards (5, 10, K) in the tricks the defenders won so far, in the order taken:
+    /// public, as every played card and every trick's winner is (捡分).
+    pub defender_point_cards: Vec<Card>,
+    /// Card points not yet played to a trick (in the hands and the kitty), out of 200: what is
+    /// still to be fought for (the kitty's points count for the defenders only by 抠底).
+    pub points_left: u32,
+    /// The viewer's own hand only: how many of its first cards are trumps (the display order
+    /// puts them first), so a page can group them without knowing which cards are trumps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub hand_trumps: Option<usize>,
     /// Timeouts of N, E, S, W in the count's scope (`timeout_scope`: this board, or with the
     /// session's or event's earlier ones).
     pub timeouts: [u8; 4],
@@ -187,6 +201,16 @@ impl Board {
                     pair: pair.cards().to_vec(),
                 }),
             defenders: self.defenders_points(),
+            defender_point_cards: self.defender_point_cards(),
+            points_left: self.points_left(),
+            hand_trumps: seat.map(|s| {
+                let order = self.order();
+                self.hand(s)
+                    .cards()
+                    .iter()
+                    .filter(|&&c| order.is_trump(c))
+                    .count()
+            }),
             timeouts: Seat::ALL.map(|s| self.timeouts_in_scope(s)),
             grace: self.in_grace(),
             playable: acting
@@ -196,6 +220,28 @@ impl Board {
             result: self.result(),
             result_final: self.is_final(),
         }
+    }
+
+    /// The point cards in the tricks the defenders won so far, trick by trick.
+    pub fn defender_point_cards(&self) -> Vec<Card> {
+        self.tricks()
+            .iter()
+            .filter(|t| self.is_defender(t.winner))
+            .flat_map(|t| t.plays.iter().flat_map(|p| p.cards.iter().copied()))
+            .filter(|c| c.points() > 0)
+            .collect()
+    }
+
+    /// Card points not yet played to a trick: two decks hold 200.
+    pub fn points_left(&self) -> u32 {
+        let finished: u32 = self
+            .tricks()
+            .iter()
+            .flat_map(|t| t.plays.iter())
+            .map(|p| crate::cards::points(&p.cards))
+            .sum();
+        let current: u32 = self.plays().map(|(_, c)| crate::cards::points(c)).sum();
+        TOTAL_POINTS.saturating_sub(finished + current)
     }
 
     /// Every card (each face once, face order) of `seat`'s hand that is part of at least one

@@ -116,42 +116,72 @@ impl Journal {
     }
 }
 
+/// Appends queued for one transaction, each with who waits for its outcome.
+pub(super) type Pending = Vec<(String, LogEntry, oneshot::Sender<Result<(), StoreError>>)>;
+
+/// Commits the queued appends in one transaction and answers each waiter. When the batch fails
+/// and spans several tables, each table is tried again in a transaction of its own: one table's
+/// refusal (its lease was taken over, a duplicate seq after a race) must not fail the others.
+/// A retry is safe: the failed transaction stored nothing.
+pub(super) fn flush(
+    store: &mut dyn Store,
+    pending: &mut Pending,
+    metrics: &crate::metrics::Metrics,
+) {
+    if pending.is_empty() {
+        return;
+    }
+    let entries: Vec<(String, LogEntry)> = pending
+        .iter()
+        .map(|(t, e, _)| (t.clone(), e.clone()))
+        .collect();
+    let began = std::time::Instant::now();
+    let result = store.append(&entries);
+    metrics.commit(began.elapsed());
+    let several = entries.iter().any(|(t, _)| *t != entries[0].0);
+    if result.is_ok() || !several {
+        for (_, _, w) in pending.drain(..) {
+            let _ = w.send(result.clone());
+        }
+        return;
+    }
+    let mut tables: Vec<String> = entries.iter().map(|(t, _)| t.clone()).collect();
+    tables.sort();
+    tables.dedup();
+    for table in tables {
+        let (mine, rest): (Pending, Pending) = pending.drain(..).partition(|(t, _, _)| *t == table);
+        *pending = rest;
+        let entries: Vec<(String, LogEntry)> = mine
+            .iter()
+            .map(|(t, e, _)| (t.clone(), e.clone()))
+            .collect();
+        let began = std::time::Instant::now();
+        let result = store.append(&entries);
+        metrics.commit(began.elapsed());
+        for (_, _, w) in mine {
+            let _ = w.send(result.clone());
+        }
+    }
+}
+
 /// Runs queued operations in order; consecutive appends share one transaction. True when a
 /// `Stop` was among them.
 fn run_batch(store: &mut dyn Store, ops: Vec<Op>, metrics: &crate::metrics::Metrics) -> bool {
-    let mut appends: Vec<(String, LogEntry)> = Vec::new();
-    let mut waiting: Vec<oneshot::Sender<Result<(), StoreError>>> = Vec::new();
-    let flush = |store: &mut dyn Store,
-                 appends: &mut Vec<(String, LogEntry)>,
-                 waiting: &mut Vec<oneshot::Sender<Result<(), StoreError>>>| {
-        if appends.is_empty() {
-            return;
-        }
-        let began = std::time::Instant::now();
-        let result = store.append(appends);
-        metrics.commit(began.elapsed());
-        appends.clear();
-        for w in waiting.drain(..) {
-            let _ = w.send(result.clone());
-        }
-    };
+    let mut pending: Pending = Vec::new();
     for op in ops {
         match op {
-            Op::Append(t, e, r) => {
-                appends.push((t, e));
-                waiting.push(r);
-            }
+            Op::Append(t, e, r) => pending.push((t, e, r)),
             Op::Stop(r) => {
-                flush(store, &mut appends, &mut waiting);
+                flush(store, &mut pending, metrics);
                 let _ = r.send(Ok(()));
                 return true;
             }
             Op::Load(t, r) => {
-                flush(store, &mut appends, &mut waiting);
+                flush(store, &mut pending, metrics);
                 let _ = r.send(store.table(&t));
             }
             other => {
-                flush(store, &mut appends, &mut waiting);
+                flush(store, &mut pending, metrics);
                 let (result, reply) = match other {
                     Op::Create(t, r) => (store.create_table(&t), r),
                     Op::Seat(t, s, r) => (store.set_seat(&t, &s), r),
@@ -162,6 +192,6 @@ fn run_batch(store: &mut dyn Store, ops: Vec<Op>, metrics: &crate::metrics::Metr
             }
         }
     }
-    flush(store, &mut appends, &mut waiting);
+    flush(store, &mut pending, metrics);
     false
 }

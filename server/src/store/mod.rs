@@ -7,9 +7,11 @@
 //! seed's commitment; the seed itself is kept for re-dealing and shown only to a referee or after
 //! the table is over.
 //!
-//! [`Store`] is the one trait the server writes through (SQLite here, PostgreSQL later: see
-//! docs/operations.md). [`Journal`] puts any store on its own thread and commits whatever has
-//! queued up in one transaction (group commit), so a thousand tables share a few fsyncs.
+//! [`Store`] is the one trait the server writes through: [`SqliteStore`] (the embedded default,
+//! one file) or [`PostgresStore`] (several nodes on one database, `--db postgres://…`), chosen by
+//! [`open`]. [`Journal`] puts any store on its own thread and commits whatever has queued up in
+//! one transaction (group commit), so a thousand tables share a few fsyncs. Past one machine,
+//! [`Leases`] say which node serves which table (docs/operations.md, "Past one machine").
 
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -19,11 +21,22 @@ use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, oneshot};
 
 mod chain;
+// Events (赛事): their own rows and hash-chained log, behind their own small trait.
+mod events;
 mod journal;
+pub mod lease;
+pub mod postgres;
 mod sqlite;
+#[cfg(test)]
+mod tests;
 
 pub use chain::{entry_hash, genesis, occupant, verify, Tampered};
+pub use events::{
+    event_entry_hash, event_genesis, verify_event, EventEntry, EventHeader, EventStore, StoredEvent,
+};
 pub use journal::{Journal, JournalThread};
+pub use lease::{Leases, Owner};
+pub use postgres::{is_postgres_url, Node, PostgresStore};
 pub use sqlite::SqliteStore;
 
 /// What a table is, fixed when it is created. Part of the hash chain's first link.
@@ -124,6 +137,19 @@ pub trait Store: Send {
     fn open_tables(&mut self) -> Result<Vec<StoredTable>, StoreError>;
     /// One table, whatever its state.
     fn table(&mut self, id: &str) -> Result<Option<StoredTable>, StoreError>;
+    /// Every table's id, closed ones too, oldest first (`paiju verify`, `paiju migrate`).
+    fn ids(&mut self) -> Result<Vec<String>, StoreError>;
+}
+
+/// Opens the store a `--db` value names: PostgreSQL for a `postgres://` or `postgresql://` URL
+/// (writes fenced by `node`'s leases when given), else a SQLite file (created if missing).
+/// Blocking: call it off the async runtime.
+pub fn open(db: &str, node: Option<Node>) -> Result<Box<dyn Store>, StoreError> {
+    if is_postgres_url(db) {
+        Ok(Box::new(PostgresStore::open(db, node)?))
+    } else {
+        Ok(Box::new(SqliteStore::open(std::path::Path::new(db))?))
+    }
 }
 
 pub fn now_ms() -> u64 {
@@ -131,132 +157,4 @@ pub fn now_ms() -> u64 {
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_millis() as u64)
         .unwrap_or(0)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    pub(crate) fn header() -> TableHeader {
-        let seed = rules::deal::Seed([9; 32]);
-        TableHeader {
-            id: "t1".into(),
-            game: "shengji".into(),
-            ruleset: "fujian-2024".into(),
-            options: "{}".into(),
-            deal_algorithm: rules::deal::ALGORITHM.into(),
-            seed: seed.to_hex(),
-            seed_commitment: seed.commitment(),
-            board: 1,
-            fixed: "{}".into(),
-            created_ms: 1,
-        }
-    }
-
-    fn chain(header: &TableHeader, n: u64) -> Vec<LogEntry> {
-        let mut prev = genesis(header);
-        (1..=n)
-            .map(|seq| {
-                let mut e = LogEntry {
-                    seq,
-                    seat: (seq % 4) as usize,
-                    actor: Actor::Player,
-                    client_id: Some(seq),
-                    occupant: None,
-                    reason: None,
-                    action: format!(r#"{{"type":"play","n":{seq}}}"#),
-                    time_ms: 1000 + seq,
-                    hash: String::new(),
-                };
-                e.hash = entry_hash(&prev, &e);
-                prev = e.hash.clone();
-                e
-            })
-            .collect()
-    }
-
-    #[test]
-    fn a_clean_chain_verifies_and_any_edit_is_caught() {
-        let h = header();
-        let log = chain(&h, 5);
-        assert_eq!(verify(&h, &log), Ok(()));
-
-        let mut edited = log.clone();
-        edited[2].action = r#"{"type":"play","n":99}"#.into();
-        assert_eq!(verify(&h, &edited), Err(Tampered::Hash { seq: 3 }));
-
-        let mut dropped = log.clone();
-        dropped.remove(1);
-        assert_eq!(
-            verify(&h, &dropped),
-            Err(Tampered::Gap { index: 1, seq: 3 })
-        );
-
-        let mut other_seat = log.clone();
-        other_seat[4].seat = 0;
-        assert_eq!(verify(&h, &other_seat), Err(Tampered::Hash { seq: 5 }));
-
-        let mut h2 = h.clone();
-        h2.board = 2;
-        assert_eq!(verify(&h2, &log), Err(Tampered::Hash { seq: 1 }));
-
-        let mut h3 = h.clone();
-        h3.seed = rules::deal::Seed([8; 32]).to_hex();
-        assert_eq!(verify(&h3, &log), Err(Tampered::Seed));
-    }
-
-    #[test]
-    fn sqlite_round_trips_through_the_journal() {
-        let dir = std::env::temp_dir().join(format!("paiju-store-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("t.db");
-        let _ = std::fs::remove_file(&path);
-        let h = header();
-        let log = chain(&h, 3);
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .build()
-            .unwrap();
-        {
-            let (journal, thread) = Journal::start(
-                Box::new(SqliteStore::open(&path).unwrap()),
-                Default::default(),
-            );
-            rt.block_on(async {
-                journal
-                    .create_table(StoredTable {
-                        header: h.clone(),
-                        state: TableState::Waiting,
-                        seats: vec![SeatRecord {
-                            seat: 0,
-                            name: Some("老王".into()),
-                            token_hash: Some("ab".into()),
-                            bot: false,
-                        }],
-                        log: vec![],
-                    })
-                    .await
-                    .unwrap();
-                for e in &log {
-                    journal.append("t1", e.clone()).await.unwrap();
-                }
-                // A duplicate seq is refused (the primary key), never silently stored twice.
-                assert!(journal.append("t1", log[0].clone()).await.is_err());
-                journal.set_state("t1", TableState::Playing).await.unwrap();
-            });
-            drop(journal);
-            thread.join();
-        }
-        let mut store = SqliteStore::open(&path).unwrap();
-        let open = store.open_tables().unwrap();
-        assert_eq!(open.len(), 1);
-        assert_eq!(open[0].header, h);
-        assert_eq!(open[0].log, log);
-        assert_eq!(open[0].state, TableState::Playing);
-        assert_eq!(open[0].seats[0].name.as_deref(), Some("老王"));
-        assert_eq!(verify(&open[0].header, &open[0].log), Ok(()));
-        store.set_state("t1", TableState::Closed).unwrap();
-        assert!(store.open_tables().unwrap().is_empty());
-        assert!(store.table("t1").unwrap().is_some());
-        let _ = std::fs::remove_dir_all(&dir);
-    }
 }

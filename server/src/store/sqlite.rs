@@ -48,7 +48,7 @@ CREATE TABLE IF NOT EXISTS log (
 const ADDED_COLUMNS: [(&str, &str, &str); 2] =
     [("log", "occupant", "TEXT"), ("log", "reason", "TEXT")];
 
-fn state_name(s: TableState) -> &'static str {
+pub(super) fn state_name(s: TableState) -> &'static str {
     match s {
         TableState::Waiting => "waiting",
         TableState::Playing => "playing",
@@ -57,7 +57,7 @@ fn state_name(s: TableState) -> &'static str {
     }
 }
 
-fn parse_state(s: &str) -> TableState {
+pub(super) fn parse_state(s: &str) -> TableState {
     match s {
         "waiting" => TableState::Waiting,
         "playing" => TableState::Playing,
@@ -270,5 +270,9 @@ impl Store for SqliteStore {
             Some(h) => Ok(Some(self.load(h)?)),
             None => Ok(None),
         }
+    }
+
+    fn ids(&mut self) -> Result<Vec<String>, StoreError> {
+        self.all_ids()
     }
 }

@@ -100,6 +100,13 @@ impl<G: TableGame> Table<G> {
                         "only a referee's action carries a reason",
                     ));
                 }
+                if self.review.is_some() {
+                    return Err(Problem::new(
+                        codes::UNDER_REVIEW,
+                        "裁判正在审查本桌，请等审查结束再出牌",
+                        "the referee has the table under review: play on when it ends",
+                    ));
+                }
                 let key = match &self.seats[mine].token_hash {
                     Some(h) => store::occupant(h),
                     None => format!("seat {mine}"),
@@ -115,7 +122,12 @@ impl<G: TableGame> Table<G> {
                     ));
                 };
                 let reason = act.reason.as_deref().map(str::trim).unwrap_or("");
-                if reason.is_empty() || reason.chars().count() > MAX_REASON {
+                // Control characters (NUL among them, which PostgreSQL text cannot hold) have
+                // no place in a reason shown to players.
+                if reason.is_empty()
+                    || reason.chars().count() > MAX_REASON
+                    || reason.chars().any(char::is_control)
+                {
                     return Err(Problem::new(
                         codes::REASON,
                         format!("裁判的判罚或代为出牌须写明理由（1 到 {MAX_REASON} 个字）"),
@@ -230,14 +242,6 @@ impl<G: TableGame> Table<G> {
         }
         self.history
             .push_back(Entry::new(seat, actor, reason, events));
-        if let Some(c) = client {
-            self.ids.remember(c.key, c.id, Told::Acked(self.seq));
-            let text = to_text(&ClientOut::Ack {
-                id: c.id,
-                seq: self.seq,
-            });
-            self.send(c.outlet, text);
-        }
         if self.engine.is_over() && self.state != TableState::Over {
             if let Err(e) = self
                 .deps
@@ -250,10 +254,21 @@ impl<G: TableGame> Table<G> {
             }
             self.state = TableState::Over;
         }
+        // The summary first: whoever hears of this action (its ack, its events) and then asks
+        // the lobby or an event about the table must find it as it is now (an event opens the
+        // next board only once it sees this one over).
+        self.publish_progress();
+        if let Some(c) = client {
+            self.ids.remember(c.key, c.id, Told::Acked(self.seq));
+            let text = to_text(&ClientOut::Ack {
+                id: c.id,
+                seq: self.seq,
+            });
+            self.send(c.outlet, text);
+        }
         self.restart_clock();
         self.broadcast_entry(self.seq);
         self.schedule_bot();
-        self.publish_progress();
         Ok(self.seq)
     }
 
@@ -268,7 +283,11 @@ impl<G: TableGame> Table<G> {
 
     pub(super) fn restart_clock(&mut self) {
         self.clock = None;
-        if self.state != TableState::Playing || self.engine.to_act().is_empty() {
+        // Under review no clock runs (review.rs starts it again).
+        if self.state != TableState::Playing
+            || self.engine.to_act().is_empty()
+            || self.review.is_some()
+        {
             return;
         }
         let scale = self.deps.settings.clock_scale;
@@ -284,6 +303,7 @@ impl<G: TableGame> Table<G> {
 
     pub(super) fn schedule_bot(&mut self) {
         let due = self.state == TableState::Playing
+            && self.review.is_none()
             && self
                 .engine
                 .to_act()

@@ -26,6 +26,7 @@ impl<G: TableGame> Table<G> {
         }
         if !slow.is_empty() {
             self.subscribers.retain(|s| !slow.contains(&s.outlet.id));
+            self.publish();
         }
     }
 
@@ -45,6 +46,7 @@ impl<G: TableGame> Table<G> {
         }
         if !slow.is_empty() {
             self.subscribers.retain(|s| !slow.contains(&s.outlet.id));
+            self.publish();
         }
     }
 

@@ -52,6 +52,11 @@ pub struct DealFixed {
     /// A suit letter or `"NT"` (无主).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trump: Option<String>,
+    /// Seconds for one play instead of the ruleset's (a slower clock for a casual table:
+    /// `CreateTable::play_seconds`, checked by the lobby). Kept here, in the header's chained
+    /// JSON, so a rebuilt or replayed table runs the same clock. Not part of the deal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub play_seconds: Option<u32>,
 }
 
 impl DealFixed {
@@ -97,9 +102,10 @@ impl DealFixed {
         Ok(rules::deal::Fixed { level, trump })
     }
 
-    /// Refuses any fixing for a game that has nothing to fix.
+    /// Refuses any fixing of the deal for a game that has nothing to fix (a slower clock is
+    /// not the deal's: it passes).
     pub fn nothing(&self, zh: &str, en: &str) -> Result<(), Problem> {
-        if *self == DealFixed::default() {
+        if self.level.is_none() && self.trump.is_none() {
             return Ok(());
         }
         Err(Problem::new(
@@ -117,8 +123,11 @@ impl TableGame for rules::shengji::Board {
     const DEFAULT_RULESET: &'static str = "fujian-2024";
 
     fn start(ruleset: &str, seed: &Seed, board: u32, fixed: &DealFixed) -> Result<Self, Problem> {
-        let rules = rules::shengji::Ruleset::by_name(ruleset)
+        let mut rules = rules::shengji::Ruleset::by_name(ruleset)
             .ok_or_else(|| unknown_ruleset("80分", ruleset, &["fujian-2024"]))?;
+        if let Some(s) = fixed.play_seconds {
+            rules.play_seconds = s;
+        }
         let deal = rules::deal::deal_shengji(seed, board, fixed.shengji()?);
         Ok(rules::shengji::Board::new(&deal, rules))
     }
@@ -137,8 +146,11 @@ impl TableGame for rules::gouji::Game {
 
     fn start(ruleset: &str, seed: &Seed, board: u32, fixed: &DealFixed) -> Result<Self, Problem> {
         fixed.nothing("够级", "gouji")?;
-        let rules = rules::gouji::Ruleset::by_name(ruleset)
+        let mut rules = rules::gouji::Ruleset::by_name(ruleset)
             .ok_or_else(|| unknown_ruleset("够级", ruleset, &rules::gouji::Ruleset::NAMES))?;
+        if let Some(s) = fixed.play_seconds {
+            rules.move_seconds = s;
+        }
         let deal = rules::deal::deal_gouji(seed, board);
         Ok(rules::gouji::Game::new(&deal, rules))
     }

@@ -77,6 +77,22 @@ pub(crate) enum Command {
     Resync {
         conn: u64,
     },
+    /// The connection's line went quiet (nothing heard for a few seconds), or spoke again.
+    Quiet {
+        conn: u64,
+        quiet: bool,
+    },
+    /// 托管 by choice (`ClientIn::Auto`).
+    Auto {
+        conn: u64,
+        on: bool,
+    },
+    /// The referee puts the table under review or takes it off (`review.rs`).
+    Review {
+        conn: u64,
+        on: bool,
+        reason: Option<String>,
+    },
     Stop {
         reply: oneshot::Sender<()>,
     },
@@ -200,6 +216,28 @@ impl TableHandle {
 
     pub async fn resync(&self, conn: u64) {
         let _ = self.tx.send(Box::new(Command::Resync { conn })).await;
+    }
+
+    pub async fn review(&self, conn: u64, on: bool, reason: Option<String>) {
+        let _ = self
+            .tx
+            .send(Box::new(Command::Review { conn, on, reason }))
+            .await;
+    }
+
+    /// Stops the actor because another node serves the table now (its lease was lost): its
+    /// connections are told to reconnect (4503), and are then sent where it is.
+    pub async fn hand_over(&self) {
+        self.rebuilding.store(true, Ordering::Relaxed);
+        self.stop().await;
+    }
+
+    pub async fn quiet(&self, conn: u64, quiet: bool) {
+        let _ = self.tx.send(Box::new(Command::Quiet { conn, quiet })).await;
+    }
+
+    pub async fn auto(&self, conn: u64, on: bool) {
+        let _ = self.tx.send(Box::new(Command::Auto { conn, on })).await;
     }
 
     /// Stops the actor after the command it is on (its writes are then done).

@@ -14,7 +14,8 @@
 //! is), [`replay`] (building a table from its log, at start and after a failure; supervising the
 //! actor), `seats` (joining, leaving, attaching, presence, the summary), `acting` (the path of
 //! an action: who may act, ids, questions, stale decisions, commit; clocks and bots), `fanout`
-//! (per-viewer frames into bounded queues). This file holds the table's state and its loop.
+//! (per-viewer frames into bounded queues), `review` (the referee stops the clocks while they
+//! look into something). This file holds the table's state and its loop.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -37,6 +38,7 @@ mod fanout;
 mod game;
 pub mod handle;
 pub mod replay;
+mod review;
 mod seats;
 
 use acting::{IdCache, Told};
@@ -45,6 +47,7 @@ pub(crate) use handle::Command;
 pub use handle::{seed_in_use, Act, CloseWith, Outlet, TableHandle, Who};
 pub use replay::spawn;
 use replay::Ending;
+pub use seats::BOT_NAME_PREFIX;
 
 /// What every table needs from the server, fixed at start-up.
 #[derive(Clone, Debug)]
@@ -57,6 +60,11 @@ pub struct TableSettings {
     pub idle_after: Duration,
     /// SHA-256 of the referee token, if one was set.
     pub referee_hash: Option<String>,
+    /// Seed commitments of events not yet revealed (the event module). A table dealing from one
+    /// belongs to an event: its seed stays hidden even once it is over, nobody watches it, and
+    /// its seats are taken only with a pair token. Shared with the event service, which adds a
+    /// commitment when the event is created and removes it when the seed is revealed.
+    pub sealed_seeds: Arc<dashmap::DashSet<String>>,
 }
 
 /// What a table's actor gets when it is spawned.
@@ -67,6 +75,9 @@ pub struct TableDeps {
     /// The registry, so a closing table can remove itself.
     pub registry: Arc<DashMap<String, TableHandle>>,
     pub metrics: Arc<crate::metrics::Metrics>,
+    /// Past one machine: this node's leases. A table that stopped after a failed write is
+    /// rebuilt here only if this node (still, or again) holds its lease.
+    pub leases: Option<Arc<store::Leases>>,
 }
 
 /// One stored action as the table remembers it, for catching up reconnecting clients.
@@ -96,6 +107,10 @@ impl<E> Entry<E> {
 struct Subscriber {
     who: Who,
     outlet: Outlet,
+    /// Nothing came from it for the connection's presence window (a few seconds, not the
+    /// broom's 45): a line that dropped without a close. Its seat shows `connected: false`
+    /// (掉线) until a frame comes again or the broom closes it.
+    quiet: bool,
 }
 
 /// Who sent an action id, for the id caches: the referee, or a seat token's holder
@@ -143,6 +158,8 @@ struct Table<G: TableGame> {
     /// Set when a write failed after the engine moved: the in-memory state can no longer be
     /// trusted, so the actor stops; a restart rebuilds the table from its log.
     broken: bool,
+    /// The referee has the table under review: no clock runs, bots wait, players cannot act.
+    review: Option<review::UnderReview>,
     deps: TableDeps,
     summary: watch::Sender<TableSummary>,
 }
@@ -232,8 +249,15 @@ impl<G: TableGame> Table<G> {
                     let text = self.snapshot_text(s.who);
                     let outlet = s.outlet.clone();
                     self.send(&outlet, text);
+                    if self.review.is_some() {
+                        let text = self.review_text();
+                        self.send(&outlet, text);
+                    }
                 }
             }
+            Command::Quiet { conn, quiet } => self.set_quiet(conn, quiet),
+            Command::Auto { conn, on } => self.set_auto(conn, on),
+            Command::Review { conn, on, reason } => self.review(conn, on, reason),
             Command::Stop { .. } => unreachable!("handled in run"),
         }
     }

@@ -113,6 +113,7 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
         bot_at: None,
         idle_since: Some(now),
         broken: false,
+        review: None,
         deps,
         summary,
     };
@@ -179,6 +180,22 @@ pub(super) async fn supervise<G: TableGame>(
                 // server is stopping.
                 if !deps.registry.get(&handle.id).is_some_and(|h| mine(&h)) {
                     return;
+                }
+                // Past one machine: rebuilt here only under this node's lease (a write fails
+                // when another node took the table over).
+                if let Some(leases) = &deps.leases {
+                    match leases.acquire(&handle.id).await {
+                        Ok(true) => {}
+                        Ok(false) => {
+                            tracing::warn!("another node serves the table now: not rebuilt here");
+                            deps.registry.remove_if(&handle.id, |_, h| mine(h));
+                            return;
+                        }
+                        Err(e) => {
+                            tracing::warn!(error = %e, "lease not checked yet; retrying");
+                            continue;
+                        }
+                    }
                 }
                 match deps.journal.load(&handle.id).await {
                     Ok(Some(stored)) => match spawn::<G>(stored, deps.clone()) {

@@ -3,6 +3,25 @@
 use super::handle::gone;
 use super::*;
 
+/// What the table calls its bots: 「电脑·」 and the seat (「电脑·东」, 「电脑·A2」), so players
+/// tell them apart. The lobby refuses any name that starts so: no person passes for a bot.
+pub const BOT_NAME_PREFIX: &str = "电脑·";
+
+/// A bot's display name at `seat` of a table of `game` (its seat as players say it).
+fn bot_name(game: &str, seat: usize) -> String {
+    const COMPASS: [&str; 4] = ["北", "东", "南", "西"];
+    const GOUJI: [&str; 6] = ["A1", "B1", "A2", "B2", "A3", "B3"];
+    let label = match game {
+        "shengji" => COMPASS.get(seat).map(|s| s.to_string()),
+        "gouji" => GOUJI.get(seat).map(|s| s.to_string()),
+        _ => None,
+    };
+    format!(
+        "{BOT_NAME_PREFIX}{}",
+        label.unwrap_or_else(|| (seat + 1).to_string())
+    )
+}
+
 impl<G: TableGame> Table<G> {
     // --- seats and presence -------------------------------------------------------------------
 
@@ -109,6 +128,14 @@ impl<G: TableGame> Table<G> {
             return Err(gone());
         }
         let who = match token {
+            // An event's table: watching it would show a board others have still to play.
+            None if self.sealed() => {
+                return Err(Problem::new(
+                    codes::EVENT_TABLE,
+                    "这是比赛的牌桌，不能观战",
+                    "this table belongs to an event: it cannot be watched",
+                ))
+            }
             None => Who::Spectator,
             Some(t) => {
                 let h = seat_token::hash(&t);
@@ -146,10 +173,10 @@ impl<G: TableGame> Table<G> {
         };
         self.send(&outlet, to_text(&welcome));
         // The missed entries if they are still in memory and all fit in the connection's queue
-        // now (with room for the seats message that follows), else one snapshot: a catch-up
+        // now (with room for the review and seats messages that follow), else one snapshot: a catch-up
         // never overflows the queue, and the client never sees a gap in seq.
         let kept_from = self.seq - self.history.len() as u64;
-        let room = outlet.tx.capacity().saturating_sub(2) as u64;
+        let room = outlet.tx.capacity().saturating_sub(3) as u64;
         match last_seq {
             Some(n) if n == self.seq && n > 0 => {}
             Some(n) if n < self.seq && n >= kept_from && self.seq - n <= room => {
@@ -167,8 +194,17 @@ impl<G: TableGame> Table<G> {
                 self.send(&outlet, text);
             }
         }
+        // Under review: what the referee said, and the clock standing still.
+        if self.review.is_some() {
+            let text = self.review_text();
+            self.send(&outlet, text);
+        }
         if outlet.close.borrow().is_none() {
-            self.subscribers.push(Subscriber { who, outlet });
+            self.subscribers.push(Subscriber {
+                who,
+                outlet,
+                quiet: false,
+            });
         }
         self.after_presence_change();
         Ok(who)
@@ -189,8 +225,46 @@ impl<G: TableGame> Table<G> {
         self.publish();
     }
 
+    /// A connection holds the seat and its line is not quiet (see [`Subscriber::quiet`]).
     pub(super) fn connected(&self, seat: usize) -> bool {
-        self.subscribers.iter().any(|s| s.who == Who::Seat(seat))
+        self.subscribers
+            .iter()
+            .any(|s| s.who == Who::Seat(seat) && !s.quiet)
+    }
+
+    /// A connection's line went quiet, or spoke again: its seat's presence may change.
+    pub(super) fn set_quiet(&mut self, conn: u64, quiet: bool) {
+        let Some(sub) = self.subscribers.iter_mut().find(|s| s.outlet.id == conn) else {
+            return;
+        };
+        if sub.quiet != quiet {
+            sub.quiet = quiet;
+            self.after_presence_change();
+        }
+    }
+
+    /// 托管 by choice (`auto`): the table plays for the seat, or stops. Only a seat's player
+    /// may ask, for their own seat.
+    pub(super) fn set_auto(&mut self, conn: u64, on: bool) {
+        let Some(sub) = self.subscribers.iter().find(|s| s.outlet.id == conn) else {
+            return;
+        };
+        let Who::Seat(seat) = sub.who else {
+            let outlet = sub.outlet.clone();
+            let text = to_text(&ClientOut::Error {
+                problem: Problem::new(
+                    codes::SPECTATOR,
+                    "只有入座的玩家可以托管",
+                    "only a seated player can ask for auto-play",
+                ),
+            });
+            return self.send(&outlet, text);
+        };
+        if self.auto[seat] != on {
+            self.auto[seat] = on;
+            tracing::info!(seat, on, "托管 by choice");
+            self.after_presence_change();
+        }
     }
 
     pub(super) fn seat_infos(&self) -> Vec<SeatInfo> {
@@ -204,7 +278,7 @@ impl<G: TableGame> Table<G> {
             .map(|s| SeatInfo {
                 seat: s.seat,
                 name: if s.bot {
-                    Some("机器人".to_string())
+                    Some(bot_name(&self.header.game, s.seat))
                 } else {
                     s.name.clone()
                 },
@@ -259,7 +333,16 @@ impl<G: TableGame> Table<G> {
     /// (crate::lobby::Lobby) checks again when it lists tables, as other tables end later.
     pub(super) fn seed_public(&self) -> bool {
         self.state == TableState::Over
+            && !self.sealed()
             && !seed_in_use(&self.deps.registry, &self.id, &self.header.seed_commitment)
+    }
+
+    /// Dealt from the seed of an event not yet revealed.
+    pub(super) fn sealed(&self) -> bool {
+        self.deps
+            .settings
+            .sealed_seeds
+            .contains(&self.header.seed_commitment)
     }
 
     pub(super) async fn close_idle(&mut self) {

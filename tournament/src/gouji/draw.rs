@@ -19,7 +19,7 @@
 //! - [`advance`]: the groups after a round, from its winners.
 //! - [`draw_final_groups`]: the six finalists into groups A and B.
 
-use rules::deal::{DealStream, Game, Seed};
+use rules::deal::{DealStream, Seed, Stream};
 use serde::{Deserialize, Serialize};
 
 use super::final_round::FinalGroups;
@@ -38,7 +38,7 @@ fn stream(seed: &Seed, n: u32) -> DealStream {
     for (b, t) in bytes.iter_mut().zip(TAG.iter().cycle()) {
         *b ^= t;
     }
-    DealStream::new(&Seed(bytes), Game::Gouji, n)
+    DealStream::new(&Seed(bytes), Stream::Gouji, n)
 }
 
 /// A team entering the event, with the organisation (单位) it represents.
