@@ -13,12 +13,26 @@ pub async fn request(
     path: &str,
     body: Option<&str>,
 ) -> Result<(u16, String), String> {
+    request_as(addr, method, path, body, None).await
+}
+
+/// [`request`] with a bearer token (the director's or the referee's).
+pub async fn request_as(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+    bearer: Option<&str>,
+) -> Result<(u16, String), String> {
     let mut stream = TcpStream::connect(addr)
         .await
         .map_err(|e| format!("connect {addr}: {e}"))?;
     let body = body.unwrap_or("");
+    let auth = bearer
+        .map(|t| format!("Authorization: Bearer {t}\r\n"))
+        .unwrap_or_default();
     let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\nConnection: close\r\n\r\n",
         body.len()
     );
     stream

@@ -7,6 +7,7 @@
 //! - [`load`]: the load generator behind `paiju load`.
 
 pub mod client;
+pub mod event_load;
 pub mod http;
 pub mod load;
 

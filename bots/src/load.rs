@@ -354,7 +354,7 @@ pub async fn serve_echo() -> Result<(), String> {
 
 /// Starts `exe` with `args` and reads its standard output until a line holds `marker`
 /// followed by an address; keeps draining the rest so the child never blocks on it.
-async fn start_child(
+pub(crate) async fn start_child(
     exe: &Path,
     args: &[&std::ffi::OsStr],
     marker: &str,

@@ -322,6 +322,17 @@ pub struct LoadArgs {
         value_parser = clap::value_parser!(u64).range(1..=16)
     )]
     pub nodes: u64,
+    /// Instead of single tables: one 80分 duplicate event of `--tables` tables (two pairs of
+    /// people a table, every seat a WebSocket bot client), run round by round as a director and
+    /// the pairs would: the scale benchmark of events (docs/tournaments.md).
+    #[arg(long, conflicts_with_all = ["game", "db", "nodes", "echo_server"])]
+    pub event: bool,
+    /// With `--event`: rounds of the movement.
+    #[arg(long, value_name = "N", default_value_t = 2, requires = "event", value_parser = clap::value_parser!(u32).range(1..=50))]
+    pub rounds: u32,
+    /// With `--event`: boards a round.
+    #[arg(long, value_name = "N", default_value_t = 2, requires = "event", value_parser = clap::value_parser!(u32).range(1..=10))]
+    pub boards_per_round: u32,
 }
 
 #[derive(Args, Debug)]
@@ -569,11 +580,38 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
     })
 }
 
+/// Every bot of the load connects from 127.0.0.1: lift the per-address limits of the server it
+/// starts (bots/src/load.rs passes its own flags; the environment reaches the child too). Set
+/// before the runtime starts, while this is the only thread.
+fn lift_limits_for_load() {
+    std::env::set_var("PAIJU_MAX_CONNECTIONS_PER_IP", "10000000");
+    std::env::set_var("PAIJU_TABLES_PER_MINUTE", "1000000");
+    std::env::set_var("PAIJU_TABLE_BURST", "1000000");
+}
+
 pub fn load(args: LoadArgs) -> Result<(), String> {
     if args.echo_server {
         return runtime()?.block_on(bots::load::serve_echo());
     }
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    if args.event {
+        let tables = u32::try_from(args.tables)
+            .ok()
+            .filter(|&t| t <= 500)
+            .ok_or("--event: an event has at most 500 tables")?;
+        let opts = bots::event_load::EventLoadOptions {
+            tables,
+            rounds: args.rounds,
+            boards_per_round: args.boards_per_round,
+            think: Duration::from_millis(args.think_ms),
+            exe,
+            deadline: Duration::from_secs(args.deadline_s),
+        };
+        lift_limits_for_load();
+        let report = runtime()?.block_on(bots::event_load::run(opts))?;
+        println!("{report}");
+        return Ok(());
+    }
     let games = Games::standard();
     let kind = games
         .get(&args.game)
@@ -590,12 +628,7 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
         db: args.db,
         nodes: args.nodes as usize,
     };
-    // Every bot of the load connects from 127.0.0.1: lift the per-address limits of the server
-    // it starts (bots/src/load.rs passes its own flags; the environment reaches the child too).
-    // Set before the runtime starts, while this is the only thread.
-    std::env::set_var("PAIJU_MAX_CONNECTIONS_PER_IP", "10000000");
-    std::env::set_var("PAIJU_TABLES_PER_MINUTE", "1000000");
-    std::env::set_var("PAIJU_TABLE_BURST", "1000000");
+    lift_limits_for_load();
     let rt = runtime()?;
     let report = rt.block_on(kind.load(opts))?;
     println!("{report}");

@@ -61,3 +61,38 @@ fn more_connections_than_files_is_one_clear_line() {
     );
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+#[test]
+fn a_small_event_is_played_confirmed_closed_ranked_and_revealed() {
+    // Three tables, two rounds of one board: six pairs of people (twelve bot clients) ask for
+    // their tables with their pair tokens, play, confirm; the director closes each round,
+    // ranks and reveals. The generator fails on any refused call, so "revealed" is checked.
+    let (ok, out, err) = load(&[
+        "--event",
+        "--tables",
+        "3",
+        "--rounds",
+        "2",
+        "--boards-per-round",
+        "1",
+        "--think-ms",
+        "60",
+        "--deadline-s",
+        "120",
+    ]);
+    assert!(ok, "{out}\n{err}");
+    assert!(
+        out.contains(
+            "event: 3 tables, 6 pairs, 12 players on 12 WebSocket connections, 6 boards played"
+        ),
+        "{out}"
+    );
+    for line in [
+        "rounds (start -> played, confirmed, closed): ",
+        "matchpoint and rank (standings",
+        "reveal the seed",
+        "MiB peak during the event",
+    ] {
+        assert!(out.contains(line), "no {line:?} in\n{out}");
+    }
+}
