@@ -16,7 +16,9 @@ use std::sync::Arc;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
-use protocol::{close, codes, parse_client_in, ClientIn, ClientOut, Problem};
+use protocol::{
+    close, parse_client_in, BadMessage, ClientIn, ClientOut, Limited, Problem, Refusal,
+};
 use tokio::sync::{mpsc, watch, OwnedSemaphorePermit};
 use tokio::time::{interval, Instant};
 
@@ -139,11 +141,7 @@ pub async fn run(socket: WebSocket, conn: Conn) {
                     match rate.check(Instant::now()) {
                         Verdict::Allow => {}
                         Verdict::Drop => {
-                            let _ = out_tx.try_send(error_text(Problem::new(
-                                codes::RATE_LIMITED,
-                                "操作太快了，请稍等",
-                                "too many messages: slow down",
-                            )));
+                            let _ = out_tx.try_send(error_text(Refusal::RateLimited(Limited::Messages).into()));
                             continue;
                         }
                         Verdict::Flood => {
@@ -170,11 +168,7 @@ pub async fn run(socket: WebSocket, conn: Conn) {
                         (ClientIn::Hello { token, last_seq }, None) => {
                             let checks_token = token.is_some();
                             if checks_token && !bad_tokens.allows(peer, Instant::now()) {
-                                let _ = out_tx.try_send(error_text(Problem::new(
-                                    codes::RATE_LIMITED,
-                                    "错误的凭证太多，请过一会儿再试",
-                                    "too many refused tokens from this address: wait a minute",
-                                )));
+                                let _ = out_tx.try_send(error_text(Refusal::RateLimited(Limited::RefusedTokens).into()));
                                 close_now(close::RATE_LIMITED, "too many refused tokens");
                                 break;
                             }
@@ -185,38 +179,26 @@ pub async fn run(socket: WebSocket, conn: Conn) {
                                     tracing::debug!("attached");
                                     attached = Some(who);
                                 }
-                                Err(p) => {
-                                    let code = match p.code.as_str() {
-                                        codes::BAD_TOKEN => {
-                                            // Counted per address: a referee token is guessed
-                                            // from many connections, not one.
-                                            bad_tokens.charge_anyway(peer, Instant::now());
-                                            close::BAD_TOKEN
-                                        }
-                                        codes::TABLE_REBUILDING => close::RETRY,
-                                        _ => close::NO_TABLE,
-                                    };
-                                    let _ = out_tx.try_send(error_text(p));
+                                Err(r) => {
+                                    if r == Refusal::BadToken {
+                                        // Counted per address: a referee token is guessed
+                                        // from many connections, not one.
+                                        bad_tokens.charge_anyway(peer, Instant::now());
+                                    }
+                                    let code = r.close().unwrap_or(close::NO_TABLE);
+                                    let _ = out_tx.try_send(error_text(r.into()));
                                     close_now(code, "refused");
                                     break;
                                 }
                             }
                         }
                         (ClientIn::Hello { .. }, Some(_)) => {
-                            let _ = out_tx.try_send(error_text(Problem::new(
-                                codes::BAD_MESSAGE,
-                                "已经打过招呼了",
-                                "hello was already sent",
-                            )));
+                            let _ = out_tx.try_send(error_text(Refusal::BadMessage(BadMessage::SecondHello).into()));
                             close_now(close::BAD_HELLO, "second hello");
                             break;
                         }
                         (_, None) => {
-                            let _ = out_tx.try_send(error_text(Problem::new(
-                                codes::HELLO_FIRST,
-                                "请先发送 hello",
-                                "send hello first",
-                            )));
+                            let _ = out_tx.try_send(error_text(Refusal::HelloFirst { late: false }.into()));
                             close_now(close::BAD_HELLO, "the first message must be hello");
                             break;
                         }
@@ -241,11 +223,7 @@ pub async fn run(socket: WebSocket, conn: Conn) {
                     break;
                 }
                 _ = &mut hello_by, if attached.is_none() => {
-                    let _ = out_tx.try_send(error_text(Problem::new(
-                        codes::HELLO_FIRST,
-                        "没有及时发送 hello",
-                        "no hello in time",
-                    )));
+                    let _ = out_tx.try_send(error_text(Refusal::HelloFirst { late: true }.into()));
                     close_now(close::BAD_HELLO, "no hello in time");
                     break;
                 }
