@@ -329,7 +329,7 @@ impl Refusal {
         }
     }
 
-    /// The HTTP status it is answered with.
+    /// The HTTP status it is answered with (docs/protocol.md lists each; a test checks them).
     pub fn status(&self) -> u16 {
         match self {
             Refusal::Elsewhere { .. } => 307,
@@ -352,26 +352,8 @@ impl Refusal {
             Refusal::StoreFailed { reading: true, .. }
             | Refusal::TooManyTables { .. }
             | Refusal::TableRebuilding => 503,
-            Refusal::BadJson { .. }
-            | Refusal::UnknownType { .. }
-            | Refusal::BadMessage(_)
-            | Refusal::HelloFirst { .. }
-            | Refusal::NotYourSeat
-            | Refusal::Spectator { .. }
-            | Refusal::BadAction { .. }
-            | Refusal::GameOver
-            | Refusal::TableWaiting
-            | Refusal::Stale { .. }
-            | Refusal::Reason(_)
-            | Refusal::AlreadyAsked
-            | Refusal::RefereeOnly
-            | Refusal::UnderReview
-            | Refusal::BadSeat(_)
-            | Refusal::BadName(_)
-            | Refusal::UnknownGame { .. }
-            | Refusal::UnknownRuleset { .. }
-            | Refusal::BadRequest(_)
-            | Refusal::Rule(_) => 400,
+            // The rest are wrong requests, messages or actions, and an engine's refusals.
+            _ => 400,
         }
     }
 
