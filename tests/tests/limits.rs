@@ -200,13 +200,19 @@ async fn the_broom_closes_silent_clients_and_slow_readers_are_dropped() {
     let t = s
         .create(json!({"game": "tally", "bots": [0, 1, 2, 3]}))
         .await;
-    for _ in 0..200 {
+    // Polled, not watched: a watcher would be a slow reader here too (a queue of one).
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
         let (_, body) = bots::http::request(s.addr, "GET", &format!("/api/tables/{}", t.id), None)
             .await
             .unwrap();
         if body.contains("\"state\":\"over\"") {
             break;
         }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the bots did not finish within 30 s: {body}"
+        );
         tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     }
 
