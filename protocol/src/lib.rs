@@ -8,6 +8,9 @@
 //! [`CreateEvent`], [`EventView`], [`EventJoin`], [`ConfirmResults`], [`AdjustResult`], … (see
 //! docs/tournaments.md).
 //!
+//! Every refusal of the server is a [`Refusal`] (`refusal.rs`: one variant a code, with its HTTP
+//! status, close code and words); on the wire it is a [`Problem`], as the engines' refusals are.
+//!
 //! The socket layer knows nothing of the games: actions, events and views are carried as
 //! [`serde_json::Value`]s that the engines (`rules::shengji`, `rules::gouji`) define. Every table
 //! event carries a sequence number (`seq`), the index of the stored log entry it came from, so a

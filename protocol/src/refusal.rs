@@ -253,8 +253,9 @@ pub enum Wrong {
     Said(Words),
 }
 
-/// Words made where the refusal arose, in Chinese and English.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One thing said in both languages: words made where a refusal arose (and the referee's
+/// tools' words, which JSON output carries both of).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Words {
     pub zh: String,
     pub en: String,
@@ -266,6 +267,11 @@ impl Words {
             zh: zh.into(),
             en: en.into(),
         }
+    }
+
+    /// What an engine error says about itself.
+    pub fn explain(e: &impl rules::Explain) -> Words {
+        Words::new(e.zh(), e.en())
     }
 
     /// One text for both languages (a message that exists only in one).
