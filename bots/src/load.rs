@@ -1,20 +1,40 @@
 //! The load generator (`paiju load`): N tables of bot clients over real WebSockets on loopback.
 //!
-//! It starts `paiju serve` as a separate process (so the server's memory can be read from
-//! /proc/<pid>/status), measures a bare tokio-tungstenite echo round trip with the same number of
-//! connections and the same pacing, then creates the tables, seats a WebSocket bot in every seat
-//! and lets them play one board or game each. It prints actions per second, the action round
-//! trip (send `act` → that action's `events` back: stored, acknowledged and broadcast) at p50 and
-//! p99, the ratio to the echo round trip, and the server's memory per table.
+//! It starts `paiju serve` as a separate process (so the server's memory and CPU can be read
+//! from /proc/<pid>), and measures two floors in the same run:
+//!
+//! - the network floor: a bare tokio-tungstenite echo server, in a child process of its own
+//!   (`paiju load --echo-server`), with as many connections open as the load has and the same
+//!   pacing (one sender per table);
+//! - the durability floor: single-row SQLite transactions with the server's settings (WAL,
+//!   `synchronous=FULL`) in a file beside the server's database, so on the same disk, before
+//!   and after the run; and the server's own group commits while the tables play (/metrics).
+//!
+//! Then it creates the tables, and seats each one with a WebSocket bot in every seat, which
+//! connects at once and plays one board or game. It prints actions per second, the action round
+//! trip (send `act` → that action's `events` back: stored, acknowledged and broadcast) at p50
+//! and p99, its mean split into echo, commit and our own cost, the server's CPU per action and
+//! its memory per table.
+//!
+//! With `--nodes N --db postgres://…` it starts N servers on one database ([`Nodes`]); table i
+//! is created on node i mod N and its bots connect there; CPU, memory and commits are summed.
+//!
+//! Every process holds one socket per connection (the server, the echo server, this generator),
+//! so each needs as many open files as there are connections: [`open_files`] checks (and lifts
+//! the soft limit up to the hard one) before anything starts, and every phase has a deadline, so
+//! a run that cannot finish says why instead of hanging.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
 use rules::Engine;
 use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::task::JoinSet;
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::client::{self, BotOptions};
@@ -29,9 +49,9 @@ pub struct LoadOptions {
     pub seats: usize,
     /// Bot thinking time per action.
     pub think: Duration,
-    /// The `paiju` binary to start as the server.
+    /// The `paiju` binary to start as the server (and as the echo server).
     pub exe: PathBuf,
-    /// Stop waiting after this long.
+    /// Each phase (echo floor, creating the tables, playing) gives up after this long.
     pub deadline: Duration,
     /// The server's store: a `postgres://` URL; `None`: a fresh SQLite file, deleted after.
     pub db: Option<String>,
@@ -46,28 +66,60 @@ pub struct LoadReport {
     pub tables: usize,
     pub connections: usize,
     pub finished: usize,
+    /// Bots that had to connect again (their first connect was refused or reset).
+    pub reconnects: u64,
     pub actions: u64,
     pub seconds: f64,
     pub p50: Duration,
     pub p99: Duration,
     pub echo_p50: Duration,
     pub echo_p99: Duration,
+    /// Means add up where percentiles do not: the round trip is split with these.
+    pub mean: Duration,
+    pub echo_mean: Duration,
+    /// One SQLite commit (one row, WAL, `synchronous=FULL`) on the server's disk: 100 before
+    /// the run and 100 after it (the disk is shared with whatever else runs), together.
+    pub commit_p50: Duration,
+    pub commit_p99: Duration,
+    /// The p50 of each half, to show how much the disk moved during the run.
+    pub commit_p50_before: Duration,
+    pub commit_p50_after: Duration,
+    /// The server's own group commits while the tables played (its /metrics): how many, their
+    /// mean time (first write to commit), and the p50 and p99 as the upper bounds of their
+    /// histogram buckets.
+    pub server_commits: u64,
+    pub server_commit_mean: Duration,
+    pub server_commit_p50: Duration,
+    pub server_commit_p99: Duration,
     pub rss_idle_kib: u64,
+    /// After the tables were created, before anyone sat down or connected.
+    pub rss_tables_kib: u64,
     pub rss_peak_kib: u64,
     /// CPU seconds the server and this load process used while the tables played: on one
     /// machine they share the cores, so the split says who was busy.
     pub server_cpu: f64,
     pub load_cpu: f64,
-    /// The server's journal commits (group commit transactions) while the tables played: how
-    /// many, their mean, and the p50 and p99 as the upper bounds of their histogram buckets.
-    pub commits: u64,
-    pub commit_mean: Duration,
-    pub commit_p50: Duration,
-    pub commit_p99: Duration,
     pub errors: Vec<String>,
     /// Servers started ([`LoadOptions::nodes`]); with more than one, the CPU, memory and
     /// commits above are their sums.
     pub nodes: usize,
+}
+
+impl LoadReport {
+    /// Server CPU time per action, in microseconds (everything the server process did while
+    /// the tables played, connections and the journal's commits included, over the actions).
+    pub fn cpu_per_action_us(&self) -> f64 {
+        self.server_cpu * 1e6 / self.actions.max(1) as f64
+    }
+
+    /// Server memory per table, in KiB: peak over idle, and the tables alone (created, empty).
+    pub fn kib_per_table(&self) -> (f64, f64) {
+        let n = self.tables.max(1) as f64;
+        (
+            self.rss_peak_kib.saturating_sub(self.rss_idle_kib) as f64 / n,
+            self.rss_tables_kib.saturating_sub(self.rss_idle_kib) as f64 / n,
+        )
+    }
 }
 
 impl std::fmt::Display for LoadReport {
@@ -82,11 +134,12 @@ impl std::fmt::Display for LoadReport {
         }
         writeln!(
             f,
-            "tables: {} ({} connections), finished: {}, errors: {}",
+            "tables: {} ({} connections), finished: {}, errors: {}, connects retried: {}",
             self.tables,
             self.connections,
             self.finished,
-            self.errors.len()
+            self.errors.len(),
+            self.reconnects
         )?;
         writeln!(
             f,
@@ -103,37 +156,63 @@ impl std::fmt::Display for LoadReport {
         )?;
         writeln!(
             f,
-            "bare tokio-tungstenite echo round trip, same connections, one sender per table, same pacing: p50 {:.2} ms, p99 {:.2} ms",
+            "floor 1, bare tokio-tungstenite echo, same connections, one sender per table, same pacing: p50 {:.2} ms, p99 {:.2} ms",
             ms(self.echo_p50),
             ms(self.echo_p99)
         )?;
         writeln!(
             f,
-            "ratio ours/echo: p50 {:.1}x, p99 {:.1}x",
+            "floor 2, one SQLite commit (one row, WAL, synchronous=FULL, same disk): p50 {:.2} ms, p99 {:.2} ms (p50 {:.2} ms before the run, {:.2} ms after)",
+            ms(self.commit_p50),
+            ms(self.commit_p99),
+            ms(self.commit_p50_before),
+            ms(self.commit_p50_after)
+        )?;
+        writeln!(
+            f,
+            "the server's own commits while playing: {} group commits of {:.1} actions, mean {:.2} ms, p50 <= {:.2} ms, p99 <= {:.2} ms",
+            self.server_commits,
+            self.actions as f64 / self.server_commits.max(1) as f64,
+            ms(self.server_commit_mean),
+            ms(self.server_commit_p50),
+            ms(self.server_commit_p99)
+        )?;
+        // The commit an action waits for is the server's, not the loop's: on a disk whose
+        // flush time depends on what else flushes (see README), the loop alone can be slower.
+        // A mean, like the other two terms: means add up.
+        let commit = if self.server_commits > 0 {
+            self.server_commit_mean
+        } else {
+            self.commit_p50
+        };
+        let own = ms(self.mean) - ms(self.echo_mean) - ms(commit);
+        writeln!(
+            f,
+            "round trip mean {:.2} ms = echo {:.2} + commit {:.2} + our own {:.2} ms (ratio to echo alone: p50 {:.1}x, p99 {:.1}x)",
+            ms(self.mean),
+            ms(self.echo_mean),
+            ms(commit),
+            own,
             ms(self.p50) / ms(self.echo_p50).max(1e-9),
             ms(self.p99) / ms(self.echo_p99).max(1e-9)
         )?;
-        let per_table =
-            self.rss_peak_kib.saturating_sub(self.rss_idle_kib) as f64 / self.tables.max(1) as f64;
         writeln!(
             f,
-            "store commits: {} (group commit), mean {:.2} ms, p50 <= {:.2} ms, p99 <= {:.2} ms",
-            self.commits,
-            ms(self.commit_mean),
-            ms(self.commit_p50),
-            ms(self.commit_p99)
+            "cpu while playing: server {:.1} s = {:.0} µs per action, load generator {:.1} s, over {:.1} s of wall time",
+            self.server_cpu,
+            self.cpu_per_action_us(),
+            self.load_cpu,
+            self.seconds
         )?;
-        writeln!(
-            f,
-            "cpu while playing: server {:.1} s, load generator {:.1} s, over {:.1} s of wall time",
-            self.server_cpu, self.load_cpu, self.seconds
-        )?;
+        let (per_table, tables_alone) = self.kib_per_table();
         write!(
             f,
-            "server memory: {:.1} MiB idle, {:.1} MiB peak, {:.0} KiB per table",
+            "server memory: {:.1} MiB idle, {:.1} MiB with the tables created, {:.1} MiB peak: {:.0} KiB per table ({:.0} KiB of it before anyone sat down)",
             self.rss_idle_kib as f64 / 1024.0,
+            self.rss_tables_kib as f64 / 1024.0,
             self.rss_peak_kib as f64 / 1024.0,
-            per_table
+            per_table,
+            tables_alone
         )
     }
 }
@@ -164,6 +243,10 @@ pub fn rss_kib(pid: u32) -> u64 {
         .unwrap_or(0)
 }
 
+fn mean(all: &[Duration]) -> Duration {
+    all.iter().sum::<Duration>() / all.len().max(1) as u32
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     if sorted.is_empty() {
         return Duration::ZERO;
@@ -172,27 +255,84 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[i.min(sorted.len() - 1)]
 }
 
-/// A bare echo server and as many connections as the load has, paced the same way: one
-/// connection per table sends (a table has one action in flight at a time), the others stay
-/// open and quiet, as the seats that are not to act. The floor our round trip is compared with.
-async fn echo_round_trips(
-    connections: usize,
-    active: usize,
-    rounds: usize,
-    think: Duration,
-) -> Result<Vec<Duration>, String> {
+/// Open files a process needs besides its connections: listener, database, WAL, stdio, the
+/// runtime's epoll and wakers, a few HTTP requests in flight.
+const SPARE_FILES: u64 = 100;
+
+/// Checks that each process of the run (the server, the echo server, this generator: each holds
+/// one socket per connection) may open enough files, lifting the soft limit up to the hard one
+/// if needed (the children inherit it). The error is one line saying what is needed.
+pub fn open_files(connections: usize) -> Result<u64, String> {
+    let needed = connections as u64 + SPARE_FILES;
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the struct we pass and nothing else.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 {
+        return Err(format!(
+            "cannot read the open-files limit: {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    if lim.rlim_cur >= needed {
+        return Ok(lim.rlim_cur);
+    }
+    if lim.rlim_max < needed {
+        return Err(format!(
+            "{connections} connections need {needed} open files in each of the server, the echo floor and the generator, but the hard limit is {} (soft {}): raise it (ulimit -Hn {needed}; as root) or play at most {} connections",
+            lim.rlim_max,
+            lim.rlim_cur,
+            lim.rlim_max.saturating_sub(SPARE_FILES)
+        ));
+    }
+    let lifted = libc::rlimit {
+        rlim_cur: needed,
+        rlim_max: lim.rlim_max,
+    };
+    // SAFETY: setrlimit reads the struct we pass; raising the soft limit up to the hard one is
+    // always allowed.
+    if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &lifted) } != 0 {
+        return Err(format!(
+            "{connections} connections need {needed} open files, the limit is {}: cannot raise it: {} (ulimit -n {needed})",
+            lim.rlim_cur,
+            std::io::Error::last_os_error()
+        ));
+    }
+    Ok(needed)
+}
+
+/// `paiju load --echo-server`: a bare tokio-tungstenite echo server on a free loopback port.
+/// Prints `echo ws://ADDR/` and serves until its standard input closes (the generator went).
+pub async fn serve_echo() -> Result<(), String> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .map_err(|e| e.to_string())?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
-    let server = tokio::spawn(async move {
+    println!("echo ws://{addr}/");
+    let accept = async move {
+        let mut told = false;
         loop {
-            let Ok((stream, _)) = listener.accept().await else {
-                return;
+            let stream = match listener.accept().await {
+                Ok((stream, _)) => stream,
+                // Out of files: say so once and keep going (the generator's deadline tells).
+                Err(e) => {
+                    if !told {
+                        eprintln!("echo server: accept: {e}");
+                        told = true;
+                    }
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
             };
             let _ = stream.set_nodelay(true);
             tokio::spawn(async move {
-                let Ok(mut ws) = tokio_tungstenite::accept_async(stream).await else {
+                let Ok(mut ws) = tokio_tungstenite::accept_async_with_config(
+                    stream,
+                    Some(client::small_buffers()),
+                )
+                .await
+                else {
                     return;
                 };
                 while let Some(Ok(m)) = ws.next().await {
@@ -202,23 +342,94 @@ async fn echo_round_trips(
                 }
             });
         }
+    };
+    // Standard input closes when the generator goes, however it goes: then so does this.
+    std::thread::spawn(|| {
+        let _ = std::io::copy(&mut std::io::stdin(), &mut std::io::sink());
+        std::process::exit(0);
     });
+    accept.await;
+    Ok(())
+}
+
+/// Starts `exe` with `args` and reads its standard output until a line holds `marker`
+/// followed by an address; keeps draining the rest so the child never blocks on it.
+async fn start_child(
+    exe: &Path,
+    args: &[&std::ffi::OsStr],
+    marker: &str,
+    within: Duration,
+) -> Result<(tokio::process::Child, SocketAddr), String> {
+    let mut child = tokio::process::Command::new(exe)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| format!("start {}: {e}", exe.display()))?;
+    let stdout = child.stdout.take().ok_or("no stdout")?;
+    let mut lines = BufReader::new(stdout).lines();
+    let found = tokio::time::timeout(within, async {
+        while let Ok(Some(line)) = lines.next_line().await {
+            if let Some(rest) = line.split(marker).nth(1) {
+                let addr = rest.trim_end_matches('/').trim();
+                return addr
+                    .parse::<SocketAddr>()
+                    .map_err(|e| format!("{e}: {line}"));
+            }
+        }
+        Err(format!("{} printed no address", exe.display()))
+    })
+    .await
+    .map_err(|_| format!("{} printed no address within {within:?}", exe.display()))??;
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    Ok((child, found))
+}
+
+/// The echo floor: as many connections as the load has, paced the same way: one connection
+/// per table sends (a table has one action in flight at a time), the others stay open and
+/// quiet, as the seats that are not to act. Everyone connects first (a connection that fails
+/// ends the phase at once, with the reason), then the rounds start together.
+async fn echo_round_trips(
+    addr: SocketAddr,
+    connections: usize,
+    active: usize,
+    rounds: usize,
+    think: Duration,
+    deadline: Duration,
+) -> Result<Vec<Duration>, String> {
     // A frame the size of a typical action.
     let payload = r#"{"type":"act","id":1,"action":{"type":"play","cards":["S10","S10"]}}"#;
-    let mut tasks = Vec::new();
-    // Everyone connects first, then the rounds start together (as the tables do).
-    let barrier = std::sync::Arc::new(tokio::sync::Barrier::new(connections));
+    let (connected_tx, mut connected) = tokio::sync::mpsc::channel::<Result<(), String>>(1024);
+    let (go_tx, go_rx) = tokio::sync::watch::channel(false);
     let (done_tx, done_rx) = tokio::sync::watch::channel(false);
+    let mut tasks = JoinSet::new();
     for c in 0..connections {
-        let barrier = barrier.clone();
+        let connected_tx = connected_tx.clone();
+        let mut go = go_rx.clone();
         let mut done = done_rx.clone();
-        tasks.push(tokio::spawn(async move {
+        tasks.spawn(async move {
             let mut rng = (c as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            let (mut ws, _) =
-                tokio_tungstenite::connect_async_with_config(format!("ws://{addr}/"), None, true)
-                    .await
-                    .map_err(|e| e.to_string())?;
-            barrier.wait().await;
+            let url = format!("ws://{addr}/");
+            let ws = tokio_tungstenite::connect_async_with_config(
+                &url,
+                Some(client::small_buffers()),
+                true,
+            )
+            .await;
+            let mut ws = match ws {
+                Ok((ws, _)) => {
+                    let _ = connected_tx.send(Ok(())).await;
+                    ws
+                }
+                Err(e) => {
+                    let _ = connected_tx.send(Err(e.to_string())).await;
+                    return Ok(Vec::new());
+                }
+            };
+            drop(connected_tx);
+            let _ = go.wait_for(|g| *g).await;
             if c >= active {
                 let _ = done.wait_for(|d| *d).await;
                 return Ok(Vec::new());
@@ -230,27 +441,109 @@ async fn echo_round_trips(
                 ws.send(Message::text(payload))
                     .await
                     .map_err(|e| e.to_string())?;
-                ws.next().await;
-                out.push(t.elapsed());
+                match ws.next().await {
+                    Some(Ok(_)) => out.push(t.elapsed()),
+                    Some(Err(e)) => return Err(e.to_string()),
+                    None => return Err("the echo server closed".into()),
+                }
             }
             Ok::<_, String>(out)
-        }));
+        });
     }
+    drop(connected_tx);
+    let started = Instant::now();
+    let mut open = 0;
+    while open < connections {
+        let left = deadline.saturating_sub(started.elapsed());
+        match tokio::time::timeout(left, connected.recv()).await {
+            Ok(Some(Ok(()))) => open += 1,
+            Ok(Some(Err(e))) => {
+                return Err(format!(
+                    "echo floor: connection {} of {connections} failed: {e}",
+                    open + 1
+                ))
+            }
+            Ok(None) => return Err("echo floor: the connecting tasks ended".into()),
+            Err(_) => {
+                return Err(format!(
+                    "echo floor: only {open} of {connections} connections open after {deadline:?}"
+                ))
+            }
+        }
+    }
+    let _ = go_tx.send(true);
     let mut all = Vec::new();
-    let idle = tasks.split_off(active.min(connections));
-    for t in tasks {
-        all.extend(t.await.map_err(|e| e.to_string())??);
+    let mut senders_left = active.min(connections);
+    while senders_left > 0 {
+        let left = deadline.saturating_sub(started.elapsed());
+        match tokio::time::timeout(left, tasks.join_next()).await {
+            Ok(Some(Ok(Ok(v)))) => {
+                if !v.is_empty() {
+                    senders_left -= 1;
+                }
+                all.extend(v);
+            }
+            Ok(Some(Ok(Err(e)))) => return Err(format!("echo floor: {e}")),
+            Ok(Some(Err(e))) => return Err(format!("echo floor: {e}")),
+            Ok(None) => break,
+            Err(_) => {
+                return Err(format!(
+                    "echo floor: {senders_left} senders still going after {deadline:?}"
+                ))
+            }
+        }
     }
     let _ = done_tx.send(true);
-    for t in idle {
-        t.await.map_err(|e| e.to_string())??;
-    }
-    server.abort();
+    // The quiet ones close now; no need to wait for their closing handshakes.
+    tasks.abort_all();
     Ok(all)
 }
 
+/// The durability floor: `rounds` single-row transactions, each timed from `BEGIN` to the end
+/// of `COMMIT`, in a fresh file in `dir` (beside the server's database: the same disk), with the
+/// server's settings: WAL and `synchronous=FULL`, so every commit waits for its fsync.
+pub fn commit_floor(dir: &Path, rounds: usize) -> Result<Vec<Duration>, String> {
+    let path = dir.join("commit-floor.db");
+    let e = |e: rusqlite::Error| format!("commit floor: {e}");
+    let conn = rusqlite::Connection::open(&path).map_err(e)?;
+    conn.pragma_update(None, "journal_mode", "WAL").map_err(e)?;
+    conn.pragma_update(None, "synchronous", "FULL").map_err(e)?;
+    conn.execute_batch(
+        "CREATE TABLE IF NOT EXISTS log (seq INTEGER PRIMARY KEY, entry TEXT NOT NULL)",
+    )
+    .map_err(e)?;
+    // About the size of a stored action (its JSON, ids, the hash).
+    let entry = "x".repeat(200);
+    let mut out = Vec::with_capacity(rounds);
+    // Twice: the first pass grows a fresh WAL file, so each of its fsyncs also writes the
+    // file's new size; a running server's WAL has long reached its size and is rewritten in
+    // place after each checkpoint. The second pass, timed, starts over the first one's frames.
+    for pass in 0..2 {
+        for i in 0..rounds {
+            let t = Instant::now();
+            conn.execute_batch("BEGIN").map_err(e)?;
+            conn.execute(
+                "INSERT INTO log (seq, entry) VALUES (?1, ?2)",
+                rusqlite::params![(pass * rounds + i) as i64, entry],
+            )
+            .map_err(e)?;
+            conn.execute_batch("COMMIT").map_err(e)?;
+            if pass == 1 {
+                out.push(t.elapsed());
+            }
+        }
+        conn.query_row("PRAGMA wal_checkpoint(RESTART)", [], |_| Ok(()))
+            .map_err(e)?;
+    }
+    drop(conn);
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(dir.join(format!("commit-floor.db{suffix}")));
+    }
+    Ok(out)
+}
+
 /// The server's commit histogram (`paiju_store_commit_seconds` in /metrics): count, sum in
-/// seconds, and the cumulative buckets as (upper bound, count).
+/// seconds, and the cumulative buckets as (upper bound, count). Zeros if it cannot be read.
 #[derive(Clone, Debug, Default)]
 pub struct Commits {
     pub count: u64,
@@ -312,69 +605,148 @@ impl Commits {
     }
 }
 
-/// Starts `paiju serve` on a free port with a fresh database (or the given one); returns it and
-/// its address. [`Nodes`] starts one or several.
-async fn start_server(
-    exe: &PathBuf,
-    db: &std::ffi::OsStr,
-) -> Result<(tokio::process::Child, SocketAddr), String> {
-    let mut child = tokio::process::Command::new(exe)
-        .args(["serve", "--listen", "127.0.0.1:0", "--db"])
-        .arg(db)
-        .args(["--max-connections", "100000", "--max-tables", "100000"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .kill_on_drop(true)
-        .spawn()
-        .map_err(|e| format!("start {}: {e}", exe.display()))?;
-    let stdout = child.stdout.take().ok_or("no stdout")?;
-    let mut lines = BufReader::new(stdout).lines();
-    while let Ok(Some(line)) = lines.next_line().await {
-        if let Some(rest) = line.split("http://").nth(1) {
-            let addr = rest.trim_end_matches('/').trim();
-            let addr: SocketAddr = addr.parse().map_err(|e| format!("{e}: {line}"))?;
-            // Keep draining stdout so the server never blocks on it.
-            tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-            return Ok((child, addr));
+/// [`commit_floor`] off the async workers: 100 commits in `dir`.
+async fn floor(dir: &Path) -> Result<Vec<Duration>, String> {
+    let dir = dir.to_path_buf();
+    tokio::task::spawn_blocking(move || commit_floor(&dir, 100))
+        .await
+        .map_err(|e| e.to_string())?
+}
+
+/// Creates the tables, a few at a time; nobody sits yet (a table without players has no clock
+/// running).
+/// Table i is created on node i mod N (which then serves it: its lease is born with it).
+async fn create_tables(
+    nodes: &Nodes,
+    opts: &LoadOptions,
+) -> Result<Vec<(SocketAddr, String)>, String> {
+    const AT_ONCE: usize = 8;
+    let mut ids = Vec::with_capacity(opts.tables);
+    let mut made = 0;
+    let mut running = JoinSet::new();
+    while made < opts.tables || !running.is_empty() {
+        while made < opts.tables && running.len() < AT_ONCE {
+            let addr = nodes.addr(made);
+            made += 1;
+            let game = opts.game.clone();
+            running.spawn(async move {
+                let summary: protocol::TableSummary =
+                    crate::http::post_json(addr, "/api/tables", &serde_json::json!({"game": game}))
+                        .await?;
+                Ok::<_, String>((addr, summary.id))
+            });
+        }
+        match running.join_next().await {
+            Some(Ok(Ok(id))) => ids.push(id),
+            Some(Ok(Err(e))) => return Err(format!("creating the tables: {e}")),
+            Some(Err(e)) => return Err(format!("creating the tables: {e}")),
+            None => {}
         }
     }
-    Err("the server printed no address".into())
+    Ok(ids)
+}
+
+/// One table's seats as they were taken: (its node, table id, seat token) each.
+type Seated = Result<Vec<(SocketAddr, String, String)>, String>;
+
+/// Takes every seat of the tables (a token each), a few tables at a time, and sends each
+/// table's seats on as soon as they are taken: its bots connect then, before the table's clock
+/// (which starts with the last seat) can run out, and the connections arrive as people's would,
+/// spread over the seating instead of all at once.
+fn seat_tables(
+    ids: Vec<(SocketAddr, String)>,
+    seats: usize,
+    to: tokio::sync::mpsc::Sender<Seated>,
+) {
+    const AT_ONCE: usize = 8;
+    tokio::spawn(async move {
+        let mut ids = ids.into_iter();
+        let mut running = JoinSet::new();
+        loop {
+            while running.len() < AT_ONCE {
+                let Some((addr, id)) = ids.next() else { break };
+                running.spawn(async move {
+                    let mut out = Vec::with_capacity(seats);
+                    for seat in 0..seats {
+                        let joined: protocol::Joined = crate::http::post_json(
+                            addr,
+                            &format!("/api/tables/{id}/join"),
+                            &serde_json::json!({"seat": seat, "name": format!("bot{seat}")}),
+                        )
+                        .await
+                        .map_err(|e| format!("taking the seats of {id}: {e}"))?;
+                        out.push((addr, id.clone(), joined.token));
+                    }
+                    Ok::<_, String>(out)
+                });
+            }
+            let Some(done) = running.join_next().await else {
+                return;
+            };
+            let done = done.unwrap_or_else(|e| Err(e.to_string()));
+            if to.send(done).await.is_err() {
+                return;
+            }
+        }
+    });
 }
 
 /// Runs the whole load for engine `E`.
 pub async fn run<E: Engine + 'static>(opts: LoadOptions) -> Result<LoadReport, String> {
     let connections = opts.tables * opts.seats;
+    open_files(connections)?;
     let dir = std::env::temp_dir().join(format!("paiju-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let result = run_in::<E>(&opts, &dir).await;
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
+
+async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<LoadReport, String> {
+    let connections = opts.tables * opts.seats;
     let db = match &opts.db {
         Some(url) => std::ffi::OsString::from(url),
         None => dir.join("load.db").into_os_string(),
     };
-    let nodes = Nodes::start(&opts.exe, &db, opts.nodes.max(1)).await?;
+    let start_within = Duration::from_secs(30);
+    let nodes = Nodes::start(&opts.exe, &db, opts.nodes.max(1), start_within).await?;
+    let rss_idle_kib = nodes.rss_kib();
 
-    eprintln!("echo baseline: {connections} connections ...");
-    let mut echo = echo_round_trips(connections, opts.tables, 20, opts.think).await?;
+    eprintln!("commit floor: 100 single-row transactions ...");
+    let mut commits_before = floor(dir).await?;
+
+    eprintln!("echo floor: {connections} connections ...");
+    let (echo_child, echo_addr) = start_child(
+        &opts.exe,
+        &["load".as_ref(), "--echo-server".as_ref()],
+        "echo ws://",
+        start_within,
+    )
+    .await?;
+    let mut echo = echo_round_trips(
+        echo_addr,
+        connections,
+        opts.tables,
+        20,
+        opts.think,
+        opts.deadline,
+    )
+    .await?;
+    drop(echo_child);
     echo.sort();
 
-    let rss_idle_kib = nodes.rss_kib();
     eprintln!("creating {} tables ...", opts.tables);
-    let mut seats = Vec::new();
-    for i in 0..opts.tables {
-        let addr = nodes.addr(i);
-        let summary: protocol::TableSummary =
-            crate::http::post_json(addr, "/api/tables", &serde_json::json!({"game": opts.game}))
-                .await?;
-        for seat in 0..opts.seats {
-            let joined: protocol::Joined = crate::http::post_json(
-                addr,
-                &format!("/api/tables/{}/join", summary.id),
-                &serde_json::json!({"seat": seat, "name": format!("bot{seat}")}),
+    let ids = tokio::time::timeout(opts.deadline, create_tables(&nodes, opts))
+        .await
+        .map_err(|_| {
+            format!(
+                "creating {} tables took over {:?}",
+                opts.tables, opts.deadline
             )
-            .await?;
-            seats.push((addr, summary.id.clone(), joined.token));
-        }
-    }
-    eprintln!("playing ...");
+        })??;
+    let rss_tables_kib = nodes.rss_kib();
+
+    eprintln!("seating and playing ...");
     let commits0 = nodes.commits().await;
     let started = Instant::now();
     let server_cpu0 = nodes.cpu_seconds();
@@ -384,23 +756,50 @@ pub async fn run<E: Engine + 'static>(opts: LoadOptions) -> Result<LoadReport, S
         deadline: opts.deadline,
         record: false,
     };
-    let mut tasks = Vec::new();
-    for (addr, table, token) in seats {
+    let mut tasks = JoinSet::new();
+    let reconnects = Arc::new(AtomicU64::new(0));
+    let (seated_tx, mut seated) = tokio::sync::mpsc::channel::<Seated>(64);
+    seat_tables(ids, opts.seats, seated_tx);
+    let spawn_bot = |tasks: &mut JoinSet<Result<client::BotReport, String>>,
+                     addr: SocketAddr,
+                     table: String,
+                     token: String| {
         let url = format!("ws://{addr}/ws/{table}");
         let bot = bot.clone();
-        tasks.push(tokio::spawn(async move {
-            client::play::<E>(&url, &token, bot).await
-        }));
-    }
+        // The bot's own deadline starts once it is connected: this one covers connecting too.
+        let whole = opts.deadline + Duration::from_secs(30);
+        let reconnects = reconnects.clone();
+        tasks.spawn(async move {
+            let play = async {
+                // Thousands of connects at once can overflow the server's accept queue (a
+                // reset): a bot that could not connect tries again, as a page would. Nothing
+                // was sent yet, so nothing is played twice.
+                let mut attempt = 0;
+                loop {
+                    match client::play::<E>(&url, &token, bot.clone()).await {
+                        Err(e) if e.starts_with("connect ") && attempt < 5 => {
+                            attempt += 1;
+                            reconnects.fetch_add(1, Ordering::Relaxed);
+                            tokio::time::sleep(Duration::from_millis(200 * attempt)).await;
+                        }
+                        done => return done,
+                    }
+                }
+            };
+            tokio::time::timeout(whole, play)
+                .await
+                .unwrap_or_else(|_| Err(format!("{url}: no end after {whole:?}")))
+        });
+    };
     // Sample the server's memory while the tables play.
-    let peak = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let peak = Arc::new(AtomicU64::new(0));
     let sampler = {
         let peak = peak.clone();
         let pids = nodes.pids();
         tokio::spawn(async move {
             loop {
                 let rss = pids.iter().map(|&pid| rss_kib(pid)).sum();
-                peak.fetch_max(rss, std::sync::atomic::Ordering::Relaxed);
+                peak.fetch_max(rss, Ordering::Relaxed);
                 tokio::time::sleep(Duration::from_millis(200)).await;
             }
         })
@@ -409,27 +808,65 @@ pub async fn run<E: Engine + 'static>(opts: LoadOptions) -> Result<LoadReport, S
     let mut actions = 0;
     let mut finished = 0;
     let mut errors = Vec::new();
-    for t in tasks {
-        match t.await {
-            Ok(Ok(r)) => {
-                actions += r.actions;
-                finished += r.over as usize;
-                round_trips.extend(r.round_trips);
+    let mut progress = tokio::time::interval(Duration::from_secs(30));
+    progress.tick().await;
+    let mut left = connections;
+    let mut seating = true;
+    while left > 0 {
+        tokio::select! {
+            table = seated.recv(), if seating => match table {
+                Some(Ok(seats)) => {
+                    for (addr, table, token) in seats {
+                        spawn_bot(&mut tasks, addr, table, token);
+                    }
+                }
+                Some(Err(e)) => return Err(e),
+                None => seating = false,
+            },
+            joined = tasks.join_next(), if !tasks.is_empty() => {
+                let Some(joined) = joined else { continue };
+                left -= 1;
+                match joined {
+                    Ok(Ok(r)) => {
+                        actions += r.actions;
+                        finished += r.over as usize;
+                        round_trips.extend(r.round_trips);
+                    }
+                    Ok(Err(e)) => errors.push(e),
+                    Err(e) => errors.push(e.to_string()),
+                }
             }
-            Ok(Err(e)) => errors.push(e),
-            Err(e) => errors.push(e.to_string()),
+            _ = progress.tick() => {
+                eprintln!(
+                    "playing: {:.0} s, {} of {connections} seats done, server {:.0} MiB",
+                    started.elapsed().as_secs_f64(),
+                    connections - left,
+                    nodes.rss_kib() as f64 / 1024.0
+                );
+                // Each bot has its deadline; this catches seating that stopped answering.
+                if started.elapsed() > opts.deadline * 2 + Duration::from_secs(60) {
+                    return Err(format!(
+                        "playing: {left} of {connections} seats still going after {:?}",
+                        started.elapsed()
+                    ));
+                }
+            }
         }
     }
     let seconds = started.elapsed().as_secs_f64();
     let server_cpu = nodes.cpu_seconds() - server_cpu0;
     let load_cpu = cpu_seconds("self") - load_cpu0;
+    let (server_commits, server_commit_mean, server_commit_p50, server_commit_p99) =
+        nodes.commits().await.since(&commits0);
     sampler.abort();
-    let (commits, commit_mean, commit_p50, commit_p99) = nodes.commits().await.since(&commits0);
-    let rss_peak_kib = nodes
-        .rss_kib()
-        .max(peak.load(std::sync::atomic::Ordering::Relaxed));
+    let rss_peak_kib = nodes.rss_kib().max(peak.load(Ordering::Relaxed));
+    eprintln!("commit floor: 100 single-row transactions ...");
+    let mut commits_after = floor(dir).await?;
+    let mut commits = [commits_before.clone(), commits_after.clone()].concat();
+    for c in [&mut commits, &mut commits_before, &mut commits_after] {
+        c.sort();
+    }
     nodes.stop().await;
-    let _ = std::fs::remove_dir_all(&dir);
     round_trips.sort();
     Ok(LoadReport {
         tables: opts.tables,
@@ -441,14 +878,22 @@ pub async fn run<E: Engine + 'static>(opts: LoadOptions) -> Result<LoadReport, S
         p99: percentile(&round_trips, 0.99),
         echo_p50: percentile(&echo, 0.50),
         echo_p99: percentile(&echo, 0.99),
+        mean: mean(&round_trips),
+        echo_mean: mean(&echo),
+        commit_p50: percentile(&commits, 0.50),
+        commit_p99: percentile(&commits, 0.99),
+        reconnects: reconnects.load(Ordering::Relaxed),
+        server_commits,
+        server_commit_mean,
+        server_commit_p50,
+        server_commit_p99,
+        commit_p50_before: percentile(&commits_before, 0.50),
+        commit_p50_after: percentile(&commits_after, 0.50),
         rss_idle_kib,
+        rss_tables_kib,
         rss_peak_kib,
         server_cpu,
         load_cpu,
-        commits,
-        commit_mean,
-        commit_p50,
-        commit_p99,
         errors,
         nodes: opts.nodes.max(1),
     })
@@ -457,16 +902,21 @@ pub async fn run<E: Engine + 'static>(opts: LoadOptions) -> Result<LoadReport, S
 // --- several nodes (`paiju load --nodes N --db postgres://…`) ------------------------------------
 
 /// The servers of one run: one `paiju serve`, or several nodes on one PostgreSQL database. Table
-/// `i` is created on node `i mod N` (which then serves it: its lease is born with it), and its
-/// bots connect there, so the nodes share the tables evenly and no client is redirected. The
-/// commits, CPU and memory reported are the nodes' sums.
+/// `i` is created on node `i mod N` (which then serves it), and its bots connect there, so the
+/// nodes share the tables evenly and no client is redirected. The commits, CPU and memory
+/// reported are the nodes' sums.
 pub struct Nodes {
     servers: Vec<(tokio::process::Child, SocketAddr)>,
 }
 
 impl Nodes {
     /// Starts `n` servers on `db` (more than one needs a `postgres://` URL).
-    pub async fn start(exe: &PathBuf, db: &std::ffi::OsStr, n: usize) -> Result<Nodes, String> {
+    pub async fn start(
+        exe: &Path,
+        db: &std::ffi::OsStr,
+        n: usize,
+        within: Duration,
+    ) -> Result<Nodes, String> {
         let url = db.to_string_lossy();
         if n > 1 && !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
             return Err(
@@ -475,7 +925,24 @@ impl Nodes {
         }
         let mut servers = Vec::with_capacity(n);
         for _ in 0..n {
-            servers.push(start_server(exe, db).await?);
+            let server = start_child(
+                exe,
+                &[
+                    "serve".as_ref(),
+                    "--listen".as_ref(),
+                    "127.0.0.1:0".as_ref(),
+                    "--db".as_ref(),
+                    db,
+                    "--max-connections".as_ref(),
+                    "1000000".as_ref(),
+                    "--max-tables".as_ref(),
+                    "1000000".as_ref(),
+                ],
+                "http://",
+                within,
+            )
+            .await?;
+            servers.push(server);
         }
         Ok(Nodes { servers })
     }

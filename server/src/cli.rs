@@ -296,7 +296,8 @@ pub struct LoadArgs {
     /// Mean think time of a bot before each move.
     #[arg(long, value_name = "MS", default_value_t = 200)]
     pub think_ms: u64,
-    /// Give up after this long.
+    /// Each phase (the echo floor, creating the tables, playing) gives up after this long,
+    /// with an error that says where it stopped.
     #[arg(
         long,
         value_name = "S",
@@ -304,6 +305,10 @@ pub struct LoadArgs {
         value_parser = clap::value_parser!(u64).range(1..)
     )]
     pub deadline_s: u64,
+    /// Internal: run the bare echo server the load's network floor is measured against, in a
+    /// process of its own (its sockets do not count against the generator's open files).
+    #[arg(long, hide = true)]
+    pub echo_server: bool,
     /// The store of the server it starts: a `postgres://…` URL (its tables stay there). Default:
     /// a fresh SQLite file, deleted after.
     #[arg(long, value_name = "URL")]
@@ -565,6 +570,9 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
 }
 
 pub fn load(args: LoadArgs) -> Result<(), String> {
+    if args.echo_server {
+        return runtime()?.block_on(bots::load::serve_echo());
+    }
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let games = Games::standard();
     let kind = games

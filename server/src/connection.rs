@@ -423,7 +423,19 @@ async fn write_loop(
             _ = close_rx.changed() => break close_rx.borrow().clone(),
             msg = out.recv() => match msg {
                 Some(text) => {
-                    if sink.send(Message::Text(text.into())).await.is_err() {
+                    // Whatever queued up meanwhile goes out in the same write: an action's
+                    // `ack` and its `events` reach the actor's socket together, one system
+                    // call instead of two (the socket's write buffer holds them until the
+                    // flush, see http.rs). At most the queue's length.
+                    if sink.feed(Message::Text(text.into())).await.is_err() {
+                        return;
+                    }
+                    while let Ok(more) = out.try_recv() {
+                        if sink.feed(Message::Text(more.into())).await.is_err() {
+                            return;
+                        }
+                    }
+                    if sink.flush().await.is_err() {
                         return;
                     }
                 }

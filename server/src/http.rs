@@ -660,10 +660,16 @@ async fn ws(
     // limit and this one reach the connection, which closes with 1009 and a reason.
     let hard_cap = app.limits.max_frame * 8;
     // Small per-connection buffers (the default is 128 KiB each way): thousands of sockets
-    // must fit in a few hundred MB; our frames are at most 8 KiB in and a view out.
+    // must fit in a few hundred MB. Clients send small frames (an `act` is about 100 bytes; a
+    // larger one, up to the 8 KiB limit, makes the buffer grow for it): 1 KiB is read at a
+    // time (tungstenite zero-fills the whole read buffer before each read, so its size is
+    // resident memory per connection). Frames out are held until the writer flushes (it
+    // feeds what is queued, then flushes once) or more than 1 KiB has gathered: an `ack` waits
+    // for the `events` after it and both leave in one write, while the buffer, whose size
+    // stays allocated, is never much larger than the largest frame.
     upgrade
-        .read_buffer_size(8 * 1024)
-        .write_buffer_size(0)
+        .read_buffer_size(1024)
+        .write_buffer_size(1024)
         .max_frame_size(hard_cap)
         .max_message_size(hard_cap)
         .on_upgrade(move |socket| {

@@ -245,7 +245,7 @@ export function topbar(...middle) {
   const panel = h(
     'div',
     { class: 'settings-row', id: 'settings-panel', hidden: !settingsOpen },
-    h('button', { id: 'lang', lang: s.lang === 'zh' ? 'en' : 'zh', 'aria-label': t('language_label'), 'on:click': () => set('lang', s.lang === 'zh' ? 'en' : 'zh') }, t('language')),
+    h('button', { id: 'lang', lang: s.lang === 'zh' ? 'en' : 'zh', title: t('language_label'), 'on:click': () => set('lang', s.lang === 'zh' ? 'en' : 'zh') }, t('language')),
     h('button', { id: 'four-colour', class: 'toggle', 'aria-pressed': String(s.fourColour), 'on:click': () => set('fourColour', !s.fourColour) }, t('four_colour')),
     h('button', { id: 'sound', class: 'toggle', 'aria-pressed': String(s.sound), 'on:click': () => set('sound', !s.sound) }, t('sound')),
     h('button', { id: 'big-text', class: 'toggle', 'aria-pressed': String(s.bigText), 'on:click': () => set('bigText', !s.bigText) }, t('big_text')),

@@ -25,7 +25,7 @@ impl<G: TableGame> Table<G> {
                 return self.send(&outlet, text);
             }
             Some(Told::Refused(p)) => {
-                let p = p.clone();
+                let p = (**p).clone();
                 return self.reject(&outlet, id, p);
             }
             None => {}
@@ -36,7 +36,8 @@ impl<G: TableGame> Table<G> {
                 let p = Problem::from(Refusal::BadAction {
                     detail: e.to_string(),
                 });
-                self.ids.remember(key, id, Told::Refused(p.clone()));
+                self.ids
+                    .remember(key, id, Told::Refused(Box::new(p.clone())));
                 return self.reject(&outlet, id, p);
             }
         };
@@ -49,7 +50,8 @@ impl<G: TableGame> Table<G> {
         // player did not see what they would be playing into.
         if act.seq != self.seq {
             let p = stale(act.seq, self.seq);
-            self.ids.remember(key, id, Told::Refused(p.clone()));
+            self.ids
+                .remember(key, id, Told::Refused(Box::new(p.clone())));
             return self.reject(&outlet, id, p);
         }
         let client = Client {
@@ -64,7 +66,8 @@ impl<G: TableGame> Table<G> {
             Ok(_) => self.deps.metrics.round_trip(G::GAME, arrived.elapsed()),
             Err(p) => {
                 if p.code != codes::STORE_FAILED {
-                    self.ids.remember(key, id, Told::Refused(p.clone()));
+                    self.ids
+                        .remember(key, id, Told::Refused(Box::new(p.clone())));
                 }
                 self.reject(&outlet, id, p);
             }
@@ -200,12 +203,8 @@ impl<G: TableGame> Table<G> {
         if self.history.len() == HISTORY {
             self.history.pop_front();
         }
-        self.history.push_back(Entry {
-            seat,
-            actor,
-            reason,
-            events,
-        });
+        self.history
+            .push_back(Entry::new(seat, actor, reason, events));
         if self.engine.is_over() && self.state != TableState::Over {
             if let Err(e) = self
                 .deps
@@ -221,7 +220,7 @@ impl<G: TableGame> Table<G> {
         // The summary first: whoever hears of this action (its ack, its events) and then asks
         // the lobby or an event about the table must find it as it is now (an event opens the
         // next board only once it sees this one over).
-        self.publish();
+        self.publish_progress();
         if let Some(c) = client {
             self.ids.remember(c.key, c.id, Told::Acked(self.seq));
             let text = to_text(&ClientOut::Ack {
@@ -339,30 +338,71 @@ impl<G: TableGame> Table<G> {
 #[derive(Clone, Debug)]
 pub(super) enum Told {
     Acked(u64),
-    Refused(Problem),
+    /// Boxed: refusals are rare, and an unboxed `Problem` made every entry five times larger.
+    Refused(Box<Problem>),
 }
 
 /// Recent action ids by sender, bounded to [`ID_CACHE`] (oldest forgotten first).
+///
+/// Kept small because every table holds one for its whole life: a sender's key (a 16-character
+/// occupant or the referee) is stored once in `keys` and entries refer to it by index, and the
+/// entries are one queue searched from the newest (a resend is of a recent id), 32 bytes each.
+/// A map of cloned keys beside a queue of them kept about 27 KiB for an 80分 board and 90 KiB
+/// for a 够级 game; this keeps at most 8 KiB.
 #[derive(Default)]
 pub(super) struct IdCache {
-    told: HashMap<(String, u64), Told>,
-    order: VecDeque<(String, u64)>,
+    /// The distinct senders seen; entries name them by index.
+    keys: Vec<String>,
+    /// (sender, id, what they were told), oldest first; ids are unique per sender.
+    told: VecDeque<(u32, u64, Told)>,
 }
+
+/// Past this many distinct senders, the ones no entry refers to any more are dropped.
+const ID_KEYS: usize = 32;
 
 impl IdCache {
     pub(super) fn get(&self, key: &str, id: u64) -> Option<&Told> {
-        self.told.get(&(key.to_string(), id))
+        let k = self.keys.iter().position(|k| k == key)? as u32;
+        self.told
+            .iter()
+            .rev()
+            .find(|(kk, i, _)| *kk == k && *i == id)
+            .map(|(_, _, t)| t)
     }
 
     pub(super) fn remember(&mut self, key: String, id: u64, told: Told) {
-        if self.told.insert((key.clone(), id), told).is_none() {
-            self.order.push_back((key, id));
+        let k = self.key_index(key);
+        match self
+            .told
+            .iter_mut()
+            .rev()
+            .find(|(kk, i, _)| *kk == k && *i == id)
+        {
+            Some(e) => e.2 = told,
+            None => self.told.push_back((k, id, told)),
         }
-        while self.order.len() > ID_CACHE {
-            if let Some(old) = self.order.pop_front() {
-                self.told.remove(&old);
+        while self.told.len() > ID_CACHE {
+            self.told.pop_front();
+        }
+    }
+
+    fn key_index(&mut self, key: String) -> u32 {
+        if let Some(k) = self.keys.iter().position(|k| *k == key) {
+            return k as u32;
+        }
+        if self.keys.len() >= ID_KEYS {
+            // Many occupants came and went: renumber the senders that entries still name.
+            let mut used: Vec<u32> = self.told.iter().map(|&(k, _, _)| k).collect();
+            used.sort_unstable();
+            used.dedup();
+            let keys = std::mem::take(&mut self.keys);
+            self.keys = used.iter().map(|&k| keys[k as usize].clone()).collect();
+            for e in self.told.iter_mut() {
+                e.0 = used.binary_search(&e.0).expect("a used key") as u32;
             }
         }
+        self.keys.push(key);
+        (self.keys.len() - 1) as u32
     }
 }
 
@@ -376,4 +416,39 @@ pub(super) struct Client<'a> {
 
 pub(super) fn stale(decided: u64, now: u64) -> Problem {
     Refusal::Stale { decided, now }.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_id_cache_answers_by_sender_and_forgets_the_oldest() {
+        let mut ids = IdCache::default();
+        ids.remember("a".into(), 1, Told::Acked(10));
+        ids.remember("b".into(), 1, Told::Acked(11));
+        assert!(matches!(ids.get("a", 1), Some(Told::Acked(10))));
+        assert!(matches!(ids.get("b", 1), Some(Told::Acked(11))));
+        assert!(ids.get("c", 1).is_none());
+        for id in 2..=ID_CACHE as u64 {
+            ids.remember("b".into(), id, Told::Acked(id));
+        }
+        // ("a", 1) was the oldest of ID_CACHE + 1.
+        assert!(ids.get("a", 1).is_none());
+        assert!(matches!(ids.get("b", 1), Some(Told::Acked(11))));
+    }
+
+    #[test]
+    fn many_senders_keep_the_ones_still_named() {
+        let mut ids = IdCache::default();
+        for n in 0..ID_KEYS as u64 * 3 {
+            ids.remember(format!("occupant {n}"), n, Told::Acked(n));
+        }
+        assert!(ids.keys.len() <= ID_CACHE.max(ID_KEYS) + 1);
+        for n in 0..ID_KEYS as u64 * 3 {
+            assert!(
+                matches!(ids.get(&format!("occupant {n}"), n), Some(Told::Acked(s)) if *s == n)
+            );
+        }
+    }
 }

@@ -115,7 +115,9 @@ pub struct TableHandle {
     pub id: String,
     pub game: &'static str,
     /// Bounded: a table that cannot keep up makes its senders wait, memory does not grow.
-    pub(super) tx: mpsc::Sender<Command>,
+    /// Boxed: the channel's storage is blocks of 32 slots the size of one item, kept for the
+    /// table's life; a `Command` is 136 bytes, a box 8 (8.6 KiB a table before, 0.6 after).
+    pub(super) tx: mpsc::Sender<Box<Command>>,
     /// The table's public summary, published by the actor after every change, so listing a
     /// thousand tables does not message a thousand actors.
     pub(super) summary: watch::Receiver<TableSummary>,
@@ -134,7 +136,10 @@ impl TableHandle {
         make: impl FnOnce(oneshot::Sender<Result<T, Refusal>>) -> Command,
     ) -> Result<T, Refusal> {
         let (tx, rx) = oneshot::channel();
-        self.tx.send(make(tx)).await.map_err(|_| self.gone())?;
+        self.tx
+            .send(Box::new(make(tx)))
+            .await
+            .map_err(|_| self.gone())?;
         rx.await.unwrap_or_else(|_| Err(self.gone()))
     }
 
@@ -191,19 +196,25 @@ impl TableHandle {
     }
 
     pub async fn detach(&self, conn: u64) {
-        let _ = self.tx.send(Command::Detach { conn }).await;
+        let _ = self.tx.send(Box::new(Command::Detach { conn })).await;
     }
 
     pub async fn act(&self, conn: u64, act: Act) -> bool {
-        self.tx.send(Command::Act { conn, act }).await.is_ok()
+        self.tx
+            .send(Box::new(Command::Act { conn, act }))
+            .await
+            .is_ok()
     }
 
     pub async fn resync(&self, conn: u64) {
-        let _ = self.tx.send(Command::Resync { conn }).await;
+        let _ = self.tx.send(Box::new(Command::Resync { conn })).await;
     }
 
     pub async fn review(&self, conn: u64, on: bool, reason: Option<String>) {
-        let _ = self.tx.send(Command::Review { conn, on, reason }).await;
+        let _ = self
+            .tx
+            .send(Box::new(Command::Review { conn, on, reason }))
+            .await;
     }
 
     /// Stops the actor because another node serves the table now (its lease was lost): its
@@ -214,17 +225,22 @@ impl TableHandle {
     }
 
     pub async fn quiet(&self, conn: u64, quiet: bool) {
-        let _ = self.tx.send(Command::Quiet { conn, quiet }).await;
+        let _ = self.tx.send(Box::new(Command::Quiet { conn, quiet })).await;
     }
 
     pub async fn auto(&self, conn: u64, on: bool) {
-        let _ = self.tx.send(Command::Auto { conn, on }).await;
+        let _ = self.tx.send(Box::new(Command::Auto { conn, on })).await;
     }
 
     /// Stops the actor after the command it is on (its writes are then done).
     pub async fn stop(&self) {
         let (reply, rx) = oneshot::channel();
-        if self.tx.send(Command::Stop { reply }).await.is_ok() {
+        if self
+            .tx
+            .send(Box::new(Command::Stop { reply }))
+            .await
+            .is_ok()
+        {
             let _ = rx.await;
         }
     }

@@ -91,6 +91,20 @@ struct Entry<E> {
     events: Vec<E>,
 }
 
+impl<E> Entry<E> {
+    /// The events are kept at their length: an engine's `Vec` has room for four (an 80分
+    /// event is 128 bytes, most actions make one or two), and [`HISTORY`] entries stay.
+    fn new(seat: usize, actor: Actor, reason: Option<String>, mut events: Vec<E>) -> Entry<E> {
+        events.shrink_to_fit();
+        Entry {
+            seat,
+            actor,
+            reason,
+            events,
+        }
+    }
+}
+
 /// A connection watching the table.
 struct Subscriber {
     who: Who,
@@ -158,7 +172,10 @@ fn far_future() -> Instant {
 
 impl<G: TableGame> Table<G> {
     /// The actor's loop, until the table closes, the server stops it, or a write fails.
-    pub(super) async fn run(mut self, mut rx: mpsc::Receiver<Command>) -> Ending {
+    /// The futures of what a command, a clock or a bot sets off (the commit's journal wait
+    /// among them) are boxed for the time they run: inline, the largest of them would be part
+    /// of this task's allocation for the table's whole life.
+    pub(super) async fn run(mut self, mut rx: mpsc::Receiver<Box<Command>>) -> Ending {
         loop {
             if self.broken {
                 for s in self.subscribers.drain(..) {
@@ -171,22 +188,22 @@ impl<G: TableGame> Table<G> {
             let bot_at = self.bot_at;
             let idle_at = self.idle_since.map(|t| t + self.deps.settings.idle_after);
             tokio::select! {
-                cmd = rx.recv() => match cmd {
+                cmd = rx.recv() => match cmd.map(|c| *c) {
                     None => return Ending::Done,
                     Some(Command::Stop { reply }) => {
                         let _ = reply.send(());
                         return Ending::Done;
                     }
-                    Some(cmd) => self.handle(cmd).await,
+                    Some(cmd) => Box::pin(self.handle(cmd)).await,
                 },
                 _ = sleep_until(deadline.unwrap_or_else(far_future)), if deadline.is_some() => {
-                    self.on_timeout().await;
+                    Box::pin(self.on_timeout()).await;
                 }
                 _ = sleep_until(bot_at.unwrap_or_else(far_future)), if bot_at.is_some() => {
-                    self.on_bot().await;
+                    Box::pin(self.on_bot()).await;
                 }
                 _ = sleep_until(idle_at.unwrap_or_else(far_future)), if idle_at.is_some() => {
-                    self.close_idle().await;
+                    Box::pin(self.close_idle()).await;
                     return Ending::Done;
                 }
             }

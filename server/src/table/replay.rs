@@ -52,12 +52,7 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
         if history.len() == HISTORY {
             history.pop_front();
         }
-        history.push_back(Entry {
-            seat: e.seat,
-            actor: e.actor,
-            reason: e.reason.clone(),
-            events,
-        });
+        history.push_back(Entry::new(e.seat, e.actor, e.reason.clone(), events));
     }
     let now = Instant::now();
     let all_taken = records.iter().all(|s| s.bot || s.name.is_some());
@@ -136,7 +131,7 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
     // Every log line of the actor carries the table's id and game.
     let span = tracing::info_span!("table", id = %handle.id, game = G::GAME);
     tokio::spawn(tracing::Instrument::instrument(
-        supervise(table, rx, handle.clone()),
+        supervise(Box::new(table), rx, handle.clone()),
         span,
     ));
     Ok(handle)
@@ -155,13 +150,15 @@ pub(super) enum Ending {
 /// failing, e.g. a full disk). Meanwhile the old handle answers "retry" (close 4503), so pages
 /// keep reconnecting instead of taking the table for gone.
 pub(super) async fn supervise<G: TableGame>(
-    table: Table<G>,
-    rx: mpsc::Receiver<Command>,
+    table: Box<Table<G>>,
+    rx: mpsc::Receiver<Box<Command>>,
     handle: TableHandle,
 ) {
     use futures_util::FutureExt;
     let deps = table.deps.clone();
-    let ending = std::panic::AssertUnwindSafe(table.run(rx))
+    // The actor's future (the table moved into it) lives in its own allocation: inline, the
+    // table would be held twice in this task (as the argument and inside `run`) for its life.
+    let ending = std::panic::AssertUnwindSafe(Box::pin(Table::run(*table, rx)))
         .catch_unwind()
         .await
         .unwrap_or_else(|_| {

@@ -294,6 +294,22 @@ impl<G: TableGame> Table<G> {
         });
     }
 
+    /// After an action only the seq moves (and the 托管 flags, which the clock sets just
+    /// before its move): updated in place rather than rebuilt, which cloned every name, id and
+    /// hash of the summary once per action. The end of the game publishes in full.
+    pub(super) fn publish_progress(&self) {
+        if self.state != TableState::Playing {
+            return self.publish();
+        }
+        self.summary.send_modify(|s| {
+            s.seq = self.seq;
+            s.state = self.state;
+            for (info, &auto) in s.seats.iter_mut().zip(&self.auto) {
+                info.auto = auto;
+            }
+        });
+    }
+
     /// The seed may be shown once this table is over and no other open table deals from it
     /// (tables of one tournament share a seed and play other boards of it). [`Lobby`]
     /// (crate::lobby::Lobby) checks again when it lists tables, as other tables end later.
