@@ -8,6 +8,9 @@
 //! [`CreateEvent`], [`EventView`], [`EventJoin`], [`ConfirmResults`], [`AdjustResult`], … (see
 //! docs/tournaments.md).
 //!
+//! Every refusal of the server is a [`Refusal`] (`refusal.rs`: one variant a code, with its HTTP
+//! status, close code and words); on the wire it is a [`Problem`], as the engines' refusals are.
+//!
 //! The socket layer knows nothing of the games: actions, events and views are carried as
 //! [`serde_json::Value`]s that the engines (`rules::shengji`, `rules::gouji`) define. Every table
 //! event carries a sequence number (`seq`), the index of the stored log entry it came from, so a
@@ -16,6 +19,11 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+mod refusal;
+pub use refusal::{
+    codes, BadMessage, Limited, NameFault, ReasonFault, Refusal, SeatFault, Words, Wrong,
+};
 
 /// Bumped when a message changes incompatibly; sent in [`ClientOut::Welcome`].
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -788,84 +796,14 @@ pub mod close {
     pub const RATE_LIMITED: u16 = 4030;
 }
 
-/// Error codes of the server itself (the engines' codes come from `rules::Explain`).
-pub mod codes {
-    pub const BAD_JSON: &str = "bad_json";
-    pub const UNKNOWN_TYPE: &str = "unknown_type";
-    pub const BAD_MESSAGE: &str = "bad_message";
-    pub const HELLO_FIRST: &str = "hello_first";
-    pub const BAD_TOKEN: &str = "bad_token";
-    pub const NOT_YOUR_SEAT: &str = "not_your_seat";
-    pub const NOT_YOUR_TURN: &str = "not_your_turn";
-    pub const SPECTATOR: &str = "spectator";
-    pub const BAD_ACTION: &str = "bad_action";
-    pub const RATE_LIMITED: &str = "rate_limited";
-    pub const TABLE_CLOSED: &str = "table_closed";
-    pub const NO_TABLE: &str = "no_table";
-    pub const SEAT_TAKEN: &str = "seat_taken";
-    pub const BAD_SEAT: &str = "bad_seat";
-    pub const BAD_NAME: &str = "bad_name";
-    pub const BAD_REQUEST: &str = "bad_request";
-    pub const UNKNOWN_GAME: &str = "unknown_game";
-    pub const TOO_MANY_TABLES: &str = "too_many_tables";
-    pub const TOO_MANY_CONNECTIONS: &str = "too_many_connections";
-    pub const BAD_ORIGIN: &str = "bad_origin";
-    pub const STORE_FAILED: &str = "store_failed";
-    pub const GAME_OVER: &str = "game_over";
-    pub const TABLE_WAITING: &str = "table_waiting";
-    /// The action was decided on an older state than the table's (its `seq` is behind).
-    pub const STALE: &str = "stale";
-    /// A referee's act without a reason, or a player's act with one.
-    pub const REASON: &str = "reason";
-    /// The table stopped after a failed write and is being rebuilt from its log: retry.
-    pub const TABLE_REBUILDING: &str = "table_rebuilding";
-    /// Past one machine: another node serves this table (HTTP 307 with `Location`).
-    pub const ELSEWHERE: &str = "elsewhere";
-    /// A question asked again before anything changed.
-    pub const ALREADY_ASKED: &str = "already_asked";
-    /// Only the referee may do this (`review`).
-    pub const REFEREE_ONLY: &str = "referee_only";
-    /// A player's act while the referee has the table under review.
-    pub const UNDER_REVIEW: &str = "under_review";
-    /// HTTP: a table's replay before it is public (`403`): over, and no open table on its seed.
-    pub const NOT_YET_PUBLIC: &str = "not_yet_public";
-    /// HTTP: no such route (`404`).
-    pub const NOT_FOUND: &str = "not_found";
-    /// HTTP: the route exists, the method does not (`405`).
-    pub const METHOD_NOT_ALLOWED: &str = "method_not_allowed";
-    /// HTTP: a body over 8 KiB (`413`).
-    pub const TOO_BIG: &str = "too_big";
-    /// HTTP: a POST whose `Content-Type` is not `application/json` (`415`).
-    pub const BAD_CONTENT_TYPE: &str = "bad_content_type";
-    /// HTTP: the body did not arrive in time (`408`).
-    pub const TIMEOUT: &str = "timeout";
-    /// HTTP: a `Host` header that names none of this server's names (DNS rebinding) (`403`).
-    pub const BAD_HOST: &str = "bad_host";
-    /// HTTP: something broke on our side (`5xx` without a more precise code).
-    pub const INTERNAL: &str = "internal";
-    /// Events: a director-only call without the director's token (`403`).
-    pub const NOT_DIRECTOR: &str = "not_director";
-    /// Events: no such event (`404`).
-    pub const NO_EVENT: &str = "no_event";
-    /// Events: a pair token that names no pair of the event (`403`).
-    pub const BAD_PAIR_TOKEN: &str = "bad_pair_token";
-    /// Events: a table of an event: seats are taken with a pair token, nobody watches (`403`).
-    pub const EVENT_TABLE: &str = "event_table";
-    /// Events: the call does not fit where the event is (a round not started, already closed,
-    /// results missing, …) (`409`).
-    pub const EVENT_STATE: &str = "event_state";
-}
-
 /// Parses one client frame, telling the three kinds of bad input apart: not JSON at all
 /// (`bad_json`), a `"type"` we do not know (`unknown_type`), or a known type with wrong fields
 /// (`bad_message`).
 pub fn parse_client_in(text: &str) -> Result<ClientIn, Problem> {
     let value: Value = serde_json::from_str(text).map_err(|e| {
-        Problem::new(
-            codes::BAD_JSON,
-            format!("消息不是有效的 JSON：{e}"),
-            format!("the message is not valid JSON: {e}"),
-        )
+        Problem::from(Refusal::BadJson {
+            detail: e.to_string(),
+        })
     })?;
     let kind = value
         .get("type")
@@ -873,18 +811,14 @@ pub fn parse_client_in(text: &str) -> Result<ClientIn, Problem> {
         .unwrap_or("")
         .to_string();
     if !ClientIn::TYPES.contains(&kind.as_str()) {
-        return Err(Problem::new(
-            codes::UNKNOWN_TYPE,
-            format!("未知的消息类型「{kind}」"),
-            format!("unknown message type \"{kind}\""),
-        ));
+        return Err(Refusal::UnknownType { kind }.into());
     }
     serde_json::from_value(value).map_err(|e| {
-        Problem::new(
-            codes::BAD_MESSAGE,
-            format!("「{kind}」消息的字段有误：{e}"),
-            format!("bad fields in a \"{kind}\" message: {e}"),
-        )
+        Refusal::BadMessage(BadMessage::Fields {
+            kind,
+            detail: e.to_string(),
+        })
+        .into()
     })
 }
 

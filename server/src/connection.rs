@@ -1,9 +1,16 @@
 //! One WebSocket connection: frames in, frames out, limits, and the link to its table.
 //!
-//! The socket is split: a writer task drains the connection's bounded outbound queue (filled by
-//! the table and by this reader) and sends pings; the reader loop below parses frames, enforces
-//! the frame size and the rate limit, sweeps silence (the broom) and reacts to shutdown. Any close
-//! goes through one `watch` so the writer sends exactly one close frame with a clear code.
+//! The socket is split: a writer task ([`write_loop`]) drains the connection's bounded outbound
+//! queue (filled by the table and by the reader) and sends pings; the reader is a [`Session`].
+//! Any close goes through one `watch` so the writer sends exactly one close frame with a clear
+//! code.
+//!
+//! [`run`] reads as the connection's life, one step a function: [`admit`] (a permit and a table,
+//! or a close at once), [`Session::serve`] (the loop: which of frame, close, table gone, hello
+//! deadline, presence, broom or shutdown comes first), [`Session::on_frame`] (frame rules and
+//! the rate limit), [`Session::dispatch`] (the `ClientIn` messages), [`Session::hello`] (the
+//! handshake), [`Session::check_presence`] and [`Session::sweep`] (quiet seats, silent
+//! sockets), and [`finish_closing`] (the closing handshake).
 //!
 //! Until `hello` the connection is on probation: `hello` is the only message it may send, and it
 //! must come within `Limits::hello_within`, so a socket that never joins a table cannot keep a
@@ -11,13 +18,18 @@
 //! lately is refused unchecked.
 
 use std::net::IpAddr;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use futures_util::stream::SplitStream;
 use futures_util::{SinkExt, StreamExt};
-use protocol::{close, codes, parse_client_in, ClientIn, ClientOut, Problem};
+use protocol::{
+    close, parse_client_in, BadMessage, ClientIn, ClientOut, Limited, Problem, Refusal,
+};
 use tokio::sync::{mpsc, watch, OwnedSemaphorePermit};
+use tokio::task::JoinHandle;
 use tokio::time::{interval, Instant};
 
 use crate::limits::{AddressBuckets, Limits, RateLimit, Verdict};
@@ -51,12 +63,15 @@ fn error_text(p: Problem) -> String {
     text_of(&ClientOut::Error { problem: p })
 }
 
+/// One connection, from the upgrade to the last frame: admitted to its table or closed at once,
+/// then the session (hello, frames, messages, presence) until something closes it, then the
+/// closing handshake.
 pub async fn run(socket: WebSocket, conn: Conn) {
     let Conn {
         table,
         elsewhere,
         limits,
-        mut shutdown,
+        shutdown,
         permit,
         peer,
         bad_tokens,
@@ -67,16 +82,46 @@ pub async fn run(socket: WebSocket, conn: Conn) {
     let (close_tx, close_rx) = watch::channel::<CloseWith>(None);
     let close_tx = Arc::new(close_tx);
     let writer = tokio::spawn(write_loop(sink, out_rx, close_rx, limits.clone()));
-    let outlet = Outlet {
-        id,
-        tx: out_tx.clone(),
-        close: close_tx.clone(),
-    };
     let close_now = |code: u16, reason: &str| {
         close_tx.send_replace(Some((code, reason.to_string())));
     };
 
-    let table = match (permit.is_some(), table) {
+    if let Some(table) = admit(permit.is_some(), table, elsewhere, close_now) {
+        let session = Session {
+            id,
+            outlet: Outlet {
+                id,
+                tx: out_tx.clone(),
+                close: close_tx.clone(),
+            },
+            out: out_tx,
+            close: close_tx.clone(),
+            rate: RateLimit::new(&limits),
+            last_seen: Instant::now(),
+            quiet: false,
+            attached: None,
+            limits,
+            peer,
+            bad_tokens,
+            table,
+        };
+        session.serve(&mut stream, shutdown).await;
+    } else {
+        drop(out_tx);
+    }
+    finish_closing(writer, stream).await;
+    drop(permit);
+}
+
+/// The table this connection may serve, or the close that says why there is none: the
+/// connection cap was reached (1013), another node serves the table (4307), no such table (4004).
+fn admit(
+    has_permit: bool,
+    table: Option<TableHandle>,
+    elsewhere: Option<String>,
+    close_now: impl Fn(u16, &str),
+) -> Option<TableHandle> {
+    match (has_permit, table) {
         (false, _) => {
             close_now(close::TRY_AGAIN_LATER, "too many connections");
             None
@@ -89,195 +134,266 @@ pub async fn run(socket: WebSocket, conn: Conn) {
             None
         }
         (true, Some(t)) => Some(t),
-    };
-    let mut close_watch = close_tx.subscribe();
-    let mut rate = RateLimit::new(&limits);
-    let mut last_seen = Instant::now();
-    let mut broom = interval(limits.ping_every);
-    // A seat's presence: quiet after `quiet_after` without a frame (pongs count), told to the
-    // table, which shows the seat 掉线 until a frame comes again (issue 13).
-    let mut presence = interval(limits.presence_every());
-    let mut quiet = false;
-    let mut attached: Option<Who> = None;
-    let hello_by = tokio::time::sleep(limits.hello_within);
-    tokio::pin!(hello_by);
+    }
+}
 
-    if let Some(table) = table.as_ref() {
+/// Whether the session goes on after a step, or ends (its close, if any, already asked for).
+type Flow = ControlFlow<()>;
+const GO_ON: Flow = ControlFlow::Continue(());
+const END: Flow = ControlFlow::Break(());
+
+/// The reading side of a connection that has a table: who it is there, what it may still send,
+/// and its ways out.
+struct Session {
+    /// The connection's id, as the table knows it.
+    id: u64,
+    table: TableHandle,
+    limits: Arc<Limits>,
+    /// What the table is handed at `hello` to reach this connection.
+    outlet: Outlet,
+    /// The outbound queue, for our own answers (errors, pongs).
+    out: mpsc::Sender<String>,
+    /// Asks the writer to send one close frame and stop.
+    close: Arc<watch::Sender<CloseWith>>,
+    /// Per-connection message credits.
+    rate: RateLimit,
+    /// The last frame of any kind (pongs count): presence and the broom go by it.
+    last_seen: Instant,
+    /// The table was told this seat's line went quiet (掉线) and not yet that it spoke again.
+    quiet: bool,
+    /// Who the connection is at the table, once its `hello` was taken: on probation until then.
+    attached: Option<Who>,
+    /// The client's address, for the refused-token throttle.
+    peer: IpAddr,
+    /// Refused tokens per address, shared by every connection.
+    bad_tokens: Arc<AddressBuckets>,
+}
+
+impl Session {
+    /// Reads until the peer leaves, a rule closes the connection, the table goes, the broom
+    /// sweeps it or the server shuts down; then leaves the table.
+    async fn serve(mut self, stream: &mut SplitStream<WebSocket>, mut shutdown: Shutdown) {
+        let mut close_watch = self.close.subscribe();
+        let mut broom = interval(self.limits.ping_every);
+        // A seat's presence: quiet after `quiet_after` without a frame (pongs count), told to the
+        // table, which shows the seat 掉线 until a frame comes again (issue 13).
+        let mut presence = interval(self.limits.presence_every());
+        let hello_by = tokio::time::sleep(self.limits.hello_within);
+        tokio::pin!(hello_by);
         loop {
-            tokio::select! {
-                frame = stream.next() => {
-                    let frame = match frame {
-                        Some(Ok(frame)) => frame,
-                        // Closed by the peer.
-                        None => break,
-                        // A frame the WebSocket layer refused: say which rule it broke.
-                        Some(Err(e)) => {
-                            if let Some((code, reason)) = refused_frame(e) {
-                                close_now(code, &reason);
-                            }
-                            break;
-                        }
-                    };
-                    last_seen = Instant::now();
-                    if quiet {
-                        quiet = false;
-                        table.quiet(id, false).await;
-                    }
-                    let text = match frame {
-                        Message::Text(t) => t,
-                        Message::Binary(_) => {
-                            close_now(close::UNSUPPORTED, "text frames only");
-                            break;
-                        }
-                        Message::Close(_) => break,
-                        Message::Ping(_) | Message::Pong(_) => continue,
-                    };
-                    if text.len() > limits.max_frame {
-                        close_now(close::TOO_BIG, "frame over 8 KiB");
-                        break;
-                    }
-                    match rate.check(Instant::now()) {
-                        Verdict::Allow => {}
-                        Verdict::Drop => {
-                            let _ = out_tx.try_send(error_text(Problem::new(
-                                codes::RATE_LIMITED,
-                                "操作太快了，请稍等",
-                                "too many messages: slow down",
-                            )));
-                            continue;
-                        }
-                        Verdict::Flood => {
-                            close_now(close::FLOOD, "flood");
-                            break;
-                        }
-                    }
-                    let msg = match parse_client_in(text.as_str()) {
-                        Ok(m) => m,
-                        Err(p) => {
-                            if attached.is_none() {
-                                let _ = out_tx.try_send(error_text(p));
-                                close_now(close::BAD_HELLO, "the first message must be hello");
-                                break;
-                            }
-                            let _ = out_tx.try_send(error_text(p));
-                            continue;
-                        }
-                    };
-                    match (msg, attached) {
-                        (ClientIn::Ping { nonce }, Some(_)) => {
-                            let _ = out_tx.try_send(text_of(&ClientOut::Pong { nonce }));
-                        }
-                        (ClientIn::Hello { token, last_seq }, None) => {
-                            let checks_token = token.is_some();
-                            if checks_token && !bad_tokens.allows(peer, Instant::now()) {
-                                let _ = out_tx.try_send(error_text(Problem::new(
-                                    codes::RATE_LIMITED,
-                                    "错误的凭证太多，请过一会儿再试",
-                                    "too many refused tokens from this address: wait a minute",
-                                )));
-                                close_now(close::RATE_LIMITED, "too many refused tokens");
-                                break;
-                            }
-                            match table.attach(outlet.clone(), token, last_seq).await {
-                                Ok(who) => {
-                                    tracing::Span::current()
-                                        .record("who", tracing::field::debug(who));
-                                    tracing::debug!("attached");
-                                    attached = Some(who);
-                                }
-                                Err(p) => {
-                                    let code = match p.code.as_str() {
-                                        codes::BAD_TOKEN => {
-                                            // Counted per address: a referee token is guessed
-                                            // from many connections, not one.
-                                            bad_tokens.charge_anyway(peer, Instant::now());
-                                            close::BAD_TOKEN
-                                        }
-                                        codes::TABLE_REBUILDING => close::RETRY,
-                                        _ => close::NO_TABLE,
-                                    };
-                                    let _ = out_tx.try_send(error_text(p));
-                                    close_now(code, "refused");
-                                    break;
-                                }
-                            }
-                        }
-                        (ClientIn::Hello { .. }, Some(_)) => {
-                            let _ = out_tx.try_send(error_text(Problem::new(
-                                codes::BAD_MESSAGE,
-                                "已经打过招呼了",
-                                "hello was already sent",
-                            )));
-                            close_now(close::BAD_HELLO, "second hello");
-                            break;
-                        }
-                        (_, None) => {
-                            let _ = out_tx.try_send(error_text(Problem::new(
-                                codes::HELLO_FIRST,
-                                "请先发送 hello",
-                                "send hello first",
-                            )));
-                            close_now(close::BAD_HELLO, "the first message must be hello");
-                            break;
-                        }
-                        (ClientIn::Act { id: action_id, action, seq, seat, reason }, Some(_)) => {
-                            let act = crate::table::Act { id: action_id, seq, seat, reason, action };
-                            if !table.act(id, act).await {
-                                let (code, reason) = table.closed_with();
-                                close_now(code, reason);
-                                break;
-                            }
-                        }
-                        (ClientIn::Resync, Some(_)) => table.resync(id).await,
-                        (ClientIn::Auto { on }, Some(_)) => table.auto(id, on).await,
-                        (ClientIn::Review { on, reason }, Some(_)) => table.review(id, on, reason).await,
-                    }
-                }
-                _ = close_watch.changed() => break,
+            let flow = tokio::select! {
+                frame = stream.next() => self.on_frame(frame).await,
+                _ = close_watch.changed() => END,
                 // The actor went away without closing us (a panic): say whether to come back.
-                _ = table.closed() => {
-                    let (code, reason) = table.closed_with();
-                    close_now(code, reason);
-                    break;
+                _ = self.table.closed() => {
+                    let (code, reason) = self.table.closed_with();
+                    self.close_now(code, reason);
+                    END
                 }
-                _ = &mut hello_by, if attached.is_none() => {
-                    let _ = out_tx.try_send(error_text(Problem::new(
-                        codes::HELLO_FIRST,
-                        "没有及时发送 hello",
-                        "no hello in time",
-                    )));
-                    close_now(close::BAD_HELLO, "no hello in time");
-                    break;
+                _ = &mut hello_by, if self.attached.is_none() => {
+                    self.refuse(Refusal::HelloFirst { late: true });
+                    self.close_now(close::BAD_HELLO, "no hello in time");
+                    END
                 }
-                _ = presence.tick(), if attached.is_some() => {
-                    if !quiet && last_seen.elapsed() > limits.quiet_after {
-                        quiet = true;
-                        table.quiet(id, true).await;
-                    }
+                _ = presence.tick(), if self.attached.is_some() => {
+                    self.check_presence().await;
+                    GO_ON
                 }
-                _ = broom.tick() => {
-                    if last_seen.elapsed() > limits.silent_after {
-                        close_now(close::SILENT, "silent too long");
-                        break;
-                    }
-                }
+                _ = broom.tick() => self.sweep(),
                 _ = shutdown.recv() => {
-                    close_now(close::GOING_AWAY, "server shutting down");
-                    break;
+                    self.close_now(close::GOING_AWAY, "server shutting down");
+                    END
                 }
+            };
+            if flow.is_break() {
+                break;
             }
         }
-        if attached.is_some() {
-            table.detach(id).await;
+        if self.attached.is_some() {
+            self.table.detach(self.id).await;
         }
     }
-    drop(outlet);
-    drop(out_tx);
-    // Finish the closing handshake: the writer sends what is queued and the close frame while
-    // we read until the peer answers or goes away. Leaving its reply unread would turn our FIN
-    // into a reset, which can destroy our close frame before the peer reads it. A second at most:
-    // a browser answers in milliseconds.
-    let mut writer = writer;
+
+    fn close_now(&self, code: u16, reason: &str) {
+        self.close.send_replace(Some((code, reason.to_string())));
+    }
+
+    /// Queues an answer; a full queue drops it (the table's own sends close a slow reader).
+    fn send(&self, text: String) {
+        let _ = self.out.try_send(text);
+    }
+
+    fn refuse(&self, r: Refusal) {
+        self.send(error_text(r.into()));
+    }
+
+    /// One frame from the WebSocket layer: presence, the frame rules (text only, 8 KiB), the
+    /// rate limit, parsing; then the message.
+    async fn on_frame(&mut self, frame: Option<Result<Message, axum::Error>>) -> Flow {
+        let frame = match frame {
+            Some(Ok(frame)) => frame,
+            // Closed by the peer.
+            None => return END,
+            // A frame the WebSocket layer refused: say which rule it broke.
+            Some(Err(e)) => {
+                if let Some((code, reason)) = refused_frame(e) {
+                    self.close_now(code, &reason);
+                }
+                return END;
+            }
+        };
+        self.last_seen = Instant::now();
+        if self.quiet {
+            self.quiet = false;
+            self.table.quiet(self.id, false).await;
+        }
+        let text = match frame {
+            Message::Text(t) => t,
+            Message::Binary(_) => {
+                self.close_now(close::UNSUPPORTED, "text frames only");
+                return END;
+            }
+            Message::Close(_) => return END,
+            Message::Ping(_) | Message::Pong(_) => return GO_ON,
+        };
+        if text.len() > self.limits.max_frame {
+            self.close_now(close::TOO_BIG, "frame over 8 KiB");
+            return END;
+        }
+        match self.rate.check(Instant::now()) {
+            Verdict::Allow => {}
+            Verdict::Drop => {
+                self.refuse(Refusal::RateLimited(Limited::Messages));
+                return GO_ON;
+            }
+            Verdict::Flood => {
+                self.close_now(close::FLOOD, "flood");
+                return END;
+            }
+        }
+        match parse_client_in(text.as_str()) {
+            Ok(msg) => self.dispatch(msg).await,
+            Err(p) => {
+                self.send(error_text(p));
+                if self.attached.is_none() {
+                    self.close_now(close::BAD_HELLO, "the first message must be hello");
+                    return END;
+                }
+                GO_ON
+            }
+        }
+    }
+
+    /// One well-formed message: `hello` first and once, then the table's messages.
+    async fn dispatch(&mut self, msg: ClientIn) -> Flow {
+        match (msg, self.attached) {
+            (ClientIn::Ping { nonce }, Some(_)) => {
+                self.send(text_of(&ClientOut::Pong { nonce }));
+            }
+            (ClientIn::Hello { token, last_seq }, None) => {
+                return self.hello(token, last_seq).await
+            }
+            (ClientIn::Hello { .. }, Some(_)) => {
+                self.refuse(Refusal::BadMessage(BadMessage::SecondHello));
+                self.close_now(close::BAD_HELLO, "second hello");
+                return END;
+            }
+            (_, None) => {
+                self.refuse(Refusal::HelloFirst { late: false });
+                self.close_now(close::BAD_HELLO, "the first message must be hello");
+                return END;
+            }
+            (
+                ClientIn::Act {
+                    id: action_id,
+                    action,
+                    seq,
+                    seat,
+                    reason,
+                },
+                Some(_),
+            ) => {
+                let act = crate::table::Act {
+                    id: action_id,
+                    seq,
+                    seat,
+                    reason,
+                    action,
+                };
+                if !self.table.act(self.id, act).await {
+                    let (code, reason) = self.table.closed_with();
+                    self.close_now(code, reason);
+                    return END;
+                }
+            }
+            (ClientIn::Resync, Some(_)) => self.table.resync(self.id).await,
+            (ClientIn::Auto { on }, Some(_)) => self.table.auto(self.id, on).await,
+            (ClientIn::Review { on, reason }, Some(_)) => {
+                self.table.review(self.id, on, reason).await
+            }
+        }
+        GO_ON
+    }
+
+    /// The handshake: a token from an address that sent too many refused ones is refused
+    /// unchecked; otherwise the table attaches the connection as a seat, the referee or a
+    /// spectator, or refuses it with the close its refusal names.
+    async fn hello(&mut self, token: Option<String>, last_seq: Option<u64>) -> Flow {
+        if token.is_some() && !self.bad_tokens.allows(self.peer, Instant::now()) {
+            let throttled = Refusal::RateLimited(Limited::RefusedTokens);
+            let code = throttled.close().unwrap_or(close::RATE_LIMITED);
+            self.refuse(throttled);
+            self.close_now(code, "too many refused tokens");
+            return END;
+        }
+        match self
+            .table
+            .attach(self.outlet.clone(), token, last_seq)
+            .await
+        {
+            Ok(who) => {
+                tracing::Span::current().record("who", tracing::field::debug(who));
+                tracing::debug!("attached");
+                self.attached = Some(who);
+                GO_ON
+            }
+            Err(r) => {
+                if r == Refusal::BadToken {
+                    // Counted per address: a referee token is guessed from many connections,
+                    // not one.
+                    self.bad_tokens.charge_anyway(self.peer, Instant::now());
+                }
+                let code = r.close().unwrap_or(close::NO_TABLE);
+                self.refuse(r);
+                self.close_now(code, "refused");
+                END
+            }
+        }
+    }
+
+    /// Presence: a seat silent for `quiet_after` is told to the table as quiet (掉线).
+    async fn check_presence(&mut self) {
+        if !self.quiet && self.last_seen.elapsed() > self.limits.quiet_after {
+            self.quiet = true;
+            self.table.quiet(self.id, true).await;
+        }
+    }
+
+    /// The broom: a connection silent for `silent_after` is closed.
+    fn sweep(&self) -> Flow {
+        if self.last_seen.elapsed() > self.limits.silent_after {
+            self.close_now(close::SILENT, "silent too long");
+            return END;
+        }
+        GO_ON
+    }
+}
+
+/// Finishes the closing handshake: the writer sends what is queued and the close frame while we
+/// read until the peer answers or goes away. Leaving its reply unread would turn our FIN into a
+/// reset, which can destroy our close frame before the peer reads it. A second at most: a
+/// browser answers in milliseconds.
+async fn finish_closing(mut writer: JoinHandle<()>, mut stream: SplitStream<WebSocket>) {
     let drain = async {
         while let Some(Ok(m)) = stream.next().await {
             if matches!(m, Message::Close(_)) {
@@ -290,7 +406,6 @@ pub async fn run(socket: WebSocket, conn: Conn) {
     };
     let _ = tokio::time::timeout(std::time::Duration::from_secs(1), both).await;
     writer.abort();
-    drop(permit);
 }
 
 /// Sends queued frames, pings, and finally one close frame.

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use protocol::Problem;
+use protocol::Refusal;
 use rules::deal::Seed;
 
 use crate::store::StoredTable;
@@ -25,7 +25,7 @@ pub trait GameKind: Send + Sync {
         seed: &Seed,
         board: u32,
         fixed: &DealFixed,
-    ) -> Result<usize, Problem>;
+    ) -> Result<usize, Refusal>;
     /// Starts the table's actor from what is stored (replaying its log).
     fn spawn(&self, stored: StoredTable, deps: TableDeps) -> Result<TableHandle, String>;
     /// Seats at a table of this game.
@@ -64,7 +64,7 @@ impl<G: TableGame> GameKind for Kind<G> {
         seed: &Seed,
         board: u32,
         fixed: &DealFixed,
-    ) -> Result<usize, Problem> {
+    ) -> Result<usize, Refusal> {
         Ok(G::start(ruleset, seed, board, fixed)?.seats())
     }
     fn spawn(&self, stored: StoredTable, deps: TableDeps) -> Result<TableHandle, String> {

@@ -23,7 +23,7 @@ use axum::routing::{any, get, post};
 use axum::{Json, Router};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use hyper_util::rt::{TokioIo, TokioTimer};
-use protocol::{codes, CreateTable, JoinSeat, LeaveSeat, Problem};
+use protocol::{CreateTable, JoinSeat, LeaveSeat, Problem, Refusal, Words, Wrong};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
@@ -32,7 +32,7 @@ use tower::ServiceExt;
 
 use crate::connection::{self, Conn};
 use crate::limits::{AddressBuckets, AddressCount, AddressSlot, Limits};
-use crate::lobby::{Lobby, Refusal};
+use crate::lobby::Lobby;
 use crate::shutdown::{Shutdown, ShutdownSwitch};
 use crate::Config;
 
@@ -233,8 +233,9 @@ pub(crate) fn problem(status: u16, p: Problem) -> Response {
     (status, Json(p)).into_response()
 }
 
-fn refused(r: Refusal) -> Response {
-    problem(r.0, r.1)
+/// A refusal with its own status.
+pub(crate) fn refused(r: Refusal) -> Response {
+    problem(r.status(), r.into())
 }
 
 /// Reads a request body of at most `max` bytes ([`MAX_BODY`], or longer for a director's event
@@ -247,48 +248,20 @@ pub(crate) async fn read_body_up_to(
     let collected =
         tokio::time::timeout(limits.http_body_timeout, Limited::new(body, max).collect()).await;
     let bytes = match collected {
-        Err(_) => {
-            return Err(problem(
-                408,
-                Problem::new(
-                    codes::TIMEOUT,
-                    "请求内容没有及时送到",
-                    "the request body did not arrive in time",
-                ),
-            ))
-        }
+        Err(_) => return Err(refused(Refusal::Timeout)),
         Ok(Err(e)) if e.downcast_ref::<LengthLimitError>().is_some() => {
-            return Err(problem(
-                413,
-                Problem::new(
-                    codes::TOO_BIG,
-                    format!("请求内容太长（最多 {} KiB）", max / 1024),
-                    format!("the request body is over {} KiB", max / 1024),
-                ),
-            ))
+            return Err(refused(Refusal::TooBig {
+                max_kib: Some(max / 1024),
+            }))
         }
         Ok(Err(e)) => {
-            return Err(problem(
-                400,
-                Problem::new(
-                    codes::BAD_REQUEST,
-                    "请求内容读取失败",
-                    format!("cannot read the request body: {e}"),
-                ),
-            ))
+            return Err(refused(Refusal::BadRequest(Wrong::Unreadable {
+                detail: e.to_string(),
+            })))
         }
         Ok(Ok(c)) => c.to_bytes(),
     };
-    String::from_utf8(bytes.to_vec()).map_err(|_| {
-        problem(
-            400,
-            Problem::new(
-                codes::BAD_REQUEST,
-                "请求内容不是 UTF-8 文本",
-                "the request body is not UTF-8 text",
-            ),
-        )
-    })
+    String::from_utf8(bytes.to_vec()).map_err(|_| refused(Refusal::BadRequest(Wrong::NotUtf8)))
 }
 
 /// Reads and parses a JSON body ourselves, so every bad body gets a [`Problem`].
@@ -307,14 +280,9 @@ pub(crate) async fn json_body_up_to<T: serde::de::DeserializeOwned>(
 ) -> Result<T, Response> {
     let text = read_body_up_to(limits, body, max).await?;
     serde_json::from_str(&text).map_err(|e| {
-        problem(
-            400,
-            Problem::new(
-                codes::BAD_REQUEST,
-                format!("请求有误：{e}"),
-                format!("bad request: {e}"),
-            ),
-        )
+        refused(Refusal::BadRequest(Wrong::Body {
+            detail: e.to_string(),
+        }))
     })
 }
 
@@ -326,14 +294,10 @@ async fn list(State(app): State<Arc<App>>) -> Response {
 /// there (`Location`), with a Problem that names the node for clients that do not follow it.
 fn elsewhere(owner: &str, uri: &Uri) -> Response {
     let path = uri.path_and_query().map(|p| p.as_str()).unwrap_or("/");
-    let mut resp = problem(
-        307,
-        Problem::new(
-            codes::ELSEWHERE,
-            format!("这张牌桌在另一台服务器上：{owner}"),
-            format!("this table is served by another node: {owner}"),
-        ),
-    );
+    let mut resp = refused(Refusal::Elsewhere {
+        owner: owner.to_string(),
+        event: false,
+    });
     if let Ok(location) = HeaderValue::from_str(&format!("{owner}{path}")) {
         resp.headers_mut().insert(header::LOCATION, location);
     }
@@ -346,10 +310,7 @@ async fn one(State(app): State<Arc<App>>, UrlPath(id): UrlPath<String>, uri: Uri
     }
     match app.lobby.summary(&id) {
         Some(s) => Json(s).into_response(),
-        None => problem(
-            404,
-            Problem::new(codes::NO_TABLE, "没有这张牌桌", "no such table"),
-        ),
+        None => refused(Refusal::NoTable),
     }
 }
 
@@ -361,10 +322,7 @@ async fn qr(
     headers: HeaderMap,
 ) -> Response {
     let Some(table) = app.lobby.get(&id) else {
-        return problem(
-            404,
-            Problem::new(codes::NO_TABLE, "没有这张牌桌", "no such table"),
-        );
+        return refused(Refusal::NoTable);
     };
     let header = |name| headers.get(name).and_then(|v| v.to_str().ok());
     let host = header(header::HOST).unwrap_or("localhost");
@@ -382,14 +340,10 @@ async fn qr(
             svg,
         )
             .into_response(),
-        None => problem(
-            500,
-            Problem::new(
-                codes::INTERNAL,
-                "无法生成二维码",
-                "could not make the QR code",
-            ),
-        ),
+        None => refused(Refusal::Internal(Words::new(
+            "无法生成二维码",
+            "could not make the QR code",
+        ))),
     }
 }
 
@@ -405,14 +359,7 @@ async fn create(
     // Charged only for a well-formed request: a malformed one creates nothing.
     if !app.creations.take(peer.ip(), Instant::now()) {
         let wait = (60.0 / app.limits.tables_per_minute.max(0.01)).ceil() as u64;
-        let mut resp = problem(
-            429,
-            Problem::new(
-                codes::RATE_LIMITED,
-                "开桌太频繁了，请稍后再试",
-                "too many tables created from this address: try again shortly",
-            ),
-        );
+        let mut resp = refused(Refusal::RateLimited(protocol::Limited::Tables));
         resp.headers_mut()
             .insert(header::RETRY_AFTER, HeaderValue::from(wait));
         return resp;
@@ -483,29 +430,15 @@ async fn replayed_for(
 ) -> Result<crate::referee::replayed::Checked, Response> {
     let public = app.lobby.summary(id).is_some_and(|s| s.seed.is_some());
     if !public && !is_referee(app, headers) {
-        return Err(problem(
-            403,
-            Problem::new(
-                codes::NOT_YET_PUBLIC,
-                "这副牌还不能复盘：它结束、且用同一种子的牌桌都结束后才公开（裁判随时可看）",
-                "this table cannot be replayed yet: it is public once it is over and no open table deals from its seed (a referee may at any time)",
-            ),
-        ));
+        return Err(refused(Refusal::NotYetPublic));
     }
     match app.lobby.journal.load(id).await {
         Ok(Some(stored)) => Ok(crate::referee::replayed::check(stored, None)),
-        Ok(None) => Err(problem(
-            404,
-            Problem::new(codes::NO_TABLE, "没有这张牌桌", "no such table"),
-        )),
-        Err(e) => Err(problem(
-            503,
-            Problem::new(
-                codes::STORE_FAILED,
-                "服务器暂时读不到记录，请稍后再试",
-                format!("the store could not be read: {}", e.0),
-            ),
-        )),
+        Ok(None) => Err(refused(Refusal::NoTable)),
+        Err(e) => Err(refused(Refusal::StoreFailed {
+            detail: e.0,
+            reading: true,
+        })),
     }
 }
 
@@ -531,7 +464,7 @@ async fn replay(
         None => Json(crate::referee::replay::json(&checked)).into_response(),
         Some(n) => match crate::referee::replay::state_json(&checked, n) {
             Ok(v) => Json(v).into_response(),
-            Err(e) => problem(400, Problem::new(codes::BAD_REQUEST, e.clone(), e)),
+            Err(e) => refused(Refusal::BadRequest(Wrong::Said(Words::same(e)))),
         },
     }
 }
@@ -549,7 +482,7 @@ async fn explain(
     };
     match crate::referee::explain::explain(&checked, seq) {
         Ok(e) => Json(e).into_response(),
-        Err(e) => problem(400, Problem::new(codes::BAD_REQUEST, e.clone(), e)),
+        Err(e) => refused(Refusal::BadRequest(Wrong::Said(Words::same(e)))),
     }
 }
 
@@ -570,10 +503,7 @@ async fn metrics(State(app): State<Arc<App>>) -> Response {
 }
 
 async fn no_route() -> Response {
-    problem(
-        404,
-        Problem::new(codes::NOT_FOUND, "没有这个接口", "no such API route"),
-    )
+    refused(Refusal::NotFound { api: true })
 }
 
 /// The host part of a `Host` header value: no port, no IPv6 brackets, no trailing dot.
@@ -639,14 +569,7 @@ fn json_content_type(headers: &HeaderMap) -> bool {
 }
 
 fn bad_origin() -> Response {
-    problem(
-        403,
-        Problem::new(
-            codes::BAD_ORIGIN,
-            "不允许从这个网址连接",
-            "requests from this origin are not allowed",
-        ),
-    )
+    refused(Refusal::BadOrigin)
 }
 
 /// Checks every request's `Host`, and a POST's `Origin` and `Content-Type`, before it reaches
@@ -654,28 +577,14 @@ fn bad_origin() -> Response {
 async fn guard(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
     let headers = req.headers();
     if !host_ok(headers, &app.allow_hosts) {
-        return problem(
-            403,
-            Problem::new(
-                codes::BAD_HOST,
-                "这个网址不是本服务器的名字",
-                "this server does not answer to that host name (see --allow-host)",
-            ),
-        );
+        return refused(Refusal::BadHost);
     }
     if req.method() == Method::POST {
         if !origin_ok(headers, &app.allow_origins) {
             return bad_origin();
         }
         if !json_content_type(headers) {
-            return problem(
-                415,
-                Problem::new(
-                    codes::BAD_CONTENT_TYPE,
-                    "请求内容必须是 JSON",
-                    "POST bodies must be sent as Content-Type: application/json",
-                ),
-            );
+            return refused(Refusal::BadContentType);
         }
     }
     next.run(req).await
@@ -697,30 +606,22 @@ async fn json_refusals(resp: Response) -> Response {
         .await
         .map(|b| String::from_utf8_lossy(&b).trim().to_string())
         .unwrap_or_default();
-    let (code, zh, en) = match status.as_u16() {
-        404 => (codes::NOT_FOUND, "没有这个网址", "not found"),
-        405 => (
-            codes::METHOD_NOT_ALLOWED,
-            "不支持这种请求方法",
-            "method not allowed",
-        ),
-        408 => (codes::TIMEOUT, "请求超时", "request timeout"),
-        413 => (codes::TOO_BIG, "请求内容太长", "request too large"),
-        415 => (
-            codes::BAD_CONTENT_TYPE,
-            "请求内容类型不对",
-            "unsupported content type",
-        ),
-        429 => (codes::RATE_LIMITED, "请求太频繁", "too many requests"),
-        s if s >= 500 => (codes::INTERNAL, "服务器出错", "server error"),
-        _ => (codes::BAD_REQUEST, "请求有误", "bad request"),
+    let refusal = match status.as_u16() {
+        404 => Refusal::NotFound { api: false },
+        405 => Refusal::MethodNotAllowed,
+        408 => Refusal::Timeout,
+        413 => Refusal::TooBig { max_kib: None },
+        415 => Refusal::BadContentType,
+        429 => Refusal::RateLimited(protocol::Limited::Requests),
+        s if s >= 500 => Refusal::Internal(Words::new("服务器出错", "server error")),
+        _ => Refusal::BadRequest(Wrong::Said(Words::new("请求有误", "bad request"))),
     };
-    let en = if text.is_empty() {
-        en.to_string()
-    } else {
-        format!("{en}: {text}")
-    };
-    let mut out = problem(status.as_u16(), Problem::new(code, zh, en));
+    let mut p = Problem::from(refusal);
+    if !text.is_empty() {
+        p.en = format!("{}: {text}", p.en);
+    }
+    // The status stays the one the layer below chose (a 400 may be a 431, a 500 a 502).
+    let mut out = problem(status.as_u16(), p);
     // Keep what tells the client how to go on (`Allow`, `Retry-After`).
     for name in [header::ALLOW, header::RETRY_AFTER] {
         if let Some(v) = parts.headers.get(&name) {
@@ -804,10 +705,7 @@ fn content_type(path: &Path) -> &'static str {
 }
 
 fn not_found() -> Response {
-    problem(
-        404,
-        Problem::new(codes::NOT_FOUND, "没有这个网址", "not found"),
-    )
+    refused(Refusal::NotFound { api: false })
 }
 
 /// The file under the web directory that a URL path names, if it is one we serve: plain names
@@ -835,14 +733,7 @@ async fn web_file(web: &Path, url_path: &str) -> Option<PathBuf> {
 
 async fn static_file(State(app): State<Arc<App>>, method: Method, uri: Uri) -> Response {
     if method != Method::GET && method != Method::HEAD {
-        let mut resp = problem(
-            405,
-            Problem::new(
-                codes::METHOD_NOT_ALLOWED,
-                "不支持这种请求方法",
-                "method not allowed",
-            ),
-        );
+        let mut resp = refused(Refusal::MethodNotAllowed);
         resp.headers_mut()
             .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
         return resp;

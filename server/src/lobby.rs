@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use dashmap::DashMap;
 use protocol::{
-    codes, CreateTable, JoinSeat, Joined, LeaveSeat, Problem, TableState, TableSummary,
+    CreateTable, JoinSeat, Joined, LeaveSeat, NameFault, Problem, Refusal, SeatFault, TableState,
+    TableSummary, Wrong,
 };
 
 use crate::games::Games;
@@ -14,9 +15,6 @@ use crate::store::{self, Journal, SeatRecord, StoredTable, TableHeader};
 use crate::table::{
     seed_in_use, DealFixed, TableDeps, TableHandle, TableSettings, BOT_NAME_PREFIX,
 };
-
-/// An HTTP status and the problem to show.
-pub type Refusal = (u16, Problem);
 
 pub struct Lobby {
     pub games: Games,
@@ -32,10 +30,6 @@ pub struct Lobby {
     pub leases: Option<Arc<store::Leases>>,
     /// Held while a table is being taken over, so two requests for one table rebuild it once.
     pub taking: tokio::sync::Mutex<()>,
-}
-
-fn refusal(status: u16, code: &str, zh: &str, en: &str) -> Refusal {
-    (status, Problem::new(code, zh, en))
 }
 
 /// Names a player may not take: what the tables call their bots, so nobody passes for one.
@@ -66,22 +60,10 @@ pub fn display_name(raw: &str) -> Result<String, Refusal> {
     let name = cleaned.trim().to_string();
     let chars = name.chars().count();
     if chars == 0 || chars > 24 {
-        return Err(refusal(
-            400,
-            codes::BAD_NAME,
-            "名字要 1 到 24 个字",
-            "a name is 1 to 24 characters",
-        ));
+        return Err(Refusal::BadName(NameFault::Length));
     }
     if RESERVED_NAMES.contains(&name.as_str()) || name.starts_with(BOT_NAME_PREFIX) {
-        return Err((
-            400,
-            Problem::new(
-                codes::BAD_NAME,
-                format!("「{name}」是留给机器人的名字，请换一个"),
-                format!("\"{name}\" is reserved for bots: choose another name"),
-            ),
-        ));
+        return Err(Refusal::BadName(NameFault::Reserved { name }));
     }
     Ok(name)
 }
@@ -233,63 +215,42 @@ impl Lobby {
                 Ok(None) => return Ok(code),
                 Ok(Some(_)) => continue,
                 Err(e) => {
-                    return Err((
-                        500,
-                        Problem::new(codes::STORE_FAILED, "服务器无法保存", e.0),
-                    ))
+                    return Err(Refusal::StoreFailed {
+                        detail: e.0,
+                        reading: true,
+                    })
                 }
             }
         }
-        Err(refusal(
-            503,
-            codes::TOO_MANY_TABLES,
-            "牌桌已满，请稍后再试",
-            "no free table code: try again later",
-        ))
+        Err(Refusal::TooManyTables { no_free_code: true })
     }
 
     fn find(&self, id: &str) -> Result<TableHandle, Refusal> {
-        self.get(id)
-            .ok_or_else(|| refusal(404, codes::NO_TABLE, "没有这张牌桌", "no such table"))
+        self.get(id).ok_or(Refusal::NoTable)
     }
 
     pub async fn create(&self, req: CreateTable) -> Result<TableSummary, Refusal> {
         if self.tables.len() >= self.max_tables {
-            return Err(refusal(
-                503,
-                codes::TOO_MANY_TABLES,
-                "牌桌已满，请稍后再试",
-                "too many tables are open; try again later",
-            ));
+            return Err(Refusal::TooManyTables {
+                no_free_code: false,
+            });
         }
-        let kind = self.games.get(&req.game).ok_or_else(|| {
-            (
-                400,
-                Problem::new(
-                    codes::UNKNOWN_GAME,
-                    format!("没有这种玩法「{}」", req.game),
-                    format!(
-                        "unknown game \"{}\" (this server has: {})",
-                        req.game,
-                        self.games.names().join(", ")
-                    ),
-                ),
-            )
-        })?;
+        let kind = self
+            .games
+            .get(&req.game)
+            .ok_or_else(|| Refusal::UnknownGame {
+                game: req.game.clone(),
+                known: self.games.names().iter().map(|n| n.to_string()).collect(),
+            })?;
         let seed = match &req.seed {
             Some(hex) => {
-                rules::deal::Seed::from_hex(hex).map_err(|e| (400, Problem::explain(&e)))?
+                rules::deal::Seed::from_hex(hex).map_err(|e| Refusal::Rule(Problem::explain(&e)))?
             }
             None => rules::deal::Seed(seat_token::random_bytes::<32>()),
         };
         let board = req.board.unwrap_or(1);
         if board == 0 {
-            return Err(refusal(
-                400,
-                codes::BAD_REQUEST,
-                "副数从 1 开始",
-                "boards are numbered from 1",
-            ));
+            return Err(Refusal::BadRequest(Wrong::BoardZero));
         }
         let ruleset = req
             .ruleset
@@ -297,32 +258,19 @@ impl Lobby {
             .unwrap_or_else(|| kind.default_ruleset().to_string());
         // A slower clock for a casual table (issue 13): checked here, applied by the game.
         if let Some(s) = req.play_seconds.filter(|s| !PLAY_SECONDS.contains(s)) {
-            return Err((
-                400,
-                Problem::new(
-                    codes::BAD_REQUEST,
-                    format!("每步时间 {s} 秒不行：应为 15 到 120 秒"),
-                    format!("{s} seconds a play is not allowed: 15 to 120"),
-                ),
-            ));
+            return Err(Refusal::BadRequest(Wrong::PlaySeconds { seconds: s }));
         }
         let fixed = DealFixed {
             level: req.level.clone(),
             trump: req.trump.clone(),
             play_seconds: req.play_seconds,
         };
-        let seats = kind
-            .check(&ruleset, &seed, board, &fixed)
-            .map_err(|p| (400, p))?;
+        let seats = kind.check(&ruleset, &seed, board, &fixed)?;
         if let Some(&bad) = req.bots.iter().find(|&&s| s >= seats) {
-            return Err((
-                400,
-                Problem::new(
-                    codes::BAD_SEAT,
-                    format!("没有座位 {bad}"),
-                    format!("there is no seat {bad} (seats are 0..{seats})"),
-                ),
-            ));
+            return Err(Refusal::BadSeat(SeatFault::NoSuchBotSeat {
+                seat: bad,
+                seats,
+            }));
         }
         let header = TableHeader {
             id: self.fresh_code().await?,
@@ -356,16 +304,17 @@ impl Lobby {
         self.journal
             .create_table(stored.clone())
             .await
-            .map_err(|e| {
-                (
-                    500,
-                    Problem::new(codes::STORE_FAILED, "服务器无法保存", e.0),
-                )
+            .map_err(|e| Refusal::StoreFailed {
+                detail: e.0,
+                reading: false,
             })?;
         let id = stored.header.id.clone();
         let handle = kind
             .spawn(stored, self.deps())
-            .map_err(|e| (500, Problem::new(codes::STORE_FAILED, "无法开桌", e)))?;
+            .map_err(|e| Refusal::StoreFailed {
+                detail: e,
+                reading: false,
+            })?;
         let summary = handle.summary();
         self.tables.insert(id, handle);
         Ok(summary)
@@ -375,24 +324,11 @@ impl Lobby {
         let table = self.find(id)?;
         // An event's seats are taken with the pair's token (see the event module), never here.
         if self.sealed(&table.summary().seed_commitment) {
-            return Err(refusal(
-                403,
-                codes::EVENT_TABLE,
-                "这是比赛的牌桌：请用座位卡上的对号凭证入座",
-                "this table belongs to an event: sit down with your pair token",
-            ));
+            return Err(Refusal::EventTable { watching: false });
         }
         let name = display_name(&req.name)?;
         let (token, hash) = seat_token::fresh();
-        table.join(req.seat, name, hash).await.map_err(|p| {
-            let status = match p.code.as_str() {
-                codes::SEAT_TAKEN => 409,
-                codes::TABLE_CLOSED => 410,
-                codes::STORE_FAILED => 500,
-                _ => 400,
-            };
-            (status, p)
-        })?;
+        table.join(req.seat, name, hash).await?;
         Ok(Joined {
             table: table.id.clone(),
             seat: req.seat,
@@ -402,10 +338,7 @@ impl Lobby {
 
     pub async fn leave(&self, id: &str, req: LeaveSeat) -> Result<(), Refusal> {
         let table = self.find(id)?;
-        table
-            .leave(seat_token::hash(&req.token))
-            .await
-            .map_err(|p| (if p.code == codes::BAD_TOKEN { 403 } else { 400 }, p))
+        table.leave(seat_token::hash(&req.token)).await
     }
 
     /// Stops every table actor (after its current command: writes finish).
@@ -423,7 +356,7 @@ mod tests {
 
     #[test]
     fn names_are_normalised_and_reserved_names_refused() {
-        let ok = |raw: &str| display_name(raw).map_err(|r| r.1.code);
+        let ok = |raw: &str| display_name(raw).map_err(|r| r.code().to_string());
         // NFC: "e" + combining acute becomes one "é".
         assert_eq!(ok("Ame\u{301}lie").unwrap(), "Am\u{e9}lie");
         // Bidi overrides, zero-width characters, controls and the BOM are dropped, then trimmed.

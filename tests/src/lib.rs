@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use protocol::{ClientIn, ClientOut, Joined, TableSummary};
+use protocol::{ClientIn, ClientOut, Joined, TableState, TableSummary};
 use serde_json::{json, Value};
 use server::{Config, Games};
 use tokio::net::TcpStream;
@@ -102,6 +102,36 @@ impl TestServer {
 
     pub async fn client(&self, table: &str) -> Client {
         Client::connect(&self.ws_url(table)).await
+    }
+
+    /// Watches `table` as a spectator until a message says it is over, and panics if it is not
+    /// within `within`. A watcher cut off (a slow reader on a busy machine) comes back with its
+    /// last seq. The table publishes its summary before its events go out, so the lobby shows
+    /// it over as well once this returns.
+    pub async fn until_over(&self, table: &str, within: Duration) {
+        let watch = async {
+            let mut last_seq = None;
+            loop {
+                let mut c = self.client(table).await;
+                let mut next = Some(c.hello(None, last_seq).await);
+                while let Some(m) = next {
+                    let state = match &m {
+                        ClientOut::Welcome { state, .. }
+                        | ClientOut::Snapshot { state, .. }
+                        | ClientOut::Events { state, .. } => Some(*state),
+                        _ => None,
+                    };
+                    if state == Some(TableState::Over) {
+                        return;
+                    }
+                    next = c.next_message().await;
+                }
+                last_seq = Some(c.last_seq);
+            }
+        };
+        tokio::time::timeout(within, watch)
+            .await
+            .unwrap_or_else(|_| panic!("table {table} was not over within {within:?}"));
     }
 }
 

@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use protocol::Problem;
+use protocol::Refusal;
 use rules::deal::{DealStream, Seed, Stream};
 use rules::{Actor, Engine, Explain, Viewer};
 use serde::{Deserialize, Serialize};
@@ -263,14 +263,14 @@ impl server::TableGame for Tally {
         seed: &Seed,
         board: u32,
         fixed: &server::DealFixed,
-    ) -> Result<Self, Problem> {
+    ) -> Result<Self, Refusal> {
         fixed.nothing("记分游戏", "tally")?;
         if ruleset != "test" {
-            return Err(Problem::new(
-                "unknown_ruleset",
-                "没有这个规则",
-                "unknown ruleset",
-            ));
+            return Err(Refusal::UnknownRuleset {
+                game: "记分游戏".into(),
+                name: ruleset.into(),
+                known: vec!["test".into()],
+            });
         }
         Ok(Tally::deal(seed, board))
     }

@@ -317,14 +317,8 @@ async fn reconnecting_from_far_behind_never_skips_a_seq() {
             .create(json!({"game": game, "seed": SEED, "bots": (0..seats).collect::<Vec<_>>()}))
             .await;
         // Bots alone play the whole game.
-        let mut end = summary(&s, &t.id).await;
-        for _ in 0..600 {
-            if end.state == TableState::Over {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-            end = summary(&s, &t.id).await;
-        }
+        s.until_over(&t.id, Duration::from_secs(60)).await;
+        let end = summary(&s, &t.id).await;
         assert_eq!(end.state, TableState::Over, "{game}: the bots finished");
         let mut fresh = s.client(&t.id).await;
         fresh.hello(None, None).await;
@@ -474,14 +468,8 @@ async fn a_canary_table_finishes_while_hostile_clients_attack() {
         p.send(&ClientIn::Ping { nonce: Some(round) }).await;
         p.recv_until(|m| matches!(m, ClientOut::Pong { .. })).await;
     }
-    let mut end = summary(&s, &canary.id).await;
-    for _ in 0..400 {
-        if end.state == TableState::Over {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        end = summary(&s, &canary.id).await;
-    }
+    s.until_over(&canary.id, Duration::from_secs(60)).await;
+    let end = summary(&s, &canary.id).await;
     assert_eq!(end.state, TableState::Over, "the canary finished its board");
     let log = log_of(&s, &canary.id);
     assert!(log.iter().all(|e| e.actor == Actor::Bot));

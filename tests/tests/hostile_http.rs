@@ -65,6 +65,25 @@ async fn closed_within(sock: &mut TcpStream, wait: Duration) -> bool {
     }
 }
 
+/// Waits until the server holds no WebSocket connection (its `/metrics` say so): the last
+/// one's permit is free again. Panics after 5 s.
+async fn until_no_connections(addr: SocketAddr) {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let (_, text) = bots::http::request(addr, "GET", "/metrics", None)
+            .await
+            .unwrap();
+        if text.lines().any(|l| l.trim() == "paiju_connections 0") {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "a connection was still open after 5 s:\n{text}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn before_hello_only_hello_and_only_for_a_while() {
     let mut config = test_config(temp_dir("hello-deadline").join("paiju.db"));
@@ -83,7 +102,7 @@ async fn before_hello_only_hello_and_only_for_a_while() {
     assert!(quiet.frames.iter().any(|f| f.contains("hello_first")));
 
     // Its permit is free again; a ping before hello is refused like anything else.
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    until_no_connections(s.addr).await;
     let mut rude = s.client(&t.id).await;
     rude.send_text(r#"{"type":"ping","nonce":1}"#).await;
     assert_eq!(rude.closed().await, Closed::Code(close::BAD_HELLO));
@@ -91,7 +110,7 @@ async fn before_hello_only_hello_and_only_for_a_while() {
     assert!(!rude.frames.iter().any(|f| f.contains("pong")));
 
     // A client that says hello in time is served, and may ping from then on.
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    until_no_connections(s.addr).await;
     let mut good = s.client(&t.id).await;
     assert!(matches!(
         good.hello(None, None).await,

@@ -47,19 +47,12 @@ async fn a_finished_board_replays_over_http_and_before_that_only_for_the_referee
     assert_eq!(status, 403);
 
     // Bots alone finish the board.
-    let mut over = false;
-    for _ in 0..400 {
-        let summary: protocol::TableSummary =
-            bots::http::get_json(s.addr, &format!("/api/tables/{}", t.id))
-                .await
-                .unwrap();
-        if summary.state == TableState::Over {
-            over = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert!(over, "the bots finished");
+    s.until_over(&t.id, Duration::from_secs(60)).await;
+    let summary: protocol::TableSummary =
+        bots::http::get_json(s.addr, &format!("/api/tables/{}", t.id))
+            .await
+            .unwrap();
+    assert_eq!(summary.state, TableState::Over, "the bots finished");
 
     let (status, all) = get(&s, &replay, None).await;
     assert_eq!(status, 200, "{all}");

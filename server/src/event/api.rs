@@ -21,11 +21,11 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use protocol::{codes, Problem};
+use protocol::{codes, Limited, Problem, Refusal, Wrong};
 use tokio::time::Instant;
 
 use super::Events;
-use crate::http::{json_body_up_to, problem, MAX_BODY};
+use crate::http::{self, json_body_up_to, problem, MAX_BODY};
 use crate::limits::{AddressBuckets, Limits};
 
 /// A director's body (an event's entries) may be long: 400 pairs fit in 64 KiB.
@@ -86,35 +86,18 @@ async fn to_its_node(State(api): Api, req: Request, next: Next) -> Response {
         .path_and_query()
         .map(|p| p.as_str())
         .unwrap_or("/");
-    let mut resp = problem(
-        307,
-        Problem::new(
-            codes::ELSEWHERE,
-            format!("这个比赛由另一台服务器主持：{owner}"),
-            format!("this event is run by another node: {owner}"),
-        ),
-    );
+    let mut resp = http::refused(Refusal::Elsewhere {
+        owner: owner.to_string(),
+        event: true,
+    });
     if let Ok(location) = HeaderValue::from_str(&format!("{owner}{path}")) {
         resp.headers_mut().insert(header::LOCATION, location);
     }
     resp
 }
 
-/// The HTTP status of an event refusal.
-fn status(p: &Problem) -> u16 {
-    match p.code.as_str() {
-        codes::NO_EVENT => 404,
-        codes::NOT_DIRECTOR | codes::BAD_PAIR_TOKEN | codes::EVENT_TABLE => 403,
-        codes::EVENT_STATE | codes::SEAT_TAKEN => 409,
-        codes::TABLE_CLOSED => 410,
-        codes::TOO_MANY_TABLES | codes::TABLE_REBUILDING => 503,
-        codes::STORE_FAILED | codes::INTERNAL => 500,
-        _ => 400,
-    }
-}
-
 fn refused(p: Problem) -> Response {
-    problem(status(&p), p)
+    problem(Refusal::status_of(&p), p)
 }
 
 fn answer<T: serde::Serialize>(r: Result<T, Problem>) -> Response {
@@ -125,14 +108,7 @@ fn answer<T: serde::Serialize>(r: Result<T, Problem>) -> Response {
 }
 
 fn throttled() -> Response {
-    problem(
-        429,
-        Problem::new(
-            codes::RATE_LIMITED,
-            "错误的凭证太多，请过一会儿再试",
-            "too many refused tokens from this address: wait a minute",
-        ),
-    )
+    http::refused(Refusal::RateLimited(Limited::RefusedTokens))
 }
 
 /// Who calls: the director (a valid bearer token), or anyone (no `Authorization`). A bearer
@@ -165,20 +141,9 @@ async fn is_director(
 }
 
 fn not_director(api: &EventApi) -> Response {
-    let p = if api.events.has_director() {
-        Problem::new(
-            codes::NOT_DIRECTOR,
-            "只有裁判长可以这样做（需要裁判长凭证）",
-            "only the director may do this (Authorization: Bearer <director token>)",
-        )
-    } else {
-        Problem::new(
-            codes::NOT_DIRECTOR,
-            "本服务器没有设裁判长（--director-token）",
-            "this server has no director role (start it with --director-token)",
-        )
-    };
-    problem(403, p)
+    http::refused(Refusal::NotDirector {
+        no_director: !api.events.has_director(),
+    })
 }
 
 /// The director's calls: refused unless the bearer token is the director's.
@@ -320,14 +285,9 @@ async fn close_round(
         match serde_json::from_str(&text) {
             Ok(r) => r,
             Err(e) => {
-                return problem(
-                    400,
-                    Problem::new(
-                        codes::BAD_REQUEST,
-                        format!("请求有误：{e}"),
-                        format!("bad request: {e}"),
-                    ),
-                )
+                return http::refused(Refusal::BadRequest(Wrong::Body {
+                    detail: e.to_string(),
+                }))
             }
         }
     };

@@ -33,8 +33,9 @@ use std::time::Duration;
 
 use dashmap::{DashMap, DashSet};
 use protocol::{
-    codes, CreateEvent, EntryIn, EventBoard, EventBrief, EventCards, EventJoin, EventJoined,
-    EventRound, EventState, EventTable, EventView, PairCard, PairStatus, Problem, TableCard,
+    CreateEvent, EntryIn, EventBoard, EventBrief, EventCards, EventJoin, EventJoined, EventRound,
+    EventState, EventTable, EventView, PairCard, PairStatus, Problem, Refusal, SeatFault,
+    TableCard, Words, Wrong,
 };
 use tokio::sync::Mutex;
 use tournament::Direction;
@@ -88,27 +89,27 @@ pub struct Events {
 }
 
 fn no_event() -> Problem {
-    Problem::new(codes::NO_EVENT, "没有这个比赛", "no such event")
+    Refusal::NoEvent.into()
 }
 
 fn not_now(zh: impl Into<String>, en: impl Into<String>) -> Problem {
-    Problem::new(codes::EVENT_STATE, zh, en)
+    Refusal::EventState(Words::new(zh, en)).into()
 }
 
 fn store_problem(e: &store::StoreError) -> Problem {
-    Problem::new(
-        codes::STORE_FAILED,
-        "服务器无法保存，请稍后重试",
-        format!("the server could not store it: {}", e.0),
-    )
+    store_failed(e.0.clone())
+}
+
+fn store_failed(detail: String) -> Problem {
+    Refusal::StoreFailed {
+        detail,
+        reading: false,
+    }
+    .into()
 }
 
 fn bad_pair_token() -> Problem {
-    Problem::new(
-        codes::BAD_PAIR_TOKEN,
-        "对号凭证不对：请核对座位卡",
-        "that pair token is not valid for this event: check the seating card",
-    )
+    Refusal::BadPairToken.into()
 }
 
 impl Events {
@@ -339,7 +340,7 @@ impl Events {
             Ok::<(), store::StoreError>(())
         })
         .await
-        .map_err(|e| Problem::new(codes::STORE_FAILED, "服务器无法保存", e.to_string()))?
+        .map_err(|e| store_failed(e.to_string()))?
         .map_err(|e| store_problem(&e))?;
         tracing::info!(event = %live.header.id, seq, action = action.name(), "event log");
         live.seq = seq;
@@ -354,11 +355,10 @@ impl Events {
     /// given.
     pub async fn create(self: &Arc<Self>, mut spec: CreateEvent) -> Result<EventView, Problem> {
         let kind = self.lobby.games.get(&spec.game).cloned().ok_or_else(|| {
-            Problem::new(
-                codes::UNKNOWN_GAME,
-                format!("没有这种玩法「{}」", spec.game),
-                format!("unknown game \"{}\"", spec.game),
-            )
+            Problem::from(Refusal::UnknownGame {
+                game: spec.game.clone(),
+                known: vec![],
+            })
         })?;
         let ruleset = spec
             .ruleset
@@ -407,7 +407,7 @@ impl Events {
             db.lock().expect("event store lock").create_event(&h, &e)
         })
         .await
-        .map_err(|e| Problem::new(codes::STORE_FAILED, "服务器无法保存", e.to_string()))
+        .map_err(|e| store_failed(e.to_string()))
         .and_then(|r| r.map_err(|e| store_problem(&e)));
         if let Err(p) = written {
             self.sealed.remove(&header.seed_commitment);
@@ -594,21 +594,13 @@ impl Events {
         let seat = match req.seat {
             Some(s) if seats.contains(&s) => s,
             Some(s) => {
-                return Err(Problem::new(
-                    codes::BAD_SEAT,
-                    format!(
-                        "{}的座位是 {} 和 {}",
-                        pair.direction.zh(),
-                        seats[0],
-                        seats[1]
-                    ),
-                    format!(
-                        "seat {s} is not your pair's: {} sit at {} and {}",
-                        pair.direction.name(),
-                        seats[0],
-                        seats[1]
-                    ),
-                ))
+                return Err(Refusal::BadSeat(SeatFault::NotThePairs {
+                    seat: s,
+                    theirs: [seats[0], seats[1]],
+                    zh: pair.direction.zh().to_string(),
+                    en: pair.direction.name().to_string(),
+                })
+                .into())
             }
             None => {
                 let summary = handle.summary();
@@ -620,7 +612,7 @@ impl Events {
         };
         let which = if seat == seats[0] { 0 } else { 1 };
         let name = match &req.name {
-            Some(n) => crate::lobby::display_name(n).map_err(|r| r.1)?,
+            Some(n) => crate::lobby::display_name(n).map_err(Problem::from)?,
             None => pair
                 .names
                 .get(which)
@@ -631,8 +623,8 @@ impl Events {
         match handle.join(seat, name, seat_token::hash(&token)).await {
             Ok(()) => {}
             // Sat down before (only this pair's token reaches these seats): the same token.
-            Err(p) if p.code == codes::SEAT_TAKEN => {}
-            Err(p) => return Err(p),
+            Err(Refusal::SeatTaken) => {}
+            Err(r) => return Err(r.into()),
         }
         Ok(EventJoined {
             table: table_id,
@@ -981,11 +973,10 @@ fn parse_direction(s: &str) -> Result<Direction, Problem> {
     match s.trim().to_ascii_uppercase().as_str() {
         "NS" => Ok(Direction::NS),
         "EW" => Ok(Direction::EW),
-        _ => Err(Problem::new(
-            codes::BAD_REQUEST,
-            format!("方向「{s}」不对：应为 NS 或 EW"),
-            format!("direction \"{s}\" is not NS or EW"),
-        )),
+        _ => Err(Refusal::BadRequest(Wrong::Direction {
+            direction: s.to_string(),
+        })
+        .into()),
     }
 }
 

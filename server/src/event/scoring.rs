@@ -6,7 +6,7 @@
 //! board's results (a traveller would tell a pair about a board it has still to play). The
 //! director sees everything live; once the seed is revealed everyone does.
 
-use protocol::{codes, PairInfo, Problem};
+use protocol::{PairInfo, Problem, Refusal, Words};
 use serde::Serialize;
 use tournament::score::{
     ArtificialScores, BoardOut, Deduction, PairId, Pairs, ResultIn, ScoreInput, Standing,
@@ -159,7 +159,7 @@ pub fn standings(ev: &Event, full: bool) -> Result<Standings, Problem> {
     let upto = if full { ev.round } else { ev.closed };
     let out = tournament::score(score_input(ev, upto)).map_err(|e| {
         let p = Problem::explain(&e);
-        Problem::new(codes::INTERNAL, p.zh, p.en)
+        Problem::from(Refusal::Internal(Words::new(p.zh, p.en)))
     })?;
     let lines = |direction: Direction, list: &[Standing]| -> Vec<Line> {
         list.iter()

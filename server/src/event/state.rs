@@ -9,7 +9,8 @@
 use std::collections::BTreeMap;
 
 use protocol::{
-    codes, ArtificialPair, CreateEvent, EntryIn, MovementKind, PairInfo, Problem, SeatIndex,
+    ArtificialPair, CreateEvent, EntryIn, MovementKind, PairInfo, Problem, Refusal, SeatIndex,
+    Words, Wrong,
 };
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -209,11 +210,11 @@ pub struct Event {
 }
 
 fn bad(zh: impl Into<String>, en: impl Into<String>) -> Problem {
-    Problem::new(codes::BAD_REQUEST, zh, en)
+    Refusal::BadRequest(Wrong::Said(Words::new(zh, en))).into()
 }
 
 fn not_now(zh: impl Into<String>, en: impl Into<String>) -> Problem {
-    Problem::new(codes::EVENT_STATE, zh, en)
+    Refusal::EventState(Words::new(zh, en)).into()
 }
 
 /// The tournament crate's variant for a movement kind.
@@ -394,7 +395,7 @@ impl Event {
                     }
                     e.names
                         .iter()
-                        .map(|n| crate::lobby::display_name(n).map_err(|r| r.1))
+                        .map(|n| crate::lobby::display_name(n).map_err(Problem::from))
                         .collect::<Result<Vec<_>, _>>()?
                 };
                 let organisation = match &e.organisation {
@@ -869,6 +870,7 @@ pub fn seat_token(pair_token: &str, table_id: &str, seat: SeatIndex) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use protocol::codes;
 
     fn spec(tables: u32, rounds: u32, k: u32) -> CreateEvent {
         CreateEvent {

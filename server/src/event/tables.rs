@@ -2,7 +2,7 @@
 //! round, and reading a finished board's outcome (declarer and defenders' points) back from the
 //! table's stored log, replayed through the engine, exactly as a restarted server rebuilds it.
 
-use protocol::{codes, CreateTable, Problem, TableState};
+use protocol::{CreateTable, Problem, Refusal, TableState, Words};
 use rules::Engine;
 
 use super::state::Event;
@@ -33,11 +33,10 @@ pub async fn open(
     board: u32,
 ) -> Result<String, Problem> {
     let plan = ev.table_plan(round, table).ok_or_else(|| {
-        Problem::new(
-            codes::INTERNAL,
+        Problem::from(Refusal::Internal(Words::new(
             "移位表里没有这张桌",
             "no such table in the movement",
-        )
+        )))
     })?;
     let mut bots = Vec::new();
     for (direction, number) in [
@@ -62,7 +61,7 @@ pub async fn open(
         // An event's tables keep the ruleset's clocks (the competition's).
         play_seconds: None,
     };
-    lobby.create(req).await.map(|s| s.id).map_err(|r| r.1)
+    lobby.create(req).await.map(|s| s.id).map_err(Problem::from)
 }
 
 /// Where the table `id` is: from the lobby while it is open, from its stored log once it is over
@@ -113,7 +112,7 @@ pub fn outcome(stored: &StoredTable) -> Result<Option<(String, i32)>, String> {
     let seed = rules::deal::Seed::from_hex(&h.seed).map_err(|e| e.0)?;
     let fixed = DealFixed::from_json(&h.fixed)?;
     let mut board = <rules::shengji::Board as TableGame>::start(&h.ruleset, &seed, h.board, &fixed)
-        .map_err(|p| p.en)?;
+        .map_err(|r| r.words().en)?;
     for e in &stored.log {
         let action: rules::shengji::Action =
             serde_json::from_str(&e.action).map_err(|err| format!("entry {}: {err}", e.seq))?;

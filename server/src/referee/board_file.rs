@@ -244,7 +244,7 @@ pub fn export(checked: &Checked, event: Option<&str>) -> Result<String, String> 
             let seed = Seed::from_hex(&h.seed).map_err(|e| e.0)?;
             let fixed = DealFixed::from_json(&h.fixed)?
                 .shengji()
-                .map_err(|p| p.en)?;
+                .map_err(|r| r.words().en)?;
             let deal = rules::deal::deal_shengji(&seed, h.board, fixed);
             tag(&mut out, "Deal", "N");
             let o = run.dealt.order();
@@ -600,7 +600,7 @@ pub fn import_board(b: &BoardText, rename: Option<&str>) -> Result<Imported, Str
                 let fixed = DealFixed::from_json(&header.fixed)
                     .map_err(|e| mismatch(b, &e))?
                     .shengji()
-                    .map_err(|p| mismatch(b, &p.en))?;
+                    .map_err(|r| mismatch(b, &r.words().en))?;
                 let d = rules::deal::deal_shengji(&seed, board, fixed);
                 let mut v: Vec<(String, Vec<Card>)> = rules::shengji::Seat::ALL
                     .iter()

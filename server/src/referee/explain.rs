@@ -113,7 +113,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let lang = a.lang()?;
     if let Some(f) = &checked.fault {
         if checked.replayed.is_none() || f.seq.is_some_and(|s| s <= seq) {
-            return Err(format!("table {id}: {}", f.words.get(lang)));
+            return Err(format!("table {id}: {}", lang.of(&f.words)));
         }
     }
     let e = match a.value("try") {
@@ -1817,14 +1817,14 @@ pub fn text(e: &Explanation, lang: Lang) -> String {
         lines.push(format!(
             "{}{}",
             lang.pick("记录中这一条实际是：", "The log holds here: "),
-            l.get(lang)
+            lang.of(l)
         ));
     }
     if e.verdict.legal {
         lines.push(format!(
             "{}{}",
             lang.pick("引擎判定：", "The engine: "),
-            e.verdict.words.get(lang)
+            lang.of(&e.verdict.words)
         ));
     } else {
         lines.push(format!(
@@ -1838,7 +1838,7 @@ pub fn text(e: &Explanation, lang: Lang) -> String {
     if !e.context.is_empty() {
         lines.push(lang.pick("情形：", "The position:").into());
         for c in &e.context {
-            lines.push(format!("  {}", c.get(lang)));
+            lines.push(format!("  {}", lang.of(c)));
         }
     }
     if !e.rules.is_empty() {
@@ -1849,7 +1849,7 @@ pub fn text(e: &Explanation, lang: Lang) -> String {
                 state_mark(r.state, lang),
                 r.rule,
                 lang.pick("：", ": "),
-                r.words.get(lang)
+                lang.of(&r.words)
             ));
         }
     }
@@ -1864,14 +1864,14 @@ pub fn text(e: &Explanation, lang: Lang) -> String {
         for a in &e.refused {
             lines.push(format!(
                 "  ✗ {} → [{}] {}",
-                a.told.get(lang),
+                lang.of(&a.told),
                 a.code,
-                a.words.get(lang)
+                lang.of(&a.words)
             ));
         }
     }
     if e.verdict.legal {
-        let examples: Vec<&str> = e.also_legal_examples.iter().map(|w| w.get(lang)).collect();
+        let examples: Vec<&str> = e.also_legal_examples.iter().map(|w| lang.of(w)).collect();
         lines.push(match lang {
             Lang::Zh => format!(
                 "相近的做法中引擎也接受的：{} 种{}",
@@ -1896,7 +1896,7 @@ pub fn text(e: &Explanation, lang: Lang) -> String {
     if !e.events.is_empty() {
         lines.push(lang.pick("结果：", "What it did:").into());
         for ev in &e.events {
-            lines.push(format!("  {}", ev.get(lang)));
+            lines.push(format!("  {}", lang.of(ev)));
         }
     }
     lines.join("\n") + "\n"

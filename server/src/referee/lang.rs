@@ -1,7 +1,5 @@
 //! 语言 (languages): the desk speaks Chinese (the default, as the players do) or English.
 
-use serde::Serialize;
-
 /// The language of a report.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Lang {
@@ -20,6 +18,11 @@ impl Lang {
         }
     }
 
+    /// The Chinese or the English of some words.
+    pub fn of(self, w: &Words) -> &str {
+        self.pick(&w.zh, &w.en)
+    }
+
     /// The Chinese or the English of a pair.
     pub fn pick<'a>(self, zh: &'a str, en: &'a str) -> &'a str {
         match self {
@@ -29,27 +32,5 @@ impl Lang {
     }
 }
 
-/// One thing said in both languages (JSON output carries both).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Words {
-    pub zh: String,
-    pub en: String,
-}
-
-impl Words {
-    pub fn new(zh: impl Into<String>, en: impl Into<String>) -> Words {
-        Words {
-            zh: zh.into(),
-            en: en.into(),
-        }
-    }
-
-    /// What an engine error says about itself.
-    pub fn explain(e: &impl rules::Explain) -> Words {
-        Words::new(e.zh(), e.en())
-    }
-
-    pub fn get(&self, lang: Lang) -> &str {
-        lang.pick(&self.zh, &self.en)
-    }
-}
+/// One thing said in both languages: the protocol's, which refusals use too.
+pub use protocol::Words;

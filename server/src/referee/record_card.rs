@@ -58,7 +58,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     for id in &a.positional {
         let c = replayed::check(replayed::load(&db, id)?, None);
         if let Some(f) = &c.fault {
-            return Err(format!("table {id}: {}", f.words.get(opts.lang)));
+            return Err(format!("table {id}: {}", opts.lang.of(&f.words)));
         }
         checked.push(c);
     }

@@ -57,7 +57,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     write(&checked, &opts, &mut out)?;
     out.flush().map_err(|e| e.to_string())?;
     match &checked.fault {
-        Some(f) => Err(format!("table {id}: {}", f.words.get(opts.lang))),
+        Some(f) => Err(format!("table {id}: {}", opts.lang.of(&f.words))),
         None => Ok(()),
     }
 }
@@ -176,7 +176,7 @@ pub fn text(checked: &Checked, lang: Lang) -> String {
         (Lang::En, false, true) => format!("Log: {} entries, hash chain BROKEN", t.log.len()),
     });
     for n in &checked.notes {
-        lines.push(format!("{}{}", lang.pick("注意：", "Note: "), n.get(lang)));
+        lines.push(format!("{}{}", lang.pick("注意：", "Note: "), lang.of(n)));
     }
     match &checked.replayed {
         Some(Replayed::Shengji(run)) => shengji_text(t, run, lang, &mut lines),

@@ -398,7 +398,10 @@ pub fn start_shengji(h: &TableHeader) -> Result<(rules::shengji::Board, Vec<Word
     let seed = seed_of(h)?;
     let fixed = DealFixed::from_json(&h.fixed)
         .map_err(|e| Words::new(format!("定级定主记录读不懂：{e}"), e.clone()))?;
-    let fixed = fixed.shengji().map_err(|p| Words::new(p.zh, p.en))?;
+    let fixed = fixed.shengji().map_err(|r| {
+        let w = r.words();
+        Words::new(w.zh, w.en)
+    })?;
     let (rules, notes) = ruleset::<rules::shengji::Ruleset>(
         h,
         rules::shengji::Ruleset::by_name(&h.ruleset),
@@ -413,9 +416,10 @@ pub fn start_gouji(h: &TableHeader) -> Result<(rules::gouji::Game, Vec<Words>), 
     let seed = seed_of(h)?;
     let fixed = DealFixed::from_json(&h.fixed)
         .map_err(|e| Words::new(format!("定级定主记录读不懂：{e}"), e.clone()))?;
-    fixed
-        .nothing("够级", "gouji")
-        .map_err(|p| Words::new(p.zh, p.en))?;
+    fixed.nothing("够级", "gouji").map_err(|r| {
+        let w = r.words();
+        Words::new(w.zh, w.en)
+    })?;
     let (rules, notes) =
         ruleset::<rules::gouji::Ruleset>(h, rules::gouji::Ruleset::by_name(&h.ruleset), "够级")?;
     let deal = rules::deal::deal_gouji(&seed, h.board);

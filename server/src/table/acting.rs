@@ -2,6 +2,7 @@
 //! action takes (apply → store → ack → broadcast); the clock and the bots.
 
 use super::*;
+use protocol::{ReasonFault, SeatFault};
 
 impl<G: TableGame> Table<G> {
     // --- acting ---------------------------------------------------------------------------------
@@ -32,11 +33,9 @@ impl<G: TableGame> Table<G> {
         let parsed: G::Action = match serde_json::from_value(act.action) {
             Ok(a) => a,
             Err(e) => {
-                let p = Problem::new(
-                    codes::BAD_ACTION,
-                    format!("无法识别的动作：{e}"),
-                    format!("not an action of this game: {e}"),
-                );
+                let p = Problem::from(Refusal::BadAction {
+                    detail: e.to_string(),
+                });
                 self.ids
                     .remember(key, id, Told::Refused(Box::new(p.clone())));
                 return self.reject(&outlet, id, p);
@@ -80,32 +79,16 @@ impl<G: TableGame> Table<G> {
     /// or why they move on the seat's behalf); a spectator cannot act.
     pub(super) fn who_acts(&self, who: Who, act: &Act) -> Result<(usize, Actor, String), Problem> {
         match who {
-            Who::Spectator => Err(Problem::new(
-                codes::SPECTATOR,
-                "观战者不能出牌",
-                "a spectator cannot act",
-            )),
+            Who::Spectator => Err(Refusal::Spectator { auto: false }.into()),
             Who::Seat(mine) => {
                 if act.seat.is_some_and(|s| s != mine) {
-                    return Err(Problem::new(
-                        codes::NOT_YOUR_SEAT,
-                        "你只能为自己的座位出牌",
-                        "you can act only for your own seat",
-                    ));
+                    return Err(Refusal::NotYourSeat.into());
                 }
                 if act.reason.is_some() {
-                    return Err(Problem::new(
-                        codes::REASON,
-                        "只有裁判的动作附带理由",
-                        "only a referee's action carries a reason",
-                    ));
+                    return Err(Refusal::Reason(ReasonFault::FromPlayer).into());
                 }
                 if self.review.is_some() {
-                    return Err(Problem::new(
-                        codes::UNDER_REVIEW,
-                        "裁判正在审查本桌，请等审查结束再出牌",
-                        "the referee has the table under review: play on when it ends",
-                    ));
+                    return Err(Refusal::UnderReview.into());
                 }
                 let key = match &self.seats[mine].token_hash {
                     Some(h) => store::occupant(h),
@@ -115,11 +98,7 @@ impl<G: TableGame> Table<G> {
             }
             Who::Referee => {
                 let Some(seat) = act.seat.filter(|&s| s < self.seats.len()) else {
-                    return Err(Problem::new(
-                        codes::BAD_SEAT,
-                        "裁判判罚必须指明座位",
-                        "a ruling must name a seat",
-                    ));
+                    return Err(Refusal::BadSeat(SeatFault::RulingWithoutSeat).into());
                 };
                 let reason = act.reason.as_deref().map(str::trim).unwrap_or("");
                 // Control characters (NUL among them, which PostgreSQL text cannot hold) have
@@ -128,13 +107,9 @@ impl<G: TableGame> Table<G> {
                     || reason.chars().count() > MAX_REASON
                     || reason.chars().any(char::is_control)
                 {
-                    return Err(Problem::new(
-                        codes::REASON,
-                        format!("裁判的判罚或代为出牌须写明理由（1 到 {MAX_REASON} 个字）"),
-                        format!(
-                            "a referee's ruling or move on a seat's behalf needs a reason (1 to {MAX_REASON} characters)"
-                        ),
-                    ));
+                    return Err(
+                        Refusal::Reason(ReasonFault::RulingWithout { max: MAX_REASON }).into(),
+                    );
                 }
                 Ok((seat, Actor::Referee, REFEREE_KEY.to_string()))
             }
@@ -150,11 +125,7 @@ impl<G: TableGame> Table<G> {
         answer: Result<Vec<G::Event>, G::Error>,
     ) {
         if self.asked[seat] == Some(self.seq) {
-            let p = Problem::new(
-                codes::ALREADY_ASKED,
-                "刚刚问过了：有人出牌后才能再问",
-                "you just asked: ask again after the next play",
-            );
+            let p = Refusal::AlreadyAsked.into();
             return self.reject(outlet, id, p);
         }
         match answer {
@@ -191,21 +162,13 @@ impl<G: TableGame> Table<G> {
         // After the end only a referee may still act (a penalty found afterwards, closing the
         // board): the engine decides what it accepts then.
         if (self.state == TableState::Over || self.engine.is_over()) && actor != Actor::Referee {
-            return Err(Problem::new(
-                codes::GAME_OVER,
-                "这一局已经结束",
-                "the game is over",
-            ));
+            return Err(Refusal::GameOver.into());
         }
         if self.state != TableState::Playing
             && self.state != TableState::Over
             && actor != Actor::Referee
         {
-            return Err(Problem::new(
-                codes::TABLE_WAITING,
-                "还有空座位，牌局尚未开始",
-                "the game starts when every seat is taken",
-            ));
+            return Err(Refusal::TableWaiting.into());
         }
         let action_json = serde_json::to_string(&action).unwrap_or_default();
         let events = self
@@ -278,7 +241,7 @@ impl<G: TableGame> Table<G> {
         tracing::error!(error = %e, "store write failed; rebuilding the table from its log");
         self.deps.metrics.store_failure();
         self.broken = true;
-        store_problem(e)
+        store_problem(e).into()
     }
 
     pub(super) fn restart_clock(&mut self) {
@@ -452,13 +415,7 @@ pub(super) struct Client<'a> {
 }
 
 pub(super) fn stale(decided: u64, now: u64) -> Problem {
-    Problem::new(
-        codes::STALE,
-        format!("局面已变，这步没有送达（您看到的是第 {decided} 步，牌桌已到第 {now} 步）"),
-        format!(
-            "the table moved on before this arrived (you decided at step {decided}, the table is at {now}); nothing was played"
-        ),
-    )
+    Refusal::Stale { decided, now }.into()
 }
 
 #[cfg(test)]

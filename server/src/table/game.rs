@@ -3,7 +3,7 @@
 //! ([`DealFixed`]). The table actor, the log replay, the clocks and the bots are written once
 //! over it; the registry of the games a server hosts is [`crate::games`].
 
-use protocol::{codes, Problem};
+use protocol::{Refusal, Wrong};
 use rules::deal::Seed;
 use rules::Engine;
 
@@ -16,10 +16,10 @@ pub trait TableGame:
     /// The ruleset used when a table does not name one.
     const DEFAULT_RULESET: &'static str;
     /// Deals board (or game) `board` of `seed` under the named ruleset. Unknown rulesets and
-    /// boards are refused with a [`Problem`].
+    /// boards are refused with a [`Refusal`].
     /// `fixed` is what the director fixed instead of drawing it; a game with nothing to fix
     /// refuses anything there.
-    fn start(ruleset: &str, seed: &Seed, board: u32, fixed: &DealFixed) -> Result<Self, Problem>;
+    fn start(ruleset: &str, seed: &Seed, board: u32, fixed: &DealFixed) -> Result<Self, Refusal>;
     /// The ruleset's options as JSON, recorded in the table's header.
     fn options(ruleset: &str) -> String {
         let _ = ruleset;
@@ -27,18 +27,12 @@ pub trait TableGame:
     }
 }
 
-fn unknown_ruleset(game: &str, name: &str, known: &[&str]) -> Problem {
-    Problem::new(
-        "unknown_ruleset",
-        format!(
-            "{game} 没有「{name}」这套规则（可选：{}）",
-            known.join("、")
-        ),
-        format!(
-            "{game} has no ruleset \"{name}\" (known: {})",
-            known.join(", ")
-        ),
-    )
+fn unknown_ruleset(game: &str, name: &str, known: &[&str]) -> Refusal {
+    Refusal::UnknownRuleset {
+        game: game.to_string(),
+        name: name.to_string(),
+        known: known.iter().map(|k| k.to_string()).collect(),
+    }
 }
 
 /// What a director may fix for a deal instead of drawing it from the seed: 80分's level and
@@ -70,15 +64,13 @@ impl DealFixed {
     }
 
     /// The 80分 deal's fixed level and trump, checked.
-    pub fn shengji(&self) -> Result<rules::deal::Fixed, Problem> {
+    pub fn shengji(&self) -> Result<rules::deal::Fixed, Refusal> {
         let level = match &self.level {
             None => None,
             Some(s) => Some(rules::cards::Rank::parse(s).ok_or_else(|| {
-                Problem::new(
-                    codes::BAD_REQUEST,
-                    format!("级数「{s}」不对：应为 2–10、J、Q、K、A"),
-                    format!("level \"{s}\" is not a rank (2-10, J, Q, K, A)"),
-                )
+                Refusal::BadRequest(Wrong::Level {
+                    level: s.to_string(),
+                })
             })?),
         };
         let trump = match self.trump.as_deref() {
@@ -91,11 +83,9 @@ impl DealFixed {
                     .filter(|_| chars.next().is_none())
                     .and_then(rules::cards::Suit::from_letter);
                 Some(Some(suit.ok_or_else(|| {
-                    Problem::new(
-                        codes::BAD_REQUEST,
-                        format!("主「{t}」不对：应为 S、H、D、C 或 NT（无主）"),
-                        format!("trump \"{t}\" is not S, H, D, C or NT"),
-                    )
+                    Refusal::BadRequest(Wrong::Trump {
+                        trump: t.to_string(),
+                    })
                 })?))
             }
         };
@@ -104,15 +94,14 @@ impl DealFixed {
 
     /// Refuses any fixing of the deal for a game that has nothing to fix (a slower clock is
     /// not the deal's: it passes).
-    pub fn nothing(&self, zh: &str, en: &str) -> Result<(), Problem> {
+    pub fn nothing(&self, zh: &str, en: &str) -> Result<(), Refusal> {
         if self.level.is_none() && self.trump.is_none() {
             return Ok(());
         }
-        Err(Problem::new(
-            codes::BAD_REQUEST,
-            format!("{zh}没有级和主可定"),
-            format!("{en} has no level or trump to fix"),
-        ))
+        Err(Refusal::BadRequest(Wrong::NothingToFix {
+            zh: zh.to_string(),
+            en: en.to_string(),
+        }))
     }
 }
 
@@ -122,7 +111,7 @@ impl TableGame for rules::shengji::Board {
     const GAME: &'static str = "shengji";
     const DEFAULT_RULESET: &'static str = "fujian-2024";
 
-    fn start(ruleset: &str, seed: &Seed, board: u32, fixed: &DealFixed) -> Result<Self, Problem> {
+    fn start(ruleset: &str, seed: &Seed, board: u32, fixed: &DealFixed) -> Result<Self, Refusal> {
         let mut rules = rules::shengji::Ruleset::by_name(ruleset)
             .ok_or_else(|| unknown_ruleset("80分", ruleset, &["fujian-2024"]))?;
         if let Some(s) = fixed.play_seconds {
@@ -144,7 +133,7 @@ impl TableGame for rules::gouji::Game {
     const GAME: &'static str = "gouji";
     const DEFAULT_RULESET: &'static str = "zaozhuang-2017";
 
-    fn start(ruleset: &str, seed: &Seed, board: u32, fixed: &DealFixed) -> Result<Self, Problem> {
+    fn start(ruleset: &str, seed: &Seed, board: u32, fixed: &DealFixed) -> Result<Self, Refusal> {
         fixed.nothing("够级", "gouji")?;
         let mut rules = rules::gouji::Ruleset::by_name(ruleset)
             .ok_or_else(|| unknown_ruleset("够级", ruleset, &rules::gouji::Ruleset::NAMES))?;

@@ -55,17 +55,17 @@ pub(crate) enum Command {
         seat: usize,
         name: String,
         token_hash: String,
-        reply: oneshot::Sender<Result<(), Problem>>,
+        reply: oneshot::Sender<Result<(), Refusal>>,
     },
     Leave {
         token_hash: String,
-        reply: oneshot::Sender<Result<(), Problem>>,
+        reply: oneshot::Sender<Result<(), Refusal>>,
     },
     Attach {
         outlet: Outlet,
         token: Option<String>,
         last_seq: Option<u64>,
-        reply: oneshot::Sender<Result<Who, Problem>>,
+        reply: oneshot::Sender<Result<Who, Refusal>>,
     },
     Detach {
         conn: u64,
@@ -126,10 +126,6 @@ pub struct TableHandle {
     pub(super) rebuilding: Arc<AtomicBool>,
 }
 
-pub(super) fn gone() -> Problem {
-    Problem::new(codes::TABLE_CLOSED, "牌桌已关闭", "the table is closed")
-}
-
 impl TableHandle {
     pub fn summary(&self) -> TableSummary {
         self.summary.borrow().clone()
@@ -137,8 +133,8 @@ impl TableHandle {
 
     pub(super) async fn ask<T>(
         &self,
-        make: impl FnOnce(oneshot::Sender<Result<T, Problem>>) -> Command,
-    ) -> Result<T, Problem> {
+        make: impl FnOnce(oneshot::Sender<Result<T, Refusal>>) -> Command,
+    ) -> Result<T, Refusal> {
         let (tx, rx) = oneshot::channel();
         self.tx
             .send(Box::new(make(tx)))
@@ -148,15 +144,11 @@ impl TableHandle {
     }
 
     /// Why the actor does not answer: closed for good, or being rebuilt (try again).
-    pub(super) fn gone(&self) -> Problem {
+    pub(super) fn gone(&self) -> Refusal {
         if self.rebuilding.load(Ordering::Relaxed) {
-            Problem::new(
-                codes::TABLE_REBUILDING,
-                "牌桌正在恢复，请稍候重连",
-                "the table is being rebuilt from its log: reconnect in a moment",
-            )
+            Refusal::TableRebuilding
         } else {
-            gone()
+            Refusal::TableClosed
         }
     }
 
@@ -174,7 +166,7 @@ impl TableHandle {
         self.tx.closed().await
     }
 
-    pub async fn join(&self, seat: usize, name: String, token_hash: String) -> Result<(), Problem> {
+    pub async fn join(&self, seat: usize, name: String, token_hash: String) -> Result<(), Refusal> {
         self.ask(|reply| Command::Join {
             seat,
             name,
@@ -184,7 +176,7 @@ impl TableHandle {
         .await
     }
 
-    pub async fn leave(&self, token_hash: String) -> Result<(), Problem> {
+    pub async fn leave(&self, token_hash: String) -> Result<(), Refusal> {
         self.ask(|reply| Command::Leave { token_hash, reply }).await
     }
 
@@ -193,7 +185,7 @@ impl TableHandle {
         outlet: Outlet,
         token: Option<String>,
         last_seq: Option<u64>,
-    ) -> Result<Who, Problem> {
+    ) -> Result<Who, Refusal> {
         self.ask(|reply| Command::Attach {
             outlet,
             token,

@@ -22,7 +22,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use protocol::{close, codes, Actor, ClientOut, Problem, Role, SeatInfo, TableState, TableSummary};
+use protocol::{
+    close, codes, Actor, ClientOut, Problem, Refusal, Role, SeatInfo, TableState, TableSummary,
+};
 use rules::Viewer;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot, watch};
@@ -168,10 +170,6 @@ fn far_future() -> Instant {
     Instant::now() + Duration::from_secs(86_400 * 365)
 }
 
-fn problem_not(code: &str, zh: &str, en: &str) -> Problem {
-    Problem::new(code, zh, en)
-}
-
 impl<G: TableGame> Table<G> {
     /// The actor's loop, until the table closes, the server stops it, or a write fails.
     /// The futures of what a command, a clock or a bot sets off (the commit's journal wait
@@ -267,18 +265,9 @@ fn to_text(m: &ClientOut) -> String {
     serde_json::to_string(m).expect("wire types serialise")
 }
 
-fn bad_token() -> Problem {
-    Problem::new(
-        codes::BAD_TOKEN,
-        "座位凭证无效（可能已离座）",
-        "the seat token is not valid here (the seat may have been left)",
-    )
-}
-
-fn store_problem(e: &store::StoreError) -> Problem {
-    Problem::new(
-        codes::STORE_FAILED,
-        "服务器无法保存，请稍后重试",
-        format!("the server could not store it: {}", e.0),
-    )
+fn store_problem(e: &store::StoreError) -> Refusal {
+    Refusal::StoreFailed {
+        detail: e.0.clone(),
+        reading: false,
+    }
 }

@@ -16,7 +16,7 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
     let seed = rules::deal::Seed::from_hex(&header.seed).map_err(|e| e.0)?;
     let fixed = DealFixed::from_json(&header.fixed).map_err(|e| format!("table {id}: {e}"))?;
     let mut engine = G::start(&header.ruleset, &seed, header.board, &fixed)
-        .map_err(|p| format!("table {id}: {}", p.en))?;
+        .map_err(|r| format!("table {id}: {}", r.words().en))?;
     let n = engine.seats();
     let mut records: Vec<SeatRecord> = (0..n)
         .map(|seat| SeatRecord {

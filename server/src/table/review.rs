@@ -11,6 +11,7 @@
 
 use super::*;
 use crate::clock::MoveClock;
+use protocol::ReasonFault;
 
 /// A table under review.
 pub(super) struct UnderReview {
@@ -42,22 +43,15 @@ impl<G: TableGame> Table<G> {
         let (who, outlet) = (sub.who, sub.outlet.clone());
         let refuse = |problem: Problem| to_text(&ClientOut::Error { problem });
         if who != Who::Referee {
-            let text = refuse(Problem::new(
-                codes::REFEREE_ONLY,
-                "只有裁判可以暂停牌局进行审查",
-                "only the referee can put a table under review",
-            ));
+            let text = refuse(Refusal::RefereeOnly.into());
             return self.send(&outlet, text);
         }
         let now = Instant::now();
         if on {
             let reason = reason.as_deref().map(str::trim).unwrap_or("").to_string();
             if reason.is_empty() || reason.chars().count() > MAX_REASON {
-                let text = refuse(Problem::new(
-                    codes::REASON,
-                    format!("审查须写明理由（1 到 {MAX_REASON} 个字）"),
-                    format!("a review needs a reason (1 to {MAX_REASON} characters)"),
-                ));
+                let text =
+                    refuse(Refusal::Reason(ReasonFault::ReviewWithout { max: MAX_REASON }).into());
                 return self.send(&outlet, text);
             }
             match &mut self.review {

@@ -1,7 +1,7 @@
 //! Seats and presence: joining, leaving, attaching connections, the public summary.
 
-use super::handle::gone;
 use super::*;
+use protocol::SeatFault;
 
 /// What the table calls its bots: 「电脑·」 and the seat (「电脑·东」, 「电脑·A2」), so players
 /// tell them apart. The lobby refuses any name that starts so: no person passes for a bot.
@@ -30,23 +30,15 @@ impl<G: TableGame> Table<G> {
         seat: usize,
         name: String,
         token_hash: String,
-    ) -> Result<(), Problem> {
+    ) -> Result<(), Refusal> {
         if self.state == TableState::Closed {
-            return Err(gone());
+            return Err(Refusal::TableClosed);
         }
         let Some(record) = self.seats.get(seat) else {
-            return Err(problem_not(
-                codes::BAD_SEAT,
-                "没有这个座位",
-                "there is no such seat",
-            ));
+            return Err(Refusal::BadSeat(SeatFault::NoSuchSeat));
         };
         if record.bot || record.name.is_some() {
-            return Err(problem_not(
-                codes::SEAT_TAKEN,
-                "这个座位已经有人了",
-                "that seat is taken",
-            ));
+            return Err(Refusal::SeatTaken);
         }
         self.save_seat(seat, Some(name), Some(token_hash)).await?;
         self.auto[seat] = false;
@@ -71,9 +63,9 @@ impl<G: TableGame> Table<G> {
         Ok(())
     }
 
-    pub(super) async fn leave(&mut self, token_hash: &str) -> Result<(), Problem> {
+    pub(super) async fn leave(&mut self, token_hash: &str) -> Result<(), Refusal> {
         let Some(seat) = self.seat_of(token_hash) else {
-            return Err(bad_token());
+            return Err(Refusal::BadToken);
         };
         self.save_seat(seat, None, None).await?;
         self.subscribers.retain(|s| {
@@ -94,7 +86,7 @@ impl<G: TableGame> Table<G> {
         seat: usize,
         name: Option<String>,
         token_hash: Option<String>,
-    ) -> Result<(), Problem> {
+    ) -> Result<(), Refusal> {
         let record = SeatRecord {
             seat,
             name,
@@ -123,19 +115,13 @@ impl<G: TableGame> Table<G> {
         outlet: Outlet,
         token: Option<String>,
         last_seq: Option<u64>,
-    ) -> Result<Who, Problem> {
+    ) -> Result<Who, Refusal> {
         if self.state == TableState::Closed {
-            return Err(gone());
+            return Err(Refusal::TableClosed);
         }
         let who = match token {
             // An event's table: watching it would show a board others have still to play.
-            None if self.sealed() => {
-                return Err(Problem::new(
-                    codes::EVENT_TABLE,
-                    "这是比赛的牌桌，不能观战",
-                    "this table belongs to an event: it cannot be watched",
-                ))
-            }
+            None if self.sealed() => return Err(Refusal::EventTable { watching: true }),
             None => Who::Spectator,
             Some(t) => {
                 let h = seat_token::hash(&t);
@@ -145,7 +131,7 @@ impl<G: TableGame> Table<G> {
                 } else if let Some(seat) = self.seat_of(&h) {
                     Who::Seat(seat)
                 } else {
-                    return Err(bad_token());
+                    return Err(Refusal::BadToken);
                 }
             }
         };
@@ -252,11 +238,7 @@ impl<G: TableGame> Table<G> {
         let Who::Seat(seat) = sub.who else {
             let outlet = sub.outlet.clone();
             let text = to_text(&ClientOut::Error {
-                problem: Problem::new(
-                    codes::SPECTATOR,
-                    "只有入座的玩家可以托管",
-                    "only a seated player can ask for auto-play",
-                ),
+                problem: Refusal::Spectator { auto: true }.into(),
             });
             return self.send(&outlet, text);
         };
