@@ -923,6 +923,35 @@ async fn sigkill_mid_round_loses_nothing_and_the_event_finishes() {
         store::verify_event(&stored[0].header, &stored[0].log).unwrap();
         assert!(stored[0].log.len() as u64 >= before.log_len);
     }
+    // `paiju verify` checks the event's chain too; an edited director's log fails it.
+    let verify = |db: &Path| {
+        let out = Command::new(&bin)
+            .args(["verify", "--db"])
+            .arg(db)
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+        )
+    };
+    let (fine, said) = verify(&db);
+    assert!(fine && said.contains(&format!("event {id}: ok")), "{said}");
+    let edited = db.with_file_name("edited.db");
+    std::fs::copy(&db, &edited).unwrap();
+    let _ = std::fs::copy(db.with_extension("db-wal"), edited.with_extension("db-wal"));
+    rusqlite::Connection::open(&edited)
+        .unwrap()
+        .execute(
+            "UPDATE event_log SET time_ms = time_ms + 1 WHERE event_id = ?1 AND seq = 2",
+            [&id],
+        )
+        .unwrap();
+    let (fine, said) = verify(&edited);
+    assert!(
+        !fine && said.contains(&format!("event {id}: TAMPERED")),
+        "{said}"
+    );
 
     // Restart: the event is rebuilt from its log; every result and table is still there.
     let (child, a) = serve(&bin, &db);
