@@ -840,7 +840,7 @@ impl Events {
                     game: live.event.spec.game.clone(),
                     state: event_state(&live.event),
                     round: live.event.round,
-                    rounds: live.event.spec.rounds,
+                    rounds: live.event.rounds(),
                 },
             ));
         }
@@ -1117,7 +1117,8 @@ impl Events {
                         "playing"
                     }
                     .to_string(),
-                    matches: g.match_view(s.round, results),
+                    // A closed round's winners are public: the teams knocked out are.
+                    matches: g.match_view(s.round, results || s.round <= ev.closed),
                     byes: g.byes(s.round),
                     final_groups: g.final_groups_view(s.round),
                     games: g.games_view(s.round, results, summary),
@@ -1179,7 +1180,7 @@ impl Events {
             game: ev.spec.game.clone(),
             ruleset: ev.spec.ruleset.clone().unwrap_or_default(),
             tables: ev.tables(),
-            rounds: ev.spec.rounds,
+            rounds: ev.rounds(),
             boards_per_round: ev.spec.boards_per_round,
             movement: ev.spec.movement,
             level: ev.spec.level.clone(),

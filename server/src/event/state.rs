@@ -507,6 +507,16 @@ impl Event {
         self.revealed
     }
 
+    /// Rounds planned: 80分's as created; 够级's as far as known (the rounds started, and one
+    /// more until the final is drawn: how many knockout rounds the field needs shows as they
+    /// are drawn).
+    pub fn rounds(&self) -> u32 {
+        match &self.gouji {
+            Some(g) => self.round + u32::from(g.final_round().is_none()),
+            None => self.spec.rounds,
+        }
+    }
+
     fn check_entries(&self, entries: &[EntryIn]) -> Result<Vec<Pair>, Problem> {
         let t = self.tables();
         if entries.len() != 2 * t as usize {
