@@ -555,6 +555,7 @@ function eventConsole(root, id, redraw) {
         { class: 'facts' },
         h('span', {}, h('b', { 'data-state': view.state }, stateWord(view.state))),
         h('span', {}, g('gouji_teams')),
+        h('span', {}, wordIn(WORDS, 'round_of', { r: view.round, n: view.rounds })),
         h('span', {}, `${g('teams_h')} ${gv.teams.length} · ${g('final_games')} ${gv.final_games}`),
         gv.next ? h('span', { 'data-next': gv.next }, g(gv.next === 'final' ? 'next_final' : 'next_knockout')) : null,
         h('span', { class: 'mono' }, d('log', { n: view.log_len, hash: view.head_hash.slice(0, 16) })),
@@ -568,6 +569,7 @@ function eventConsole(root, id, redraw) {
     replace(closeBtn, d('close_round', { r: Math.max(view.round, 1) }));
     closeBtn.disabled = !playing;
     revealBtn.disabled = view.state === 'finished' || !finalClosed;
+    replace(cardsBtn, g('print_team_cards'));
     cardsBtn.disabled = gv.teams.length === 0;
     register.hidden = view.round > 0;
     shengjiPanels.hidden = true;

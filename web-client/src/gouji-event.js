@@ -54,6 +54,7 @@ export const GOUJI_WORDS = {
   points_off: { zh: '扣分', en: 'Points off' },
   submit_team_deduct: { zh: '登记扣分', en: 'Record the deduction' },
   deductions_h: { zh: '扣分记录', en: 'Deductions' },
+  print_team_cards: { zh: '打印队卡', en: 'Print team cards' },
   card_team: { zh: '第 {n} 队 · {name}', en: 'Team {n} · {name}' },
   team_token: { zh: '队号凭证', en: 'Team token' },
   join_team_at: { zh: '入座：打开 {url}，输入队号凭证（三位选手各自入座）', en: 'To sit down: open {url} and type the team token (each of the three players)' },

@@ -72,6 +72,7 @@ export const WORDS = {
   sent_dispute: { zh: '已报告裁判，请稍候。', en: 'The referee has been called; please wait.' },
   table_n: { zh: '第 {n} 桌', en: 'Table {n}' },
   you_are: { zh: '{dir} 第 {n} 对：{names}', en: '{dir} pair {n}: {names}' },
+  you_are_team: { zh: '第 {n} 队：{names}', en: 'Team {n}: {names}' },
   vs: { zh: '南北 {ns} 对 东西 {ew}', en: 'NS {ns} v EW {ew}' },
   waiting: { zh: '等待入座', en: 'Waiting' },
   playing: { zh: '进行中', en: 'In play' },
@@ -362,7 +363,7 @@ function pairPanel(id, game) {
       const me = await eventCall('POST', `/api/events/${encodeURIComponent(id)}/pair`, { token: token() });
       replace(
         mine,
-        h('p', {}, w('you_are', { dir: w(me.direction), n: me.number, names: playerNames(me) })),
+        h('p', {}, me.direction === 'team' ? w('you_are_team', { n: me.number, names: playerNames(me) }) : w('you_are', { dir: w(me.direction), n: me.number, names: playerNames(me) })),
         me.table ? tableResults(me.table) : null,
       );
     } catch (e) {
