@@ -1,4 +1,4 @@
-//! Events (赛事): 80分 duplicate pairs run live by a director (issue 11).
+//! Events (赛事): 80分 duplicate pairs and 够级 team events run live by a director (issue 11).
 //!
 //! A director (`--director-token`) creates an event, registers the pairs and starts each round;
 //! the server opens that round's tables from the Mitchell movement (one table per board, dealt
@@ -6,14 +6,21 @@
 //! board's outcome from its table when play ends, opens the pair's next board, and scores
 //! everything with the `tournament` crate. At the end of a round NS record and EW check their
 //! results (or dispute them); the director adjusts, deducts, closes the round, and after the last
-//! one reveals the seed, so anyone can re-deal every board.
+//! one reveals the seed, so anyone can re-deal every board. A 够级 event goes the same way with
+//! teams: each round drawn from the seed (groups, knockout matches of six games, the final of six
+//! teams rotating on three tables), each game's table opened in turn and its result read back.
 //!
 //! One concern a file:
 //!
 //! - [`state`]: the event as a pure state machine over its log's actions (`Event::apply`), the
 //!   pair tokens.
-//! - [`tables`]: opening a board's table; reading a finished board back from its stored log.
-//! - [`scoring`]: standings, travellers, CSV and the printable page (`tournament::score`).
+//! - [`gouji`]: a 够级 event's own state (teams, the draw as logged, matches, the final's games,
+//!   what each table plays next), from `tournament::gouji`.
+//! - [`card_token`]: the tokens printed on the cards (pairs', teams').
+//! - [`tables`]: opening a board's (or a game's) table; reading a finished one back from its
+//!   stored log.
+//! - [`scoring`]: standings, travellers, CSV and the printable page (`tournament::score`, and
+//!   the team ranking of `tournament::gouji`).
 //! - this file: the registry of events, each behind its own lock; every change goes
 //!   check → store (hash-chained `event_log`) → apply, as a table's actions do; the runner that
 //!   watches each event's tables; rebuilding every event from its log at start.
