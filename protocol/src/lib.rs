@@ -226,6 +226,10 @@ pub struct EntryIn {
     /// A practice pair: bots play its seats (so four friends can rehearse a whole session).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub bot: bool,
+    /// 够级: the team's name (e.g. 「山亭1队」); `{organisation}{k}队`, else `第{n}队`, when
+    /// absent. 80分 pairs have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team: Option<String>,
 }
 
 /// `POST /api/events` (director): a new event. The event seed is drawn by the server; only its
@@ -233,13 +237,19 @@ pub struct EntryIn {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CreateEvent {
-    /// `"shengji"`: 80分 duplicate pairs (计副制米切尔). 够级 team events are not live yet.
+    /// `"shengji"`: 80分 duplicate pairs (计副制米切尔); `"gouji"`: 够级 teams (group knockout of
+    /// six-game matches, then the final of six teams on three tables).
     pub game: String,
     /// The event's name (1–60 characters), e.g. 「第九届老年人智力运动会 80分」.
     pub name: String,
-    /// Tables in play: one NS and one EW pair each.
+    /// 80分: tables in play, one NS and one EW pair each. 够级: not used (0).
+    #[serde(default)]
     pub tables: u32,
+    /// 80分 only.
+    #[serde(default)]
     pub rounds: u32,
+    /// 80分 only.
+    #[serde(default)]
     pub boards_per_round: u32,
     #[serde(default)]
     pub movement: MovementKind,
@@ -256,10 +266,19 @@ pub struct CreateEvent {
     /// own move clocks are the ruleset's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub board_minutes: Option<u32>,
-    /// The pairs, NS 1…T then EW 1…T (2 × `tables` entries); may also be registered later
-    /// (`POST /api/events/{id}/entries`), until round 1 starts.
+    /// The pairs, NS 1…T then EW 1…T (2 × `tables` entries); 够级: the teams (three names each),
+    /// at least six. May also be registered later (`POST /api/events/{id}/entries`), until round
+    /// 1 starts.
     #[serde(default)]
     pub entries: Vec<EntryIn>,
+    /// 够级: groups of the draw (小组: 甲, 乙, …); when absent 2, or the most teams one
+    /// organisation has if that is more.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub groups: Option<u32>,
+    /// 够级: games of the final (a multiple of 3: in three games every A team meets every B
+    /// team once); 3 when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_games: Option<u32>,
 }
 
 /// `POST /api/events/{id}/entries` (director): registers (or re-registers, before round 1)
@@ -302,6 +321,18 @@ pub struct EventCards {
     pub pairs: Vec<PairCard>,
     /// `tournament::movement_card` per table: plain text for a fixed-width font.
     pub tables: Vec<TableCard>,
+    /// 够级: every team's card with its token (none for a bot team).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub teams: Vec<TeamCard>,
+}
+
+/// A 够级 team's card: the team and its token (the director's only).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TeamCard {
+    #[serde(flatten)]
+    pub team: TeamInfo,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -432,6 +463,152 @@ pub struct EventView {
     pub log_len: u64,
     /// The hash of the log's last entry.
     pub head_hash: String,
+    /// 够级 events: the teams, the draw and every match and game (`pairs` and `schedule` are
+    /// empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gouji: Option<GoujiView>,
+}
+
+/// A 够级 team as everyone may see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TeamInfo {
+    /// In the order registered, from 1.
+    pub number: u32,
+    /// The team's name, unique in the event (the draw and the results name teams by it).
+    pub name: String,
+    /// The three players, seats 1, 2, 3 of the team's side.
+    pub names: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub organisation: Option<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
+}
+
+/// A 够级 event: teams, draw, stages.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GoujiView {
+    pub teams: Vec<TeamInfo>,
+    /// The groups as drawn at round 1 (小组, no two teams of one organisation in a group).
+    pub groups: Vec<GoujiGroup>,
+    /// Games of the final.
+    pub final_games: u32,
+    /// One per round started: knockout rounds, then the final.
+    pub stages: Vec<GoujiStage>,
+    /// What the next round will be: `"knockout"` or `"final"`; absent once the final is drawn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GoujiGroup {
+    pub name: String,
+    pub teams: Vec<String>,
+}
+
+/// One round of a 够级 event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GoujiStage {
+    pub round: u32,
+    /// `"knockout"` or `"final"`.
+    pub kind: String,
+    /// `"drawing"`, `"playing"`, `"closed"`.
+    pub state: String,
+    /// Knockout: the matches (table n is match n).
+    pub matches: Vec<GoujiMatch>,
+    /// Knockout: the teams with a bye (轮空).
+    pub byes: Vec<String>,
+    /// The final: groups A and B, in their starting table order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_groups: Option<GoujiFinalGroups>,
+    /// Every game of the round opened so far or to come (a match's games in order; the
+    /// final's games table by table), with who sits A and B.
+    pub games: Vec<GoujiGame>,
+    /// Team deductions (扣该队4分) made in this round.
+    pub deductions: Vec<TeamDeductionLine>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GoujiFinalGroups {
+    pub a: Vec<String>,
+    pub b: Vec<String>,
+}
+
+/// A knockout match: six games at one table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GoujiMatch {
+    pub table: u32,
+    pub group: String,
+    /// The team in seats A1…A3 (A1 leads every game).
+    pub a: String,
+    pub b: String,
+    /// Games with a result (extra games not counted).
+    pub played: u32,
+    /// Totals so far, deductions off (director, or once final).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<[i32; 2]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner: Option<String>,
+    /// Six games in and level on points, 头科 and 大落: an extra game is played.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub extra_game_needed: bool,
+}
+
+/// One game at one table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GoujiGame {
+    pub table: u32,
+    /// From 1 in its match (or the final); an extra game follows the scheduled ones.
+    pub game: u32,
+    /// The deal: `paiju deal --game gouji --seed … --board {deal}` once the seed is revealed.
+    pub deal: u32,
+    pub a: String,
+    pub b: String,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub extra: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<TableState>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<u64>,
+    /// Director, or once final.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<GoujiGameResult>,
+    pub done: bool,
+}
+
+/// A game's result as the engine scored it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GoujiGameResult {
+    /// Team A's points, then B's.
+    pub a: i32,
+    pub b: i32,
+    /// The side that took 头科 (`"a"`, `"b"`), none after a forfeit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first: Option<String>,
+    /// The side of every 大落.
+    pub last: Vec<String>,
+}
+
+/// A team deduction as logged.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TeamDeductionLine {
+    pub round: u32,
+    pub team: String,
+    pub points: i32,
+    pub reason: String,
+}
+
+/// `POST /api/events/{id}/team-deductions` (director, 够级): 扣该队4分, in the round being played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TeamDeductionIn {
+    /// The team's number.
+    pub team: u32,
+    /// 4 when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<i32>,
+    pub reason: String,
 }
 
 /// `GET /api/events`: one line per event.

@@ -217,6 +217,8 @@ pub enum SeatFault {
         zh: String,
         en: String,
     },
+    /// A 够级 event's team asked for `seat`; its side's seats in this game are `theirs`.
+    NotTheTeams { seat: usize, theirs: [usize; 3] },
 }
 
 /// What is wrong with a display name.
@@ -500,6 +502,13 @@ impl Refusal {
                 format!("{zh}的座位是 {a} 和 {b}"),
                 format!("seat {seat} is not your pair's: {en} sit at {a} and {b}"),
             ),
+            Refusal::BadSeat(SeatFault::NotTheTeams {
+                seat,
+                theirs: [a, b, c],
+            }) => w(
+                format!("这一局您队的座位是 {a}、{b}、{c}"),
+                format!("seat {seat} is not your team's in this game: it sits at {a}, {b} and {c}"),
+            ),
             Refusal::BadName(NameFault::Length) => {
                 w("名字要 1 到 24 个字", "a name is 1 to 24 characters")
             }
@@ -668,6 +677,10 @@ impl Refusal {
                 theirs: [1, 3],
                 zh: "东西".into(),
                 en: "EW".into(),
+            }),
+            Refusal::BadSeat(SeatFault::NotTheTeams {
+                seat: 1,
+                theirs: [0, 2, 4],
             }),
             Refusal::BadName(NameFault::Length),
             Refusal::BadName(NameFault::Reserved { name: s() }),

@@ -86,7 +86,18 @@ async fn until(
     what: &str,
     f: impl Fn(&EventView) -> bool,
 ) -> EventView {
-    for _ in 0..600 {
+    until_for(addr, id, what, 60, f).await
+}
+
+/// [`until`], `secs` seconds at most.
+async fn until_for(
+    addr: SocketAddr,
+    id: &str,
+    what: &str,
+    secs: u32,
+    f: impl Fn(&EventView) -> bool,
+) -> EventView {
+    for _ in 0..secs * 10 {
         let v = view(addr, id).await;
         if f(&v) {
             return v;
@@ -101,6 +112,21 @@ fn round_done(v: &EventView, round: u32) -> bool {
         .tables
         .iter()
         .all(|t| t.boards.iter().all(|b| b.done))
+}
+
+/// A director's `POST` that must succeed; its JSON.
+async fn director_post(addr: SocketAddr, path: String, body: Value) -> Value {
+    ok(addr, "POST", &path, Some(DIRECTOR), body).await
+}
+
+/// A server in this process with the director's token, the rate limit lifted for bots that do
+/// not think (the limits have their own tests).
+async fn director_server(name: &str) -> TestServer {
+    let mut config = test_config(temp_dir(name).join("paiju.db"));
+    config.director_token = Some(DIRECTOR.to_string());
+    config.limits.burst = 10_000.0;
+    config.limits.per_second = 10_000.0;
+    TestServer::start_with(config).await
 }
 
 /// The entries: NS 1 and EW 2 are people, every other pair is a bot pair.
@@ -258,13 +284,7 @@ fn redeal_matches_in(db: &mut dyn Store, v: &EventView) -> usize {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_practice_event_runs_from_creation_to_the_revealed_seed() {
-    let mut config = test_config(temp_dir("events").join("paiju.db"));
-    config.director_token = Some(DIRECTOR.to_string());
-    // Bots with no thinking time act far faster than people: lift the per-connection rate
-    // limit (the limits have their own tests).
-    config.limits.burst = 10_000.0;
-    config.limits.per_second = 10_000.0;
-    let s = TestServer::start_with(config).await;
+    let s = director_server("events").await;
     let a = s.addr;
 
     // Create: 3 tables, 3 rounds of 2 boards, plain Mitchell, the pairs registered with it.
@@ -1342,4 +1362,566 @@ async fn two_nodes_one_runs_the_event_then_the_other_takes_it_over() {
     assert_eq!(played, round2_tables);
     n2.running.shutdown().await;
     check_stored_on_postgres(&url, &v).await;
+}
+
+// --- 够级 team events ----------------------------------------------------------------------------
+//
+// The same over 够级 teams: the director creates the event (teams of three), the server draws
+// the groups and each knockout round from the event seed, opens every game's table (six seats,
+// A1 leads), reads each game's result from its log, ranks with the tournament crate's
+// tie-breaks; the final's teams rotate (A 1→2→3, B 3→2→1) with one deal per game at all three
+// tables; the seed is revealed at the end and every game re-dealt and the draw redrawn from it.
+
+/// `n` teams of one organisation each (bots unless `people` names their number).
+fn teams(n: u32, people: &[u32]) -> Vec<Value> {
+    (1..=n)
+        .map(|i| {
+            let org = ["山亭", "峄城", "台儿庄", "薛城", "市中", "滕州", "高新"][(i as usize - 1) % 7];
+            if people.contains(&i) {
+                json!({"names": [format!("{org}甲"), format!("{org}乙"), format!("{org}丙")],
+                       "organisation": org, "team": format!("{org}{i}队")})
+            } else {
+                json!({"names": [], "bot": true, "organisation": org, "team": format!("{org}{i}队")})
+            }
+        })
+        .collect()
+}
+
+/// A 够级 round is over: drawn, every game has a result, every match a winner, nobody level
+/// in the final.
+fn gouji_round_done(v: &EventView, round: u32) -> bool {
+    let Some(s) = v
+        .gouji
+        .as_ref()
+        .and_then(|g| g.stages.iter().find(|s| s.round == round))
+    else {
+        return false;
+    };
+    s.state != "drawing"
+        && !s.games.is_empty()
+        && s.games.iter().all(|g| g.done)
+        && s.matches.iter().all(|m| m.winner.is_some())
+}
+
+/// A people team plays every game it has this round (three WebSocket bot clients a game, one
+/// per seat of its side), until the round is over (an extra game may still come for it once
+/// the scheduled games are in).
+async fn play_team_round(addr: SocketAddr, id: &str, token: &str, round: u32, think: Duration) {
+    let mut idle = 0;
+    loop {
+        if gouji_round_done(&view(addr, id).await, round) {
+            return;
+        }
+        let (status, v) = call(
+            addr,
+            "POST",
+            &format!("/api/events/{id}/join"),
+            None,
+            Some(&json!({"token": token})),
+        )
+        .await;
+        if status == 409 {
+            assert_eq!(v["code"], "event_state", "{v}");
+            idle += 1;
+            assert!(idle < 9000, "the round did not end in 15 minutes");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        }
+        idle = 0;
+        assert_eq!(status, 200, "{v}");
+        let first: EventJoined = serde_json::from_value(v).unwrap();
+        // Its side's three seats: A1, A2, A3 (0, 2, 4) or B1, B2, B3 (1, 3, 5).
+        let seats: Vec<usize> = (0..3).map(|k| first.seat % 2 + 2 * k).collect();
+        let mut tasks = Vec::new();
+        for seat in seats {
+            let j: EventJoined = serde_json::from_value(
+                ok(
+                    addr,
+                    "POST",
+                    &format!("/api/events/{id}/join"),
+                    None,
+                    json!({"token": token, "seat": seat}),
+                )
+                .await,
+            )
+            .unwrap();
+            assert_eq!(
+                j.table, first.table,
+                "the team's three seats are at one table"
+            );
+            let url = format!("ws://{addr}/ws/{}", j.table);
+            let opts = bots::client::BotOptions {
+                think,
+                ..Default::default()
+            };
+            tasks.push(tokio::spawn(async move {
+                bots::client::play::<rules::gouji::Game>(&url, &j.token, opts).await
+            }));
+        }
+        for t in tasks {
+            assert!(t.await.unwrap().expect("plays to the end").over);
+        }
+    }
+}
+
+/// The director runs every round of a 够级 event to its end (people teams playing theirs) and
+/// reveals the seed; the finished view.
+async fn run_gouji_event(a: SocketAddr, id: &str, people: &[String], think: Duration) -> EventView {
+    let mut round = view(a, id).await.round;
+    loop {
+        let v = view(a, id).await;
+        let next = v.gouji.as_ref().unwrap().next.clone();
+        if v.closed == round {
+            if next.is_none() {
+                break;
+            }
+            round += 1;
+            director_post(
+                a,
+                format!("/api/events/{id}/rounds/{round}/start"),
+                json!({}),
+            )
+            .await;
+        }
+        let plays = people
+            .iter()
+            .map(|t| play_team_round(a, id, t, round, think));
+        futures_util::future::join_all(plays).await;
+        // Six games one after the other (bots in a debug build take a while over each).
+        until_for(a, id, "the round's games", 900, |v| {
+            gouji_round_done(v, round)
+        })
+        .await;
+        director_post(
+            a,
+            format!("/api/events/{id}/rounds/{round}/close"),
+            json!({}),
+        )
+        .await;
+    }
+    serde_json::from_value(director_post(a, format!("/api/events/{id}/reveal"), json!({})).await)
+        .unwrap()
+}
+
+/// Every game of a finished 够级 event, from the revealed seed: its table dealt the game's deal
+/// from the event seed (every card a seat played or burned is in its re-dealt hand, and the
+/// stored log replayed from the seed gives the logged result), and the draw drawn again gives
+/// the logged groups, knockout rounds and final groups. The games checked.
+fn gouji_redeal_matches(db: &mut dyn Store, v: &EventView) -> usize {
+    use tournament::gouji as tg;
+    let seed_hex = v.seed.as_deref().expect("revealed");
+    let seed = rules::deal::Seed::from_hex(seed_hex).unwrap();
+    assert_eq!(seed.commitment(), v.seed_commitment);
+    let g = v.gouji.as_ref().unwrap();
+    // The draw.
+    let entrants: Vec<tg::Entrant> = g
+        .teams
+        .iter()
+        .map(|t| tg::Entrant {
+            team: t.name.clone(),
+            organisation: t.organisation.clone().unwrap(),
+        })
+        .collect();
+    let groups = tg::draw_groups(&entrants, g.groups.len(), &seed).unwrap();
+    let names: Vec<(String, Vec<String>)> = groups
+        .iter()
+        .map(|x| (x.name.clone(), x.teams.clone()))
+        .collect();
+    let shown: Vec<(String, Vec<String>)> = g
+        .groups
+        .iter()
+        .map(|x| (x.name.clone(), x.teams.clone()))
+        .collect();
+    assert_eq!(names, shown, "the groups drawn again from the seed");
+    let mut left = groups;
+    for s in &g.stages {
+        if s.kind == "knockout" {
+            let k = tg::knockout_round(&left, s.round, &seed).unwrap();
+            let drawn: Vec<(String, String)> = k
+                .matches
+                .iter()
+                .map(|m| (m.a.clone(), m.b.clone()))
+                .collect();
+            let logged: Vec<(String, String)> = s
+                .matches
+                .iter()
+                .map(|m| (m.a.clone(), m.b.clone()))
+                .collect();
+            assert_eq!(drawn, logged, "round {} drawn again", s.round);
+            assert_eq!(k.byes, s.byes);
+            let winners: Vec<String> = s.matches.iter().filter_map(|m| m.winner.clone()).collect();
+            left = tg::advance(&left, &k, &winners).unwrap();
+        } else {
+            let finalists: Vec<String> = left.iter().flat_map(|x| x.teams.clone()).collect();
+            let f = tg::draw_final_groups(&finalists, &seed).unwrap();
+            let shown = s.final_groups.as_ref().unwrap();
+            assert_eq!(
+                (f.a.to_vec(), f.b.to_vec()),
+                (shown.a.clone(), shown.b.clone())
+            );
+        }
+    }
+    // The games.
+    let mut checked = 0;
+    for s in &g.stages {
+        for game in &s.games {
+            let id = game.table_id.as_ref().expect("every game was played");
+            let stored = db.table(id).unwrap().expect("stored");
+            assert_eq!(
+                stored.header.seed, seed_hex,
+                "table {id} deals from the event seed"
+            );
+            assert_eq!(stored.header.board, game.deal);
+            let deal = rules::deal::deal_gouji(&seed, game.deal);
+            let mut played: BTreeMap<usize, Vec<Card>> = BTreeMap::new();
+            for e in &stored.log {
+                if let Ok(
+                    rules::gouji::Action::Play { cards } | rules::gouji::Action::Burn { cards },
+                ) = serde_json::from_str::<rules::gouji::Action>(&e.action)
+                {
+                    played.entry(e.seat).or_default().extend(cards);
+                }
+            }
+            for (seat, cards) in played {
+                let mut hand = deal.hands[seat].clone();
+                for c in cards {
+                    let i = hand.iter().position(|h| *h == c).unwrap_or_else(|| {
+                        panic!("table {id} seat {seat} played {c:?}, not in its re-dealt hand")
+                    });
+                    hand.swap_remove(i);
+                }
+            }
+            let record = server::event::tables::gouji_outcome(&stored)
+                .unwrap()
+                .expect("over");
+            let r = game.result.as_ref().expect("shown once finished");
+            assert_eq!(
+                (record.a, record.b),
+                (r.a, r.b),
+                "table {id}: the logged result"
+            );
+            checked += 1;
+        }
+    }
+    checked
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gouji_practice_event_runs_from_creation_to_the_revealed_seed() {
+    let s = director_server("gouji-events").await;
+    let a = s.addr;
+
+    // Seven teams (one of people, six of bots), two groups: one knockout match takes the field
+    // to six, then the final.
+    let (status, refused) = call(
+        a,
+        "POST",
+        "/api/events",
+        Some(DIRECTOR),
+        Some(&json!({"game": "gouji", "name": "够级练习赛", "entries": teams(5, &[])})),
+    )
+    .await;
+    assert_eq!(
+        (status, refused["code"].as_str()),
+        (400, Some("bad_request")),
+        "{refused}"
+    );
+    let ev: EventView = serde_json::from_value(
+        director_post(
+            a,
+            "/api/events".into(),
+            json!({"game": "gouji", "name": "够级练习赛", "groups": 2, "final_games": 3,
+                   "entries": teams(7, &[1])}),
+        )
+        .await,
+    )
+    .unwrap();
+    assert_eq!(ev.game, "gouji");
+    assert_eq!(ev.seed, None, "only the commitment is published");
+    let id = ev.id.clone();
+    let g = ev.gouji.as_ref().unwrap();
+    assert_eq!(g.teams.len(), 7);
+    assert_eq!(g.next.as_deref(), Some("knockout"));
+    let cards: EventCards = serde_json::from_value(
+        ok(
+            a,
+            "GET",
+            &format!("/api/events/{id}/cards"),
+            Some(DIRECTOR),
+            json!(null),
+        )
+        .await,
+    )
+    .unwrap();
+    assert_eq!(cards.teams.len(), 7);
+    let people = cards.teams[0].token.clone().expect("a people team's token");
+    assert!(cards.teams[1..].iter().all(|t| t.token.is_none()));
+    // A wrong token is refused; 80分 steps are refused on a 够级 event.
+    let (status, _) = call(
+        a,
+        "POST",
+        &format!("/api/events/{id}/join"),
+        None,
+        Some(&json!({"token": "aaaa-bbbb-cccc"})),
+    )
+    .await;
+    assert_eq!(status, 403);
+
+    // Round 1: the draw is logged and the knockout match opens its first game.
+    director_post(a, format!("/api/events/{id}/rounds/1/start"), json!({})).await;
+    let v = until(a, &id, "the draw", |v| {
+        v.gouji.as_ref().unwrap().stages[0].state == "playing"
+    })
+    .await;
+    let g = v.gouji.as_ref().unwrap();
+    assert_eq!(g.groups.len(), 2);
+    let k = &g.stages[0];
+    assert_eq!(
+        (k.kind.as_str(), k.matches.len(), k.byes.len()),
+        ("knockout", 1, 5)
+    );
+    assert_eq!(k.games.len(), 6, "a match is six games at one table");
+    assert!(k
+        .games
+        .iter()
+        .all(|x| x.table == 1 && x.a == k.matches[0].a));
+    // Closing before the games are in is refused.
+    let (status, v409) = call(
+        a,
+        "POST",
+        &format!("/api/events/{id}/rounds/1/close"),
+        Some(DIRECTOR),
+        Some(&json!({})),
+    )
+    .await;
+    assert_eq!((status, v409["code"].as_str()), (409, Some("event_state")));
+    // The public sees no game's result while the event runs.
+    let public = ok(a, "GET", &format!("/api/events/{id}"), None, json!(null)).await;
+    assert!(public["gouji"]["stages"][0]["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|x| x.get("result").is_none()));
+
+    // The director deducts 4 points from a team of the match (扣该队4分).
+    let in_match = k.matches[0].a.clone();
+    let number = g.teams.iter().find(|t| t.name == in_match).unwrap().number;
+    director_post(
+        a,
+        format!("/api/events/{id}/team-deductions"),
+        json!({"team": number, "reason": "同组队员交流牌型"}),
+    )
+    .await;
+
+    let finished = run_gouji_event(a, &id, &[people], Duration::ZERO).await;
+    assert_eq!(finished.state, protocol::EventState::Finished);
+    let g = finished.gouji.as_ref().unwrap();
+    assert_eq!(g.stages.len(), 2);
+    assert_eq!(g.stages[0].deductions[0].points, 4);
+    let fin = &g.stages[1];
+    assert_eq!(fin.kind, "final");
+    assert!(
+        fin.games.len() >= 9,
+        "three games at three tables, then any extra games"
+    );
+
+    // Standings: six finalists placed 1–6 with prizes, the loser of the knockout out in round 1.
+    let st = ok(
+        a,
+        "GET",
+        &format!("/api/events/{id}/standings"),
+        None,
+        json!(null),
+    )
+    .await;
+    let lines = st["gouji"]["teams"].as_array().unwrap();
+    assert_eq!(lines.len(), 7);
+    let places: Vec<u64> = lines[..6]
+        .iter()
+        .map(|l| l["place"].as_u64().expect("placed"))
+        .collect();
+    assert_eq!(places, [1, 2, 3, 4, 5, 6], "{st}");
+    assert!(lines[..6].iter().all(|l| l["prize"] == true));
+    assert_eq!(
+        (lines[6]["stage"].as_str(), lines[6]["out_round"].as_u64()),
+        (Some("out"), Some(1))
+    );
+    let games = st["gouji"]["games"].as_array().unwrap();
+    assert_eq!(games.len(), fin.games.len() + g.stages[0].games.len());
+    let csv = call(
+        a,
+        "GET",
+        &format!("/api/events/{id}/results.csv"),
+        None,
+        None,
+    )
+    .await;
+    let csv = csv.1.as_str().unwrap().to_string();
+    assert!(csv.starts_with("\u{feff}place,team,players"), "{csv}");
+    assert!(csv.contains("a_points"));
+    let html = call(
+        a,
+        "GET",
+        &format!("/api/events/{id}/results.html"),
+        None,
+        None,
+    )
+    .await;
+    let html = html.1.as_str().unwrap().to_string();
+    assert!(
+        html.contains("size: A4")
+            && html.contains("够级")
+            && html.contains(finished.seed.as_deref().unwrap())
+    );
+
+    // Nothing changes after the reveal.
+    let (status, _) = call(
+        a,
+        "POST",
+        &format!("/api/events/{id}/team-deductions"),
+        Some(DIRECTOR),
+        Some(&json!({"team": 1, "reason": "迟到"})),
+    )
+    .await;
+    assert_eq!(status, 409);
+
+    let db = s.db.clone();
+    s.running.shutdown().await;
+    let mut store = SqliteStore::open(&db).unwrap();
+    assert_eq!(
+        gouji_redeal_matches(&mut store, &finished),
+        fin.games.len() + g.stages[0].games.len()
+    );
+}
+
+/// The final over the server: every game is one deal at all three tables (the same seed and deal
+/// number on each stored table), and over the final's games every A team meets every B team,
+/// each time holding A's seats of that game's deal.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_gouji_final_rotates_every_a_team_against_every_b_team_on_one_deal() {
+    let s = director_server("gouji-final").await;
+    let a = s.addr;
+    let ev: EventView = serde_json::from_value(
+        director_post(
+            a,
+            "/api/events".into(),
+            json!({"game": "gouji", "name": "够级决赛", "entries": teams(6, &[])}),
+        )
+        .await,
+    )
+    .unwrap();
+    assert_eq!(ev.gouji.as_ref().unwrap().next.as_deref(), Some("final"));
+    let v = run_gouji_event(a, &ev.id, &[], Duration::ZERO).await;
+    let fin = &v.gouji.as_ref().unwrap().stages[0];
+    let groups = fin.final_groups.as_ref().unwrap();
+    let db = s.db.clone();
+    s.running.shutdown().await;
+    let mut store = SqliteStore::open(&db).unwrap();
+    let mut met: BTreeMap<(String, String), u32> = BTreeMap::new();
+    for game in 1..=3u32 {
+        let at: Vec<_> = fin
+            .games
+            .iter()
+            .filter(|x| x.game == game && !x.extra)
+            .collect();
+        assert_eq!(at.len(), 3, "game {game} at three tables");
+        // Game 1: A team i against B team i at table i; then A moves up, B down.
+        for x in &at {
+            let t = x.table as usize - 1;
+            let moved = (game as usize - 1) % 3;
+            assert_eq!(
+                x.a,
+                groups.a[(t + 3 - moved) % 3],
+                "game {game} table {}",
+                x.table
+            );
+            assert_eq!(
+                x.b,
+                groups.b[(t + moved) % 3],
+                "game {game} table {}",
+                x.table
+            );
+            *met.entry((x.a.clone(), x.b.clone())).or_default() += 1;
+        }
+        let deals: Vec<(String, u32)> = at
+            .iter()
+            .map(|x| {
+                let t = store.table(x.table_id.as_ref().unwrap()).unwrap().unwrap();
+                (t.header.seed, t.header.board)
+            })
+            .collect();
+        assert!(
+            deals.iter().all(|d| d == &deals[0]),
+            "game {game}: one deal at every table: {deals:?}"
+        );
+    }
+    assert_eq!(met.len(), 9, "every A team met every B team: {met:?}");
+    assert!(met.values().all(|&n| n == 1));
+    assert_eq!(gouji_redeal_matches(&mut store, &v), fin.games.len());
+}
+
+/// The real binary killed with SIGKILL in the middle of a knockout match: after the restart the
+/// games logged are there, the match goes on from its next game and the event finishes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigkill_mid_gouji_match_loses_nothing_and_the_event_finishes() {
+    let bin = paiju_bin();
+    let db = temp_dir("gouji-crash").join("paiju.db");
+    let (mut child, a) = serve(&bin, &db);
+    let ev: EventView = serde_json::from_value(
+        director_post(
+            a,
+            "/api/events".into(),
+            json!({"game": "gouji", "name": "够级断电演练", "groups": 2, "entries": teams(7, &[])}),
+        )
+        .await,
+    )
+    .unwrap();
+    let id = ev.id.clone();
+    director_post(a, format!("/api/events/{id}/rounds/1/start"), json!({})).await;
+    let before = until(a, &id, "two games of the match", |v| {
+        let s = &v.gouji.as_ref().unwrap().stages[0];
+        s.games.iter().filter(|x| x.done).count() >= 2 && !s.games.iter().all(|x| x.done)
+    })
+    .await;
+    child.0.kill().expect("SIGKILL");
+    child.0.wait().unwrap();
+    {
+        let mut events = SqliteStore::open_events(&db).unwrap();
+        let stored = events.events().unwrap();
+        store::verify_event(&stored[0].header, &stored[0].log).unwrap();
+        assert!(stored[0].log.len() as u64 >= before.log_len);
+    }
+    let (child, a) = serve(&bin, &db);
+    let after = view(a, &id).await;
+    assert_eq!(after.seed_commitment, before.seed_commitment);
+    let (s0, s1) = (
+        &before.gouji.as_ref().unwrap().stages[0],
+        &after.gouji.as_ref().unwrap().stages[0],
+    );
+    assert_eq!(
+        s0.matches.iter().map(|m| (&m.a, &m.b)).collect::<Vec<_>>(),
+        s1.matches.iter().map(|m| (&m.a, &m.b)).collect::<Vec<_>>(),
+        "the same draw"
+    );
+    for (g0, g1) in s0.games.iter().zip(&s1.games) {
+        if g0.done {
+            assert_eq!(
+                (g1.done, &g1.result, &g1.table_id),
+                (true, &g0.result, &g0.table_id)
+            );
+        }
+    }
+    let v = run_gouji_event(a, &id, &[], THINK).await;
+    assert_eq!(v.state, protocol::EventState::Finished);
+    drop(child);
+    let mut store = SqliteStore::open(&db).unwrap();
+    let games: usize = v
+        .gouji
+        .as_ref()
+        .unwrap()
+        .stages
+        .iter()
+        .map(|s| s.games.len())
+        .sum();
+    assert_eq!(gouji_redeal_matches(&mut store, &v), games);
 }

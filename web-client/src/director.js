@@ -3,7 +3,8 @@
 //! tab only), the events, a new event with its entries pasted one pair a line, the seating and
 //! movement cards to print, starting and closing rounds, every table's state and results,
 //! adjusted and artificial results, deductions, the seed revealed at the end, the results to
-//! print or download. Every call is the events API (docs/tournaments.md) with
+//! print or download; for a 够级 team event the teams pasted one a line, the draw, every match
+//! and game, team deductions and the team ranking (gouji-event.js). Every call is the events API (docs/tournaments.md) with
 //! `Authorization: Bearer <director token>`; the console decides nothing itself.
 
 import { h, replace } from './dom.js';
@@ -12,6 +13,7 @@ import {
   eventCall, eventId, errorBox, header, lang, playerNames, rankingTable, seedFacts, stateWord,
   tableResults, travellers, wordIn,
 } from './standings.js';
+import { g, gameResults, parseTeams, stageView, teamList, teamRanking } from './gouji-event.js';
 
 /** The console's own words (the event pages' words are shared). @type {import('./standings.js').Words} */
 const WORDS = {
@@ -193,10 +195,36 @@ function createPanel() {
   const trump = select([['', d('not_fixed')], ['S', '♠'], ['H', '♥'], ['D', '♦'], ['C', '♣'], ['NT', d('no_trump')]]);
   const entries = h('textarea', { rows: 6, style: 'width:100%' });
   const fill = h('input', { type: 'checkbox', id: 'fill-bots', checked: true });
+  const game = select([['shengji', g('shengji_pairs')], ['gouji', g('gouji_teams')]]);
+  const groups = number(2, 1, 100);
+  const finalGames = number(3, 3, 30, 3);
+  const fillLabel = h('span', {}, d('fill_bots'));
+  const entriesLabel = h('label', { for: 'ev-entries' }, d('entries'));
+  const shengjiOnly = h(
+    'div',
+    {},
+    h('div', { class: 'inline' }, field('ev-tables', d('tables'), tables), field('ev-rounds', d('rounds'), rounds), field('ev-boards', d('boards_per_round'), boards), field('ev-minutes', d('board_minutes'), minutes)),
+    h('div', { class: 'inline', style: 'margin-top:14px' }, field('ev-movement', d('movement'), movement), field('ev-level', d('level'), level), field('ev-trump', d('trump'), trump)),
+  );
+  const goujiOnly = h('div', { class: 'inline', hidden: true }, field('ev-groups', g('groups'), groups), field('ev-final-games', g('final_games'), finalGames));
+  const pick = () => {
+    const gouji = game.value === 'gouji';
+    shengjiOnly.hidden = gouji;
+    goujiOnly.hidden = !gouji;
+    replace(entriesLabel, gouji ? g('teams_entries') : d('entries'));
+    replace(fillLabel, gouji ? g('fill_teams') : d('fill_bots'));
+  };
+  game.addEventListener('change', pick);
   const create = async () => {
     err.hide();
     const t = Number(tables.value);
-    const body = {
+    const body = game.value === 'gouji' ? {
+      game: 'gouji',
+      name: name.value,
+      groups: Number(groups.value),
+      final_games: Number(finalGames.value),
+      entries: parseTeams(entries.value, fill.checked),
+    } : {
       game: 'shengji',
       name: name.value,
       tables: t,
@@ -219,11 +247,15 @@ function createPanel() {
     'section',
     { class: 'panel', 'aria-labelledby': 'create-h' },
     h('h2', { id: 'create-h' }, d('create_h')),
+    field('ev-game', g('game'), game),
     field('ev-name', d('name'), name),
-    h('div', { class: 'inline' }, field('ev-tables', d('tables'), tables), field('ev-rounds', d('rounds'), rounds), field('ev-boards', d('boards_per_round'), boards), field('ev-minutes', d('board_minutes'), minutes)),
-    h('div', { class: 'inline', style: 'margin-top:14px' }, field('ev-movement', d('movement'), movement), field('ev-level', d('level'), level), field('ev-trump', d('trump'), trump)),
-    field('ev-entries', d('entries'), entries),
-    h('label', { class: 'check', for: 'fill-bots' }, fill, d('fill_bots')),
+    shengjiOnly,
+    goujiOnly,
+    (() => {
+      entries.id = 'ev-entries';
+      return h('div', { class: 'field' }, entriesLabel, entries);
+    })(),
+    h('label', { class: 'check', for: 'fill-bots' }, fill, fillLabel),
     h('div', { class: 'row', style: 'margin-top:14px' }, h('button', { class: 'primary', id: 'create-event', 'on:click': create }, d('create'))),
     err.box,
   );
@@ -236,6 +268,24 @@ function createPanel() {
 async function printCards(area, id) {
   const cards = await call('GET', `/api/events/${encodeURIComponent(id)}/cards`);
   const url = `${location.origin}/standings.html?e=${encodeURIComponent(id)}`;
+  if (cards.teams && cards.teams.length) {
+    replace(
+      area,
+      cards.teams
+        .filter((/** @type {any} */ c) => c.token)
+        .map((/** @type {any} */ c) =>
+          h(
+            'div',
+            { class: 'card-print', 'data-team': c.number },
+            h('h2', {}, g('card_team', { n: c.number, name: c.name })),
+            h('p', {}, playerNames(c), c.organisation ? ` · ${c.organisation}` : ''),
+            h('h3', {}, `${g('team_token')}：`, h('span', { class: 'mono', 'data-token': '' }, c.token)),
+            h('p', {}, g('join_team_at', { url })),
+          ),
+        ),
+    );
+    return;
+  }
   replace(
     area,
     cards.pairs
@@ -335,8 +385,25 @@ function eventConsole(root, id, redraw) {
     h('h2', { id: 'register-h' }, d('register_h')),
     field('reg-entries', d('entries'), regText),
     h('label', { class: 'check', for: 'reg-fill' }, regFill, d('fill_bots')),
-    h('div', { class: 'row' }, h('button', { id: 'register', 'on:click': () => act(() => call('POST', `${base}/entries`, { entries: parseEntries(regText.value, view.tables, regFill.checked) })) }, d('register'))),
+    h('div', { class: 'row' }, h('button', { id: 'register', 'on:click': () => act(() => call('POST', `${base}/entries`, { entries: view.gouji ? parseTeams(regText.value, regFill.checked) : parseEntries(regText.value, view.tables, regFill.checked) })) }, d('register'))),
   );
+
+  // 够级: a team deduction (扣该队4分) in the round being played.
+  const tTeam = number(1, 1);
+  const tPoints = number(4, 1, 100);
+  const tReason = h('input', { type: 'text', maxlength: 200 });
+  const teamDeduct = h(
+    'section',
+    { class: 'panel', 'aria-labelledby': 'team-deduct-h', hidden: true },
+    h('h2', { id: 'team-deduct-h' }, g('team_deduct_h')),
+    h('div', { class: 'inline' }, field('tded-team', g('team_no'), tTeam), field('tded-points', g('points_off'), tPoints)),
+    field('tded-reason', d('reason'), tReason),
+    h('button', {
+      id: 'submit-team-deduct',
+      'on:click': () => act(() => call('POST', `${base}/team-deductions`, { team: Number(tTeam.value), points: Number(tPoints.value), reason: tReason.value })),
+    }, g('submit_team_deduct')),
+  );
+
 
   // Adjusted and artificial results.
   const aRound = number(1, 1);
@@ -388,6 +455,19 @@ function eventConsole(root, id, redraw) {
     }, d('submit_deduct')),
   );
 
+  const shengjiPanels = h('div', { class: 'console-grid' }, adjust, deduct);
+
+  /** The standings, the printable results, the CSV, the other events. */
+  const links = () =>
+    h(
+      'div',
+      { class: 'links', style: 'margin-top:12px' },
+      h('a', { href: `standings.html?e=${encodeURIComponent(id)}`, target: '_blank', rel: 'noopener' }, d('standings_link')),
+      h('button', { 'on:click': () => openDocument(`${base}/results.html`, 'text/html') }, wordIn(WORDS, 'print_results')),
+      h('button', { 'on:click': () => openDocument(`${base}/results.csv`, 'text/csv', `event-${id}.csv`) }, wordIn(WORDS, 'csv')),
+      h('a', { href: 'director.html' }, d('all_events')),
+    );
+
   async function refresh() {
     try {
       view = await call('GET', base);
@@ -397,6 +477,12 @@ function eventConsole(root, id, redraw) {
     }
     document.title = `${view.name} · ${d('console')}`;
     const playing = view.round > view.closed;
+    if (view.gouji) {
+      await refreshGouji(playing);
+      return;
+    }
+    shengjiPanels.hidden = false;
+    teamDeduct.hidden = true;
     replace(
       facts,
       h('h1', { id: 'event-h' }, view.name),
@@ -418,14 +504,7 @@ function eventConsole(root, id, redraw) {
         cardsBtn,
         revealBtn,
       ),
-      h(
-        'div',
-        { class: 'links', style: 'margin-top:12px' },
-        h('a', { href: `standings.html?e=${encodeURIComponent(id)}`, target: '_blank', rel: 'noopener' }, d('standings_link')),
-        h('button', { 'on:click': () => openDocument(`${base}/results.html`, 'text/html') }, wordIn(WORDS, 'print_results')),
-        h('button', { 'on:click': () => openDocument(`${base}/results.csv`, 'text/csv', `event-${id}.csv`) }, wordIn(WORDS, 'csv')),
-        h('a', { href: 'director.html' }, d('all_events')),
-      ),
+      links(),
     );
     replace(startBtn, d('start_round', { r: view.round + 1 }));
     startBtn.disabled = playing || view.round >= view.rounds || view.state === 'finished' || view.pairs.length === 0;
@@ -464,6 +543,57 @@ function eventConsole(root, id, redraw) {
     }
   }
 
+  /** The console of a 够级 team event. @param {boolean} playing */
+  async function refreshGouji(playing) {
+    const gv = view.gouji;
+    const finalClosed = gv.stages.some((/** @type {any} */ s) => s.kind === 'final' && s.state === 'closed');
+    replace(
+      facts,
+      h('h1', { id: 'event-h' }, view.name),
+      h(
+        'div',
+        { class: 'facts' },
+        h('span', {}, h('b', { 'data-state': view.state }, stateWord(view.state))),
+        h('span', {}, g('gouji_teams')),
+        h('span', {}, wordIn(WORDS, 'round_of', { r: view.round, n: view.rounds })),
+        h('span', {}, `${g('teams_h')} ${gv.teams.length} · ${g('final_games')} ${gv.final_games}`),
+        gv.next ? h('span', { 'data-next': gv.next }, g(gv.next === 'final' ? 'next_final' : 'next_knockout')) : null,
+        h('span', { class: 'mono' }, d('log', { n: view.log_len, hash: view.head_hash.slice(0, 16) })),
+      ),
+      seedFacts(view),
+      h('div', { class: 'controls', style: 'margin-top:12px' }, startBtn, closeBtn, cardsBtn, revealBtn),
+      links(),
+    );
+    replace(startBtn, d('start_round', { r: view.round + 1 }));
+    startBtn.disabled = playing || !gv.next || view.state === 'finished' || gv.teams.length === 0;
+    replace(closeBtn, d('close_round', { r: Math.max(view.round, 1) }));
+    closeBtn.disabled = !playing;
+    revealBtn.disabled = view.state === 'finished' || !finalClosed;
+    replace(cardsBtn, g('print_team_cards'));
+    cardsBtn.disabled = gv.teams.length === 0;
+    register.hidden = view.round > 0;
+    shengjiPanels.hidden = true;
+    teamDeduct.hidden = !playing;
+    replace(
+      schedule,
+      gv.teams.length ? h('section', { class: 'panel' }, teamList(gv.teams)) : null,
+      gv.groups.length
+        ? h('section', { class: 'panel', 'aria-labelledby': 'groups-h' }, h('h2', { id: 'groups-h' }, g('group_h')), h('ul', {}, gv.groups.map((/** @type {any} */ x) => h('li', {}, `${g('group', { name: x.name })}：${x.teams.join('、')}`))))
+        : null,
+      gv.stages.slice().reverse().map((/** @type {any} */ s) => stageView(s)),
+    );
+    try {
+      const st = await call('GET', `${base}/standings`);
+      replace(
+        live,
+        h('section', { class: 'panel', 'aria-labelledby': 'live-h' }, h('h2', { id: 'live-h' }, d('live_h')), teamRanking(st)),
+        st.gouji && st.gouji.games && st.gouji.games.length ? gameResults(st.gouji.games) : null,
+      );
+    } catch (e) {
+      err.show(e);
+    }
+  }
+
   root.replaceChildren(
     header(d('console')),
     h(
@@ -475,7 +605,8 @@ function eventConsole(root, id, redraw) {
       err.box,
       register,
       schedule,
-      h('div', { class: 'console-grid' }, adjust, deduct),
+      shengjiPanels,
+      teamDeduct,
       live,
     ),
     area,

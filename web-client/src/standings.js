@@ -72,6 +72,7 @@ export const WORDS = {
   sent_dispute: { zh: '已报告裁判，请稍候。', en: 'The referee has been called; please wait.' },
   table_n: { zh: '第 {n} 桌', en: 'Table {n}' },
   you_are: { zh: '{dir} 第 {n} 对：{names}', en: '{dir} pair {n}: {names}' },
+  you_are_team: { zh: '第 {n} 队：{names}', en: 'Team {n}: {names}' },
   vs: { zh: '南北 {ns} 对 东西 {ew}', en: 'NS {ns} v EW {ew}' },
   waiting: { zh: '等待入座', en: 'Waiting' },
   playing: { zh: '进行中', en: 'In play' },
@@ -331,8 +332,11 @@ function saveToken(id, token) {
   }
 }
 
-/** The pair's corner: sit down, see the table's results, confirm or dispute. @param {string} id */
-function pairPanel(id) {
+/**
+ * The pair's (or 够级 team's) corner: sit down, see the table's results, confirm or dispute.
+ * @param {string} id @param {() => string} game the event's game, once known
+ */
+function pairPanel(id, game) {
   const err = errorBox();
   const done = h('p', { class: 'ok-text', role: 'status', hidden: true });
   const input = h('input', { id: 'pair-token', type: 'text', autocomplete: 'off', autocapitalize: 'none', spellcheck: 'false', value: savedToken(id) });
@@ -347,7 +351,7 @@ function pairPanel(id) {
     err.hide();
     try {
       const j = await eventCall('POST', `/api/events/${encodeURIComponent(id)}/join`, { token: token() });
-      setTicket(j.table, { token: j.token, seat: j.seat, game: 'shengji' });
+      setTicket(j.table, { token: j.token, seat: j.seat, game: game() });
       location.href = `./#/t/${encodeURIComponent(j.table)}`;
     } catch (e) {
       err.show(e);
@@ -359,7 +363,7 @@ function pairPanel(id) {
       const me = await eventCall('POST', `/api/events/${encodeURIComponent(id)}/pair`, { token: token() });
       replace(
         mine,
-        h('p', {}, w('you_are', { dir: w(me.direction), n: me.number, names: playerNames(me) })),
+        h('p', {}, me.direction === 'team' ? w('you_are_team', { n: me.number, names: playerNames(me) }) : w('you_are', { dir: w(me.direction), n: me.number, names: playerNames(me) })),
         me.table ? tableResults(me.table) : null,
       );
     } catch (e) {
@@ -423,16 +427,24 @@ async function renderList(root) {
   }
 }
 
-/** One event's standings, refreshed every 10 seconds. @param {HTMLElement} root @param {string} id */
-function renderEvent(root, id) {
+/** @typedef {typeof import('./gouji-event.js')} Gouji */
+
+/**
+ * One event's standings, refreshed every 10 seconds. `gouji`: the 够级 parts (a team event's
+ * ranking and games), given by the page.
+ * @param {HTMLElement} root @param {string} id @param {Gouji} [gouji]
+ */
+function renderEvent(root, id, gouji) {
   const err = errorBox();
   const top = h('section', { class: 'panel', 'aria-labelledby': 'event-h' });
   const board = h('div', { 'aria-live': 'polite' });
-  const pair = pairPanel(id);
+  let game = 'shengji';
+  const pair = pairPanel(id, () => game);
   const base = `/api/events/${encodeURIComponent(id)}`;
   const refresh = async () => {
     try {
       const [ev, st] = await Promise.all([eventCall('GET', base), eventCall('GET', `${base}/standings`)]);
+      game = ev.game;
       document.title = `${ev.name} · ${w('standings')}`;
       replace(
         top,
@@ -441,7 +453,7 @@ function renderEvent(root, id) {
           'div',
           { class: 'facts' },
           h('span', {}, h('b', {}, stateWord(ev.state))),
-          h('span', {}, w('round_of', { r: ev.round, n: ev.rounds })),
+          ev.gouji ? h('span', {}, gouji ? gouji.g('gouji_teams') : ev.game) : h('span', {}, w('round_of', { r: ev.round, n: ev.rounds })),
           h('span', { 'data-through': st.through_round }, st.final ? w('final') : st.through_round ? w(st.live ? 'through_live' : 'through', { r: st.through_round }) : w('none_yet')),
         ),
         seedFacts(ev),
@@ -453,11 +465,19 @@ function renderEvent(root, id) {
           h('button', { 'on:click': refresh }, w('refresh')),
         ),
       );
-      replace(
-        board,
-        h('section', { class: 'panel', 'aria-label': w('standings') }, rankingTable('NS', st.ranking.NS), rankingTable('EW', st.ranking.EW)),
-        st.boards ? travellers(st.boards) : null,
-      );
+      if (st.gouji && gouji) {
+        replace(
+          board,
+          h('section', { class: 'panel', 'aria-label': w('standings') }, gouji.teamRanking(st)),
+          st.gouji.games ? gouji.gameResults(st.gouji.games) : null,
+        );
+      } else {
+        replace(
+          board,
+          h('section', { class: 'panel', 'aria-label': w('standings') }, rankingTable('NS', st.ranking.NS), rankingTable('EW', st.ranking.EW)),
+          st.boards ? travellers(st.boards) : null,
+        );
+      }
       err.hide();
     } catch (e) {
       err.show(e);
@@ -468,8 +488,8 @@ function renderEvent(root, id) {
   return setInterval(refresh, 10_000);
 }
 
-/** Starts the standings page (standings.html). */
-export function main() {
+/** Starts the standings page (standings.html); `gouji`: the 够级 parts. @param {Gouji} [gouji] */
+export function main(gouji) {
   const root = /** @type {HTMLElement} */ (document.getElementById('app'));
   /** @type {ReturnType<typeof setInterval> | undefined} */
   let timer;
@@ -477,7 +497,7 @@ export function main() {
     clearInterval(timer);
     document.documentElement.lang = lang() === 'en' ? 'en' : 'zh-CN';
     const id = eventId();
-    if (id) timer = renderEvent(root, id);
+    if (id) timer = renderEvent(root, id, gouji);
     else renderList(root);
   };
   onChange((key) => key === 'lang' && draw());

@@ -54,6 +54,7 @@ pub fn routes<S: Clone + Send + Sync + 'static>(api: Arc<EventApi>) -> Router<S>
         .route("/api/events/{id}/rounds/{round}/close", post(close_round))
         .route("/api/events/{id}/adjust", post(adjust))
         .route("/api/events/{id}/deductions", post(deduct))
+        .route("/api/events/{id}/team-deductions", post(team_deduct))
         .route("/api/events/{id}/reveal", post(reveal))
         .route("/api/events/{id}/join", post(join))
         .route("/api/events/{id}/pair", post(pair))
@@ -320,6 +321,20 @@ async fn deduct(
         Err(resp) => return resp,
     };
     answer(api.events.deduct(&id, req).await)
+}
+
+async fn team_deduct(
+    State(api): Api,
+    ConnectInfo(peer): Peer,
+    headers: HeaderMap,
+    UrlPath(id): UrlPath<String>,
+    body: Body,
+) -> Response {
+    let req: protocol::TeamDeductionIn = match director_body(&api, &headers, peer, body).await {
+        Ok(r) => r,
+        Err(resp) => return resp,
+    };
+    answer(api.events.team_deduct(&id, req).await)
 }
 
 async fn reveal(

@@ -1,4 +1,4 @@
-//! Events (赛事): 80分 duplicate pairs run live by a director (issue 11).
+//! Events (赛事): 80分 duplicate pairs and 够级 team events run live by a director (issue 11).
 //!
 //! A director (`--director-token`) creates an event, registers the pairs and starts each round;
 //! the server opens that round's tables from the Mitchell movement (one table per board, dealt
@@ -6,14 +6,21 @@
 //! board's outcome from its table when play ends, opens the pair's next board, and scores
 //! everything with the `tournament` crate. At the end of a round NS record and EW check their
 //! results (or dispute them); the director adjusts, deducts, closes the round, and after the last
-//! one reveals the seed, so anyone can re-deal every board.
+//! one reveals the seed, so anyone can re-deal every board. A 够级 event goes the same way with
+//! teams: each round drawn from the seed (groups, knockout matches of six games, the final of six
+//! teams rotating on three tables), each game's table opened in turn and its result read back.
 //!
 //! One concern a file:
 //!
 //! - [`state`]: the event as a pure state machine over its log's actions (`Event::apply`), the
 //!   pair tokens.
-//! - [`tables`]: opening a board's table; reading a finished board back from its stored log.
-//! - [`scoring`]: standings, travellers, CSV and the printable page (`tournament::score`).
+//! - [`gouji`]: a 够级 event's own state (teams, the draw as logged, matches, the final's games,
+//!   what each table plays next), from `tournament::gouji`.
+//! - [`card_token`]: the tokens printed on the cards (pairs', teams').
+//! - [`tables`]: opening a board's (or a game's) table; reading a finished one back from its
+//!   stored log.
+//! - [`scoring`]: standings, travellers, CSV and the printable page (`tournament::score`, and
+//!   the team ranking of `tournament::gouji`).
 //! - this file: the registry of events, each behind its own lock; every change goes
 //!   check → store (hash-chained `event_log`) → apply, as a table's actions do; the runner that
 //!   watches each event's tables; rebuilding every event from its log at start.
@@ -41,6 +48,8 @@ use tokio::sync::Mutex;
 use tournament::Direction;
 
 pub mod api;
+pub mod card_token;
+pub mod gouji;
 pub mod scoring;
 pub mod state;
 pub mod tables;
@@ -554,6 +563,9 @@ impl Events {
         if live.event.finished() {
             return Err(not_now("比赛已经结束", "the event is over"));
         }
+        if live.event.gouji.is_some() {
+            return self.join_team(&mut live, req).await;
+        }
         let pair = self.pair_of(&live, &req.token)?.clone();
         let Some(round) = live.event.playing() else {
             return Err(not_now(
@@ -619,13 +631,7 @@ impl Events {
                 .cloned()
                 .unwrap_or_else(|| format!("{}{}", pair.direction.zh(), pair.number)),
         };
-        let token = state::seat_token(&req.token, &table_id, seat);
-        match handle.join(seat, name, seat_token::hash(&token)).await {
-            Ok(()) => {}
-            // Sat down before (only this pair's token reaches these seats): the same token.
-            Err(Refusal::SeatTaken) => {}
-            Err(r) => return Err(r.into()),
-        }
+        let token = sit(&handle, &req.token, &table_id, seat, name).await?;
         Ok(EventJoined {
             table: table_id,
             seat,
@@ -636,10 +642,143 @@ impl Events {
         })
     }
 
+    /// The 够级 team a typed token names.
+    fn team_of<'a>(&self, live: &'a Live, token: &str) -> Result<&'a gouji::Team, Problem> {
+        let g = live.event.gouji.as_ref().ok_or_else(bad_pair_token)?;
+        if live.event.registered == 0 {
+            return Err(bad_pair_token());
+        }
+        let typed = state::normal_token(token);
+        g.teams
+            .iter()
+            .find(|t| {
+                let mine = gouji::team_token(
+                    &live.header.pair_secret,
+                    &live.header.id,
+                    live.event.registered,
+                    t.number,
+                );
+                !t.bot && seat_token::same(&state::normal_token(&mine), &typed)
+            })
+            .ok_or_else(bad_pair_token)
+    }
+
+    /// Seats a player of a 够级 team at the team's game being played now: the team's side (A1–A3
+    /// or B1–B3); without a seat the first free one.
+    async fn join_team(&self, live: &mut Live, req: EventJoin) -> Result<EventJoined, Problem> {
+        let team = self.team_of(live, &req.token)?.clone();
+        let Some(round) = live.event.playing() else {
+            return Err(not_now(
+                "现在没有进行中的一轮：请等裁判长开始下一轮",
+                "no round is being played: wait for the director to start the next one",
+            ));
+        };
+        self.tick(live).await;
+        let g = live.event.gouji.as_ref().expect("a 够级 event");
+        if !g.plays_in(round, &team.name) {
+            return Err(not_now(
+                "这一轮您队没有比赛（轮空或已淘汰）",
+                "your team plays no match this round (a bye, or out)",
+            ));
+        }
+        let opening = || {
+            not_now(
+                "下一局的牌桌还没打开（或本轮已打完）：请稍候再试",
+                "the next game's table is not open (or the round is over): try again in a moment",
+            )
+        };
+        let (seating, side) = g.open_for(round, &team.name).ok_or_else(opening)?;
+        let table_id = g
+            .stage(round)
+            .and_then(|s| s.games.get(&(seating.table, seating.game)))
+            .and_then(|s| s.table_id.clone())
+            .ok_or_else(opening)?;
+        let handle = self.lobby.get(&table_id).ok_or_else(opening)?;
+        let seats = gouji::side_seats(side);
+        let seat = match req.seat {
+            Some(s) if seats.contains(&s) => s,
+            Some(s) => {
+                return Err(Refusal::BadSeat(SeatFault::NotTheTeams {
+                    seat: s,
+                    theirs: [seats[0], seats[1], seats[2]],
+                })
+                .into())
+            }
+            None => {
+                let summary = handle.summary();
+                seats
+                    .into_iter()
+                    .find(|&s| summary.seats.get(s).is_some_and(|i| i.name.is_none()))
+                    .unwrap_or(seats[0])
+            }
+        };
+        let which = seats.iter().position(|&s| s == seat).unwrap_or(0);
+        let name = match &req.name {
+            Some(n) => crate::lobby::display_name(n).map_err(Problem::from)?,
+            None => team.player(which),
+        };
+        let token = sit(&handle, &req.token, &table_id, seat, name).await?;
+        Ok(EventJoined {
+            table: table_id,
+            seat,
+            token,
+            round,
+            table_no: seating.table,
+            board: seating.game,
+        })
+    }
+
+    /// 够级: the director takes points off a team in the round being played (扣该队4分).
+    pub async fn team_deduct(
+        &self,
+        id: &str,
+        d: protocol::TeamDeductionIn,
+    ) -> Result<EventView, Problem> {
+        let slot = self.slot(id)?;
+        let mut live = slot.lock().await;
+        if live.event.gouji.is_none() {
+            return Err(Refusal::BadRequest(Wrong::Said(Words::new(
+                "只有够级比赛有团体扣分",
+                "team deductions are for 够级 events",
+            )))
+            .into());
+        }
+        let round = live
+            .event
+            .playing()
+            .ok_or_else(|| not_now("现在没有进行中的一轮", "no round is being played"))?;
+        self.commit(
+            &mut live,
+            EventAction::TeamDeduction {
+                round,
+                team: d.team,
+                points: d.points.unwrap_or(4),
+                reason: d.reason,
+            },
+        )
+        .await?;
+        Ok(self.view_of(&live, true))
+    }
+
     /// A pair's own view: its table this round and its results.
     pub async fn pair_status(&self, id: &str, token: &str) -> Result<PairStatus, Problem> {
         let slot = self.slot(id)?;
         let live = slot.lock().await;
+        if live.event.gouji.is_some() {
+            let team = self.team_of(&live, token)?;
+            return Ok(PairStatus {
+                pair: protocol::PairInfo {
+                    direction: "team".into(),
+                    number: team.number,
+                    names: team.names.clone(),
+                    organisation: team.organisation.clone(),
+                    bot: team.bot,
+                },
+                event: live.header.id.clone(),
+                round: live.event.round,
+                table: None,
+            });
+        }
         let pair = self.pair_of(&live, token)?.clone();
         Ok(self.status_of(&live, &pair))
     }
@@ -652,6 +791,12 @@ impl Events {
     ) -> Result<PairStatus, Problem> {
         let slot = self.slot(id)?;
         let mut live = slot.lock().await;
+        if live.event.gouji.is_some() {
+            return Err(not_now(
+                "够级比赛的成绩由服务器从牌桌读出，不需要确认；有异议请找裁判",
+                "a 够级 event's results are read from the tables: nothing to confirm; call the referee over a dispute",
+            ));
+        }
         let pair = self.pair_of(&live, &c.token)?.clone();
         let round = live
             .event
@@ -694,7 +839,7 @@ impl Events {
                     game: live.event.spec.game.clone(),
                     state: event_state(&live.event),
                     round: live.event.round,
-                    rounds: live.event.spec.rounds,
+                    rounds: live.event.rounds(),
                 },
             ));
         }
@@ -767,6 +912,9 @@ impl Events {
         let Some(round) = live.event.playing() else {
             return;
         };
+        if live.event.gouji.is_some() {
+            return self.tick_gouji(live, round).await;
+        }
         let tables: Vec<u32> = live
             .event
             .round_plan(round)
@@ -781,7 +929,7 @@ impl Events {
                     .and_then(|p| p.table_id.clone());
                 let now = match &opened {
                     None => TableNow::Gone,
-                    Some(tid) => match tables::now(&self.lobby, tid).await {
+                    Some(tid) => match tables::now(&self.lobby, tid, tables::outcome).await {
                         Ok(now) => now,
                         Err(e) => {
                             tracing::warn!(table = %tid, error = %e, "cannot read a board's table");
@@ -791,10 +939,7 @@ impl Events {
                 };
                 match now {
                     TableNow::Open => break,
-                    TableNow::Over {
-                        declarer,
-                        defenders,
-                    } => {
+                    TableNow::Over((declarer, defenders)) => {
                         let action = EventAction::Result {
                             round,
                             table,
@@ -843,6 +988,153 @@ impl Events {
         }
     }
 
+    /// One look at a 够级 round: drawn if not yet (from the event seed), every game whose table
+    /// is over gets its result logged, every game to be played now gets its table opened.
+    async fn tick_gouji(&self, live: &mut Live, round: u32) {
+        let drawn = live
+            .event
+            .gouji
+            .as_ref()
+            .and_then(|g| g.stage(round))
+            .is_some_and(|s| s.kind.is_some());
+        if !drawn {
+            let g = live.event.gouji.as_ref().expect("a 够级 event");
+            let drawn = rules::deal::Seed::from_hex(&live.header.seed)
+                .map_err(|e| Problem::from(Refusal::Internal(Words::new("种子坏了", e.0))))
+                .and_then(|seed| gouji::draw_for(g, round, &seed));
+            let result = match drawn {
+                Ok(drawn) => self.commit(live, EventAction::Draw { round, drawn }).await,
+                Err(p) => Err(p),
+            };
+            if let Err(p) = result {
+                tracing::warn!(round, code = %p.code, error = %p.en, "round not drawn");
+                return;
+            }
+        }
+        // A result lets the match's next game (or the final's next game) open at once.
+        for _ in 0..64 {
+            let open = live
+                .event
+                .gouji
+                .as_ref()
+                .map(|g| g.open_now(round))
+                .unwrap_or_default();
+            let mut changed = false;
+            for seating in open {
+                let opened = live
+                    .event
+                    .gouji
+                    .as_ref()
+                    .and_then(|g| g.stage(round))
+                    .and_then(|s| s.games.get(&(seating.table, seating.game)))
+                    .and_then(|s| s.table_id.clone());
+                let now = match &opened {
+                    None => TableNow::Gone,
+                    Some(tid) => match tables::now(&self.lobby, tid, tables::gouji_outcome).await {
+                        Ok(now) => now,
+                        Err(e) => {
+                            tracing::warn!(table = %tid, error = %e, "cannot read a game's table");
+                            continue;
+                        }
+                    },
+                };
+                let action = match now {
+                    TableNow::Open => continue,
+                    TableNow::Over(record) => EventAction::GameResult {
+                        round,
+                        table: seating.table,
+                        game: seating.game,
+                        table_id: opened.unwrap_or_default(),
+                        record,
+                    },
+                    TableNow::Gone => {
+                        if opened.is_some() {
+                            tracing::info!(
+                                round,
+                                table = seating.table,
+                                game = seating.game,
+                                "the game's table closed unplayed: opening another"
+                            );
+                        }
+                        let seed = live.header.seed.clone();
+                        match tables::open_gouji(&self.lobby, &live.event, &seed, &seating).await {
+                            Ok(table_id) => EventAction::GameOpened {
+                                round,
+                                table: seating.table,
+                                game: seating.game,
+                                table_id,
+                            },
+                            Err(p) => {
+                                tracing::warn!(round, table = seating.table, game = seating.game, code = %p.code, error = %p.en, "cannot open a game's table");
+                                continue;
+                            }
+                        }
+                    }
+                };
+                let result = matches!(action, EventAction::GameResult { .. });
+                match self.commit(live, action).await {
+                    Ok(()) => changed |= result,
+                    Err(p) => {
+                        tracing::warn!(code = %p.code, error = %p.en, "game step not logged");
+                    }
+                }
+            }
+            if !changed {
+                return;
+            }
+        }
+    }
+
+    /// A 够级 event's view: teams, groups, every round's matches and games.
+    fn gouji_view(&self, ev: &Event, results: bool) -> Option<protocol::GoujiView> {
+        let g = ev.gouji.as_ref()?;
+        let summary = |id: &str| {
+            self.lobby.get(id).map(|h| {
+                let s = h.summary();
+                (s.state, s.seq)
+            })
+        };
+        Some(protocol::GoujiView {
+            teams: g.teams.iter().map(gouji::Team::info).collect(),
+            groups: g.group_view(),
+            final_games: g.final_games,
+            stages: g
+                .stages
+                .iter()
+                .map(|s| protocol::GoujiStage {
+                    round: s.round,
+                    kind: match s.kind {
+                        Some(gouji::Kind::Final(_)) => "final",
+                        _ => "knockout",
+                    }
+                    .to_string(),
+                    state: if s.round <= ev.closed {
+                        "closed"
+                    } else if s.kind.is_none() {
+                        "drawing"
+                    } else {
+                        "playing"
+                    }
+                    .to_string(),
+                    // A closed round's winners are public: the teams knocked out are.
+                    matches: g.match_view(s.round, results || s.round <= ev.closed),
+                    byes: g.byes(s.round),
+                    final_groups: g.final_groups_view(s.round),
+                    games: g.games_view(s.round, results, summary),
+                    deductions: g.deductions_view(s.round),
+                })
+                .collect(),
+            next: g.final_round().is_none().then(|| {
+                if g.left_count() > gouji::MIN_TEAMS {
+                    "knockout"
+                } else {
+                    "final"
+                }
+                .to_string()
+            }),
+        })
+    }
+
     // --- views --------------------------------------------------------------------------------
 
     fn table_view(&self, ev: &Event, round: u32, table: u32, results: bool) -> Option<EventTable> {
@@ -887,7 +1179,7 @@ impl Events {
             game: ev.spec.game.clone(),
             ruleset: ev.spec.ruleset.clone().unwrap_or_default(),
             tables: ev.tables(),
-            rounds: ev.spec.rounds,
+            rounds: ev.rounds(),
             boards_per_round: ev.spec.boards_per_round,
             movement: ev.spec.movement,
             level: ev.spec.level.clone(),
@@ -924,6 +1216,7 @@ impl Events {
                 .collect(),
             log_len: live.seq,
             head_hash: live.prev_hash.clone(),
+            gouji: self.gouji_view(ev, results),
         }
     }
 
@@ -938,6 +1231,24 @@ impl Events {
                 .table_of(round, pair)
                 .and_then(|t| self.table_view(ev, round, t.table, true)),
         }
+    }
+}
+
+/// Sits a player down at an event's table with the seat token its pair's (or team's) token
+/// gives for that seat: the token.
+async fn sit(
+    handle: &crate::table::TableHandle,
+    card_token: &str,
+    table_id: &str,
+    seat: protocol::SeatIndex,
+    name: String,
+) -> Result<String, Problem> {
+    let token = state::seat_token(card_token, table_id, seat);
+    match handle.join(seat, name, seat_token::hash(&token)).await {
+        Ok(()) => Ok(token),
+        // Sat down before (only this card's token reaches these seats): the same token.
+        Err(Refusal::SeatTaken) => Ok(token),
+        Err(r) => Err(r.into()),
     }
 }
 
@@ -982,6 +1293,27 @@ fn parse_direction(s: &str) -> Result<Direction, Problem> {
 
 fn cards(live: &Live) -> EventCards {
     let ev = &live.event;
+    if let Some(g) = &ev.gouji {
+        return EventCards {
+            pairs: Vec::new(),
+            tables: Vec::new(),
+            teams: g
+                .teams
+                .iter()
+                .map(|t| protocol::TeamCard {
+                    team: t.info(),
+                    token: (!t.bot).then(|| {
+                        gouji::team_token(
+                            &live.header.pair_secret,
+                            &live.header.id,
+                            ev.registered,
+                            t.number,
+                        )
+                    }),
+                })
+                .collect(),
+        };
+    }
     EventCards {
         pairs: ev
             .pairs
@@ -1000,6 +1332,7 @@ fn cards(live: &Live) -> EventCards {
                     .map(|card| TableCard { table: t, card })
             })
             .collect(),
+        teams: Vec::new(),
     }
 }
 

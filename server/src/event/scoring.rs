@@ -150,12 +150,219 @@ pub struct Standings {
     pub boards: Option<Vec<BoardOut>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deductions: Option<Vec<DeductionLine>>,
+    /// 够级 events: the teams' ranking (the 80分 `ranking` is empty).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gouji: Option<GoujiStandings>,
+}
+
+/// A 够级 event's standings: the finalists ranked by the final (total, more 头科, fewer 大落,
+/// extra games), then the teams still in, then the teams knocked out, latest round first.
+#[derive(Clone, Debug, Serialize)]
+pub struct GoujiStandings {
+    pub teams: Vec<TeamLine>,
+    /// Every game's result (director, or once final).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub games: Option<Vec<GameLine>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deductions: Option<Vec<protocol::TeamDeductionLine>>,
+}
+
+/// One team's line.
+#[derive(Clone, Debug, Serialize)]
+pub struct TeamLine {
+    #[serde(flatten)]
+    pub team: protocol::TeamInfo,
+    /// `"final"`, `"in"` (still playing the knockout) or `"out"`.
+    pub stage: &'static str,
+    /// The knockout round the team lost in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub out_round: Option<u32>,
+    /// The final's totals (deductions off), or the match's where it went out.
+    pub points: i32,
+    pub firsts: u32,
+    pub lasts: u32,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub deducted: i32,
+    /// Finalists only: 取前6名队伍，给予奖励.
+    pub place: Option<u32>,
+    pub prize: bool,
+    /// The last tie-break the place needed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by: Option<tournament::gouji::TieBreak>,
+    /// Level on everything: the extra game decides (it is played on the server).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub extra_game_needed: bool,
+}
+
+fn is_zero(n: &i32) -> bool {
+    *n == 0
+}
+
+/// One 够级 game's result.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameLine {
+    pub round: u32,
+    /// `"knockout"` or `"final"`.
+    pub kind: &'static str,
+    pub table: u32,
+    pub game: u32,
+    pub deal: u32,
+    pub a: String,
+    pub b: String,
+    pub extra: bool,
+    pub result: protocol::GoujiGameResult,
+}
+
+/// The standings of a 够级 event.
+fn gouji_standings(ev: &Event, full: bool) -> Standings {
+    let g = ev.gouji.as_ref().expect("a 够级 event");
+    let upto = if full { ev.round } else { ev.closed };
+    let info = |name: &str| {
+        g.team(name)
+            .map(|t| t.info())
+            .unwrap_or(protocol::TeamInfo {
+                number: 0,
+                name: name.to_string(),
+                names: Vec::new(),
+                organisation: None,
+                bot: false,
+            })
+    };
+    let mut teams: Vec<TeamLine> = Vec::new();
+    if let (Some(r), Some(list)) = (g.final_round(), g.final_standings()) {
+        if r <= upto {
+            for s in list {
+                let place = s.place();
+                let by = match &s.placing {
+                    tournament::gouji::Placing::Placed { by, .. } => Some(*by),
+                    _ => None,
+                };
+                teams.push(TeamLine {
+                    team: info(&s.team),
+                    stage: "final",
+                    out_round: None,
+                    points: s.points,
+                    firsts: s.firsts,
+                    lasts: s.lasts,
+                    deducted: s.deducted,
+                    place,
+                    prize: place.is_some(),
+                    by,
+                    extra_game_needed: place.is_none(),
+                });
+            }
+        }
+    }
+    let mut out: Vec<(u32, TeamLine)> = Vec::new();
+    for stage in &g.stages {
+        if stage.round > upto {
+            continue;
+        }
+        for (_, _, r) in g.matches(stage.round) {
+            let Some(w) = &r.winner else { continue };
+            for s in r.standings.iter().filter(|s| &s.team != w) {
+                out.push((
+                    stage.round,
+                    TeamLine {
+                        team: info(&s.team),
+                        stage: "out",
+                        out_round: Some(stage.round),
+                        points: s.points,
+                        firsts: s.firsts,
+                        lasts: s.lasts,
+                        deducted: s.deducted,
+                        place: None,
+                        prize: false,
+                        by: None,
+                        extra_game_needed: false,
+                    },
+                ));
+            }
+        }
+    }
+    out.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.points.cmp(&a.1.points)));
+    let listed: Vec<String> = teams
+        .iter()
+        .map(|t| t.team.name.clone())
+        .chain(out.iter().map(|(_, t)| t.team.name.clone()))
+        .collect();
+    for t in &g.teams {
+        if !listed.contains(&t.name) {
+            teams.push(TeamLine {
+                team: t.info(),
+                stage: "in",
+                out_round: None,
+                points: 0,
+                firsts: 0,
+                lasts: 0,
+                deducted: 0,
+                place: None,
+                prize: false,
+                by: None,
+                extra_game_needed: false,
+            });
+        }
+    }
+    teams.extend(out.into_iter().map(|(_, t)| t));
+    let games = full.then(|| {
+        g.stages
+            .iter()
+            .filter(|s| s.round <= upto)
+            .flat_map(|stage| {
+                let kind = match stage.kind {
+                    Some(super::gouji::Kind::Final(_)) => "final",
+                    _ => "knockout",
+                };
+                g.games_view(stage.round, true, |_| None)
+                    .into_iter()
+                    .filter_map(move |x| {
+                        Some(GameLine {
+                            round: stage.round,
+                            kind,
+                            table: x.table,
+                            game: x.game,
+                            deal: x.deal,
+                            a: x.a,
+                            b: x.b,
+                            extra: x.extra,
+                            result: x.result?,
+                        })
+                    })
+            })
+            .collect()
+    });
+    Standings {
+        id: ev.id.clone(),
+        name: ev.spec.name.clone(),
+        is_final: ev.finished(),
+        through_round: upto,
+        live: full && ev.playing().is_some(),
+        ranking: Rankings {
+            ns: Vec::new(),
+            ew: Vec::new(),
+        },
+        boards: None,
+        deductions: None,
+        gouji: Some(GoujiStandings {
+            teams,
+            games,
+            deductions: full.then(|| {
+                g.stages
+                    .iter()
+                    .flat_map(|s| g.deductions_view(s.round))
+                    .collect()
+            }),
+        }),
+    }
 }
 
 /// The standings as `full` (the director, or anyone once the event is finished) or the public
 /// may see them now.
 pub fn standings(ev: &Event, full: bool) -> Result<Standings, Problem> {
     let full = full || ev.finished();
+    if ev.gouji.is_some() {
+        return Ok(gouji_standings(ev, full));
+    }
     let upto = if full { ev.round } else { ev.closed };
     let out = tournament::score(score_input(ev, upto)).map_err(|e| {
         let p = Problem::explain(&e);
@@ -198,6 +405,7 @@ pub fn standings(ev: &Event, full: bool) -> Result<Standings, Problem> {
                 })
                 .collect()
         }),
+        gouji: None,
     })
 }
 
@@ -242,6 +450,9 @@ fn mp_text(mp: Option<Mp>) -> String {
 /// The standings as CSV (UTF-8 with a byte order mark, so spreadsheets read the Chinese):
 /// the ranking lines, then (when shown) every board's results.
 pub fn csv(s: &Standings) -> String {
+    if let Some(g) = &s.gouji {
+        return gouji_csv(g);
+    }
     let mut out = String::from("\u{feff}");
     out += &csv_line(&[
         "direction".into(),
@@ -311,6 +522,155 @@ pub fn csv(s: &Standings) -> String {
     out
 }
 
+fn side_text(side: &Option<String>) -> String {
+    side.as_deref().map(str::to_uppercase).unwrap_or_default()
+}
+
+/// A 够级 event's standings as CSV: the teams, then (when shown) every game's result.
+fn gouji_csv(g: &GoujiStandings) -> String {
+    let mut out = String::from("\u{feff}");
+    out += &csv_line(
+        &[
+            "place",
+            "team",
+            "players",
+            "organisation",
+            "stage",
+            "out_round",
+            "points",
+            "firsts",
+            "lasts",
+            "deducted",
+            "prize",
+        ]
+        .map(String::from),
+    );
+    for t in &g.teams {
+        out += &csv_line(&[
+            t.place.map(|p| p.to_string()).unwrap_or_default(),
+            t.team.name.clone(),
+            team_names(&t.team),
+            t.team.organisation.clone().unwrap_or_default(),
+            t.stage.to_string(),
+            t.out_round.map(|r| r.to_string()).unwrap_or_default(),
+            t.points.to_string(),
+            t.firsts.to_string(),
+            t.lasts.to_string(),
+            if t.deducted == 0 {
+                String::new()
+            } else {
+                t.deducted.to_string()
+            },
+            if t.prize { "yes".into() } else { String::new() },
+        ]);
+    }
+    if let Some(games) = &g.games {
+        out += "\r\n";
+        out += &csv_line(
+            &[
+                "round", "stage", "table", "game", "deal", "a", "b", "extra", "a_points",
+                "b_points", "first", "last",
+            ]
+            .map(String::from),
+        );
+        for x in games {
+            out += &csv_line(&[
+                x.round.to_string(),
+                x.kind.to_string(),
+                x.table.to_string(),
+                x.game.to_string(),
+                x.deal.to_string(),
+                x.a.clone(),
+                x.b.clone(),
+                if x.extra { "yes".into() } else { String::new() },
+                x.result.a.to_string(),
+                x.result.b.to_string(),
+                side_text(&x.result.first),
+                x.result.last.join(" ").to_uppercase(),
+            ]);
+        }
+    }
+    out
+}
+
+fn team_names(t: &protocol::TeamInfo) -> String {
+    if t.names.is_empty() && t.bot {
+        "电脑".to_string()
+    } else {
+        t.names.join(" / ")
+    }
+}
+
+/// A 够级 event's printable results: the ranking, then every game.
+fn gouji_html(s: &Standings, g: &GoujiStandings, status: &str) -> String {
+    let mut body = format!(
+        "<header><h1>{}</h1><p>够级 团体赛 Team event · 小组淘汰赛与决赛 Group knockout and final · {}</p></header>\n",
+        esc(&s.name),
+        esc(status)
+    );
+    body += "<section class=\"ranking\"><h2>名次 Ranking</h2>\n<table><thead><tr><th>名次 Place</th><th>队 Team</th><th>选手 Players</th><th>单位 Organisation</th><th>阶段 Stage</th><th>总分 Points</th><th>头科 1st</th><th>大落 Last</th><th>罚分 Deducted</th></tr></thead><tbody>\n";
+    for t in &g.teams {
+        let stage = match (t.stage, t.out_round) {
+            ("final", _) if t.extra_game_needed => "决赛（待加赛）Final (extra game)".to_string(),
+            ("final", _) => "决赛 Final".to_string(),
+            ("out", Some(r)) => format!("第 {r} 轮淘汰 Out in round {r}"),
+            _ => "比赛中 Playing".to_string(),
+        };
+        body += &format!(
+            "<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+            if t.prize { " class=\"prize\"" } else { "" },
+            t.place.map(|p| p.to_string()).unwrap_or_else(|| "—".into()),
+            esc(&t.team.name),
+            esc(&team_names(&t.team)),
+            esc(t.team.organisation.as_deref().unwrap_or("")),
+            esc(&stage),
+            t.points,
+            t.firsts,
+            t.lasts,
+            if t.deducted == 0 { String::new() } else { t.deducted.to_string() },
+        );
+    }
+    body += "</tbody></table></section>\n";
+    if let Some(games) = &g.games {
+        body += "<section class=\"travellers\"><h2>每局成绩 Games</h2>\n<table><thead><tr><th>轮 Round</th><th>桌 Table</th><th>局 Game</th><th>牌号 Deal</th><th>A 队 Team A</th><th>B 队 Team B</th><th>A 分</th><th>B 分</th><th>头科 1st</th><th>大落 Last</th></tr></thead><tbody>\n";
+        for x in games {
+            body += &format!(
+                "<tr><td>{}{}</td><td>{}</td><td>{}{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                x.round,
+                if x.kind == "final" { " 决赛 final" } else { "" },
+                x.table,
+                x.game,
+                if x.extra { " 加赛 extra" } else { "" },
+                x.deal,
+                esc(&x.a),
+                esc(&x.b),
+                x.result.a,
+                x.result.b,
+                side_text(&x.result.first),
+                x.result.last.join(" ").to_uppercase(),
+            );
+        }
+        body += "</tbody></table></section>\n";
+    }
+    if let Some(ds) = &g.deductions {
+        if !ds.is_empty() {
+            body += "<section><h2>罚分 Deductions</h2><ul>\n";
+            for d in ds {
+                body += &format!(
+                    "<li>第 {} 轮 round {} · {} −{}：{}</li>\n",
+                    d.round,
+                    d.round,
+                    esc(&d.team),
+                    d.points,
+                    esc(&d.reason)
+                );
+            }
+            body += "</ul></section>\n";
+        }
+    }
+    body
+}
+
 /// Text for HTML.
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
@@ -336,13 +696,38 @@ pub fn html(s: &Standings, ev: &Event, seed: Option<&str>, commitment: &str) -> 
             }
         )
     };
+    if let Some(g) = &s.gouji {
+        body += &gouji_html(s, g, &status);
+    } else {
+        body += &shengji_html(s, ev, &status);
+    }
+    body += &format!(
+        "<footer><p>种子承诺 Seed commitment (SHA-256): <code>{}</code></p>{}</footer>\n",
+        esc(commitment),
+        match seed {
+            Some(seed) => format!(
+                "<p>种子 Seed: <code>{}</code> — 任何人都可以用它重新发出每一副牌 (paiju deal). Anyone can re-deal every board from it.</p>",
+                esc(seed)
+            ),
+            None => "<p>种子在最后一副牌打完后公布。The seed is revealed after the last board.</p>".into(),
+        }
+    );
+    format!(
+        "<!doctype html>\n<html lang=\"zh-CN\">\n<head>\n<meta charset=\"utf-8\">\n<title>{} · 成绩 Results</title>\n<style>\n{PRINT_CSS}</style>\n</head>\n<body>\n{body}</body>\n</html>\n",
+        esc(&s.name)
+    )
+}
+
+/// The 80分 part of the printable page: both rankings, the travellers, the deductions.
+fn shengji_html(s: &Standings, ev: &Event, status: &str) -> String {
+    let mut body = String::new();
     body += &format!(
         "<header><h1>{}</h1><p>80分 双人赛 计副制米切尔 · {} 桌 {} 轮 每轮 {} 副 · {}</p></header>\n",
         esc(&s.name),
         ev.tables(),
         ev.spec.rounds,
         ev.spec.boards_per_round,
-        esc(&status)
+        esc(status)
     );
     for (zh, en, list) in [
         ("南北", "North–South", &s.ranking.ns),
@@ -414,21 +799,7 @@ pub fn html(s: &Standings, ev: &Event, seed: Option<&str>, commitment: &str) -> 
             body += "</ul></section>\n";
         }
     }
-    body += &format!(
-        "<footer><p>种子承诺 Seed commitment (SHA-256): <code>{}</code></p>{}</footer>\n",
-        esc(commitment),
-        match seed {
-            Some(seed) => format!(
-                "<p>种子 Seed: <code>{}</code> — 任何人都可以用它重新发出每一副牌 (paiju deal). Anyone can re-deal every board from it.</p>",
-                esc(seed)
-            ),
-            None => "<p>种子在最后一副牌打完后公布。The seed is revealed after the last board.</p>".into(),
-        }
-    );
-    format!(
-        "<!doctype html>\n<html lang=\"zh-CN\">\n<head>\n<meta charset=\"utf-8\">\n<title>{} · 成绩 Results</title>\n<style>\n{PRINT_CSS}</style>\n</head>\n<body>\n{body}</body>\n</html>\n",
-        esc(&s.name)
-    )
+    body
 }
 
 /// The results page's style: large, plain, black on white; A4 when printed.

@@ -16,9 +16,10 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tournament::{Direction, Movement, Variant};
 
+use super::gouji::{self, text, Drawn, GoujiEvent};
 use crate::table::DealFixed;
 
-/// The only game events run live for now: 80分 duplicate pairs.
+/// 80分 duplicate pairs (the other game of events is [`gouji::GOUJI`]).
 pub const SHENGJI: &str = "shengji";
 /// Most tables an event may have.
 pub const MAX_TABLES: u32 = 500;
@@ -86,6 +87,31 @@ pub enum EventAction {
     CloseRound { round: u32, forced: bool },
     /// The director revealed the seed: the event is finished.
     Reveal,
+    /// 够级: the server drew a round from the event seed (groups in round 1, then a knockout
+    /// round or the final's groups).
+    Draw { round: u32, drawn: Drawn },
+    /// 够级: the server opened the table of one game of a match (or of the final).
+    GameOpened {
+        round: u32,
+        table: u32,
+        game: u32,
+        table_id: String,
+    },
+    /// 够级: the server read a finished game's result from its table's log.
+    GameResult {
+        round: u32,
+        table: u32,
+        game: u32,
+        table_id: String,
+        record: tournament::gouji::GameRecord,
+    },
+    /// 够级: the director took points off a team (扣该队4分).
+    TeamDeduction {
+        round: u32,
+        team: u32,
+        points: i32,
+        reason: String,
+    },
 }
 
 impl EventAction {
@@ -102,6 +128,10 @@ impl EventAction {
             EventAction::Confirm { .. } => "confirm",
             EventAction::CloseRound { .. } => "close_round",
             EventAction::Reveal => "reveal",
+            EventAction::Draw { .. } => "draw",
+            EventAction::GameOpened { .. } => "game_opened",
+            EventAction::GameResult { .. } => "game_result",
+            EventAction::TeamDeduction { .. } => "team_deduction",
         }
     }
 }
@@ -207,6 +237,8 @@ pub struct Event {
     pub confirms: BTreeMap<(u32, u32), Confirms>,
     pub deductions: Vec<Deducted>,
     pub revealed: bool,
+    /// 够级 events: teams, draw, matches (the 80分 fields above stay empty).
+    pub gouji: Option<GoujiEvent>,
 }
 
 fn bad(zh: impl Into<String>, en: impl Into<String>) -> Problem {
@@ -224,20 +256,6 @@ pub fn variant(kind: MovementKind) -> Variant {
         MovementKind::Skip => Variant::Skip,
         MovementKind::Relay => Variant::Relay,
     }
-}
-
-/// A trimmed text of 1 to `max` characters, without control characters.
-fn text(raw: &str, max: usize, what_zh: &str, what_en: &str) -> Result<String, Problem> {
-    let s: String = raw.chars().filter(|c| !c.is_control()).collect();
-    let s = s.trim().to_string();
-    let n = s.chars().count();
-    if n == 0 || n > max {
-        return Err(bad(
-            format!("{what_zh}要 1 到 {max} 个字"),
-            format!("{what_en} must be 1 to {max} characters"),
-        ));
-    }
-    Ok(s)
 }
 
 /// An artificial score's name (`A`, `A+`, `A-`), checked.
@@ -263,14 +281,17 @@ fn artificial_ok(a: &ArtificialPair) -> Result<(), Problem> {
 impl Event {
     /// The event a `create` entry makes: the spec checked, the movement drawn.
     pub fn create(id: &str, spec: &CreateEvent) -> Result<Event, Problem> {
+        if spec.game == gouji::GOUJI {
+            return Event::create_gouji(id, spec);
+        }
         if spec.game != SHENGJI {
             return Err(bad(
                 format!(
-                    "「{}」的比赛还不能在线进行：目前只有 80分 双人赛（shengji）",
+                    "「{}」的比赛还不能在线进行：只有 80分 双人赛（shengji）和够级团体赛（gouji）",
                     spec.game
                 ),
                 format!(
-                    "events of \"{}\" are not run live yet: only 80分 duplicate pairs (shengji)",
+                    "events of \"{}\" are not run live: only 80分 duplicate pairs (shengji) and 够级 teams (gouji)",
                     spec.game
                 ),
             ));
@@ -313,7 +334,17 @@ impl Event {
         let mut spec = spec.clone();
         spec.name = name;
         let entries = std::mem::take(&mut spec.entries);
-        let mut event = Event {
+        let mut event = Event::new(id, spec, movement);
+        if !entries.is_empty() {
+            event.pairs = event.check_entries(&entries)?;
+            event.registered = 1;
+        }
+        Ok(event)
+    }
+
+    /// An event before anything happened to it.
+    fn new(id: &str, spec: CreateEvent, movement: Movement) -> Event {
+        Event {
             id: id.to_string(),
             spec,
             movement,
@@ -325,12 +356,130 @@ impl Event {
             confirms: BTreeMap::new(),
             deductions: Vec::new(),
             revealed: false,
-        };
-        if !entries.is_empty() {
-            event.pairs = event.check_entries(&entries)?;
-            event.registered = 1;
+            gouji: None,
         }
+    }
+
+    /// A 够级 team event: no movement; the teams, the groups of the draw, the final's games.
+    fn create_gouji(id: &str, spec: &CreateEvent) -> Result<Event, Problem> {
+        let name = text(&spec.name, 60, "比赛名称", "the event's name")?;
+        if spec.level.is_some() || spec.trump.is_some() {
+            return Err(bad(
+                "够级没有定级和定主",
+                "够级 has no level or trump to fix",
+            ));
+        }
+        let mut g = GoujiEvent::create(spec.groups, spec.final_games)?;
+        let mut spec = spec.clone();
+        spec.name = name;
+        spec.tables = 0;
+        spec.rounds = 0;
+        spec.boards_per_round = 0;
+        spec.movement = MovementKind::Plain;
+        let entries = std::mem::take(&mut spec.entries);
+        let registered = if entries.is_empty() {
+            0
+        } else {
+            g.register(&entries)?;
+            1
+        };
+        let mut event = Event::new(id, spec, Movement { rounds: Vec::new() });
+        event.registered = registered;
+        event.gouji = Some(g);
         Ok(event)
+    }
+
+    /// The 够级 actions and the shared ones (register, start, close, reveal) of a 够级 event.
+    fn apply_gouji(&mut self, seq: u64, action: &EventAction) -> Result<(), Problem> {
+        let playing = self.playing();
+        let closed = self.closed;
+        let g = self.gouji.as_mut().expect("a 够级 event");
+        let in_play = |round: &u32| {
+            if Some(*round) == playing {
+                Ok(())
+            } else {
+                Err(not_now(
+                    format!("第 {round} 轮没有在进行"),
+                    format!("round {round} is not being played"),
+                ))
+            }
+        };
+        match action {
+            EventAction::Register { entries } => {
+                if self.round > 0 {
+                    return Err(not_now(
+                        "第一轮已开始，不能再改报名",
+                        "round 1 has started: the entries can no longer change",
+                    ));
+                }
+                g.register(entries)?;
+                self.registered = seq;
+                Ok(())
+            }
+            EventAction::StartRound { round } => {
+                if *round != self.round + 1 || self.closed != self.round {
+                    return Err(not_now(
+                        format!("现在不能开始第 {round} 轮：上一轮还没结束，或下一轮是第 {} 轮", self.round + 1),
+                        format!("round {round} cannot start now: the last round is not closed, or the next is {}", self.round + 1),
+                    ));
+                }
+                g.start_round(*round)?;
+                self.round = *round;
+                Ok(())
+            }
+            EventAction::Draw { round, drawn } => {
+                in_play(round)?;
+                g.draw(*round, drawn)
+            }
+            EventAction::GameOpened {
+                round,
+                table,
+                game,
+                table_id,
+            } => {
+                in_play(round)?;
+                g.opened(*round, *table, *game, table_id)
+            }
+            EventAction::GameResult {
+                round,
+                table,
+                game,
+                table_id,
+                record,
+            } => {
+                in_play(round)?;
+                g.result(*round, *table, *game, table_id, record)
+            }
+            EventAction::TeamDeduction {
+                round,
+                team,
+                points,
+                reason,
+            } => {
+                in_play(round)?;
+                g.deduct(*round, *team, *points, reason)
+            }
+            EventAction::CloseRound { round, .. } => {
+                in_play(round)?;
+                g.close(*round)?;
+                self.closed = *round;
+                Ok(())
+            }
+            EventAction::Reveal => {
+                if !g.over(closed) {
+                    return Err(not_now(
+                        "决赛还没有结束：决赛结束后才公布种子",
+                        "the final is not closed yet: the seed is revealed once it is",
+                    ));
+                }
+                self.revealed = true;
+                Ok(())
+            }
+            other => Err(bad(
+                format!("够级比赛没有这一步（{}）", other.name()),
+                format!("a 够级 event has no {} step", other.name()),
+            )),
+        }
     }
 
     /// Rebuilds an event from its log's actions.
@@ -357,6 +506,16 @@ impl Event {
 
     pub fn finished(&self) -> bool {
         self.revealed
+    }
+
+    /// Rounds planned: 80分's as created; 够级's as far as known (the rounds started, and one
+    /// more until the final is drawn: how many knockout rounds the field needs shows as they
+    /// are drawn).
+    pub fn rounds(&self) -> u32 {
+        match &self.gouji {
+            Some(g) => self.round + u32::from(g.final_round().is_none()),
+            None => self.spec.rounds,
+        }
     }
 
     fn check_entries(&self, entries: &[EntryIn]) -> Result<Vec<Pair>, Problem> {
@@ -505,6 +664,14 @@ impl Event {
         }
         match action {
             EventAction::Create { .. } => Err(not_now("比赛已经建立", "the event exists")),
+            _ if self.gouji.is_some() => self.apply_gouji(seq, action),
+            EventAction::Draw { .. }
+            | EventAction::GameOpened { .. }
+            | EventAction::GameResult { .. }
+            | EventAction::TeamDeduction { .. } => Err(bad(
+                format!("80分比赛没有这一步（{}）", action.name()),
+                format!("an 80分 event has no {} step", action.name()),
+            )),
             EventAction::Register { entries } => {
                 if self.round > 0 {
                     return Err(not_now(
@@ -819,32 +986,19 @@ pub fn movement_boards(m: &Movement) -> u32 {
 
 // --- pair tokens ----------------------------------------------------------------------------
 
-/// The symbols of a pair token: no look-alikes (no 0/o, 1/l/i), as table codes.
-const TOKEN_ALPHABET: &[u8] = b"23456789abcdefghjkmnpqrstuvwxyz";
-/// Symbols in a pair token: 12 of 31, about 59 bits; guessing is also throttled per address.
-const TOKEN_LEN: usize = 12;
-
-/// A pair's token, printed on its seating card: derived from the event's secret, the
-/// registration and the pair, so the server stores no token and a re-registration makes new
-/// ones. Written `xxxx-xxxx-xxxx`.
+/// A pair's token, printed on its seating card ([`super::card_token`]): from the event's
+/// secret, the registration and the pair, so a re-registration makes new ones.
 pub fn pair_token(secret: &str, event: &str, registered: u64, pair: &Pair) -> String {
-    let digest = Sha256::new()
-        .chain_update(b"paiju-pair-1\x1f")
-        .chain_update(secret.as_bytes())
-        .chain_update(b"\x1f")
-        .chain_update(event.as_bytes())
-        .chain_update(format!(
-            "\x1f{registered}\x1f{}\x1f{}",
+    super::card_token::printed(
+        "paiju-pair-1",
+        secret,
+        event,
+        &format!(
+            "{registered}\x1f{}\x1f{}",
             pair.direction.name(),
             pair.number
-        ))
-        .finalize();
-    let plain: String = digest
-        .iter()
-        .take(TOKEN_LEN)
-        .map(|b| TOKEN_ALPHABET[*b as usize % TOKEN_ALPHABET.len()] as char)
-        .collect();
-    format!("{}-{}-{}", &plain[0..4], &plain[4..8], &plain[8..12])
+        ),
+    )
 }
 
 /// A typed pair token as compared: lower case, without dashes or spaces.
@@ -889,8 +1043,11 @@ mod tests {
                     names: vec![format!("甲{i}"), format!("乙{i}")],
                     organisation: Some("福州".into()),
                     bot: i % 2 == 1,
+                    team: None,
                 })
                 .collect(),
+            groups: None,
+            final_games: None,
         }
     }
 

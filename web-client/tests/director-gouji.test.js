@@ -1,0 +1,94 @@
+// A 够级 team event through the pages against the real server: the director's console creates
+// it (one team of people pasted, computers filling up to six), prints the team cards, registers
+// six computer teams instead, starts the final (drawn from the seed: groups A and B on three
+// tables), records a 4-point team deduction, watches the games play themselves, closes the
+// final and reveals the seed; the standings page then shows the team ranking (total, 头科,
+// 大落, deductions) and every game. Phone and desktop screenshots; no serious or critical axe
+// violation.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { liveServerAndBrowser, newPage, shot, axeViolations, until } from './harness.js';
+
+const DIRECTOR = '8c1f4a7d0e3b6c9f2a5d8e1b4c7f0a3d';
+const live = liveServerAndBrowser({ extra: ['--director-token', DIRECTOR] });
+
+test('the director runs a 够级 team event in the console; the standings page ranks the teams', { timeout: 420_000 }, async () => {
+  const { page, errors } = await newPage(live.browser, { width: 1280, height: 900 });
+  page.on('dialog', (dlg) => dlg.accept());
+  await page.goto(live.server.url + '/director.html');
+  await page.waitForSelector('#create-event');
+  await page.fill('#director-token', DIRECTOR);
+  await page.click('#use-token');
+
+  // A 够级 event: the form changes to teams, groups and the final's games.
+  await page.selectOption('#ev-game', 'gouji');
+  await page.waitForSelector('#ev-final-games');
+  assert.equal(await page.isVisible('#ev-tables'), false);
+  assert.match(await page.textContent('label[for="ev-entries"]') ?? '', /每行一队/);
+  assert.deepEqual(await axeViolations(page), [], 'the new-event form for 够级');
+  await page.fill('#ev-name', '够级周末练习赛');
+  await page.fill('#ev-entries', '山亭1队：张三 李四 王五 / 山亭');
+  await page.click('#create-event');
+  await page.waitForURL(/director\.html\?e=/);
+  const id = new URL(page.url()).searchParams.get('e') ?? '';
+  await page.waitForSelector('[data-teams] tbody tr');
+  assert.equal(await page.locator('[data-teams] tbody tr').count(), 6);
+  assert.match(await page.textContent('[data-next]') ?? '', /决赛/);
+
+  // The team cards: the one team of people has a token.
+  await page.evaluate(() => { window.print = () => {}; });
+  await page.click('#print-cards');
+  await page.waitForSelector('#print-area [data-token]');
+  assert.equal(await page.locator('#print-area [data-token]').count(), 1);
+  assert.match(await page.textContent('#print-area') ?? '', /山亭1队/);
+
+  // Registered again before round 1: six computer teams (a practice final).
+  await page.fill('#reg-entries', '');
+  await page.click('#register');
+  await page.waitForSelector('.ok-text:not([hidden])');
+  await page.waitForFunction(() => /第6队/.test(document.querySelector('[data-teams]')?.textContent ?? ''));
+
+  // The final: drawn from the seed; A and B groups on three tables.
+  await page.waitForSelector('#start-round:not([disabled])');
+  await page.click('#start-round');
+  await page.waitForSelector('[data-stage="1"][data-kind="final"] [data-game="3-1"]');
+  assert.match(await page.textContent('[data-stage="1"]') ?? '', /A 组/);
+  await shot(page, 'director-gouji-1280x900');
+  assert.deepEqual(await axeViolations(page), [], 'the console with the final in play');
+
+  // 扣该队4分.
+  await page.waitForSelector('#submit-team-deduct');
+  await page.fill('#tded-team', '2');
+  await page.fill('#tded-reason', '同组队员交流牌型');
+  await page.click('#submit-team-deduct');
+  await page.waitForSelector('.ok-text:not([hidden])');
+
+  await until(async () => {
+    const v = await (await fetch(`${live.server.url}/api/events/${id}`)).json();
+    const s = v.gouji.stages[0];
+    return s.games.length >= 9 && s.games.every((/** @type {any} */ x) => x.done);
+  }, 360_000, 'every game of the final');
+  await page.waitForSelector('#close-round:not([disabled])');
+  await page.click('#close-round');
+  await page.waitForSelector('#reveal:not([disabled])');
+  await page.click('#reveal');
+  await page.waitForSelector('[data-seed]');
+  assert.equal(await page.getAttribute('[data-state]', 'data-state'), 'finished');
+
+  // The standings: six teams placed, the deduction shown, every game.
+  for (const [width, height, name] of [[1024, 768, 'standings-gouji-1024x768'], [390, 844, 'standings-gouji-390x844']]) {
+    const st = await newPage(live.browser, { width: Number(width), height: Number(height) });
+    await st.page.goto(`${live.server.url}/standings.html?e=${id}`);
+    await st.page.waitForSelector('[data-ranking="teams"] tbody tr');
+    assert.equal(await st.page.locator('[data-ranking="teams"] tbody tr').count(), 6);
+    assert.match(await st.page.textContent('[data-ranking="teams"]') ?? '', /头科/);
+    assert.match(await st.page.textContent('[data-ranking="teams"]') ?? '', /4/);
+    assert.ok((await st.page.locator('[data-results] tbody tr').count()) >= 9);
+    assert.match(await st.page.textContent('body') ?? '', /最终成绩/);
+    await shot(st.page, String(name));
+    assert.deepEqual(await axeViolations(st.page), [], `the standings page at ${width}×${height}`);
+    assert.deepEqual(st.errors.map(String), []);
+  }
+  assert.deepEqual(errors.map(String), []);
+});
