@@ -55,6 +55,7 @@ export const WORDS = {
   commitment: { zh: '种子承诺（SHA-256）', en: 'Seed commitment (SHA-256)' },
   seed: { zh: '种子', en: 'Seed' },
   seed_hidden: { zh: '种子在最后一副牌打完、各轮结束后公布。', en: 'The seed is revealed once the last board is played and every round closed.' },
+  seed_hidden_gouji: { zh: '种子在最后一局打完、各轮结束后公布。', en: 'The seed is revealed once the last game is played and every round closed.' },
   print_results: { zh: '打印成绩（A4）', en: 'Print results (A4)' },
   csv: { zh: '下载成绩表（CSV）', en: 'Download results (CSV)' },
   my_pair: { zh: '选手入座', en: 'Players: sit down' },
@@ -308,7 +309,7 @@ export function seedFacts(ev) {
     'div',
     { class: 'facts' },
     h('span', {}, `${w('commitment')}：`, h('code', { 'data-commitment': '' }, ev.seed_commitment)),
-    ev.seed ? h('span', {}, `${w('seed')}：`, h('code', { 'data-seed': '' }, ev.seed)) : h('span', { class: 'hint' }, w('seed_hidden')),
+    ev.seed ? h('span', {}, `${w('seed')}：`, h('code', { 'data-seed': '' }, ev.seed)) : h('span', { class: 'hint' }, w(ev.game === 'gouji' ? 'seed_hidden_gouji' : 'seed_hidden')),
   );
 }
 
@@ -333,7 +334,9 @@ function saveToken(id, token) {
 }
 
 /**
- * The pair's (or 够级 team's) corner: sit down, see the table's results, confirm or dispute.
+ * The pair's (or 够级 team's) corner: sit down, see the table's results, confirm or dispute (80分
+ * only: a 够级 game has no record card to sign, its disputes go to the referee at the table).
+ * Returns the panel and `setGame`, called once the event's game is known.
  * @param {string} id @param {() => string} game the event's game, once known
  */
 function pairPanel(id, game) {
@@ -383,7 +386,13 @@ function pairPanel(id, game) {
       err.show(e);
     }
   };
-  return h(
+  const confirmBox = h(
+    'div',
+    {},
+    h('div', { class: 'field', style: 'margin-top:14px' }, h('label', { for: 'dispute-note' }, w('note')), note),
+    h('div', { class: 'row' }, h('button', { id: 'confirm', 'on:click': () => confirm(true) }, w('confirm_ok')), h('button', { class: 'danger', id: 'dispute', 'on:click': () => confirm(false) }, w('dispute'))),
+  );
+  const panel = h(
     'section',
     { class: 'panel', 'aria-labelledby': 'pair-h' },
     h('h2', { id: 'pair-h' }, w('my_pair')),
@@ -391,11 +400,17 @@ function pairPanel(id, game) {
     h('div', { class: 'field' }, h('label', { for: 'pair-token' }, w('pair_token')), input),
     h('div', { class: 'row' }, h('button', { class: 'primary', id: 'sit', 'on:click': sit }, w('sit')), h('button', { id: 'my-results', 'on:click': show }, w('my_results'))),
     mine,
-    h('div', { class: 'field', style: 'margin-top:14px' }, h('label', { for: 'dispute-note' }, w('note')), note),
-    h('div', { class: 'row' }, h('button', { id: 'confirm', 'on:click': () => confirm(true) }, w('confirm_ok')), h('button', { class: 'danger', id: 'dispute', 'on:click': () => confirm(false) }, w('dispute'))),
+    confirmBox,
     done,
     err.box,
   );
+  return {
+    panel,
+    /** @param {string} g */
+    setGame: (g) => {
+      confirmBox.hidden = g === 'gouji';
+    },
+  };
 }
 
 /** The list of events. @param {HTMLElement} root */
@@ -445,6 +460,7 @@ function renderEvent(root, id, gouji) {
     try {
       const [ev, st] = await Promise.all([eventCall('GET', base), eventCall('GET', `${base}/standings`)]);
       game = ev.game;
+      pair.setGame(game);
       document.title = `${ev.name} · ${w('standings')}`;
       replace(
         top,
@@ -483,7 +499,7 @@ function renderEvent(root, id, gouji) {
       err.show(e);
     }
   };
-  root.replaceChildren(header(w('standings')), h('main', { class: 'event-page' }, top, err.box, board, pair));
+  root.replaceChildren(header(w('standings')), h('main', { class: 'event-page' }, top, err.box, board, pair.panel));
   refresh();
   return setInterval(refresh, 10_000);
 }

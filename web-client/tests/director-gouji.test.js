@@ -86,6 +86,11 @@ test('the director runs a 够级 team event in the console; the standings page r
     assert.match(await st.page.textContent('[data-ranking="teams"]') ?? '', /4/);
     assert.ok((await st.page.locator('[data-results] tbody tr').count()) >= 9);
     assert.match(await st.page.textContent('body') ?? '', /最终成绩/);
+    // A 够级 game has no record card to sign: no confirm or dispute buttons for the team.
+    assert.equal(await st.page.isVisible('#confirm'), false);
+    assert.equal(await st.page.isVisible('#dispute'), false);
+    // The revealed seed and its commitment wrap inside the screen (no sideways scrolling).
+    assert.ok(await st.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `no horizontal scroll at ${width}`);
     await shot(st.page, String(name));
     assert.deepEqual(await axeViolations(st.page), [], `the standings page at ${width}×${height}`);
     assert.deepEqual(st.errors.map(String), []);
