@@ -711,6 +711,17 @@ pub struct DeductionIn {
     pub reason: String,
 }
 
+/// `POST /api/events/{id}/disqualify` (director): the pair plays no more boards, its finished
+/// results stand in everyone else's scores, its place is filled by the pairs below it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DisqualifyIn {
+    /// `"NS"` or `"EW"`.
+    pub direction: String,
+    pub pair: u32,
+    pub reason: String,
+}
+
 /// `POST /api/events/{id}/rounds/{r}/close` (director).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

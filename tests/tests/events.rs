@@ -119,6 +119,21 @@ async fn director_post(addr: SocketAddr, path: String, body: Value) -> Value {
     ok(addr, "POST", &path, Some(DIRECTOR), body).await
 }
 
+/// The event's cards (pair or team tokens), as the director prints them.
+async fn cards(addr: SocketAddr, id: &str) -> EventCards {
+    serde_json::from_value(
+        ok(
+            addr,
+            "GET",
+            &format!("/api/events/{id}/cards"),
+            Some(DIRECTOR),
+            json!(null),
+        )
+        .await,
+    )
+    .unwrap()
+}
+
 /// A server in this process with the director's token, the rate limit lifted for bots that do
 /// not think (the limits have their own tests).
 async fn director_server(name: &str) -> TestServer {
@@ -716,6 +731,137 @@ async fn a_practice_event_runs_from_creation_to_the_revealed_seed() {
     s.running.shutdown().await;
 }
 
+/// Seed 003: 「被取消资格…其名次由后面的依次递补，已赛成绩有效」. A disqualified pair sits down no
+/// more; its played results stay in the others' scores; it has no place and the pairs below it
+/// move up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_disqualified_pair_plays_no_more_and_its_place_is_filled() {
+    let s = director_server("events-dq").await;
+    let a = s.addr;
+    // Three tables, one round of one board: NS 1 are people, everyone else computers.
+    let mut entries = vec![json!({"names": ["王阿姨", "李叔叔"]})];
+    entries.extend((0..5).map(|_| json!({"names": [], "bot": true})));
+    let ev: EventView = serde_json::from_value(
+        director_post(
+            a,
+            "/api/events".into(),
+            json!({"game": "shengji", "name": "取消资格", "tables": 3, "rounds": 1,
+                   "boards_per_round": 1, "entries": entries}),
+        )
+        .await,
+    )
+    .unwrap();
+    let id = ev.id;
+    let ns1 = cards(a, &id).await.pairs[0].token.clone().unwrap();
+    let dq = format!("/api/events/{id}/disqualify");
+    // Bad requests change nothing: an unknown pair, a missing reason, an unknown field.
+    for (body, code) in [
+        (
+            json!({"direction": "NS", "pair": 9, "reason": "x"}),
+            "bad_request",
+        ),
+        (
+            json!({"direction": "NS", "pair": 1, "reason": ""}),
+            "bad_request",
+        ),
+        (
+            json!({"direction": "NS", "pair": 1, "reason": "x", "why": 1}),
+            "bad_request",
+        ),
+        (
+            json!({"direction": "SN", "pair": 1, "reason": "x"}),
+            "bad_request",
+        ),
+    ] {
+        let (status, p) = call(a, "POST", &dq, Some(DIRECTOR), Some(&body)).await;
+        assert_eq!(
+            (status, p["code"].as_str()),
+            (400, Some(code)),
+            "{body}: {p}"
+        );
+    }
+    assert_eq!(view(a, &id).await.log_len, ev.log_len, "nothing was logged");
+
+    director_post(a, format!("/api/events/{id}/rounds/1/start"), json!({})).await;
+    // The computers finish their boards; NS 1 is disqualified before sitting down.
+    let v = until(a, &id, "the computers' boards", |v| {
+        v.schedule[0]
+            .tables
+            .iter()
+            .filter(|t| t.boards[0].done)
+            .count()
+            == 2
+    })
+    .await;
+    let ns1_table = v.schedule[0].tables.iter().find(|t| t.ns == 1).unwrap();
+    assert!(!ns1_table.boards[0].done);
+    director_post(
+        a,
+        dq.clone(),
+        json!({"direction": "NS", "pair": 1, "reason": "第二次暗号"}),
+    )
+    .await;
+    let (status, p) = call(
+        a,
+        "POST",
+        &dq,
+        Some(DIRECTOR),
+        Some(&json!({"direction": "NS", "pair": 1, "reason": "again"})),
+    )
+    .await;
+    assert_eq!(
+        (status, p["code"].as_str()),
+        (409, Some("event_state")),
+        "{p}"
+    );
+    let (status, p) = call(
+        a,
+        "POST",
+        &format!("/api/events/{id}/join"),
+        None,
+        Some(&json!({"token": ns1})),
+    )
+    .await;
+    assert_eq!(
+        (status, p["code"].as_str()),
+        (409, Some("event_state")),
+        "{p}"
+    );
+    assert!(p["zh"].as_str().unwrap().contains("取消比赛资格"), "{p}");
+
+    // The director gives NS 1's unplayed board an average-minus / average-plus and closes.
+    director_post(
+        a,
+        format!("/api/events/{id}/adjust"),
+        json!({"round": 1, "table": ns1_table.table, "board": ns1_table.boards[0].board,
+               "artificial": {"ns": "A-", "ew": "A+"}, "reason": "南北1取消资格"}),
+    )
+    .await;
+    director_post(
+        a,
+        format!("/api/events/{id}/rounds/1/close"),
+        json!({"force": true}),
+    )
+    .await;
+    let st = ok(
+        a,
+        "GET",
+        &format!("/api/events/{id}/standings"),
+        Some(DIRECTOR),
+        json!(null),
+    )
+    .await;
+    let ns = st["ranking"]["NS"].as_array().unwrap();
+    let line = |n: u64| ns.iter().find(|l| l["number"] == n).unwrap();
+    assert_eq!(line(1)["disqualified"], true, "{st}");
+    assert!(line(1)["place"].is_null(), "{st}");
+    // The places left are filled from 1 by the pairs still in.
+    let mut places: Vec<u64> = ns.iter().filter_map(|l| l["place"].as_u64()).collect();
+    places.sort();
+    assert_eq!(places.first(), Some(&1), "{st}");
+    assert_eq!(places.len(), 2, "{st}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn director_calls_refuse_everyone_else() {
     let mut config = test_config(temp_dir("events-auth").join("paiju.db"));
@@ -764,6 +910,11 @@ async fn director_calls_refuse_everyone_else() {
                 "POST",
                 format!("/api/events/{id}/adjust"),
                 Some(json!({"round": 1, "table": 1, "board": 1, "defenders": 0, "reason": "x"})),
+            ),
+            (
+                "POST",
+                format!("/api/events/{id}/disqualify"),
+                Some(json!({"direction": "NS", "pair": 1, "reason": "x"})),
             ),
         ] {
             let (status, p) = call(a, method, &path, who, body.as_ref()).await;

@@ -67,6 +67,7 @@ export const WORDS = {
   dispute: { zh: '有异议，请裁判', en: 'Dispute: call the referee' },
   note: { zh: '异议说明', en: 'What is wrong' },
   confirmed: { zh: '已确认', en: 'Confirmed' },
+  disqualified: { zh: '取消资格', en: 'Disqualified' },
   not_confirmed: { zh: '未确认', en: 'Not confirmed' },
   disputed: { zh: '已报告裁判：{note}', en: 'Referee called: {note}' },
   sent_ok: { zh: '已确认成绩，谢谢。', en: 'Results confirmed. Thank you.' },
@@ -220,7 +221,7 @@ export function rankingTable(dir, lines) {
           h(
             'tr',
             { class: l.prize ? 'prize' : '' },
-            h('td', {}, l.place ?? '—'),
+            h('td', {}, l.place ?? (l.disqualified ? w('disqualified') : '—')),
             h('td', {}, l.number),
             h('td', {}, playerNames(l)),
             h('td', {}, l.organisation ?? ''),

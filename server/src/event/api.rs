@@ -54,6 +54,7 @@ pub fn routes<S: Clone + Send + Sync + 'static>(api: Arc<EventApi>) -> Router<S>
         .route("/api/events/{id}/rounds/{round}/close", post(close_round))
         .route("/api/events/{id}/adjust", post(adjust))
         .route("/api/events/{id}/deductions", post(deduct))
+        .route("/api/events/{id}/disqualify", post(disqualify))
         .route("/api/events/{id}/team-deductions", post(team_deduct))
         .route("/api/events/{id}/reveal", post(reveal))
         .route("/api/events/{id}/join", post(join))
@@ -321,6 +322,20 @@ async fn deduct(
         Err(resp) => return resp,
     };
     answer(api.events.deduct(&id, req).await)
+}
+
+async fn disqualify(
+    State(api): Api,
+    ConnectInfo(peer): Peer,
+    headers: HeaderMap,
+    UrlPath(id): UrlPath<String>,
+    body: Body,
+) -> Response {
+    let req: protocol::DisqualifyIn = match director_body(&api, &headers, peer, body).await {
+        Ok(r) => r,
+        Err(resp) => return resp,
+    };
+    answer(api.events.disqualify(&id, req).await)
 }
 
 async fn team_deduct(

@@ -522,6 +522,27 @@ impl Events {
         Ok(self.view_of(&live, true))
     }
 
+    /// Disqualifies a pair (an 80分 event).
+    pub async fn disqualify(
+        &self,
+        id: &str,
+        d: protocol::DisqualifyIn,
+    ) -> Result<EventView, Problem> {
+        let direction = parse_direction(&d.direction)?;
+        let slot = self.slot(id)?;
+        let mut live = slot.lock().await;
+        self.commit(
+            &mut live,
+            EventAction::Disqualify {
+                direction,
+                pair: d.pair,
+                reason: d.reason,
+            },
+        )
+        .await?;
+        Ok(self.view_of(&live, true))
+    }
+
     /// Reveals the seed (every round closed): the event is finished and its tables' seeds
     /// public.
     pub async fn reveal(&self, id: &str) -> Result<EventView, Problem> {
@@ -567,6 +588,12 @@ impl Events {
             return self.join_team(&mut live, req).await;
         }
         let pair = self.pair_of(&live, &req.token)?.clone();
+        if live.event.is_disqualified(pair.direction, pair.number) {
+            return Err(not_now(
+                "您这一对已被裁判长取消比赛资格，不能再入座",
+                "your pair has been disqualified by the director and plays no more boards",
+            ));
+        }
         let Some(round) = live.event.playing() else {
             return Err(not_now(
                 "现在没有进行中的一轮：请等裁判长开始下一轮",

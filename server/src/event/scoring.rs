@@ -98,7 +98,14 @@ pub fn score_input(ev: &Event, upto: u32) -> ScoreInput {
                 reason: Some(d.reason.clone()),
             })
             .collect(),
-        disqualified: Vec::new(),
+        disqualified: ev
+            .disqualified
+            .iter()
+            .map(|d| tournament::score::PairRef {
+                direction: d.direction,
+                pair: PairId(d.pair.to_string()),
+            })
+            .collect(),
     }
 }
 
@@ -112,6 +119,9 @@ pub struct Line {
     pub prize: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deducted: Option<Mp>,
+    /// Disqualified by the director: no place (the pairs below fill it).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub disqualified: bool,
 }
 
 /// The two rankings.
@@ -379,6 +389,7 @@ pub fn standings(ev: &Event, full: bool) -> Result<Standings, Problem> {
                     place: s.place,
                     prize: s.prize,
                     deducted: s.deducted,
+                    disqualified: s.disqualified,
                 })
             })
             .collect()
@@ -468,7 +479,11 @@ pub fn csv(s: &Standings) -> String {
         for l in list {
             out += &csv_line(&[
                 d.into(),
-                l.place.map(|p| p.to_string()).unwrap_or_default(),
+                match (l.place, l.disqualified) {
+                    (Some(p), _) => p.to_string(),
+                    (None, true) => "DQ".into(),
+                    (None, false) => String::new(),
+                },
                 l.pair.number.to_string(),
                 names(&l.pair),
                 l.pair.organisation.clone().unwrap_or_default(),
@@ -740,7 +755,11 @@ fn shengji_html(s: &Standings, ev: &Event, status: &str) -> String {
             body += &format!(
                 "<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
                 if l.prize { " class=\"prize\"" } else { "" },
-                l.place.map(|p| p.to_string()).unwrap_or_else(|| "—".into()),
+                match (l.place, l.disqualified) {
+                    (Some(p), _) => p.to_string(),
+                    (None, true) => "取消资格 DQ".into(),
+                    (None, false) => "—".into(),
+                },
                 l.pair.number,
                 esc(&names(&l.pair)),
                 esc(l.pair.organisation.as_deref().unwrap_or("")),

@@ -74,6 +74,13 @@ pub enum EventAction {
         mp: f64,
         reason: String,
     },
+    /// The director disqualified a pair: it plays no more boards, its finished results stand in
+    /// everyone else's scores, and its place is filled by the pairs below it (seed 003).
+    Disqualify {
+        direction: Direction,
+        pair: u32,
+        reason: String,
+    },
     /// A pair confirmed (or disputed) its table's results of a round.
     Confirm {
         round: u32,
@@ -125,6 +132,7 @@ impl EventAction {
             EventAction::Result { .. } => "result",
             EventAction::Adjust { .. } => "adjust",
             EventAction::Deduction { .. } => "deduction",
+            EventAction::Disqualify { .. } => "disqualify",
             EventAction::Confirm { .. } => "confirm",
             EventAction::CloseRound { .. } => "close_round",
             EventAction::Reveal => "reveal",
@@ -236,6 +244,8 @@ pub struct Event {
     /// (round, table) → the pairs' confirmations.
     pub confirms: BTreeMap<(u32, u32), Confirms>,
     pub deductions: Vec<Deducted>,
+    /// Disqualified pairs, in the order the director ruled, each with the reason.
+    pub disqualified: Vec<Deducted>,
     pub revealed: bool,
     /// 够级 events: teams, draw, matches (the 80分 fields above stay empty).
     pub gouji: Option<GoujiEvent>,
@@ -355,6 +365,7 @@ impl Event {
             plays: BTreeMap::new(),
             confirms: BTreeMap::new(),
             deductions: Vec::new(),
+            disqualified: Vec::new(),
             revealed: false,
             gouji: None,
         }
@@ -820,12 +831,7 @@ impl Event {
                 mp,
                 reason,
             } => {
-                if self.pair(*direction, *pair).is_none() {
-                    return Err(bad(
-                        format!("{}没有第 {pair} 对", direction.zh()),
-                        format!("{} has no pair {pair}", direction.name()),
-                    ));
-                }
+                self.known_pair(*direction, *pair)?;
                 let halves = mp * 2.0;
                 if !(halves.is_finite() && (1.0..=200.0).contains(&halves) && halves.fract() == 0.0)
                 {
@@ -839,6 +845,27 @@ impl Event {
                     direction: *direction,
                     pair: *pair,
                     mp: *mp,
+                    reason,
+                });
+                Ok(())
+            }
+            EventAction::Disqualify {
+                direction,
+                pair,
+                reason,
+            } => {
+                self.known_pair(*direction, *pair)?;
+                if self.is_disqualified(*direction, *pair) {
+                    return Err(not_now(
+                        format!("{}第 {pair} 对已被取消资格", direction.zh()),
+                        format!("{} pair {pair} is disqualified already", direction.name()),
+                    ));
+                }
+                let reason = text(reason, MAX_REASON, "理由", "the reason")?;
+                self.disqualified.push(Deducted {
+                    direction: *direction,
+                    pair: *pair,
+                    mp: 0.0,
                     reason,
                 });
                 Ok(())
@@ -961,6 +988,24 @@ impl Event {
                 Ok(())
             }
         }
+    }
+
+    /// Refuses a pair the event does not have.
+    fn known_pair(&self, direction: Direction, pair: u32) -> Result<(), Problem> {
+        match self.pair(direction, pair) {
+            Some(_) => Ok(()),
+            None => Err(bad(
+                format!("{}没有第 {pair} 对", direction.zh()),
+                format!("{} has no pair {pair}", direction.name()),
+            )),
+        }
+    }
+
+    /// The director has disqualified this pair.
+    pub fn is_disqualified(&self, direction: Direction, pair: u32) -> bool {
+        self.disqualified
+            .iter()
+            .any(|d| d.direction == direction && d.pair == pair)
     }
 
     /// Checks that a board is played at a table in a round.
