@@ -1,0 +1,125 @@
+//! 够级 in the arena: one deal at two tables, A as team A (A1, A2, A3) then as team B.
+
+use std::time::{Duration, Instant};
+
+use rules::deal::{deal_gouji, GoujiDeal};
+use rules::gouji::{Game, Ruleset, Seat, Team, View};
+use rules::{Actor, Viewer};
+
+use super::{deal_seed, Config, DealResult};
+use crate::gouji::Player;
+use crate::level::Level;
+use crate::rng::Rng;
+
+/// Most actions a game may take before the arena gives up on it.
+pub const ACTION_LIMIT: usize = 20_000;
+
+/// Plays deal `k` at both tables.
+pub fn deal(config: &Config, k: usize, seed: u64) -> DealResult {
+    let deal = deal_gouji(&deal_seed(seed), k as u32 + 1);
+    let mut out = DealResult::default();
+    let mut points = [0i32; 2];
+    for (table, a_team) in [(0u64, Team::A), (1, Team::B)] {
+        let levels: [Level; 6] = std::array::from_fn(|s| {
+            if Seat::from_index(s).team() == a_team {
+                config.a
+            } else {
+                config.b
+            }
+        });
+        let t = play(config, &deal, levels, Rng::mix(&[seed, table]));
+        let b_team = if a_team == Team::A { Team::B } else { Team::A };
+        points[0] += t.score.map_or(0, |s| s.team(a_team));
+        points[1] += t.score.map_or(0, |s| s.team(b_team));
+        for (s, times) in t.times.into_iter().enumerate() {
+            if levels[s] == config.a {
+                out.times_a.extend(times);
+            } else {
+                out.times_b.extend(times);
+            }
+        }
+        out.playouts += t.playouts;
+        out.rejected += t.rejected;
+        out.expert_time += t.expert_time;
+        out.actions += t.actions;
+        out.unfinished += u32::from(t.score.is_none());
+    }
+    out.diff = (points[0] - points[1]) as f64;
+    out
+}
+
+/// One table's game.
+pub struct Table {
+    pub score: Option<rules::gouji::Score>,
+    /// Decision times per seat.
+    pub times: [Vec<Duration>; 6],
+    pub playouts: u64,
+    pub rejected: u64,
+    pub expert_time: Duration,
+    pub actions: u64,
+    /// Each seat's actions.
+    pub log: Vec<Seat>,
+    /// Seats in the order they went out.
+    pub finish: Vec<Seat>,
+}
+
+/// Plays a game with these levels in A1, B1, A2, B2, A3, B3; every seat's player sees every
+/// view of its seat.
+pub fn play(config: &Config, deal: &GoujiDeal, levels: [Level; 6], seed: u64) -> Table {
+    let mut players = levels.map(|l| Player::new(l, config.budget));
+    play_with(&mut players, deal, seed)
+}
+
+/// Plays a game with these players.
+pub fn play_with(players: &mut [Player; 6], deal: &GoujiDeal, seed: u64) -> Table {
+    let mut game = Game::new(deal, Ruleset::zaozhuang_2017());
+    let mut t = Table {
+        score: None,
+        times: Default::default(),
+        playouts: 0,
+        rejected: 0,
+        expert_time: Duration::ZERO,
+        actions: 0,
+        log: Vec::new(),
+        finish: Vec::new(),
+    };
+    let observe_all = |game: &Game, players: &mut [Player; 6]| {
+        for (s, p) in players.iter_mut().enumerate() {
+            p.observe(&View::of(game, Viewer::Seat(s)));
+        }
+    };
+    observe_all(&game, players);
+    for n in 0..ACTION_LIMIT {
+        if game.is_over() {
+            break;
+        }
+        let Some(seat) = game.phase().seat() else {
+            break;
+        };
+        let s = seat.index();
+        let view = View::of(&game, Viewer::Seat(s));
+        let before = (players[s].playouts, players[s].rejected);
+        let start = Instant::now();
+        let action = players[s].act(&view, Rng::mix(&[seed, n as u64]));
+        let took = start.elapsed();
+        t.times[s].push(took);
+        if players[s].level == Level::Expert {
+            t.playouts += players[s].playouts - before.0;
+            t.rejected += players[s].rejected - before.1;
+            t.expert_time += took;
+        }
+        let action = action.expect("the seat to act has an action");
+        if let Err(e) = game.apply(seat, Actor::Bot, action.clone()) {
+            panic!(
+                "{seat} ({:?}) played {action:?}: refused: {e:?}",
+                players[s].level
+            );
+        }
+        t.actions += 1;
+        t.log.push(seat);
+        observe_all(&game, players);
+    }
+    t.score = game.score().map(|s| s.0);
+    t.finish = game.finish().to_vec();
+    t
+}
