@@ -375,7 +375,7 @@ impl<'a> Table<'a> {
         let Some(top) = v.top.as_ref() else {
             return 0.0;
         };
-        let mut thr = 4.0;
+        let mut thr = 3.5;
         if top.owner == self.me.opposite() {
             // Go after the 对头.
             thr += 4.0;

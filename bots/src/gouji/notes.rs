@@ -150,6 +150,11 @@ fn read_step(before: &View, after: &View) -> Option<Step> {
         .top
         .as_ref()
         .filter(|t| t.owner == seat && before.top.as_ref() != Some(*t));
+    // My own set as it lies on the table (its order), when the table shows it.
+    let spent = spent.map(|cards| match top_by_me {
+        Some(t) if same_cards(&t.cards, &cards) => t.cards.clone(),
+        _ => cards,
+    });
     let action = match before.prompt.as_ref()? {
         Prompt::Lead { .. } => Action::Play {
             cards: spent.or_else(|| top_by_me.map(|t| t.cards.clone()))?,
@@ -200,4 +205,11 @@ fn read_step(before: &View, after: &View) -> Option<Step> {
         }
     };
     Some(Step { seat, action })
+}
+
+fn same_cards(a: &[Card], b: &[Card]) -> bool {
+    let (mut a, mut b) = (a.to_vec(), b.to_vec());
+    a.sort();
+    b.sort();
+    a == b
 }

@@ -79,4 +79,8 @@ impl Player {
         self.rejected += d.rejected as u64;
         d.action
     }
+
+    pub fn notes(&self) -> &Notes {
+        &self.notes
+    }
 }
