@@ -123,3 +123,84 @@ pub fn play_with(players: &mut [Player; 6], deal: &GoujiDeal, seed: u64) -> Tabl
     t.finish = game.finish().to_vec();
     t
 }
+
+/// How long one person waits for five computers: a 够级 game with five 普通 bots and one
+/// "person" (an eager random player: a random legal set whenever it may play one, so it
+/// sheds fast and goes out early), counting the computers' actions after the person is out.
+#[derive(Clone, Debug, Default)]
+pub struct Wait {
+    pub games: usize,
+    /// Games where the person went out before the end.
+    pub person_out: usize,
+    /// Per such game: the computers' actions after the person went out.
+    pub after: Vec<u64>,
+    /// Per such game: the person's place (0 = 头科).
+    pub places: Vec<usize>,
+    /// Per game: all actions.
+    pub actions: Vec<u64>,
+}
+
+/// Plays `games` games, the person in a different seat each time; `eager` person plays at
+/// random (a random set whenever it may play one), otherwise it plays as 普通 too (a
+/// competent person, who goes out early more often).
+pub fn person_wait(games: usize, seed: u64, eager: bool) -> Wait {
+    let mut w = Wait {
+        games,
+        ..Wait::default()
+    };
+    for g in 0..games {
+        let s = Rng::mix(&[seed, g as u64]);
+        let deal = deal_gouji(&deal_seed(s), g as u32 + 1);
+        let person = Seat::from_index(g % 6);
+        let mut players: [Player; 6] =
+            std::array::from_fn(|_| Player::new(Level::Club, crate::level::Budget::Playouts(1)));
+        let mut game = Game::new(&deal, Ruleset::zaozhuang_2017());
+        let mut rng = Rng::new(s);
+        let mut out_at: Option<u64> = None;
+        let mut n = 0u64;
+        while let Some(seat) = game.phase().seat() {
+            for (i, p) in players.iter_mut().enumerate() {
+                p.observe(&View::of(&game, Viewer::Seat(i)));
+            }
+            let view = View::of(&game, Viewer::Seat(seat.index()));
+            let action = if seat == person && eager {
+                let legal = rules::gouji::legal::legal_from_view(&view);
+                let sets: Vec<_> = legal
+                    .iter()
+                    .filter(|a| {
+                        matches!(
+                            a,
+                            rules::gouji::Action::Play { .. } | rules::gouji::Action::Burn { .. }
+                        )
+                    })
+                    .collect();
+                if sets.is_empty() {
+                    legal[rng.below(legal.len())].clone()
+                } else {
+                    sets[rng.below(sets.len())].clone()
+                }
+            } else {
+                players[seat.index()]
+                    .act(&view, n)
+                    .expect("a seat to act has an action")
+            };
+            game.apply(seat, Actor::Bot, action)
+                .expect("a legal action");
+            n += 1;
+            if out_at.is_none() && game.finish().contains(&person) {
+                out_at = Some(n);
+            }
+            if n as usize >= ACTION_LIMIT {
+                break;
+            }
+        }
+        w.actions.push(n);
+        if let (Some(at), true) = (out_at, game.is_over()) {
+            w.person_out += 1;
+            w.after.push(n - at);
+            w.places
+                .push(game.finish().iter().position(|&s| s == person).unwrap_or(5));
+        }
+    }
+    w
+}

@@ -8,7 +8,8 @@
 //! - 管牌: never beat a teammate; beat with the cheapest set — a whole rank costs nothing,
 //!   breaking a rank or attaching 2s and jokers costs — when it is worth it: more against the
 //!   对头, much more to stop the 对头's 级牌 (only we may beat it), more when a teammate is close
-//!   to 头科 or we are close to going out; hold 2s and jokers for those fights.
+//!   to 头科 or we are close to going out, or last in the race of 四户乱缠 (avoid 大落); hold 2s
+//!   and jokers for those fights.
 //! - 让: yield (or pass) to a teammate still to answer who holds exactly the set's size and may
 //!   go out on it; yield rather than pass when a teammate may still beat the set.
 //! - 烧牌: only an opponent's 级牌, only when the burn passes the sustain test with a joker to
@@ -18,7 +19,7 @@
 use rules::cards::Hand;
 use rules::gouji::burn::sustain;
 use rules::gouji::legal::{beat_shapes, smallest_lead};
-use rules::gouji::set::{threshold, Counts, Strength, ACE, BIG, FOUR, SMALL, TWO};
+use rules::gouji::set::{strength, threshold, Counts, Strength, ACE, BIG, FOUR, SMALL, TWO};
 use rules::gouji::{Action, CardCount, Prompt, Seat, Shape, Status, View};
 use rules::Viewer;
 
@@ -39,7 +40,8 @@ pub struct Seen(pub Counts);
 /// The 普通 action for the seat whose view this is, or `None` if it is not to act.
 pub fn decide(view: &View, seen: &Seen) -> Option<Action> {
     let t = Table::new(view, seen)?;
-    t.options().into_iter().next()
+    let first = t.options(false).into_iter().next()?;
+    t.action(first)
 }
 
 /// A short list of sensible actions, the 普通 choice first, for the Expert to weigh.
@@ -47,15 +49,27 @@ pub fn candidates(view: &View, seen: &Seen, most: usize) -> Vec<Action> {
     let Some(t) = Table::new(view, seen) else {
         return Vec::new();
     };
-    let mut out = t.options();
-    out.truncate(most);
-    out
+    t.options(true)
+        .into_iter()
+        .filter_map(|m| t.action(m))
+        .take(most)
+        .collect()
+}
+
+/// A move as the policy weighs it: sets by shape (suits never matter), cards only at the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Move {
+    Play(Shape),
+    Burn(Shape),
+    Pass,
+    Yield,
+    Decline,
 }
 
 struct Table<'a> {
     view: &'a View,
     me: Seat,
-    hand: Hand,
+    /// The hand by strength (suits never matter).
     c: Counts,
     /// Cards per strength not in my hand and not seen on the table.
     unseen: [u8; 18],
@@ -70,8 +84,13 @@ impl<'a> Table<'a> {
         if view.turn != Some(me) {
             return None;
         }
-        let hand: Hand = view.hand.as_ref()?.iter().copied().collect();
-        let c = Counts::of(&hand);
+        let cards = view.hand.as_ref()?;
+        let mut c = Counts::default();
+        for &card in cards {
+            if let Some(x) = strength(card) {
+                c.0[x as usize] += 1;
+            }
+        }
         let mut unseen = [0u8; 18];
         for s in FOUR..=BIG {
             unseen[s as usize] = full_deck(s)
@@ -81,52 +100,59 @@ impl<'a> Table<'a> {
         Some(Table {
             view,
             me,
-            hand,
             c,
             unseen,
         })
     }
 
-    /// The actions worth weighing, the 普通 choice first, no repeats.
-    fn options(&self) -> Vec<Action> {
-        let shapes_to = |shapes: Vec<Shape>, burn: bool| -> Vec<Action> {
-            shapes
-                .into_iter()
-                .filter_map(|s| s.take_from(&self.hand))
-                .map(|cards| {
-                    if burn {
-                        Action::Burn { cards }
-                    } else {
-                        Action::Play { cards }
-                    }
-                })
-                .collect()
-        };
-        let mut out: Vec<Action> = match self.view.prompt.as_ref() {
+    /// The moves worth weighing, the 普通 choice first, no repeats (with `all` false, only
+    /// the 普通 choice is worked out).
+    fn options(&self, all: bool) -> Vec<Move> {
+        let mut out: Vec<Move> = match self.view.prompt.as_ref() {
             None => Vec::new(),
-            Some(Prompt::Lead { joker_required }) => shapes_to(self.leads(*joker_required), false),
+            Some(Prompt::Lead { joker_required }) => self
+                .leads(*joker_required, all)
+                .into_iter()
+                .map(Move::Play)
+                .collect(),
             Some(Prompt::Respond {
                 may_beat,
                 may_yield,
-            }) => self.respond(*may_beat, *may_yield, &shapes_to),
+            }) => self.respond(*may_beat, *may_yield, all),
             Some(Prompt::BurnOffer { .. }) => {
                 let burns = self.burns();
                 let mut out = Vec::new();
                 if let Some((_, paying)) = burns.iter().find(|(pays, _)| *pays) {
-                    out.extend(shapes_to(vec![*paying], true));
+                    out.push(Move::Burn(*paying));
                 }
-                out.push(Action::Decline);
-                out.extend(shapes_to(burns.into_iter().map(|(_, s)| s).collect(), true));
+                out.push(Move::Decline);
+                out.extend(burns.into_iter().map(|(_, s)| Move::Burn(s)));
                 out
             }
         };
-        let mut unique: Vec<Action> = Vec::with_capacity(out.len());
-        for a in out.drain(..) {
-            if !unique.contains(&a) {
-                unique.push(a);
+        let mut unique: Vec<Move> = Vec::with_capacity(out.len());
+        for m in out.drain(..) {
+            if !unique.contains(&m) {
+                unique.push(m);
             }
         }
         unique
+    }
+
+    /// The move as an action, with the cards of the hand.
+    fn action(&self, m: Move) -> Option<Action> {
+        let hand = || -> Option<Hand> { Some(self.view.hand.as_ref()?.iter().copied().collect()) };
+        Some(match m {
+            Move::Play(s) => Action::Play {
+                cards: s.take_from(&hand()?)?,
+            },
+            Move::Burn(s) => Action::Burn {
+                cards: s.take_from(&hand()?)?,
+            },
+            Move::Pass => Action::Pass,
+            Move::Yield => Action::Yield,
+            Move::Decline => Action::Decline,
+        })
     }
 
     fn count_of(&self, seat: Seat) -> Option<usize> {
@@ -202,7 +228,7 @@ impl<'a> Table<'a> {
 
     // --- 发牌 (leads) ----------------------------------------------------------------------
 
-    fn leads(&self, joker_required: bool) -> Vec<Shape> {
+    fn leads(&self, joker_required: bool, all: bool) -> Vec<Shape> {
         let c = &self.c;
         if let Some(whole) = c.as_one_set() {
             return vec![whole];
@@ -250,6 +276,9 @@ impl<'a> Table<'a> {
             });
         }
         out.extend(lowest);
+        if !all && !out.is_empty() {
+            return out;
+        }
         // What the Expert may also weigh: the top rank alone, a 级牌, the lowest card alone.
         if let Some(&top) = ranks.last() {
             out.push(self.natural(top, c.get(top)));
@@ -272,7 +301,7 @@ impl<'a> Table<'a> {
         let someone_close = Seat::ALL
             .into_iter()
             .any(|s| self.active(s) && self.count_of(s).is_some_and(|n| n <= 6));
-        v.finish.len() == 1 || self.hand.len() <= 15 || someone_close
+        v.finish.len() == 1 || self.c.total() <= 15 || someone_close
     }
 
     /// A 级牌 to lead (not the whole hand): the top natural rank that meets its threshold, else
@@ -315,22 +344,16 @@ impl<'a> Table<'a> {
 
     // --- 管牌, 让, 过 -----------------------------------------------------------------------
 
-    fn respond(
-        &self,
-        may_beat: bool,
-        may_yield: bool,
-        shapes_to: &dyn Fn(Vec<Shape>, bool) -> Vec<Action>,
-    ) -> Vec<Action> {
+    fn respond(&self, may_beat: bool, may_yield: bool, all: bool) -> Vec<Move> {
         let v = self.view;
         let Some(top) = v.top.as_ref() else {
-            return vec![Action::Pass];
+            return vec![Move::Pass];
         };
         let mut beats = Vec::new();
         if may_beat {
             beat_shapes(&self.c, &top.shape, v.ruleset.two_for_one, &mut beats);
         }
-        beats.sort_by(|a, b| self.cost(a).total_cmp(&self.cost(b)).then(a.cmp(b)));
-        let mut out: Vec<Action> = Vec::new();
+        let by_cost = |a: &Shape, b: &Shape| self.cost(a).total_cmp(&self.cost(b)).then(a.cmp(b));
         let go_out = self.c.as_one_set().filter(|w| beats.contains(w));
         let owner = top.owner;
         let waiting = |s: Seat| {
@@ -341,31 +364,30 @@ impl<'a> Table<'a> {
         let mate_goes_out = self
             .teammates()
             .any(|m| waiting(m) && self.count_of(m) == Some(top.shape.len()));
-        let hold = if may_yield {
-            Action::Yield
-        } else {
-            Action::Pass
-        };
-        if let Some(w) = go_out {
-            out.extend(shapes_to(vec![w], false));
+        let hold = if may_yield { Move::Yield } else { Move::Pass };
+        let cheapest = beats.iter().copied().min_by(by_cost);
+        let mut out = vec![if let Some(w) = go_out {
+            Move::Play(w)
         } else if owner.team() == self.me.team() {
-            out.push(Action::Pass);
+            Move::Pass
         } else if mate_goes_out {
-            out.push(hold.clone());
-        } else if let Some(best) = beats.first().filter(|b| self.cost(b) <= self.threshold()) {
-            out.extend(shapes_to(vec![*best], false));
+            hold
+        } else if let Some(best) = cheapest.filter(|b| self.cost(b) <= self.threshold()) {
+            Move::Play(best)
         } else if may_yield && mate_waiting {
-            out.push(Action::Yield);
+            Move::Yield
         } else {
-            out.push(Action::Pass);
+            Move::Pass
+        }];
+        if all {
+            // For the Expert: passing, yielding, and the three cheapest beats.
+            out.push(Move::Pass);
+            if may_yield {
+                out.push(Move::Yield);
+            }
+            beats.sort_by(by_cost);
+            out.extend(beats.into_iter().take(3).map(Move::Play));
         }
-        // For the Expert: passing, yielding, and the three cheapest beats.
-        out.push(Action::Pass);
-        if may_yield {
-            out.push(Action::Yield);
-        }
-        beats.truncate(3);
-        out.extend(shapes_to(beats, false));
         out
     }
 
@@ -390,10 +412,25 @@ impl<'a> Table<'a> {
         if mate_close {
             thr += 3.0;
         }
-        if self.hand.len() <= 10 {
+        if self.c.total() <= 10 {
+            thr += 3.0;
+        }
+        if self.behind() {
+            // Last in the race: shed now or finish 大落.
             thr += 3.0;
         }
         thr
+    }
+
+    /// In 四户乱缠, holding more cards than every other player still in (all counted exactly).
+    fn behind(&self) -> bool {
+        let v = self.view;
+        let mine = self.c.total();
+        v.free_play
+            && Seat::ALL
+                .into_iter()
+                .filter(|&s| s != self.me && self.active(s))
+                .all(|s| self.count_of(s).is_some_and(|n| n < mine))
     }
 
     // --- 烧牌 ------------------------------------------------------------------------------

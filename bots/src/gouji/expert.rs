@@ -74,18 +74,26 @@ pub fn seen_of(notes: &Notes) -> Seen {
 
 /// Plays to the end with the 普通 policy for every seat: the team's points.
 pub fn play_out(game: &mut Game, team: Team) -> Option<f64> {
+    // Every set is announced: what is on the table is what each seat has seen.
+    let mut seen = Seen(Counts::of(game.table()));
     for _ in 0..PLAYOUT_LIMIT {
         if game.is_over() {
             return Some(game.score()?.0.team(team) as f64);
         }
         let seat = game.phase().seat()?;
         let view = View::of(game, Viewer::Seat(seat.index()));
-        let seen = Seen(Counts::of(game.table()));
-        let action =
+        let mut action =
             club::decide(&view, &seen).or_else(|| legal_from_view(&view).into_iter().next())?;
-        if game.apply(seat, Actor::Bot, action).is_err() {
-            let fallback = legal_from_view(&view).into_iter().next()?;
-            game.apply(seat, Actor::Bot, fallback).ok()?;
+        if game.apply(seat, Actor::Bot, action.clone()).is_err() {
+            action = legal_from_view(&view).into_iter().next()?;
+            game.apply(seat, Actor::Bot, action.clone()).ok()?;
+        }
+        if let Action::Play { cards } | Action::Burn { cards } = &action {
+            for &c in cards {
+                if let Some(x) = strength(c) {
+                    seen.0 .0[x as usize] += 1;
+                }
+            }
         }
     }
     None

@@ -19,6 +19,8 @@ use crate::search::search;
 
 /// Candidates weighed per decision (the 普通 choice first).
 const CANDIDATES: usize = 8;
+/// Buries weighed (each playout of a bury plays a whole board).
+const BURY_CANDIDATES: usize = 4;
 
 /// The Expert's decision.
 pub fn decide(view: &View, known: &Known, budget: Budget, seed: u64) -> Decision<Action> {
@@ -29,7 +31,12 @@ pub fn decide(view: &View, known: &Known, budget: Budget, seed: u64) -> Decision
     if view.to_act != Some(me) {
         return Decision::default();
     }
-    let candidates = club::candidates(view, known, CANDIDATES);
+    let most = if view.phase == Phase::Bury {
+        BURY_CANDIDATES
+    } else {
+        CANDIDATES
+    };
+    let candidates = club::candidates(view, known, most);
     if candidates.len() <= 1 || view.phase == Phase::Choose {
         return Decision::plain(candidates.into_iter().next());
     }
