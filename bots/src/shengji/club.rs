@@ -97,14 +97,17 @@ struct Table<'a> {
     order: Order,
     me: Seat,
     hand: Hand,
-    /// Copies of each face that may be in another hand (or the kitty, or a trick not seen).
-    unseen: [u8; FACES],
     /// `void[seat][lane]`, the current trick included.
     void: [[bool; 5]; 4],
     /// Points the kitty probably holds (exact for a declarer who remembers its bury).
     kitty_points: f32,
-    /// What keeping each face of the hand is worth ([`Table::keep`]), worked out once.
+    /// What keeping each face of the hand is worth ([`Table::keep_value`]), worked out once.
     keep: [f32; FACES],
+    /// Per lane: unseen cards; the slot of the strongest unseen card plus one (0: none); the
+    /// slots where an unseen pair may be (bit mask). Asked for every follow valued.
+    lane_unseen: [usize; 5],
+    top_unseen: [u8; 5],
+    pair_mask: [u32; 5],
 }
 
 thread_local! {
@@ -147,6 +150,7 @@ impl<'a> Table<'a> {
                 void[s][l] |= v;
             }
         }
+        // Copies of each face that may be in another hand (or the kitty, or a trick not seen).
         let mut unseen = [0u8; FACES];
         let mut unseen_points = 0u32;
         let mut unseen_total = 0u32;
@@ -165,15 +169,31 @@ impl<'a> Table<'a> {
             None if unseen_total > 0 => unseen_points as f32 * 8.0 / unseen_total as f32,
             None => 0.0,
         };
+        let (mut lane_unseen, mut top_unseen, mut pair_mask) = ([0usize; 5], [0u8; 5], [0u32; 5]);
+        for lane in 0..5 {
+            for &g in order.lane_faces(Lane::from_index(lane)) {
+                let n = unseen[g.index()];
+                let slot = order.slot(g);
+                lane_unseen[lane] += n as usize;
+                if n > 0 {
+                    top_unseen[lane] = top_unseen[lane].max(slot + 1);
+                }
+                if n >= 2 {
+                    pair_mask[lane] |= 1 << slot;
+                }
+            }
+        }
         let mut t = Table {
             view,
             order,
             me,
             hand,
-            unseen,
             void,
             kitty_points,
             keep: [0.0; FACES],
+            lane_unseen,
+            top_unseen,
+            pair_mask,
         };
         for (c, _) in t.hand.faces() {
             t.keep[c.index()] = t.keep_value(c);
@@ -190,10 +210,7 @@ impl<'a> Table<'a> {
     }
 
     fn unseen_in(&self, lane: usize) -> usize {
-        self.faces(lane)
-            .iter()
-            .map(|f| self.unseen[f.index()] as usize)
-            .sum()
+        self.lane_unseen[lane]
     }
 
     fn held_in(&self, lane: usize) -> usize {
@@ -206,9 +223,7 @@ impl<'a> Table<'a> {
 
     /// Some unseen card of the lane is stronger than `slot`.
     fn higher_single_unseen(&self, lane: usize, slot: u8) -> bool {
-        self.faces(lane)
-            .iter()
-            .any(|&g| self.order.slot(g) > slot && self.unseen[g.index()] > 0)
+        self.top_unseen[lane] > slot + 1
     }
 
     /// Some unseen run of `pairs` pairs of the lane tops above `slot`.
@@ -221,10 +236,7 @@ impl<'a> Table<'a> {
         let slots = self.order.slot_count(Lane::from_index(lane)) as u8;
         let mut run = 0;
         for s in 0..slots {
-            let pair = self
-                .faces(lane)
-                .iter()
-                .any(|&g| self.order.slot(g) == s && self.unseen[g.index()] >= 2);
+            let pair = self.pair_mask[lane] & (1 << s) != 0;
             run = if pair { run + 1 } else { 0 };
             if s >= from && run >= pairs.max(1) {
                 return true;
@@ -386,13 +398,23 @@ impl<'a> Table<'a> {
             && my_trumps >= self.unseen_in(TRUMP).max(4);
         let partner = self.me.partner();
         for cards in legal_leads(&self.order, &self.hand) {
-            let Ok(lead) = parse_lead(&self.order, rules.lead_parse, &cards) else {
-                continue;
+            // Singles and pairs need no parsing; tractors are one unit each.
+            let lane = self.lane(cards[0]);
+            let (single, stands) = match cards.len() {
+                1 => (
+                    true,
+                    self.unit_stands(lane, UnitKind::Single, 0, self.order.slot(cards[0])),
+                ),
+                2 if cards[0] == cards[1] => (
+                    false,
+                    self.unit_stands(lane, UnitKind::Pair, 1, self.order.slot(cards[0])),
+                ),
+                _ => match parse_lead(&self.order, rules.lead_parse, &cards) {
+                    Ok(lead) => (false, self.lead_stands(&lead)),
+                    Err(_) => continue,
+                },
             };
-            let lane = lead.lane().index();
-            let unit = &lead.units()[0];
             let pts = points(&cards) as f32;
-            let stands = self.lead_stands(&lead);
             let trumpable = self.opponents().iter().any(|&o| self.may_trump(o, lane));
             let cost = self.cost(&cards);
             let score = if lane == TRUMP {
@@ -407,11 +429,7 @@ impl<'a> Table<'a> {
                     300.0 - cost - 2.0 * pts
                 }
             } else if stands && !trumpable {
-                let shape = if unit.kind() == UnitKind::Single {
-                    0.0
-                } else {
-                    100.0
-                };
+                let shape = if single { 0.0 } else { 100.0 };
                 800.0 + shape + 10.0 * cards.len() as f32 + pts
             } else if stands {
                 // The top card, but an opponent may trump it: no points into that.
