@@ -12,7 +12,7 @@ fn config(game: Game, a: Level, b: Level, deals: usize, seed: u64) -> Config {
 
 #[test]
 fn the_arena_is_deterministic_for_a_seed_and_level_pair() {
-    for (game, deals) in [(Game::Shengji, 3), (Game::Gouji, 1)] {
+    for (game, deals) in [(Game::Shengji, 2), (Game::Gouji, 1)] {
         let mut c = config(game, Level::Expert, Level::Club, deals, 42);
         c.threads = 2;
         let two = run(&c);
@@ -22,8 +22,6 @@ fn the_arena_is_deterministic_for_a_seed_and_level_pair() {
         assert_eq!(two.playouts, one.playouts, "{game:?}");
         assert_eq!(two.actions, one.actions, "{game:?}");
         assert!(two.playouts > 0, "{game:?}: the Expert searched");
-        let again = run(&c);
-        assert_eq!(again.diffs, one.diffs, "{game:?}");
     }
     // Another seed deals other cards.
     let a = run(&config(Game::Shengji, Level::Club, Level::Beginner, 6, 1));

@@ -12,7 +12,7 @@
 //! not complete; the Expert plays as 普通 for the rest of that game.
 
 use rules::cards::{Card, Hand};
-use rules::gouji::{Action, Prompt, Seat, Status, View};
+use rules::gouji::{Action, CardCount, Prompt, Seat, Status, View};
 use rules::Viewer;
 
 /// One action of the game, as the seat saw it.
@@ -188,16 +188,28 @@ fn read_step(before: &View, after: &View) -> Option<Step> {
                 _ if mine => Action::Pass,
                 _ => {
                     // Another seat's set that closed the trick at once is not shown: it went
-                    // out, or it leads now though the owner of the top set could have.
-                    let went_out = after.players[i].status == Status::Out
-                        && before.players[i].status == Status::Playing;
+                    // out (or failed), or it leads now where a pass would have left the lead
+                    // to the top set's owner (or, the owner out, to the next seat still in).
+                    let status = |v: &View| v.players[i].status;
+                    if status(before) == Status::Playing && status(after) != Status::Playing {
+                        return None;
+                    }
                     let owner = before.top.as_ref()?.owner;
-                    let owner_active = after.players[owner.index()].status == Status::Playing;
+                    let takeover = (0..6)
+                        .map(|k| Seat::from_index(owner.index() + k))
+                        .find(|s| after.players[s.index()].status == Status::Playing);
                     let leads = after.top.is_none()
                         && after.turn == Some(seat)
                         && matches!(after.prompt, Some(Prompt::Lead { .. }));
-                    if went_out || (leads && owner_active) {
+                    if leads && takeover != Some(seat) {
                         return None;
+                    }
+                    if leads {
+                        // 接风 to this very seat, or its own set won: only a count tells.
+                        match (before.players[i].cards, after.players[i].cards) {
+                            (CardCount::Exact(a), CardCount::Exact(b)) if a == b => {}
+                            _ => return None,
+                        }
                     }
                     Action::Pass
                 }
