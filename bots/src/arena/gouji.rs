@@ -31,11 +31,13 @@ pub fn deal(config: &Config, k: usize, seed: u64) -> DealResult {
         let b_team = if a_team == Team::A { Team::B } else { Team::A };
         points[0] += t.score.map_or(0, |s| s.team(a_team));
         points[1] += t.score.map_or(0, |s| s.team(b_team));
-        for (s, times) in t.times.into_iter().enumerate() {
+        for (s, (times, cpu)) in t.times.into_iter().zip(t.cpu).enumerate() {
             if levels[s] == config.a {
                 out.times_a.extend(times);
+                out.cpu_a.extend(cpu);
             } else {
                 out.times_b.extend(times);
+                out.cpu_b.extend(cpu);
             }
         }
         out.playouts += t.playouts;
@@ -51,7 +53,8 @@ pub fn deal(config: &Config, k: usize, seed: u64) -> DealResult {
 /// One table's game.
 pub struct Table {
     pub score: Option<rules::gouji::Score>,
-    /// Decision times per seat.
+    /// Decision times per seat (wall, and the thread's CPU time).
+    pub cpu: [Vec<Duration>; 6],
     pub times: [Vec<Duration>; 6],
     pub playouts: u64,
     pub rejected: u64,
@@ -76,6 +79,7 @@ pub fn play_with(players: &mut [Player; 6], deal: &GoujiDeal, seed: u64) -> Tabl
     let mut t = Table {
         score: None,
         times: Default::default(),
+        cpu: Default::default(),
         playouts: 0,
         rejected: 0,
         expert_time: Duration::ZERO,
@@ -99,9 +103,13 @@ pub fn play_with(players: &mut [Player; 6], deal: &GoujiDeal, seed: u64) -> Tabl
         let s = seat.index();
         let view = View::of(&game, Viewer::Seat(s));
         let before = (players[s].playouts, players[s].rejected);
+        let cpu = super::thread_cpu();
         let start = Instant::now();
         let action = players[s].act(&view, Rng::mix(&[seed, n as u64]));
         let took = start.elapsed();
+        if let (Some(a), Some(b)) = (cpu, super::thread_cpu()) {
+            t.cpu[s].push(b.saturating_sub(a));
+        }
         t.times[s].push(took);
         if players[s].level == Level::Expert {
             t.playouts += players[s].playouts - before.0;

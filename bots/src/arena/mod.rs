@@ -78,9 +78,12 @@ impl Config {
 pub struct DealResult {
     /// A's score minus B's (see the module doc).
     pub diff: f64,
-    /// Decision times of A's and B's seats.
+    /// Decision times of A's and B's seats: wall time, and the thread's own CPU time (what
+    /// the decision costs on an idle core, whatever else the machine is running).
     pub times_a: Vec<Duration>,
     pub times_b: Vec<Duration>,
+    pub cpu_a: Vec<Duration>,
+    pub cpu_b: Vec<Duration>,
     /// Expert playouts and the time they took (both sides).
     pub playouts: u64,
     pub expert_time: Duration,
@@ -129,6 +132,9 @@ pub struct Report {
     pub ci95: (f64, f64),
     pub times_a: Times,
     pub times_b: Times,
+    /// The same in the deciding thread's CPU time (empty where the OS does not tell).
+    pub cpu_a: Times,
+    pub cpu_b: Times,
     /// Expert playouts per second of its thinking time (0 without an Expert).
     pub playouts_per_s: f64,
     /// Expert playouts in all, and sampled deals dropped.
@@ -159,15 +165,22 @@ impl std::fmt::Display for Report {
             "A - B per deal: mean {:+.2}, 95% CI [{:+.2}, {:+.2}]",
             self.mean, self.ci95.0, self.ci95.1
         )?;
-        for (name, t) in [(c.a, &self.times_a), (c.b, &self.times_b)] {
+        for (name, t, cpu) in [
+            (c.a, &self.times_a, &self.cpu_a),
+            (c.b, &self.times_b, &self.cpu_b),
+        ] {
             writeln!(
                 f,
-                "{} decisions: {}, p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms",
+                "{} decisions: {}, wall p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms; \
+                 thread CPU p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms",
                 name.name(),
                 t.decisions,
                 ms(t.p50),
                 ms(t.p99),
-                ms(t.max)
+                ms(t.max),
+                ms(cpu.p50),
+                ms(cpu.p99),
+                ms(cpu.max)
             )?;
         }
         if self.playouts_per_s > 0.0 {
@@ -221,6 +234,8 @@ pub fn run(config: &Config) -> Report {
         ci95: (mean - half, mean + half),
         times_a: Times::of(results.iter().flat_map(|r| r.times_a.clone()).collect()),
         times_b: Times::of(results.iter().flat_map(|r| r.times_b.clone()).collect()),
+        cpu_a: Times::of(results.iter().flat_map(|r| r.cpu_a.clone()).collect()),
+        cpu_b: Times::of(results.iter().flat_map(|r| r.cpu_b.clone()).collect()),
         playouts_per_s: if expert_time.is_zero() {
             0.0
         } else {
@@ -256,4 +271,11 @@ pub(crate) fn deal_seed(seed: u64) -> rules::deal::Seed {
         chunk.copy_from_slice(&rng.next_u64().to_le_bytes());
     }
     rules::deal::Seed(bytes)
+}
+
+/// CPU time this thread has run (Linux: `/proc/thread-self/schedstat`, in nanoseconds).
+pub(crate) fn thread_cpu() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
 }

@@ -30,11 +30,13 @@ pub fn deal(config: &Config, k: usize, seed: u64) -> DealResult {
         let t = play(config, &deal, levels, Rng::mix(&[seed, table]));
         let defenders_are_a = deal.declarer.is_multiple_of(2) != a_seats_ns;
         defended[usize::from(!defenders_are_a)] = t.result;
-        for (s, times) in t.times.into_iter().enumerate() {
+        for (s, (times, cpu)) in t.times.into_iter().zip(t.cpu).enumerate() {
             if levels[s] == config.a {
                 out.times_a.extend(times);
+                out.cpu_a.extend(cpu);
             } else {
                 out.times_b.extend(times);
+                out.cpu_b.extend(cpu);
             }
         }
         out.playouts += t.playouts;
@@ -51,7 +53,8 @@ pub fn deal(config: &Config, k: usize, seed: u64) -> DealResult {
 pub struct Table {
     /// The defenders' points.
     pub result: i32,
-    /// Decision times per seat.
+    /// Decision times per seat (wall, and the thread's CPU time).
+    pub cpu: [Vec<Duration>; 4],
     pub times: [Vec<Duration>; 4],
     pub playouts: u64,
     pub rejected: u64,
@@ -67,6 +70,7 @@ pub fn play(config: &Config, deal: &ShengjiDeal, levels: [Level; 4], seed: u64) 
     let mut t = Table {
         result: 0,
         times: Default::default(),
+        cpu: Default::default(),
         playouts: 0,
         rejected: 0,
         expert_time: Duration::ZERO,
@@ -80,9 +84,13 @@ pub fn play(config: &Config, deal: &ShengjiDeal, levels: [Level; 4], seed: u64) 
         let s = seat.index();
         let view = board.view(Viewer::Seat(s));
         let before = (players[s].playouts, players[s].rejected);
+        let cpu = super::thread_cpu();
         let start = Instant::now();
         let action = players[s].act(&view, Rng::mix(&[seed, n as u64]));
         let took = start.elapsed();
+        if let (Some(a), Some(b)) = (cpu, super::thread_cpu()) {
+            t.cpu[s].push(b.saturating_sub(a));
+        }
         t.times[s].push(took);
         if levels[s] == Level::Expert {
             t.playouts += players[s].playouts - before.0;
