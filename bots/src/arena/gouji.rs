@@ -64,6 +64,8 @@ pub struct Table {
     pub log: Vec<Seat>,
     /// Seats in the order they went out.
     pub finish: Vec<Seat>,
+    /// The game as it ended.
+    pub game: Game,
 }
 
 /// Plays a game with these levels in A1, B1, A2, B2, A3, B3; every seat's player sees every
@@ -86,6 +88,7 @@ pub fn play_with(players: &mut [Player; 6], deal: &GoujiDeal, seed: u64) -> Tabl
         actions: 0,
         log: Vec::new(),
         finish: Vec::new(),
+        game: game.clone(),
     };
     let observe_all = |game: &Game, players: &mut [Player; 6]| {
         for (s, p) in players.iter_mut().enumerate() {
@@ -129,6 +132,7 @@ pub fn play_with(players: &mut [Player; 6], deal: &GoujiDeal, seed: u64) -> Tabl
     }
     t.score = game.score().map(|s| s.0);
     t.finish = game.finish().to_vec();
+    t.game = game;
     t
 }
 
@@ -211,4 +215,41 @@ pub fn person_wait(games: usize, seed: u64, eager: bool) -> Wait {
         }
     }
     w
+}
+
+/// How often a seat's notes read every step: `games` games of mixed 入门 and 普通 players, each
+/// seat's notes checked at the end — complete, and replaying to exactly the engine's game.
+/// Returns (seats, complete, complete and exact).
+pub fn notes_check(games: usize, seed: u64) -> (usize, usize, usize) {
+    let (mut seats, mut complete, mut exact) = (0, 0, 0);
+    for g in 0..games {
+        let s = Rng::mix(&[seed, g as u64]);
+        let deal = deal_gouji(&deal_seed(s), g as u32 + 1);
+        let levels: [Level; 6] = std::array::from_fn(|i| {
+            if (g + i) % 3 == 0 {
+                Level::Beginner
+            } else {
+                Level::Club
+            }
+        });
+        let mut players = levels.map(|l| Player::new(l, crate::level::Budget::Playouts(1)));
+        let t = play_with(&mut players, &deal, s);
+        for p in &players {
+            seats += 1;
+            if !p.notes().complete() {
+                continue;
+            }
+            complete += 1;
+            let mut replay = Game::new(&deal, Ruleset::zaozhuang_2017());
+            let replayed = p
+                .notes()
+                .steps()
+                .iter()
+                .all(|st| replay.apply(st.seat, Actor::Bot, st.action.clone()).is_ok());
+            if replayed && replay == t.game {
+                exact += 1;
+            }
+        }
+    }
+    (seats, complete, exact)
 }

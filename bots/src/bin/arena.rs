@@ -3,6 +3,8 @@
 //! ```sh
 //! cargo run --release -p bots --bin arena -- --game shengji --a club --b beginner --deals 500
 //! cargo run --release -p bots --bin arena -- --game gouji --a expert --b club --playouts 200
+//! cargo run --release -p bots --bin arena -- --person 600 [club]   # a person's wait
+//! cargo run --release -p bots --bin arena -- --notes 2000          # 够级 notes read every step?
 //! ```
 
 use std::time::Duration;
@@ -13,6 +15,15 @@ use bots::{Budget, Level};
 fn main() {
     let mut config = Config::new(Game::Shengji, Level::Club, Level::Beginner, 500, 1);
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--notes") {
+        let games = args.get(1).and_then(|v| v.parse().ok()).unwrap_or(2000);
+        let (seats, complete, exact) = bots::arena::gouji::notes_check(games, 1);
+        println!(
+            "gouji notes, {games} games of mixed beginner and club players: {seats} seats, \
+             {complete} complete, {exact} of them replay to exactly the engine's game"
+        );
+        return;
+    }
     if args.first().map(String::as_str) == Some("--person") {
         let games = args.get(1).and_then(|v| v.parse().ok()).unwrap_or(300);
         person(games, args.get(2).map(String::as_str) != Some("club"));
