@@ -33,6 +33,11 @@ pub struct LoadOptions {
     pub exe: PathBuf,
     /// Stop waiting after this long.
     pub deadline: Duration,
+    /// The server's store: a `postgres://` URL; `None`: a fresh SQLite file, deleted after.
+    pub db: Option<String>,
+    /// How many `paiju serve` nodes to start on that one PostgreSQL database (1: one server).
+    /// See [`Nodes`].
+    pub nodes: usize,
 }
 
 /// What came out.
@@ -53,12 +58,28 @@ pub struct LoadReport {
     /// machine they share the cores, so the split says who was busy.
     pub server_cpu: f64,
     pub load_cpu: f64,
+    /// The server's journal commits (group commit transactions) while the tables played: how
+    /// many, their mean, and the p50 and p99 as the upper bounds of their histogram buckets.
+    pub commits: u64,
+    pub commit_mean: Duration,
+    pub commit_p50: Duration,
+    pub commit_p99: Duration,
     pub errors: Vec<String>,
+    /// Servers started ([`LoadOptions::nodes`]); with more than one, the CPU, memory and
+    /// commits above are their sums.
+    pub nodes: usize,
 }
 
 impl std::fmt::Display for LoadReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        if self.nodes > 1 {
+            writeln!(
+                f,
+                "nodes: {} on one PostgreSQL database, tables spread evenly; cpu, memory and commits summed",
+                self.nodes
+            )?;
+        }
         writeln!(
             f,
             "tables: {} ({} connections), finished: {}, errors: {}",
@@ -94,6 +115,14 @@ impl std::fmt::Display for LoadReport {
         )?;
         let per_table =
             self.rss_peak_kib.saturating_sub(self.rss_idle_kib) as f64 / self.tables.max(1) as f64;
+        writeln!(
+            f,
+            "store commits: {} (group commit), mean {:.2} ms, p50 <= {:.2} ms, p99 <= {:.2} ms",
+            self.commits,
+            ms(self.commit_mean),
+            ms(self.commit_p50),
+            ms(self.commit_p99)
+        )?;
         writeln!(
             f,
             "cpu while playing: server {:.1} s, load generator {:.1} s, over {:.1} s of wall time",
@@ -220,10 +249,74 @@ async fn echo_round_trips(
     Ok(all)
 }
 
-/// Starts `paiju serve` on a free port with a fresh database; returns it and its address.
+/// The server's commit histogram (`paiju_store_commit_seconds` in /metrics): count, sum in
+/// seconds, and the cumulative buckets as (upper bound, count).
+#[derive(Clone, Debug, Default)]
+pub struct Commits {
+    pub count: u64,
+    pub sum: f64,
+    pub buckets: Vec<(f64, u64)>,
+}
+
+impl Commits {
+    /// Reads it from a server's /metrics.
+    pub async fn read(addr: SocketAddr) -> Commits {
+        let text = match crate::http::request(addr, "GET", "/metrics", None).await {
+            Ok((200, text)) => text,
+            _ => return Commits::default(),
+        };
+        let mut c = Commits::default();
+        for line in text.lines() {
+            let Some(rest) = line.strip_prefix("paiju_store_commit_seconds_") else {
+                continue;
+            };
+            let value = rest.rsplit(' ').next().unwrap_or("");
+            if rest.starts_with("count") {
+                c.count = value.parse().unwrap_or(0);
+            } else if rest.starts_with("sum") {
+                c.sum = value.parse().unwrap_or(0.0);
+            } else if let Some(le) = rest.split("le=\"").nth(1) {
+                let le = le.split('"').next().unwrap_or("");
+                let le = if le == "+Inf" {
+                    f64::INFINITY
+                } else {
+                    le.parse().unwrap_or(0.0)
+                };
+                c.buckets.push((le, value.parse().unwrap_or(0)));
+            }
+        }
+        c
+    }
+
+    /// The commits since `before`: (count, mean, p50 bound, p99 bound).
+    pub fn since(&self, before: &Commits) -> (u64, Duration, Duration, Duration) {
+        let n = self.count.saturating_sub(before.count);
+        let mean = if n == 0 {
+            0.0
+        } else {
+            (self.sum - before.sum) / n as f64
+        };
+        let at = |p: f64| {
+            let want = (n as f64 * p).ceil() as u64;
+            self.buckets
+                .iter()
+                .map(|&(le, c)| {
+                    let b = before.buckets.iter().find(|x| x.0 == le).map_or(0, |x| x.1);
+                    (le, c.saturating_sub(b))
+                })
+                .find(|&(_, c)| c >= want.max(1))
+                .map_or(0.0, |(le, _)| le)
+        };
+        let secs = |s: f64| Duration::from_secs_f64(if s.is_finite() { s.max(0.0) } else { 60.0 });
+        (n, secs(mean), secs(at(0.5)), secs(at(0.99)))
+    }
+}
+
+/// Starts `paiju serve` on a free port with a fresh database (or the given one); returns it and
+/// its address. [`Nodes`] starts one or several.
 async fn start_server(
     exe: &PathBuf,
-    db: &std::path::Path,
+    db: &std::ffi::OsStr,
 ) -> Result<(tokio::process::Child, SocketAddr), String> {
     let mut child = tokio::process::Command::new(exe)
         .args(["serve", "--listen", "127.0.0.1:0", "--db"])
@@ -253,18 +346,21 @@ pub async fn run<E: Engine + 'static>(opts: LoadOptions) -> Result<LoadReport, S
     let connections = opts.tables * opts.seats;
     let dir = std::env::temp_dir().join(format!("paiju-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let db = dir.join("load.db");
-    let (mut child, addr) = start_server(&opts.exe, &db).await?;
-    let pid = child.id().unwrap_or(0);
+    let db = match &opts.db {
+        Some(url) => std::ffi::OsString::from(url),
+        None => dir.join("load.db").into_os_string(),
+    };
+    let nodes = Nodes::start(&opts.exe, &db, opts.nodes.max(1)).await?;
 
     eprintln!("echo baseline: {connections} connections ...");
     let mut echo = echo_round_trips(connections, opts.tables, 20, opts.think).await?;
     echo.sort();
 
-    let rss_idle_kib = rss_kib(pid);
+    let rss_idle_kib = nodes.rss_kib();
     eprintln!("creating {} tables ...", opts.tables);
     let mut seats = Vec::new();
-    for _ in 0..opts.tables {
+    for i in 0..opts.tables {
+        let addr = nodes.addr(i);
         let summary: protocol::TableSummary =
             crate::http::post_json(addr, "/api/tables", &serde_json::json!({"game": opts.game}))
                 .await?;
@@ -275,12 +371,13 @@ pub async fn run<E: Engine + 'static>(opts: LoadOptions) -> Result<LoadReport, S
                 &serde_json::json!({"seat": seat, "name": format!("bot{seat}")}),
             )
             .await?;
-            seats.push((summary.id.clone(), joined.token));
+            seats.push((addr, summary.id.clone(), joined.token));
         }
     }
     eprintln!("playing ...");
+    let commits0 = nodes.commits().await;
     let started = Instant::now();
-    let server_cpu0 = cpu_seconds(&pid.to_string());
+    let server_cpu0 = nodes.cpu_seconds();
     let load_cpu0 = cpu_seconds("self");
     let bot = BotOptions {
         think: opts.think,
@@ -288,7 +385,7 @@ pub async fn run<E: Engine + 'static>(opts: LoadOptions) -> Result<LoadReport, S
         record: false,
     };
     let mut tasks = Vec::new();
-    for (table, token) in seats {
+    for (addr, table, token) in seats {
         let url = format!("ws://{addr}/ws/{table}");
         let bot = bot.clone();
         tasks.push(tokio::spawn(async move {
@@ -299,9 +396,11 @@ pub async fn run<E: Engine + 'static>(opts: LoadOptions) -> Result<LoadReport, S
     let peak = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
     let sampler = {
         let peak = peak.clone();
+        let pids = nodes.pids();
         tokio::spawn(async move {
             loop {
-                peak.fetch_max(rss_kib(pid), std::sync::atomic::Ordering::Relaxed);
+                let rss = pids.iter().map(|&pid| rss_kib(pid)).sum();
+                peak.fetch_max(rss, std::sync::atomic::Ordering::Relaxed);
                 tokio::time::sleep(Duration::from_millis(200)).await;
             }
         })
@@ -322,15 +421,14 @@ pub async fn run<E: Engine + 'static>(opts: LoadOptions) -> Result<LoadReport, S
         }
     }
     let seconds = started.elapsed().as_secs_f64();
-    let server_cpu = cpu_seconds(&pid.to_string()) - server_cpu0;
+    let server_cpu = nodes.cpu_seconds() - server_cpu0;
     let load_cpu = cpu_seconds("self") - load_cpu0;
     sampler.abort();
-    let rss_peak_kib = rss_kib(pid).max(peak.load(std::sync::atomic::Ordering::Relaxed));
-    let _ = tokio::process::Command::new("kill")
-        .args(["-TERM", &pid.to_string()])
-        .status()
-        .await;
-    let _ = tokio::time::timeout(Duration::from_secs(10), child.wait()).await;
+    let (commits, commit_mean, commit_p50, commit_p99) = nodes.commits().await.since(&commits0);
+    let rss_peak_kib = nodes
+        .rss_kib()
+        .max(peak.load(std::sync::atomic::Ordering::Relaxed));
+    nodes.stop().await;
     let _ = std::fs::remove_dir_all(&dir);
     round_trips.sort();
     Ok(LoadReport {
@@ -347,6 +445,88 @@ pub async fn run<E: Engine + 'static>(opts: LoadOptions) -> Result<LoadReport, S
         rss_peak_kib,
         server_cpu,
         load_cpu,
+        commits,
+        commit_mean,
+        commit_p50,
+        commit_p99,
         errors,
+        nodes: opts.nodes.max(1),
     })
+}
+
+// --- several nodes (`paiju load --nodes N --db postgres://…`) ------------------------------------
+
+/// The servers of one run: one `paiju serve`, or several nodes on one PostgreSQL database. Table
+/// `i` is created on node `i mod N` (which then serves it: its lease is born with it), and its
+/// bots connect there, so the nodes share the tables evenly and no client is redirected. The
+/// commits, CPU and memory reported are the nodes' sums.
+pub struct Nodes {
+    servers: Vec<(tokio::process::Child, SocketAddr)>,
+}
+
+impl Nodes {
+    /// Starts `n` servers on `db` (more than one needs a `postgres://` URL).
+    pub async fn start(exe: &PathBuf, db: &std::ffi::OsStr, n: usize) -> Result<Nodes, String> {
+        let url = db.to_string_lossy();
+        if n > 1 && !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
+            return Err(
+                "--nodes above 1 needs --db postgres://…: the nodes share one database".into(),
+            );
+        }
+        let mut servers = Vec::with_capacity(n);
+        for _ in 0..n {
+            servers.push(start_server(exe, db).await?);
+        }
+        Ok(Nodes { servers })
+    }
+
+    /// The node that serves table `i`.
+    pub fn addr(&self, i: usize) -> SocketAddr {
+        self.servers[i % self.servers.len()].1
+    }
+
+    pub fn pids(&self) -> Vec<u32> {
+        self.servers.iter().filter_map(|(c, _)| c.id()).collect()
+    }
+
+    pub fn cpu_seconds(&self) -> f64 {
+        self.pids()
+            .iter()
+            .map(|pid| cpu_seconds(&pid.to_string()))
+            .sum()
+    }
+
+    pub fn rss_kib(&self) -> u64 {
+        self.pids().iter().map(|&pid| rss_kib(pid)).sum()
+    }
+
+    /// Every node's commit histogram, summed (the nodes share the bucket bounds).
+    pub async fn commits(&self) -> Commits {
+        let mut sum = Commits::default();
+        for (_, addr) in &self.servers {
+            let c = Commits::read(*addr).await;
+            sum.count += c.count;
+            sum.sum += c.sum;
+            for (le, n) in c.buckets {
+                match sum.buckets.iter_mut().find(|b| b.0 == le) {
+                    Some(b) => b.1 += n,
+                    None => sum.buckets.push((le, n)),
+                }
+            }
+        }
+        sum
+    }
+
+    /// SIGTERM to every node, then waits (10 s at most each) for it to commit and exit.
+    pub async fn stop(self) {
+        for pid in self.pids() {
+            let _ = tokio::process::Command::new("kill")
+                .args(["-TERM", &pid.to_string()])
+                .status()
+                .await;
+        }
+        for (mut child, _) in self.servers {
+            let _ = tokio::time::timeout(Duration::from_secs(10), child.wait()).await;
+        }
+    }
 }

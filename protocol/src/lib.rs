@@ -4,6 +4,9 @@
 //! [`ClientOut`] what the server sends back. Both are JSON text frames, one message per frame,
 //! tagged by `"type"` (snake_case). The lobby (create, list, join, leave) is plain JSON over HTTP:
 //! [`CreateTable`], [`TableSummary`], [`JoinSeat`], [`Joined`], [`LeaveSeat`], [`Problem`].
+//! Events (赛事: 80分 duplicate pairs run by a director) are plain JSON over HTTP too:
+//! [`CreateEvent`], [`EventView`], [`EventJoin`], [`ConfirmResults`], [`AdjustResult`], … (see
+//! docs/tournaments.md).
 //!
 //! The socket layer knows nothing of the games: actions, events and views are carried as
 //! [`serde_json::Value`]s that the engines (`rules::shengji`, `rules::gouji`) define. Every table
@@ -62,6 +65,11 @@ pub struct CreateTable {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub trump: Option<String>,
+    /// Seconds a player has for one play (80分 `play_seconds`, 够级 `move_seconds`) instead of
+    /// the ruleset's (30 and 20): a slower clock for a casual table. 15 to 120.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub play_seconds: Option<u32>,
 }
 
 /// Where a table is in its life.
@@ -184,6 +192,350 @@ impl Problem {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Events (HTTP, JSON bodies): 80分 duplicate pairs run by a director (docs/tournaments.md)
+// ---------------------------------------------------------------------------------------------
+
+/// How the EW pairs and the boards move round the tables (米切尔移位): odd table counts take
+/// `plain`, even ones `skip` or `relay` (the director chooses).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MovementKind {
+    #[default]
+    Plain,
+    Skip,
+    Relay,
+}
+
+/// One entry (a pair of players) as the director registers it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EntryIn {
+    /// The two players' names (North or East first, then South or West).
+    pub names: Vec<String>,
+    /// The unit they play for (单位), printed on the cards and results.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub organisation: Option<String>,
+    /// A practice pair: bots play its seats (so four friends can rehearse a whole session).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
+}
+
+/// `POST /api/events` (director): a new event. The event seed is drawn by the server; only its
+/// SHA-256 commitment is published until the director reveals it after the last board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateEvent {
+    /// `"shengji"`: 80分 duplicate pairs (计副制米切尔). 够级 team events are not live yet.
+    pub game: String,
+    /// The event's name (1–60 characters), e.g. 「第九届老年人智力运动会 80分」.
+    pub name: String,
+    /// Tables in play: one NS and one EW pair each.
+    pub tables: u32,
+    pub rounds: u32,
+    pub boards_per_round: u32,
+    #[serde(default)]
+    pub movement: MovementKind,
+    /// The game's ruleset; its default when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruleset: Option<String>,
+    /// 定级 for every board (`"2"` … `"A"`); drawn per board from the seed when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
+    /// 定主 for every board (`"S"`, `"H"`, `"D"`, `"C"`, `"NT"`); drawn when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trump: Option<String>,
+    /// Minutes allowed a board (每副牌比赛时间12分钟), printed on the movement card. The tables'
+    /// own move clocks are the ruleset's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board_minutes: Option<u32>,
+    /// The pairs, NS 1…T then EW 1…T (2 × `tables` entries); may also be registered later
+    /// (`POST /api/events/{id}/entries`), until round 1 starts.
+    #[serde(default)]
+    pub entries: Vec<EntryIn>,
+}
+
+/// `POST /api/events/{id}/entries` (director): registers (or re-registers, before round 1)
+/// every pair. Fresh pair tokens are made each time.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegisterEntries {
+    pub entries: Vec<EntryIn>,
+}
+
+/// A pair as everyone may see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairInfo {
+    /// `"NS"` or `"EW"`.
+    pub direction: String,
+    /// The pair's number in its direction (NS n starts at table n, so does EW n).
+    pub number: u32,
+    pub names: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub organisation: Option<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
+}
+
+/// A pair's seating card: the pair and its token (none for a bot pair). Given to the director
+/// only (`GET /api/events/{id}/cards`, and the answer to registering).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairCard {
+    #[serde(flatten)]
+    pub pair: PairInfo,
+    /// 12 characters without look-alikes, written `xxxx-xxxx-xxxx`; dashes and case are
+    /// ignored when typed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+}
+
+/// The director's printable material: every pair's card and every table's movement card.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventCards {
+    pub pairs: Vec<PairCard>,
+    /// `tournament::movement_card` per table: plain text for a fixed-width font.
+    pub tables: Vec<TableCard>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableCard {
+    pub table: u32,
+    pub card: String,
+}
+
+/// Where an event is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventState {
+    /// Created; pairs registering; no round started.
+    Registering,
+    /// A round is being played or the next one waits for the director.
+    Running,
+    /// Every round closed and the seed revealed: results are final.
+    Finished,
+}
+
+/// One board's result at one table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardResult {
+    /// The board's declarer seat (定庄): `"N"`, `"E"`, `"S"`, `"W"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declarer: Option<String>,
+    /// Defenders' points (闲家得分), penalties included.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defenders: Option<i32>,
+    /// Artificial scores (`"A"`, `"A+"`, `"A-"`) per side, instead of points.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub artificial: Option<ArtificialPair>,
+    /// Set by the director (an adjusted or artificial result), not taken from the table.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub adjusted: bool,
+}
+
+/// Artificial scores of the two sides of a table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArtificialPair {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ns: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ew: Option<String>,
+}
+
+/// One board of one table in one round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventBoard {
+    pub board: u32,
+    /// The table (牌桌) dealing it, once opened.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table_id: Option<String>,
+    /// That table's state now (from the lobby); absent once it has closed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<TableState>,
+    /// That table's seq now (how far play has gone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<u64>,
+    /// Shown to the director, and to everyone once the event is finished.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<BoardResult>,
+    /// The board has a result (from its table or the director).
+    pub done: bool,
+}
+
+/// One table of a round: who meets whom on which boards, and the pairs' confirmations.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventTable {
+    pub table: u32,
+    pub ns: u32,
+    pub ew: u32,
+    pub boards: Vec<EventBoard>,
+    /// NS recorded (confirmed) the results; a bot pair always has.
+    pub ns_confirmed: bool,
+    /// EW checked (confirmed) them.
+    pub ew_confirmed: bool,
+    /// A pair disputes the results and has called the referee: its note.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dispute: Option<String>,
+}
+
+/// One round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventRound {
+    pub round: u32,
+    /// `"waiting"` (not started), `"playing"`, `"closed"`.
+    pub state: String,
+    pub tables: Vec<EventTable>,
+    /// Relay movements: the boards resting on the bye stand this round.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bye_stand: Option<Vec<u32>>,
+}
+
+/// `GET /api/events/{id}`: the event as everyone may see it (results only to the director
+/// until it is finished).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventView {
+    pub id: String,
+    pub name: String,
+    pub game: String,
+    pub ruleset: String,
+    pub tables: u32,
+    pub rounds: u32,
+    pub boards_per_round: u32,
+    pub movement: MovementKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trump: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board_minutes: Option<u32>,
+    pub state: EventState,
+    /// The last round started (0: none yet).
+    pub round: u32,
+    /// The last round closed.
+    pub closed: u32,
+    /// SHA-256 of the event seed, published at creation.
+    pub seed_commitment: String,
+    pub deal_algorithm: String,
+    /// The seed, once revealed: anyone can re-deal every board (`paiju deal`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<String>,
+    pub pairs: Vec<PairInfo>,
+    pub schedule: Vec<EventRound>,
+    /// Entries in the event's log (the hash chain's length).
+    pub log_len: u64,
+    /// The hash of the log's last entry.
+    pub head_hash: String,
+}
+
+/// `GET /api/events`: one line per event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventBrief {
+    pub id: String,
+    pub name: String,
+    pub game: String,
+    pub state: EventState,
+    pub round: u32,
+    pub rounds: u32,
+}
+
+/// `POST /api/events/{id}/join`: a player of a pair sits down at the pair's current board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventJoin {
+    /// The pair token from the seating card.
+    pub token: String,
+    /// One of the pair's two seats (NS: 0 or 2; EW: 1 or 3); the first free one when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<SeatIndex>,
+    /// Display name; the registered name for that seat when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// The answer to [`EventJoin`]: a seat at a table, as [`Joined`], and where it is in the event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventJoined {
+    pub table: String,
+    pub seat: SeatIndex,
+    /// The seat token (asking again with the pair token gives the same one).
+    pub token: String,
+    pub round: u32,
+    /// The event's table number (桌号).
+    pub table_no: u32,
+    pub board: u32,
+}
+
+/// `POST /api/events/{id}/pair` and `/confirm`: a pair's own view, by its token.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PairToken {
+    pub token: String,
+}
+
+/// `POST /api/events/{id}/confirm`: at the end of a round NS record and EW check the board
+/// results of their table (随牌记录卡); a pair that disputes them calls the referee.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfirmResults {
+    pub token: String,
+    /// `true`: the results are right; `false`: disputed (a `note` is required).
+    pub agree: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A pair's view of itself: where it plays now and its own results this round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairStatus {
+    #[serde(flatten)]
+    pub pair: PairInfo,
+    pub event: String,
+    /// The round it plays or last played (0: none started).
+    pub round: u32,
+    /// Its table in that round and the boards there, with results (its own: it played them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<EventTable>,
+}
+
+/// `POST /api/events/{id}/adjust` (director): an adjusted (assigned points) or artificial
+/// result for one board of one table, replacing the table's.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdjustResult {
+    pub round: u32,
+    pub table: u32,
+    pub board: u32,
+    /// Assigned defenders' points (a multiple of 5), e.g. 120 for 判违规方负.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defenders: Option<i32>,
+    /// Or artificial scores: `A` 50 %, `A+` 60 %, `A-` 40 % of the top.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub artificial: Option<ArtificialPair>,
+    pub reason: String,
+}
+
+/// `POST /api/events/{id}/deductions` (director): 0.5 比赛分 off a pair's total.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeductionIn {
+    /// `"NS"` or `"EW"`.
+    pub direction: String,
+    pub pair: u32,
+    /// Match points off: 0.5 when absent; a positive multiple of 0.5.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mp: Option<f64>,
+    pub reason: String,
+}
+
+/// `POST /api/events/{id}/rounds/{r}/close` (director).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CloseRound {
+    /// Close although a pair has not confirmed, or disputes (the director has ruled).
+    #[serde(default)]
+    pub force: bool,
+}
+
+// ---------------------------------------------------------------------------------------------
 // WebSocket: GET /ws/{table}
 // ---------------------------------------------------------------------------------------------
 
@@ -229,6 +581,21 @@ pub enum ClientIn {
     },
     /// Send me a fresh snapshot (e.g. the client's state looks wrong).
     Resync,
+    /// 托管 by choice: `on` asks the table to play for my seat (as it does for a seat whose
+    /// clock ran out while away) until I send `on: false`, or connect again. A player's only;
+    /// the new state comes back in `seats` (`auto`).
+    Auto { on: bool },
+    /// The referee marks the table under review (`on: true`, with a `reason` the players are
+    /// shown) or takes it off (`on: false`). Under review the move clock stands still (it
+    /// resumes with what was left), bots and 托管 wait, and players' acts are refused
+    /// (`under_review`); a referee may still rule. Anyone else is refused (`error`
+    /// `referee_only`). Everyone is told with [`ClientOut::Review`].
+    Review {
+        on: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        reason: Option<String>,
+    },
     /// Application-level ping (browsers cannot send WebSocket pings); answered by `pong`.
     Ping {
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -239,7 +606,7 @@ pub enum ClientIn {
 
 impl ClientIn {
     /// The `"type"` names a client may send (for telling `unknown_type` from `bad_message`).
-    pub const TYPES: [&'static str; 4] = ["hello", "act", "resync", "ping"];
+    pub const TYPES: [&'static str; 6] = ["hello", "act", "resync", "auto", "ping", "review"];
 }
 
 /// Who a connection is at the table.
@@ -357,6 +724,19 @@ pub enum ClientOut {
     },
     /// Someone sat down, left, connected, went away or came back.
     Seats { seats: Vec<SeatInfo> },
+    /// The table went under review (`on`: the referee's `reason`; the move clock stands still
+    /// at `clock.remaining_ms` until the review ends) or came off it (`clock`: the move clock
+    /// running again). Sent to every connection when it changes, and after the catch-up to a
+    /// connection that attaches while the table is under review.
+    Review {
+        on: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        reason: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        clock: Option<Clock>,
+    },
     /// The answer to `ping`.
     Pong {
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -371,8 +751,13 @@ pub mod close {
     pub const NORMAL: u16 = 1000;
     /// The server is shutting down (SIGTERM, Ctrl-C): reconnect later and resume.
     pub const GOING_AWAY: u16 = 1001;
+    /// A WebSocket protocol violation: an unmasked client frame, reserved bits set, an unknown
+    /// opcode, a fragmented control frame. The reason names the violation.
+    pub const PROTOCOL_ERROR: u16 = 1002;
     /// A binary frame: we speak JSON text only.
     pub const UNSUPPORTED: u16 = 1003;
+    /// A text frame that is not valid UTF-8.
+    pub const INVALID_PAYLOAD: u16 = 1007;
     /// A frame over [`crate::MAX_FRAME_BYTES`].
     pub const TOO_BIG: u16 = 1009;
     /// Something broke on our side.
@@ -394,6 +779,13 @@ pub mod close {
     /// The table stopped after a storage failure (e.g. a full disk) and is being rebuilt from
     /// its log: reconnect in a few seconds with `last_seq`; nothing acknowledged was lost.
     pub const RETRY: u16 = 4503;
+    /// Past one machine: another node serves this table. The close reason is that node's
+    /// address (its `--advertise`, e.g. `http://10.0.0.2:8080`): connect to `/ws/{table}` there
+    /// with the same token and `last_seq`; if it cannot be reached, retry here with backoff.
+    pub const ELSEWHERE: u16 = 4307;
+    /// Too many refused tokens from this client address: wait before trying again (a `hello`
+    /// with a token is refused without being checked while the address is throttled).
+    pub const RATE_LIMITED: u16 = 4030;
 }
 
 /// Error codes of the server itself (the engines' codes come from `rules::Explain`).
@@ -427,8 +819,41 @@ pub mod codes {
     pub const REASON: &str = "reason";
     /// The table stopped after a failed write and is being rebuilt from its log: retry.
     pub const TABLE_REBUILDING: &str = "table_rebuilding";
+    /// Past one machine: another node serves this table (HTTP 307 with `Location`).
+    pub const ELSEWHERE: &str = "elsewhere";
     /// A question asked again before anything changed.
     pub const ALREADY_ASKED: &str = "already_asked";
+    /// Only the referee may do this (`review`).
+    pub const REFEREE_ONLY: &str = "referee_only";
+    /// A player's act while the referee has the table under review.
+    pub const UNDER_REVIEW: &str = "under_review";
+    /// HTTP: a table's replay before it is public (`403`): over, and no open table on its seed.
+    pub const NOT_YET_PUBLIC: &str = "not_yet_public";
+    /// HTTP: no such route (`404`).
+    pub const NOT_FOUND: &str = "not_found";
+    /// HTTP: the route exists, the method does not (`405`).
+    pub const METHOD_NOT_ALLOWED: &str = "method_not_allowed";
+    /// HTTP: a body over 8 KiB (`413`).
+    pub const TOO_BIG: &str = "too_big";
+    /// HTTP: a POST whose `Content-Type` is not `application/json` (`415`).
+    pub const BAD_CONTENT_TYPE: &str = "bad_content_type";
+    /// HTTP: the body did not arrive in time (`408`).
+    pub const TIMEOUT: &str = "timeout";
+    /// HTTP: a `Host` header that names none of this server's names (DNS rebinding) (`403`).
+    pub const BAD_HOST: &str = "bad_host";
+    /// HTTP: something broke on our side (`5xx` without a more precise code).
+    pub const INTERNAL: &str = "internal";
+    /// Events: a director-only call without the director's token (`403`).
+    pub const NOT_DIRECTOR: &str = "not_director";
+    /// Events: no such event (`404`).
+    pub const NO_EVENT: &str = "no_event";
+    /// Events: a pair token that names no pair of the event (`403`).
+    pub const BAD_PAIR_TOKEN: &str = "bad_pair_token";
+    /// Events: a table of an event: seats are taken with a pair token, nobody watches (`403`).
+    pub const EVENT_TABLE: &str = "event_table";
+    /// Events: the call does not fit where the event is (a round not started, already closed,
+    /// results missing, …) (`409`).
+    pub const EVENT_STATE: &str = "event_state";
 }
 
 /// Parses one client frame, telling the three kinds of bad input apart: not JSON at all
@@ -483,7 +908,16 @@ mod tests {
                 reason: None,
             },
             ClientIn::Resync,
+            ClientIn::Auto { on: true },
             ClientIn::Ping { nonce: Some(1) },
+            ClientIn::Review {
+                on: true,
+                reason: Some("查牌".into()),
+            },
+            ClientIn::Review {
+                on: false,
+                reason: None,
+            },
         ];
         for m in msgs {
             let text = serde_json::to_string(&m).unwrap();

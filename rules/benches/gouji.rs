@@ -11,7 +11,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use rules::deal::{deal_gouji, DealStream, Game as DealGame, GoujiDeal, Seed};
+use rules::deal::{deal_gouji, DealStream, GoujiDeal, Seed, Stream};
 use rules::gouji::burn::sustain;
 use rules::gouji::legal::{beat_shapes, lead_shapes, smallest_beat, smallest_lead};
 use rules::gouji::set::{Counts, Shape, ACE, FOUR};
@@ -110,7 +110,7 @@ fn games(c: &mut Criterion) {
     group.throughput(Throughput::Elements(deals.len() as u64));
     group.sample_size(20);
     group.bench_function("random_cheap_x64", |b| {
-        let mut rng = DealStream::new(&Seed([1; 32]), DealGame::Gouji, 0);
+        let mut rng = DealStream::new(&Seed([1; 32]), Stream::Gouji, 0);
         b.iter(|| {
             for d in &deals {
                 black_box(play_cheap(d, &ruleset, &mut rng));
@@ -118,7 +118,7 @@ fn games(c: &mut Criterion) {
         })
     });
     group.bench_function("random_legal_x64", |b| {
-        let mut rng = DealStream::new(&Seed([2; 32]), DealGame::Gouji, 0);
+        let mut rng = DealStream::new(&Seed([2; 32]), Stream::Gouji, 0);
         b.iter(|| {
             for d in &deals {
                 black_box(play_legal(d, &ruleset, &mut rng));

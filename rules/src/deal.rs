@@ -82,18 +82,19 @@ pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The games, as named in the key derivation (and on the wire).
+/// Which game's deal stream: the name goes into the key derivation, so each game has its own
+/// streams. (Not to be confused with `gouji::Game`, one 局 of 够级.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Game {
+pub enum Stream {
     Shengji,
     Gouji,
 }
 
-impl Game {
+impl Stream {
     pub fn name(self) -> &'static str {
         match self {
-            Game::Shengji => "shengji",
-            Game::Gouji => "gouji",
+            Stream::Shengji => "shengji",
+            Stream::Gouji => "gouji",
         }
     }
 }
@@ -102,7 +103,7 @@ impl Game {
 pub struct DealStream(ChaCha20Rng);
 
 impl DealStream {
-    pub fn new(seed: &Seed, game: Game, board: u32) -> DealStream {
+    pub fn new(seed: &Seed, game: Stream, board: u32) -> DealStream {
         let mut h = Sha256::new();
         h.update(ALGORITHM.as_bytes());
         h.update([0]);
@@ -179,7 +180,7 @@ pub struct ShengjiDeal {
 
 /// Deals an 80分 board from the seed.
 pub fn deal_shengji(seed: &Seed, board: u32, fixed: Fixed) -> ShengjiDeal {
-    let mut stream = DealStream::new(seed, Game::Shengji, board);
+    let mut stream = DealStream::new(seed, Stream::Shengji, board);
     let mut deck = canonical_deck(2, &[]);
     stream.shuffle(&mut deck);
     let level = Rank::new(2 + stream.below(13) as u8).expect("2..=14");
@@ -207,7 +208,7 @@ pub struct GoujiDeal {
 
 /// Deals a 够级 game (`zaozhuang-2017`: six decks without 3s) from the seed.
 pub fn deal_gouji(seed: &Seed, game: u32) -> GoujiDeal {
-    let mut stream = DealStream::new(seed, Game::Gouji, game);
+    let mut stream = DealStream::new(seed, Stream::Gouji, game);
     let mut deck = canonical_deck(6, &[Rank::THREE]);
     stream.shuffle(&mut deck);
     GoujiDeal {
@@ -253,7 +254,7 @@ mod tests {
 
     #[test]
     fn below_is_in_range_and_covers_it() {
-        let mut s = DealStream::new(&seed(1), Game::Shengji, 1);
+        let mut s = DealStream::new(&seed(1), Stream::Shengji, 1);
         let mut seen = [0u32; 7];
         for _ in 0..7000 {
             seen[s.below(7) as usize] += 1;

@@ -7,7 +7,7 @@ use gouji_support::{assert_accounted, seed, Rng};
 use rules::cards::Card;
 use rules::deal::deal_gouji;
 use rules::gouji::set::shape_of;
-use rules::gouji::{Action, Event, Game, KeepCards, Outcome, Ruleset, Seat};
+use rules::gouji::{Action, Event, Game, KeepCards, Outcome, Ruleset, Seat, Status};
 use rules::Actor;
 use rules::{Engine, Viewer};
 
@@ -72,6 +72,18 @@ fn random_game(n: u32, ruleset: Ruleset) -> (Game, usize, Vec<Event>) {
         };
         let ev = Engine::apply(&mut g, seat, action.taken_by(), action.clone())
             .unwrap_or_else(|e| panic!("game {n} step {step}: {action:?} refused: {e:?}"));
+        // The clock's first expiry only warns: the same seat acts, with the grace seconds.
+        if let [Event::Warned { grace_seconds, .. }] = ev.as_slice() {
+            assert!(g.warned());
+            assert_eq!(Engine::to_act(&g), vec![seat]);
+            assert_eq!(
+                g.move_limit(std::time::Duration::ZERO),
+                Some(std::time::Duration::from_secs(u64::from(*grace_seconds)))
+            );
+        } else if action != Action::AskCount {
+            // Any move ends the warning: the next move has its full time.
+            assert!(!g.warned());
+        }
         events.extend(ev);
         assert_accounted(&g);
         // Nobody else may act meanwhile.
@@ -125,8 +137,18 @@ fn check_game(n: u32, ruleset: Ruleset) {
         assert!(g.is_over());
         let (score, outcome) = g.score().expect("a score");
         match outcome {
-            // 头科 +4, 二科 +2, 二落 −2, 大落 −4 and 点贡 are transfers: the sum is zero.
-            Outcome::Places => assert_eq!(score.a + score.b, 0, "game {n}: {score:?}"),
+            // 头科 +4, 二科 +2, 二落 −2, 大落 −4 and 点贡 sum to zero, except that every failed
+            // burner scores 大落 whatever place it fills (烧牌失误则为大落): the difference is a
+            // penalty paid to nobody.
+            Outcome::Places => {
+                let scoring = &g.ruleset().scoring;
+                let penalty: i32 = Seat::ALL
+                    .into_iter()
+                    .filter(|&s| g.status(s) == Status::Failed)
+                    .map(|s| scoring.failed_burn - scoring.places[g.place(s).unwrap().index()])
+                    .sum();
+                assert_eq!(score.a + score.b, penalty, "game {n}: {score:?}");
+            }
             // 串三户 +12 against −12.
             Outcome::Sweep { .. } => assert_eq!(score.a + score.b, 0),
             Outcome::Forfeit { .. } => unreachable!("no rulings here"),

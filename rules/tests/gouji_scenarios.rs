@@ -1,6 +1,7 @@
 //! Scripted 够级 games through `apply`: the worked examples of docs/rules-gouji.md and one
-//! scenario per rule (级牌 restriction, 让, 接风, burning, 解烧, 反烧, the failed burn,
-//! 四户乱缠, 串三户, 点贡), each checking the events and that refusals change nothing.
+//! scenario per rule (级牌 restriction, 让, 接风, 不设底级, burning, 解烧, 反烧, the failed burn,
+//! 四户乱缠, 串三户, 点贡, 开点, the clock, rulings and forfeits), each checking the events and that
+//! refusals change nothing.
 
 mod gouji_support;
 
@@ -25,10 +26,10 @@ fn offered(events: &[Event]) -> Vec<Seat> {
 }
 
 /// Worked example 1: A1 leads `K K`; B1 may not beat it; A2 (teammate) may not either; B2
-/// declines (扣); the burn goes to B3, B1, then A2, A3; B3 burns with `A A`; A2, who had passed,
+/// passes it (级牌过牌); the burn goes to B3, B1, then A2, A3; B3 burns with `A A`; A2, who had passed,
 /// beats it normally with `2 2` (解烧).
 #[test]
-fn example_1_restriction_kou_burn_offer_and_unburn() {
+fn example_1_restriction_the_opposite_passes_burn_offer_and_unburn() {
     let mut g = game([
         "SK HK S4 S5",
         "DA CA S6 S7",
@@ -54,13 +55,13 @@ fn example_1_restriction_kou_burn_offer_and_unburn() {
     // A1's own teammate may not beat it either.
     refused(&mut g, A2, play("S2 H2"), "gouji_only_opposite");
     run(&mut g, &[(A2, Action::Pass)]);
-    // B2 declines: 扣. A1 has opened; the burn is offered to B3 first.
+    // B2, A1's 对头, passes the 级牌 (conceded). A1 has opened; the burn is offered to B3 first.
     let ev = run(&mut g, &[(B2, Action::Pass)]);
     assert!(has(
         &ev,
         &Event::Passed {
             seat: B2,
-            kou: true
+            conceded: true
         }
     ));
     assert!(has(&ev, &Event::Opened { seat: A1 }));
@@ -208,8 +209,8 @@ fn example_2_a_burn_that_stands_then_fails() {
         .legal_actions(B3.index())
         .iter()
         .all(|a| matches!(a, Action::Play { cards } if cards.contains(&rules::cards::Card::BJ))));
-    // The clock leads the burner's smallest joker set.
-    let ev = run(&mut g, &[(B3, Action::Timeout)]);
+    // The clock (warning, then the pass-or-lead) leads the burner's smallest joker set.
+    let ev = run(&mut g, &[(B3, Action::Timeout), (B3, Action::Timeout)]);
     assert!(has(
         &ev,
         &Event::Led {
@@ -278,6 +279,103 @@ fn example_2_a_burn_that_stands_then_fails() {
     assert_eq!(offered(&ev), vec![A2, A3]);
     // Otherwise the burned player leads.
     assert_eq!(*g.phase(), Phase::Lead(A1));
+}
+
+/// 烧牌失误则为大落: every failed burner scores 大落, whatever the order. B3 burns A1's `K K`
+/// and fails (大落's place); the 级牌 is restored and B1 burns it and fails too. B1 fills 二落's
+/// place in the finishing order but scores 大落 (−4), not 二落 (−2).
+#[test]
+fn every_failed_burner_scores_da_luo() {
+    let mut g = game([
+        "SK HK S4 H4 D4",
+        "DA CA BJ S7 S9",
+        "S8 H8 D8 C8",
+        "D5 H5 S5",
+        "C4 C5 C6",
+        "SA HA BJ S7 H7 S9",
+    ]);
+    let declined = |seats: &[Seat]| -> Vec<(Seat, Action)> {
+        seats.iter().map(|&s| (s, Action::Decline)).collect()
+    };
+    // B3 burns A1's K K; the burn stands; B3 leads its only joker and then has none.
+    run(
+        &mut g,
+        &[
+            (A1, play("SK HK")),
+            (B1, Action::Pass),
+            (A2, Action::Pass),
+            (B2, Action::Pass),
+            (B3, burn("SA HA")),
+            (A1, Action::Pass),
+            (A2, Action::Pass),
+        ],
+    );
+    run(&mut g, &declined(&[A3, A1, B1, B2]));
+    run(
+        &mut g,
+        &[
+            (B3, play("BJ")),
+            (A1, Action::Pass),
+            (B1, Action::Pass),
+            (A2, Action::Pass),
+        ],
+    );
+    let ev = run(&mut g, &declined(&[A3, A1, B1, B2]));
+    assert!(ev
+        .iter()
+        .any(|e| matches!(e, Event::BurnFailed { seat: B3, .. })));
+    assert_eq!(g.place(B3), Some(Place::Last));
+    // A1's K K is back; B2 passes it and B1, now first in the offer order, burns it.
+    run(
+        &mut g,
+        &[
+            (B1, Action::Pass),
+            (A2, Action::Pass),
+            (B2, Action::Pass),
+            (B1, burn("DA CA")),
+            (A3, Action::Pass),
+        ],
+    );
+    run(&mut g, &declined(&[A1, A2, B2]));
+    assert!(g.is_burning(B1));
+    run(
+        &mut g,
+        &[
+            (B1, play("BJ")),
+            (A2, Action::Pass),
+            (B2, Action::Pass),
+            (A3, Action::Pass),
+        ],
+    );
+    let ev = run(&mut g, &declined(&[A1, A2, B2]));
+    assert!(ev
+        .iter()
+        .any(|e| matches!(e, Event::BurnFailed { seat: B1, .. })));
+    assert_eq!(g.status(B1), Status::Failed);
+    assert_eq!(g.place(B1), Some(Place::SecondLast), "the finishing order");
+    // The rest: A1 头科, A2 二科 (四户乱缠; B2 and A3 are 点, so 点贡 cancels), B2 三科.
+    run(
+        &mut g,
+        &[
+            (A2, Action::Pass),
+            (B2, Action::Pass),
+            (A2, Action::Decline),
+            (A3, Action::Decline),
+            (A1, play("S4 H4 D4")),
+            (A2, Action::Pass),
+            (B2, Action::Pass),
+            (A3, Action::Pass),
+            (A2, play("S8 H8 D8 C8")),
+            (B2, Action::Pass),
+            (A3, Action::Pass),
+            (B2, play("D5 H5 S5")),
+        ],
+    );
+    assert!(g.is_over());
+    assert!(g.marked(B2) && g.marked(A3));
+    assert_eq!(g.place(A3), Some(Place::Fourth));
+    // A: 4 + 2 + 0; B: 三科 0, B1 大落 −4 (in 二落's place), B3 大落 −4.
+    assert_eq!(g.score(), Some((Score { a: 6, b: -8 }, Outcome::Places)));
 }
 
 /// 反烧: after the burner's 对头 declines, another player burns the burning set back.
@@ -391,33 +489,26 @@ fn a_yield_overtaken_and_the_last_word() {
     ));
 }
 
-/// Worked example 3: A3 goes out with `Q Q Q` (no 级牌: a last set never is); everyone else
-/// passes; B3, the next active player to A3's right, leads (接风).
+/// Worked example 3 (接风): A3 goes out with `9 9`, the last cards in hand (not a 级牌);
+/// everyone else passes; B3, the next active player to A3's right, leads.
 #[test]
 fn example_3_takeover_after_the_leader_goes_out() {
-    let mut g = game([
-        "S9 H9 D9 S4",
-        "S5 S6",
-        "S7 S8",
-        "D4 D5",
-        "SQ HQ DQ",
-        "C5 C6",
-    ]);
+    let mut g = game(["S8 H8 S4", "S5 S6", "S7 C7", "D4 D5", "S9 H9", "C5 C6"]);
     run(
         &mut g,
         &[
-            (A1, play("S9 H9 D9")),
+            (A1, play("S8 H8")),
             (B1, Action::Pass),
             (A2, Action::Pass),
             (B2, Action::Pass),
         ],
     );
-    let ev = run(&mut g, &[(A3, play("SQ HQ DQ"))]);
+    let ev = run(&mut g, &[(A3, play("S9 H9"))]);
     assert!(has(
         &ev,
         &Event::Beat {
             seat: A3,
-            cards: cards("SQ HQ DQ"),
+            cards: cards("S9 H9"),
             gouji: false,
             unburn: false
         }
@@ -446,8 +537,87 @@ fn example_3_takeover_after_the_leader_goes_out() {
     assert!(!g.has_head(B1));
 }
 
+/// 不设底级: 「没有底级，即头科、二科出科后，无论所留牌为级牌还是非级牌，均由剩余几家按顺序打」.
+/// Before 二科 is out a player's last set is a 级牌 like any other: A3 goes out with `Q Q Q`;
+/// it binds B3 (only B1, A3's 对头, may beat it); B1 passes it and the burn is offered. With
+/// `last_set_is_gouji: false` the same set binds nobody.
+#[test]
+fn a_last_set_is_a_gouji_set_before_second_place() {
+    let hands = [
+        "S9 H9 D9 S4",
+        "SK HK DK S6",
+        "S7 S8",
+        "D4 D5",
+        "SQ HQ DQ",
+        "SA HA CA C6",
+    ];
+    let script = [
+        (A1, play("S9 H9 D9")),
+        (B1, Action::Pass),
+        (A2, Action::Pass),
+        (B2, Action::Pass),
+        (A3, play("SQ HQ DQ")),
+    ];
+    let mut g = game(hands);
+    let ev = run(&mut g, &script);
+    assert!(has(
+        &ev,
+        &Event::Beat {
+            seat: A3,
+            cards: cards("SQ HQ DQ"),
+            gouji: true,
+            unburn: false
+        }
+    ));
+    assert!(has(
+        &ev,
+        &Event::WentOut {
+            seat: A3,
+            place: Place::First
+        }
+    ));
+    // B3 may not beat it by normal play: only A3's 对头 B1 may.
+    refused(&mut g, B3, play("SA HA CA"), "gouji_only_opposite");
+    run(&mut g, &[(B3, Action::Pass), (A1, Action::Pass)]);
+    // B1 passed A1's 9 9 9, but its 对头 played a 级牌: B1 may act again, and passes it.
+    assert_eq!(*g.phase(), Phase::Respond(B1));
+    let ev = run(&mut g, &[(B1, Action::Pass)]);
+    assert!(has(
+        &ev,
+        &Event::Passed {
+            seat: B1,
+            conceded: true
+        }
+    ));
+    // Burn offers: A3's opponents B2, B3 in turn order from B1, then A3's teammates A1, A2.
+    assert_eq!(offered(&ev), vec![B2]);
+    assert_eq!(
+        *g.phase(),
+        Phase::Offer {
+            seat: B2,
+            queue: vec![B3, A1, A2]
+        }
+    );
+
+    // The other reading: a last set is never a 级牌; B3 beats it freely.
+    let mut ruleset = rules::gouji::Ruleset::zaozhuang_2017();
+    ruleset.last_set_is_gouji = false;
+    let mut g = rules::gouji::Game::new(&gouji_support::deal(hands), ruleset);
+    let ev = run(&mut g, &script);
+    assert!(has(
+        &ev,
+        &Event::Beat {
+            seat: A3,
+            cards: cards("SQ HQ DQ"),
+            gouji: false,
+            unburn: false
+        }
+    ));
+    run(&mut g, &[(B3, play("SA HA CA"))]);
+}
+
 /// Worked example 4: once 头科 and 二科 are out, the four left play freely: anyone may beat any
-/// set, no burning, no 让, and a trick ends only when the three others pass in a row.
+/// set, no burning, and a trick ends only when the three others pass in a row.
 #[test]
 fn example_4_four_play_freely() {
     let mut g = game([
@@ -474,7 +644,8 @@ fn example_4_four_play_freely() {
     }
     assert!(g.free_play());
     run(&mut g, &[(B2, play("S2"))]);
-    refused(&mut g, A3, Action::Yield, "no_yield_in_free_play");
+    // 让 is still the 对头's word only (B2's 对头 A1 is out).
+    refused(&mut g, A3, Action::Yield, "only_opposite_may_yield");
     // B1, B2's teammate, beats B2's 2 (a 级牌 before): allowed now.
     let ev = run(
         &mut g,
@@ -493,6 +664,51 @@ fn example_4_four_play_freely() {
             takeover: false
         }
     ));
+}
+
+/// 让 in 四户乱缠: nothing in the text removes 让 once 头科 and 二科 are out, so **[decision]**
+/// `no_yield_in_free_play: false`: the 对头 may still say it, and it counts as a pass (passes
+/// are not final there, so it never comes back). A3 beats with `8`; B1, A3's 对头, yields; B3
+/// and B2 pass: the three others have passed in a row and A3 wins. With `true` the 让 is
+/// refused.
+#[test]
+fn a_yield_in_free_play_counts_as_a_pass() {
+    let hands = ["S4", "S9 S10", "S7", "S5 S6", "S8 D4", "H5 H6"];
+    let script = [
+        (A1, play("S4")),
+        (B1, Action::Pass),
+        (A2, play("S7")),
+        (B2, Action::Pass),
+        (A3, play("S8")),
+        (B3, Action::Pass),
+    ];
+    let mut g = game(hands);
+    run(&mut g, &script);
+    assert!(g.free_play());
+    assert_eq!(*g.phase(), Phase::Respond(B1));
+    let v = g.view(Viewer::Seat(B1.index()));
+    assert!(v.can_yield && v.can_pass);
+    assert!(g.legal_actions(B1.index()).contains(&Action::Yield));
+    let ev = run(&mut g, &[(B1, Action::Yield)]);
+    assert_eq!(ev, vec![Event::Yielded { seat: B1 }]);
+    assert_eq!(*g.phase(), Phase::Respond(B2));
+    let ev = run(&mut g, &[(B2, Action::Pass)]);
+    assert!(has(
+        &ev,
+        &Event::TrickWon {
+            winner: A3,
+            leader: A3,
+            takeover: false
+        }
+    ));
+
+    let mut ruleset = rules::gouji::Ruleset::zaozhuang_2017();
+    ruleset.no_yield_in_free_play = true;
+    let mut g = rules::gouji::Game::new(&gouji_support::deal(hands), ruleset);
+    run(&mut g, &script);
+    assert!(!g.view(Viewer::Seat(B1.index())).can_yield);
+    let err = refused(&mut g, B1, Action::Yield, "no_yield_in_free_play");
+    assert!(rules::Explain::zh(&err).contains("四户乱缠时不能让牌"));
 }
 
 /// 串三户: one team takes 头科, 二科 and 三科: 12, replacing everything else.
@@ -604,7 +820,7 @@ fn headless_players_beat_freely() {
         "S5 S6 SA HA C4",
         "S7 S8 S6",
         "D4 D5 D6",
-        "SQ HQ DQ",
+        "S10 H10 D10",
         "C5 C6 SK HK C7",
     ]);
     run(
@@ -614,7 +830,7 @@ fn headless_players_beat_freely() {
             (B1, Action::Pass),
             (A2, Action::Pass),
             (B2, Action::Pass),
-            (A3, play("SQ HQ DQ")),
+            (A3, play("S10 H10 D10")),
             (B3, Action::Pass),
             (A1, Action::Pass),
             (B1, Action::Pass),
@@ -646,20 +862,107 @@ fn headless_players_beat_freely() {
         has(&ev, &Event::Opened { seat: B3 }),
         "not beaten by B3's 对头"
     );
+    // B1's A A meets the thresholds and its 对头 can never beat it: B1 opens too.
+    assert!(has(&ev, &Event::Opened { seat: B1 }));
     // Nothing binds A2 now: A2 may answer freely (here it passes).
     assert_eq!(*g.phase(), Phase::Respond(A2));
 }
 
-/// A headless player is not offered the burn: after the 扣 and the declined offers, they take
-/// their own turn and beat the 级牌 freely (no burn, no sustain test).
+/// 联邦烧牌优先: a 无头 seat takes its place in the offer order like anyone. B1 is 无头 (A3 is
+/// out) and holds `BJ S6 S6`; it passed A1's `C7`; A2 beats with `S2` (a 级牌); B2 passes, B3
+/// (A2's 对头) passes it: the burn goes to B3's teammates B1, B2, then A2's teammate A1. B1
+/// burns with the small joker and the burn stands.
 #[test]
-fn headless_players_are_not_offered_the_burn() {
+fn a_headless_seat_is_offered_the_burn_in_its_place() {
+    let mut g = game([
+        "S4 C8 C7 D4",
+        "BJ S6 S6",
+        "S2 D5 D6",
+        "D7 D8",
+        "S5",
+        "C5 H9 H10",
+    ]);
+    run(
+        &mut g,
+        &[
+            (A1, play("S4")),
+            (B1, Action::Pass),
+            (A2, Action::Pass),
+            (B2, Action::Pass),
+            (A3, play("S5")),
+            (B3, Action::Pass),
+            (A1, Action::Pass),
+            (B1, Action::Pass),
+            // 接风: B3 leads; A1 wins the trick.
+            (B3, play("C5")),
+            (A1, play("C8")),
+            (B1, Action::Pass),
+            (A2, Action::Pass),
+            (B2, Action::Pass),
+            (B3, Action::Pass),
+        ],
+    );
+    assert!(!g.has_head(B1));
+    run(
+        &mut g,
+        &[
+            (A1, play("C7")),
+            (B1, Action::Pass),
+            (A2, play("S2")),
+            (B2, Action::Pass),
+        ],
+    );
+    let ev = run(&mut g, &[(B3, Action::Pass)]);
+    assert!(has(
+        &ev,
+        &Event::Passed {
+            seat: B3,
+            conceded: true
+        }
+    ));
+    assert_eq!(offered(&ev), vec![B1]);
+    assert_eq!(
+        *g.phase(),
+        Phase::Offer {
+            seat: B1,
+            queue: vec![B2, A1]
+        }
+    );
+    // B1 passed in this trick: burn or decline, no free beat.
+    let v = g.view(Viewer::Seat(B1.index()));
+    assert!(v.burn_offer && !v.can_pass && !v.can_yield);
+    assert_eq!(
+        g.legal_actions(B1.index()),
+        vec![Action::Decline, burn("BJ")]
+    );
+    refused(&mut g, B1, play("BJ"), "burn_offer_pending");
+    let ev = run(&mut g, &[(B1, burn("BJ"))]);
+    assert!(has(
+        &ev,
+        &Event::Burned {
+            seat: B1,
+            cards: cards("BJ"),
+            gouji: false,
+            counter: false
+        }
+    ));
+    let ev = run(&mut g, &[(A2, Action::Pass), (A1, Action::Pass)]);
+    assert!(has(&ev, &Event::BurnStood { seat: B1 }));
+    assert_eq!(*g.phase(), Phase::Lead(B1));
+}
+
+/// A 无头 seat that has not passed in the trick is asked in its place too, and the offer is its
+/// turn: it may burn, decline, or beat the 级牌 by normal play (无头: nothing binds it). A2
+/// leads `K K`; B3 (A2's 对头) passes it before B1 has acted; B1 is asked first and beats
+/// freely with `A A` (which would fail the sustain test as a burn).
+#[test]
+fn a_headless_seat_that_has_not_passed_may_beat_in_its_offer() {
     let mut g = game([
         "S9 H9 D9 S4 S5",
         "S5 S6 SA HA C4",
         "S7 S8 SK HK C8",
         "D4 D5 D6",
-        "SQ HQ DQ",
+        "S10 H10 D10",
         "C5 C6 C7 C10",
     ]);
     run(
@@ -669,7 +972,7 @@ fn headless_players_are_not_offered_the_burn() {
             (B1, Action::Pass),
             (A2, Action::Pass),
             (B2, Action::Pass),
-            (A3, play("SQ HQ DQ")),
+            (A3, play("S10 H10 D10")),
             (B3, Action::Pass),
             (A1, Action::Pass),
             (B1, Action::Pass),
@@ -681,16 +984,21 @@ fn headless_players_are_not_offered_the_burn() {
             (B3, Action::Pass),
         ],
     );
-    // A2 leads K K (a 级牌: A2's 对头 B3 is in). B2 passes; B3 declines (扣): the burn goes to
-    // B3's teammates, skipping B1, who is headless (A3 is out), then to A2's teammate A1.
     run(&mut g, &[(A2, play("SK HK")), (B2, Action::Pass)]);
     assert_eq!(*g.phase(), Phase::Respond(B3));
     let ev = run(&mut g, &[(B3, Action::Pass)]);
-    assert_eq!(offered(&ev), vec![B2]);
-    let ev = run(&mut g, &[(B2, Action::Decline), (A1, Action::Decline)]);
-    assert_eq!(offered(&ev), vec![A1]);
-    // B1 has not passed this trick: its turn comes, and it beats the 级牌 freely.
-    assert_eq!(*g.phase(), Phase::Respond(B1));
+    assert!(has(&ev, &Event::Opened { seat: A2 }));
+    assert_eq!(offered(&ev), vec![B1]);
+    assert_eq!(
+        g.view(Viewer::Seat(B1.index())).prompt,
+        Some(rules::gouji::Prompt::BurnOffer {
+            queue: vec![B2, A1],
+            may_beat: true
+        })
+    );
+    let legal = g.legal_actions(B1.index());
+    assert!(legal.contains(&play("SA HA")) && !legal.contains(&burn("SA HA")));
+    refused(&mut g, B1, burn("SA HA"), "burn_not_sustainable");
     let ev = run(&mut g, &[(B1, play("SA HA"))]);
     assert!(has(
         &ev,
@@ -701,6 +1009,8 @@ fn headless_players_are_not_offered_the_burn() {
             unburn: false
         }
     ));
+    // The offers are over; the trick goes on from B1 with the seats that have not passed.
+    assert_eq!(*g.phase(), Phase::Respond(A2));
 }
 
 fn dian_gong_game(ruleset: rules::gouji::Ruleset) -> (rules::gouji::Game, Vec<Event>) {
@@ -764,11 +1074,151 @@ fn dian_gong_option() {
         marked[s.index()] = true;
     }
     let mut scoring = Ruleset::zaozhuang_2017().scoring;
-    let (s, _) = rules::gouji::score::score(&places, &marked, [0, 0], &scoring);
+    let tally = rules::gouji::score::Tally {
+        places,
+        marked,
+        ..Default::default()
+    };
+    let (s, _) = rules::gouji::score::score(&tally, &scoring);
     assert_eq!(s, Score { a: 12, b: -12 });
     scoring.dian_gong_once_per_team = false;
-    let (s, _) = rules::gouji::score::score(&places, &marked, [0, 0], &scoring);
+    let (s, _) = rules::gouji::score::score(&tally, &scoring);
     assert_eq!(s, Score { a: 24, b: -24 });
+}
+
+/// Runs the 无头 开点 game: A3 goes out first, so B1 is 无头; B1 then beats with `K K`, a set
+/// that meets the 级牌 thresholds but binds nobody; A2 goes out 二科 in the same trick.
+fn headless_opening_game(ruleset: rules::gouji::Ruleset) -> (rules::gouji::Game, Vec<Event>) {
+    let mut g = rules::gouji::Game::new(
+        &gouji_support::deal([
+            "S2 S4 S6",
+            "SK HK S7 S8",
+            "SA HA",
+            "D2 D4 D9",
+            "S5",
+            "H2 C4 H4 C7",
+        ]),
+        ruleset,
+    );
+    let declined = |seats: &[Seat]| -> Vec<(Seat, Action)> {
+        seats.iter().map(|&s| (s, Action::Decline)).collect()
+    };
+    let mut ev = Vec::new();
+    // A1 opens with `2`, B2 with `2`, B3 with `2`: each passed by its 对头.
+    ev.extend(run(
+        &mut g,
+        &[
+            (A1, play("S2")),
+            (B1, Action::Pass),
+            (A2, Action::Pass),
+            (B2, Action::Pass),
+        ],
+    ));
+    ev.extend(run(&mut g, &declined(&[B3, B1, A2, A3])));
+    ev.extend(run(
+        &mut g,
+        &[
+            (A1, play("S4")),
+            (B1, Action::Pass),
+            (A2, Action::Pass),
+            (B2, play("D2")),
+            (A3, Action::Pass),
+            (B3, Action::Pass),
+            (A1, Action::Pass),
+        ],
+    ));
+    ev.extend(run(&mut g, &declined(&[A2, A3, B3, B1])));
+    // A3 goes out first (头科): B1, A3's 对头, is 无头.
+    ev.extend(run(
+        &mut g,
+        &[
+            (B2, play("D4")),
+            (A3, play("S5")),
+            (B3, Action::Pass),
+            (A1, Action::Pass),
+            (B1, Action::Pass),
+            (A2, Action::Pass),
+            (B2, Action::Pass),
+            (B3, play("H2")),
+            (A1, Action::Pass),
+            (B1, Action::Pass),
+            (A2, Action::Pass),
+        ],
+    ));
+    ev.extend(run(&mut g, &declined(&[A1, B1, B2])));
+    // B1 beats with `K K`; A2 goes out (二科) with `A A`: 四户乱缠.
+    ev.extend(run(
+        &mut g,
+        &[
+            (B3, play("C4 H4")),
+            (A1, Action::Pass),
+            (B1, play("SK HK")),
+            (A2, play("SA HA")),
+        ],
+    ));
+    // The rest: B2 三科, B3 四科, A1 二落, B1 大落.
+    ev.extend(run(
+        &mut g,
+        &[
+            (B2, Action::Pass),
+            (B3, Action::Pass),
+            (A1, Action::Pass),
+            (B1, Action::Pass),
+            (B2, play("D9")),
+            (B3, Action::Pass),
+            (A1, Action::Pass),
+            (B1, Action::Pass),
+            (B3, play("C7")),
+            (A1, Action::Pass),
+            (B1, Action::Pass),
+            (A1, play("S6")),
+        ],
+    ));
+    assert!(g.is_over());
+    (g, ev)
+}
+
+/// 两科带点 and 无头: 「只要有一手够级牌没有被对头灭掉…视为开点」. **[decision]**
+/// `headless_sets_open: true`: a 无头 player's set that meets the 级牌 thresholds opens them,
+/// since their 对头 is out and can never beat it (it still binds nobody). B1, 无头 once A3 is
+/// 头科, beats with `K K` and opens; nobody is 点 when A2 goes out 二科, and the score is the
+/// places alone, 4 : −4. With `false` a 无头 player can never open: B1 is 点 and team B owes
+/// 点贡, 10 : −10.
+#[test]
+fn a_headless_player_opens_with_a_gouji_sized_set() {
+    let (g, ev) = headless_opening_game(rules::gouji::Ruleset::zaozhuang_2017());
+    for s in [A1, B2, B3, B1] {
+        assert!(g.opened(s), "{s}");
+    }
+    assert!(has(
+        &ev,
+        &Event::Beat {
+            seat: B1,
+            cards: cards("SK HK"),
+            gouji: false,
+            unburn: false
+        }
+    ));
+    assert!(!ev.iter().any(|e| matches!(e, Event::Marked { .. })));
+    let places = [
+        (A3, Place::First),
+        (A2, Place::Second),
+        (B2, Place::Third),
+        (B3, Place::Fourth),
+        (A1, Place::SecondLast),
+        (B1, Place::Last),
+    ];
+    for (s, p) in places {
+        assert_eq!(g.place(s), Some(p), "{s}");
+    }
+    assert_eq!(g.score(), Some((Score { a: 4, b: -4 }, Outcome::Places)));
+
+    let mut ruleset = rules::gouji::Ruleset::zaozhuang_2017();
+    ruleset.headless_sets_open = false;
+    let (g, ev) = headless_opening_game(ruleset);
+    assert!(!g.opened(B1));
+    assert!(has(&ev, &Event::Marked { seat: B1 }));
+    assert_eq!(g.score(), Some((Score { a: 10, b: -10 }, Outcome::Places)));
 }
 
 /// Worked example 5: B2 leads `J J J J`; A1 declines: B2 has opened.
@@ -809,12 +1259,65 @@ fn example_5_opening() {
         &ev,
         &Event::Passed {
             seat: A1,
-            kou: true
+            conceded: true
         }
     ));
     assert!(has(&ev, &Event::Opened { seat: B2 }));
     assert!(g.opened(B2));
     assert_eq!(offered(&ev), vec![A2]);
+}
+
+/// 开点 and the burn: 「没有被对头灭掉(包括被烧牌)」 reads two ways. **[decision]**
+/// `burned_gouji_opens: true` (worked example 5): a burned 级牌 counts as not beaten by the
+/// 对头, so A1 opens as soon as B2 passes its `K K`, though B3 burns it. With `false`, a burn
+/// beats it too: A1 does not open; B3's burning `A A`, passed by A2 and burned by nobody
+/// (every offer declined), opens B3.
+#[test]
+fn opening_when_the_gouji_set_is_burned() {
+    let hands = [
+        "SK HK S4 S5",
+        "S6 H6 C9",
+        "S8 H8 D8 D10",
+        "D5 D6 D7",
+        "C4 C5 C6",
+        "SA HA BJ S7 H7 S9",
+    ];
+    let passed_by_b2 = [
+        (A1, play("SK HK")),
+        (B1, Action::Pass),
+        (A2, Action::Pass),
+        (B2, Action::Pass),
+    ];
+    let burn_and_stand = [
+        (B3, burn("SA HA")),
+        (A1, Action::Pass),
+        (A2, Action::Pass),
+        (A3, Action::Decline),
+        (A1, Action::Decline),
+        (B1, Action::Decline),
+        (B2, Action::Decline),
+    ];
+    let mut g = game(hands);
+    let ev = run(&mut g, &passed_by_b2);
+    assert!(has(&ev, &Event::Opened { seat: A1 }));
+    let ev = run(&mut g, &burn_and_stand);
+    assert!(has(&ev, &Event::BurnStood { seat: B3 }));
+    assert!(g.opened(A1) && g.opened(B3));
+
+    let mut ruleset = rules::gouji::Ruleset::zaozhuang_2017();
+    ruleset.burned_gouji_opens = false;
+    let mut g = rules::gouji::Game::new(&gouji_support::deal(hands), ruleset);
+    let ev = run(&mut g, &passed_by_b2);
+    assert!(!has(&ev, &Event::Opened { seat: A1 }));
+    let ev = run(&mut g, &burn_and_stand[..6]);
+    assert!(!has(&ev, &Event::Opened { seat: B3 }), "offers still open");
+    let ev = run(&mut g, &burn_and_stand[6..]);
+    assert_eq!(
+        ev[..2],
+        [Event::BurnDeclined { seat: B2 }, Event::Opened { seat: B3 }]
+    );
+    assert!(has(&ev, &Event::BurnStood { seat: B3 }));
+    assert!(!g.opened(A1) && g.opened(B3));
 }
 
 /// Bad input gets a typed error and changes nothing.
@@ -841,9 +1344,14 @@ fn bad_input_is_refused_without_change() {
     }
 }
 
-/// The clock: a responder passes, an offered seat declines, a leader leads its smallest set.
+/// 比赛限时: 「每局满10分钟后，每套牌的出牌时限为20秒，超时裁判予以警告，超过5秒仍不出牌者视为
+/// 过牌」. No limit for ten minutes; then 20 s a set. The clock's first expiry warns the seat
+/// and changes nothing else, and the move then has 5 s; the second passes for a responder,
+/// declines a burn offer, or leads the smallest legal set. The next move has 20 s again.
 #[test]
-fn timeouts() {
+fn the_clock_warns_at_twenty_seconds_and_passes_five_later() {
+    use std::time::Duration;
+    let after_ten_minutes = Duration::from_secs(600);
     let mut g = game([
         "SK HK S9 S4 S5",
         "DA CA S6 S7",
@@ -853,6 +1361,30 @@ fn timeouts() {
         "SA HA BJ RJ S7 S8 S9",
     ]);
     assert_eq!(g.timeout_action(), Action::Timeout);
+    assert_eq!(g.move_limit(Duration::from_secs(599)), None);
+    assert_eq!(
+        g.move_limit(after_ten_minutes),
+        Some(Duration::from_secs(20))
+    );
+    refused(&mut g, B1, Action::Timeout, "not_your_turn");
+    // 20 s: the warning, seen by everyone; A1 still leads, with 5 s.
+    let before = g.clone();
+    let ev = run(&mut g, &[(A1, Action::Timeout)]);
+    assert_eq!(
+        ev,
+        vec![Event::Warned {
+            seat: A1,
+            grace_seconds: 5
+        }]
+    );
+    assert_eq!(*g.phase(), Phase::Lead(A1));
+    assert_eq!(g.hand(A1), before.hand(A1));
+    assert!(g.warned() && g.view(Viewer::Spectator).warned);
+    assert_eq!(
+        g.move_limit(after_ten_minutes),
+        Some(Duration::from_secs(5))
+    );
+    // 25 s: the clock leads A1's smallest set.
     let ev = run(&mut g, &[(A1, Action::Timeout)]);
     assert_eq!(ev[0], Event::TimedOut { seat: A1 });
     assert!(has(
@@ -863,15 +1395,29 @@ fn timeouts() {
             gouji: false
         }
     ));
-    let ev = run(&mut g, &[(B1, Action::Timeout)]);
+    // B1's move has its 20 s again.
+    assert!(!g.warned());
+    assert_eq!(
+        g.move_limit(after_ten_minutes),
+        Some(Duration::from_secs(20))
+    );
+    // A warned seat that moves in its grace is not passed for: the next move starts afresh.
+    run(&mut g, &[(B1, Action::Timeout)]);
+    assert_eq!(
+        g.move_limit(after_ten_minutes),
+        Some(Duration::from_secs(5))
+    );
+    run(&mut g, &[(B1, play("S6"))]);
+    assert!(!g.warned());
+    let ev = run(&mut g, &[(A2, Action::Timeout), (A2, Action::Timeout)]);
     assert!(has(
         &ev,
         &Event::Passed {
-            seat: B1,
-            kou: false
+            seat: A2,
+            conceded: false
         }
     ));
-    // Through to an offer: A2 passes, B2 beats... simpler: a new game for the offer.
+    // An offered seat declines.
     let mut g = game([
         "SK HK S4 S5",
         "DA CA S6 S7",
@@ -890,14 +1436,18 @@ fn timeouts() {
         ],
     );
     let ev = run(&mut g, &[(B3, Action::Timeout)]);
+    assert!(!has(&ev, &Event::BurnDeclined { seat: B3 }));
+    let ev = run(&mut g, &[(B3, Action::Timeout)]);
     assert!(has(&ev, &Event::BurnDeclined { seat: B3 }));
-    // Clock limits: none for ten minutes, then 20 s + 5 s grace.
-    use std::time::Duration;
-    assert_eq!(g.move_limit(Duration::from_secs(599)), None);
-    assert_eq!(
-        g.move_limit(Duration::from_secs(600)),
-        Some(Duration::from_secs(25))
+    // With no grace the first expiry passes at once.
+    let mut ruleset = rules::gouji::Ruleset::zaozhuang_2017();
+    ruleset.grace_seconds = 0;
+    let mut g = rules::gouji::Game::new(
+        &gouji_support::deal(["S4 S5", "S6", "S7", "S8", "S9", "S10"]),
+        ruleset,
     );
+    let ev = run(&mut g, &[(A1, Action::Timeout)]);
+    assert_eq!(ev[0], Event::TimedOut { seat: A1 });
 }
 
 /// 问牌: exact at 10 cards or fewer, else "more than 10".
@@ -932,27 +1482,69 @@ fn asking_the_count() {
     assert_eq!(*g.phase(), Phase::Lead(A1));
 }
 
-/// Referee rulings: a warning is logged, a deduction costs the team 2, a forfeit ends at 0:12.
+/// 犯规与判罚: a warning is logged; a deduction names its points, 2 (扣该队2分, the default
+/// when a ruling names none) or 4 (扣该队4分), on top of the score; any other amount is refused.
 #[test]
-fn referee_rulings() {
+fn referee_rulings_and_deductions() {
     use rules::gouji::{Offence, Ruling};
     let mut g = game(["S4", "S5 S6", "S7", "D5 D6", "S8", "C5 C6"]);
-    let ruling = |ruling, offence| Action::Ruling { ruling, offence };
-    let ev = run(&mut g, &[(B1, ruling(Ruling::Warning, Offence::Signals))]);
+    let ruling = |ruling, offence, points| Action::Ruling {
+        ruling,
+        offence,
+        points,
+    };
+    let ev = run(
+        &mut g,
+        &[(B1, ruling(Ruling::Warning, Offence::Signals, None))],
+    );
     assert_eq!(
         ev,
         vec![Event::Ruled {
             seat: B1,
             ruling: Ruling::Warning,
-            offence: Offence::Signals
+            offence: Offence::Signals,
+            points: None,
         }]
     );
+    // No points on a warning; a deduction is 2 or 4, nothing else.
+    let err = refused(
+        &mut g,
+        B1,
+        ruling(Ruling::Warning, Offence::Signals, Some(2)),
+        "bad_ruling_points",
+    );
+    assert!(rules::Explain::zh(&err).contains("警告和判负不带分数"));
+    let err = refused(
+        &mut g,
+        B1,
+        ruling(Ruling::Deduction, Offence::Signals, Some(3)),
+        "bad_ruling_points",
+    );
+    assert!(rules::Explain::zh(&err).contains("2 或 4"));
+    assert_eq!(
+        rules::Explain::en(&err),
+        "a deduction is 2 or 4 points, not 3"
+    );
+    // A deduction without points (an old log) is 2.
+    let ev = run(
+        &mut g,
+        &[(B1, ruling(Ruling::Deduction, Offence::LeavingSeat, None))],
+    );
+    assert!(matches!(
+        ev[0],
+        Event::Ruled {
+            points: Some(2),
+            ..
+        }
+    ));
+    assert_eq!(g.view(Viewer::Spectator).deducted, [0, 2]);
+    // The team penalty: 4.
     run(
         &mut g,
-        &[(B1, ruling(Ruling::Deduction, Offence::LeavingSeat))],
+        &[(A1, ruling(Ruling::Deduction, Offence::Other, Some(4)))],
     );
-    assert_eq!(g.view(Viewer::Spectator).deductions, [0, 1]);
-    // Sweep +12/−12, then B's deduction: −14.
+    assert_eq!(g.deducted(), [4, 2]);
+    // 串三户 +12 / −12, then the deductions: A 12 − 4, B −12 − 2.
     run(
         &mut g,
         &[
@@ -963,22 +1555,74 @@ fn referee_rulings() {
             (A3, play("S8")),
         ],
     );
-    assert_eq!(g.score().unwrap().0, Score { a: 12, b: -14 });
-    // A forfeit replaces everything: 0:12.
-    let ev = run(&mut g, &[(A2, ruling(Ruling::Forfeit, Offence::Cheating))]);
+    assert_eq!(g.score().unwrap().0, Score { a: 8, b: -14 });
+    // After the end a deduction announces the score again.
+    let ev = run(
+        &mut g,
+        &[(B2, ruling(Ruling::Deduction, Offence::Other, Some(2)))],
+    );
     assert!(matches!(
         ev.last(),
         Some(Event::GameOver {
-            score: Score { a: 0, b: 12 },
+            score: Score { a: 8, b: -16 },
             ..
         })
     ));
-    refused(
+}
+
+/// 凡弄虚作假…该局比赛均记为该队0:12告负. A forfeit replaces the game's score and must never
+/// be better for the offender than the worst honest result: on the zero-sum scale the worst
+/// honest result is −12 (swept by 串三户), so a forfeit is −12 for the offender and +12 for the
+/// other team, never 0 : 12. Deductions made before it still count.
+#[test]
+fn a_forfeit_is_never_better_than_being_swept() {
+    use rules::gouji::{Offence, Ruling};
+    let swept = {
+        let mut g = game(["S4", "S5 S6", "S7", "D5 D6", "S8", "C5 C6"]);
+        run(
+            &mut g,
+            &[
+                (A1, play("S4")),
+                (B1, Action::Pass),
+                (A2, play("S7")),
+                (B2, Action::Pass),
+                (A3, play("S8")),
+            ],
+        );
+        g.score().unwrap()
+    };
+    assert_eq!(swept.0, Score { a: 12, b: -12 });
+    let mut g = game(["S4", "S5 S6", "S7", "D5 D6", "S8", "C5 C6"]);
+    let forfeit = |offence| Action::Ruling {
+        ruling: Ruling::Forfeit,
+        offence,
+        points: None,
+    };
+    run(
         &mut g,
-        A2,
-        ruling(Ruling::Forfeit, Offence::Cheating),
-        "already_forfeited",
+        &[(
+            B1,
+            Action::Ruling {
+                ruling: Ruling::Deduction,
+                offence: Offence::Signals,
+                points: None,
+            },
+        )],
     );
+    let ev = run(&mut g, &[(B3, forfeit(Offence::Cheating))]);
+    assert_eq!(
+        ev.last(),
+        Some(&Event::GameOver {
+            places: [None; 6],
+            score: Score { a: 12, b: -14 },
+            outcome: Outcome::Forfeit {
+                team: rules::gouji::score::TeamName::B
+            },
+        })
+    );
+    assert!(g.score().unwrap().0.b <= swept.0.b);
+    refused(&mut g, A2, forfeit(Offence::Cheating), "already_forfeited");
+    refused(&mut g, A1, play("S4"), "game_over");
 }
 
 /// Views: a seat sees its own hand only; spectators none; referees all. The seat's legal actions
@@ -1027,6 +1671,72 @@ fn views_show_what_the_rules_allow() {
     assert!(<rules::gouji::Game as Engine>::legal_from_view(&s).is_empty());
 }
 
+/// What the page shows comes from the engine, for the viewing seat only: whether it may pass,
+/// yield or is asked to burn, and the 级牌 thresholds of its own sets (`None` once its sets bind
+/// nobody: 无头, 四户乱缠).
+#[test]
+fn the_view_carries_the_seats_options_and_thresholds() {
+    use rules::gouji::GoujiThresholds;
+    let mut g = game([
+        "SK HK S4 S5",
+        "DA CA S6 S7",
+        "S2 H2 S8 H8",
+        "D5 D6 D7 D8",
+        "C4 C5 C6 C7",
+        "SA HA BJ RJ S7 S8 S9",
+    ]);
+    let thresholds = GoujiThresholds {
+        ten: 5,
+        jack: 4,
+        queen: 3,
+        king: 2,
+        ace: 2,
+        two: 1,
+        last_set: true,
+    };
+    let a1 = g.view(Viewer::Seat(A1.index()));
+    assert!(!a1.can_pass && !a1.can_yield && !a1.burn_offer && !a1.warned);
+    assert_eq!(a1.gouji_thresholds, Some(thresholds.clone()));
+    run(&mut g, &[(A1, play("SK HK")), (B1, Action::Pass)]);
+    // A2 may pass; B2, not to act yet, may do nothing now.
+    let a2 = g.view(Viewer::Seat(A2.index()));
+    assert!(a2.can_pass && !a2.can_yield && !a2.burn_offer);
+    let b2 = g.view(Viewer::Seat(B2.index()));
+    assert!(!b2.can_pass && !b2.can_yield);
+    run(&mut g, &[(A2, Action::Pass)]);
+    let b2 = g.view(Viewer::Seat(B2.index()));
+    assert!(b2.can_pass && b2.can_yield);
+    run(&mut g, &[(B2, Action::Pass)]);
+    let b3 = g.view(Viewer::Seat(B3.index()));
+    assert!(b3.burn_offer && !b3.can_pass && !b3.can_yield);
+    // Spectators and referees get nothing of the kind.
+    for viewer in [Viewer::Spectator, Viewer::Referee] {
+        let v = g.view(viewer);
+        assert!(!v.can_pass && !v.can_yield && !v.burn_offer);
+        assert_eq!(v.gouji_thresholds, None);
+    }
+    // With the other reading of 不设底级, a set emptying the hand is no 级牌.
+    let mut ruleset = rules::gouji::Ruleset::zaozhuang_2017();
+    ruleset.last_set_is_gouji = false;
+    let g = rules::gouji::Game::new(&gouji_support::deal(["S4"; 6]), ruleset);
+    let v = g.view(Viewer::Seat(A1.index()));
+    assert_eq!(
+        v.gouji_thresholds,
+        Some(GoujiThresholds {
+            last_set: false,
+            ..thresholds
+        })
+    );
+    // 无头 and 四户乱缠: no set binds.
+    let mut g = game(["S4", "S9 S10", "S7", "S5 S6", "S8 D4", "H5 H6"]);
+    run(&mut g, &[(A1, play("S4"))]);
+    assert_eq!(g.view(Viewer::Seat(B2.index())).gouji_thresholds, None);
+    assert!(g.view(Viewer::Seat(B1.index())).gouji_thresholds.is_some());
+    run(&mut g, &[(B1, Action::Pass), (A2, play("S7"))]);
+    assert!(g.free_play());
+    assert_eq!(g.view(Viewer::Seat(B1.index())).gouji_thresholds, None);
+}
+
 /// Actions and events on the wire.
 #[test]
 fn wire_forms() {
@@ -1050,12 +1760,20 @@ fn wire_forms() {
     assert!(matches!(r, Action::Ruling { .. }));
     let e = serde_json::to_value(Event::Passed {
         seat: B2,
-        kou: true,
+        conceded: true,
     })
     .unwrap();
     assert_eq!(
         e,
-        serde_json::json!({"type":"passed","seat":"B2","kou":true})
+        serde_json::json!({"type":"passed","seat":"B2","conceded":true})
+    );
+    let old: Event = serde_json::from_str(r#"{"type":"passed","seat":"B2","kou":true}"#).unwrap();
+    assert_eq!(
+        old,
+        Event::Passed {
+            seat: B2,
+            conceded: true
+        }
     );
 }
 

@@ -8,8 +8,8 @@ mod shengji_support;
 use rules::cards::{format_cards, parse_list, points, Card, Hand, Rank, Suit};
 use rules::deal::{deal_shengji, Fixed, Seed, ShengjiDeal};
 use rules::shengji::{
-    Action, Board, Event, KittyMultiplier, Offence, Phase, RuleError, Ruleset, RulingEnd, Seat,
-    TimeoutCount, TimeoutPlay, UnitChoice, View,
+    Action, Board, Event, KittyMultiplier, LastTrickView, Offence, Phase, RuleError, Ruleset,
+    RulingEnd, Seat, TimeoutCount, TimeoutPlay, TimeoutScope, UnitChoice, View,
 };
 use rules::Actor;
 use rules::{Engine, Explain, Viewer};
@@ -118,6 +118,23 @@ fn play_out(board: &mut Board, rng: &mut Rng, spice: bool) -> Vec<Event> {
         assert_ne!(*board, before, "an accepted action changes the board");
         events.extend(got);
     }
+    if spice && rng.chance(50) {
+        // Penalties found after the last trick (查牌), then the referee finalises.
+        for _ in 0..1 + rng.below(2) {
+            let seat = Seat::from_index(rng.below(4));
+            let points = 10 * (1 + rng.below(4) as u32);
+            events.extend(
+                board
+                    .apply(seat, Actor::Referee, Action::Penalty { points })
+                    .unwrap(),
+            );
+        }
+        events.extend(
+            board
+                .apply(Seat::N, Actor::Referee, Action::Finalize)
+                .unwrap(),
+        );
+    }
     events
 }
 
@@ -125,6 +142,7 @@ fn play_out(board: &mut Board, rng: &mut Rng, spice: bool) -> Vec<Event> {
 fn random_boards_conserve_cards_and_points() {
     let mut rng = Rng(2024);
     let (mut captures, mut throws_failed, mut choices) = ([0usize; 3], 0, 0);
+    let mut finalised = 0;
     for n in 0..300u64 {
         let fixed = match n % 5 {
             0 => Fixed {
@@ -230,18 +248,25 @@ fn random_boards_conserve_cards_and_points() {
             }
         }
 
-        // The result: the sum of the events.
+        // The result: the sum of the events, as last announced (and finalised).
         let Some(Event::BoardOver {
             result,
             kitty: shown,
             ..
-        }) = events.last()
+        }) = events
+            .iter()
+            .rev()
+            .find(|e| matches!(e, Event::BoardOver { .. }))
         else {
             panic!("a board ends with its result");
         };
         assert_eq!(*result, score_of(&events, declarer));
         assert_eq!(board.result(), Some(*result));
         assert_eq!(*shown, kitty, "the kitty is shown at the end");
+        if board.is_final() {
+            assert_eq!(events.last(), Some(&Event::Finalized { result: *result }));
+            finalised += 1;
+        }
 
         // Review: once over, every viewer sees every trick, exactly as the events told it.
         let told: Vec<(Seat, Vec<Card>)> = events
@@ -273,8 +298,8 @@ fn random_boards_conserve_cards_and_points() {
         }
     }
     assert!(
-        captures[0] > 0 && throws_failed > 20 && choices > 0,
-        "{captures:?} {throws_failed} {choices}"
+        captures[0] > 0 && throws_failed > 20 && choices > 0 && finalised > 20,
+        "{captures:?} {throws_failed} {choices} {finalised}"
     );
 }
 
@@ -453,10 +478,35 @@ fn bad_input_is_refused_and_changes_nothing() {
         }
     }
 
-    // After the end.
+    // After the end: no more moves or timeouts; rulings until the referee finalises.
+    refused(
+        &mut board,
+        d,
+        Action::Finalize,
+        "wrong_phase", // play has not ended
+    );
     board.apply(f, Actor::Referee, Action::EndBoard).unwrap();
     refused(&mut board, f, Action::Timeout, "board_over");
-    refused(&mut board, d, Action::Penalty { points: 40 }, "board_over");
+    let any = board.hand(f).cards()[..1].to_vec();
+    refused(
+        &mut board,
+        f,
+        Action::Play { cards: any.clone() },
+        "board_over",
+    );
+    let before = board.clone();
+    assert_eq!(
+        board
+            .apply(d, Actor::Player, Action::Finalize)
+            .unwrap_err()
+            .code(),
+        "referee_only"
+    );
+    assert_eq!(board, before);
+    board.apply(d, Actor::Referee, Action::Finalize).unwrap();
+    refused(&mut board, d, Action::Penalty { points: 40 }, "board_final");
+    refused(&mut board, f, Action::Play { cards: any }, "board_final");
+    refused(&mut board, d, Action::Finalize, "board_final");
 }
 
 #[test]
@@ -887,13 +937,133 @@ fn kitty_capture_multiplies_by_the_last_leads_largest_unit() {
 // ---------------------------------------------------------------------------------------------
 // Clocks and referees.
 
+/// The move limit the server's clock sets now.
+fn limit(board: &Board) -> Option<u64> {
+    board
+        .move_limit(std::time::Duration::ZERO)
+        .map(|d| d.as_secs())
+}
+
+/// 超时第一次警告，第二次扣10分: W, void in hearts, holds ♠A and ♣6 when N leads ♥A (level 2,
+/// ♠ trump).
+fn void_in_hearts(rules: Ruleset) -> Board {
+    let deal = position(
+        2,
+        Some(Suit::Spades),
+        Seat::N,
+        ["HA C3", "HK C7", "H5 C4", "SA C6"],
+        KITTY,
+    );
+    let mut board = buried(&deal, rules);
+    board
+        .apply(Seat::N, Actor::Player, Action::Play { cards: cards("HA") })
+        .unwrap();
+    board
+}
+
+#[test]
+fn a_first_timeout_only_warns_and_the_player_keeps_the_move_for_a_grace_period() {
+    // 超时第一次警告: a warning, and nothing else changes. W may still trump with ♠A (the old
+    // engine discarded ♣6 for W, the lowest legal card).
+    let mut board = void_in_hearts(Ruleset::fujian_2024());
+    assert_eq!(limit(&board), Some(30));
+    let before = board.clone();
+    let events = board.apply(Seat::W, Actor::Clock, Action::Timeout).unwrap();
+    assert_eq!(
+        events,
+        [Event::Warning {
+            seat: Seat::W,
+            reason: Offence::Timeout
+        }]
+    );
+    assert_eq!(board.to_act(), Some(Seat::W), "W keeps the move");
+    assert_eq!(board.hand(Seat::W), before.hand(Seat::W));
+    assert_eq!(board.defenders_points(), 0, "a warning costs nothing");
+    assert_eq!(limit(&board), Some(15), "the grace period, for this move");
+    let view = board.view(Viewer::Spectator);
+    assert!(view.grace);
+    assert_eq!(view.timeouts, [0, 0, 0, 1]);
+    let events = board
+        .apply(Seat::W, Actor::Player, Action::Play { cards: cards("SA") })
+        .unwrap();
+    assert!(matches!(&events[0], Event::Played { auto: false, .. }));
+    assert_eq!(board.view(Viewer::Spectator).winning, Some(Seat::W));
+    assert_eq!(limit(&board), Some(30), "the next seat has the full time");
+    assert!(!board.in_grace());
+
+    // 第二次扣10分: W's next timeout (already warned) costs the defenders 10, and the clock
+    // plays for W at once; no second warning.
+    for (seat, card) in [(Seat::S, "H5"), (Seat::E, "HK")] {
+        board
+            .apply(seat, Actor::Player, Action::Play { cards: cards(card) })
+            .unwrap();
+    }
+    assert_eq!(board.to_act(), Some(Seat::W), "W won the trick and leads");
+    let events = board.apply(Seat::W, Actor::Clock, Action::Timeout).unwrap();
+    assert!(matches!(
+        events[0],
+        Event::Penalty {
+            seat: Seat::W,
+            reason: Offence::Timeout,
+            points: 10,
+            delta: -10,
+            ..
+        }
+    ));
+    assert!(
+        matches!(&events[1], Event::Played { seat: Seat::W, auto: true, lead: true, cards, .. } if format_cards(cards) == "C6")
+    );
+    assert!(!events.iter().any(|e| matches!(e, Event::Warning { .. })));
+}
+
+#[test]
+fn when_the_grace_runs_out_the_clock_plays_the_lowest_legal_play_with_the_penalty() {
+    let mut board = void_in_hearts(Ruleset::fujian_2024());
+    board.apply(Seat::W, Actor::Clock, Action::Timeout).unwrap();
+    let events = board.apply(Seat::W, Actor::Clock, Action::Timeout).unwrap();
+    assert!(matches!(
+        events[0],
+        Event::Penalty {
+            seat: Seat::W,
+            reason: Offence::Timeout,
+            delta: -10,
+            ..
+        }
+    ));
+    assert!(
+        matches!(&events[1], Event::Played { seat: Seat::W, auto: true, cards, .. } if format_cards(cards) == "C6")
+    );
+    assert_eq!(board.timeouts(Seat::W), 2, "each expiry counts");
+    assert_eq!(board.to_act(), Some(Seat::S));
+    assert_eq!(limit(&board), Some(30));
+}
+
 #[test]
 fn timeouts_warn_first_then_cost_ten_and_the_engine_plays() {
     let deal = test_deal();
     let d = Seat::from_index(deal.declarer);
     let mut board = Board::new(&deal, Ruleset::fujian_2024());
+    assert_eq!(limit(&board), Some(60), "扣底牌不得超过1分钟");
     let events = board.apply(d, Actor::Clock, Action::Timeout).unwrap();
-    assert!(matches!(events[0], Event::Warning { seat, reason: Offence::Timeout } if seat == d));
+    assert_eq!(
+        events,
+        [Event::Warning {
+            seat: d,
+            reason: Offence::Timeout
+        }]
+    );
+    assert_eq!(board.phase(), Phase::Bury);
+    assert_eq!(limit(&board), Some(15));
+    // The grace runs out: 10 to the defenders, and the clock buries.
+    let events = board.apply(d, Actor::Clock, Action::Timeout).unwrap();
+    assert!(matches!(
+        events[0],
+        Event::Penalty {
+            delta: 10,
+            reason: Offence::Timeout,
+            ..
+        }
+    ));
     let Event::Buried {
         cards: Some(kitty),
         auto: true,
@@ -914,39 +1084,23 @@ fn timeouts_warn_first_then_cost_ten_and_the_engine_plays() {
         .iter()
         .filter(|c| c.points() == 0 && !o.is_trump(**c))
         .all(|&c| o.low_key(c) > highest_buried));
-    assert_eq!(board.defenders_points(), 0, "a warning costs nothing");
 
-    // The declarer's second timeout: 10 to the defenders, and the lowest card is led.
+    // The declarer's third timeout: 10 more, and the lowest card is led at once.
     let lowest = kept.iter().copied().min_by_key(|&c| o.low_key(c)).unwrap();
     let events = board.apply(d, Actor::Clock, Action::Timeout).unwrap();
-    assert!(matches!(
-        events[0],
-        Event::Penalty {
-            delta: 10,
-            points: 10,
-            reason: Offence::Timeout,
-            ..
-        }
-    ));
+    assert!(matches!(events[0], Event::Penalty { delta: 10, .. }));
     assert!(
         matches!(&events[1], Event::Played { cards, auto: true, lead: true, .. } if *cards == [lowest])
     );
-    // A defender's first timeout warns, the second costs the defenders 10.
-    let f = d.next();
-    board.apply(f, Actor::Clock, Action::Timeout).unwrap();
-    let events = board
-        .apply(f.next(), Actor::Clock, Action::Timeout)
-        .unwrap();
-    assert!(
-        matches!(events[0], Event::Warning { .. }),
-        "per seat: the partner has a warning of its own"
-    );
-    let events = board
-        .apply(f.next().next(), Actor::Clock, Action::Timeout)
-        .unwrap();
-    assert!(matches!(events[0], Event::Warning { .. }));
-    assert!(matches!(events.last(), Some(Event::TrickWon { .. })));
-    // Per side: the second timeout of a side is penalised.
+    assert_eq!(board.defenders_points(), 20);
+    // Per seat: each player has a warning of their own.
+    for s in [d.next(), d.partner()] {
+        let events = board.apply(s, Actor::Clock, Action::Timeout).unwrap();
+        assert!(matches!(events[..], [Event::Warning { .. }]), "{events:?}");
+        board.apply(s, Actor::Clock, Action::Timeout).unwrap();
+    }
+
+    // Per side: the partner's first timeout is the side's second.
     let mut board = Board::new(
         &deal,
         Ruleset {
@@ -956,6 +1110,10 @@ fn timeouts_warn_first_then_cost_ten_and_the_engine_plays() {
     );
     board.apply(d, Actor::Clock, Action::Timeout).unwrap();
     board.apply(d, Actor::Clock, Action::Timeout).unwrap();
+    board.apply(d, Actor::Clock, Action::Timeout).unwrap();
+    board
+        .apply(d.next(), Actor::Clock, Action::Timeout)
+        .unwrap();
     board
         .apply(d.next(), Actor::Clock, Action::Timeout)
         .unwrap();
@@ -966,17 +1124,87 @@ fn timeouts_warn_first_then_cost_ten_and_the_engine_plays() {
         matches!(events[0], Event::Penalty { delta: 10, .. }),
         "{events:?}"
     );
-    // After-warning: the warned player keeps the move.
+
+    // timeout_play = always (the old engine): the warned timeout plays at once, unpenalised.
     let mut board = Board::new(
         &deal,
         Ruleset {
-            timeout_play: TimeoutPlay::AfterWarning,
+            timeout_play: TimeoutPlay::Always,
             ..Ruleset::fujian_2024()
         },
     );
     let events = board.apply(d, Actor::Clock, Action::Timeout).unwrap();
-    assert_eq!(events.len(), 1);
-    assert_eq!(board.phase(), Phase::Bury);
+    assert!(matches!(events[0], Event::Warning { .. }));
+    assert!(matches!(events[1], Event::Buried { auto: true, .. }));
+    assert_eq!(board.defenders_points(), 0);
+}
+
+#[test]
+fn the_timeout_count_runs_over_the_scope_the_ruleset_names() {
+    // 超时第一次警告，第二次扣10分, counted over the session at an event: W was warned on an
+    // earlier board of the session, so W's first timeout here costs 10 at once.
+    let session = Ruleset {
+        timeout_scope: TimeoutScope::Session,
+        ..Ruleset::fujian_2024()
+    };
+    let deal = position(
+        2,
+        Some(Suit::Spades),
+        Seat::N,
+        ["HA C3", "HK C7", "H5 C4", "SA C6"],
+        KITTY,
+    );
+    let earlier = [0, 0, 0, 1];
+    // W times out on N's lead of ♥A, on a board started with the seats' earlier timeouts.
+    let w_times_out = |rules: Ruleset| {
+        let mut board = Board::new(&deal, rules).with_prior_timeouts(earlier);
+        for (seat, action) in [
+            (
+                Seat::N,
+                Action::Bury {
+                    cards: cards(KITTY),
+                },
+            ),
+            (Seat::N, Action::Play { cards: cards("HA") }),
+        ] {
+            board.apply(seat, Actor::Player, action).unwrap();
+        }
+        let before = board.view(Viewer::Seat(0)).timeouts;
+        let events = board.apply(Seat::W, Actor::Clock, Action::Timeout).unwrap();
+        (board, before, events)
+    };
+    let (board, before, events) = w_times_out(session);
+    assert_eq!(before, [0, 0, 0, 1], "the view counts the session");
+    assert!(
+        matches!(
+            events[0],
+            Event::Penalty {
+                seat: Seat::W,
+                delta: -10,
+                ..
+            }
+        ),
+        "{events:?}"
+    );
+    assert!(
+        matches!(&events[1], Event::Played { auto: true, cards, .. } if format_cards(cards) == "C6")
+    );
+    assert_eq!(board.timeouts(Seat::W), 1, "this board's own count");
+    assert_eq!(board.timeouts_in_scope(Seat::W), 2);
+
+    // The event scope counts the same way; the server passes the event's earlier timeouts.
+    let event = Ruleset {
+        timeout_scope: TimeoutScope::Event,
+        ..Ruleset::fujian_2024()
+    };
+    let (_, _, events) = w_times_out(event);
+    assert!(matches!(events[0], Event::Penalty { seat: Seat::W, .. }));
+
+    // The board scope (the casual default) ignores earlier boards: W is warned first.
+    let (board, before, events) = w_times_out(Ruleset::fujian_2024());
+    assert_eq!(before, [0, 0, 0, 0]);
+    assert!(matches!(events[..], [Event::Warning { seat: Seat::W, .. }]));
+    assert_eq!(board.timeouts_in_scope(Seat::W), 1);
 }
 
 #[test]
@@ -1003,7 +1231,20 @@ fn a_timed_out_choice_takes_the_single() {
             },
         )
         .unwrap();
+    assert_eq!(limit(&board), Some(30));
     let events = board.apply(Seat::W, Actor::Clock, Action::Timeout).unwrap();
+    assert!(matches!(events[..], [Event::Warning { seat: Seat::W, .. }]));
+    assert_eq!(board.phase(), Phase::Choose, "W may still choose");
+    assert_eq!(limit(&board), Some(15));
+    let events = board.apply(Seat::W, Actor::Clock, Action::Timeout).unwrap();
+    assert!(matches!(
+        events[0],
+        Event::Penalty {
+            seat: Seat::W,
+            reason: Offence::Timeout,
+            ..
+        }
+    ));
     assert!(matches!(
         &events[1],
         Event::Chosen {
@@ -1041,26 +1282,165 @@ fn referee_rulings_give_points_to_the_other_side() {
     assert!(matches!(
         events.last(),
         Some(Event::BoardOver {
-            result: 130,
+            result: 120,
+            by_ruling: true,
+            revised: false,
+            ..
+        })
+    ));
+    assert!(board.is_over() && !board.is_final());
+}
+
+#[test]
+fn a_board_ended_by_ruling_is_lost_by_the_offenders_whatever_they_had() {
+    // 该副牌立即结束，判违规方负，非违规方得120分. The defenders have 220 (here from a penalty
+    // against the declarer's side), then a defender passes information: they lose, the
+    // declarer's side is credited 120: −120, not 220 − 120 = 100.
+    let deal = test_deal();
+    let d = Seat::from_index(deal.declarer);
+    let ended = |rules: Ruleset, offender: Seat| {
+        let mut board = Board::new(&deal, rules);
+        board
+            .apply(d.partner(), Actor::Referee, Action::Penalty { points: 220 })
+            .unwrap();
+        assert_eq!(board.defenders_points(), 220);
+        let events = board
+            .apply(offender, Actor::Referee, Action::EndBoard)
+            .unwrap();
+        assert!(matches!(
+            events[0],
+            Event::Penalty {
+                reason: Offence::BoardEnded,
+                points: 120,
+                ..
+            }
+        ));
+        assert!(board.is_over());
+        board.result().unwrap()
+    };
+    assert_eq!(ended(Ruleset::fujian_2024(), d.next()), -120);
+    assert_eq!(
+        ended(Ruleset::fujian_2024(), d),
+        120,
+        "the declarer's side offends: the defenders are credited 120"
+    );
+    // The old reading, kept as an option: the 120 is added to the points so far.
+    let add = Ruleset {
+        ruling_end: RulingEnd::AddToPointsSoFar,
+        ..Ruleset::fujian_2024()
+    };
+    assert_eq!(ended(add.clone(), d.next()), 100);
+    assert_eq!(ended(add, d), 340);
+}
+
+/// A board played to its end: one trick, N's ♥A wins ♥K ♥10 ♥5 (25 points to the declarer's
+/// side), so the defenders have 0.
+fn played_to_the_end() -> Board {
+    let deal = position(
+        2,
+        Some(Suit::Spades),
+        Seat::N,
+        ["HA", "HK", "H10", "H5"],
+        KITTY,
+    );
+    let mut board = buried(&deal, Ruleset::fujian_2024());
+    for (seat, card) in [
+        (Seat::N, "HA"),
+        (Seat::W, "H5"),
+        (Seat::S, "H10"),
+        (Seat::E, "HK"),
+    ] {
+        board
+            .apply(seat, Actor::Player, Action::Play { cards: cards(card) })
+            .unwrap();
+    }
+    board
+}
+
+#[test]
+fn penalties_found_after_the_last_trick_count_until_the_referee_finalises() {
+    // 任何一方对出过的牌有疑问，可以申请裁判查牌: a signal found by checking the played cards
+    // after the last trick still costs 40 (罚40分), and the result is announced again.
+    let mut board = played_to_the_end();
+    assert!(board.is_over() && Engine::is_over(&board) && !board.is_final());
+    assert_eq!(board.result(), Some(0));
+    assert!(Engine::to_act(&board).is_empty());
+    assert_eq!(limit(&board), None);
+    refused(
+        &mut board,
+        Seat::W,
+        Action::Play { cards: vec![] },
+        "board_over",
+    );
+    refused(&mut board, Seat::W, Action::Timeout, "board_over");
+
+    let events = board
+        .apply(Seat::S, Actor::Referee, Action::Penalty { points: 40 })
+        .unwrap();
+    assert!(matches!(
+        events[0],
+        Event::Penalty {
+            seat: Seat::S,
+            reason: Offence::Ruling,
+            delta: 40,
+            ..
+        }
+    ));
+    assert!(matches!(
+        events[1],
+        Event::BoardOver {
+            result: 40,
+            revised: true,
+            by_ruling: false,
+            ..
+        }
+    ));
+    assert_eq!(board.result(), Some(40));
+    assert!(board.is_over() && Engine::is_over(&board), "still over");
+    let view = board.view(Viewer::Seat(0));
+    assert_eq!((view.result, view.result_final), (Some(40), false));
+
+    let events = board
+        .apply(Seat::W, Actor::Referee, Action::Penalty { points: 10 })
+        .unwrap();
+    assert!(matches!(
+        events[1],
+        Event::BoardOver {
+            result: 30,
+            revised: true,
+            ..
+        }
+    ));
+    // A late ruling can still end the board against the offenders.
+    let events = board
+        .apply(Seat::W, Actor::Referee, Action::EndBoard)
+        .unwrap();
+    assert!(matches!(
+        events.last(),
+        Some(Event::BoardOver {
+            result: -120,
+            revised: true,
             by_ruling: true,
             ..
         })
     ));
-    assert!(board.is_over());
 
-    let mut board = Board::new(
-        &deal,
-        Ruleset {
-            ruling_end: RulingEnd::Fixed,
-            ..Ruleset::fujian_2024()
-        },
+    // The referee closes the board: the result is final, nothing more is taken.
+    let events = board
+        .apply(Seat::N, Actor::Referee, Action::Finalize)
+        .unwrap();
+    assert_eq!(events, [Event::Finalized { result: -120 }]);
+    assert!(board.is_final() && board.is_over());
+    assert!(board.view(Viewer::Spectator).result_final);
+    refused(
+        &mut board,
+        Seat::S,
+        Action::Penalty { points: 40 },
+        "board_final",
     );
-    board
-        .apply(d, Actor::Referee, Action::Penalty { points: 10 })
-        .unwrap();
-    board
-        .apply(d.next(), Actor::Referee, Action::EndBoard)
-        .unwrap();
+    refused(&mut board, Seat::S, Action::EndBoard, "board_final");
+    let e = refused(&mut board, Seat::N, Action::Finalize, "board_final");
+    assert_eq!(e.zh(), "这副牌的成绩已经裁判确认，不能再更改");
     assert_eq!(board.result(), Some(-120));
 }
 
@@ -1081,9 +1461,14 @@ fn views_hold_only_what_the_viewer_may_see() {
             },
         )
         .unwrap();
+    let shown = |s: Seat| {
+        let mut cards = board.hand(s).cards();
+        board.order().sort_for_display(&mut cards);
+        cards
+    };
     for s in Seat::ALL {
         let v = board.view(Viewer::Seat(s.index()));
-        assert_eq!(v.hand.as_deref(), Some(board.hand(s).cards().as_slice()));
+        assert_eq!(v.hand.as_deref(), Some(shown(s).as_slice()));
         assert!(v.hands.is_none());
         assert_eq!(
             v.kitty, None,
@@ -1091,7 +1476,7 @@ fn views_hold_only_what_the_viewer_may_see() {
         );
         let json = serde_json::to_string(&v).unwrap();
         for other in Seat::ALL.into_iter().filter(|&o| o != s) {
-            let theirs = serde_json::to_string(&board.hand(other).cards()).unwrap();
+            let theirs = serde_json::to_string(&shown(other)).unwrap();
             assert!(!json.contains(&theirs));
         }
         let seen = board.redact(&events[0], Viewer::Seat(s.index())).unwrap();
@@ -1101,7 +1486,7 @@ fn views_hold_only_what_the_viewer_may_see() {
         else {
             panic!()
         };
-        assert_eq!(cards.is_some(), s == d, "only the declarer sees the bury");
+        assert_eq!(cards, None, "not even the declarer sees the bury again");
     }
     let spectator = board.view(Viewer::Spectator);
     assert!(spectator.hand.is_none() && spectator.hands.is_none() && spectator.kitty.is_none());
@@ -1162,6 +1547,26 @@ fn the_engine_trait_works_from_views_on_the_wire() {
             Board::legal_from_view(&Engine::view(&board, Viewer::Referee))
         );
         assert!(!legal.is_empty());
+        // What the page dims and hints comes from the engine and agrees with the legal set.
+        let hint = view.hint.clone().expect("the seat to act gets a hint");
+        let hint_action = match board.phase() {
+            Phase::Bury => Action::Bury { cards: hint },
+            _ => Action::Play { cards: hint },
+        };
+        assert!(
+            board
+                .clone()
+                .apply(Seat::from_index(seat), Actor::Player, hint_action)
+                .is_ok(),
+            "the hint is legal"
+        );
+        for action in &legal {
+            if let Action::Play { cards } = action {
+                assert!(cards.iter().all(|c| view.playable.contains(c)), "{cards:?}");
+            }
+        }
+        let hand = view.hand.as_ref().unwrap();
+        assert!(view.playable.iter().all(|c| hand.contains(c)));
         for other in (0..4).filter(|&o| o != seat) {
             assert!(
                 board.legal_actions(other).is_empty(),
@@ -1200,6 +1605,262 @@ fn events_serialise_with_a_type_tag() {
         Ruleset::by_name("fujian-2024").unwrap()
     );
     assert!(Ruleset::by_name("nope").is_none());
+}
+
+/// The seat's view of the last trick: shown or not.
+fn sees_last_trick(board: &Board, viewer: Viewer) -> bool {
+    board.view(viewer).last_trick.is_some()
+}
+
+#[test]
+fn the_last_trick_may_be_looked_at_only_until_ones_own_next_play() {
+    // 打过的牌翻扣好后，不能提出检查牌的要求，只有未翻扣者有权要求查看本轮次牌: once a player has
+    // played to the next trick, their cards of the last one are turned down.
+    let deal = position(
+        2,
+        Some(Suit::Spades),
+        Seat::N,
+        ["HA C3 D5", "HK C7 D6", "S3 C6 D7", "H5 C4 D8"],
+        KITTY,
+    );
+    for rules in [
+        Ruleset::fujian_2024(),
+        Ruleset {
+            last_trick: LastTrickView::Always,
+            ..Ruleset::fujian_2024()
+        },
+    ] {
+        let always = rules.last_trick == LastTrickView::Always;
+        let mut board = buried(&deal, rules);
+        for (seat, card) in [
+            (Seat::N, "HA"),
+            (Seat::W, "H5"),
+            (Seat::S, "S3"),
+            (Seat::E, "HK"),
+        ] {
+            board
+                .apply(seat, Actor::Player, Action::Play { cards: cards(card) })
+                .unwrap();
+        }
+        // S won and leads: nobody has played to trick 2, everyone may look.
+        for s in Seat::ALL {
+            assert!(sees_last_trick(&board, Viewer::Seat(s.index())), "{s}");
+        }
+        for (seat, card) in [(Seat::S, "C6"), (Seat::E, "C7")] {
+            board
+                .apply(seat, Actor::Player, Action::Play { cards: cards(card) })
+                .unwrap();
+        }
+        for (s, played) in [
+            (Seat::S, true),
+            (Seat::E, true),
+            (Seat::N, false),
+            (Seat::W, false),
+        ] {
+            assert_eq!(
+                sees_last_trick(&board, Viewer::Seat(s.index())),
+                always || !played,
+                "{s}"
+            );
+        }
+        assert!(sees_last_trick(&board, Viewer::Spectator));
+        assert!(sees_last_trick(&board, Viewer::Referee));
+        // The trick ends: trick 2 is the last trick now, and nobody has played to trick 3.
+        for (seat, card) in [(Seat::N, "C3"), (Seat::W, "C4")] {
+            board
+                .apply(seat, Actor::Player, Action::Play { cards: cards(card) })
+                .unwrap();
+        }
+        let last = board
+            .view(Viewer::Seat(Seat::E.index()))
+            .last_trick
+            .unwrap();
+        assert_eq!((last.trick, last.winner), (2, Seat::E));
+        // Once the board is over, every trick is shown to everyone.
+        for (seat, card) in [
+            (Seat::E, "D6"),
+            (Seat::N, "D5"),
+            (Seat::W, "D8"),
+            (Seat::S, "D7"),
+        ] {
+            board
+                .apply(seat, Actor::Player, Action::Play { cards: cards(card) })
+                .unwrap();
+        }
+        assert!(board.is_over());
+        for s in Seat::ALL {
+            let v = board.view(Viewer::Seat(s.index()));
+            assert!(v.last_trick.is_some() && v.tricks.map(|t| t.len()) == Some(3));
+        }
+    }
+}
+
+#[test]
+fn the_buried_kitty_is_shown_to_the_referee_only() {
+    // 底牌放好后再也不能查看底牌: the bury's cards go to the referee; not to the declarer's seat
+    // (nor to whoever sits there later and catches up on the events), unless the ruleset's
+    // declarer_sees_kitty is on.
+    let deal = test_deal();
+    let d = Seat::from_index(deal.declarer);
+    for (rules, by_clock) in [
+        (Ruleset::fujian_2024(), false),
+        (Ruleset::fujian_2024(), true),
+        (
+            Ruleset {
+                declarer_sees_kitty: true,
+                ..Ruleset::fujian_2024()
+            },
+            false,
+        ),
+    ] {
+        let sees = rules.declarer_sees_kitty;
+        let mut board = Board::new(&deal, rules);
+        let mut log = Vec::new();
+        if by_clock {
+            log.extend(board.apply(d, Actor::Clock, Action::Timeout).unwrap());
+            log.extend(board.apply(d, Actor::Clock, Action::Timeout).unwrap());
+        } else {
+            let eight = board.hand(d).cards()[..8].to_vec();
+            log.extend(
+                board
+                    .apply(d, Actor::Player, Action::Bury { cards: eight })
+                    .unwrap(),
+            );
+        }
+        let buried = log
+            .iter()
+            .find(|e| matches!(e, Event::Buried { .. }))
+            .unwrap()
+            .clone();
+        let kitty = board.kitty().to_vec();
+        assert!(matches!(&buried, Event::Buried { cards: Some(c), .. } if *c == kitty));
+        // Catch-up replays the stored events through `redact` for the viewer of the moment.
+        let cards_for = |viewer: Viewer| match Engine::redact(&board, &buried, viewer) {
+            Some(Event::Buried { cards, count, .. }) => {
+                assert_eq!(count, 8);
+                cards
+            }
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(cards_for(Viewer::Referee), Some(kitty.clone()));
+        assert_eq!(cards_for(Viewer::Spectator), None);
+        for s in Seat::ALL {
+            let want = (s == d && sees).then(|| kitty.clone());
+            assert_eq!(cards_for(Viewer::Seat(s.index())), want, "{s}");
+            assert_eq!(board.view(Viewer::Seat(s.index())).kitty, want, "{s}");
+            let json = serde_json::to_string(&board.view(Viewer::Seat(s.index()))).unwrap();
+            assert_eq!(json.contains("\"kitty\""), s == d && sees);
+        }
+    }
+}
+
+#[test]
+fn the_seat_to_act_is_shown_what_it_may_play_and_a_hint() {
+    // Level 2, ♠ trump. N leads ♥KK: W holds ♥QQ and ♥88 (有对必须跟对: only those pairs may
+    // be played), S holds one heart (all of it, then anything), E none (anything).
+    let deal = position(
+        2,
+        Some(Suit::Spades),
+        Seat::N,
+        [
+            "HK HK C3 C4 C6 C7",
+            "S3 S4 S5 S6 S7 S8",
+            "H3 D4 D5 D6 D7 D8",
+            "HQ HQ H9 H8 H8 D3",
+        ],
+        KITTY,
+    );
+    let mut board = buried(&deal, Ruleset::fujian_2024());
+    let view = |b: &Board, s: Seat| b.view(Viewer::Seat(s.index()));
+    // A lead: any card may lead; the hint is the clock's lead, the lowest single.
+    let n = view(&board, Seat::N);
+    assert_eq!(format_cards(&n.playable), "HK C7 C6 C4 C3");
+    assert_eq!(n.hint, Some(cards("C3")));
+    for s in [Seat::E, Seat::S, Seat::W] {
+        let v = view(&board, s);
+        assert!(
+            v.playable.is_empty() && v.hint.is_none(),
+            "only the seat to act"
+        );
+    }
+    assert!(board.view(Viewer::Spectator).playable.is_empty());
+    assert!(board.view(Viewer::Referee).hint.is_none());
+    board
+        .apply(
+            Seat::N,
+            Actor::Player,
+            Action::Play {
+                cards: cards("HK HK"),
+            },
+        )
+        .unwrap();
+    let w = view(&board, Seat::W);
+    assert_eq!(format_cards(&w.playable), "HQ H8", "♥9 and ♦3 are dimmed");
+    assert_eq!(w.hint, Some(cards("H8 H8")));
+    let json = serde_json::to_value(&w).unwrap();
+    assert_eq!(json["playable"], serde_json::json!(["HQ", "H8"]));
+    board
+        .apply(
+            Seat::W,
+            Actor::Player,
+            Action::Play {
+                cards: cards("HQ HQ"),
+            },
+        )
+        .unwrap();
+    let s = view(&board, Seat::S);
+    assert_eq!(format_cards(&s.playable), "H3 D8 D7 D6 D5 D4");
+    assert_eq!(s.hint, Some(cards("H3 D4")));
+    board
+        .apply(
+            Seat::S,
+            Actor::Player,
+            Action::Play {
+                cards: cards("H3 D8"),
+            },
+        )
+        .unwrap();
+    let e = view(&board, Seat::E);
+    assert_eq!(e.playable.len(), 6, "void: any card");
+    assert_eq!(e.hint, Some(cards("S4 S3")), "the lowest, in display order");
+    // The hand itself comes in the engine's display order.
+    assert_eq!(format_cards(e.hand.as_ref().unwrap()), "S8 S7 S6 S5 S4 S3");
+}
+
+#[test]
+fn the_hand_is_shown_in_the_engines_order() {
+    // Trumps first, highest first (大王, 小王, 主级牌, 副级牌, trump A …), then ♠ ♥ ♦ ♣, each
+    // highest first: the page never needs the trump order.
+    let deal = position(
+        2,
+        Some(Suit::Hearts),
+        Seat::N,
+        [
+            "C3 HK SA H2 RJ D2 S9 DA H3",
+            "C4 C5 C6 C7 C8 C9 C10 CJ CQ",
+            "D3 D4 D5 D6 D7 D8 D9 D10 DJ",
+            "S3 S4 S5 S6 S7 S8 S10 SJ SQ",
+        ],
+        KITTY,
+    );
+    let board = buried(&deal, Ruleset::fujian_2024());
+    let hand = board.view(Viewer::Seat(0)).hand.unwrap();
+    assert_eq!(format_cards(&hand), "RJ H2 D2 HK H3 SA S9 DA C3");
+    let nt = position(
+        10,
+        None,
+        Seat::N,
+        [
+            "C3 BJ S10 H10 SA C10 RJ DA H3",
+            "C4 C5 C6 C7 C8 C9 CQ CJ CK",
+            "D3 D4 D5 D6 D7 D8 D9 D2 DJ",
+            "S3 S4 S5 S6 S7 S8 S2 SJ SQ",
+        ],
+        KITTY,
+    );
+    let board = buried(&nt, Ruleset::fujian_2024());
+    let hand = board.view(Viewer::Referee).hands.unwrap()[0].clone();
+    assert_eq!(format_cards(&hand), "RJ BJ S10 H10 C10 SA H3 DA C3");
 }
 
 #[test]

@@ -10,8 +10,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rules::cards::{Card, Hand, Rank, Suit};
 use rules::shengji::{
-    check_follow, check_throw, legal_follows, lowest_follow, parse_lead, trick_winner, Forced,
-    LeadParse, Order, Ruleset, Seat, ThrowVerdict,
+    check_follow, check_throw, legal_follows, lowest_follow, parse_lead, playable_follows,
+    trick_winner, Forced, Lead, LeadParse, Order, Ruleset, Seat, ThrowVerdict,
 };
 use rules::Explain;
 use shengji_support::Rng;
@@ -444,6 +444,7 @@ fn follow_legality_and_enumeration_agree_with_the_oracle() {
         let mut lowest = lowest_follow(&order, &parsed, &held);
         lowest.sort();
         assert!(oracle_legal.contains(&lowest), "the lowest play is legal");
+        assert_playable(&order, &parsed, &held, &oracle_legal);
     }
     // The positions must exercise the ladder, not only the suit rule.
     assert!(
@@ -491,10 +492,20 @@ fn long_leads_and_throws_agree_with_the_oracle() {
             })
             .collect();
         assert_eq!(enumerated, oracle_legal, "lead {lead:?} hand {hand:?}");
+        assert_playable(&order, &parsed, &held, &oracle_legal);
     }
     // Leads with two tractors, or a tractor and pairs, were among them.
     let multi = shapes.iter().filter(|s| s.len() >= 2 && s[0] >= 2).count();
     assert!(multi >= 5, "{shapes:?}");
+}
+
+/// The cards a view offers as playable are exactly those in some legal play, each once.
+fn assert_playable(order: &Order, lead: &Lead, hand: &Hand, legal: &BTreeSet<Vec<Card>>) {
+    let want: BTreeSet<Card> = legal.iter().flatten().copied().collect();
+    let got = playable_follows(order, lead, hand);
+    let set: BTreeSet<Card> = got.iter().copied().collect();
+    assert_eq!(set.len(), got.len(), "each face once");
+    assert_eq!(set, want, "lead {:?} hand {hand:?}", lead.cards());
 }
 
 #[test]

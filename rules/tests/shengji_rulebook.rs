@@ -3,10 +3,11 @@
 //! no-trump boards, the throws it names (AAK, AKK, AQQJJ), failed throws, following, trick
 //! winners, 抠底 multipliers, and the referee's judge in its exact JSON forms.
 
-use rules::cards::{format_cards, parse_list, Card, Rank, Suit};
+use rules::cards::{format_cards, parse_list, Card, Hand, Rank, Suit};
 use rules::shengji::{
-    answer, answer_with, kitty_multiplier, parse_lead, KittyMultiplier, LeadParse, Order, Question,
-    Ruleset, ThrowBlockers, ThrowCompare, UnitKind,
+    answer, answer_with, kitty_multiplier, legal_follows, lowest_follow, parse_lead,
+    parse_lead_for, KittyMultiplier, LeadParse, Order, Question, Ruleset, ThrowBlockers,
+    ThrowCompare, ThrowFollow, UnitKind,
 };
 
 fn cards(s: &str) -> Vec<Card> {
@@ -526,6 +527,104 @@ fn following_table() {
     assert!(
         follow("4", "S", "HK", "H3 H5", "H6").starts_with("cards_not_in_hand: 手中没有这些牌：H6")
     );
+}
+
+/// A follow question under another ruleset: "legal" or "code: 中文".
+fn follow_under(rules: &Ruleset, level: &str, lead: &str, hand: &str, play: &str) -> String {
+    let q = format!(
+        r#"{{"game":"shengji","level":"{level}","trump":"S","lead":{},"hand":{},"play":{}}}"#,
+        list(lead),
+        list(hand),
+        list(play)
+    );
+    let q: Question = serde_json::from_str(&q).unwrap();
+    let v = serde_json::to_value(answer_with(&q, rules)).unwrap();
+    if v["legal"] == true {
+        "legal".to_string()
+    } else {
+        format!(
+            "{}: {}",
+            v["code"].as_str().unwrap(),
+            v["message"].as_str().unwrap()
+        )
+    }
+}
+
+#[test]
+fn a_throw_of_tractors_of_different_lengths_is_answered_largest_unit_first() {
+    // Level K, ♠ trump: ♦ 77 88 99 is a tractor of 3, ♦ JJ QQ one of 2 (K is the level rank).
+    // The follower holds the run ♦ 33 44 55 66 and the lone pairs ♦ 10 10, AA: it cannot answer
+    // both tractors. 首家出拖拉机时，其余家有拖拉机必须跟出 — but which unit of the throw first,
+    // the text does not say. [decision] throw_follow = largest-unit-first (as the winner of
+    // such a trick is judged, from the largest unit down): a tractor of 3 and two pairs, in any
+    // play that holds them. `every-tractor-first` (another engine's reading): two tractors of 2
+    // and a pair.
+    let lead = "D7 D7 D8 D8 D9 D9 DJ DJ DQ DQ";
+    let hand = "D3 D3 D4 D4 D5 D5 D6 D6 D10 D10 DA DA";
+    let largest = Ruleset::fujian_2024();
+    assert_eq!(largest.throw_follow, ThrowFollow::LargestUnitFirst);
+    let every = Ruleset {
+        throw_follow: ThrowFollow::EveryTractorFirst,
+        ..Ruleset::fujian_2024()
+    };
+    let table = [
+        // (play, largest-unit-first, every-tractor-first)
+        (
+            "D4 D4 D5 D5 D6 D6 D10 D10 DA DA", // tractor 3 + two pairs
+            "legal",
+            "must_follow_tractor: 有拖拉机必须跟拖拉机：本轮须跟出 2 对的拖拉机、2 对的拖拉机、一对",
+        ),
+        (
+            "D3 D3 D4 D4 D5 D5 D10 D10 DA DA", // tractor 3 + two pairs
+            "legal",
+            "must_follow_tractor: 有拖拉机必须跟拖拉机：本轮须跟出 2 对的拖拉机、2 对的拖拉机、一对",
+        ),
+        (
+            "D3 D3 D4 D4 D5 D5 D6 D6 D10 D10", // both: two tractors of 2 + a pair, or 3 + 2 pairs
+            "legal",
+            "legal",
+        ),
+        ("D3 D3 D4 D4 D5 D5 D6 D6 DA DA", "legal", "legal"),
+        (
+            "D3 D3 D4 D4 D6 D6 D10 D10 DA DA", // a tractor of 2 and three pairs
+            "must_follow_tractor: 有拖拉机必须跟拖拉机：本轮须跟出 3 对的拖拉机、一对、一对",
+            "must_follow_tractor: 有拖拉机必须跟拖拉机：本轮须跟出 2 对的拖拉机、2 对的拖拉机、一对",
+        ),
+    ];
+    for (play, want_largest, want_every) in table {
+        assert_eq!(
+            follow_under(&largest, "K", lead, hand, play),
+            want_largest,
+            "largest-unit-first: {play}"
+        );
+        assert_eq!(
+            follow_under(&every, "K", lead, hand, play),
+            want_every,
+            "every-tractor-first: {play}"
+        );
+    }
+    // The engine's own lists agree: four legal plays, or two.
+    let o = order("K", "S");
+    let held: Hand = cards(hand).into_iter().collect();
+    for (rules, n) in [(&largest, 4), (&every, 2)] {
+        let led = parse_lead_for(&o, rules, &cards(lead)).unwrap();
+        assert_eq!(legal_follows(&o, &led, &held, 100).len(), n);
+        let lowest = lowest_follow(&o, &led, &held);
+        assert_eq!(format_cards(&lowest), "D3 D3 D4 D4 D5 D5 D6 D6 D10 D10");
+    }
+    // One tractor led: the same ladder under both (the longest shorter tractor first).
+    for rules in [&largest, &every] {
+        assert_eq!(
+            follow_under(
+                rules,
+                "4",
+                "HK HK HQ HQ HJ HJ",
+                "H2 H2 H3 H3 H7 H7 HJ HJ",
+                "H2 H2 H7 H7 HJ HJ"
+            ),
+            "must_follow_tractor: 有拖拉机必须跟拖拉机：本轮须跟出 2 对的拖拉机、一对"
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,16 +1,463 @@
-//! The command line of `serve`, `load` and `verify`: flags in, the library's calls out.
+//! The command line (clap, derive): `serve`, `load`, `verify`, `migrate`, and the referee's
+//! `deal` and `judge`. Every value is checked here, so a bad flag stops the program with a clear message
+//! and exit code 2 before anything starts (a NaN clock scale or a negative idle time used to
+//! panic deep inside the server).
 
+use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
+use clap::{Args, Parser, Subcommand};
+use server::limits::Limits;
 use server::store::{self, Store};
 use server::{Config, Games};
 
-use crate::referee::flags;
+#[derive(Parser, Debug)]
+#[command(
+    name = "paiju",
+    version,
+    about = "paiju: 80分 and 够级 tables in the browser, and the referee's tools",
+    subcommand_required = true,
+    arg_required_else_help = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
 
-fn parse<T: std::str::FromStr>(name: &str, value: &str) -> Result<T, String> {
-    value
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// The table server: lobby, tables, WebSockets and the web client.
+    // Boxed: the serve flags are many (clippy's large_enum_variant).
+    Serve(Box<ServeArgs>),
+    /// The load generator: starts its own `paiju serve` and drives N tables of WebSocket bots.
+    Load(LoadArgs),
+    /// Checks the hash chains of stored logs.
+    Verify(VerifyArgs),
+    /// Copies a SQLite store (tables and events) into PostgreSQL (past one machine), checking
+    /// every chain.
+    Migrate(MigrateArgs),
+    /// One board re-dealt from its seed, as JSON: --game shengji|gouji --seed <64 hex> --board <n>.
+    // Its arguments go to `referee::deal` untouched: its messages are part of its tests.
+    #[command(disable_help_flag = true)]
+    Deal {
+        #[arg(num_args = 0.., trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Answers rule questions, one JSON object a line on standard input (docs/referee.md).
+    Judge,
+    /// Replays a stored table through the engine, every hand shown, checking its chain and
+    /// result: <table id> [--db FILE] [--at N] [--lang zh|en] [--json] [--head HASH].
+    #[command(disable_help_flag = true)]
+    Replay {
+        #[arg(num_args = 0.., trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Why a logged action was legal, or why another would be refused: <table id> <seq>
+    /// [--try JSON --seat N] [--db FILE] [--json].
+    #[command(disable_help_flag = true)]
+    Explain {
+        #[arg(num_args = 0.., trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Writes a stored table in the board format: <table id> [--db FILE].
+    #[command(disable_help_flag = true)]
+    Export {
+        #[arg(num_args = 0.., trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Checks a board file against a re-deal and stores it: FILE [--db FILE] [--check].
+    #[command(disable_help_flag = true)]
+    Import {
+        #[arg(num_args = 0.., trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// The printable record card (随牌记录卡) of 80分 boards: <table id>… [--paper a5|a4].
+    #[command(disable_help_flag = true)]
+    RecordCard {
+        #[arg(num_args = 0.., trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Events: a Mitchell movement, or an 80分 duplicate session scored (docs/tournaments.md).
+    #[command(subcommand)]
+    Event(EventCommand),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum EventCommand {
+    /// Prints a Mitchell movement as JSON (or one table's movement card).
+    Movement(MovementArgs),
+    /// Reads a session's results as one JSON object on standard input; prints every board's
+    /// matchpoints and the NS and EW rankings with places.
+    Score,
+}
+
+#[derive(Args, Debug)]
+pub struct MovementArgs {
+    /// Tables in play.
+    #[arg(long, value_name = "N")]
+    pub tables: u32,
+    /// Rounds.
+    #[arg(long, value_name = "R")]
+    pub rounds: u32,
+    /// Boards each round.
+    #[arg(long, value_name = "K")]
+    pub boards_per_round: u32,
+    /// Even tables: a relay (bye stand) between the middle tables.
+    #[arg(long, conflicts_with = "skip")]
+    pub relay: bool,
+    /// Even tables: the EW pairs skip a table halfway.
+    #[arg(long)]
+    pub skip: bool,
+    /// Print this table's movement card (text) instead of the JSON.
+    #[arg(long, value_name = "T")]
+    pub card: Option<u32>,
+}
+
+/// `paiju event …`: the pure event logic of the `tournament` crate. A refusal is printed as the
+/// JSON problem `{"code","zh","en"}`.
+pub fn event(cmd: EventCommand) -> Result<(), String> {
+    let wire = |e: tournament::Error| serde_json::to_string(&e.wire()).expect("serialisable");
+    let out = match cmd {
+        EventCommand::Movement(a) => {
+            let variant = match (a.relay, a.skip) {
+                (true, _) => tournament::Variant::Relay,
+                (_, true) => tournament::Variant::Skip,
+                _ => tournament::Variant::Plain,
+            };
+            let m = tournament::movement(a.tables, a.rounds, a.boards_per_round, variant)
+                .map_err(wire)?;
+            match a.card {
+                Some(table) => tournament::movement_card(&m, table).map_err(wire)?,
+                None => serde_json::to_string(&m).expect("serialisable"),
+            }
+        }
+        EventCommand::Score => {
+            use std::io::Read;
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .map_err(|e| e.to_string())?;
+            let input: tournament::ScoreInput = serde_json::from_str(&text).map_err(|e| {
+                serde_json::json!({
+                    "code": "bad_json",
+                    "zh": format!("输入不是有效的成绩 JSON：{e}"),
+                    "en": format!("the input is not valid score JSON: {e}"),
+                })
+                .to_string()
+            })?;
+            let out = tournament::score(input).map_err(wire)?;
+            serde_json::to_string_pretty(&out).expect("serialisable")
+        }
+    };
+    println!("{out}");
+    Ok(())
+}
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Where to listen (0.0.0.0:8080 to serve a room's network).
+    #[arg(long, value_name = "ADDR", default_value_t = Config::default().listen)]
+    pub listen: SocketAddr,
+    /// The SQLite database file (created on first start), or a `postgres://…` URL to run as one
+    /// of several nodes on one PostgreSQL database.
+    #[arg(long, value_name = "FILE|URL", default_value = "paiju.db")]
+    pub db: PathBuf,
+    /// With PostgreSQL: the address clients reach this node at (e.g. 10.0.0.2:8080 or
+    /// https://paiju.example.org/n2), sent to clients that ask another node for its tables.
+    /// Default: the address it listens on.
+    #[arg(long, value_name = "ADDR", value_parser = server::advertised)]
+    pub advertise: Option<String>,
+    /// With PostgreSQL: how long a table's lease lasts unless renewed (renewed every fifth of
+    /// it): how soon other nodes take over the tables of a node that died (1 to 600).
+    #[arg(long, value_name = "S", default_value_t = 10.0, value_parser = lease_seconds, allow_negative_numbers = true)]
+    pub lease_secs: f64,
+    /// Serve the web client from this directory (while working on it) instead of the copy built
+    /// into the binary.
+    #[arg(long, value_name = "DIR")]
+    pub web: Option<PathBuf>,
+    /// The token that gives the referee role: at least 32 random characters (128 bits), or
+    /// `generate` for a fresh 256-bit one, printed once. None: no referee role.
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        env = "PAIJU_REFEREE_TOKEN",
+        hide_env_values = true,
+        value_parser = referee_token
+    )]
+    pub referee_token: Option<RefereeToken>,
+    /// The token that gives the director role (裁判长: events — create, start and close
+    /// rounds, adjust, deduct, reveal), sent as `Authorization: Bearer …`; the same strength
+    /// rules as the referee's, or `generate`. Never the referee's. None: no director role.
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        env = "PAIJU_DIRECTOR_TOKEN",
+        hide_env_values = true,
+        value_parser = director_token
+    )]
+    pub director_token: Option<RefereeToken>,
+    /// Real seconds per game second, more than 0 and at most 100 (tests use ~0.01).
+    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = clock_scale, allow_negative_numbers = true)]
+    pub clock_scale: f64,
+    /// How long a bot in a seat waits before playing (0 to 60000).
+    #[arg(
+        long,
+        value_name = "MS",
+        default_value_t = 600,
+        value_parser = clap::value_parser!(u64).range(0..=60_000),
+        allow_negative_numbers = true
+    )]
+    pub bot_delay_ms: u64,
+    /// A table with no connection for this long is closed, its log kept (more than 0, at most
+    /// 10080: a week).
+    #[arg(long, value_name = "M", default_value_t = 30.0, value_parser = idle_minutes, allow_negative_numbers = true)]
+    pub idle_minutes: f64,
+    /// Cap on open tables (503 too_many_tables beyond).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_tables, value_parser = count)]
+    pub max_tables: usize,
+    /// Cap on WebSockets (close 1013 beyond).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_connections, value_parser = count)]
+    pub max_connections: usize,
+    /// Cap on open TCP connections from one client address (IPv6: one /64); more are closed at
+    /// once. Behind a proxy every client has the proxy's address: raise it.
+    #[arg(
+        long,
+        value_name = "N",
+        env = "PAIJU_MAX_CONNECTIONS_PER_IP",
+        default_value_t = Limits::default().max_connections_per_ip,
+        value_parser = count
+    )]
+    pub max_connections_per_ip: usize,
+    /// Tables one client address may create per minute (429 rate_limited beyond).
+    #[arg(
+        long,
+        value_name = "N",
+        env = "PAIJU_TABLES_PER_MINUTE",
+        default_value_t = Limits::default().tables_per_minute,
+        value_parser = per_minute
+    )]
+    pub tables_per_minute: f64,
+    /// Tables one client address may create at once before the per-minute rate applies.
+    #[arg(
+        long,
+        value_name = "N",
+        env = "PAIJU_TABLE_BURST",
+        default_value_t = Limits::default().table_burst,
+        value_parser = per_minute
+    )]
+    pub table_burst: f64,
+    /// Browser origins allowed besides the server's own host (`*`: any).
+    #[arg(long, value_name = "URL[,URL]|*", value_delimiter = ',')]
+    pub allow_origin: Vec<String>,
+    /// Host names the server answers to besides IP addresses and localhost, e.g. its public
+    /// name behind a proxy (`*`: any). Others are refused (403 bad_host) against DNS rebinding.
+    #[arg(long, value_name = "NAME[,NAME]|*", value_delimiter = ',')]
+    pub allow_host: Vec<String>,
+    /// Log lines on standard error: `text` for people, `json` (one object a line) for log
+    /// collectors. Levels from RUST_LOG (default `info`; e.g. `RUST_LOG=server=debug`).
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "json"])]
+    pub log_format: String,
+}
+
+/// Starts the log subscriber: RUST_LOG's filter (default `info`), text or JSON lines.
+fn init_logs(format: &str) {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    // A second start in one process (tests) keeps the first subscriber.
+    let _ = if format == "json" {
+        logs.json().with_current_span(true).try_init()
+    } else {
+        logs.try_init()
+    };
+}
+
+/// How the referee token was given.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RefereeToken {
+    /// No referee role (an empty value, as an unset variable in a service file gives).
+    Off,
+    /// A fresh token is made at start and printed once.
+    Generate,
+    Given(String),
+}
+
+#[derive(Args, Debug)]
+pub struct LoadArgs {
+    /// Tables to play at once.
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = count)]
+    pub tables: usize,
+    /// The game the tables play.
+    #[arg(long, default_value = "shengji", value_parser = ["shengji", "gouji"])]
+    pub game: String,
+    /// Mean think time of a bot before each move.
+    #[arg(long, value_name = "MS", default_value_t = 200)]
+    pub think_ms: u64,
+    /// Give up after this long.
+    #[arg(
+        long,
+        value_name = "S",
+        default_value_t = 600,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub deadline_s: u64,
+    /// The store of the server it starts: a `postgres://…` URL (its tables stay there). Default:
+    /// a fresh SQLite file, deleted after.
+    #[arg(long, value_name = "URL")]
+    pub db: Option<String>,
+    /// Past one machine: start this many `paiju serve` nodes on the one `--db postgres://…`
+    /// database, the tables spread evenly over them.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1,
+        value_parser = clap::value_parser!(u64).range(1..=16)
+    )]
+    pub nodes: u64,
+}
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// The SQLite database file, or a `postgres://…` URL.
+    #[arg(long, value_name = "FILE|URL", default_value = "paiju.db")]
+    pub db: PathBuf,
+    /// Only this table (default: every table).
+    #[arg(long, value_name = "ID")]
+    pub table: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct MigrateArgs {
+    /// The SQLite database file to copy (read only).
+    #[arg(long, value_name = "FILE")]
+    pub from: PathBuf,
+    /// The PostgreSQL database to copy into: a `postgres://…` URL.
+    #[arg(long, value_name = "URL")]
+    pub to: String,
+}
+
+fn lease_seconds(s: &str) -> Result<f64, String> {
+    let x = finite(s)?;
+    if (1.0..=600.0).contains(&x) {
+        Ok(x)
+    } else {
+        Err(format!("{x} is out of range: 1 to 600"))
+    }
+}
+
+fn finite(s: &str) -> Result<f64, String> {
+    let x: f64 = s
+        .trim()
         .parse()
-        .map_err(|_| format!("--{name}: cannot read {value:?}"))
+        .map_err(|_| format!("{s:?} is not a number"))?;
+    if x.is_finite() {
+        Ok(x)
+    } else {
+        Err(format!("{s:?} is not a finite number"))
+    }
+}
+
+fn clock_scale(s: &str) -> Result<f64, String> {
+    let x = finite(s)?;
+    if x > 0.0 && x <= 100.0 {
+        Ok(x)
+    } else {
+        Err(format!("{x} is out of range: more than 0, at most 100"))
+    }
+}
+
+fn idle_minutes(s: &str) -> Result<f64, String> {
+    let x = finite(s)?;
+    if x > 0.0 && x <= 7.0 * 24.0 * 60.0 {
+        Ok(x)
+    } else {
+        Err(format!(
+            "{x} is out of range: more than 0, at most 10080 (a week)"
+        ))
+    }
+}
+
+fn per_minute(s: &str) -> Result<f64, String> {
+    let x = finite(s)?;
+    if (1.0..=1_000_000.0).contains(&x) {
+        Ok(x)
+    } else {
+        Err(format!("{x} is out of range: 1 to 1000000"))
+    }
+}
+
+fn count(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=10_000_000).contains(&n) => Ok(n),
+        Ok(n) => Err(format!("{n} is out of range: 1 to 10000000")),
+        Err(_) => Err(format!("{s:?} is not a whole number")),
+    }
+}
+
+/// A rough strength estimate: length × log2 of the alphabet the token draws from (hex digits
+/// alone count as 16 symbols). Random tokens meet it at 32 characters; words, repeats and short
+/// strings do not.
+fn token_bits(token: &str) -> f64 {
+    let all = |f: fn(&char) -> bool| token.chars().all(|c| f(&c));
+    let any = |f: fn(&char) -> bool| token.chars().any(|c| f(&c));
+    let pool = if all(char::is_ascii_hexdigit)
+        && (all(|c| !c.is_ascii_uppercase()) || all(|c| !c.is_ascii_lowercase()))
+    {
+        16.0
+    } else {
+        let mut pool = 0.0;
+        if any(char::is_ascii_digit) {
+            pool += 10.0;
+        }
+        if any(char::is_ascii_lowercase) {
+            pool += 26.0;
+        }
+        if any(char::is_ascii_uppercase) {
+            pool += 26.0;
+        }
+        if any(|c| !c.is_ascii_alphanumeric()) {
+            pool += 32.0;
+        }
+        pool
+    };
+    let mut distinct: Vec<char> = token.chars().collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    // A token of few distinct characters draws from no more than those.
+    let pool = f64::min(pool, distinct.len() as f64 * 4.0);
+    token.chars().count() as f64 * pool.max(1.0).log2()
+}
+
+fn referee_token(s: &str) -> Result<RefereeToken, String> {
+    role_token(s, "referee")
+}
+
+/// The director's token: the referee's rules (and type), its own flag in the message.
+fn director_token(s: &str) -> Result<RefereeToken, String> {
+    role_token(s, "director")
+}
+
+fn role_token(s: &str, role: &str) -> Result<RefereeToken, String> {
+    let s = s.trim();
+    if s.is_empty() {
+        return Ok(RefereeToken::Off);
+    }
+    if s == "generate" {
+        return Ok(RefereeToken::Generate);
+    }
+    let chars = s.chars().count();
+    let bits = token_bits(s);
+    if chars < 32 || bits < 128.0 {
+        return Err(format!(
+            "too weak: {chars} characters, about {bits:.0} bits; a {role} token needs at least \
+             32 random characters (128 bits). Use `--{role}-token generate` for a fresh one, or \
+             e.g. `openssl rand -hex 32`"
+        ));
+    }
+    Ok(RefereeToken::Given(s.to_string()))
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime, String> {
@@ -20,55 +467,53 @@ fn runtime() -> Result<tokio::runtime::Runtime, String> {
         .map_err(|e| e.to_string())
 }
 
-pub fn serve(args: &[String]) -> Result<(), String> {
-    let f = flags(
-        args,
-        &[
-            "listen",
-            "db",
-            "web",
-            "referee-token",
-            "clock-scale",
-            "bot-delay-ms",
-            "idle-minutes",
-            "max-tables",
-            "max-connections",
-            "allow-origin",
-        ],
-    )?;
-    let mut c = Config::default();
-    if let Some(v) = f.get("listen") {
-        c.listen = parse("listen", v)?;
+pub fn serve(args: ServeArgs) -> Result<(), String> {
+    let mut c = Config {
+        listen: args.listen,
+        db: args.db,
+        advertise: args.advertise,
+        lease: Duration::from_secs_f64(args.lease_secs),
+        clock_scale: args.clock_scale,
+        bot_delay: Duration::from_millis(args.bot_delay_ms),
+        idle_after: Duration::from_secs_f64(args.idle_minutes * 60.0),
+        allow_origins: args.allow_origin,
+        allow_hosts: args.allow_host,
+        ..Config::default()
+    };
+    c.web = args.web;
+    c.limits.max_tables = args.max_tables;
+    c.limits.max_connections = args.max_connections;
+    c.limits.max_connections_per_ip = args.max_connections_per_ip;
+    c.limits.tables_per_minute = args.tables_per_minute;
+    c.limits.table_burst = args.table_burst;
+    let generated = match args.referee_token {
+        None | Some(RefereeToken::Off) => None,
+        Some(RefereeToken::Given(t)) => {
+            c.referee_token = Some(t);
+            None
+        }
+        Some(RefereeToken::Generate) => {
+            let (token, _) = server::seat_token::fresh();
+            c.referee_token = Some(token.clone());
+            Some(token)
+        }
+    };
+    let director_generated = match args.director_token {
+        None | Some(RefereeToken::Off) => None,
+        Some(RefereeToken::Given(t)) => {
+            c.director_token = Some(t);
+            None
+        }
+        Some(RefereeToken::Generate) => {
+            let (token, _) = server::seat_token::fresh();
+            c.director_token = Some(token.clone());
+            Some(token)
+        }
+    };
+    if c.director_token.is_some() && c.director_token == c.referee_token {
+        return Err("--director-token must not be the referee's token".into());
     }
-    if let Some(v) = f.get("db") {
-        c.db = v.into();
-    }
-    if let Some(v) = f.get("web") {
-        c.web = v.into();
-    }
-    c.referee_token = f
-        .get("referee-token")
-        .map(|s| s.to_string())
-        .or_else(|| std::env::var("PAIJU_REFEREE_TOKEN").ok())
-        .filter(|t| !t.trim().is_empty());
-    if let Some(v) = f.get("clock-scale") {
-        c.clock_scale = parse("clock-scale", v)?;
-    }
-    if let Some(v) = f.get("bot-delay-ms") {
-        c.bot_delay = Duration::from_millis(parse("bot-delay-ms", v)?);
-    }
-    if let Some(v) = f.get("idle-minutes") {
-        c.idle_after = Duration::from_secs_f64(parse::<f64>("idle-minutes", v)? * 60.0);
-    }
-    if let Some(v) = f.get("max-tables") {
-        c.limits.max_tables = parse("max-tables", v)?;
-    }
-    if let Some(v) = f.get("max-connections") {
-        c.limits.max_connections = parse("max-connections", v)?;
-    }
-    if let Some(v) = f.get("allow-origin") {
-        c.allow_origins = v.split(',').map(|s| s.trim().to_string()).collect();
-    }
+    init_logs(&args.log_format);
     let rt = runtime()?;
     rt.block_on(async move {
         let running = server::start(c.clone(), Games::standard()).await?;
@@ -78,18 +523,40 @@ pub fn serve(args: &[String]) -> Result<(), String> {
         let _ = writeln!(out, "paiju: open http://{}/", running.addr);
         let _ = writeln!(
             out,
-            "paiju: database {}, web client {}, referee role {}",
-            c.db.display(),
-            c.web
-                .canonicalize()
-                .unwrap_or_else(|_| c.web.clone())
-                .display(),
+            "paiju: database {}, web client {}, referee role {}, director role {}",
+            server::store::postgres::redact(&c.db.to_string_lossy()),
+            match &c.web {
+                Some(dir) => dir
+                    .canonicalize()
+                    .unwrap_or_else(|_| dir.clone())
+                    .display()
+                    .to_string(),
+                None => "built in".to_string(),
+            },
             if c.referee_token.is_some() {
+                "on"
+            } else {
+                "off"
+            },
+            if c.director_token.is_some() {
                 "on"
             } else {
                 "off"
             }
         );
+        if let Some(token) = generated {
+            // Shown this once: the server keeps only its hash.
+            let _ = writeln!(
+                out,
+                "paiju: referee token (keep it, it is not shown again): {token}"
+            );
+        }
+        if let Some(token) = director_generated {
+            let _ = writeln!(
+                out,
+                "paiju: director token (keep it, it is not shown again): {token}"
+            );
+        }
         let _ = out.flush();
         running.until_signal().await;
         let _ = writeln!(out, "paiju: stopped");
@@ -97,34 +564,32 @@ pub fn serve(args: &[String]) -> Result<(), String> {
     })
 }
 
-pub fn load(args: &[String]) -> Result<(), String> {
-    let f = flags(args, &["tables", "game", "think-ms", "deadline-s"])?;
-    let tables: usize = parse("tables", f.get("tables").copied().unwrap_or("100"))?;
-    let game = f.get("game").copied().unwrap_or("shengji").to_string();
-    let think = Duration::from_millis(parse(
-        "think-ms",
-        f.get("think-ms").copied().unwrap_or("200"),
-    )?);
-    let deadline = Duration::from_secs(parse(
-        "deadline-s",
-        f.get("deadline-s").copied().unwrap_or("600"),
-    )?);
+pub fn load(args: LoadArgs) -> Result<(), String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    let seats = match game.as_str() {
-        "shengji" => 4,
-        "gouji" => 6,
-        other => return Err(format!("--game: unknown game {other:?}")),
-    };
+    let games = Games::standard();
+    let kind = games
+        .get(&args.game)
+        .ok_or_else(|| format!("--game: unknown game {:?}", args.game))?
+        .clone();
+    let seats = kind.seats();
     let opts = bots::load::LoadOptions {
-        tables,
-        game: game.clone(),
+        tables: args.tables,
+        game: args.game,
         seats,
-        think,
+        think: Duration::from_millis(args.think_ms),
         exe,
-        deadline,
+        deadline: Duration::from_secs(args.deadline_s),
+        db: args.db,
+        nodes: args.nodes as usize,
     };
+    // Every bot of the load connects from 127.0.0.1: lift the per-address limits of the server
+    // it starts (bots/src/load.rs passes its own flags; the environment reaches the child too).
+    // Set before the runtime starts, while this is the only thread.
+    std::env::set_var("PAIJU_MAX_CONNECTIONS_PER_IP", "10000000");
+    std::env::set_var("PAIJU_TABLES_PER_MINUTE", "1000000");
+    std::env::set_var("PAIJU_TABLE_BURST", "1000000");
     let rt = runtime()?;
-    let report = rt.block_on(crate::games::load(opts))?;
+    let report = rt.block_on(kind.load(opts))?;
     println!("{report}");
     for e in report.errors.iter().take(5) {
         eprintln!("error: {e}");
@@ -132,16 +597,21 @@ pub fn load(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-pub fn verify(args: &[String]) -> Result<(), String> {
-    let f = flags(args, &["db", "table"])?;
-    let path = std::path::PathBuf::from(f.get("db").copied().unwrap_or("paiju.db"));
-    if !path.exists() {
-        return Err(format!("no database at {}", path.display()));
+/// Opens a `--db` value for a tool: a SQLite file must exist already (a typo must not create
+/// an empty database that verifies); PostgreSQL is migrated to the current schema.
+fn open_store(db: &std::path::Path) -> Result<Box<dyn Store>, String> {
+    let name = db.to_string_lossy().to_string();
+    if !store::is_postgres_url(&name) && !db.exists() {
+        return Err(format!("no database at {}", db.display()));
     }
-    let mut db = store::SqliteStore::open(&path).map_err(|e| e.to_string())?;
-    let ids = match f.get("table") {
-        Some(id) => vec![id.to_string()],
-        None => db.all_ids().map_err(|e| e.to_string())?,
+    store::open(&name, None).map_err(|e| format!("{}: {e}", store::postgres::redact(&name)))
+}
+
+pub fn verify(args: VerifyArgs) -> Result<(), String> {
+    let mut db = open_store(&args.db)?;
+    let ids = match args.table {
+        Some(id) => vec![id],
+        None => db.ids().map_err(|e| e.to_string())?,
     };
     let mut bad = 0;
     for id in ids {
@@ -160,5 +630,242 @@ pub fn verify(args: &[String]) -> Result<(), String> {
         Err(format!("{bad} table(s) failed verification"))
     } else {
         Ok(())
+    }
+}
+
+/// Copies every table of a SQLite store into PostgreSQL: each chain is checked before it is
+/// copied and again as read back. A table already there is completed if its log is a prefix of
+/// the source's (an interrupted migration runs again), refused if it differs. Run it while no
+/// node serves the target: the tables are copied without leases, and nodes take them after.
+pub fn migrate(args: MigrateArgs) -> Result<(), String> {
+    if !store::is_postgres_url(&args.to) {
+        return Err(format!(
+            "--to must be a postgres:// or postgresql:// URL, not {:?}",
+            args.to
+        ));
+    }
+    let mut from = open_store(&args.from)?;
+    let mut to = open_store(std::path::Path::new(&args.to))?;
+    let err = |e: store::StoreError| e.to_string();
+    let (mut copied, mut bad) = (0, 0);
+    for id in from.ids().map_err(err)? {
+        let Some(t) = from.table(&id).map_err(err)? else {
+            continue;
+        };
+        if let Err(e) = store::verify(&t.header, &t.log) {
+            bad += 1;
+            println!("{id}: TAMPERED in the source, not copied: {e}");
+            continue;
+        }
+        let done = match to.table(&id).map_err(err)? {
+            None => {
+                let mut bare = t.clone();
+                bare.log.clear();
+                to.create_table(&bare).map_err(err)?;
+                0
+            }
+            Some(there) if there.header == t.header && t.log.starts_with(&there.log) => {
+                there.log.len()
+            }
+            Some(_) => {
+                bad += 1;
+                println!("{id}: already in the target, and different: not copied");
+                continue;
+            }
+        };
+        let rest: Vec<(String, store::LogEntry)> = t.log[done..]
+            .iter()
+            .map(|e| (id.clone(), e.clone()))
+            .collect();
+        for chunk in rest.chunks(1000) {
+            to.append(chunk).map_err(err)?;
+        }
+        for seat in &t.seats {
+            to.set_seat(&id, seat).map_err(err)?;
+        }
+        to.set_state(&id, t.state).map_err(err)?;
+        let back = to
+            .table(&id)
+            .map_err(err)?
+            .ok_or_else(|| format!("{id}: not found after copying"))?;
+        if back.log != t.log || store::verify(&back.header, &back.log).is_err() {
+            bad += 1;
+            println!("{id}: the copy does not match its source");
+            continue;
+        }
+        copied += 1;
+        println!("{id}: copied, {} entries, chain ok", t.log.len());
+    }
+    println!("{copied} table(s) copied");
+    let (events_copied, events_bad) = migrate_events(&args)?;
+    println!("{events_copied} event(s) copied");
+    match (bad, events_bad) {
+        (0, 0) => Ok(()),
+        (t, 0) => Err(format!("{t} table(s) not copied")),
+        (0, e) => Err(format!("{e} event(s) not copied")),
+        (t, e) => Err(format!("{t} table(s) and {e} event(s) not copied")),
+    }
+}
+
+/// `paiju migrate`, the events (赛事): each event's chain checked in the source, copied (or
+/// finished, when an interrupted run copied part of it), read back and checked again. No node
+/// runs a copied event yet: the first node to start takes it. (copied, not copied)
+fn migrate_events(args: &MigrateArgs) -> Result<(usize, usize), String> {
+    use store::EventStore;
+    let err = |e: store::StoreError| e.to_string();
+    let mut from = store::SqliteStore::open_events(&args.from).map_err(err)?;
+    let mut to = store::PostgresStore::open(&args.to, None)
+        .map_err(|e| format!("{}: {e}", store::postgres::redact(&args.to)))?;
+    let (mut copied, mut bad) = (0, 0);
+    for e in from.events().map_err(err)? {
+        let id = e.header.id.clone();
+        if let Err(t) = store::verify_event(&e.header, &e.log) {
+            bad += 1;
+            println!("event {id}: TAMPERED in the source, not copied: {t}");
+            continue;
+        }
+        let done = match to.event(&id).map_err(err)? {
+            None => match e.log.first() {
+                Some(first) => {
+                    to.create_event(&e.header, first).map_err(err)?;
+                    1
+                }
+                None => {
+                    bad += 1;
+                    println!("event {id}: no entries in the source, not copied");
+                    continue;
+                }
+            },
+            Some(there) if there.header == e.header && e.log.starts_with(&there.log) => {
+                there.log.len()
+            }
+            Some(_) => {
+                bad += 1;
+                println!("event {id}: already in the target, and different: not copied");
+                continue;
+            }
+        };
+        for entry in &e.log[done..] {
+            to.append_event(&id, entry).map_err(err)?;
+        }
+        if e.finished {
+            to.set_event_finished(&id).map_err(err)?;
+        }
+        let back = to
+            .event(&id)
+            .map_err(err)?
+            .ok_or_else(|| format!("event {id}: not found after copying"))?;
+        if back.log != e.log
+            || back.finished != e.finished
+            || store::verify_event(&back.header, &back.log).is_err()
+        {
+            bad += 1;
+            println!("event {id}: the copy does not match its source");
+            continue;
+        }
+        copied += 1;
+        println!("event {id}: copied, {} entries, chain ok", e.log.len());
+    }
+    Ok((copied, bad))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    fn serve_args(flags: &[&str]) -> Result<ServeArgs, String> {
+        let argv = ["paiju", "serve"].iter().chain(flags);
+        match Cli::try_parse_from(argv)
+            .map_err(|e| e.to_string())?
+            .command
+        {
+            Command::Serve(a) => Ok(*a),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn defaults_are_the_config_defaults() {
+        let a = serve_args(&[]).unwrap();
+        let c = Config::default();
+        assert_eq!(a.listen, c.listen);
+        assert_eq!(a.clock_scale, c.clock_scale);
+        assert_eq!(Duration::from_millis(a.bot_delay_ms), c.bot_delay);
+        assert_eq!(Duration::from_secs_f64(a.idle_minutes * 60.0), c.idle_after);
+        assert_eq!(a.max_tables, c.limits.max_tables);
+        assert_eq!(Duration::from_secs_f64(a.lease_secs), c.lease);
+        assert_eq!(a.advertise, c.advertise);
+        let a = serve_args(&["--advertise", "10.0.0.2:8080"]).unwrap();
+        assert_eq!(a.advertise.as_deref(), Some("http://10.0.0.2:8080"));
+        let a = serve_args(&["--advertise", "https://paiju.example.org/n2/"]).unwrap();
+        assert_eq!(a.advertise.as_deref(), Some("https://paiju.example.org/n2"));
+        let a = serve_args(&["--allow-origin", "http://a.example,http://b.example"]).unwrap();
+        assert_eq!(a.allow_origin, ["http://a.example", "http://b.example"]);
+    }
+
+    #[test]
+    fn bad_values_are_refused_with_the_flag_named() {
+        for (flag, value) in [
+            ("--clock-scale", "-1"),
+            ("--clock-scale", "NaN"),
+            ("--clock-scale", "inf"),
+            ("--clock-scale", "0"),
+            ("--idle-minutes", "-1"),
+            ("--idle-minutes", "NaN"),
+            ("--idle-minutes", "1e300"),
+            ("--bot-delay-ms", "-5"),
+            ("--max-tables", "0"),
+            ("--listen", "nowhere"),
+            ("--tables-per-minute", "inf"),
+            ("--lease-secs", "0"),
+            ("--lease-secs", "NaN"),
+            ("--advertise", "two words"),
+            ("--advertise", ""),
+        ] {
+            let err = serve_args(&[flag, value]).unwrap_err();
+            assert!(err.contains(flag), "{flag} {value}: {err}");
+        }
+    }
+
+    #[test]
+    fn weak_referee_tokens_are_refused() {
+        for weak in [
+            "referee-secret-for-tests",
+            "crash-test-referee",
+            &"a".repeat(40),
+            &"ab".repeat(20),
+            "0123456789abcdef0123456789abcde",
+        ] {
+            assert!(referee_token(weak).is_err(), "{weak}");
+        }
+        for strong in [
+            "0123456789abcdef0123456789abcdef",
+            "7f3a0c51e2d94b8a6c1f0e2d3b4a59687766554433221100ffeeddccbbaa9988",
+            "Correct-Horse-Battery-Staple-42-Zebra",
+        ] {
+            assert_eq!(
+                referee_token(strong),
+                Ok(RefereeToken::Given(strong.into())),
+                "{strong}"
+            );
+        }
+        assert_eq!(referee_token("generate"), Ok(RefereeToken::Generate));
+        // The director's token follows the same rules, and says which flag it is.
+        assert!(director_token("director-secret")
+            .unwrap_err()
+            .contains("--director-token generate"));
+        assert_eq!(
+            director_token("0123456789abcdef0123456789abcdef"),
+            Ok(RefereeToken::Given(
+                "0123456789abcdef0123456789abcdef".into()
+            ))
+        );
+        assert_eq!(referee_token("  "), Ok(RefereeToken::Off));
     }
 }

@@ -4,7 +4,13 @@
 //! the table and by this reader) and sends pings; the reader loop below parses frames, enforces
 //! the frame size and the rate limit, sweeps silence (the broom) and reacts to shutdown. Any close
 //! goes through one `watch` so the writer sends exactly one close frame with a clear code.
+//!
+//! Until `hello` the connection is on probation: `hello` is the only message it may send, and it
+//! must come within `Limits::hello_within`, so a socket that never joins a table cannot keep a
+//! connection permit. A `hello` with a token from an address that sent too many refused tokens
+//! lately is refused unchecked.
 
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -14,7 +20,7 @@ use protocol::{close, codes, parse_client_in, ClientIn, ClientOut, Problem};
 use tokio::sync::{mpsc, watch, OwnedSemaphorePermit};
 use tokio::time::{interval, Instant};
 
-use crate::limits::{Limits, RateLimit, Verdict};
+use crate::limits::{AddressBuckets, Limits, RateLimit, Verdict};
 use crate::shutdown::Shutdown;
 use crate::table::{CloseWith, Outlet, TableHandle, Who};
 
@@ -24,11 +30,17 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 /// Everything a connection needs, handed over at upgrade.
 pub struct Conn {
     pub table: Option<TableHandle>,
+    /// Past one machine: when another node serves the table, its address (closed with 4307).
+    pub elsewhere: Option<String>,
     pub limits: Arc<Limits>,
     pub shutdown: Shutdown,
     /// Held for the connection's life: the connection cap. `None`: the cap was reached, so the
     /// connection is closed at once with 1013.
     pub permit: Option<OwnedSemaphorePermit>,
+    /// The client's address, for the refused-token throttle.
+    pub peer: IpAddr,
+    /// Refused tokens per address, shared by every connection.
+    pub bad_tokens: Arc<AddressBuckets>,
 }
 
 fn text_of(m: &ClientOut) -> String {
@@ -42,9 +54,12 @@ fn error_text(p: Problem) -> String {
 pub async fn run(socket: WebSocket, conn: Conn) {
     let Conn {
         table,
+        elsewhere,
         limits,
         mut shutdown,
         permit,
+        peer,
+        bad_tokens,
     } = conn;
     let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
     let (sink, mut stream) = socket.split();
@@ -67,7 +82,10 @@ pub async fn run(socket: WebSocket, conn: Conn) {
             None
         }
         (true, None) => {
-            close_now(close::NO_TABLE, "no such table");
+            match elsewhere {
+                Some(owner) => close_now(close::ELSEWHERE, &owner),
+                None => close_now(close::NO_TABLE, "no such table"),
+            }
             None
         }
         (true, Some(t)) => Some(t),
@@ -76,25 +94,35 @@ pub async fn run(socket: WebSocket, conn: Conn) {
     let mut rate = RateLimit::new(&limits);
     let mut last_seen = Instant::now();
     let mut broom = interval(limits.ping_every);
+    // A seat's presence: quiet after `quiet_after` without a frame (pongs count), told to the
+    // table, which shows the seat 掉线 until a frame comes again (issue 13).
+    let mut presence = interval(limits.presence_every());
+    let mut quiet = false;
     let mut attached: Option<Who> = None;
+    let hello_by = tokio::time::sleep(limits.hello_within);
+    tokio::pin!(hello_by);
 
     if let Some(table) = table.as_ref() {
         loop {
             tokio::select! {
                 frame = stream.next() => {
-                    let Some(Ok(frame)) = frame else {
-                        // Closed by the peer, or a protocol error (e.g. a frame far over the
-                        // limit, refused by the WebSocket layer itself).
-                        if let Some(Err(e)) = frame {
-                            let big = e.to_string().to_lowercase().contains("too long")
-                                || e.to_string().to_lowercase().contains("too big");
-                            if big {
-                                close_now(close::TOO_BIG, "frame too big");
+                    let frame = match frame {
+                        Some(Ok(frame)) => frame,
+                        // Closed by the peer.
+                        None => break,
+                        // A frame the WebSocket layer refused: say which rule it broke.
+                        Some(Err(e)) => {
+                            if let Some((code, reason)) = refused_frame(e) {
+                                close_now(code, &reason);
                             }
+                            break;
                         }
-                        break;
                     };
                     last_seen = Instant::now();
+                    if quiet {
+                        quiet = false;
+                        table.quiet(id, false).await;
+                    }
                     let text = match frame {
                         Message::Text(t) => t,
                         Message::Binary(_) => {
@@ -136,15 +164,35 @@ pub async fn run(socket: WebSocket, conn: Conn) {
                         }
                     };
                     match (msg, attached) {
-                        (ClientIn::Ping { nonce }, _) => {
+                        (ClientIn::Ping { nonce }, Some(_)) => {
                             let _ = out_tx.try_send(text_of(&ClientOut::Pong { nonce }));
                         }
                         (ClientIn::Hello { token, last_seq }, None) => {
+                            let checks_token = token.is_some();
+                            if checks_token && !bad_tokens.allows(peer, Instant::now()) {
+                                let _ = out_tx.try_send(error_text(Problem::new(
+                                    codes::RATE_LIMITED,
+                                    "错误的凭证太多，请过一会儿再试",
+                                    "too many refused tokens from this address: wait a minute",
+                                )));
+                                close_now(close::RATE_LIMITED, "too many refused tokens");
+                                break;
+                            }
                             match table.attach(outlet.clone(), token, last_seq).await {
-                                Ok(who) => attached = Some(who),
+                                Ok(who) => {
+                                    tracing::Span::current()
+                                        .record("who", tracing::field::debug(who));
+                                    tracing::debug!("attached");
+                                    attached = Some(who);
+                                }
                                 Err(p) => {
                                     let code = match p.code.as_str() {
-                                        codes::BAD_TOKEN => close::BAD_TOKEN,
+                                        codes::BAD_TOKEN => {
+                                            // Counted per address: a referee token is guessed
+                                            // from many connections, not one.
+                                            bad_tokens.charge_anyway(peer, Instant::now());
+                                            close::BAD_TOKEN
+                                        }
                                         codes::TABLE_REBUILDING => close::RETRY,
                                         _ => close::NO_TABLE,
                                     };
@@ -181,6 +229,8 @@ pub async fn run(socket: WebSocket, conn: Conn) {
                             }
                         }
                         (ClientIn::Resync, Some(_)) => table.resync(id).await,
+                        (ClientIn::Auto { on }, Some(_)) => table.auto(id, on).await,
+                        (ClientIn::Review { on, reason }, Some(_)) => table.review(id, on, reason).await,
                     }
                 }
                 _ = close_watch.changed() => break,
@@ -189,6 +239,21 @@ pub async fn run(socket: WebSocket, conn: Conn) {
                     let (code, reason) = table.closed_with();
                     close_now(code, reason);
                     break;
+                }
+                _ = &mut hello_by, if attached.is_none() => {
+                    let _ = out_tx.try_send(error_text(Problem::new(
+                        codes::HELLO_FIRST,
+                        "没有及时发送 hello",
+                        "no hello in time",
+                    )));
+                    close_now(close::BAD_HELLO, "no hello in time");
+                    break;
+                }
+                _ = presence.tick(), if attached.is_some() => {
+                    if !quiet && last_seen.elapsed() > limits.quiet_after {
+                        quiet = true;
+                        table.quiet(id, true).await;
+                    }
                 }
                 _ = broom.tick() => {
                     if last_seen.elapsed() > limits.silent_after {
@@ -235,7 +300,7 @@ async fn write_loop(
     mut close_rx: watch::Receiver<CloseWith>,
     limits: Arc<Limits>,
 ) {
-    let mut ping = interval(limits.ping_every);
+    let mut ping = interval(limits.presence_every());
     ping.tick().await;
     let close_with = loop {
         tokio::select! {
@@ -270,4 +335,33 @@ async fn write_loop(
         })))
         .await;
     let _ = sink.close().await;
+}
+
+/// The close code and reason for a frame the WebSocket layer refused; `None` when the peer just
+/// went away (nothing to tell it).
+fn refused_frame(e: axum::Error) -> Option<(u16, String)> {
+    use tungstenite::error::{Error as WsError, ProtocolError};
+    let Ok(e) = e.into_inner().downcast::<WsError>() else {
+        return Some((close::PROTOCOL_ERROR, "protocol error".into()));
+    };
+    match *e {
+        WsError::ConnectionClosed | WsError::AlreadyClosed | WsError::Io(_) => None,
+        WsError::Protocol(ProtocolError::ResetWithoutClosingHandshake) => None,
+        WsError::Utf8(_) => Some((close::INVALID_PAYLOAD, "text frame is not UTF-8".into())),
+        WsError::Capacity(_) => Some((close::TOO_BIG, "frame too big".into())),
+        // A close reason is at most 123 bytes; tungstenite's messages are well under that.
+        WsError::Protocol(p) => Some((close::PROTOCOL_ERROR, truncate(p.to_string(), 120))),
+        other => Some((close::PROTOCOL_ERROR, truncate(other.to_string(), 120))),
+    }
+}
+
+fn truncate(mut s: String, max: usize) -> String {
+    if s.len() > max {
+        let mut end = max;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        s.truncate(end);
+    }
+    s
 }

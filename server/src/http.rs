@@ -1,50 +1,234 @@
-//! HTTP: the lobby API (`/api/...`), the WebSocket upgrade (`/ws/{table}`), and the web client
-//! as static files from `web-client/`.
+//! HTTP: the accept loop (timeouts, the per-address connection cap), the lobby API (`/api/...`),
+//! the WebSocket upgrade (`/ws/{table}`), and the web client as static files from `web-client/`.
+//!
+//! Every refusal is a JSON [`Problem`] with its status, including those axum makes by itself
+//! (wrong method, a bad path, a failed upgrade): [`json_refusals`] rewrites them.
 
+use std::future::Future;
+use std::io;
+use std::net::{IpAddr, SocketAddr};
 use std::path::{Component, Path, PathBuf};
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
 
+use axum::body::Body;
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{DefaultBodyLimit, Path as UrlPath, State};
-use axum::http::{header, HeaderMap, StatusCode, Uri};
+use axum::extract::{ConnectInfo, Path as UrlPath, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{any, get, post};
 use axum::{Json, Router};
+use http_body_util::{BodyExt, LengthLimitError, Limited};
+use hyper_util::rt::{TokioIo, TokioTimer};
 use protocol::{codes, CreateTable, JoinSeat, LeaveSeat, Problem};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
+use tokio::time::Instant;
+use tower::ServiceExt;
 
 use crate::connection::{self, Conn};
-use crate::limits::Limits;
+use crate::limits::{AddressBuckets, AddressCount, AddressSlot, Limits};
 use crate::lobby::{Lobby, Refusal};
-use crate::shutdown::Shutdown;
+use crate::shutdown::{Shutdown, ShutdownSwitch};
+use crate::Config;
+
+/// Request bodies are JSON of a few hundred bytes; 8 KiB is generous.
+pub const MAX_BODY: usize = 8 * 1024;
+
+/// How long a shutdown waits for a request in flight before dropping its connection.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
 /// Shared by every request.
 pub struct App {
     pub lobby: Arc<Lobby>,
     pub limits: Arc<Limits>,
-    /// The web client's directory.
-    pub web: PathBuf,
+    /// The web client's directory on disk; `None`: the files embedded in the binary.
+    pub web: Option<PathBuf>,
     /// Allowed browser origins besides the server's own host; `*` allows any.
     pub allow_origins: Vec<String>,
+    /// Host names a request may name besides IP literals and `localhost` (lower case, no port);
+    /// `*` allows any. Anything else is a DNS-rebinding attempt.
+    pub allow_hosts: Vec<String>,
     /// The connection cap: one permit per WebSocket.
     pub connections: Arc<Semaphore>,
     /// Cloned into each connection (it also keeps the server's shutdown waiting for them).
     pub shutdown: Shutdown,
+    /// Refused tokens per client address, shared by every WebSocket.
+    pub bad_tokens: Arc<AddressBuckets>,
+    /// Tables created per client address.
+    pub creations: AddressBuckets,
+    /// Routes of other services, merged under the same guard (the events' `/api/events/…`,
+    /// set by [`crate::start`]): this module knows nothing of them.
+    pub extra: Router<Arc<App>>,
+}
+
+impl App {
+    pub fn new(lobby: Arc<Lobby>, config: &Config, shutdown: Shutdown) -> App {
+        let limits = &config.limits;
+        App {
+            lobby,
+            limits: Arc::new(limits.clone()),
+            web: config.web.clone(),
+            allow_origins: config.allow_origins.clone(),
+            allow_hosts: config
+                .allow_hosts
+                .iter()
+                .map(|h| host_name(h.trim()).to_ascii_lowercase())
+                .collect(),
+            connections: Arc::new(Semaphore::new(limits.max_connections)),
+            shutdown,
+            bad_tokens: Arc::new(AddressBuckets::new(
+                limits.bad_token_burst,
+                limits.bad_tokens_per_minute,
+            )),
+            creations: AddressBuckets::new(limits.table_burst, limits.tables_per_minute),
+            extra: Router::new(),
+        }
+    }
 }
 
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/api/tables", get(list).post(create))
         .route("/api/tables/{id}", get(one))
+        // The invite link as a QR code (issue 13; server/src/invite.rs).
+        .route("/api/tables/{id}/qr.svg", get(qr))
         .route("/api/tables/{id}/join", post(join))
         .route("/api/tables/{id}/leave", post(leave))
+        .merge(app.extra.clone())
+        .route("/api/{*rest}", any(no_route))
+        .route("/metrics", get(metrics))
+        .route("/api/tables/{id}/replay", get(replay))
+        .route("/api/tables/{id}/explain/{seq}", get(explain))
         .route("/ws/{id}", get(ws))
-        .fallback(get(static_file))
-        .layer(DefaultBodyLimit::max(8 * 1024))
+        .fallback(static_file)
+        .layer(middleware::from_fn_with_state(app.clone(), guard))
+        .layer(middleware::map_response(json_refusals))
         .with_state(app)
 }
 
-fn problem(status: u16, p: Problem) -> Response {
+/// Accepts connections until `stop` resolves, then lets the requests in flight finish.
+///
+/// Our own loop rather than `axum::serve`, which cannot set hyper's header read timeout nor
+/// count connections per address. WebSocket upgrades work as under `axum::serve`: the
+/// connection hands its socket to the upgrade, and the WebSocket's own shutdown takes over.
+pub async fn serve(listener: TcpListener, app: Arc<App>, stop: impl Future<Output = ()>) {
+    let router = router(app.clone());
+    let per_address = AddressCount::new(app.limits.max_connections_per_ip);
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(app.limits.http_header_timeout)
+        // A request head (and a buffered body chunk) fits in 16 KiB; hyper's default is ~400 KiB
+        // a connection, too much to grant every silent socket.
+        .max_buf_size(16 * 1024);
+    let connections = ShutdownSwitch::new();
+    tokio::pin!(stop);
+    loop {
+        let (tcp, peer) = tokio::select! {
+            _ = &mut stop => break,
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                Err(e) => {
+                    // A connection that died before we took it is the peer's business; anything
+                    // else (out of file descriptors) passes with time, so back off a little.
+                    if !matches!(
+                        e.kind(),
+                        io::ErrorKind::ConnectionAborted
+                            | io::ErrorKind::ConnectionReset
+                            | io::ErrorKind::ConnectionRefused
+                    ) {
+                        tracing::warn!(error = %e, "accept failed; backing off");
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                    }
+                    continue;
+                }
+            },
+        };
+        // Over the cap for its address: closed at once, before a byte is read.
+        let Some(slot) = per_address.enter(peer.ip()) else {
+            drop(tcp);
+            continue;
+        };
+        // No Nagle: an `ack` and its `events` are two small writes, and waiting for the peer's
+        // delayed ACK between them would add up to 40 ms to a move.
+        let _ = tcp.set_nodelay(true);
+        let io = TokioIo::new(CountedTcp { tcp, _slot: slot });
+        let router = router.clone();
+        let service = hyper::service::service_fn(move |mut req: Request<hyper::body::Incoming>| {
+            req.extensions_mut().insert(ConnectInfo(peer));
+            router.clone().oneshot(req)
+        });
+        let conn = http.serve_connection(io, service).with_upgrades();
+        let mut shutdown = connections.subscribe();
+        tokio::spawn(async move {
+            tokio::pin!(conn);
+            tokio::select! {
+                _ = conn.as_mut() => return,
+                _ = shutdown.recv() => {}
+            }
+            // Idle kept-alive connections close now; a request in flight finishes first.
+            conn.as_mut().graceful_shutdown();
+            let _ = tokio::time::timeout(SHUTDOWN_GRACE, conn).await;
+        });
+    }
+    // The app holds a `Shutdown` of the WebSockets' switch: let it go, or their shutdown would
+    // wait for us.
+    drop((listener, router, app));
+    connections.shutdown().await;
+}
+
+/// A TCP stream that holds its address's connection slot while it lives, also after a
+/// WebSocket upgrade (the upgrade takes the stream, slot and all).
+struct CountedTcp {
+    tcp: TcpStream,
+    _slot: AddressSlot,
+}
+
+impl AsyncRead for CountedTcp {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.tcp).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for CountedTcp {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.tcp).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.tcp).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.tcp.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.tcp).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.tcp).poll_shutdown(cx)
+    }
+}
+
+pub(crate) fn problem(status: u16, p: Problem) -> Response {
     let status = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST);
     (status, Json(p)).into_response()
 }
@@ -53,17 +237,84 @@ fn refused(r: Refusal) -> Response {
     problem(r.0, r.1)
 }
 
-/// Parses a JSON body ourselves, so a bad body gets a [`Problem`] like everything else.
-fn body<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Box<Response>> {
-    serde_json::from_str(text).map_err(|e| {
-        Box::new(problem(
+/// Reads a request body of at most `max` bytes ([`MAX_BODY`], or longer for a director's event
+/// entries), within the body timeout, UTF-8.
+pub(crate) async fn read_body_up_to(
+    limits: &Limits,
+    body: Body,
+    max: usize,
+) -> Result<String, Response> {
+    let collected =
+        tokio::time::timeout(limits.http_body_timeout, Limited::new(body, max).collect()).await;
+    let bytes = match collected {
+        Err(_) => {
+            return Err(problem(
+                408,
+                Problem::new(
+                    codes::TIMEOUT,
+                    "请求内容没有及时送到",
+                    "the request body did not arrive in time",
+                ),
+            ))
+        }
+        Ok(Err(e)) if e.downcast_ref::<LengthLimitError>().is_some() => {
+            return Err(problem(
+                413,
+                Problem::new(
+                    codes::TOO_BIG,
+                    format!("请求内容太长（最多 {} KiB）", max / 1024),
+                    format!("the request body is over {} KiB", max / 1024),
+                ),
+            ))
+        }
+        Ok(Err(e)) => {
+            return Err(problem(
+                400,
+                Problem::new(
+                    codes::BAD_REQUEST,
+                    "请求内容读取失败",
+                    format!("cannot read the request body: {e}"),
+                ),
+            ))
+        }
+        Ok(Ok(c)) => c.to_bytes(),
+    };
+    String::from_utf8(bytes.to_vec()).map_err(|_| {
+        problem(
+            400,
+            Problem::new(
+                codes::BAD_REQUEST,
+                "请求内容不是 UTF-8 文本",
+                "the request body is not UTF-8 text",
+            ),
+        )
+    })
+}
+
+/// Reads and parses a JSON body ourselves, so every bad body gets a [`Problem`].
+async fn json_body<T: serde::de::DeserializeOwned>(
+    limits: &Limits,
+    body: Body,
+) -> Result<T, Response> {
+    json_body_up_to(limits, body, MAX_BODY).await
+}
+
+/// [`json_body`] of at most `max` bytes.
+pub(crate) async fn json_body_up_to<T: serde::de::DeserializeOwned>(
+    limits: &Limits,
+    body: Body,
+    max: usize,
+) -> Result<T, Response> {
+    let text = read_body_up_to(limits, body, max).await?;
+    serde_json::from_str(&text).map_err(|e| {
+        problem(
             400,
             Problem::new(
                 codes::BAD_REQUEST,
                 format!("请求有误：{e}"),
                 format!("bad request: {e}"),
             ),
-        ))
+        )
     })
 }
 
@@ -71,7 +322,28 @@ async fn list(State(app): State<Arc<App>>) -> Response {
     Json(app.lobby.list()).into_response()
 }
 
-async fn one(State(app): State<Arc<App>>, UrlPath(id): UrlPath<String>) -> Response {
+/// Past one machine: the answer for a table another node serves, a `307` to the same path
+/// there (`Location`), with a Problem that names the node for clients that do not follow it.
+fn elsewhere(owner: &str, uri: &Uri) -> Response {
+    let path = uri.path_and_query().map(|p| p.as_str()).unwrap_or("/");
+    let mut resp = problem(
+        307,
+        Problem::new(
+            codes::ELSEWHERE,
+            format!("这张牌桌在另一台服务器上：{owner}"),
+            format!("this table is served by another node: {owner}"),
+        ),
+    );
+    if let Ok(location) = HeaderValue::from_str(&format!("{owner}{path}")) {
+        resp.headers_mut().insert(header::LOCATION, location);
+    }
+    resp
+}
+
+async fn one(State(app): State<Arc<App>>, UrlPath(id): UrlPath<String>, uri: Uri) -> Response {
+    if let Some(owner) = app.lobby.elsewhere(&id).await {
+        return elsewhere(&owner, &uri);
+    }
     match app.lobby.summary(&id) {
         Some(s) => Json(s).into_response(),
         None => problem(
@@ -81,21 +353,88 @@ async fn one(State(app): State<Arc<App>>, UrlPath(id): UrlPath<String>) -> Respo
     }
 }
 
-async fn create(State(app): State<Arc<App>>, text: String) -> Response {
-    let req: CreateTable = match body(&text) {
-        Ok(r) => r,
-        Err(resp) => return *resp,
+/// The table's invite link as an SVG QR code, on the host this request named (the guard has
+/// checked it); `https` when a proxy in front says so.
+async fn qr(
+    State(app): State<Arc<App>>,
+    UrlPath(id): UrlPath<String>,
+    headers: HeaderMap,
+) -> Response {
+    let Some(table) = app.lobby.get(&id) else {
+        return problem(
+            404,
+            Problem::new(codes::NO_TABLE, "没有这张牌桌", "no such table"),
+        );
     };
+    let header = |name| headers.get(name).and_then(|v| v.to_str().ok());
+    let host = header(header::HOST).unwrap_or("localhost");
+    let scheme = match header(header::HeaderName::from_static("x-forwarded-proto")) {
+        Some("https") => "https",
+        _ => "http",
+    };
+    let link = crate::invite::table_link(scheme, host, &table.id);
+    match crate::invite::qr_svg(&link) {
+        Some(svg) => (
+            [
+                (header::CONTENT_TYPE, "image/svg+xml"),
+                (header::CACHE_CONTROL, "no-store"),
+            ],
+            svg,
+        )
+            .into_response(),
+        None => problem(
+            500,
+            Problem::new(
+                codes::INTERNAL,
+                "无法生成二维码",
+                "could not make the QR code",
+            ),
+        ),
+    }
+}
+
+async fn create(
+    State(app): State<Arc<App>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    body: Body,
+) -> Response {
+    let req: CreateTable = match json_body(&app.limits, body).await {
+        Ok(r) => r,
+        Err(resp) => return resp,
+    };
+    // Charged only for a well-formed request: a malformed one creates nothing.
+    if !app.creations.take(peer.ip(), Instant::now()) {
+        let wait = (60.0 / app.limits.tables_per_minute.max(0.01)).ceil() as u64;
+        let mut resp = problem(
+            429,
+            Problem::new(
+                codes::RATE_LIMITED,
+                "开桌太频繁了，请稍后再试",
+                "too many tables created from this address: try again shortly",
+            ),
+        );
+        resp.headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from(wait));
+        return resp;
+    }
     match app.lobby.create(req).await {
         Ok(summary) => (StatusCode::CREATED, Json(summary)).into_response(),
         Err(r) => refused(r),
     }
 }
 
-async fn join(State(app): State<Arc<App>>, UrlPath(id): UrlPath<String>, text: String) -> Response {
-    let req: JoinSeat = match body(&text) {
+async fn join(
+    State(app): State<Arc<App>>,
+    UrlPath(id): UrlPath<String>,
+    uri: Uri,
+    body: Body,
+) -> Response {
+    if let Some(owner) = app.lobby.elsewhere(&id).await {
+        return elsewhere(&owner, &uri);
+    }
+    let req: JoinSeat = match json_body(&app.limits, body).await {
         Ok(r) => r,
-        Err(resp) => return *resp,
+        Err(resp) => return resp,
     };
     match app.lobby.join(&id, req).await {
         Ok(joined) => Json(joined).into_response(),
@@ -106,16 +445,167 @@ async fn join(State(app): State<Arc<App>>, UrlPath(id): UrlPath<String>, text: S
 async fn leave(
     State(app): State<Arc<App>>,
     UrlPath(id): UrlPath<String>,
-    text: String,
+    uri: Uri,
+    body: Body,
 ) -> Response {
-    let req: LeaveSeat = match body(&text) {
+    if let Some(owner) = app.lobby.elsewhere(&id).await {
+        return elsewhere(&owner, &uri);
+    }
+    let req: LeaveSeat = match json_body(&app.limits, body).await {
         Ok(r) => r,
-        Err(resp) => return *resp,
+        Err(resp) => return resp,
     };
     match app.lobby.leave(&id, req).await {
         Ok(()) => Json(serde_json::json!({})).into_response(),
         Err(r) => refused(r),
     }
+}
+
+/// Whether the request carries the referee's token (`Authorization: Bearer …`).
+fn is_referee(app: &App, headers: &HeaderMap) -> bool {
+    let Some(want) = app.lobby.settings.referee_hash.as_deref() else {
+        return false;
+    };
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .is_some_and(|t| crate::seat_token::same(want, &crate::seat_token::hash(t.trim())))
+}
+
+/// A stored table, replayed through the engine, for the referee at any time and for everyone
+/// once the table is over and its seed is public (no open table deals from it any more): every
+/// hand is in it.
+async fn replayed_for(
+    app: &App,
+    id: &str,
+    headers: &HeaderMap,
+) -> Result<crate::referee::replayed::Checked, Response> {
+    let public = app.lobby.summary(id).is_some_and(|s| s.seed.is_some());
+    if !public && !is_referee(app, headers) {
+        return Err(problem(
+            403,
+            Problem::new(
+                codes::NOT_YET_PUBLIC,
+                "这副牌还不能复盘：它结束、且用同一种子的牌桌都结束后才公开（裁判随时可看）",
+                "this table cannot be replayed yet: it is public once it is over and no open table deals from its seed (a referee may at any time)",
+            ),
+        ));
+    }
+    match app.lobby.journal.load(id).await {
+        Ok(Some(stored)) => Ok(crate::referee::replayed::check(stored, None)),
+        Ok(None) => Err(problem(
+            404,
+            Problem::new(codes::NO_TABLE, "没有这张牌桌", "no such table"),
+        )),
+        Err(e) => Err(problem(
+            503,
+            Problem::new(
+                codes::STORE_FAILED,
+                "服务器暂时读不到记录，请稍后再试",
+                format!("the store could not be read: {}", e.0),
+            ),
+        )),
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct ReplayQuery {
+    /// The full state (every hand) after action `at` instead of the whole replay.
+    at: Option<u64>,
+}
+
+/// `GET /api/tables/{id}/replay[?at=N]`: `paiju replay --json` (or `--at N`) over HTTP, for the
+/// web replay viewer.
+async fn replay(
+    State(app): State<Arc<App>>,
+    UrlPath(id): UrlPath<String>,
+    axum::extract::Query(q): axum::extract::Query<ReplayQuery>,
+    headers: HeaderMap,
+) -> Response {
+    let checked = match replayed_for(&app, &id, &headers).await {
+        Ok(c) => c,
+        Err(r) => return r,
+    };
+    match q.at {
+        None => Json(crate::referee::replay::json(&checked)).into_response(),
+        Some(n) => match crate::referee::replay::state_json(&checked, n) {
+            Ok(v) => Json(v).into_response(),
+            Err(e) => problem(400, Problem::new(codes::BAD_REQUEST, e.clone(), e)),
+        },
+    }
+}
+
+/// `GET /api/tables/{id}/explain/{seq}`: why logged action `seq` was legal, in the engine's
+/// words (`paiju explain --json`).
+async fn explain(
+    State(app): State<Arc<App>>,
+    UrlPath((id, seq)): UrlPath<(String, u64)>,
+    headers: HeaderMap,
+) -> Response {
+    let checked = match replayed_for(&app, &id, &headers).await {
+        Ok(c) => c,
+        Err(r) => return r,
+    };
+    match crate::referee::explain::explain(&checked, seq) {
+        Ok(e) => Json(e).into_response(),
+        Err(e) => problem(400, Problem::new(codes::BAD_REQUEST, e.clone(), e)),
+    }
+}
+
+/// `GET /metrics`: Prometheus (OpenMetrics) text; docs/operations.md shows how to scrape it.
+async fn metrics(State(app): State<Arc<App>>) -> Response {
+    let tables = app
+        .lobby
+        .tables
+        .iter()
+        .map(|t| {
+            let s = t.summary();
+            (s.game, format!("{:?}", s.state).to_lowercase())
+        })
+        .collect::<Vec<_>>();
+    let open = app.limits.max_connections - app.connections.available_permits();
+    let text = app.lobby.metrics.render(tables, open);
+    ([(header::CONTENT_TYPE, crate::metrics::CONTENT_TYPE)], text).into_response()
+}
+
+async fn no_route() -> Response {
+    problem(
+        404,
+        Problem::new(codes::NOT_FOUND, "没有这个接口", "no such API route"),
+    )
+}
+
+/// The host part of a `Host` header value: no port, no IPv6 brackets, no trailing dot.
+fn host_name(host: &str) -> &str {
+    let name = match host.strip_prefix('[') {
+        Some(rest) => rest.split(']').next().unwrap_or(""),
+        None => match host.rsplit_once(':') {
+            // One colon: `name:port`; more is a bare IPv6 address.
+            Some((name, _)) if !name.contains(':') => name,
+            _ => host,
+        },
+    };
+    name.strip_suffix('.').unwrap_or(name)
+}
+
+/// Whether a request's `Host` names this server. DNS rebinding points an attacker's name at our
+/// address, so the browser sends that name: IP literals and `localhost` cannot be rebound and
+/// always pass; other names only if configured (`--allow-host`). A request without `Host` is no
+/// browser's and passes.
+fn host_ok(headers: &HeaderMap, allow: &[String]) -> bool {
+    let Some(host) = headers.get(header::HOST) else {
+        return true;
+    };
+    let Ok(host) = host.to_str() else {
+        return false;
+    };
+    let name = host_name(host.trim());
+    name.parse::<IpAddr>().is_ok()
+        || name.eq_ignore_ascii_case("localhost")
+        || allow
+            .iter()
+            .any(|a| a == "*" || a.eq_ignore_ascii_case(name))
 }
 
 /// A browser's `Origin` must be our own host or an allowed one; clients without an `Origin`
@@ -138,27 +628,132 @@ fn origin_ok(headers: &HeaderMap, allow: &[String]) -> bool {
     !host.is_empty() && origin_host == host
 }
 
+/// `application/json`, with or without parameters. A cross-site form or `fetch` without CORS
+/// can only send `text/plain`, form types or none: requiring JSON shuts them out.
+fn json_content_type(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"))
+}
+
+fn bad_origin() -> Response {
+    problem(
+        403,
+        Problem::new(
+            codes::BAD_ORIGIN,
+            "不允许从这个网址连接",
+            "requests from this origin are not allowed",
+        ),
+    )
+}
+
+/// Checks every request's `Host`, and a POST's `Origin` and `Content-Type`, before it reaches
+/// a handler.
+async fn guard(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
+    let headers = req.headers();
+    if !host_ok(headers, &app.allow_hosts) {
+        return problem(
+            403,
+            Problem::new(
+                codes::BAD_HOST,
+                "这个网址不是本服务器的名字",
+                "this server does not answer to that host name (see --allow-host)",
+            ),
+        );
+    }
+    if req.method() == Method::POST {
+        if !origin_ok(headers, &app.allow_origins) {
+            return bad_origin();
+        }
+        if !json_content_type(headers) {
+            return problem(
+                415,
+                Problem::new(
+                    codes::BAD_CONTENT_TYPE,
+                    "请求内容必须是 JSON",
+                    "POST bodies must be sent as Content-Type: application/json",
+                ),
+            );
+        }
+    }
+    next.run(req).await
+}
+
+/// Turns every refusal that is not already a JSON [`Problem`] (axum's own: a wrong method, a
+/// bad path parameter, a failed WebSocket upgrade) into one, keeping its status and its text.
+async fn json_refusals(resp: Response) -> Response {
+    let status = resp.status();
+    let is_json = resp
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return resp;
+    }
+    let (parts, body) = resp.into_parts();
+    let text = axum::body::to_bytes(body, 1024)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .unwrap_or_default();
+    let (code, zh, en) = match status.as_u16() {
+        404 => (codes::NOT_FOUND, "没有这个网址", "not found"),
+        405 => (
+            codes::METHOD_NOT_ALLOWED,
+            "不支持这种请求方法",
+            "method not allowed",
+        ),
+        408 => (codes::TIMEOUT, "请求超时", "request timeout"),
+        413 => (codes::TOO_BIG, "请求内容太长", "request too large"),
+        415 => (
+            codes::BAD_CONTENT_TYPE,
+            "请求内容类型不对",
+            "unsupported content type",
+        ),
+        429 => (codes::RATE_LIMITED, "请求太频繁", "too many requests"),
+        s if s >= 500 => (codes::INTERNAL, "服务器出错", "server error"),
+        _ => (codes::BAD_REQUEST, "请求有误", "bad request"),
+    };
+    let en = if text.is_empty() {
+        en.to_string()
+    } else {
+        format!("{en}: {text}")
+    };
+    let mut out = problem(status.as_u16(), Problem::new(code, zh, en));
+    // Keep what tells the client how to go on (`Allow`, `Retry-After`).
+    for name in [header::ALLOW, header::RETRY_AFTER] {
+        if let Some(v) = parts.headers.get(&name) {
+            out.headers_mut().insert(name, v.clone());
+        }
+    }
+    out
+}
+
 async fn ws(
     State(app): State<Arc<App>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     UrlPath(id): UrlPath<String>,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
     if !origin_ok(&headers, &app.allow_origins) {
-        return problem(
-            403,
-            Problem::new(
-                codes::BAD_ORIGIN,
-                "不允许从这个网址连接",
-                "connections from this origin are not allowed",
-            ),
-        );
+        return bad_origin();
     }
+    // Past one machine: a table served elsewhere is named in the close (4307); one no node
+    // serves is taken over here first.
+    let owner = match app.lobby.get(&id) {
+        Some(_) => None,
+        None => app.lobby.elsewhere(&id).await,
+    };
     let conn = Conn {
         table: app.lobby.get(&id),
+        elsewhere: owner,
         limits: app.limits.clone(),
         shutdown: app.shutdown.clone(),
         permit: app.connections.clone().try_acquire_owned().ok(),
+        peer: peer.ip(),
+        bad_tokens: app.bad_tokens.clone(),
     };
     // The WebSocket layer refuses frames far over our limit by itself; frames between our
     // limit and this one reach the connection, which closes with 1009 and a reason.
@@ -170,7 +765,17 @@ async fn ws(
         .write_buffer_size(0)
         .max_frame_size(hard_cap)
         .max_message_size(hard_cap)
-        .on_upgrade(move |socket| connection::run(socket, conn))
+        .on_upgrade(move |socket| {
+            // Every log line of the connection carries the table, the peer and (once known)
+            // the seat or role.
+            let span = tracing::info_span!(
+                "conn",
+                table = %id,
+                peer = %peer.ip(),
+                who = tracing::field::Empty
+            );
+            tracing::Instrument::instrument(connection::run(socket, conn), span)
+        })
 }
 
 fn content_type(path: &Path) -> &'static str {
@@ -192,31 +797,76 @@ fn content_type(path: &Path) -> &'static str {
     }
 }
 
-async fn static_file(State(app): State<Arc<App>>, uri: Uri) -> Response {
-    let mut rel = uri.path().trim_start_matches('/').to_string();
+fn not_found() -> Response {
+    problem(
+        404,
+        Problem::new(codes::NOT_FOUND, "没有这个网址", "not found"),
+    )
+}
+
+/// The file under the web directory that a URL path names, if it is one we serve: plain names
+/// only (no `..`, no absolute paths, no dot files), and — after every symlink is resolved — still
+/// inside the web directory. (tower-http's `ServeDir` follows symlinks wherever they point.) A
+/// symlink swapped in between this check and the read could still escape: whoever can write the
+/// web directory could put the file there anyway.
+async fn web_file(web: &Path, url_path: &str) -> Option<PathBuf> {
+    let mut rel = url_path.trim_start_matches('/').to_string();
     if rel.is_empty() || rel.ends_with('/') {
         rel.push_str("index.html");
     }
     let rel_path = Path::new(&rel);
-    // Only plain names below the web directory: no `..`, no absolute paths, no dot files.
-    let safe = rel_path.components().all(|c| match c {
+    let plain = rel_path.components().all(|c| match c {
         Component::Normal(s) => !s.to_string_lossy().starts_with('.'),
         _ => false,
     });
-    if !safe {
-        return (StatusCode::NOT_FOUND, "not found").into_response();
+    if !plain {
+        return None;
     }
-    let full = app.web.join(rel_path);
-    match tokio::fs::read(&full).await {
+    let root = tokio::fs::canonicalize(web).await.ok()?;
+    let real = tokio::fs::canonicalize(root.join(rel_path)).await.ok()?;
+    real.starts_with(&root).then_some(real)
+}
+
+async fn static_file(State(app): State<Arc<App>>, method: Method, uri: Uri) -> Response {
+    if method != Method::GET && method != Method::HEAD {
+        let mut resp = problem(
+            405,
+            Problem::new(
+                codes::METHOD_NOT_ALLOWED,
+                "不支持这种请求方法",
+                "method not allowed",
+            ),
+        );
+        resp.headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+        return resp;
+    }
+    let Some(dir) = &app.web else {
+        return match crate::web::embedded(uri.path()) {
+            Some((path, bytes)) => (
+                [
+                    (header::CONTENT_TYPE, content_type(Path::new(path))),
+                    (header::CACHE_CONTROL, "no-cache"),
+                ],
+                bytes,
+            )
+                .into_response(),
+            None => not_found(),
+        };
+    };
+    let Some(file) = web_file(dir, uri.path()).await else {
+        return not_found();
+    };
+    match tokio::fs::read(&file).await {
         Ok(bytes) => (
             [
-                (header::CONTENT_TYPE, content_type(&full)),
+                (header::CONTENT_TYPE, content_type(&file)),
                 (header::CACHE_CONTROL, "no-cache"),
             ],
             bytes,
         )
             .into_response(),
-        Err(_) => (StatusCode::NOT_FOUND, "not found").into_response(),
+        Err(_) => not_found(),
     }
 }
 
@@ -235,5 +885,43 @@ mod tests {
         assert!(!origin_ok(&h, &[]));
         assert!(origin_ok(&h, &["http://evil.example".into()]));
         assert!(origin_ok(&h, &["*".into()]));
+    }
+
+    #[test]
+    fn host_rules() {
+        let ok = |host: &str, allow: &[&str]| {
+            let mut h = HeaderMap::new();
+            h.insert(header::HOST, host.parse().unwrap());
+            let allow: Vec<String> = allow.iter().map(|s| s.to_string()).collect();
+            host_ok(&h, &allow)
+        };
+        assert!(ok("127.0.0.1:8080", &[]));
+        assert!(ok("192.168.1.20:8080", &[]));
+        assert!(ok("[::1]:8080", &[]));
+        assert!(ok("localhost:8080", &[]));
+        assert!(ok("LOCALHOST.", &[]));
+        assert!(!ok("rebind.evil.example:8080", &[]));
+        assert!(ok("paiju.example.org", &["paiju.example.org"]));
+        assert!(ok("Paiju.Example.org:443", &["paiju.example.org"]));
+        assert!(!ok(
+            "paiju.example.org.evil.example",
+            &["paiju.example.org"]
+        ));
+        assert!(ok("anything.example", &["*"]));
+        assert!(host_ok(&HeaderMap::new(), &[]));
+    }
+
+    #[test]
+    fn json_content_types() {
+        let ct = |v: &str| {
+            let mut h = HeaderMap::new();
+            h.insert(header::CONTENT_TYPE, v.parse().unwrap());
+            json_content_type(&h)
+        };
+        assert!(ct("application/json"));
+        assert!(ct("Application/JSON; charset=utf-8"));
+        assert!(!ct("text/plain"));
+        assert!(!ct("application/x-www-form-urlencoded"));
+        assert!(!json_content_type(&HeaderMap::new()));
     }
 }

@@ -2,8 +2,8 @@
 //!
 //! A map of the modules, in the order a request meets them:
 //!
-//! - [`http`]: the lobby API, the WebSocket upgrade (Origin check, connection cap) and the web
-//!   client's static files.
+//! - [`http`]: the accept loop (HTTP timeouts, per-address connection cap), the lobby API, the
+//!   WebSocket upgrade (Host and Origin checks, connection cap) and the web client's static files.
 //! - [`connection`]: one WebSocket: frame limit, rate limit, pings and the broom, the bounded
 //!   outbound queue; it talks to its table only through the table's channel.
 //! - [`lobby`]: the registry of open tables (DashMap); create, join, leave; rebuilding every open
@@ -11,42 +11,67 @@
 //! - [`table`]: one actor task per table owning its engine: apply → store → ack → broadcast,
 //!   per-viewer redaction, clocks and 托管, bots in seats, the idle broom.
 //! - [`game`]: the games as `rules::Engine`s the tables are generic over.
-//! - [`store`]: the hash-chained event log behind one trait (SQLite, WAL), group commit,
-//!   `verify`.
+//! - [`store`]: the hash-chained event log behind one trait (SQLite, WAL; or PostgreSQL), group
+//!   commit, `verify`; past one machine, the leases that say which node serves which table;
+//!   events' rows and logs behind a second, small one.
+//! - [`cluster`]: past one machine, the background task that renews this node's leases and takes
+//!   over the tables of nodes that died.
+//! - [`event`]: events (赛事) run by a director: 80分 duplicate pairs over a Mitchell movement,
+//!   tables opened per board, results read back, standings (`/api/events/…`).
+//! - [`invite`]: a table's invite link as a QR code (SVG).
 //! - [`clock`], [`limits`], [`seat_token`], [`shutdown`]: the small pieces.
 //!
 //! [`start`] runs a server on a listener; `main.rs` is a thin command line around it.
 
 pub mod clock;
+pub mod cluster;
 pub mod connection;
-pub mod game;
+pub mod event;
+pub mod games;
 pub mod http;
+pub mod invite;
 pub mod limits;
 pub mod lobby;
+pub mod metrics;
+pub mod referee;
 pub mod seat_token;
 pub mod shutdown;
 pub mod store;
 pub mod table;
+pub mod web;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::{oneshot, Semaphore};
+use tokio::sync::oneshot;
 
-pub use game::{DealFixed, Games, TableGame};
+pub use games::Games;
+pub use table::{DealFixed, TableGame};
 
 /// How a server runs. [`Config::default`] is what `paiju serve` uses without flags.
 #[derive(Clone, Debug)]
 pub struct Config {
     pub listen: SocketAddr,
-    /// The SQLite database file.
+    /// The SQLite database file, or a `postgres://` (`postgresql://`) URL: several nodes on one
+    /// PostgreSQL database, each table served by the node holding its lease.
     pub db: PathBuf,
-    /// The web client's directory.
-    pub web: PathBuf,
+    /// Past one machine: the address clients reach this node at (`http://10.0.0.2:8080`), told
+    /// to clients that ask another node for a table served here. `None`: `http://` and the
+    /// address it listens on.
+    pub advertise: Option<String>,
+    /// Past one machine: how long a table's lease lasts unless renewed (renewed every fifth of
+    /// it): how soon another node takes over the tables of a node that died.
+    pub lease: Duration,
+    /// The web client's directory, served from disk (while developing it); `None`: the copy
+    /// embedded in the binary at build time ([`web::WEB_FILES`]).
+    pub web: Option<PathBuf>,
     /// The referee's token; `None`: no referee role.
     pub referee_token: Option<String>,
+    /// The director's token (events: create, start and close rounds, adjust, reveal); `None`:
+    /// no director role. Never the referee's.
+    pub director_token: Option<String>,
     /// Real seconds per game second: 1.0 in play, small in tests.
     pub clock_scale: f64,
     /// How long bots wait before playing.
@@ -56,6 +81,9 @@ pub struct Config {
     pub limits: limits::Limits,
     /// Browser origins allowed besides our own host (`*`: any).
     pub allow_origins: Vec<String>,
+    /// Host names (in the `Host` header) served besides IP literals and `localhost`, e.g. the
+    /// public name behind a proxy (`*`: any). Others are refused against DNS rebinding.
+    pub allow_hosts: Vec<String>,
 }
 
 impl Default for Config {
@@ -63,13 +91,17 @@ impl Default for Config {
         Config {
             listen: "127.0.0.1:8080".parse().expect("address"),
             db: PathBuf::from("paiju.db"),
-            web: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../web-client")),
+            advertise: None,
+            lease: Duration::from_secs(10),
+            web: None,
             referee_token: None,
+            director_token: None,
             clock_scale: 1.0,
             bot_delay: Duration::from_millis(600),
             idle_after: Duration::from_secs(30 * 60),
             limits: limits::Limits::default(),
             allow_origins: Vec::new(),
+            allow_hosts: Vec::new(),
         }
     }
 }
@@ -81,6 +113,9 @@ pub struct Running {
     pub lobby: Arc<lobby::Lobby>,
     /// Tables that could not be rebuilt at start, with the reason.
     pub not_recovered: Vec<(String, String)>,
+    pub events: Arc<event::Events>,
+    /// Events that could not be rebuilt at start, with the reason.
+    pub events_not_recovered: Vec<(String, String)>,
     stop: Option<oneshot::Sender<()>>,
     done: tokio::task::JoinHandle<()>,
 }
@@ -101,54 +136,134 @@ impl Running {
     }
 }
 
-/// Opens the store, rebuilds the open tables, binds and serves.
+/// A `--advertise` value as a base URL: `http://` added when no scheme is given, no trailing
+/// slash. At most 100 characters (it travels in a WebSocket close reason).
+pub fn advertised(addr: &str) -> Result<String, String> {
+    let addr = addr.trim().trim_end_matches('/');
+    let url = if addr.starts_with("http://") || addr.starts_with("https://") {
+        addr.to_string()
+    } else {
+        format!("http://{addr}")
+    };
+    if addr.is_empty() || url.len() > 100 || url.chars().any(|c| c.is_whitespace()) {
+        return Err(format!(
+            "{addr:?} is not an address: e.g. 10.0.0.2:8080 or https://paiju.example.org/n2"
+        ));
+    }
+    Ok(url)
+}
+
+/// Binds, opens the store, rebuilds the open tables (past one machine: takes those no live lease
+/// names) and serves.
 pub async fn start(config: Config, games: Games) -> Result<Running, String> {
-    let mut sqlite = store::SqliteStore::open(&config.db)
-        .map_err(|e| format!("cannot open {}: {e}", config.db.display()))?;
-    let open = store::Store::open_tables(&mut sqlite).map_err(|e| e.to_string())?;
-    let (journal, journal_thread) = store::Journal::start(Box::new(sqlite));
-    let settings = Arc::new(lobby::TableSettings {
+    let listener = tokio::net::TcpListener::bind(config.listen)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let db = config.db.to_string_lossy().to_string();
+    let (store, leases, open, event_store): (Box<dyn store::Store>, _, _, _) =
+        if store::is_postgres_url(&db) {
+            let node = store::Node {
+                id: rules::deal::hex(&seat_token::random_bytes::<6>()),
+                address: advertised(&config.advertise.clone().unwrap_or_else(|| addr.to_string()))?,
+                lease: config.lease,
+            };
+            let shown = store::postgres::redact(&db);
+            let leases = store::Leases::connect(&db, node.clone())
+                .await
+                .map_err(|e| format!("cannot open {shown}: {e}"))?;
+            // Blocking (each connects with a runtime of its own): off this runtime's threads. Two
+            // connections: the tables' journal, and the events' (their writes fenced by the
+            // events' leases, as the journal's by the tables').
+            let (pg, events_pg) = tokio::task::spawn_blocking(move || {
+                Ok::<_, store::StoreError>((
+                    store::PostgresStore::open(&db, Some(node.clone()))?,
+                    store::PostgresStore::open(&db, Some(node))?,
+                ))
+            })
+            .await
+            .map_err(|e| e.to_string())?
+            .map_err(|e| format!("cannot open {shown}: {e}"))?;
+            let events_pg: Box<dyn store::EventStore> = Box::new(events_pg);
+            (Box::new(pg), Some(Arc::new(leases)), Vec::new(), events_pg)
+        } else {
+            let mut sqlite = store::SqliteStore::open(&config.db)
+                .map_err(|e| format!("cannot open {}: {e}", config.db.display()))?;
+            let open = store::Store::open_tables(&mut sqlite).map_err(|e| e.to_string())?;
+            // The events' own connection to the same file.
+            let events_db = store::SqliteStore::open_events(&config.db)
+                .map_err(|e| format!("cannot open {}: {e}", config.db.display()))?;
+            let events_db: Box<dyn store::EventStore> = Box::new(events_db);
+            (Box::new(sqlite), None, open, events_db)
+        };
+    if config.director_token.is_some() && config.director_token == config.referee_token {
+        return Err("the director's token must not be the referee's".into());
+    }
+    let metrics = Arc::new(metrics::Metrics::new());
+    let (journal, journal_thread) = store::Journal::start(store, metrics.clone());
+    let settings = Arc::new(table::TableSettings {
         clock_scale: clock::ClockScale(config.clock_scale),
         bot_delay: config.bot_delay,
         idle_after: config.idle_after,
         referee_hash: config.referee_token.as_deref().map(seat_token::hash),
+        sealed_seeds: Default::default(),
     });
     let lobby = Arc::new(lobby::Lobby {
         games,
         tables: Default::default(),
         journal,
         settings,
+        metrics,
         max_tables: config.limits.max_tables,
+        leases: leases.clone(),
+        taking: Default::default(),
     });
-    let not_recovered = lobby.recover(open);
-    for (id, why) in &not_recovered {
-        eprintln!("paiju: table {id} not rebuilt: {why}");
+    let mut not_recovered = lobby.recover(open);
+    // Past one machine: the tables no node serves (all of them on a first start, those of a
+    // node that died; a running event's tables wait for the node that takes the event).
+    if leases.is_some() {
+        not_recovered.extend(cluster::take_free(&lobby, &Default::default()).await);
     }
-    let listener = tokio::net::TcpListener::bind(config.listen)
-        .await
-        .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
-    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    for (id, why) in &not_recovered {
+        tracing::error!(table = %id, reason = %why, "table not rebuilt from its log");
+    }
+    // Events next (their tables are back), before anyone can connect: the events rebuilt from
+    // their logs, their seeds sealed again. Past one machine: those no other node runs, each
+    // then taking its tables.
+    let (events, mut events_not_recovered) =
+        event::Events::start(lobby.clone(), event_store, config.director_token.as_deref())?;
+    if leases.is_some() {
+        events_not_recovered.extend(events.take_free(&Default::default()).await);
+    }
+    for (id, why) in &events_not_recovered {
+        tracing::error!(event = %id, reason = %why, "event not rebuilt from its log");
+    }
+    // Past one machine: the task that keeps our leases and watches for more to take over.
+    let lease_keeper = match &leases {
+        Some(leases) => {
+            tracing::info!(node = %leases.node.id, address = %leases.node.address, "serving past one machine");
+            Some(tokio::spawn(cluster::run(
+                lobby.clone(),
+                leases.clone(),
+                events.clone(),
+            )))
+        }
+        None => None,
+    };
     let switch = shutdown::ShutdownSwitch::new();
-    let app = Arc::new(http::App {
-        lobby: lobby.clone(),
-        limits: Arc::new(config.limits.clone()),
-        web: config.web.clone(),
-        allow_origins: config.allow_origins.clone(),
-        connections: Arc::new(Semaphore::new(config.limits.max_connections)),
-        shutdown: switch.subscribe(),
-    });
-    let router = http::router(app);
+    let mut app = http::App::new(lobby.clone(), &config, switch.subscribe());
+    app.extra = event::api::routes(Arc::new(event::api::EventApi {
+        events: events.clone(),
+        limits: app.limits.clone(),
+        bad_tokens: app.bad_tokens.clone(),
+    }));
+    let app = Arc::new(app);
     let (stop_tx, stop_rx) = oneshot::channel::<()>();
     let (stopping_tx, stopping_rx) = oneshot::channel::<()>();
     let server_lobby = lobby.clone();
+    let server_events = events.clone();
     let done = tokio::spawn(async move {
-        // No Nagle: an `ack` and its `events` are two small writes, and waiting for the peer's
-        // delayed ACK between them would add up to 40 ms to a move.
-        use axum::serve::ListenerExt;
-        let listener = listener.tap_io(|tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
-        let serve = axum::serve(listener, router).with_graceful_shutdown(async move {
+        let serve = http::serve(listener, app, async move {
             let _ = stop_rx.await;
             let _ = stopping_tx.send(());
         });
@@ -157,10 +272,13 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
             let _ = stopping_rx.await;
             switch.shutdown().await;
         };
-        let (served, ()) = tokio::join!(serve, sockets);
-        if let Err(e) = served {
-            eprintln!("paiju: server error: {e}");
+        tokio::join!(serve, sockets);
+        // No more renewing or taking over: this node is leaving.
+        if let Some(keeper) = lease_keeper {
+            keeper.abort();
         }
+        // The events stop opening tables before the tables stop.
+        server_events.stop();
         // Every table finishes the command it is on (its writes are then committed).
         server_lobby.stop_all().await;
         server_lobby.tables.clear();
@@ -169,11 +287,20 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
         server_lobby.journal.stop().await;
         drop(server_lobby);
         let _ = tokio::task::spawn_blocking(move || journal_thread.join()).await;
+        // Past one machine: everything is committed; other nodes may take our tables now,
+        // rather than when the leases run out.
+        if let Some(leases) = leases {
+            if let Err(e) = leases.release_all().await {
+                tracing::warn!(error = %e, "leases not released: they run out by themselves");
+            }
+        }
     });
     Ok(Running {
         addr,
         lobby,
         not_recovered,
+        events,
+        events_not_recovered,
         stop: Some(stop_tx),
         done,
     })

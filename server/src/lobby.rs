@@ -2,40 +2,18 @@
 //! that create tables and seat players. Each table itself is its own actor ([`crate::table`]).
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use dashmap::DashMap;
 use protocol::{
     codes, CreateTable, JoinSeat, Joined, LeaveSeat, Problem, TableState, TableSummary,
 };
 
-use crate::clock::ClockScale;
-use crate::game::{DealFixed, Games};
+use crate::games::Games;
 use crate::seat_token;
 use crate::store::{self, Journal, SeatRecord, StoredTable, TableHeader};
-use crate::table::{seed_in_use, TableHandle};
-
-/// What every table needs from the server, fixed at start-up.
-#[derive(Clone, Debug)]
-pub struct TableSettings {
-    /// Real time per game second (1.0 in play; small in tests).
-    pub clock_scale: ClockScale,
-    /// How long a bot (or 托管) waits before it plays, so people can follow.
-    pub bot_delay: Duration,
-    /// A table with no connection for this long is closed (its log is kept).
-    pub idle_after: Duration,
-    /// SHA-256 of the referee token, if one was set.
-    pub referee_hash: Option<String>,
-}
-
-/// What a table's actor gets when it is spawned.
-#[derive(Clone)]
-pub struct TableDeps {
-    pub journal: Journal,
-    pub settings: Arc<TableSettings>,
-    /// The registry, so a closing table can remove itself.
-    pub registry: Arc<DashMap<String, TableHandle>>,
-}
+use crate::table::{
+    seed_in_use, DealFixed, TableDeps, TableHandle, TableSettings, BOT_NAME_PREFIX,
+};
 
 /// An HTTP status and the problem to show.
 pub type Refusal = (u16, Problem);
@@ -46,12 +24,66 @@ pub struct Lobby {
     pub tables: Arc<DashMap<String, TableHandle>>,
     pub journal: Journal,
     pub settings: Arc<TableSettings>,
+    pub metrics: Arc<crate::metrics::Metrics>,
     /// Cap on open tables.
     pub max_tables: usize,
+    /// Past one machine (PostgreSQL): this node's leases, which say which tables it serves.
+    /// `None`: one machine, every table is ours.
+    pub leases: Option<Arc<store::Leases>>,
+    /// Held while a table is being taken over, so two requests for one table rebuild it once.
+    pub taking: tokio::sync::Mutex<()>,
 }
 
 fn refusal(status: u16, code: &str, zh: &str, en: &str) -> Refusal {
     (status, Problem::new(code, zh, en))
+}
+
+/// Names a player may not take: what the tables call their bots, so nobody passes for one.
+const RESERVED_NAMES: [&str; 4] = ["机器人", "bot", "Bot", "电脑"];
+/// Seconds a table may give one play (`CreateTable::play_seconds`).
+const PLAY_SECONDS: std::ops::RangeInclusive<u32> = 15..=120;
+
+/// Characters that change how a name looks without being seen: bidi embeddings, overrides and
+/// isolates (which can make a name read backwards), marks, zero-width characters and the BOM.
+fn invisible(c: char) -> bool {
+    matches!(c,
+        '\u{200B}'..='\u{200F}' // zero-width space, non-joiner, joiner; LRM, RLM
+        | '\u{202A}'..='\u{202E}' // bidi embeddings and overrides
+        | '\u{2066}'..='\u{2069}' // bidi isolates
+        | '\u{2060}' // word joiner
+        | '\u{061C}' // Arabic letter mark (a bidi mark)
+        | '\u{FEFF}' // byte order mark
+        | '\u{2028}' | '\u{2029}' // line and paragraph separators
+    ) || c.is_control()
+}
+
+/// A display name as shown and stored: NFC (so one name has one form whichever way it was
+/// typed), without invisible or control characters, trimmed; 1 to 24 characters and not a name
+/// the tables reserve for bots.
+pub fn display_name(raw: &str) -> Result<String, Refusal> {
+    use unicode_normalization::UnicodeNormalization;
+    let cleaned: String = raw.chars().filter(|&c| !invisible(c)).nfc().collect();
+    let name = cleaned.trim().to_string();
+    let chars = name.chars().count();
+    if chars == 0 || chars > 24 {
+        return Err(refusal(
+            400,
+            codes::BAD_NAME,
+            "名字要 1 到 24 个字",
+            "a name is 1 to 24 characters",
+        ));
+    }
+    if RESERVED_NAMES.contains(&name.as_str()) || name.starts_with(BOT_NAME_PREFIX) {
+        return Err((
+            400,
+            Problem::new(
+                codes::BAD_NAME,
+                format!("「{name}」是留给机器人的名字，请换一个"),
+                format!("\"{name}\" is reserved for bots: choose another name"),
+            ),
+        ));
+    }
+    Ok(name)
 }
 
 impl Lobby {
@@ -60,6 +92,70 @@ impl Lobby {
             journal: self.journal.clone(),
             settings: self.settings.clone(),
             registry: self.tables.clone(),
+            metrics: self.metrics.clone(),
+            leases: self.leases.clone(),
+        }
+    }
+
+    /// Past one machine: takes a table no live lease names (its node died, or it was never
+    /// served): acquires its lease, then rebuilds it from its log exactly as a restart does.
+    /// True when it is served here after the call.
+    pub async fn take(&self, id: &str) -> Result<bool, String> {
+        let Some(leases) = &self.leases else {
+            return Ok(self.tables.contains_key(id));
+        };
+        let _one_at_a_time = self.taking.lock().await;
+        if self.tables.contains_key(id) {
+            return Ok(true);
+        }
+        if self.tables.len() >= self.max_tables {
+            return Ok(false);
+        }
+        // The lease first: a log loaded after it has every entry the last owner committed.
+        if !leases.acquire(id).await.map_err(|e| e.to_string())? {
+            return Ok(false);
+        }
+        let Some(stored) = self.journal.load(id).await.map_err(|e| e.to_string())? else {
+            return Ok(false);
+        };
+        if let Some((_, why)) = self.recover(vec![stored]).into_iter().next() {
+            return Err(why);
+        }
+        tracing::info!(table = %id, "took the table over: rebuilt from its log");
+        self.metrics.rebuild();
+        Ok(true)
+    }
+
+    /// Past one machine: for a table not served here, the address of the node that serves it.
+    /// A table whose lease is free is taken over on the spot (then served here: `None`).
+    /// `None` too for an unknown or closed table, and on one machine.
+    pub async fn elsewhere(&self, id: &str) -> Option<String> {
+        let leases = self.leases.as_ref()?;
+        if self.tables.contains_key(id) {
+            return None;
+        }
+        match leases.owner(id).await {
+            Ok(store::Owner::Other { address, .. }) => Some(address),
+            Ok(store::Owner::Free) => {
+                if let Err(e) = self.take(id).await {
+                    tracing::error!(table = %id, reason = %e, "table not rebuilt from its log");
+                }
+                None
+            }
+            Ok(store::Owner::Me | store::Owner::None) => None,
+            Err(e) => {
+                tracing::warn!(table = %id, error = %e, "cannot look up the table's node");
+                None
+            }
+        }
+    }
+
+    /// Past one machine: stops serving a table whose lease another node holds now. Its
+    /// connections are told to reconnect, and are then sent to the new owner.
+    pub fn hand_over(&self, id: &str) {
+        if let Some(handle) = self.get(id) {
+            tracing::warn!(table = %id, "lease lost: another node serves the table now");
+            tokio::spawn(async move { handle.hand_over().await });
         }
     }
 
@@ -85,7 +181,12 @@ impl Lobby {
 
     pub fn list(&self) -> Vec<TableSummary> {
         let all: Vec<TableSummary> = self.tables.iter().map(|t| t.summary()).collect();
-        let mut out: Vec<TableSummary> = all.into_iter().map(|s| self.public(s)).collect();
+        // An event's tables are not for the public lobby (seats by pair token, no watching).
+        let mut out: Vec<TableSummary> = all
+            .into_iter()
+            .filter(|s| !self.sealed(&s.seed_commitment))
+            .map(|s| self.public(s))
+            .collect();
         out.sort_by(|a, b| a.id.cmp(&b.id));
         out
     }
@@ -99,14 +200,52 @@ impl Lobby {
     /// A summary as it may be shown now: a finished table's seed stays hidden while another
     /// open table still deals from it (checked at read time: the other table may end later).
     fn public(&self, mut s: TableSummary) -> TableSummary {
-        if s.seed.is_some() && seed_in_use(&self.tables, &s.id, &s.seed_commitment) {
+        if s.seed.is_some()
+            && (self.sealed(&s.seed_commitment)
+                || seed_in_use(&self.tables, &s.id, &s.seed_commitment))
+        {
             s.seed = None;
         }
         s
     }
 
+    /// Whether tables dealing from this seed belong to an event not yet revealed.
+    pub fn sealed(&self, seed_commitment: &str) -> bool {
+        self.settings.sealed_seeds.contains(seed_commitment)
+    }
+
+    /// A table by its code as a person types or reads it: any case, spaces and dashes ignored
+    /// (「123 456」 is 「123456」).
     pub fn get(&self, id: &str) -> Option<TableHandle> {
-        self.tables.get(id).map(|t| t.clone())
+        let code = seat_token::normalise_code(id);
+        self.tables.get(&code).map(|t| t.clone())
+    }
+
+    /// A table code no open or stored table has: codes are short (six digits, to be read
+    /// aloud), so a clash is possible and checked.
+    async fn fresh_code(&self) -> Result<String, Refusal> {
+        for _ in 0..20 {
+            let code = seat_token::table_code();
+            if self.tables.contains_key(&code) {
+                continue;
+            }
+            match self.journal.load(&code).await {
+                Ok(None) => return Ok(code),
+                Ok(Some(_)) => continue,
+                Err(e) => {
+                    return Err((
+                        500,
+                        Problem::new(codes::STORE_FAILED, "服务器无法保存", e.0),
+                    ))
+                }
+            }
+        }
+        Err(refusal(
+            503,
+            codes::TOO_MANY_TABLES,
+            "牌桌已满，请稍后再试",
+            "no free table code: try again later",
+        ))
     }
 
     fn find(&self, id: &str) -> Result<TableHandle, Refusal> {
@@ -156,9 +295,21 @@ impl Lobby {
             .ruleset
             .clone()
             .unwrap_or_else(|| kind.default_ruleset().to_string());
+        // A slower clock for a casual table (issue 13): checked here, applied by the game.
+        if let Some(s) = req.play_seconds.filter(|s| !PLAY_SECONDS.contains(s)) {
+            return Err((
+                400,
+                Problem::new(
+                    codes::BAD_REQUEST,
+                    format!("每步时间 {s} 秒不行：应为 15 到 120 秒"),
+                    format!("{s} seconds a play is not allowed: 15 to 120"),
+                ),
+            ));
+        }
         let fixed = DealFixed {
             level: req.level.clone(),
             trump: req.trump.clone(),
+            play_seconds: req.play_seconds,
         };
         let seats = kind
             .check(&ruleset, &seed, board, &fixed)
@@ -174,7 +325,7 @@ impl Lobby {
             ));
         }
         let header = TableHeader {
-            id: seat_token::table_code(),
+            id: self.fresh_code().await?,
             game: kind.name().to_string(),
             options: kind.options(&ruleset),
             ruleset,
@@ -222,16 +373,16 @@ impl Lobby {
 
     pub async fn join(&self, id: &str, req: JoinSeat) -> Result<Joined, Refusal> {
         let table = self.find(id)?;
-        let name = req.name.trim().to_string();
-        let chars = name.chars().count();
-        if chars == 0 || chars > 24 || name.chars().any(char::is_control) {
+        // An event's seats are taken with the pair's token (see the event module), never here.
+        if self.sealed(&table.summary().seed_commitment) {
             return Err(refusal(
-                400,
-                codes::BAD_NAME,
-                "名字要 1 到 24 个字",
-                "a name is 1 to 24 characters",
+                403,
+                codes::EVENT_TABLE,
+                "这是比赛的牌桌：请用座位卡上的对号凭证入座",
+                "this table belongs to an event: sit down with your pair token",
             ));
         }
+        let name = display_name(&req.name)?;
         let (token, hash) = seat_token::fresh();
         table.join(req.seat, name, hash).await.map_err(|p| {
             let status = match p.code.as_str() {
@@ -243,7 +394,7 @@ impl Lobby {
             (status, p)
         })?;
         Ok(Joined {
-            table: id.to_string(),
+            table: table.id.clone(),
             seat: req.seat,
             token,
         })
@@ -263,5 +414,37 @@ impl Lobby {
         for h in handles {
             h.stop().await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::display_name;
+
+    #[test]
+    fn names_are_normalised_and_reserved_names_refused() {
+        let ok = |raw: &str| display_name(raw).map_err(|r| r.1.code);
+        // NFC: "e" + combining acute becomes one "é".
+        assert_eq!(ok("Ame\u{301}lie").unwrap(), "Am\u{e9}lie");
+        // Bidi overrides, zero-width characters, controls and the BOM are dropped, then trimmed.
+        assert_eq!(ok("  老\u{202E}王\u{200B}\u{FEFF}\u{7} ").unwrap(), "老王");
+        assert_eq!(ok("\u{2066}a\u{2069}\u{200E}").unwrap(), "a");
+        for empty in ["", "   ", "\u{200B}\u{200D}", "\u{202E} \u{2060}"] {
+            assert_eq!(ok(empty).unwrap_err(), "bad_name", "{empty:?}");
+        }
+        assert_eq!(ok(&"长".repeat(25)).unwrap_err(), "bad_name");
+        assert_eq!(ok(&"长".repeat(24)).unwrap(), "长".repeat(24));
+        for reserved in [
+            "机器人",
+            "bot",
+            "Bot",
+            "电脑",
+            " 机\u{200B}器人 ",
+            "电脑·东",
+            "电脑·A2",
+        ] {
+            assert_eq!(ok(reserved).unwrap_err(), "bad_name", "{reserved:?}");
+        }
+        assert_eq!(ok("机器人小王").unwrap(), "机器人小王");
     }
 }

@@ -1,37 +1,41 @@
-//! `paiju`: the table server and the referee's tools.
+//! `paiju`: the table server and the referee's tools. `paiju --help` lists the subcommands,
+//! `paiju serve --help` (and so on) their flags; the command line itself is in `cli.rs`.
 //!
 //! - `paiju serve [--listen ADDR] [--db FILE] [--web DIR] ...`: the table server.
 //! - `paiju load --tables N [--game shengji|gouji] [--think-ms MS]`: the load generator.
-//! - `paiju verify [--db FILE] [--table ID]`: checks the hash chains of stored logs.
+//! - `paiju verify [--db FILE|URL] [--table ID]`: checks the hash chains of stored logs.
+//! - `paiju migrate --from FILE --to URL`: copies a SQLite store into PostgreSQL.
 //! - `paiju deal --game shengji|gouji --seed <64 hex> --board <n>`: one board as JSON.
 //! - `paiju judge`: answers rule questions, one JSON object a line (see docs/referee.md).
+//! - `paiju replay | explain | export | import | record-card`: the referee's desk
+//!   (docs/referee.md).
+//! - `paiju event movement | score`: the pure event logic (docs/tournaments.md).
 
 mod cli;
-mod games;
-mod referee;
+use server::referee;
 
 use std::process::ExitCode;
 
-fn usage() -> &'static str {
-    "usage:
-  paiju serve [--listen 127.0.0.1:8080] [--db paiju.db] [--web DIR] [--referee-token T]
-              [--clock-scale 1.0] [--bot-delay-ms 600] [--idle-minutes 30]
-              [--max-tables N] [--max-connections N] [--allow-origin URL|*]
-  paiju load --tables N [--game shengji|gouji] [--think-ms 200] [--deadline-s 600]
-  paiju verify [--db paiju.db] [--table ID]
-  paiju deal --game shengji|gouji --seed <64 hex digits> --board <n>
-  paiju judge   (questions as JSON lines on standard input)"
-}
+use clap::Parser;
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.first().map(String::as_str) {
-        Some("serve") => cli::serve(&args[1..]),
-        Some("load") => cli::load(&args[1..]),
-        Some("verify") => cli::verify(&args[1..]),
-        Some("deal") => referee::deal::run(&args[1..]),
-        Some("judge") => referee::judge::run(std::io::stdin().lock(), std::io::stdout().lock()),
-        _ => Err(usage().to_string()),
+    // A bad flag ends here: clap prints what is wrong and exits with 2.
+    let cli::Cli { command } = cli::Cli::parse();
+    let result = match command {
+        cli::Command::Serve(args) => cli::serve(*args),
+        cli::Command::Load(args) => cli::load(args),
+        cli::Command::Verify(args) => cli::verify(args),
+        cli::Command::Migrate(args) => cli::migrate(args),
+        cli::Command::Deal { args } => referee::deal::run(&args),
+        cli::Command::Replay { args } => referee::replay::run(&args),
+        cli::Command::Explain { args } => referee::explain::run(&args),
+        cli::Command::Export { args } => referee::board_file::run_export(&args),
+        cli::Command::Import { args } => referee::board_file::run_import(&args),
+        cli::Command::RecordCard { args } => referee::record_card::run(&args),
+        cli::Command::Event(cmd) => cli::event(cmd),
+        cli::Command::Judge => {
+            referee::judge::run(std::io::stdin().lock(), std::io::stdout().lock())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -29,12 +29,21 @@ pub fn random_bytes<const N: usize>() -> [u8; N] {
     out
 }
 
-/// A short table code: 8 characters without look-alikes (no 0/o, 1/l/i), easy to read aloud.
+/// A short table code: six digits, easy to read aloud over the phone (「三五七 二四六」) and to
+/// type on any keyboard. The lobby checks it is free. Not a secret:
+/// the lobby lists every table; seats are proven by their tokens.
 pub fn table_code() -> String {
-    const ALPHABET: &[u8] = b"23456789abcdefghjkmnpqrstuvwxyz";
-    random_bytes::<8>()
-        .iter()
-        .map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char)
+    // 2^64 is not a multiple of 10^6: the bias (under 10^-13) does not matter for a code.
+    let n = u64::from_le_bytes(random_bytes::<8>()) % 1_000_000;
+    format!("{n:06}")
+}
+
+/// A code as a person gives it: spaces and dashes dropped, letters lower case (older codes had
+/// letters), so 「123 456」, 「123-456」 and 「K3M9QZ7A」 find their tables.
+pub fn normalise_code(raw: &str) -> String {
+    raw.chars()
+        .filter(|c| !c.is_whitespace() && *c != '-')
+        .flat_map(char::to_lowercase)
         .collect()
 }
 
@@ -60,6 +69,11 @@ mod tests {
         assert_eq!(hash(&a), ha);
         assert!(same(&ha, &hash(&a)));
         assert!(!same(&ha, &hash(&b)));
-        assert_eq!(table_code().len(), 8);
+        let code = table_code();
+        assert_eq!(code.len(), 6);
+        assert!(code.bytes().all(|b| b.is_ascii_digit()), "{code}");
+        assert_eq!(normalise_code(" 123 456 "), "123456");
+        assert_eq!(normalise_code("123-456"), "123456");
+        assert_eq!(normalise_code("K3M9 QZ7A"), "k3m9qz7a");
     }
 }

@@ -18,7 +18,7 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-const REFEREE: &str = "crash-test-referee";
+const REFEREE: &str = "crash-test-referee-token-5f9c2a7e41b8d3";
 const SEED: &str = "1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100";
 
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
@@ -295,7 +295,12 @@ async fn sigkill_mid_board_loses_nothing_acknowledged() {
     for token in tokens.clone() {
         let url = format!("ws://{addr}/ws/{}", t.id);
         tasks.push(tokio::spawn(async move {
-            bots::client::play::<rules::shengji::Board>(&url, &token, Default::default()).await
+            // Paced under the server's per-connection rate limit (10 messages a second).
+            let opts = bots::client::BotOptions {
+                think: std::time::Duration::from_millis(60),
+                ..Default::default()
+            };
+            bots::client::play::<rules::shengji::Board>(&url, &token, opts).await
         }));
     }
     for task in tasks {
@@ -319,7 +324,12 @@ async fn sigkill_mid_board_loses_nothing_acknowledged() {
     assert_eq!(state, TableState::Over);
     let t2 = stored(&db, &t.id);
     store::verify(&t2.header, &t2.log).unwrap();
-    let ids: Vec<u64> = t2.log.iter().filter_map(|e| e.client_id).collect();
+    // Ids are per occupant (seat token): no occupant's id was applied twice.
+    let ids: Vec<(Option<String>, u64)> = t2
+        .log
+        .iter()
+        .filter_map(|e| e.client_id.map(|id| (e.occupant.clone(), id)))
+        .collect();
     let unique: std::collections::HashSet<_> = ids.iter().collect();
     assert_eq!(unique.len(), ids.len(), "no id applied twice");
     let seed = rules::deal::Seed::from_hex(SEED).unwrap();

@@ -273,3 +273,85 @@ pub async fn bots_play_out<E: rules::Engine + 'static>(
     }
     out
 }
+
+/// One raw HTTP exchange's answer.
+#[derive(Debug)]
+pub struct RawResponse {
+    pub status: u16,
+    /// The status line and headers.
+    pub head: String,
+    pub body: String,
+}
+
+impl RawResponse {
+    /// A header's value (the name in any case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.head.lines().find_map(|l| {
+            let (n, v) = l.split_once(':')?;
+            n.trim().eq_ignore_ascii_case(name).then_some(v.trim())
+        })
+    }
+
+    /// The body as a `Problem`, checking it was sent as JSON.
+    pub fn problem(&self) -> protocol::Problem {
+        let ct = self.header("content-type").unwrap_or("");
+        assert!(ct.starts_with("application/json"), "{ct}: {}", self.body);
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
+    }
+}
+
+/// Sends `request` as is on a fresh connection and reads until the server closes (10 s at most):
+/// for requests no well-behaved client sends (bad bodies, odd methods, other hosts).
+pub async fn raw_http(addr: SocketAddr, request: &[u8]) -> Result<RawResponse, String> {
+    let stream = TcpStream::connect(addr).await.map_err(|e| e.to_string())?;
+    raw_http_on(stream, request).await
+}
+
+/// [`raw_http`] on a connection already open (e.g. from [`connect_from`]).
+pub async fn raw_http_on(mut stream: TcpStream, request: &[u8]) -> Result<RawResponse, String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    stream.write_all(request).await.map_err(|e| e.to_string())?;
+    let mut raw = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut raw))
+        .await
+        .map_err(|_| "no answer within 10 s".to_string())?
+        .map_err(|e| e.to_string())?;
+    let text = String::from_utf8_lossy(&raw).to_string();
+    let (head, body) = text
+        .split_once("\r\n\r\n")
+        .ok_or_else(|| format!("no HTTP response: {text:?}"))?;
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| format!("bad status line: {head:?}"))?;
+    Ok(RawResponse {
+        status,
+        head: head.to_string(),
+        body: body.to_string(),
+    })
+}
+
+/// A TCP connection to `addr` from the local address `from`: the whole of 127.0.0.0/8 is this
+/// machine, so 127.0.0.2 is a second client address for the per-address limits.
+pub async fn connect_from(from: std::net::IpAddr, addr: SocketAddr) -> TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(SocketAddr::new(from, 0)).unwrap();
+    socket.connect(addr).await.expect("connects")
+}
+
+impl Client {
+    /// [`Client::connect`] from the local address `from` (see [`connect_from`]).
+    pub async fn connect_from(from: std::net::IpAddr, addr: SocketAddr, url: &str) -> Client {
+        let stream = connect_from(from, addr).await;
+        let (ws, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(stream))
+            .await
+            .expect("websocket connects");
+        Client {
+            ws,
+            frames: Vec::new(),
+            last_seq: 0,
+            next_id: 1,
+        }
+    }
+}

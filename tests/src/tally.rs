@@ -10,7 +10,7 @@
 use std::time::Duration;
 
 use protocol::Problem;
-use rules::deal::{DealStream, Game, Seed};
+use rules::deal::{DealStream, Seed, Stream};
 use rules::{Actor, Engine, Explain, Viewer};
 use serde::{Deserialize, Serialize};
 
@@ -116,7 +116,7 @@ fn name(t: u8) -> String {
 impl Tally {
     pub fn deal(seed: &Seed, board: u32) -> Tally {
         let mut tiles: Vec<u8> = (1..=40).collect();
-        DealStream::new(seed, Game::Shengji, board).shuffle(&mut tiles);
+        DealStream::new(seed, Stream::Shengji, board).shuffle(&mut tiles);
         let hands = (0..SEATS)
             .map(|s| {
                 let mut h = tiles[s * HAND..(s + 1) * HAND].to_vec();

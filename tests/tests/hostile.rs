@@ -116,6 +116,15 @@ async fn only_the_referee_rules_and_always_with_a_reason() {
     r.act_with_id(1, json!({"type": "penalty", "points": 40}), Some(1))
         .await;
     assert_eq!(refusal(&mut r).await, "reason");
+    // Nor one with control characters (a NUL cannot even be stored in PostgreSQL text).
+    r.rule(
+        9,
+        json!({"type": "penalty", "points": 40}),
+        Some(1),
+        "信号\u{0}",
+    )
+    .await;
+    assert_eq!(refusal(&mut r).await, "reason");
     // On a seat's behalf: the declarer's bury, logged as the referee's with the reason.
     let board = shengji_board();
     let to_act = Engine::to_act(&board)[0];

@@ -1,6 +1,11 @@
 // @ts-check
-//! 牌 (cards): the notation of the rules (`S10`, `HA`, `BJ` 小王, `RJ` 大王), how a card looks,
-//! and the two hand orders: 80分 by trump then suit, 够级 by rank with 2s and jokers apart.
+//! 牌 (cards): the notation of the wire (`S10`, `HA`, `BJ` 小王, `RJ` 大王) and how a card looks:
+//! its face, its colour, its name, and the groups a hand is drawn in (runs of one suit, runs of
+//! one printed rank).
+//!
+//! Only what is printed on a card lives here. What a card is *worth* — which cards are trumps,
+//! what beats what, how a hand is ordered — is the engine's: the page draws the hand in the order
+//! the view gives it (docs/web-client.md, "The page asks the engine").
 
 /** @typedef {'S' | 'H' | 'D' | 'C'} Suit */
 /**
@@ -71,106 +76,82 @@ export function cardName(c, lang) {
     : `${SUIT_ZH[suit]}${rankSymbol(c.rank)}`;
 }
 
-/** Counts equal codes: a hand is a multiset. @param {string[]} codes */
-export function counts(codes) {
-  /** @type {Map<string, number>} */
-  const m = new Map();
-  for (const c of codes) m.set(c, (m.get(c) ?? 0) + 1);
-  return m;
-}
-
-// ---------------------------------------------------------------------------------------------
-// 80分: trumps first (大王, 小王, 主级牌, 副级牌, trump suit A…2), then each side suit A…2,
-// side suits alternating colours so that neighbours are easy to tell apart.
-
 /**
- * A sort key for 80分; lower sorts first (further left in the hand).
- * @param {Card} c
- * @param {number} level 2..14
- * @param {Suit | null} trump  null: 无主
- */
-export function shengjiKey(c, level, trump) {
-  if (c.joker === 'RJ') return 0;
-  if (c.joker === 'BJ') return 1;
-  const suit = /** @type {Suit} */ (c.suit);
-  if (c.rank === level) {
-    // The trump suit's level card above the others; the others by suit, so equal cards stay adjacent.
-    return suit === trump ? 2 : 3 + SUITS.indexOf(suit);
-  }
-  const order = sideSuitOrder(trump);
-  const block = suit === trump ? 0 : 1 + order.indexOf(suit);
-  return 10 + block * 20 + (14 - c.rank);
-}
-
-/** Side suits in alternating colours, starting after the trump suit. @param {Suit | null} trump */
-function sideSuitOrder(trump) {
-  /** @type {Suit[]} */
-  const ring = ['S', 'H', 'C', 'D'];
-  const start = trump ? (ring.indexOf(trump) + 1) % 4 : 0;
-  return [0, 1, 2, 3].map((i) => ring[(start + i) % 4]).filter((s) => s !== trump);
-}
-
-/**
- * Is this card a trump?
- * @param {Card} c @param {number} level @param {Suit | null} trump
- */
-export function isTrump(c, level, trump) {
-  return c.joker !== null || c.rank === level || c.suit === trump;
-}
-
-/**
- * The 80分 hand order.
+ * Where a hand is split for drawing: between runs of different suits (the jokers are one run).
+ * The hand stays in the order given; a suit met again later starts a new run.
  * @param {string[]} codes
- * @param {number} level
- * @param {Suit | null} trump
+ * @returns {{ key: string, cards: { code: string, index: number }[] }[]}
  */
-export function sortShengji(codes, level, trump) {
-  return [...codes].sort((a, b) => shengjiKey(card(a), level, trump) - shengjiKey(card(b), level, trump));
+export function suitRuns(codes) {
+  /** @type {{ key: string, cards: { code: string, index: number }[] }[]} */
+  const runs = [];
+  codes.forEach((code, index) => {
+    const c = card(code);
+    const key = c.joker ? 'J' : /** @type {Suit} */ (c.suit);
+    if (runs.length === 0 || runs[runs.length - 1].key !== key) runs.push({ key, cards: [] });
+    runs[runs.length - 1].cards.push({ code, index });
+  });
+  return runs;
 }
 
-/**
- * The group a card goes in, for the hand's gaps: 'T' for trumps, else its suit.
- * @param {Card} c @param {number} level @param {Suit | null} trump
- */
-export function shengjiGroup(c, level, trump) {
-  return isTrump(c, level, trump) ? 'T' : /** @type {string} */ (c.suit);
-}
-
-// ---------------------------------------------------------------------------------------------
-// 够级: suits never matter. Order 4 < … < A < 2 < 小王 < 大王.
+/** Printed ranks in the notation's order (a card's face index: 2…A within a suit, then the jokers). */
+const PRINTED = ['2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'A', 'BJ', 'RJ'];
 
 /**
- * The 够级 value of a card: 4..14 as printed, 2 → 15, 小王 16, 大王 17.
- * @param {Card} c
- */
-export function goujiValue(c) {
-  if (c.joker === 'RJ') return 17;
-  if (c.joker === 'BJ') return 16;
-  return c.rank === 2 ? 15 : c.rank;
-}
-
-/**
- * A 够级 hand grouped by value, highest first: [{ value, cards, count }].
+ * A hand grouped by printed rank (suits folded away; 小王 and 大王 each a group). When the hand
+ * as given keeps each rank together (a display order), the groups follow it; a hand given suit by
+ * suit (the cards' face order) is grouped in the printed order 2…A, 小王, 大王. Neither is a
+ * judgement of strength: that order is the engine's to give.
  * @param {string[]} codes
+ * @returns {{ rank: string, cards: string[], count: number }[]}
  */
-export function goujiGroups(codes) {
-  /** @type {Map<number, string[]>} */
+export function rankGroups(codes) {
+  /** @type {Map<string, string[]>} */
   const m = new Map();
+  let together = true;
+  let last = '';
   for (const code of codes) {
-    const v = goujiValue(card(code));
-    const list = m.get(v) ?? [];
-    list.push(code);
-    m.set(v, list);
+    const rank = rankKey(card(code));
+    const list = m.get(rank);
+    if (list && rank !== last) together = false;
+    if (list) list.push(code);
+    else m.set(rank, [code]);
+    last = rank;
   }
-  return [...m.entries()]
-    .sort((a, b) => b[0] - a[0])
-    .map(([value, cards]) => ({ value, cards, count: cards.length }));
+  const groups = [...m.entries()].map(([rank, cards]) => ({ rank, cards, count: cards.length }));
+  return together ? groups : groups.sort((a, b) => PRINTED.indexOf(a.rank) - PRINTED.indexOf(b.rank));
 }
 
-/** The label of a 够级 value: 「A」, 「2」, 「小王」. @param {number} v @param {'zh' | 'en'} lang */
-export function goujiLabel(v, lang) {
-  if (v === 17) return lang === 'en' ? 'Big joker' : '大王';
-  if (v === 16) return lang === 'en' ? 'Small joker' : '小王';
-  if (v === 15) return '2';
-  return rankSymbol(v);
+/** A card's printed rank as a key: `"2"`…`"10"`, `"J"`…`"A"`, or `"BJ"` / `"RJ"`. @param {Card} c */
+export function rankKey(c) {
+  return c.joker ?? rankSymbol(c.rank);
+}
+
+/** The words for a printed rank: 「A」, 「2」, 「小王」. @param {string} rank @param {'zh' | 'en'} lang */
+export function rankLabel(rank, lang) {
+  if (rank === 'RJ') return lang === 'en' ? 'Big joker' : '大王';
+  if (rank === 'BJ') return lang === 'en' ? 'Small joker' : '小王';
+  return rank;
+}
+
+/** Cards in words, for a line of text: 「黑桃3、红桃5」, "3 of spades, 5 of hearts". @param {string[]} codes @param {'zh' | 'en'} lang */
+export function cardsText(codes, lang) {
+  return codes.map((c) => cardName(card(c), lang)).join(lang === 'en' ? ', ' : '、');
+}
+
+/**
+ * The cards in `before` that are not in `after` (hands are multisets).
+ * @param {string[]} before @param {string[]} after
+ */
+export function missing(before, after) {
+  /** @type {Map<string, number>} */
+  const left = new Map();
+  for (const c of after) left.set(c, (left.get(c) ?? 0) + 1);
+  const out = [];
+  for (const c of before) {
+    const n = left.get(c) ?? 0;
+    if (n > 0) left.set(c, n - 1);
+    else out.push(c);
+  }
+  return out;
 }

@@ -1,6 +1,11 @@
 // @ts-check
 //! The 够级 engine's view (rules::gouji, as JSON) turned into what the table draws, and the
 //! engine's actions. Everything game-specific about the wire is in this file.
+//!
+//! Nothing here knows a rule. Whether the seat to act may beat, pass or yield, and whether a
+//! lead needs a joker, is the engine's prompt in the view; whether a set is a 级牌 is the top
+//! set's `gouji`; the hand is drawn in the order the view gives it. A set is sent as it is
+//! built and the engine's refusal is shown as it comes.
 
 /**
  * Cards left as the rules let this viewer know them: exact, or only "more than n" (问牌).
@@ -15,6 +20,9 @@
  * @property {'lead' | 'respond' | 'burn_offer' | null} prompt  what it is asked
  * @property {boolean} mayBeat  (respond) the engine lets that seat beat the top set by normal play
  * @property {boolean} mayYield  (respond) that seat may 让
+ * @property {boolean} mayPass  the viewing seat may 过 now (the view's `can_pass`; from an older server: any respond prompt)
+ * @property {boolean} burnOffer  the viewing seat is asked whether it burns (the view's `burn_offer`)
+ * @property {number | null} playSeconds  seconds a set (the ruleset's `move_seconds` in the view)
  * @property {boolean} jokerRequired  (lead) a standing burner must put a joker in the set
  * @property {boolean[]} passed  passed in this trick
  * @property {boolean[]} yielded  yielded the top set
@@ -80,7 +88,10 @@ export function goujiModel(view) {
     turn: v.turn ? seatIndex(v.turn) : null,
     prompt: prompt ? prompt.kind : null,
     mayBeat: prompt?.kind === 'respond' && prompt.may_beat,
-    mayYield: prompt?.kind === 'respond' && prompt.may_yield,
+    mayYield: typeof v.can_yield === 'boolean' ? v.can_yield : prompt?.kind === 'respond' && prompt.may_yield,
+    mayPass: typeof v.can_pass === 'boolean' ? v.can_pass : prompt?.kind === 'respond',
+    burnOffer: !!v.burn_offer,
+    playSeconds: typeof v.ruleset?.move_seconds === 'number' ? v.ruleset.move_seconds : null,
     jokerRequired: prompt?.kind === 'lead' && prompt.joker_required,
     passed: players.map((p) => !!p.passed),
     yielded: players.map((p) => !!p.yielded),

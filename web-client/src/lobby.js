@@ -1,10 +1,11 @@
 // @ts-check
-//! 大厅 (the lobby): the tables, opening a table with computer players in the empty seats,
-//! joining by a code or a link, and the display name the browser remembers.
+//! 大厅 (the lobby): the tables (who plays, which are finished), opening a table with computer
+//! players in the empty seats and the time for each play, joining by a code (six digits, read
+//! aloud: any spaces or dashes) or a link, and the display name the browser remembers.
 
 import { h, replace } from './dom.js';
 import { t, pick } from './i18n.js';
-import { settings, set, setTicket } from './settings.js';
+import { settings, set, setTicket, ticket } from './settings.js';
 import * as api from './api.js';
 
 /** @typedef {import('./protocol').TableSummary} TableSummary */
@@ -13,6 +14,14 @@ import * as api from './api.js';
 export const HUMAN_ORDER = { shengji: [0, 2, 1, 3], gouji: [0, 2, 4, 1, 3, 5] };
 /** Default ruleset per game (docs/protocol.md: the game's default when absent). */
 export const RULESETS = { shengji: ['fujian-2024'], gouji: ['zaozhuang-2017'] };
+
+/** Seconds a play a table may be opened with (the server accepts 15 to 120); null: the ruleset's. */
+export const PLAY_SECONDS = [null, 45, 60, 90];
+
+/** A table code as it is read aloud: six digits in two groups (「123 456」); others as they are. @param {string} id */
+export function formatCode(id) {
+  return /^\d{6}$/.test(id) ? `${id.slice(0, 3)} ${id.slice(3)}` : id;
+}
 
 /** @param {string} game */
 export function gameName(game) {
@@ -61,7 +70,8 @@ export function renderLobby(root, go) {
   const refresh = async () => {
     try {
       const tables = await api.listTables();
-      const open = tables.filter((x) => x.state !== 'closed');
+      const rank = { waiting: 0, playing: 1, over: 2, closed: 3 };
+      const open = tables.filter((x) => x.state !== 'closed').sort((a, b) => rank[a.state] - rank[b.state]);
       if (open.length === 0) replace(list, h('li', {}, t('no_tables')));
       else replace(list, open.map((x) => tableRow(x, go)));
     } catch (e) {
@@ -118,6 +128,19 @@ export function renderLobby(root, go) {
   );
   drawHumans();
 
+  /** @type {number | null} */
+  let seconds = null;
+  const secondsBox = h(
+    'div',
+    { class: 'choice', role: 'radiogroup', 'aria-labelledby': 'seconds-label' },
+    PLAY_SECONDS.map((n) =>
+      h('label', {},
+        h('input', { type: 'radio', name: 'seconds', value: n ?? 'standard', checked: n === seconds, 'on:change': () => (seconds = n) }),
+        n === null ? t('play_time_standard') : t('play_time_n', { n }),
+      ),
+    ),
+  );
+
   const create = async () => {
     error.hidden = true;
     const name = requireName(error);
@@ -125,7 +148,7 @@ export function renderLobby(root, go) {
     const order = HUMAN_ORDER[game];
     const bots = order.slice(humans).sort((a, b) => a - b);
     try {
-      const table = await api.createTable({ game, ruleset: RULESETS[game][0], bots });
+      const table = await api.createTable({ game, ruleset: RULESETS[game][0], bots, ...(seconds ? { play_seconds: seconds } : {}) });
       const joined = await api.joinSeat(table.id, order[0], name);
       setTicket(table.id, { token: joined.token, seat: joined.seat, game });
       go(`#/t/${table.id}`);
@@ -159,6 +182,7 @@ export function renderLobby(root, go) {
         h('h2', { id: 'create-h' }, t('create_table')),
         h('div', { class: 'field' }, h('span', {}, t('game')), gameBox),
         h('div', { class: 'field' }, h('span', { id: 'humans-label' }, t('humans')), humansBox),
+        h('div', { class: 'field' }, h('span', { id: 'seconds-label' }, t('play_time')), secondsBox),
         h('button', { class: 'primary', id: 'create', 'on:click': create }, t('create')),
         h('h2', { style: 'margin-top:24px' }, t('join_by_code')),
         h('div', { class: 'field' }, h('label', { for: 'code' }, t('code')), codeInput),
@@ -169,30 +193,40 @@ export function renderLobby(root, go) {
   refresh();
 }
 
-/** A table code out of a pasted code or link. @param {string} text */
+/** A table code out of a pasted link or a typed code (「123 456」, 「123-456」, any case). @param {string} text */
 export function extractCode(text) {
-  const s = text.trim();
-  const m = s.match(/#\/t\/([A-Za-z0-9_-]+)/) ?? s.match(/^([A-Za-z0-9_-]+)$/);
-  return m ? m[1] : null;
+  const link = text.match(/#\/t\/([A-Za-z0-9_-]+)/);
+  if (link) return link[1];
+  const code = text.replace(/[\s-]+/g, '').toLowerCase();
+  return /^[a-z0-9_]+$/.test(code) ? code : null;
 }
 
-/** @param {TableSummary} x @param {(hash: string) => void} go */
+/** A table in the list: the game, its code, who plays (computers marked), its state. @param {TableSummary} x @param {(hash: string) => void} go */
 function tableRow(x, go) {
   const free = x.seats.filter((s) => s.name === null && !s.bot).length;
+  const over = x.state === 'over';
+  const players = x.seats.filter((s) => s.name).map((s) => s.name).join('、');
+  const state = over ? t('finished') : x.state === 'playing' ? t('playing_now') : t('waiting_players');
   return h(
     'li',
-    {},
+    { 'data-table': x.id, 'data-state': x.state },
     h(
       'span',
       { class: 'desc' },
       h('b', {}, gameName(x.game)),
-      ` · ${t('code')} ${x.id} · ${t('free_seats')} ${free} · ${t('spectators')} ${x.spectators}`,
+      ` · ${t('code')} ${formatCode(x.id)} · `,
+      h('span', { class: 'tag ' + (over ? 'offline' : x.state === 'playing' ? 'team' : 'declarer'), 'data-table-state': x.state }, state),
+      free ? ` · ${t('free_seats')} ${free}` : '',
+      x.spectators ? ` · ${t('spectators')} ${x.spectators}` : '',
+      players ? h('span', { class: 'players' }, `${t('players')}：${players}`) : null,
     ),
     h(
       'span',
       { class: 'row' },
-      free > 0 ? h('button', { 'on:click': () => go(`#/t/${x.id}`) }, t('join')) : null,
-      h('button', { 'on:click': () => go(`#/t/${x.id}/watch`) }, t('watch')),
+      // A table this browser holds a seat at: back to that seat (a finished one too, for its result).
+      ticket(x.id) ? h('button', { class: 'primary', 'on:click': () => go(`#/t/${x.id}`) }, t('back_to_seat')) : null,
+      free > 0 && !over && !ticket(x.id) ? h('button', { 'on:click': () => go(`#/t/${x.id}`) }, t('join')) : null,
+      h('button', { 'on:click': () => go(`#/t/${x.id}/watch`) }, over ? t('view_table') : t('watch')),
     ),
   );
 }
@@ -214,6 +248,8 @@ export function topbar(...middle) {
     h('button', { id: 'lang', lang: s.lang === 'zh' ? 'en' : 'zh', 'aria-label': t('language_label'), 'on:click': () => set('lang', s.lang === 'zh' ? 'en' : 'zh') }, t('language')),
     h('button', { id: 'four-colour', class: 'toggle', 'aria-pressed': String(s.fourColour), 'on:click': () => set('fourColour', !s.fourColour) }, t('four_colour')),
     h('button', { id: 'sound', class: 'toggle', 'aria-pressed': String(s.sound), 'on:click': () => set('sound', !s.sound) }, t('sound')),
+    h('button', { id: 'big-text', class: 'toggle', 'aria-pressed': String(s.bigText), 'on:click': () => set('bigText', !s.bigText) }, t('big_text')),
+    h('button', { id: 'big-cards', class: 'toggle', 'aria-pressed': String(s.bigCards), 'on:click': () => set('bigCards', !s.bigCards) }, t('big_cards')),
   );
   const toggle = h('button', {
     id: 'settings',

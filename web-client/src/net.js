@@ -5,12 +5,18 @@
 //!   at once when the browser says it is online again or the tab comes back to the front.
 //! - Each (re)connection starts with `hello(lastSeq)`: the table answers with the events missed
 //!   since `lastSeq`, or a snapshot.
-//! - Actions carry an id. Until the server answers an id (acknowledged or refused) it is kept and
-//!   sent again after a reconnection; the server answers a repeated id from its cache and never
-//!   applies it twice, so a flaky line neither loses nor doubles a play.
-//! - Close codes the server marks as final (bad token, table closed) stop the retries.
+//! - Actions carry an id and the table's seq they were decided on. Until the server answers an id
+//!   (acknowledged, answered or refused) it is kept. After a reconnection it is *not* sent again
+//!   blindly: the table page first sees what the catch-up says (`resend` if the table has not
+//!   moved, `answered` to drop it if it has; see table.js). The server answers a repeated id from
+//!   its cache and never applies it twice, and refuses an act decided on an older seq (`stale`).
+//! - Close codes the server marks as final (bad token, no table, protocol errors) stop the
+//!   retries; every other close (including 4503, a table being rebuilt) comes back with backoff.
+//! - Past one machine, 4307 says another node serves the table (the reason is its address): the
+//!   next connection goes there at once; if that node cannot be reached, back to the first URL.
 
 /** @typedef {'connecting' | 'open' | 'reconnecting' | 'closed'} Status */
+/** An `act` frame (its `seq`: the table's seq the player decided on). @typedef {Extract<import('./protocol').ClientIn, { type: 'act' }>} ActFrame */
 
 /**
  * @typedef {object} ConnectionOptions
@@ -22,10 +28,15 @@
  */
 
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000];
-/** A quiet line is pinged this often... */
-const PING_EVERY_MS = 10_000;
-/** ...and given up as dead (a Wi-Fi that dropped without a close) after this much silence. */
-const DEAD_AFTER_MS = 25_000;
+/** A line quiet this long is pinged (the server answers `pong`)... */
+const PING_EVERY_MS = 3_000;
+/** ...and a ping unanswered this long means the line is dead (a Wi-Fi that dropped without a
+ * close): the page says so and reconnects, within about 8 s of the drop. Measured from the ping,
+ * not from the silence, so a background tab whose timers the browser slows down is not taken for
+ * dead: it is only pinged later. */
+const ANSWER_WITHIN_MS = 5_000;
+/** How often the line is looked at. */
+const CHECK_EVERY_MS = 1_000;
 
 export class Connection {
   /** @param {ConnectionOptions} opts */
@@ -36,14 +47,20 @@ export class Connection {
     this.ws = null;
     /** The last event sequence number applied; sent on reconnection. @type {number | null} */
     this.lastSeq = null;
-    /** Actions sent but not yet answered, by id, in sending order: resent after a reconnection. @type {Map<number, object>} */
+    /** Actions sent but not yet answered, by id, in sending order. @type {Map<number, ActFrame>} */
     this.pending = new Map();
+    /** The code of the last close (0 before any): tells a table being rebuilt (4503) from a drop. */
+    this.lastCloseCode = 0;
     /** Failed attempts since the last good connection: picks the backoff delay. */
     this.attempts = 0;
     /** Set by close(): no more reconnecting. */
     this.stopped = false;
     /** Has any connection opened yet? ("connecting" the first time, "reconnecting" after.) */
     this.everOpen = false;
+    /** Past one machine: the URL at the node a 4307 named, tried instead of `opts.url`. @type {string | null} */
+    this.elsewhere = null;
+    /** 4307s followed since a frame last arrived: a few at once, then with backoff. */
+    this.hops = 0;
     /** The pending reconnection timer. @type {ReturnType<typeof setTimeout> | null} */
     this.timer = null;
     /** The current status, for whoever asks. @type {Status} */
@@ -56,8 +73,10 @@ export class Connection {
     this.nextActionId = Date.now() * 1000;
     /** When the last frame arrived (for the watchdog). */
     this.lastHeard = Date.now();
+    /** When the unanswered ping went out (0: none is out). */
+    this.pingSentAt = 0;
     /** Pings a quiet line and drops it if nothing comes back. */
-    this.watchdog = setInterval(() => this.checkLine(), PING_EVERY_MS);
+    this.watchdog = setInterval(() => this.checkLine(), CHECK_EVERY_MS);
 
     this.wake = () => {
       if (!this.stopped && (!this.ws || this.ws.readyState > WebSocket.OPEN)) this.reconnectNow();
@@ -82,7 +101,7 @@ export class Connection {
     this.setStatus(this.everOpen ? 'reconnecting' : 'connecting');
     let ws;
     try {
-      ws = new WebSocket(this.opts.url);
+      ws = new WebSocket(this.elsewhere ?? this.opts.url);
     } catch {
       this.retry();
       return;
@@ -91,9 +110,9 @@ export class Connection {
     ws.onopen = () => {
       if (this.ws !== ws) return;
       this.lastHeard = Date.now();
+      this.pingSentAt = 0;
+      // Unanswered actions wait: the page decides after the catch-up whether they still apply.
       this.send(this.opts.hello(this.lastSeq));
-      // Unanswered actions go again, with their ids: the server answers repeats from its cache.
-      for (const action of this.pending.values()) this.send(action);
     };
     ws.onmessage = (e) => {
       if (this.ws !== ws) return;
@@ -104,6 +123,7 @@ export class Connection {
       } catch {
         return;
       }
+      this.hops = 0;
       if (this.status !== 'open') {
         this.attempts = 0;
         this.everOpen = true;
@@ -114,7 +134,19 @@ export class Connection {
     ws.onclose = (e) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      this.lastCloseCode = e.code;
       if (this.stopped) return;
+      if (e.code === 4307 && e.reason) {
+        // Another node serves the table: go there (at once, unless we keep being sent around).
+        this.elsewhere = elsewhereUrl(this.opts.url, e.reason);
+        this.hops += 1;
+        if (this.hops <= 3) this.open();
+        else this.retry();
+        return;
+      }
+      // Any other close: ask the first URL again (a node we were sent to may have died or given
+      // the table up; the first URL sends us on to whoever serves it now).
+      this.elsewhere = null;
       if (this.opts.isFinal?.(e.code)) {
         this.stopped = true;
         this.setStatus('closed', { code: e.code, reason: e.reason });
@@ -149,13 +181,18 @@ export class Connection {
   /** Keeps a quiet line alive and notices a dead one: browsers cannot see a half-open socket. */
   checkLine() {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
-    const quiet = Date.now() - this.lastHeard;
-    if (quiet > DEAD_AFTER_MS) {
+    const now = Date.now();
+    if (this.pingSentAt && this.lastHeard < this.pingSentAt) {
+      // A ping is out and nothing came since.
+      if (now - this.pingSentAt < ANSWER_WITHIN_MS) return;
       const ws = this.ws;
       this.ws = null;
-      ws.close(4999, "no answer"); // 4999: ours, never sent by the server
+      this.pingSentAt = 0;
+      this.lastCloseCode = 4999;
+      ws.close(4999, 'no answer'); // 4999: ours, never sent by the server
       this.retry();
-    } else if (quiet >= PING_EVERY_MS - 500) {
+    } else if (now - this.lastHeard >= PING_EVERY_MS) {
+      this.pingSentAt = now;
       this.send({ type: 'ping' });
     }
   }
@@ -172,14 +209,19 @@ export class Connection {
   /**
    * Sends an action that must arrive exactly once: kept until `answered(id)`.
    * @param {number} id
-   * @param {object} frame
+   * @param {ActFrame} frame
    */
   sendAction(id, frame) {
     this.pending.set(id, frame);
     this.send(frame);
   }
 
-  /** The server answered this action id (acknowledged or refused). @param {number} id */
+  /** Sends the unanswered actions again, with their ids (after a reconnection, when nothing moved). */
+  resend() {
+    for (const frame of this.pending.values()) this.send(frame);
+  }
+
+  /** The server answered this action id (acknowledged, answered or refused), or the page gave it up. @param {number} id */
   answered(id) {
     this.pending.delete(id);
   }
@@ -200,4 +242,17 @@ export class Connection {
     this.ws = null;
     this.setStatus('closed');
   }
+}
+
+/**
+ * The table's WebSocket URL at the node a 4307 named (its advertised base URL, e.g.
+ * `https://paiju.example.org/n2`): same `/ws/{table}` path, under that base.
+ * @param {string} url @param {string} base
+ */
+export function elsewhereUrl(url, base) {
+  const from = new URL(url);
+  const to = new URL(base);
+  const path = from.pathname.slice(Math.max(0, from.pathname.lastIndexOf('/ws/')));
+  const scheme = to.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${to.host}${to.pathname.replace(/\/$/, '')}${path}${from.search}`;
 }

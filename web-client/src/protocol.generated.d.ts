@@ -17,7 +17,7 @@ export type Actor = "player" | "bot" | "clock" | "auto" | "referee";
 export type BlockedUnit = { cards: Array<Card>, by: Array<ShengjiSeat>, };
 
 /**
- * Who is asked first whether they burn, after the 对头 declined (扣).
+ * Who is asked first whether they burn, after the 对头 passed the 级牌.
  */
 export type BurnOfferOrder = "opposite_team_first" | "turn_order";
 
@@ -36,7 +36,7 @@ export type CardCount = { "kind": "exact", "n": number } | { "kind": "more_than"
 /**
  * What a client sends. The first message must be [`ClientIn::Hello`].
  */
-export type ClientIn = { "type": "hello", token?: string, last_seq?: number, } | { "type": "act", id: number, action: unknown, seq: number, seat?: number, reason?: string, } | { "type": "resync" } | { "type": "ping", nonce?: number, };
+export type ClientIn = { "type": "hello", token?: string, last_seq?: number, } | { "type": "act", id: number, action: unknown, seq: number, seat?: number, reason?: string, } | { "type": "resync" } | { "type": "auto", on: boolean, } | { "type": "review", on: boolean, reason?: string, } | { "type": "ping", nonce?: number, };
 
 /**
  * What the server sends.
@@ -70,7 +70,7 @@ reason?: string, events: unknown[],
  * Your view after this action. Live updates always carry it; when missed events are
  * replayed only the last one does.
  */
-view?: unknown, to_act: Array<number>, clock?: Clock, state: TableState, } | { "type": "ack", id: number, seq: number, } | { "type": "answer", id: number, events: unknown[], } | { "type": "rejected", id: number, code: string, zh: string, en: string, } | { "type": "error", code: string, zh: string, en: string, } | { "type": "seats", seats: Array<SeatInfo>, } | { "type": "pong", nonce?: number, };
+view?: unknown, to_act: Array<number>, clock?: Clock, state: TableState, } | { "type": "ack", id: number, seq: number, } | { "type": "answer", id: number, events: unknown[], } | { "type": "rejected", id: number, code: string, zh: string, en: string, } | { "type": "error", code: string, zh: string, en: string, } | { "type": "seats", seats: Array<SeatInfo>, } | { "type": "review", on: boolean, reason?: string, clock?: Clock, } | { "type": "pong", nonce?: number, };
 
 /**
  * Whose clock runs and how long they have left.
@@ -123,7 +123,12 @@ level?: string,
  * 80分 only, 定主: the director fixes the trump suit (`"S"`, `"H"`, `"D"`, `"C"`) or no
  * trump (`"NT"`) instead of the one drawn from the seed.
  */
-trump?: string, };
+trump?: string, 
+/**
+ * Seconds a player has for one play (80分 `play_seconds`, 够级 `move_seconds`) instead of
+ * the ruleset's (30 and 20): a slower clock for a casual table. 15 to 120.
+ */
+play_seconds?: number, };
 
 /**
  * How the players still holding cards at the end fill the remaining places.
@@ -134,12 +139,12 @@ export type FillOrder = "fewest_cards_first" | "turn_order";
  * One action. `seat` (the argument of `apply`) is the acting seat; for [`Action::Timeout`] the
  * seat whose clock ran out, for [`Action::Ruling`] the seat ruled against.
  */
-export type GoujiAction = { "type": "play", cards: Array<Card>, } | { "type": "pass" } | { "type": "yield" } | { "type": "burn", cards: Array<Card>, } | { "type": "decline" } | { "type": "ask_count" } | { "type": "timeout" } | { "type": "ruling", ruling: GoujiRuling, offence: GoujiOffence, };
+export type GoujiAction = { "type": "play", cards: Array<Card>, } | { "type": "pass" } | { "type": "yield" } | { "type": "burn", cards: Array<Card>, } | { "type": "decline" } | { "type": "ask_count" } | { "type": "timeout" } | { "type": "ruling", ruling: GoujiRuling, offence: GoujiOffence, points?: number, };
 
 /**
  * One thing that happened. Seats are named `A1`…`B3` on the wire.
  */
-export type GoujiEvent = { "type": "led", seat: GoujiSeat, cards: Array<Card>, gouji: boolean, } | { "type": "beat", seat: GoujiSeat, cards: Array<Card>, gouji: boolean, unburn: boolean, } | { "type": "burned", seat: GoujiSeat, cards: Array<Card>, gouji: boolean, counter: boolean, } | { "type": "passed", seat: GoujiSeat, kou: boolean, } | { "type": "yielded", seat: GoujiSeat, } | { "type": "yield_returned", seat: GoujiSeat, } | { "type": "opened", seat: GoujiSeat, } | { "type": "burn_offered", seat: GoujiSeat, } | { "type": "burn_declined", seat: GoujiSeat, } | { "type": "burn_stood", seat: GoujiSeat, } | { "type": "burn_ended", seat: GoujiSeat, } | { "type": "burn_failed", seat: GoujiSeat, void: Array<Card> | null, void_count: number, owner: GoujiSeat, restored: Array<Card>, } | { "type": "went_out", seat: GoujiSeat, place: Place, } | { "type": "trick_won", winner: GoujiSeat, leader: GoujiSeat, takeover: boolean, } | { "type": "free_play" } | { "type": "marked", seat: GoujiSeat, } | { "type": "count_answered", asker: GoujiSeat, about: GoujiSeat, answer: CardCount, } | { "type": "timed_out", seat: GoujiSeat, } | { "type": "ruled", seat: GoujiSeat, ruling: GoujiRuling, offence: GoujiOffence, } | { "type": "game_over", 
+export type GoujiEvent = { "type": "led", seat: GoujiSeat, cards: Array<Card>, gouji: boolean, } | { "type": "beat", seat: GoujiSeat, cards: Array<Card>, gouji: boolean, unburn: boolean, } | { "type": "burned", seat: GoujiSeat, cards: Array<Card>, gouji: boolean, counter: boolean, } | { "type": "passed", seat: GoujiSeat, conceded: boolean, } | { "type": "yielded", seat: GoujiSeat, } | { "type": "yield_returned", seat: GoujiSeat, } | { "type": "opened", seat: GoujiSeat, } | { "type": "burn_offered", seat: GoujiSeat, } | { "type": "burn_declined", seat: GoujiSeat, } | { "type": "burn_stood", seat: GoujiSeat, } | { "type": "burn_ended", seat: GoujiSeat, } | { "type": "burn_failed", seat: GoujiSeat, void: Array<Card> | null, void_count: number, owner: GoujiSeat, restored: Array<Card>, } | { "type": "went_out", seat: GoujiSeat, place: Place, } | { "type": "trick_won", winner: GoujiSeat, leader: GoujiSeat, takeover: boolean, } | { "type": "free_play" } | { "type": "marked", seat: GoujiSeat, } | { "type": "count_answered", asker: GoujiSeat, about: GoujiSeat, answer: CardCount, } | { "type": "warned", seat: GoujiSeat, grace_seconds: number, } | { "type": "timed_out", seat: GoujiSeat, } | { "type": "ruled", seat: GoujiSeat, ruling: GoujiRuling, offence: GoujiOffence, points?: number, } | { "type": "game_over", 
 /**
  * Place of each seat, A1…B3 (`null` only in a forfeited game's unfinished seats).
  */
@@ -186,7 +191,7 @@ hand: Array<Card> | null, };
 /**
  * What the seat to act is asked.
  */
-export type GoujiPrompt = { "kind": "lead", joker_required: boolean, } | { "kind": "respond", may_beat: boolean, may_yield: boolean, } | { "kind": "burn_offer", queue: Array<GoujiSeat>, };
+export type GoujiPrompt = { "kind": "lead", joker_required: boolean, } | { "kind": "respond", may_beat: boolean, may_yield: boolean, } | { "kind": "burn_offer", queue: Array<GoujiSeat>, may_beat: boolean, };
 
 /**
  * A complete ruleset.
@@ -197,15 +202,36 @@ export type GoujiRuleset = {
  */
 name: string, 
 /**
- * **\[decision\]** A player's last set (出完手牌) is a 级牌 only if this is true (不设底级: no).
+ * A player's last set (出完手牌) before 二科 is out is a 级牌 like any other (不设底级:
+ * 「没有底级…无论所留牌为级牌还是非级牌，均由剩余几家按顺序打」). `false`: a last set
+ * never is (an earlier reading of ours).
  */
 last_set_is_gouji: boolean, 
+/**
+ * **\[decision\]** A 无头 player (their 对头 is out) opens (开点) when they play a set that
+ * meets the 级牌 thresholds: their 对头 can never beat it (「只要有一手够级牌没有被对头灭掉」),
+ * though it binds nobody. `false`: a 无头 player's sets are never 级牌, so a player who had
+ * not opened before their 对头 went out is sure to be 点.
+ */
+headless_sets_open: boolean, 
+/**
+ * **\[decision\]** 「没有被对头灭掉(包括被烧牌)」 read as "a burned 级牌 counts as not beaten
+ * by the 对头": the owner opens when the 对头 passes it, whether or not it is burned after.
+ * `false`: a burned 级牌 counts as beaten; the owner opens only when nobody burns it (every
+ * burn offer declined).
+ */
+burned_gouji_opens: boolean, 
+/**
+ * **\[decision\]** `false`: the 对头 may say 让 in 四户乱缠 too, where it counts as a pass
+ * (nothing in the text removes 让 there). `true`: 让 is refused in 四户乱缠.
+ */
+no_yield_in_free_play: boolean, 
 /**
  * 大花两打一: which sets a pair of big jokers may cover one big joker of.
  */
 two_for_one: TwoForOne, 
 /**
- * Order of the yes/no burn prompts after a 扣.
+ * Order of the yes/no burn prompts after the 对头 passes a 级牌.
  */
 burn_offer_order: BurnOfferOrder, 
 /**
@@ -225,11 +251,13 @@ scoring: Scoring,
  */
 free_minutes: number, 
 /**
- * Seconds per set after that.
+ * Seconds per set after that (每套牌的出牌时限为20秒); when they run out the seat is warned
+ * (超时裁判予以警告).
  */
 move_seconds: number, 
 /**
- * Grace seconds before the automatic pass (超过5秒仍不出牌者视为过牌).
+ * Seconds after the warning before the automatic pass (超过5秒仍不出牌者视为过牌). 0: no
+ * warning, the first expiry passes.
  */
 grace_seconds: number, 
 /**
@@ -279,6 +307,40 @@ big: number, };
  * Where a seat stands in the game.
  */
 export type GoujiStatus = "playing" | "out" | "failed";
+
+/**
+ * The 级牌 thresholds for the viewing seat: a set is a 级牌 if it holds any joker, or at least
+ * this many cards of its base rank, 2s counted as the base (贴钱); 4–9 without a joker never.
+ */
+export type GoujiThresholds = { 
+/**
+ * 10s: five.
+ */
+ten: number, 
+/**
+ * Js: four.
+ */
+jack: number, 
+/**
+ * Qs: three.
+ */
+queen: number, 
+/**
+ * Ks: two.
+ */
+king: number, 
+/**
+ * As: two.
+ */
+ace: number, 
+/**
+ * 2s only: one.
+ */
+two: number, 
+/**
+ * A set that empties the hand counts too (`last_set_is_gouji`; 不设底级).
+ */
+last_set: boolean, };
 
 /**
  * The top set.
@@ -338,9 +400,34 @@ finish: Array<GoujiSeat>,
  */
 score: Score | null, outcome: Outcome | null, 
 /**
- * Referee deductions so far, team A then B.
+ * Points deducted by referees so far, team A then B (on top of the score).
  */
-deductions: [number, number], };
+deducted: [number, number], 
+/**
+ * The seat to act has been warned by the clock for this set (超时警告): it has only the
+ * grace seconds left before the clock passes for it.
+ */
+warned: boolean, 
+/**
+ * The viewing seat may pass (过) now. Always false for spectators and referees; so are the
+ * two below. (A burn offer is answered with `decline`, not a pass.)
+ */
+can_pass: boolean, 
+/**
+ * The viewing seat may yield (让) now.
+ */
+can_yield: boolean, 
+/**
+ * The viewing seat is asked whether it burns the top set (`burn` or `decline`; a 无头 seat
+ * that has not passed may also beat it by normal play, see [`Prompt::BurnOffer`]).
+ */
+burn_offer: boolean, 
+/**
+ * Which sets of the viewing seat would be 级牌 (binding the others) if played now, so a page
+ * can tag a set being built 「级牌」 without rules of its own. `None` when none would (the
+ * seat is 无头, 四户乱缠, the seat is out or the game over) and for spectators and referees.
+ */
+gouji_thresholds: GoujiThresholds | null, };
 
 /**
  * `POST /api/tables/{id}/join`: sit down.
@@ -371,6 +458,11 @@ export type KeepCards = "sustain_test" | "no_test";
  * trick, by the largest unit of that trick's lead.
  */
 export type KittyMultiplier = "tractor-8" | "2x-largest-unit" | "2-pow-largest-unit";
+
+/**
+ * Who may look at the last trick during play (查看本轮次牌).
+ */
+export type LastTrickView = "until-own-play" | "always";
 
 /**
  * How a lead is cut into units. It only matters when a trump lead holds two or more 副级牌
@@ -411,10 +503,10 @@ export type Problem = { code: string, zh: string, en: string, };
 export type Role = "seat" | "spectator" | "referee";
 
 /**
- * Where the result of a board ended by a referee ruling ("the board ends, 120 to the other
- * side") comes from.
+ * Where the result of a board ended by a referee ruling comes from: 该副牌立即结束，判违规方负，
+ * 非违规方得120分.
  */
-export type RulingEnd = "add-to-points-so-far" | "fixed";
+export type RulingEnd = "fixed" | "add-to-points-so-far";
 
 /**
  * Points of the two teams for one game.
@@ -422,7 +514,10 @@ export type RulingEnd = "add-to-points-so-far" | "fixed";
 export type Score = { a: number, b: number, };
 
 /**
- * Team points (积分, no tribute).
+ * Team points (积分, no tribute), on one scale: **\[decision\]** every result the text gives as
+ * a single number (点贡 6, 串三户 12, 0:12 告负) is a transfer between the two teams, +n to one
+ * and −n to the other, so a forfeit can never score better for the offender than the worst
+ * honest game (−12). Place points are the text's signed numbers.
  */
 export type Scoring = { 
 /**
@@ -430,7 +525,12 @@ export type Scoring = {
  */
 places: [number, number, number, number, number, number], 
 /**
- * 点贡: paid by the team of a 点 player to the other team.
+ * 烧牌失误则为大落: what a failed burner scores, whatever place it fills (a second failed
+ * burner fills 二落's place in the finishing order and still scores 大落).
+ */
+failed_burn: number, 
+/**
+ * 点贡: paid by the team of a 点 player to the other team (−6 / +6).
  */
 dian_gong: number, 
 /**
@@ -439,26 +539,20 @@ dian_gong: number,
  */
 dian_gong_once_per_team: boolean, 
 /**
- * 串三户: the team that takes 头科, 二科 and 三科 scores this, replacing everything else.
+ * 串三户: the team that takes 头科, 二科 and 三科 gets this and the other team loses it
+ * (+12 / −12), replacing places and 点贡.
  */
 sweep: number, 
 /**
- * **\[decision\]** What the swept team scores (the text gives only "12"). We keep the game
- * zero-sum like every other result: −12.
+ * 0:12 告负: the offending team loses this and the other team gets it (−12 / +12),
+ * replacing places, 点贡 and 串三户.
  */
-swept: number, 
+forfeit: number, 
 /**
- * A referee deduction (扣该队2分), added to the offender's team.
+ * The points a referee may deduct from a team (扣该队2分, 扣该队4分); the first is the
+ * deduction of a ruling that names none (logs written before rulings named their points).
  */
-deduction: number, 
-/**
- * A forfeit (0:12 告负): the offending team's score, replacing the game.
- */
-forfeit_loser: number, 
-/**
- * A forfeit: the other team's score.
- */
-forfeit_winner: number, };
+deduction_points: Array<number>, };
 
 /**
  * One seat as everyone may see it.
@@ -490,11 +584,11 @@ export type SeatPlay = { seat: ShengjiSeat, cards: Array<Card>, };
 /**
  * Something done to a board, by or against a seat. Serialised into the event log.
  */
-export type ShengjiAction = { "type": "bury", cards: Array<Card>, } | { "type": "play", cards: Array<Card>, } | { "type": "choose", unit: UnitChoice, } | { "type": "timeout" } | { "type": "penalty", points: number, } | { "type": "end_board" };
+export type ShengjiAction = { "type": "bury", cards: Array<Card>, } | { "type": "play", cards: Array<Card>, } | { "type": "choose", unit: UnitChoice, } | { "type": "timeout" } | { "type": "penalty", points: number, } | { "type": "end_board" } | { "type": "finalize" };
 
 /**
- * What happened. Every event is public except [`Event::Buried`], whose cards only the declarer
- * (and a referee) see.
+ * What happened. Every event is public except [`Event::Buried`], whose cards only a referee
+ * sees (and the declarer, only with `declarer_sees_kitty`).
  */
 export type ShengjiEvent = { "type": "buried", seat: ShengjiSeat, cards?: Array<Card>, 
 /**
@@ -516,7 +610,11 @@ to_defenders: boolean, defenders: number, } | { "type": "kitty_captured", seat: 
 /**
  * Tricks won by the defenders.
  */
-defender_tricks: number, by_ruling?: boolean, };
+defender_tricks: number, by_ruling?: boolean, 
+/**
+ * A new result after a late ruling: it replaces the one announced before.
+ */
+revised?: boolean, } | { "type": "finalized", result: number, };
 
 /**
  * Why points changed hands outside the tricks.
@@ -574,9 +672,19 @@ timeout_penalty: number,
  */
 timeout_count: TimeoutCount, 
 /**
- * Whether a warned timeout also plays for the player. \[decision\]
+ * Whether a warned timeout leaves the move to the player for a grace period, or the engine
+ * plays at once. \[decision\]
  */
 timeout_play: TimeoutPlay, 
+/**
+ * Seconds the player keeps after a warned timeout (`timeout_play = after-warning`).
+ * \[decision\]
+ */
+timeout_grace_seconds: number, 
+/**
+ * Over which boards timeouts are counted. \[decision\]
+ */
+timeout_scope: TimeoutScope, 
 /**
  * Points to the other side when a referee ends the board (the text: 120).
  */
@@ -590,6 +698,14 @@ ruling_end: RulingEnd,
  * 底牌放好后再也不能查看底牌, so off. \[decision\]
  */
 declarer_sees_kitty: boolean, 
+/**
+ * Until when a player's view shows the last trick. \[decision\]
+ */
+last_trick: LastTrickView, 
+/**
+ * Which unit of a throw of several tractors a follower answers first. \[decision\]
+ */
+throw_follow: ThrowFollow, 
 /**
  * Seconds to bury (the text: 1 minute).
  */
@@ -622,11 +738,13 @@ level: "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "10" | "J" | "Q" | "K" | 
  */
 trump: "S" | "H" | "D" | "C" | "NT", phase: ShengjiPhase, to_act: ShengjiSeat | null, 
 /**
- * The viewer's own hand (a player's view only), in face order.
+ * The viewer's own hand (a player's view only), in the engine's display order
+ * ([`Order::display_key`]): trumps first, highest first (`RJ BJ 主级牌 副级牌 A K …`), then
+ * the side suits ♠ ♥ ♦ ♣, each highest first.
  */
 hand?: Array<Card>, 
 /**
- * Every hand, N, E, S, W (a referee's view only).
+ * Every hand, N, E, S, W (a referee's view only), each in display order.
  */
 hands?: [Array<Card>, Array<Card>, Array<Card>, Array<Card>], 
 /**
@@ -650,7 +768,13 @@ plays: Array<SeatPlay>,
  * Who is winning the current trick so far (public: it follows from the plays), so a client
  * can mark it without a second copy of the rules.
  */
-winning?: ShengjiSeat, last_trick?: TrickRecord, 
+winning?: ShengjiSeat, 
+/**
+ * The last finished trick. A player sees it only until they have played to the current
+ * trick (只有未翻扣者有权要求查看本轮次牌; `last_trick = always` on a casual table); a
+ * spectator and a referee always; everyone once the board is over.
+ */
+last_trick?: TrickRecord, 
 /**
  * Every finished trick, for review: once the board is over, or for a referee. During play
  * a player may look at the last trick only (打过的牌翻扣好后，不能提出检查牌的要求).
@@ -663,7 +787,50 @@ choice?: PendingChoice,
 /**
  * The defenders' points so far, after penalties.
  */
-defenders: number, timeouts: [number, number, number, number], result?: number, };
+defenders: number, 
+/**
+ * The point cards (5, 10, K) in the tricks the defenders won so far, in the order taken:
+ * public, as every played card and every trick's winner is (捡分).
+ */
+defender_point_cards: Array<Card>, 
+/**
+ * Card points not yet played to a trick (in the hands and the kitty), out of 200: what is
+ * still to be fought for (the kitty's points count for the defenders only by 抠底).
+ */
+points_left: number, 
+/**
+ * The viewer's own hand only: how many of its first cards are trumps (the display order
+ * puts them first), so a page can group them without knowing which cards are trumps.
+ */
+hand_trumps?: number, 
+/**
+ * Timeouts of N, E, S, W in the count's scope (`timeout_scope`: this board, or with the
+ * session's or event's earlier ones).
+ */
+timeouts: [number, number, number, number], 
+/**
+ * The seat to act was warned for a timeout on this move and plays in its grace period.
+ */
+grace?: boolean, 
+/**
+ * The seat to act's own view only: every card (each face once, display order) that is part
+ * of at least one legal play now — any card to bury or to lead, for a follow exactly those
+ * the follow rules allow in some play. A client dims the others.
+ */
+playable?: Array<Card>, 
+/**
+ * The seat to act's own view only: one legal play, the one the clock would make (the
+ * default bury, the lowest single to lead, the lowest legal follow), in display order.
+ */
+hint?: Array<Card>, 
+/**
+ * The result once play is over; it may change by a late ruling until `result_final`.
+ */
+result?: number, 
+/**
+ * The referee finalised the result.
+ */
+result_final?: boolean, };
 
 /**
  * Where a table is in its life.
@@ -717,14 +884,26 @@ export type ThrowBlockers = "all-others" | "opponents";
 export type ThrowCompare = "unit-by-unit" | "largest-unit";
 
 /**
+ * How a follower matches a throw of several tractors, which the text does not say: which unit
+ * of the throw is answered first when the hand cannot answer them all.
+ */
+export type ThrowFollow = "largest-unit-first" | "every-tractor-first";
+
+/**
  * How timeouts are counted for the "first a warning" rule.
  */
 export type TimeoutCount = "per-seat" | "per-side";
 
 /**
- * What the clock does when a warning is given.
+ * What the clock does at a warned timeout (超时第一次警告).
  */
-export type TimeoutPlay = "always" | "after-warning";
+export type TimeoutPlay = "after-warning" | "always";
+
+/**
+ * Over which stretch of play timeouts are counted for "first a warning, then 10 points"
+ * (超时第一次警告，第二次扣10分).
+ */
+export type TimeoutScope = "board" | "session" | "event";
 
 /**
  * A finished trick, for the views ("look at the last trick").

@@ -1,15 +1,17 @@
 // @ts-check
 //! What the browser remembers between visits: the display name, the language, the suit colours,
-//! the turn sound, and the seat tokens that let a player come back to their seat. No account.
+//! the turn sound, larger text and cards (大字, 大牌), the seat tokens that let a player come
+//! back to their seat, and the scores of the boards played with the same seed (a session). No
+//! account.
 
 const PREFIX = 'paiju.';
 
 /**
- * @typedef {{ lang: 'zh' | 'en', fourColour: boolean, sound: boolean, name: string }} Settings
+ * @typedef {{ lang: 'zh' | 'en', fourColour: boolean, sound: boolean, name: string, bigText: boolean, bigCards: boolean }} Settings
  */
 
 /** @type {Settings} */
-const DEFAULTS = { lang: 'zh', fourColour: false, sound: true, name: '' };
+const DEFAULTS = { lang: 'zh', fourColour: false, sound: true, name: '', bigText: false, bigCards: false };
 
 /** @param {string} key */
 function read(key) {
@@ -40,6 +42,8 @@ export function settings() {
     fourColour: read('fourColour') === true,
     sound: read('sound') !== false,
     name: typeof read('name') === 'string' ? read('name') : DEFAULTS.name,
+    bigText: read('bigText') === true,
+    bigCards: read('bigCards') === true,
   };
 }
 
@@ -80,4 +84,23 @@ export function setTicket(table, t) {
       // ignore
     }
   }
+}
+
+/**
+ * One board (or 够级 game) of a session, as this browser saw it: the session is every table
+ * dealt from the same seed (its commitment), played one board after another (下一副).
+ * `mine`: what the board was worth to my side, as the result screen showed it.
+ * @typedef {{ board: number, table: string, side: string, result: number, mine: number }} SessionBoard
+ */
+
+/** @param {string} commitment @returns {SessionBoard[]} */
+export function sessionBoards(commitment) {
+  const v = read('session.' + commitment);
+  return Array.isArray(v) ? v : [];
+}
+
+/** Records a finished board of the session (once per board). @param {string} commitment @param {SessionBoard} b */
+export function recordBoard(commitment, b) {
+  const list = sessionBoards(commitment).filter((x) => x.board !== b.board);
+  write('session.' + commitment, [...list, b].sort((x, y) => x.board - y.board));
 }

@@ -1,6 +1,11 @@
 // @ts-check
 //! The 80分 engine's view (rules::shengji, as JSON) turned into what the table draws, and the
 //! engine's actions. Everything game-specific about the wire is in this file.
+//!
+//! Nothing here knows a rule: the hand is drawn in the order the view gives it, who is winning
+//! the trick is the view's `winning`, which cards can be played is the view's `playable` and a
+//! suggested play its `hint` (both only for the seat to act, and only when the engine sends
+//! them). A play is sent as it is and the engine's refusal is shown as it comes.
 
 /** @typedef {import('./cards.js').Suit} Suit */
 /** @typedef {import('./protocol').ShengjiView} ShengjiView (generated from rules::shengji::View) */
@@ -12,17 +17,22 @@
  * @typedef {object} ShengjiModel
  * @property {'bury' | 'play' | 'choose' | 'over'} phase
  * @property {number} board
- * @property {number} level  2..14
+ * @property {string} level  as the engine writes it: `"2"`…`"10"`, `"J"`…`"A"`
  * @property {Suit | null} trump  null: 无主
  * @property {number} declarer
  * @property {number | null} toAct
- * @property {string[] | null} hand  mine; null for a spectator
+ * @property {string[] | null} hand  mine, in the engine's order; null for a spectator
+ * @property {Set<string> | null} playable  the cards that are part of some legal play (the engine's `playable`), or null when the view does not say
+ * @property {string[] | null} hint  one legal play (the engine's `hint`), or null
  * @property {number[]} counts  cards held per seat
  * @property {Trick | null} trick  the current trick (null before its lead)
  * @property {Trick | null} lastTrick
  * @property {Trick[]} tricks  every finished trick, once the board is over (for the review)
  * @property {number} defenderPoints  after penalties
- * @property {number} buryCount
+ * @property {string[]} pointCards  the point cards in the tricks the defenders won (the view's)
+ * @property {number | null} pointsLeft  card points not yet played (the view's), null when the view does not say
+ * @property {number | null} handTrumps  how many of my hand's first cards are trumps (the view's)
+ * @property {number | null} playSeconds  seconds a play (the ruleset's in the view)
  * @property {string[] | null} kitty  the buried kitty, when this viewer may see it
  * @property {{ chooser: number, single: string[], pair: string[] } | null} choice
  * @property {number | null} result  the defenders' points once the board is over
@@ -35,12 +45,6 @@ export function seatIndex(s) {
   if (typeof s === 'number') return s;
   const i = SEAT_LETTERS.indexOf(String(s).toUpperCase());
   return i < 0 ? 0 : i;
-}
-
-/** A rank as the engine writes it (`"10"`, `"A"`) → 2..14. @param {unknown} r */
-export function rankValue(r) {
-  const s = String(r).toUpperCase();
-  return { J: 11, Q: 12, K: 13, A: 14 }[s] ?? (Number(s) || 2);
 }
 
 /** `"S"`…`"C"`, or `"NT"` (无主) → null. @param {unknown} s @returns {Suit | null} */
@@ -70,15 +74,19 @@ export function trickRecord(t) {
 export function shengjiModel(view) {
   /** @type {Partial<ShengjiView>} */
   const v = view ?? {};
+  // Fields the engine adds for the seat to act; absent from older servers (then: no dimming, no hint).
+  const asked = /** @type {{ playable?: unknown, hint?: unknown }} */ (v);
   const plays = playsOf(v.plays);
   return {
     phase: v.phase ?? 'play',
     board: v.board ?? 0,
-    level: rankValue(v.level ?? 2),
+    level: String(v.level ?? ''),
     trump: suitOf(v.trump),
     declarer: seatIndex(v.declarer ?? 0),
     toAct: v.to_act ? seatIndex(v.to_act) : null,
     hand: Array.isArray(v.hand) ? v.hand : null,
+    playable: Array.isArray(asked.playable) ? new Set(/** @type {string[]} */ (asked.playable)) : null,
+    hint: Array.isArray(asked.hint) && asked.hint.length ? /** @type {string[]} */ (asked.hint) : null,
     counts: v.hand_sizes ?? [],
     trick: plays.length
       ? { number: v.trick ?? 0, leader: seatIndex(v.leader), plays, winner: v.winning ? seatIndex(v.winning) : null, points: 0 }
@@ -86,7 +94,10 @@ export function shengjiModel(view) {
     lastTrick: trickRecord(v.last_trick),
     tricks: /** @type {Trick[]} */ ((v.tricks ?? []).map(trickRecord).filter(Boolean)),
     defenderPoints: v.defenders ?? 0,
-    buryCount: 8,
+    pointCards: v.defender_point_cards ?? [],
+    pointsLeft: typeof v.points_left === 'number' ? v.points_left : null,
+    handTrumps: typeof v.hand_trumps === 'number' ? v.hand_trumps : null,
+    playSeconds: typeof v.ruleset?.play_seconds === 'number' ? v.ruleset.play_seconds : null,
     kitty: v.kitty ?? null,
     choice: v.choice ? { chooser: seatIndex(v.choice.chooser), single: v.choice.single ?? [], pair: v.choice.pair ?? [] } : null,
     result: typeof v.result === 'number' ? v.result : null,

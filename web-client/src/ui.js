@@ -9,17 +9,18 @@ import { t, pick, lang } from './i18n.js';
 /**
  * A card face. With `onClick` it is a toggle button (tap to select, tap again to unselect).
  * @param {string} code
- * @param {{ small?: boolean, selected?: boolean, onClick?: () => void, trump?: boolean, key?: string }} [opts]
+ * `dim`: the engine says this card is part of no legal play now (drawn paler, still tappable).
+ * @param {{ small?: boolean, selected?: boolean, onClick?: () => void, dim?: boolean, key?: string }} [opts]
  */
 export function cardFace(code, opts = {}) {
   const c = card(code);
   const cls = ['card', colourClass(c, settings().fourColour)];
   if (c.joker) cls.push('joker');
   if (opts.small) cls.push('small');
-  if (opts.trump) cls.push('trump');
+  if (opts.dim) cls.push('dim');
   const label = cardName(c, lang());
   const face = c.joker
-    ? [h('span', { class: 'r', 'aria-hidden': 'true' }, c.joker === 'RJ' ? '大王' : '小王')]
+    ? [h('span', { class: 'r', 'aria-hidden': 'true' }, c.joker === 'RJ' ? '大王' : '小王'), h('span', { class: 's', 'aria-hidden': 'true' }, '★')]
     : [
         h('span', { class: 'r', 'aria-hidden': 'true' }, rankSymbol(c.rank)),
         h('span', { class: 's', 'aria-hidden': 'true' }, SUIT_SYMBOL[/** @type {'S'|'H'|'D'|'C'} */ (c.suit)]),
@@ -33,6 +34,7 @@ export function cardFace(code, opts = {}) {
         'aria-pressed': String(!!opts.selected),
         'aria-label': label,
         'data-card': c.code,
+        'data-playable': opts.dim ? 'false' : undefined,
         'data-key': opts.key,
         'on:click': opts.onClick,
       },

@@ -19,6 +19,8 @@ export const shengjiView = {
   plays: [{ seat: 'E', cards: ['SK'] }, { seat: 'N', cards: ['S10'] }], winning: 'E',
   last_trick: { trick: 2, plays: [{ seat: 'S', cards: ['DK'] }, { seat: 'E', cards: ['D4'] }, { seat: 'N', cards: ['D10'] }, { seat: 'W', cards: ['D6'] }], winner: 'S', points: 20 },
   defenders: 15, timeouts: [0, 0, 0, 0],
+  // Issue 13: the point cards the defenders took, the points still out, the trumps at the hand's head.
+  defender_point_cards: ['DK', 'D10'], points_left: 160, hand_trumps: 8,
 };
 
 export const shengjiTable = {
@@ -66,7 +68,7 @@ export const shengjiBuryTable = {
     type: 'snapshot', seq: 12, state: 'playing', to_act: [2], clock: { seats: [2], remaining_ms: 24000, limit_ms: 30000 },
     view: {
       ...shengjiView, phase: 'bury', trick: 0, leader: null, plays: [], winning: null, last_trick: null, defenders: 0, hand_sizes: [25, 25, 33, 25],
-      hand: [...shengjiView.hand, 'BJ', 'H3', 'S3', 'C3', 'D5', 'D8', 'C9', 'SK', 'HQ', 'CA'],
+      hand: ['RJ', 'BJ', 'H2', 'S2', 'HA', 'HK', 'HK', 'HQ', 'H10', 'H5', 'H3', 'SA', 'SK', 'SQ', 'SQ', 'SJ', 'S9', 'S5', 'S3', 'CA', 'CK', 'C10', 'C9', 'C8', 'C8', 'C4', 'C3', 'DA', 'DJ', 'D8', 'D7', 'D5', 'D3'], hand_trumps: 11,
     },
   }),
 };

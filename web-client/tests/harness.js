@@ -104,7 +104,10 @@ export function launchBrowser() {
 
 /**
  * A page that records every WebSocket the app opens (so a test can kill one from outside the
- * app's own code) and fails the test on any uncaught page error.
+ * app's own code) and every frame the app sends (`window.__sent`), and fails the test on any
+ * uncaught page error. A socket can be made to fail silently, as a phone's Wi-Fi does: `mute`
+ * (nothing goes out, nothing comes in, no close) or `hold` (what the page sends waits until
+ * released; what the server sends arrives) — see `lineMode`.
  * @param {import('playwright-core').Browser} browser
  * @param {{ width?: number, height?: number }} [size]
  */
@@ -114,8 +117,12 @@ export async function newPage(browser, size = { width: 1024, height: 768 }) {
     const Native = window.WebSocket;
     /** @type {WebSocket[]} */
     const sockets = [];
+    /** @type {{ socket: number, mode: string, frame: any }[]} */
+    const sent = [];
     // @ts-ignore
     window.__sockets = sockets;
+    // @ts-ignore
+    window.__sent = sent;
     // @ts-ignore
     window.WebSocket = class extends Native {
       /** @param {any[]} args */
@@ -123,6 +130,36 @@ export async function newPage(browser, size = { width: 1024, height: 768 }) {
         // @ts-ignore
         super(...args);
         sockets.push(this);
+        /** 'live', 'mute' or 'hold'. */
+        this.__mode = 'live';
+        /** @type {any[]} */
+        this.__held = [];
+        // Registered before the app's onmessage, so a muted line swallows what arrives.
+        this.addEventListener('message', (e) => {
+          if (this.__mode === 'mute') e.stopImmediatePropagation();
+        });
+      }
+
+      /** @param {any} data */
+      send(data) {
+        let frame;
+        try {
+          frame = JSON.parse(String(data));
+        } catch {
+          frame = String(data);
+        }
+        sent.push({ socket: sockets.indexOf(this), mode: this.__mode, frame });
+        if (this.__mode === 'mute') return;
+        if (this.__mode === 'hold') {
+          this.__held.push(data);
+          return;
+        }
+        super.send(data);
+      }
+
+      /** Sends what was held, in order (the line is back). */
+      __flush() {
+        for (const d of this.__held.splice(0)) super.send(d);
       }
     };
   });
@@ -141,6 +178,29 @@ export function killSocket(page) {
     for (const s of live) s.close(4998, 'killed by test');
     return live.length;
   });
+}
+
+/**
+ * Sets how the page's live table socket behaves: 'mute' (a dead line that nobody noticed yet),
+ * 'hold' (frames the page sends wait), or 'live' again (held frames go out then, in order).
+ * @param {import('playwright-core').Page} page @param {'live' | 'mute' | 'hold'} mode
+ */
+export function lineMode(page, mode) {
+  return page.evaluate((mode) => {
+    // @ts-ignore
+    const live = window.__sockets.filter((s) => s.readyState === 1);
+    for (const s of live) {
+      s.__mode = mode;
+      if (mode === 'live') s.__flush();
+    }
+    return live.length;
+  }, mode);
+}
+
+/** The `act` frames the page has tried to send (muted or held ones included). @param {import('playwright-core').Page} page */
+export function sentActs(page) {
+  // @ts-ignore
+  return page.evaluate(() => window.__sent.filter((s) => s.frame?.type === 'act'));
 }
 
 /** Saves a screenshot under tests/artifacts/. @param {import('playwright-core').Page} page @param {string} name */
@@ -268,11 +328,11 @@ export function layoutProblems(page, dockMayScroll = false) {
  * For a test file that plays against the real server: starts `paiju serve` and Chromium before
  * the file's tests and stops both after them. Read `live.server` and `live.browser` in the tests.
  */
-export function liveServerAndBrowser() {
+export function liveServerAndBrowser(/** @type {{ extra?: string[] }} */ opts = {}) {
   /** @type {{ server: Awaited<ReturnType<typeof startServer>>, browser: import('playwright-core').Browser }} */
   const live = /** @type {any} */ ({});
   before(async () => {
-    live.server = await startServer();
+    live.server = await startServer(opts);
     live.browser = await launchBrowser();
   });
   after(async () => {

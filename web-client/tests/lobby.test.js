@@ -1,6 +1,10 @@
 // The lobby and the ways into a table, against the real server: the remembered name, the
 // invite link and code, sitting down from a link in a second browser, watching, English and
-// the four-colour suits, and the lobby's own accessibility and sizes.
+// the four-colour suits, and the lobby's own accessibility and sizes. Computers are labelled
+// from the protocol's `bot` flag only: a person who calls themselves 「机器人小王」 is a person.
+// Issue 13: the time for each play offered when opening; the code in two groups of three digits,
+// typed back with a space; the invite's QR code; the friend's page says whose table and which
+// game; the computers' own names (「电脑·东」) refused to people.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,6 +25,9 @@ test('the lobby is large, accessible, and remembers the name', async () => {
   assert.deepEqual(await axeViolations(page), []);
   assert.deepEqual(await smallText(page, 18), []);
   assert.deepEqual(await smallTargets(page, 48), []);
+  // The time for each play is chosen when opening a table (the ruleset's by default).
+  assert.equal(await page.isChecked('input[name=seconds][value="standard"]'), true);
+  assert.equal(await page.locator('input[name=seconds]').count(), 4);
   // English is a switch (in 设置, opened by a tap).
   await page.click('#settings');
   await page.click('#lang');
@@ -31,7 +38,7 @@ test('the lobby is large, accessible, and remembers the name', async () => {
   assert.deepEqual(errors.map(String), []);
 });
 
-test('a friend joins by the invite link, a third person watches', { timeout: 120_000 }, async () => {
+test('a friend joins by the invite link, a third person watches; computers are told by the bot flag', { timeout: 120_000 }, async () => {
   // The host opens an 80分 table for two people: two seats stay free for friends.
   const host = await newPage(live.browser, { width: 1024, height: 768 });
   await host.page.goto(live.server.url + '/');
@@ -41,26 +48,63 @@ test('a friend joins by the invite link, a third person watches', { timeout: 120
   await host.page.click('#create');
   await host.page.waitForSelector('[data-invite-link]');
   const link = await host.page.textContent('[data-invite-link]') ?? '';
-  const code = await host.page.textContent('[data-table-code]') ?? '';
+  const code = await host.page.getAttribute('[data-table-code]', 'data-table-code') ?? '';
+  assert.match(code, /^\d{6}$/, 'a six-digit code');
+  assert.equal(await host.page.textContent('[data-table-code]'), `${code.slice(0, 3)} ${code.slice(3)}`, 'shown in two groups, to read aloud');
   assert.ok(link.endsWith(`#/t/${code}`), `the invite link names the table (${link})`);
+  // The QR code of the invite link, drawn by the server.
+  await host.page.waitForFunction(() => /** @type {HTMLImageElement | null} */ (document.querySelector('img[data-qr]'))?.naturalWidth, null, { timeout: 5000 });
+  const qr = await (await fetch(`${live.server.url}/api/tables/${code}/qr.svg`)).text();
+  assert.match(qr, /^<svg/);
   await shot(host.page, 'invite-1024x768');
+  for (const [w, h] of [[390, 844], [820, 1180], [1440, 900]]) {
+    await host.page.setViewportSize({ width: w, height: h });
+    await shot(host.page, `invite-${w}x${h}`);
+  }
+  await host.page.setViewportSize({ width: 1024, height: 768 });
 
   // The table is listed with its free seat.
   const listed = await (await fetch(`${live.server.url}/api/tables`)).json();
   assert.ok(listed.some((/** @type {any} */ t) => t.id === code));
 
-  // A friend opens the link in their own browser, writes a name and sits down opposite.
+  // A friend opens the link in their own browser, writes a name and sits down opposite. The
+  // bots' own name is refused in plain words (no one can pass for a computer, or a computer for
+  // a person); a name that merely contains it is a person's name like any other.
   const friend = await newPage(live.browser, { width: 390, height: 844 });
   await friend.page.goto(link);
-  await friend.page.fill('#name', '老李');
+  // The page says whose table it is and which game, before anything else.
+  await friend.page.waitForFunction(() => document.querySelector('#seat-title')?.textContent === '老王的80分牌桌');
+  assert.match(await friend.page.textContent('#seat-intro') ?? '', /对家是您的搭档/);
+  await shot(friend.page, 'friend-390x844');
+  await friend.page.fill('#name', '电脑·东');
+  await friend.page.click('[data-seat="2"]');
+  await friend.page.waitForFunction(() => document.body.textContent?.includes('留给机器人的名字'));
+  await friend.page.fill('#name', '机器人');
+  await friend.page.click('[data-seat="2"]');
+  await friend.page.waitForFunction(() => document.body.textContent?.includes('留给机器人的名字'));
+  await friend.page.fill('#name', '机器人小王');
   await friend.page.click('[data-seat="2"]');
   await friend.page.waitForFunction(() => /** @type {any} */ (window).paiju?.model?.view);
   assert.equal(await friend.page.evaluate(() => /** @type {any} */ (window).paiju.model.seat), 2);
-  // The host sees the friend's name at the partner's place.
-  await host.page.waitForFunction(() => document.querySelector('[data-seat="2"]')?.textContent?.includes('老李'));
+  // The host sees the friend's name at the partner's place, not marked as a computer; the two
+  // bots' seats are (by the flag; their names are the server's: 「电脑·东」, 「电脑·西」).
+  await host.page.waitForFunction(() => document.querySelector('[data-seat="2"]')?.textContent?.includes('机器人小王'));
+  const seats = (await (await fetch(`${live.server.url}/api/tables/${code}`)).json()).seats;
+  assert.deepEqual(seats.map((/** @type {any} */ s) => s.bot), [false, true, false, true]);
+  assert.deepEqual(seats.map((/** @type {any} */ s) => s.name), ['老王', '电脑·东', '机器人小王', '电脑·西']);
+  assert.equal(seats[2].name, '机器人小王');
+  assert.equal(await host.page.locator('[data-seat="2"] .tag.bot').count(), 0, 'a person named 机器人小王 is not shown as a computer');
+  for (const s of [1, 3]) assert.match(await host.page.textContent(`[data-seat="${s}"] .tag.bot`) ?? '', /电脑/, `seat ${s} is a computer`);
+  assert.equal(await friend.page.locator('.dock .me .tag.bot').count(), 0, 'nor in their own dock');
 
-  // Someone else watches: no hand, no play button, the four seats' plates.
+  // Someone else types the code as it was read to them (with a space) and watches: no hand, no
+  // play button, the four seats' plates.
   const watcher = await newPage(live.browser, { width: 1024, height: 768 });
+  await watcher.page.goto(`${live.server.url}/`);
+  await watcher.page.fill('#code', ` ${code.slice(0, 3)} ${code.slice(3)} `);
+  await watcher.page.click('#join-code');
+  await watcher.page.waitForURL(new RegExp(`#/t/${code}$`));
+  await watcher.page.waitForSelector('#seat-title');
   await watcher.page.goto(`${live.server.url}/#/t/${code}/watch`);
   await watcher.page.waitForFunction(() => /** @type {any} */ (window).paiju?.model?.view);
   assert.equal(await watcher.page.evaluate(() => /** @type {any} */ (window).paiju.model.role), 'spectator');
@@ -73,5 +117,10 @@ test('a friend joins by the invite link, a third person watches', { timeout: 120
   await host.page.click('#four-colour');
   await host.page.waitForSelector('#hand .card.blue, #hand .card.green');
   await shot(host.page, 'table-four-colour-1024x768');
+  // The friend's browser goes away: the host sees 掉线 on the friend's plate and in words.
+  await friend.context.close();
+  await host.page.waitForFunction(() => /机器人小王掉线了/.test(document.querySelector('#notices')?.textContent ?? ''), null, { timeout: 15_000 });
+  assert.doesNotMatch(await host.page.textContent('#notices') ?? '', /回来了/, 'a first arrival is no news');
+  assert.match(await host.page.textContent('[data-seat="2"]') ?? '', /掉线/);
   for (const p of [host, friend, watcher]) assert.deepEqual(p.errors.map(String), []);
 });

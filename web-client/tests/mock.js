@@ -36,7 +36,10 @@ export function staticServer() {
 
 /**
  * A table the mock serves: the welcome, and a function that gives the snapshot for a hello.
- * @typedef {{ welcome: object, snapshot: () => object, onAct?: (msg: any, ws: any) => void, summary?: object }} MockTable
+ * `onHello` (optional) answers a hello itself instead (`n`: how many hellos came before it).
+ * `deaf` (optional): while it returns true, pings go unanswered (a line that died silently).
+ * `onOther` (optional): any other message the page sends (e.g. `auto`).
+ * @typedef {{ welcome: object, snapshot: () => object, onHello?: (msg: any, ws: any, n: number) => void, onAct?: (msg: any, ws: any) => void, onOther?: (msg: any, ws: any) => void, deaf?: () => boolean, summary?: object }} MockTable
  */
 
 /**
@@ -54,12 +57,19 @@ export async function mockTable(page, id, table) {
       const msg = JSON.parse(String(text));
       received.push(msg);
       if (msg.type === 'hello') {
-        ws.send(JSON.stringify(table.welcome));
-        ws.send(JSON.stringify(table.snapshot()));
+        const n = received.filter((m) => m.type === 'hello').length - 1;
+        if (table.onHello) table.onHello(msg, ws, n);
+        else {
+          ws.send(JSON.stringify(table.welcome));
+          ws.send(JSON.stringify(table.snapshot()));
+        }
       } else if (msg.type === 'act') {
         table.onAct?.(msg, ws);
       } else if (msg.type === 'ping') {
-        ws.send(JSON.stringify({ type: 'pong' }));
+        // A dead line answers nothing (`table.deaf`): the page must notice by itself.
+        if (!table.deaf?.()) ws.send(JSON.stringify({ type: 'pong' }));
+      } else {
+        table.onOther?.(msg, ws);
       }
     });
   });

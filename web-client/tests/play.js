@@ -1,9 +1,45 @@
 // How the tests play: through the page, as a person would — tap cards or groups, then 出牌 —
 // choosing what to play from what the page shows. Every refusal met on the way is checked the
 // same way the illegal-play test checks it: the Chinese message is shown, the hand unchanged.
+//
+// What to tap is the *test's* choice, made by a crude player below that knows a little of the
+// rules (trumps, suits, the order of 够级 ranks). The page itself knows none (docs/web-client.md,
+// "The page asks the engine"); when the engine puts a suggested play (`hint`) in the view, the
+// test tries that first.
 
 import assert from 'node:assert/strict';
-import { card, isTrump, shengjiKey, counts } from '../src/cards.js';
+import { card } from '../src/cards.js';
+
+// ---- The test player's own card knowledge (never the page's) ------------------------------
+
+/** Equal codes counted. @param {string[]} codes */
+function counts(codes) {
+  /** @type {Map<string, number>} */
+  const m = new Map();
+  for (const c of codes) m.set(c, (m.get(c) ?? 0) + 1);
+  return m;
+}
+
+/** The level as 2..14 and the trump suit (null: 无主) of an 80分 view. @param {any} view */
+function levelTrump(view) {
+  const level = { J: 11, Q: 12, K: 13, A: 14 }[/** @type {'J'} */ (view.level)] ?? Number(view.level);
+  const trump = ['S', 'H', 'D', 'C'].includes(view.trump) ? view.trump : null;
+  return { level, trump };
+}
+
+/** 'T' for a trump (jokers, level cards, the trump suit), else the suit. @param {string} code @param {number} level @param {string | null} trump */
+function lane(code, level, trump) {
+  const c = card(code);
+  return c.joker || c.rank === level || c.suit === trump ? 'T' : /** @type {string} */ (c.suit);
+}
+
+/** A rough strength for choosing low cards (higher is stronger). @param {string} code @param {number} level @param {string | null} trump */
+function strength(code, level, trump) {
+  const c = card(code);
+  if (c.joker) return c.joker === 'RJ' ? 100 : 99;
+  if (c.rank === level) return c.suit === trump ? 98 : 97;
+  return (c.suit === trump ? 50 : 0) + c.rank;
+}
 
 /** @typedef {import('playwright-core').Page} Page */
 
@@ -78,6 +114,8 @@ export async function pressAndAwait(/** @type {Page} */ page, selector = '#play'
   if (!result.ok) {
     assert.match(result.text, /[\u4e00-\u9fff]/, 'a refusal is shown in Chinese');
     assert.deepEqual(await handCards(page), before, 'a refused play leaves the hand unchanged');
+    // The selection is cleared: the player chooses afresh, the reason in front of them.
+    await page.waitForFunction(() => !document.querySelector('#hand [aria-pressed="true"]'), null, { timeout: 5000 });
   }
   return result;
 }
@@ -92,16 +130,16 @@ export async function pressAndAwait(/** @type {Page} */ page, selector = '#play'
  * @returns {string[][]}
  */
 export function shengjiCandidates(view) {
-  const level = { J: 11, Q: 12, K: 13, A: 14 }[/** @type {'J'} */ (view.level)] ?? Number(view.level);
-  const trump = ['S', 'H', 'D', 'C'].includes(view.trump) ? view.trump : null;
-  const key = (/** @type {string} */ c) => shengjiKey(card(c), level, trump);
+  const { level, trump } = levelTrump(view);
+  const key = (/** @type {string} */ c) => -strength(c, level, trump);
   const hand = [...view.hand].sort((a, b) => key(b) - key(a)); // lowest first
-  const lane = (/** @type {string} */ c) => (isTrump(card(c), level, trump) ? 'T' : card(c).suit);
-  if (!view.plays.length) return [[hand[0]]]; // lead: the lowest single is always legal
+  const laneOf = (/** @type {string} */ c) => lane(c, level, trump);
+  const hint = Array.isArray(view.hint) && view.hint.length ? [view.hint] : [];
+  if (!view.plays.length) return [...hint, [hand[0]]]; // lead: the lowest single is always legal
   const lead = view.plays[0].cards;
   const n = lead.length;
-  const suit = hand.filter((c) => lane(c) === lane(lead[0]));
-  if (suit.length <= n) return [[...suit, ...hand.filter((c) => !suit.includes(c)).slice(0, n - suit.length)]];
+  const suit = hand.filter((c) => laneOf(c) === laneOf(lead[0]));
+  if (suit.length <= n) return [...hint, [...suit, ...hand.filter((c) => !suit.includes(c)).slice(0, n - suit.length)]];
   const pairs = [...counts(suit).entries()].filter(([, k]) => k >= 2).map(([c]) => c).sort((a, b) => key(b) - key(a));
   const leadPairs = [...counts(lead).values()].filter((k) => k >= 2).length;
   /** @param {string[]} ps */
@@ -111,7 +149,7 @@ export function shengjiCandidates(view) {
     for (const c of suit) if (out.length < n && counts(out).get(c) !== counts(suit).get(c)) out.push(c);
     return out.slice(0, n);
   };
-  const variants = [build(pairs), build([...pairs].reverse()), suit.slice(0, n), suit.slice(-n)];
+  const variants = [...hint, build(pairs), build([...pairs].reverse()), suit.slice(0, n), suit.slice(-n)];
   for (let i = 0; i + 1 < pairs.length; i++) variants.push(build([pairs[i], pairs[i + 1], ...pairs.filter((_, j) => j !== i && j !== i + 1)]));
   return variants;
 }
@@ -119,13 +157,12 @@ export function shengjiCandidates(view) {
 /** A card the rules forbid now: another suit while the led suit is held (or null). @param {any} view */
 export function shengjiRevoke(view) {
   if (!view.plays.length) return null;
-  const level = { J: 11, Q: 12, K: 13, A: 14 }[/** @type {'J'} */ (view.level)] ?? Number(view.level);
-  const trump = ['S', 'H', 'D', 'C'].includes(view.trump) ? view.trump : null;
-  const lane = (/** @type {string} */ c) => (isTrump(card(c), level, trump) ? 'T' : card(c).suit);
+  const { level, trump } = levelTrump(view);
+  const laneOf = (/** @type {string} */ c) => lane(c, level, trump);
   const lead = view.plays[0].cards;
   if (lead.length !== 1) return null;
-  const has = view.hand.some((/** @type {string} */ c) => lane(c) === lane(lead[0]));
-  const other = view.hand.find((/** @type {string} */ c) => lane(c) !== lane(lead[0]));
+  const has = view.hand.some((/** @type {string} */ c) => laneOf(c) === laneOf(lead[0]));
+  const other = view.hand.find((/** @type {string} */ c) => laneOf(c) !== laneOf(lead[0]));
   return has && other ? other : null;
 }
 
@@ -134,7 +171,7 @@ export async function shengjiTurn(/** @type {Page} */ page, /** @type {any} */ v
   let refusals = 0;
   if (view.phase === 'bury') {
     const shown = await handCards(page);
-    await tapCards(page, shown.slice(-8));
+    await tapCards(page, Array.isArray(view.hint) && view.hint.length ? view.hint : shown.slice(-8));
     const r = await pressAndAwait(page);
     assert.ok(r.ok, `burying 8 cards is accepted: ${JSON.stringify(r)}`);
     return refusals;
@@ -148,12 +185,14 @@ export async function shengjiTurn(/** @type {Page} */ page, /** @type {any} */ v
     const r = await pressAndAwait(page);
     if (r.ok) return refusals;
     refusals++;
-    await page.click('#clear');
   }
   throw new Error(`no candidate play was accepted: ${JSON.stringify(view.plays)} hand ${view.hand}`);
 }
 
 // ---- 够级 ---------------------------------------------------------------------------------
+
+/** 够级 ranks, lowest first: the test player's knowledge, for choosing its lead. */
+const GOUJI_LOW_FIRST = ['4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'A', '2', 'BJ', 'RJ'];
 
 /** One 够级 turn through the page: lead the lowest set (with a joker when burning), else pass or decline. */
 export async function goujiTurn(/** @type {Page} */ page, /** @type {any} */ view) {
@@ -166,17 +205,16 @@ export async function goujiTurn(/** @type {Page} */ page, /** @type {any} */ vie
     assert.ok((await pressAndAwait(page, '#pass')).ok, '过 is accepted');
     return 'pass';
   }
-  // Lead: tap the lowest group; the builder shows the rule's verdict before anything is sent.
-  const groups = page.locator('#hand .group-btn');
-  const count = await groups.count();
-  await groups.nth(count - 1).click();
+  // Lead: tap the lowest group (a joker too while burning). The page judges nothing: the set is
+  // sent as built and the engine answers.
+  const ranks = await page.$$eval('#hand .group-btn', (els) => els.map((e) => /** @type {HTMLElement} */ (e).dataset.rank ?? ''));
+  const lowest = [...ranks].sort((a, b) => GOUJI_LOW_FIRST.indexOf(a) - GOUJI_LOW_FIRST.indexOf(b))[0];
+  await page.click(`#hand .group-btn[data-rank="${lowest}"]`);
   if (view.prompt?.joker_required) {
-    const joker = page.locator('#hand .group-btn[data-value="16"], #hand .group-btn[data-value="17"]');
-    if ((await joker.count()) > 0 && (await groups.nth(count - 1).getAttribute('data-value')) !== (await joker.first().getAttribute('data-value'))) await joker.first().click();
+    const joker = ranks.find((r) => r === 'BJ' || r === 'RJ');
+    if (joker && joker !== lowest) await page.click(`#hand .group-btn[data-rank="${joker}"]`);
   }
-  await page.waitForSelector('#verdict');
-  const verdict = await page.getAttribute('#verdict', 'data-verdict');
-  assert.notEqual(verdict, 'bad', `the lowest set is a legal lead (${await page.textContent('#verdict')})`);
+  await page.waitForSelector('#selection');
   const r = await pressAndAwait(page);
   assert.ok(r.ok, `the lead is accepted: ${JSON.stringify(r)}`);
   return 'lead';

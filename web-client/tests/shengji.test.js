@@ -40,8 +40,10 @@ test('a whole 80分 board with three bots, through the page', { timeout: 300_000
       assert.ok(parseFloat(await box.evaluate((e) => getComputedStyle(e).fontSize)) >= 24, 'the refusal is large');
       assert.deepEqual(await handCards(page), before);
       await shot(page, 'shengji-refusal-1024x768');
-      await page.click('#clear');
+      assert.equal(await page.locator('#hand [aria-pressed="true"]').count(), 0, 'the selection is cleared on a refusal');
+      await page.locator('#hand button').first().click();
       assert.ok(await box.isVisible(), 'the refusal stays until the next action');
+      await page.locator('#hand button').first().click();
       revokeTested = true;
     }
 

@@ -13,7 +13,7 @@ use crate::Actor;
 pub enum Action {
     /// Lead a set, or beat the top set by normal play (出牌 / 管牌).
     Play { cards: Vec<Card> },
-    /// 过 (by the top set's 对头 on a 级牌: 扣).
+    /// 过 (by the top set's 对头 on a 级牌: the 对头 concedes it, and the burn is offered).
     Pass,
     /// 让: the 对头 of the top set's owner lets the others try first.
     Yield,
@@ -23,11 +23,20 @@ pub enum Action {
     Decline,
     /// 问牌: ask the 对头 how many cards they hold.
     AskCount,
-    /// The seat's clock ran out: the engine passes for it, declines a burn offer, or leads its
-    /// smallest legal set.
+    /// The seat's clock ran out. The first expiry of a move is the warning (超时裁判予以警告:
+    /// the seat gets the grace seconds); the second passes for it, declines a burn offer, or
+    /// leads its smallest legal set.
     Timeout,
-    /// A referee's ruling against the seat.
-    Ruling { ruling: Ruling, offence: Offence },
+    /// A referee's ruling against the seat. `points`: a deduction's points, 2 or 4 (扣该队2分,
+    /// 扣该队4分); absent, 2 (logs written before rulings named their points). Only a
+    /// deduction has points.
+    Ruling {
+        ruling: Ruling,
+        offence: Offence,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        points: Option<u32>,
+    },
 }
 
 impl Action {
@@ -49,7 +58,7 @@ impl Action {
 pub enum Ruling {
     /// 警告: logged, no points.
     Warning,
-    /// 扣该队2分.
+    /// 扣该队2分 (or 4): points off the team, on top of the game's score.
     Deduction,
     /// 0:12 告负: the game ends at once with the forfeit score.
     Forfeit,
@@ -62,7 +71,7 @@ pub enum Ruling {
 pub enum Offence {
     /// 用肢体或语言暗示.
     Signals,
-    /// 扣牌后翻牌查看.
+    /// 扣牌后翻牌查看 (扣牌: turning one's played cards face down).
     PeekingFolded,
     /// 擅离座位.
     LeavingSeat,
@@ -74,6 +83,6 @@ pub enum Offence {
     Cheating,
     /// 不服从裁判.
     RefusingReferee,
-    /// 同组同牌型队员交流 and anything else the referee names.
+    /// 同组同牌型队员交流 (扣该队4分) and anything else the referee names.
     Other,
 }

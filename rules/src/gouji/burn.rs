@@ -1,11 +1,12 @@
-//! 烧牌 (burning): the offer order after a 扣, the sustain test (留牌), a failed burn.
+//! 烧牌 (burning): the offer order after the 对头 passes a 级牌, the sustain test (留牌), a
+//! failed burn.
 //!
-//! A player who is not the 对头 may beat a 级牌 after its owner's 对头 declined (扣): the burn is
-//! offered as a yes/no prompt in the ruleset's order. The burner must be able to sustain it:
-//! after the burning set, jokers left ≥ distinct natural ranks left − 1. If the burn stands, every
-//! set the burner leads must hold a joker, except their last; a burner who has to lead a
-//! non-final set without a joker has failed (烧牌失误): 大落, their cards void, the burned 级牌
-//! restored as the top set.
+//! A player who is not the 对头 may beat a 级牌 after its owner's 对头 passed it (级牌过牌可以烧牌):
+//! the burn is offered as a yes/no prompt, in the ruleset's order, to every other player still
+//! holding cards, 无头 ones included. The burner must be able to sustain it: after the burning
+//! set, jokers left ≥ distinct natural ranks left − 1. If the burn stands, every set the burner
+//! leads must hold a joker, except their last; a burner who has to lead a non-final set without
+//! a joker has failed (烧牌失误): 大落, their cards void, the burned 级牌 restored as the top set.
 
 use super::ruleset::{BurnOfferOrder, KeepCards};
 use super::set::Counts;
@@ -60,5 +61,8 @@ mod tests {
         assert_eq!(q, vec![A3, B3, B1, A2]);
         let q = offer_queue(B3, BurnOfferOrder::OppositeTeamFirst, |s| s != A3);
         assert_eq!(q, vec![A1, B1, B2]);
+        // The reported case: A2's 级牌, B3 passed, A3 out: B1, B2, then A1.
+        let q = offer_queue(A2, BurnOfferOrder::OppositeTeamFirst, |s| s != A3);
+        assert_eq!(q, vec![B1, B2, A1]);
     }
 }

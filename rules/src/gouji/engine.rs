@@ -76,11 +76,18 @@ impl Engine for Game {
         Action::Timeout
     }
 
-    /// No limit in the first minutes of a game; then a set's time plus the grace.
+    /// 比赛限时, a function of the state: no limit in the first minutes of a game (每局满10分钟
+    /// 后); then 20 s for the set (每套牌的出牌时限为20秒); once the clock has warned the seat
+    /// for this move (its first expiry, `Action::Timeout`), the 5 s grace (超过5秒仍不出牌者视为
+    /// 过牌). The server asks again after every action, so the warning restarts the clock with
+    /// the grace, and the next move has its full time again.
     fn move_limit(&self, since_start: Duration) -> Option<Duration> {
         let r = self.ruleset();
+        if self.warned() {
+            return Some(Duration::from_secs(u64::from(r.grace_seconds)));
+        }
         (since_start >= Duration::from_secs(60 * u64::from(r.free_minutes)))
-            .then(|| Duration::from_secs(u64::from(r.move_seconds + r.grace_seconds)))
+            .then(|| Duration::from_secs(u64::from(r.move_seconds)))
     }
 
     fn is_over(&self) -> bool {

@@ -3,6 +3,7 @@
 use crate::cards::Card;
 use crate::Explain;
 
+use super::action::Ruling;
 use super::beat::BeatError;
 use super::set::{symbol, SetError, Strength};
 use super::Seat;
@@ -16,10 +17,6 @@ pub enum RuleError {
     RefereeOnly,
     /// A timeout from anyone but the clock.
     ClockOnly,
-    /// 问牌 is a question, not a move: it goes through `ask`, never into the log.
-    NotAMove,
-    /// 问牌 asked again before anything changed.
-    AlreadyAsked,
     /// It is another seat's move.
     NotYourTurn { turn: Option<Seat> },
     /// The cards are not all in the player's hand.
@@ -58,6 +55,13 @@ pub enum RuleError {
     NoYieldInFreePlay,
     /// The game was already forfeited.
     AlreadyForfeited,
+    /// A deduction of points the ruleset does not allow (2 or 4), or points on a warning or a
+    /// forfeit.
+    BadRulingPoints {
+        ruling: Ruling,
+        points: u32,
+        allowed: Vec<u32>,
+    },
 }
 
 impl From<SetError> for RuleError {
@@ -81,8 +85,10 @@ impl RuleError {
     }
 
     /// Every code, for the docs and the tests that pin them.
-    pub const CODES: [&'static str; 20] = [
+    pub const CODES: [&'static str; 23] = [
         "game_over",
+        "referee_only",
+        "clock_only",
         "not_your_turn",
         "cards_not_held",
         "empty_set",
@@ -102,6 +108,7 @@ impl RuleError {
         "burn_offer_pending",
         "no_yield_in_free_play",
         "already_forfeited",
+        "bad_ruling_points",
     ];
 }
 
@@ -113,14 +120,21 @@ fn ranks_text(ranks: &[Strength]) -> String {
         .join("、")
 }
 
+/// `2 或 4`, `2 or 4`.
+fn points_text(allowed: &[u32], or: &str) -> String {
+    allowed
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(&format!(" {or} "))
+}
+
 impl Explain for RuleError {
     fn code(&self) -> &'static str {
         match self {
             RuleError::GameOver => "game_over",
             RuleError::RefereeOnly => "referee_only",
             RuleError::ClockOnly => "clock_only",
-            RuleError::NotAMove => "not_a_move",
-            RuleError::AlreadyAsked => "already_asked",
             RuleError::NotYourTurn { .. } => "not_your_turn",
             RuleError::CardsNotHeld => "cards_not_held",
             RuleError::EmptySet => "empty_set",
@@ -140,6 +154,7 @@ impl Explain for RuleError {
             RuleError::BurnOfferPending => "burn_offer_pending",
             RuleError::NoYieldInFreePlay => "no_yield_in_free_play",
             RuleError::AlreadyForfeited => "already_forfeited",
+            RuleError::BadRulingPoints { .. } => "bad_ruling_points",
         }
     }
 
@@ -148,8 +163,6 @@ impl Explain for RuleError {
             RuleError::GameOver => "本局已经结束".into(),
             RuleError::RefereeOnly => "只有裁判可以判罚（警告、扣分、判负）".into(),
             RuleError::ClockOnly => "超时只能由计时器判定".into(),
-            RuleError::NotAMove => "问牌不是出牌：请用「问牌」按钮".into(),
-            RuleError::AlreadyAsked => "刚刚问过了：牌局有变化后才能再问".into(),
             RuleError::NotYourTurn { turn: Some(s) } => format!("不是你出牌（轮到 {s}）"),
             RuleError::NotYourTurn { turn: None } => "不是你出牌".into(),
             RuleError::CardsNotHeld => "手中没有这些牌".into(),
@@ -172,13 +185,22 @@ impl Explain for RuleError {
             RuleError::OnlyOppositeMayYield => "只有对头可以让牌".into(),
             RuleError::YieldAlreadyUsed => "让的牌回到你这里了：现在只能打或过".into(),
             RuleError::BurnLeadNeedsJoker => "烧牌后出牌必须带王（最后一套除外）".into(),
-            RuleError::NoBurnRight => "没有烧牌的资格：对头扣牌后按顺序问到你才能烧".into(),
+            RuleError::NoBurnRight => "没有烧牌的资格：对头过牌后按顺序问到你才能烧".into(),
             RuleError::BurnNotSustainable { jokers, ranks } => format!(
                 "烧牌后王不够（留牌）：剩 {jokers} 张王，还有 {ranks} 种点数，王数至少要比点数种类少一"
             ),
             RuleError::BurnOfferPending => "请先回答是否烧牌".into(),
             RuleError::NoYieldInFreePlay => "四户乱缠时不能让牌".into(),
             RuleError::AlreadyForfeited => "本局已经判负".into(),
+            RuleError::BadRulingPoints {
+                ruling: Ruling::Deduction,
+                points,
+                allowed,
+            } => format!(
+                "扣分只能是 {} 分（扣该队2分、4分），不能扣 {points} 分",
+                points_text(allowed, "或")
+            ),
+            RuleError::BadRulingPoints { .. } => "只有扣分带分数：警告和判负不带分数".into(),
         }
     }
 
@@ -187,8 +209,6 @@ impl Explain for RuleError {
             RuleError::GameOver => "the game is over".into(),
             RuleError::RefereeOnly => "only the referee can rule (warnings, deductions, forfeits)".into(),
             RuleError::ClockOnly => "only the clock can time a seat out".into(),
-            RuleError::NotAMove => "asking for a card count is a question, not a move".into(),
-            RuleError::AlreadyAsked => "you just asked: ask again after the next play".into(),
             RuleError::NotYourTurn { turn: Some(s) } => format!("it is not your turn ({s} to act)"),
             RuleError::NotYourTurn { turn: None } => "it is not your turn".into(),
             RuleError::CardsNotHeld => "you do not hold these cards".into(),
@@ -224,7 +244,7 @@ impl Explain for RuleError {
                 "after burning, every set you lead must hold a joker (except your last)".into()
             }
             RuleError::NoBurnRight => {
-                "you have no right to burn: the burn is offered in order after the opposite player declines".into()
+                "you have no right to burn: the burn is offered in order after the opposite player passes".into()
             }
             RuleError::BurnNotSustainable { jokers, ranks } => format!(
                 "you cannot sustain this burn: {jokers} joker(s) left for {ranks} rank(s); jokers must be at least ranks minus one"
@@ -232,6 +252,17 @@ impl Explain for RuleError {
             RuleError::BurnOfferPending => "answer the burn offer first (burn or decline)".into(),
             RuleError::NoYieldInFreePlay => "no yielding once four play freely (四户乱缠)".into(),
             RuleError::AlreadyForfeited => "the game has already been forfeited".into(),
+            RuleError::BadRulingPoints {
+                ruling: Ruling::Deduction,
+                points,
+                allowed,
+            } => format!(
+                "a deduction is {} points, not {points}",
+                points_text(allowed, "or")
+            ),
+            RuleError::BadRulingPoints { .. } => {
+                "only a deduction has points: a warning or a forfeit has none".into()
+            }
         }
     }
 }

@@ -34,13 +34,20 @@ pub enum Event {
         gouji: bool,
         counter: bool,
     },
-    /// 过. `kou`: the 对头 declined a 级牌 (扣).
-    Passed { seat: Seat, kou: bool },
+    /// 过. `conceded`: the 对头 of the top set's owner passed a 级牌 (对头过牌): the owner may
+    /// open and the burn is offered. (Logs of old called it `kou`, read here too; the text's
+    /// 扣牌 is turning one's played cards face down, not this.)
+    Passed {
+        seat: Seat,
+        #[serde(alias = "kou")]
+        conceded: bool,
+    },
     /// 让.
     Yielded { seat: Seat },
     /// Nobody beat the set: the yield comes back to the 对头.
     YieldReturned { seat: Seat },
-    /// 开点: a 级牌 of this seat was not beaten by its 对头.
+    /// 开点: a 级牌 of this seat was not beaten by its 对头 (see the ruleset's
+    /// `burned_gouji_opens` and `headless_sets_open`).
     Opened { seat: Seat },
     /// The burn is offered to this seat (yes/no prompt).
     BurnOffered { seat: Seat },
@@ -79,13 +86,19 @@ pub enum Event {
         about: Seat,
         answer: CardCount,
     },
-    /// The seat's clock ran out (the automatic action's events follow).
+    /// The seat's time for this set ran out (超时): it is warned and has `grace_seconds` more
+    /// before the clock passes for it (超过5秒仍不出牌者视为过牌). Nothing else changes.
+    Warned { seat: Seat, grace_seconds: u32 },
+    /// The seat's clock ran out after the warning (the automatic action's events follow).
     TimedOut { seat: Seat },
-    /// A referee ruling against the seat.
+    /// A referee ruling against the seat. `points`: what a deduction took off the team.
     Ruled {
         seat: Seat,
         ruling: Ruling,
         offence: Offence,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        points: Option<u32>,
     },
     /// The game is over.
     GameOver {

@@ -1,9 +1,10 @@
 //! 一局 (a game): the 够级 state machine, `apply(seat, action) -> events`.
 //!
 //! A1 leads. In turn each player beats the top set, passes or yields; the 级牌 restriction,
-//! 无头, the 对头's last word, 扣 and the burn offers, 接风, 四户乱缠 once 头科 and 二科 are out,
-//! 开点 and 点, and the end when one team is all out. Every check runs before anything changes,
-//! so a refused action leaves the game exactly as it was.
+//! 无头, the 对头's last word, the 对头's pass on a 级牌 (conceded) and the burn offers, 接风,
+//! 四户乱缠 once 头科 and 二科 are out, 开点 and 点, the clock's warning, and the end when one
+//! team is all out. Every check runs before anything changes, so a refused action leaves the
+//! game exactly as it was.
 
 use crate::cards::{Card, Hand};
 use crate::deal::GoujiDeal;
@@ -14,11 +15,10 @@ use super::beat::beats;
 use super::burn::{fails_to_lead, offer_queue, sustain};
 use super::error::RuleError;
 use super::event::{CardCount, Event};
-use super::legal::smallest_lead;
 use super::ruleset::{FillOrder, Ruleset};
-use super::score::{self, Outcome, Place, Score};
+use super::score::{self, Outcome, Place, Score, Tally};
 use super::seat::Team;
-use super::set::{Counts, GoujiSet};
+use super::set::{smallest_lead, Counts, GoujiSet, Shape};
 use super::trick::{Top, Trick};
 use super::Seat;
 
@@ -81,7 +81,8 @@ pub struct Game {
     pub(crate) places: [Option<Place>; 6],
     /// Seats that went out, in order (头科 first).
     pub(crate) finish: Vec<Seat>,
-    /// How many failed burners took places from the bottom (大落, then 二落).
+    /// How many failed burners took places from the bottom (大落, then 二落). The places are
+    /// the finishing order only: every failed burner scores 大落 (`Scoring::failed_burn`).
     pub(crate) failed: usize,
     pub(crate) trick: Trick,
     pub(crate) phase: Phase,
@@ -93,10 +94,13 @@ pub struct Game {
     pub(crate) marked: [bool; 6],
     /// 四户乱缠: 头科 and 二科 are out.
     pub(crate) free_play: bool,
-    /// Referee deductions per team (A, B).
-    pub(crate) deductions: [u32; 2],
+    /// Points deducted by referees per team (A, B).
+    pub(crate) deducted: [u32; 2],
     /// The team ruled 0:12.
     pub(crate) forfeited: Option<Team>,
+    /// The seat to act has been warned by the clock for this move (超时警告): the next expiry
+    /// passes for it. Cleared by every move.
+    pub(crate) warned: bool,
 }
 
 impl Game {
@@ -118,8 +122,9 @@ impl Game {
             opened: [false; 6],
             marked: [false; 6],
             free_play: false,
-            deductions: [0; 2],
+            deducted: [0; 2],
             forfeited: None,
+            warned: false,
         }
     }
 
@@ -190,6 +195,17 @@ impl Game {
         self.free_play
     }
 
+    /// Points deducted by referees so far, team A then B.
+    pub fn deducted(&self) -> [u32; 2] {
+        self.deducted
+    }
+
+    /// The seat to act was warned by the clock for this move (超时警告) and has only the grace
+    /// seconds left.
+    pub fn warned(&self) -> bool {
+        self.warned
+    }
+
     pub fn is_over(&self) -> bool {
         self.phase == Phase::Over
     }
@@ -202,6 +218,34 @@ impl Game {
     /// 有头: the 对头 has not gone out (a failed burner's 对头 still has a head).
     pub fn has_head(&self, seat: Seat) -> bool {
         self.status[seat.opposite().index()] != Status::Out
+    }
+
+    /// Would a set of this shape, played by `seat` now, be a 级牌 that binds the others? Its
+    /// thresholds, a head (有头), not in 四户乱缠, and, with `last_set_is_gouji: false`, not the
+    /// set that empties the hand.
+    pub fn binds(&self, seat: Seat, shape: &Shape, last: bool) -> bool {
+        shape.is_gouji() && self.sets_bind(seat) && (!last || self.ruleset.last_set_is_gouji)
+    }
+
+    /// Do `seat`'s sets bind the others now? It holds cards, has a head (有头) and 四户乱缠 has
+    /// not begun. Then a set of theirs that meets the thresholds is a 级牌.
+    pub fn sets_bind(&self, seat: Seat) -> bool {
+        self.active(seat) && self.has_head(seat) && !self.free_play
+    }
+
+    /// May `seat`, asked whether it burns, beat the top set by normal play instead? Only a
+    /// 无头 player who has not passed in this trick: the offer is their turn.
+    pub fn offer_may_beat(&self, seat: Seat) -> bool {
+        !self.has_head(seat) && !self.trick.passed[seat.index()]
+    }
+
+    /// May `seat` yield (让) the top set now? The owner's 对头, once per set (not after it came
+    /// back); in 四户乱缠 only without `no_yield_in_free_play`.
+    pub fn may_yield(&self, seat: Seat) -> bool {
+        self.phase == Phase::Respond(seat)
+            && !(self.free_play && self.ruleset.no_yield_in_free_play)
+            && !self.trick.yield_returned
+            && self.top().is_some_and(|t| t.owner.opposite() == seat)
     }
 
     /// May `seat` beat the top set by normal play? Not if it is a 级牌 that binds them.
@@ -223,17 +267,18 @@ impl Game {
     pub fn score(&self) -> Option<(Score, Outcome)> {
         if let Some(team) = self.forfeited {
             return Some((
-                score::forfeit(team, &self.ruleset.scoring),
+                score::forfeit(team, self.deducted, &self.ruleset.scoring),
                 Outcome::Forfeit { team: team.into() },
             ));
         }
         self.is_over().then(|| {
-            score::score(
-                &self.places,
-                &self.marked,
-                self.deductions,
-                &self.ruleset.scoring,
-            )
+            let tally = Tally {
+                places: self.places,
+                marked: self.marked,
+                failed: self.status.map(|s| s == Status::Failed),
+                deducted: self.deducted,
+            };
+            score::score(&tally, &self.ruleset.scoring)
         })
     }
 
@@ -268,31 +313,16 @@ impl Game {
         }
         let mut ev = Vec::with_capacity(4);
         match action {
-            Action::Ruling { ruling, offence } => self.rule(seat, ruling, offence, &mut ev)?,
+            Action::Ruling {
+                ruling,
+                offence,
+                points,
+            } => self.rule(seat, ruling, offence, points, &mut ev)?,
             _ if self.is_over() => return Err(RuleError::GameOver),
             // Logs written before 问牌 became a question hold it as an entry: it replays as the
             // answer it was (it changes nothing). New ones never reach here (`Engine::ask`).
             Action::AskCount => ev.extend(self.ask_count(seat)),
-            Action::Timeout => {
-                let auto = match &self.phase {
-                    Phase::Respond(s) if *s == seat => Action::Pass,
-                    Phase::Offer { seat: s, .. } if *s == seat => Action::Decline,
-                    Phase::Lead(s) if *s == seat => {
-                        let shape = smallest_lead(
-                            &Counts::of(&self.hands[seat.index()]),
-                            self.joker_required(seat),
-                        );
-                        let cards = shape
-                            .and_then(|sh| sh.take_from(&self.hands[seat.index()]))
-                            .expect("a leader holds cards and a legal lead");
-                        Action::Play { cards }
-                    }
-                    _ => return Err(self.not_your_turn()),
-                };
-                let inner = self.apply(seat, Actor::Clock, auto)?;
-                ev.push(Event::TimedOut { seat });
-                ev.extend(inner);
-            }
+            Action::Timeout => self.time_out(seat, &mut ev)?,
             Action::Play { cards } => self.play(seat, &cards, &mut ev)?,
             Action::Pass => self.pass(seat, &mut ev)?,
             Action::Yield => self.yield_top(seat, &mut ev)?,
@@ -300,6 +330,40 @@ impl Game {
             Action::Decline => self.decline(seat, &mut ev)?,
         }
         Ok(ev)
+    }
+
+    /// 比赛限时: the first expiry of a move warns the seat (超时裁判予以警告) and changes
+    /// nothing else; `move_limit` then gives the grace seconds. The second passes for it
+    /// (超过5秒仍不出牌者视为过牌), declines a burn offer, or leads its smallest legal set.
+    fn time_out(&mut self, seat: Seat, ev: &mut Vec<Event>) -> Result<(), RuleError> {
+        if self.phase.seat() != Some(seat) {
+            return Err(self.not_your_turn());
+        }
+        let grace_seconds = self.ruleset.grace_seconds;
+        if !self.warned && grace_seconds > 0 {
+            self.warned = true;
+            ev.push(Event::Warned {
+                seat,
+                grace_seconds,
+            });
+            return Ok(());
+        }
+        let auto = match &self.phase {
+            Phase::Respond(_) => Action::Pass,
+            Phase::Offer { .. } => Action::Decline,
+            _ => {
+                let hand = &self.hands[seat.index()];
+                let shape = smallest_lead(&Counts::of(hand), self.joker_required(seat));
+                let cards = shape
+                    .and_then(|sh| sh.take_from(hand))
+                    .expect("a leader holds cards and a legal lead");
+                Action::Play { cards }
+            }
+        };
+        let inner = self.apply(seat, Actor::Clock, auto)?;
+        ev.push(Event::TimedOut { seat });
+        ev.extend(inner);
+        Ok(())
     }
 
     fn not_your_turn(&self) -> RuleError {
@@ -328,6 +392,9 @@ impl Game {
         let kind = match &self.phase {
             Phase::Lead(s) if *s == seat => PlayKind::Lead,
             Phase::Respond(s) if *s == seat => PlayKind::Beat,
+            Phase::Offer { seat: s, .. } if *s == seat && self.offer_may_beat(seat) => {
+                PlayKind::Beat
+            }
             Phase::Offer { seat: s, .. } if *s == seat => return Err(RuleError::BurnOfferPending),
             _ => return Err(self.not_your_turn()),
         };
@@ -347,6 +414,7 @@ impl Game {
             self.check_beats(&set)?;
         }
         self.put(seat, set, kind, ev);
+        self.warned = false;
         Ok(())
     }
 
@@ -361,10 +429,11 @@ impl Game {
         self.trick.passed[i] = true;
         self.trick.responded[i] = true;
         self.trick.yield_returned = false;
+        self.warned = false;
         let top = self.trick.top.as_ref().expect("a top set when responding");
-        let kou = top.gouji && !self.free_play && seat == top.owner.opposite();
-        ev.push(Event::Passed { seat, kou });
-        if kou && self.kou(ev) {
+        let conceded = top.gouji && !self.free_play && seat == top.owner.opposite();
+        ev.push(Event::Passed { seat, conceded });
+        if conceded && self.concede(ev) {
             return Ok(());
         }
         self.advance(seat, ev);
@@ -378,7 +447,7 @@ impl Game {
             Phase::Lead(s) if *s == seat => return Err(RuleError::OnlyOppositeMayYield),
             _ => return Err(self.not_your_turn()),
         }
-        if self.free_play {
+        if self.free_play && self.ruleset.no_yield_in_free_play {
             return Err(RuleError::NoYieldInFreePlay);
         }
         let top = self.trick.top.as_ref().expect("a top set when responding");
@@ -388,8 +457,15 @@ impl Game {
         if self.trick.yield_returned {
             return Err(RuleError::YieldAlreadyUsed);
         }
-        self.trick.yielded = Some(seat);
+        self.warned = false;
         ev.push(Event::Yielded { seat });
+        if self.free_play {
+            // 四户乱缠: passes are not final, so a yield is a pass; it never comes back.
+            self.trick.passed[seat.index()] = true;
+            self.trick.responded[seat.index()] = true;
+        } else {
+            self.trick.yielded = Some(seat);
+        }
         self.advance(seat, ev);
         Ok(())
     }
@@ -405,6 +481,7 @@ impl Game {
         sustain(&after, self.ruleset.keep_cards)
             .map_err(|(jokers, ranks)| RuleError::BurnNotSustainable { jokers, ranks })?;
         self.put(seat, set, PlayKind::Burn, ev);
+        self.warned = false;
         Ok(())
     }
 
@@ -414,9 +491,15 @@ impl Game {
             _ => return Err(RuleError::NoBurnRight),
         };
         // A declined burn is a pass of the set: the decliner is done with this trick.
+        self.warned = false;
         self.trick.passed[seat.index()] = true;
         self.trick.responded[seat.index()] = true;
         ev.push(Event::BurnDeclined { seat });
+        if queue.is_empty() && !self.ruleset.burned_gouji_opens {
+            // Nobody burned the conceded 级牌: it was beaten by nobody.
+            let owner = self.trick.top.as_ref().expect("top").owner;
+            self.open(owner, ev);
+        }
         self.offer_next(queue, seat, ev);
         Ok(())
     }
@@ -432,25 +515,42 @@ impl Game {
         }
     }
 
+    /// 犯规与判罚: a warning, a deduction of 2 or 4 points (the first of `deduction_points` when
+    /// the ruling names none), or 0:12 告负.
     fn rule(
         &mut self,
         seat: Seat,
         ruling: Ruling,
         offence: super::action::Offence,
+        points: Option<u32>,
         ev: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
         if self.forfeited.is_some() {
             return Err(RuleError::AlreadyForfeited);
         }
+        let allowed = &self.ruleset.scoring.deduction_points;
+        let points = match (ruling, points) {
+            (Ruling::Deduction, None) => Some(allowed.first().copied().unwrap_or(2)),
+            (Ruling::Deduction, Some(p)) if allowed.contains(&p) => Some(p),
+            (_, None) => None,
+            (ruling, Some(points)) => {
+                return Err(RuleError::BadRulingPoints {
+                    ruling,
+                    points,
+                    allowed: allowed.clone(),
+                })
+            }
+        };
         ev.push(Event::Ruled {
             seat,
             ruling,
             offence,
+            points,
         });
         match ruling {
             Ruling::Warning => {}
             Ruling::Deduction => {
-                self.deductions[team_index(seat.team())] += 1;
+                self.deducted[team_index(seat.team())] += points.unwrap_or(0);
                 // After the end a deduction changes the announced score: announce it again.
                 if self.is_over() {
                     self.push_game_over(ev);
@@ -459,6 +559,7 @@ impl Game {
             Ruling::Forfeit => {
                 self.forfeited = Some(seat.team());
                 self.phase = Phase::Over;
+                self.warned = false;
                 self.push_game_over(ev);
             }
         }
@@ -473,9 +574,10 @@ impl Game {
             self.table.add(c);
         }
         let last = self.hands[i].is_empty();
-        let gouji = set.shape.is_gouji()
-            && self.has_head(seat)
-            && (!last || self.ruleset.last_set_is_gouji);
+        let gouji = self.binds(seat, &set.shape, last);
+        // 无头: the 对头 is out and can never beat this set (with `headless_sets_open`).
+        let headless_opens =
+            self.ruleset.headless_sets_open && set.shape.is_gouji() && !self.has_head(seat);
         let mut top = Top {
             cards: set.cards,
             shape: set.shape,
@@ -533,6 +635,9 @@ impl Game {
             // A player may act again when their 对头 plays a 级牌.
             self.trick.passed[seat.opposite().index()] = false;
         }
+        if headless_opens {
+            self.open(seat, ev);
+        }
         if last {
             self.go_out(seat, ev);
             if self.is_over() {
@@ -550,16 +655,17 @@ impl Game {
         }
     }
 
-    /// 扣: the owner's 对头 declined the 级牌 (or cannot act). The owner has opened; the burn is
-    /// offered. Returns whether an offer is now open.
-    fn kou(&mut self, ev: &mut Vec<Event>) -> bool {
+    /// The owner's 对头 passed the 级牌 (conceded; or cannot act). The owner opens (开点: at
+    /// once, or with `burned_gouji_opens: false` once nobody burned it) and the burn is offered
+    /// to every other player still holding cards, 无头 or not, in the ruleset's order. Returns
+    /// whether an offer is now open.
+    fn concede(&mut self, ev: &mut Vec<Event>) -> bool {
         self.trick.offers_done = true;
         let owner = self.trick.top.as_ref().expect("top").owner;
-        self.open(owner, ev);
-        // Only players with a head are asked: a headless player beats freely in their turn.
-        let queue = offer_queue(owner, self.ruleset.burn_offer_order, |s| {
-            self.active(s) && self.has_head(s)
-        });
+        let queue = offer_queue(owner, self.ruleset.burn_offer_order, |s| self.active(s));
+        if self.ruleset.burned_gouji_opens || queue.is_empty() {
+            self.open(owner, ev);
+        }
         if queue.is_empty() {
             return false;
         }
@@ -599,8 +705,8 @@ impl Game {
                 self.phase = Phase::Respond(opposite);
                 return;
             }
-            // A 级牌 whose 对头 cannot act (a failed burner): the 扣 is implicit.
-            if top.gouji && !self.trick.offers_done && self.kou(ev) {
+            // A 级牌 whose 对头 cannot act (a failed burner): conceded without a word.
+            if top.gouji && !self.trick.offers_done && self.concede(ev) {
                 return;
             }
         }

@@ -13,6 +13,8 @@ use super::action::Action;
 use super::beat::two_for_one_applies;
 use super::burn::sustain;
 use super::ruleset::TwoForOne;
+/// The clock's lead lives with the shapes it is made of; listed here too with the other plays.
+pub use super::set::smallest_lead;
 use super::set::{Counts, Shape, Strength, ACE, BIG, FOUR, SMALL, TWO};
 use super::view::{Prompt, View};
 use super::Seat;
@@ -153,27 +155,6 @@ pub fn beat_shapes(c: &Counts, top: &Shape, rule: TwoForOne, out: &mut Vec<Shape
     }
 }
 
-/// The smallest set the hand may lead (clock expiry): a single card of the lowest rank held; a
-/// burner its smallest joker set or, failing that, its whole hand if it is one set.
-pub fn smallest_lead(c: &Counts, joker_required: bool) -> Option<Shape> {
-    let single = |s: Strength| Shape {
-        base: if s >= SMALL { 0 } else { s },
-        naturals: (s <= ACE) as u8,
-        twos: (s == TWO) as u8,
-        small: (s == SMALL) as u8,
-        big: (s == BIG) as u8,
-    };
-    if joker_required {
-        let joker = [SMALL, BIG].into_iter().find(|&s| c.get(s) > 0).map(single);
-        let whole = c.as_one_set();
-        return match (joker, whole) {
-            (Some(j), Some(w)) => Some(if w.smallness() < j.smallness() { w } else { j }),
-            (j, w) => j.or(w),
-        };
-    }
-    (FOUR..=BIG).find(|&s| c.get(s) > 0).map(single)
-}
-
 /// The smallest set that beats `top`, if any.
 pub fn smallest_beat(c: &Counts, top: &Shape, rule: TwoForOne) -> Option<Shape> {
     let mut out = Vec::new();
@@ -198,13 +179,12 @@ pub fn legal_from_view(view: &View) -> Vec<Action> {
     let hand: Hand = cards.iter().copied().collect();
     let c = Counts::of(&hand);
     let rule = view.ruleset.two_for_one;
-    let mut shapes = Vec::new();
+    // Plays (leads or normal beats) and burns, as shapes.
+    let mut plays = Vec::new();
+    let mut burns = Vec::new();
     let mut actions = Vec::new();
-    let burn = match prompt {
-        Prompt::Lead { joker_required } => {
-            lead_shapes(&c, *joker_required, &mut shapes);
-            false
-        }
+    match prompt {
+        Prompt::Lead { joker_required } => lead_shapes(&c, *joker_required, &mut plays),
         Prompt::Respond {
             may_beat,
             may_yield,
@@ -215,29 +195,35 @@ pub fn legal_from_view(view: &View) -> Vec<Action> {
             }
             if *may_beat {
                 if let Some(top) = &view.top {
-                    beat_shapes(&c, &top.shape, rule, &mut shapes);
+                    beat_shapes(&c, &top.shape, rule, &mut plays);
                 }
             }
-            false
         }
-        Prompt::BurnOffer { .. } => {
+        Prompt::BurnOffer { may_beat, .. } => {
             actions.push(Action::Decline);
             if let Some(top) = &view.top {
-                beat_shapes(&c, &top.shape, rule, &mut shapes);
-                shapes.retain(|s| sustain(&c.minus(s), view.ruleset.keep_cards).is_ok());
+                beat_shapes(&c, &top.shape, rule, &mut burns);
+                if *may_beat {
+                    // A 无头 seat that has not passed: its offer is its turn.
+                    plays.clone_from(&burns);
+                }
+                burns.retain(|s| sustain(&c.minus(s), view.ruleset.keep_cards).is_ok());
             }
-            true
         }
-    };
-    shapes.sort_unstable_by_key(|s| (s.smallness(), *s));
-    shapes.truncate(LEGAL_CAP);
-    actions.extend(shapes.iter().filter_map(|s| {
-        let cards = s.take_from(&hand)?;
-        Some(if burn {
-            Action::Burn { cards }
-        } else {
-            Action::Play { cards }
-        })
-    }));
+    }
+    let mut room = LEGAL_CAP;
+    for (shapes, burn) in [(&mut plays, false), (&mut burns, true)] {
+        shapes.sort_unstable_by_key(|s| (s.smallness(), *s));
+        shapes.truncate(room);
+        room -= shapes.len();
+        actions.extend(shapes.iter().filter_map(|s| {
+            let cards = s.take_from(&hand)?;
+            Some(if burn {
+                Action::Burn { cards }
+            } else {
+                Action::Play { cards }
+            })
+        }));
+    }
     actions
 }

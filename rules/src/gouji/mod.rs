@@ -34,4 +34,4 @@ pub use score::{Outcome, Place, Score};
 pub use seat::{Seat, Team};
 pub use set::{GoujiSet, SetError, Shape};
 pub use trick::Top;
-pub use view::{PlayerView, Prompt, TopView, View};
+pub use view::{GoujiThresholds, PlayerView, Prompt, TopView, View};

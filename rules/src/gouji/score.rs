@@ -1,7 +1,10 @@
 //! 名次与积分 (places and scoring): 头科 +4, 二科 +2, 二落 −2, 大落 −4, 点贡 6, 串三户 12.
 //!
-//! A team's game score is the sum over its players, plus 点贡 and referee deductions. 串三户
-//! (one team takes 头科, 二科 and 三科) replaces all of it; a forfeit (0:12) replaces everything.
+//! A team's game score is the sum over its players, plus 点贡. 串三户 (one team takes 头科, 二科
+//! and 三科) replaces all of it; a forfeit (0:12 告负) replaces everything. One scale: 点贡,
+//! 串三户 and a forfeit are transfers, +n to one team and −n to the other, so a forfeit (−12) is
+//! never better for the offender than an honest game. A failed burner scores 大落 whatever place
+//! it fills (烧牌失误则为大落). Referee deductions come on top of every outcome.
 
 use serde::{Deserialize, Serialize};
 
@@ -118,34 +121,40 @@ pub fn sweep(places: &[Option<Place>; 6]) -> Option<Team> {
     (team_of(Place::Second) == Some(first) && team_of(Place::Third) == Some(first)).then_some(first)
 }
 
+/// What decides a finished game's score, besides the ruleset.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Place of each seat, A1…B3.
+    pub places: [Option<Place>; 6],
+    /// 点 players.
+    pub marked: [bool; 6],
+    /// Failed burners (烧牌失误): they score 大落 whatever their place.
+    pub failed: [bool; 6],
+    /// Points deducted by referees, team A then B.
+    pub deducted: [u32; 2],
+}
+
 /// The score of a finished game (without a forfeit): places, 点贡, deductions; or 串三户.
-///
-/// `marked` are the 点 players; `deductions` counts the −2 rulings per team (A, B).
-pub fn score(
-    places: &[Option<Place>; 6],
-    marked: &[bool; 6],
-    deductions: [u32; 2],
-    scoring: &Scoring,
-) -> (Score, Outcome) {
+pub fn score(t: &Tally, scoring: &Scoring) -> (Score, Outcome) {
     // Deductions are referee penalties, outside the table that 串三户 replaces.
-    let mut s = Score {
-        a: -(deductions[0] as i32) * scoring.deduction,
-        b: -(deductions[1] as i32) * scoring.deduction,
-    };
-    if let Some(team) = sweep(places) {
+    let mut s = deducted(t.deducted);
+    if let Some(team) = sweep(&t.places) {
         s.add(team, scoring.sweep);
-        s.add(other(team), scoring.swept);
+        s.add(other(team), -scoring.sweep);
         return (s, Outcome::Sweep { team: team.into() });
     }
     for seat in Seat::ALL {
-        if let Some(p) = places[seat.index()] {
+        let i = seat.index();
+        if t.failed[i] {
+            s.add(seat.team(), scoring.failed_burn);
+        } else if let Some(p) = t.places[i] {
             s.add(seat.team(), scoring.places[p.index()]);
         }
     }
     for team in [Team::A, Team::B] {
         let n = Seat::ALL
             .into_iter()
-            .filter(|x| x.team() == team && marked[x.index()])
+            .filter(|x| x.team() == team && t.marked[x.index()])
             .count() as i32;
         let times = if scoring.dian_gong_once_per_team {
             n.min(1)
@@ -158,12 +167,20 @@ pub fn score(
     (s, Outcome::Places)
 }
 
-/// The forfeit score: the offending team and the other.
-pub fn forfeit(team: Team, scoring: &Scoring) -> Score {
-    let mut s = Score::default();
-    s.add(team, scoring.forfeit_loser);
-    s.add(other(team), scoring.forfeit_winner);
+/// The forfeit score (0:12 告负 on the zero-sum scale: −12 / +12), with the deductions made
+/// before it.
+pub fn forfeit(team: Team, deducted_points: [u32; 2], scoring: &Scoring) -> Score {
+    let mut s = deducted(deducted_points);
+    s.add(team, -scoring.forfeit);
+    s.add(other(team), scoring.forfeit);
     s
+}
+
+fn deducted(points: [u32; 2]) -> Score {
+    Score {
+        a: -(points[0] as i32),
+        b: -(points[1] as i32),
+    }
 }
 
 pub fn other(team: Team) -> Team {

@@ -310,6 +310,27 @@ pub fn normalised(shape: &Shape) -> Vec<Strength> {
     v
 }
 
+/// The smallest set the hand may lead (clock expiry): a single card of the lowest rank held; a
+/// burner its smallest joker set or, failing that, its whole hand if it is one set.
+pub fn smallest_lead(c: &Counts, joker_required: bool) -> Option<Shape> {
+    let single = |s: Strength| Shape {
+        base: if s >= SMALL { 0 } else { s },
+        naturals: (s <= ACE) as u8,
+        twos: (s == TWO) as u8,
+        small: (s == SMALL) as u8,
+        big: (s == BIG) as u8,
+    };
+    if joker_required {
+        let joker = [SMALL, BIG].into_iter().find(|&s| c.get(s) > 0).map(single);
+        let whole = c.as_one_set();
+        return match (joker, whole) {
+            (Some(j), Some(w)) => Some(if w.smallness() < j.smallness() { w } else { j }),
+            (j, w) => j.or(w),
+        };
+    }
+    (FOUR..=BIG).find(|&s| c.get(s) > 0).map(single)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -50,7 +50,7 @@ pub struct Trick {
     pub yielded: Option<Seat>,
     /// The yield came back: the 对头 must now beat or pass.
     pub yield_returned: bool,
-    /// The 扣 of the current top set happened: burn offers were made (once per set).
+    /// The 对头 conceded the current top set: burn offers were made (once per set).
     pub offers_done: bool,
 }
 

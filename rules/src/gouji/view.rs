@@ -14,7 +14,7 @@ use super::event::CardCount;
 use super::game::{Game, Phase, Status};
 use super::ruleset::Ruleset;
 use super::score::{Outcome, Place, Score};
-use super::set::Shape;
+use super::set::{threshold, Shape, ACE, TWO};
 use super::Seat;
 
 /// A snapshot of a game for one viewer.
@@ -43,8 +43,60 @@ pub struct View {
     /// The score, once the game is over.
     pub score: Option<Score>,
     pub outcome: Option<Outcome>,
-    /// Referee deductions so far, team A then B.
-    pub deductions: [u32; 2],
+    /// Points deducted by referees so far, team A then B (on top of the score).
+    pub deducted: [u32; 2],
+    /// The seat to act has been warned by the clock for this set (超时警告): it has only the
+    /// grace seconds left before the clock passes for it.
+    pub warned: bool,
+    /// The viewing seat may pass (过) now. Always false for spectators and referees; so are the
+    /// two below. (A burn offer is answered with `decline`, not a pass.)
+    pub can_pass: bool,
+    /// The viewing seat may yield (让) now.
+    pub can_yield: bool,
+    /// The viewing seat is asked whether it burns the top set (`burn` or `decline`; a 无头 seat
+    /// that has not passed may also beat it by normal play, see [`Prompt::BurnOffer`]).
+    pub burn_offer: bool,
+    /// Which sets of the viewing seat would be 级牌 (binding the others) if played now, so a page
+    /// can tag a set being built 「级牌」 without rules of its own. `None` when none would (the
+    /// seat is 无头, 四户乱缠, the seat is out or the game over) and for spectators and referees.
+    pub gouji_thresholds: Option<GoujiThresholds>,
+}
+
+/// The 级牌 thresholds for the viewing seat: a set is a 级牌 if it holds any joker, or at least
+/// this many cards of its base rank, 2s counted as the base (贴钱); 4–9 without a joker never.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "GoujiThresholds"))]
+pub struct GoujiThresholds {
+    /// 10s: five.
+    pub ten: u8,
+    /// Js: four.
+    pub jack: u8,
+    /// Qs: three.
+    pub queen: u8,
+    /// Ks: two.
+    pub king: u8,
+    /// As: two.
+    pub ace: u8,
+    /// 2s only: one.
+    pub two: u8,
+    /// A set that empties the hand counts too (`last_set_is_gouji`; 不设底级).
+    pub last_set: bool,
+}
+
+impl GoujiThresholds {
+    /// The thresholds of `set::threshold`, for a seat whose sets would bind.
+    fn of(ruleset: &Ruleset) -> GoujiThresholds {
+        let t = |base| threshold(base).expect("a 级牌 rank");
+        GoujiThresholds {
+            ten: t(10),
+            jack: t(11),
+            queen: t(12),
+            king: t(13),
+            ace: t(ACE),
+            two: t(TWO),
+            last_set: ruleset.last_set_is_gouji,
+        }
+    }
 }
 
 /// One player, as the viewer may see them.
@@ -93,8 +145,9 @@ pub enum Prompt {
     Lead { joker_required: bool },
     /// Beat (if allowed), pass, or yield (the 对头, once).
     Respond { may_beat: bool, may_yield: bool },
-    /// Burn or decline; `queue` is asked next.
-    BurnOffer { queue: Vec<Seat> },
+    /// Burn or decline; `queue` is asked next. `may_beat`: a 无头 seat that has not passed in
+    /// this trick may also beat the top set by normal play (the offer is its turn).
+    BurnOffer { queue: Vec<Seat>, may_beat: bool },
 }
 
 impl View {
@@ -135,16 +188,17 @@ impl View {
             }),
             Phase::Respond(s) => Some(Prompt::Respond {
                 may_beat: game.may_beat(*s),
-                may_yield: !game.free_play()
-                    && !trick.yield_returned
-                    && game.top().is_some_and(|t| t.owner.opposite() == *s),
+                may_yield: game.may_yield(*s),
             }),
-            Phase::Offer { queue, .. } => Some(Prompt::BurnOffer {
+            Phase::Offer { seat, queue } => Some(Prompt::BurnOffer {
                 queue: queue.clone(),
+                may_beat: game.offer_may_beat(*seat),
             }),
             Phase::Over => None,
         };
         let score = game.score();
+        let to_act = own.filter(|&s| game.phase().seat() == Some(s));
+        let binds = own.is_some_and(|s| !game.is_over() && game.sets_bind(s));
         View {
             viewer,
             game: game.number(),
@@ -164,7 +218,12 @@ impl View {
             finish: game.finish().to_vec(),
             score: score.map(|s| s.0),
             outcome: score.map(|s| s.1),
-            deductions: game.deductions,
+            deducted: game.deducted(),
+            warned: game.warned(),
+            can_pass: to_act.is_some_and(|s| *game.phase() == Phase::Respond(s)),
+            can_yield: to_act.is_some_and(|s| game.may_yield(s)),
+            burn_offer: to_act.is_some() && matches!(game.phase(), Phase::Offer { .. }),
+            gouji_thresholds: binds.then(|| GoujiThresholds::of(game.ruleset())),
         }
     }
 }

@@ -8,17 +8,22 @@
 //!
 //! Every action is first checked against the state without touching it (a *plan*), and only a
 //! valid plan is carried out; so a refused action leaves the board exactly as it was.
+//!
+//! When play ends the board is *over* ([`Board::is_over`]: no seat to act, a result), but not
+//! yet *final*: a referee may still rule on it (任何一方对出过的牌有疑问，可以申请裁判查牌 — a
+//! penalty found by checking the played cards), each ruling announcing the result again, until
+//! the referee finalises it ([`Action::Finalize`], [`Board::is_final`]).
 
 use super::error::{Phase, RuleError};
 use super::event::{Action, BlockedUnit, Event, Offence, UnitChoice};
 use super::follow::{check_follow, lowest_follow, missing};
 use super::kitty::{default_bury, kitty_multiplier, KITTY_SIZE};
 use super::order::Order;
-use super::ruleset::{Ruleset, RulingEnd, TimeoutCount, TimeoutPlay};
+use super::ruleset::{Ruleset, RulingEnd, TimeoutCount, TimeoutPlay, TimeoutScope};
 use super::seat::Seat;
 use super::throw::{check_throw, Forced, ThrowVerdict};
 use super::trick::{trick_points, trick_winner};
-use super::unit::{parse_lead, Lead, Unit};
+use super::unit::{parse_lead_for, Lead, Unit};
 use crate::cards::{Card, Hand};
 use crate::deal::ShengjiDeal;
 use crate::Actor;
@@ -51,9 +56,19 @@ pub struct Board {
     /// Defenders' points so far: tricks, kitty and penalties.
     defenders: i32,
     defender_tricks: u8,
-    /// Timeouts per seat, for "first a warning".
+    /// Timeouts per seat on this board, for "first a warning".
     timeouts: [u8; 4],
+    /// Each seat's timeouts before this board in the count's scope (`timeout_scope` session or
+    /// event), passed in by the server; ignored when the scope is the board.
+    prior_timeouts: [u8; 4],
+    /// The seat to act was warned for a timeout on this very move: it keeps the move for the
+    /// grace period, and the next timeout plays for it with the penalty.
+    warned: bool,
     result: Option<i32>,
+    /// A referee ruling ended the board.
+    by_ruling: bool,
+    /// The referee finalised the result: nothing more is accepted.
+    finalized: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -123,8 +138,22 @@ impl Board {
             defenders: 0,
             defender_tricks: 0,
             timeouts: [0; 4],
+            prior_timeouts: [0; 4],
+            warned: false,
             result: None,
+            by_ruling: false,
+            finalized: false,
         }
+    }
+
+    /// The same board, with each seat's (N, E, S, W) timeouts before it in the count's scope:
+    /// under `timeout_scope` `session` or `event` the server passes the seats' earlier
+    /// timeouts ([`Board::timeouts`] of each earlier board of the session or event), so a
+    /// player warned on an earlier board is penalised at the first timeout here. Ignored under
+    /// `timeout_scope = board`.
+    pub fn with_prior_timeouts(mut self, prior: [u8; 4]) -> Board {
+        self.prior_timeouts = prior;
+        self
     }
 
     pub fn rules(&self) -> &Ruleset {
@@ -204,17 +233,48 @@ impl Board {
         self.defender_tricks
     }
 
+    /// The seat's timeouts on this board (what the server adds up for a session or an event).
     pub fn timeouts(&self, seat: Seat) -> u8 {
         self.timeouts[seat.index()]
     }
 
-    /// The result once the board is over: the defenders' points after penalties.
+    /// The seat's timeouts in the count's scope: this board's, plus the earlier ones passed in
+    /// with [`Board::with_prior_timeouts`] unless the scope is the board.
+    pub fn timeouts_in_scope(&self, seat: Seat) -> u8 {
+        let prior = match self.rules.timeout_scope {
+            TimeoutScope::Board => 0,
+            TimeoutScope::Session | TimeoutScope::Event => self.prior_timeouts[seat.index()],
+        };
+        prior.saturating_add(self.timeouts[seat.index()])
+    }
+
+    /// True while the seat to act, warned for a timeout on this move, plays in its grace period
+    /// (`timeout_grace_seconds`).
+    pub fn in_grace(&self) -> bool {
+        self.warned
+    }
+
+    /// The result once play is over: the defenders' points after penalties. It may still change
+    /// by a late ruling until [`Board::is_final`].
     pub fn result(&self) -> Option<i32> {
         self.result
     }
 
+    /// True once play has ended (the last trick, or a ruling ended the board): no seat is to act.
+    /// Stays true after; the result is final only with [`Board::is_final`].
     pub fn is_over(&self) -> bool {
         self.state == State::Over
+    }
+
+    /// True once the referee has finalised the result ([`Action::Finalize`]): nothing more is
+    /// accepted, not even a ruling.
+    pub fn is_final(&self) -> bool {
+        self.finalized
+    }
+
+    /// True if a referee ruling ended the board.
+    pub fn ended_by_ruling(&self) -> bool {
+        self.by_ruling
     }
 
     /// The pending choice after a failed throw: (chooser, smallest blocked single, smallest
@@ -244,10 +304,10 @@ impl Board {
         (0..steps).fold(seat, |s, _| s.next())
     }
 
-    /// Applies an action by (or, for the clock and rulings, against) `seat`. A refused action
-    /// changes nothing.
     /// Applies one action by `by` for (or against) `seat`. Rulings only from the referee,
-    /// timeouts only from the clock; a refusal changes nothing.
+    /// timeouts only from the clock; a refusal changes nothing. Once play is over only a
+    /// referee's rulings are taken (anything else: `board_over`), until the referee finalises
+    /// the board (then everything: `board_final`).
     pub fn apply(
         &mut self,
         seat: Seat,
@@ -255,13 +315,23 @@ impl Board {
         action: Action,
     ) -> Result<Vec<Event>, RuleError> {
         match (&action, by) {
-            (Action::Penalty { .. } | Action::EndBoard, a) if a != Actor::Referee => {
+            (Action::Penalty { .. } | Action::EndBoard | Action::Finalize, a)
+                if a != Actor::Referee =>
+            {
                 return Err(RuleError::RefereeOnly)
             }
             (Action::Timeout, a) if a != Actor::Clock => return Err(RuleError::ClockOnly),
             _ => {}
         }
-        if self.state == State::Over {
+        if self.finalized {
+            return Err(RuleError::BoardFinal);
+        }
+        let over = self.state == State::Over;
+        let ruling = matches!(
+            action,
+            Action::Penalty { .. } | Action::EndBoard | Action::Finalize
+        );
+        if over && !ruling {
             return Err(RuleError::BoardOver);
         }
         let mut events = Vec::with_capacity(2);
@@ -284,8 +354,21 @@ impl Board {
                     return Err(RuleError::BadPenaltyPoints { points });
                 }
                 self.penalise(seat, Offence::Ruling, points, &mut events);
+                if over {
+                    // Found after the last trick: the result is announced again.
+                    self.finish(false, &mut events);
+                }
             }
             Action::EndBoard => self.end_by_ruling(seat, &mut events),
+            Action::Finalize => {
+                if !over {
+                    return Err(RuleError::WrongPhase { now: self.phase() });
+                }
+                self.finalized = true;
+                events.push(Event::Finalized {
+                    result: self.defenders,
+                });
+            }
         }
         Ok(events)
     }
@@ -329,7 +412,7 @@ impl Board {
                 if !hand.contains_all(&cards) {
                     return Err(missing(hand, &cards));
                 }
-                let lead = parse_lead(&self.order, self.rules.lead_parse, &cards)?;
+                let lead = parse_lead_for(&self.order, &self.rules, &cards)?;
                 let others = [1, 2, 3].map(|k| {
                     let s = self.seat_after(seat, k);
                     (s, self.hand(s))
@@ -372,7 +455,7 @@ impl Board {
                             .min_by_key(|&c| self.order.low_key(c))
                             .expect("a player to lead holds cards");
                         let cards = vec![lowest];
-                        let lead = parse_lead(&self.order, self.rules.lead_parse, &cards)
+                        let lead = parse_lead_for(&self.order, &self.rules, &cards)
                             .expect("a single is a lead");
                         Plan::Lead {
                             cards,
@@ -388,22 +471,40 @@ impl Board {
         }
     }
 
+    /// The cards the clock would play for the seat to act: the default bury, the lowest single
+    /// to lead, the lowest legal follow. `None` in the opponents' choice and once play is over.
+    pub fn clock_play(&self) -> Option<Vec<Card>> {
+        match self.state {
+            State::Bury | State::Play => match self.auto_plan() {
+                Plan::Bury(cards) | Plan::Lead { cards, .. } | Plan::Follow(cards) => Some(cards),
+                Plan::Choose(_) => None,
+            },
+            State::Choose { .. } | State::Over => None,
+        }
+    }
+
+    /// 超时第一次警告，第二次扣10分. Each clock expiry counts. Within the first
+    /// `timeout_warnings` of the scope: a warning and nothing else (the seat keeps the move for
+    /// the grace period; with `timeout_play = always` the clock plays at once, unpenalised).
+    /// When the grace runs out, and at every later expiry: the penalty, and the clock plays.
     fn timeout(&mut self, seat: Seat, events: &mut Vec<Event>) -> Result<(), RuleError> {
         self.check_turn(seat)?;
         let plan = self.auto_plan();
-        self.timeouts[seat.index()] += 1;
+        let grace_ran_out = self.warned;
+        self.timeouts[seat.index()] = self.timeouts[seat.index()].saturating_add(1);
         let count = match self.rules.timeout_count {
-            TimeoutCount::PerSeat => self.timeouts[seat.index()],
-            TimeoutCount::PerSide => {
-                self.timeouts[seat.index()] + self.timeouts[seat.partner().index()]
-            }
+            TimeoutCount::PerSeat => self.timeouts_in_scope(seat),
+            TimeoutCount::PerSide => self
+                .timeouts_in_scope(seat)
+                .saturating_add(self.timeouts_in_scope(seat.partner())),
         };
-        if count <= self.rules.timeout_warnings {
+        if !grace_ran_out && count <= self.rules.timeout_warnings {
             events.push(Event::Warning {
                 seat,
                 reason: Offence::Timeout,
             });
             if self.rules.timeout_play == TimeoutPlay::AfterWarning {
+                self.warned = true;
                 return Ok(());
             }
         } else {
@@ -455,6 +556,8 @@ impl Board {
     }
 
     fn execute(&mut self, seat: Seat, plan: Plan, auto: bool, events: &mut Vec<Event>) {
+        // A move is made: whatever grace the seat had is over.
+        self.warned = false;
         match plan {
             Plan::Bury(mut cards) => {
                 let removed = self.hands[seat.index()].remove_all(&cards);
@@ -541,8 +644,7 @@ impl Board {
     /// The thrower plays the forced (or chosen) unit as the lead.
     fn play_unit(&mut self, seat: Seat, unit: &Unit, auto: bool, events: &mut Vec<Event>) {
         let cards = unit.cards().to_vec();
-        let lead =
-            parse_lead(&self.order, self.rules.lead_parse, &cards).expect("a unit is a lead");
+        let lead = parse_lead_for(&self.order, &self.rules, &cards).expect("a unit is a lead");
         self.play(seat, cards, Some(lead), auto, events);
     }
 
@@ -627,14 +729,19 @@ impl Board {
         }
     }
 
+    /// Ends play (or, on a board already over, announces the revised result).
     fn finish(&mut self, by_ruling: bool, events: &mut Vec<Event>) {
+        let revised = self.state == State::Over;
         self.state = State::Over;
+        self.warned = false;
+        self.by_ruling |= by_ruling;
         self.result = Some(self.defenders);
         events.push(Event::BoardOver {
             result: self.defenders,
             kitty: self.kitty.clone(),
             defender_tricks: self.defender_tricks,
-            by_ruling,
+            by_ruling: self.by_ruling,
+            revised,
         });
     }
 }

@@ -1,5 +1,6 @@
 //! 引擎接口 (the [`Engine`] trait for the server): seats are `Seat::index()` (N 0, E 1, S 2,
-//! W 3); clocks are 60 s to bury and 30 s a play or a choice (ruleset options).
+//! W 3); clocks are 60 s to bury and 30 s a play or a choice, 15 s of grace after a warned
+//! timeout (ruleset options).
 
 use std::time::Duration;
 
@@ -47,16 +48,21 @@ impl Engine for Board {
         Action::Timeout
     }
 
+    /// 60 s to bury, 30 s a play or a choice; after a warned timeout, the grace period for the
+    /// same move (`timeout_grace_seconds`, 15 s). A function of the board alone.
     fn move_limit(&self, _since_start: Duration) -> Option<Duration> {
         let seconds = match self.phase() {
+            Phase::Over => return None,
+            _ if self.in_grace() => self.rules().timeout_grace_seconds,
             Phase::Bury => self.rules().bury_seconds,
             Phase::Play => self.rules().play_seconds,
             Phase::Choose => self.rules().choice_seconds,
-            Phase::Over => return None,
         };
         Some(Duration::from_secs(seconds.into()))
     }
 
+    /// True once play has ended, and after (the table is over); the result may still change by
+    /// a late referee ruling until [`Board::is_final`].
     fn is_over(&self) -> bool {
         Board::is_over(self)
     }

@@ -48,8 +48,11 @@ impl Phase {
 pub enum RuleError {
     /// A seat index outside 0..4.
     NoSuchSeat { seat: usize },
-    /// The board is over; nothing more can happen.
+    /// Play has ended: no more moves or timeouts (a referee's ruling is still taken until the
+    /// result is final).
     BoardOver,
+    /// The referee finalised the result; nothing more is accepted.
+    BoardFinal,
     /// A ruling (penalty, ending the board) from anyone but the referee.
     RefereeOnly,
     /// A timeout from anyone but the clock.
@@ -119,6 +122,7 @@ impl Explain for RuleError {
         match self {
             RuleError::NoSuchSeat { .. } => "no_such_seat",
             RuleError::BoardOver => "board_over",
+            RuleError::BoardFinal => "board_final",
             RuleError::RefereeOnly => "referee_only",
             RuleError::ClockOnly => "clock_only",
             RuleError::WrongPhase { .. } => "wrong_phase",
@@ -143,7 +147,8 @@ impl Explain for RuleError {
                 format!("没有第 {seat} 号座位（80分只有东南西北四个座位）")
             }
             RuleError::BoardOver => "这副牌已经结束".to_string(),
-            RuleError::RefereeOnly => "只有裁判可以判罚（罚分、结束这副牌）".to_string(),
+            RuleError::BoardFinal => "这副牌的成绩已经裁判确认，不能再更改".to_string(),
+            RuleError::RefereeOnly => "只有裁判可以判罚（罚分、结束这副牌）或确认成绩".to_string(),
             RuleError::ClockOnly => "超时只能由计时器判定".to_string(),
             RuleError::WrongPhase { now } => format!("现在是「{}」阶段，不能这样做", now.zh()),
             RuleError::NotYourTurn { to_act } => {
@@ -194,7 +199,10 @@ impl Explain for RuleError {
                 format!("there is no seat {seat} (80分 has four seats: N, E, S, W)")
             }
             RuleError::BoardOver => "this board is over".to_string(),
-            RuleError::RefereeOnly => "only the referee can rule (penalties, ending the board)".to_string(),
+            RuleError::BoardFinal => {
+                "this board's result is final (closed by the referee)".to_string()
+            }
+            RuleError::RefereeOnly => "only the referee can rule (penalties, ending the board) or finalise a result".to_string(),
             RuleError::ClockOnly => "only the clock can time a seat out".to_string(),
             RuleError::WrongPhase { now } => {
                 format!("not possible now: the table is {}", now.en())

@@ -24,8 +24,13 @@ pub enum Action {
     /// A referee ruling against the seat: the points go to the other side (e.g. 40 for an
     /// illegal signal).
     Penalty { points: u32 },
-    /// A referee ruling against the seat: the board ends, 120 to the other side.
+    /// A referee ruling against the seat: the board ends, the offenders lose, 120 to the other
+    /// side (该副牌立即结束，判违规方负，非违规方得120分; `ruling_end`).
     EndBoard,
+    /// The referee closes the board: its result is final and nothing more is accepted. Until
+    /// then a finished board still takes rulings (任何一方对出过的牌有疑问，可以申请裁判查牌: a
+    /// penalty found by checking the played cards). The seat is ignored.
+    Finalize,
 }
 
 impl Action {
@@ -33,7 +38,7 @@ impl Action {
     /// own player otherwise (a bot or 托管 plays the same moves). `apply` refuses any other.
     pub fn taken_by(&self) -> Actor {
         match self {
-            Action::Penalty { .. } | Action::EndBoard => Actor::Referee,
+            Action::Penalty { .. } | Action::EndBoard | Action::Finalize => Actor::Referee,
             Action::Timeout => Actor::Clock,
             _ => Actor::Player,
         }
@@ -74,13 +79,14 @@ pub struct BlockedUnit {
     pub by: Vec<Seat>,
 }
 
-/// What happened. Every event is public except [`Event::Buried`], whose cards only the declarer
-/// (and a referee) see.
+/// What happened. Every event is public except [`Event::Buried`], whose cards only a referee
+/// sees (and the declarer, only with `declarer_sees_kitty`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ShengjiEvent"))]
 pub enum Event {
-    /// The declarer buried the kitty. `cards` is `None` for everyone but the declarer.
+    /// The declarer buried the kitty. `cards` is `None` for everyone but a referee (and the
+    /// declarer with `declarer_sees_kitty`: 底牌放好后再也不能查看底牌).
     Buried {
         seat: Seat,
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -148,7 +154,8 @@ pub enum Event {
         gain: u32,
         defenders: i32,
     },
-    /// A first timeout: a warning, no points.
+    /// A first timeout: a warning, no points; with `timeout_play = after-warning` the seat keeps
+    /// the move for `timeout_grace_seconds`.
     Warning { seat: Seat, reason: Offence },
     /// Points to the other side of `seat`: `delta` is the change to the defenders' points
     /// (positive when `seat` is on the declarer's side), `defenders` the total after it.
@@ -160,7 +167,8 @@ pub enum Event {
         defenders: i32,
     },
     /// The board is over. `result` is the defenders' points after penalties (may be below 0);
-    /// the kitty is shown to everyone.
+    /// the kitty is shown to everyone. Announced again (`revised`) after each ruling made once
+    /// play had ended, until the referee finalises the board.
     BoardOver {
         result: i32,
         kitty: Vec<Card>,
@@ -168,7 +176,12 @@ pub enum Event {
         defender_tricks: u8,
         #[serde(default, skip_serializing_if = "is_false")]
         by_ruling: bool,
+        /// A new result after a late ruling: it replaces the one announced before.
+        #[serde(default, skip_serializing_if = "is_false")]
+        revised: bool,
     },
+    /// The referee finalised the board: `result` is final, nothing more is accepted.
+    Finalized { result: i32 },
 }
 
 fn is_false(b: &bool) -> bool {

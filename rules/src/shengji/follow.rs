@@ -6,7 +6,7 @@
 //! The check allocates nothing: the hand is an array of counts, the lane's pairs a bit mask.
 
 use super::error::RuleError;
-use super::ladder::{best_rung, PairSlots, Parts};
+use super::ladder::{best_rung_by, PairSlots, Parts};
 use super::order::Order;
 use super::unit::Lead;
 use crate::cards::{Card, Hand};
@@ -49,7 +49,7 @@ pub fn check_follow(
     if lead.parts().is_empty() {
         return Ok(());
     }
-    let rung = best_rung(&held_pairs, lead.parts());
+    let rung = best_rung_by(&held_pairs, lead.parts(), lead.throw_follow());
     if play_pairs.fits(&rung) {
         Ok(())
     } else if rung.longest() >= 2 {
@@ -110,7 +110,7 @@ pub fn each_legal_follow(
             .map(|&f| (f, hand.count(f) as u8))
             .filter(|&(_, c)| c > 0)
             .collect();
-        let rung = best_rung(&held_pairs, lead.parts());
+        let rung = best_rung_by(&held_pairs, lead.parts(), lead.throw_follow());
         let mut search = Search {
             faces: &faces,
             order,
@@ -190,6 +190,39 @@ pub fn legal_follows(order: &Order, lead: &Lead, hand: &Hand, cap: usize) -> Vec
     out
 }
 
+/// Every face of `hand` that is part of at least one legal follow of `lead`, each once, in face
+/// order: what a client may offer (and what it should dim). Computed without listing the plays:
+///
+/// - short in the led suit (or void): every card (the suit's cards are forced, any other may
+///   fill);
+/// - exactly as many of the suit as were led: the suit's cards;
+/// - more: if the required rung leaves room for a free card, every card of the suit (any of
+///   them fits beside some placement of the rung); if not (e.g. a pair led, a pair held), only
+///   the pairs some placement of the rung uses.
+pub fn playable_follows(order: &Order, lead: &Lead, hand: &Hand) -> Vec<Card> {
+    let n = lead.len();
+    let lane = lead.lane().index();
+    let (held_pairs, held) = PairSlots::of_hand(order, lane, hand);
+    if held < n {
+        return hand.faces().map(|(f, _)| f).collect();
+    }
+    let in_lane = hand
+        .faces()
+        .map(|(f, _)| f)
+        .filter(|&f| order.lane_index(f) == lane);
+    if held == n {
+        return in_lane.collect();
+    }
+    let rung = best_rung_by(&held_pairs, lead.parts(), lead.throw_follow());
+    if n > 2 * rung.pairs() as usize {
+        return in_lane.collect();
+    }
+    let slots = held_pairs.placeable_slots(&rung);
+    in_lane
+        .filter(|&f| hand.count(f) >= 2 && slots & (1 << order.slot(f)) != 0)
+        .collect()
+}
+
 /// The lowest legal follow, which the clock plays for a player who ran out of time.
 pub fn lowest_follow(order: &Order, lead: &Lead, hand: &Hand) -> Vec<Card> {
     build_follow(order, lead, hand, &mut |_| 0)
@@ -219,7 +252,7 @@ pub fn build_follow(
         fill(order, &mut left, &mut play, n, None, pick);
         return play;
     }
-    let rung = best_rung(&held_pairs, lead.parts());
+    let rung = best_rung_by(&held_pairs, lead.parts(), lead.throw_follow());
     let mut starts = [0u8; 18];
     if !rung.is_empty() {
         assert!(

@@ -21,7 +21,7 @@ use super::ruleset::Ruleset;
 use super::seat::Seat;
 use super::throw::{check_throw, Forced, ThrowVerdict};
 use super::trick::{trick_points, trick_winner};
-use super::unit::parse_lead;
+use super::unit::{parse_lead, parse_lead_for};
 use super::view::trump_letter;
 use crate::cards::{Card, Hand, Rank, Suit};
 use crate::Explain;
@@ -236,7 +236,7 @@ pub fn answer_with(q: &Question, rules: &Ruleset) -> Answer {
         } => {
             let order = Order::new(*level, *trump);
             let hand: Hand = hand.iter().copied().collect();
-            let verdict = parse_lead(&order, rules.lead_parse, lead)
+            let verdict = parse_lead_for(&order, rules, lead)
                 .and_then(|lead| check_follow(&order, &lead, &hand, play));
             Answer::Verdict(match verdict {
                 Ok(()) => Verdict::legal(),

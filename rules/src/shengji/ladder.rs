@@ -16,8 +16,14 @@
 //! Walking the ladder from the top, a play is legal at the first rung the hand could fit, and
 //! only if the play fits it too. A play is part of the hand, so that is the same as: the play
 //! fits the highest rung the hand fits.
+//!
+//! \[decision\] `throw_follow`: the order above answers a throw's largest unit first (a tractor
+//! of 3 and one of 2 led: `[3,1,1] > [2,2,1]`). Under `every-tractor-first`, among rungs of
+//! equal pair count those answering more of the lead's tractors with tractors come first
+//! (`[2,2,1] > [3,1,1]`); a lead with fewer than two tractors has the same ladder either way.
 
 use super::order::{Order, MAX_SLOTS};
+use super::ruleset::ThrowFollow;
 use crate::cards::Hand;
 
 /// Most parts a shape can have: a lane has at most 18 faces, so at most 18 pairs.
@@ -234,6 +240,44 @@ impl PairSlots {
         work.place_low(parts.as_slice(), 0, out)
     }
 
+    /// The slots (bit s for slot s) that at least one placement of `parts` uses: the pairs that
+    /// can be part of a play fitting exactly that shape.
+    pub(crate) fn placeable_slots(&self, parts: &Parts) -> u32 {
+        let mut work = *self;
+        let lengths = parts.as_slice();
+        let mut out = 0u32;
+        for (i, &k) in lengths.iter().enumerate() {
+            if lengths[..i].contains(&k) {
+                continue; // equal parts place alike
+            }
+            let mut rest = Parts::new();
+            for (j, &l) in lengths.iter().enumerate() {
+                if j != i {
+                    rest.push(l);
+                }
+            }
+            let mut starts = work.starts(k);
+            while starts != 0 {
+                let s = starts.trailing_zeros() as usize;
+                starts &= starts - 1;
+                let run = ((1u32 << k) - 1) << s;
+                if out & run == run {
+                    continue;
+                }
+                for slot in s..s + k as usize {
+                    work.take(slot);
+                }
+                if work.fits(&rest) {
+                    out |= run;
+                }
+                for slot in s..s + k as usize {
+                    work.give(slot);
+                }
+            }
+        }
+        out
+    }
+
     /// The best arrangement into `parts` for comparing plays: the tops of the chosen tractors,
     /// part by part (longest first, equal parts highest first), lexicographically greatest,
     /// written to `out`. False if the parts do not fit.
@@ -301,6 +345,45 @@ pub fn best_rung(hand: &PairSlots, lead: &Parts) -> Parts {
             unreachable!("all pairs always fit");
         }
     }
+}
+
+/// The highest rung of the ladder of `lead` that `hand` fits, the rungs of equal pair count
+/// ordered by `follow` (see the module doc). With `largest-unit-first`, or fewer than two
+/// tractors led, this is [`best_rung`].
+pub fn best_rung_by(hand: &PairSlots, lead: &Parts, follow: ThrowFollow) -> Parts {
+    let tractors_led = lead.as_slice().iter().filter(|&&k| k >= 2).count();
+    if follow == ThrowFollow::LargestUnitFirst || tractors_led < 2 {
+        return best_rung(hand, lead);
+    }
+    let total = lead.pairs().min(hand.pairs());
+    let cap = lead.longest().min(hand.longest_run()).min(total);
+    if cap <= 1 {
+        return best_rung(hand, lead);
+    }
+    // Partitions come lexicographically largest first: the first with the most tractors
+    // answered wins.
+    let mut best: Option<(usize, Parts)> = None;
+    let mut r = first_partition(total, cap);
+    loop {
+        if r.below(lead) && hand.fits(&r) {
+            let answered = r
+                .as_slice()
+                .iter()
+                .filter(|&&k| k >= 2)
+                .count()
+                .min(tractors_led);
+            if best.is_none_or(|(a, _)| answered > a) {
+                best = Some((answered, r));
+            }
+            if answered == tractors_led {
+                break;
+            }
+        }
+        if !next_partition(&mut r) {
+            break;
+        }
+    }
+    best.expect("all pairs always fit").1
 }
 
 /// `total` as parts of at most `cap`, lexicographically greatest: `[cap, cap, …, rest]`.
@@ -396,6 +479,45 @@ mod tests {
         let mut tops = [0; 2];
         assert!(h.best_tops(&Parts::from_lengths(&[2, 2]), &mut tops));
         assert_eq!(tops, [13, 12]);
+    }
+
+    #[test]
+    fn throw_follow_orders_the_rungs_of_a_throw_of_two_tractors() {
+        // Led: tractors of 3 and 2. Held: a run of 4 pairs and two lone pairs.
+        let lead = Parts::from_lengths(&[3, 2]);
+        let hand = slots(&[1, 2, 3, 4, 7, 10]);
+        assert_eq!(best_rung(&hand, &lead).as_slice(), [3, 1, 1]);
+        assert_eq!(
+            best_rung_by(&hand, &lead, ThrowFollow::EveryTractorFirst).as_slice(),
+            [2, 2, 1]
+        );
+        // One tractor led: the same ladder either way.
+        let one = Parts::from_lengths(&[4]);
+        let h = slots(&[1, 2, 3, 6]);
+        assert_eq!(
+            best_rung_by(&h, &one, ThrowFollow::EveryTractorFirst).as_slice(),
+            [3, 1]
+        );
+    }
+
+    #[test]
+    fn placeable_slots_are_the_pairs_some_placement_uses() {
+        // A tractor of 2 to place in pairs at 1, 2, 3 and 7: slots 1 to 3 only.
+        let h = slots(&[1, 2, 3, 7]);
+        assert_eq!(h.placeable_slots(&Parts::from_lengths(&[2])), 0b1110);
+        // Tractor 2 + pair: every pair can take part.
+        assert_eq!(
+            h.placeable_slots(&Parts::from_lengths(&[2, 1])),
+            0b1000_1110
+        );
+        // Tractor 3 + pair in 1, 2, 3, 4, 7: slot 7 or 1 or 4 as the pair.
+        let h = slots(&[1, 2, 3, 4, 7]);
+        assert_eq!(
+            h.placeable_slots(&Parts::from_lengths(&[3, 1])),
+            0b1001_1110
+        );
+        // Tractor 3 in 1, 2, 3, 4, 7: never 7.
+        assert_eq!(h.placeable_slots(&Parts::from_lengths(&[3])), 0b1_1110);
     }
 
     #[test]

@@ -33,17 +33,19 @@ pub mod view;
 pub use board::{Board, SeatPlay, TrickRecord, MAX_RULING_POINTS};
 pub use error::{Phase, RuleError};
 pub use event::{Action, BlockedUnit, Event, Offence, UnitChoice};
-pub use follow::{build_follow, check_follow, each_legal_follow, legal_follows, lowest_follow};
+pub use follow::{
+    build_follow, check_follow, each_legal_follow, legal_follows, lowest_follow, playable_follows,
+};
 pub use judge::{answer, answer_with, Answer, Question, Verdict};
 pub use kitty::{default_bury, kitty_multiplier, KITTY_SIZE};
-pub use ladder::{best_rung, PairSlots, Parts};
+pub use ladder::{best_rung, best_rung_by, PairSlots, Parts};
 pub use order::{Lane, Order};
 pub use ruleset::{
-    KittyMultiplier, LeadParse, Ruleset, RulingEnd, ThrowBlockers, ThrowCompare, TimeoutCount,
-    TimeoutPlay,
+    KittyMultiplier, LastTrickView, LeadParse, Ruleset, RulingEnd, ThrowBlockers, ThrowCompare,
+    ThrowFollow, TimeoutCount, TimeoutPlay, TimeoutScope,
 };
 pub use seat::Seat;
 pub use throw::{check_throw, Blocked, FailedThrow, Forced, ThrowVerdict};
 pub use trick::{trick_points, trick_winner};
-pub use unit::{parse_lead, Lead, Unit, UnitKind};
+pub use unit::{parse_lead, parse_lead_for, Lead, Unit, UnitKind};
 pub use view::{legal_from_view, legal_leads, PendingChoice, View, FOLLOW_CAP};

@@ -206,6 +206,21 @@ impl Order {
     pub fn low_key(&self, card: Card) -> (bool, u8, usize) {
         (self.is_trump(card), self.slot(card), card.index())
     }
+
+    /// Sort key for showing cards (a view's hand): trumps first, then the side suits in suit
+    /// order (♠ ♥ ♦ ♣), each from its highest card down; equal cards (副级牌) in suit order. So
+    /// `RJ BJ 主级牌 副级牌… trump A … 2`, then ♠ A … 2, and so on; a client shows the hand as
+    /// given and never needs the trump order itself.
+    pub fn display_key(&self, card: Card) -> (usize, std::cmp::Reverse<u8>, usize) {
+        let lane = self.lane_index(card);
+        let group = if lane == TRUMP { 0 } else { 1 + lane };
+        (group, std::cmp::Reverse(self.slot(card)), card.index())
+    }
+
+    /// Sorts cards by [`Order::display_key`].
+    pub fn sort_for_display(&self, cards: &mut [Card]) {
+        cards.sort_by_key(|&c| self.display_key(c));
+    }
 }
 
 #[cfg(test)]

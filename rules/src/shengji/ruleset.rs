@@ -71,33 +71,83 @@ pub enum TimeoutCount {
     PerSide,
 }
 
-/// What the clock does when a warning is given.
+/// What the clock does at a warned timeout (超时第一次警告).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum TimeoutPlay {
-    /// Every timeout, warned or penalised, ends with the engine playing for the player: an
-    /// online table never waits on an absent player.
-    #[serde(rename = "always")]
-    Always,
-    /// A warned timeout only warns; the player keeps the move (and a fresh clock). Later
-    /// timeouts are penalised and played for the player.
+    /// A warned timeout only warns: the player keeps the move for a grace period
+    /// (`timeout_grace_seconds`); if that runs out too, the clock plays for them with the
+    /// penalty. Later timeouts in the count's scope are penalised and played at once.
     #[serde(rename = "after-warning")]
     AfterWarning,
+    /// Every timeout, warned or penalised, ends with the engine playing for the player at once
+    /// (no grace period): a casual online table that never waits on an absent player.
+    #[serde(rename = "always")]
+    Always,
 }
 
-/// Where the result of a board ended by a referee ruling ("the board ends, 120 to the other
-/// side") comes from.
+/// Over which stretch of play timeouts are counted for "first a warning, then 10 points"
+/// (超时第一次警告，第二次扣10分).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum TimeoutScope {
+    /// Every board starts with a clean count (a casual table).
+    #[serde(rename = "board")]
+    Board,
+    /// The count runs over a session (one sitting of boards at a table, the usual reading at
+    /// an event): the server starts each board with the seats' earlier timeouts of the session
+    /// ([`super::Board::with_prior_timeouts`]).
+    #[serde(rename = "session")]
+    Session,
+    /// The count runs over the whole event: the server passes each seat's (player's) earlier
+    /// timeouts of the event.
+    #[serde(rename = "event")]
+    Event,
+}
+
+/// Who may look at the last trick during play (查看本轮次牌).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum LastTrickView {
+    /// A player sees the last trick only until they have played to the next one: 打过的牌翻扣好
+    /// 后，不能提出检查牌的要求，只有未翻扣者有权要求查看本轮次牌. Spectators and referees always.
+    #[serde(rename = "until-own-play")]
+    UntilOwnPlay,
+    /// Always shown (a casual table).
+    #[serde(rename = "always")]
+    Always,
+}
+
+/// How a follower matches a throw of several tractors, which the text does not say: which unit
+/// of the throw is answered first when the hand cannot answer them all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum ThrowFollow {
+    /// The largest unit first, as a trick of that shape is judged: a tractor of 3 and one of 2
+    /// led, a hand with a run of 4 pairs and two lone pairs must answer with a tractor of 3 and
+    /// two pairs (any play holding them).
+    #[serde(rename = "largest-unit-first")]
+    LargestUnitFirst,
+    /// As many of the throw's tractors as possible are each answered by a tractor first, then
+    /// the longest: the same hand must answer with two tractors of 2 and a pair.
+    #[serde(rename = "every-tractor-first")]
+    EveryTractorFirst,
+}
+
+/// Where the result of a board ended by a referee ruling comes from: 该副牌立即结束，判违规方负，
+/// 非违规方得120分.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum RulingEnd {
-    /// The defenders' points so far, plus 120 if the declarer's side offended, minus 120 if the
-    /// defenders did (like every penalty, and as in 藏张: 罚分…加上前面得的分，这副牌结束).
-    #[serde(rename = "add-to-points-so-far")]
-    AddToPointsSoFar,
-    /// Exactly +120 (the declarer's side offended) or −120 (the defenders did), whatever was
-    /// won before.
+    /// The non-offending side is credited 120 and the offenders lose, whatever was won before:
+    /// the result is exactly +120 (the declarer's side offended) or −120 (the defenders did).
     #[serde(rename = "fixed")]
     Fixed,
+    /// The defenders' points so far, plus 120 if the declarer's side offended, minus 120 if the
+    /// defenders did (like every penalty, and as in 藏张: 罚分…加上前面得的分，这副牌结束). Defenders
+    /// who had 220 and then offend keep 100.
+    #[serde(rename = "add-to-points-so-far")]
+    AddToPointsSoFar,
 }
 
 /// Every option of an 80分 board. Serialised with the views, so a client shows which rules
@@ -125,8 +175,14 @@ pub struct Ruleset {
     pub timeout_penalty: u32,
     /// Whether warnings are counted per player or per side. \[decision\]
     pub timeout_count: TimeoutCount,
-    /// Whether a warned timeout also plays for the player. \[decision\]
+    /// Whether a warned timeout leaves the move to the player for a grace period, or the engine
+    /// plays at once. \[decision\]
     pub timeout_play: TimeoutPlay,
+    /// Seconds the player keeps after a warned timeout (`timeout_play = after-warning`).
+    /// \[decision\]
+    pub timeout_grace_seconds: u32,
+    /// Over which boards timeouts are counted. \[decision\]
+    pub timeout_scope: TimeoutScope,
     /// Points to the other side when a referee ends the board (the text: 120).
     pub ruling_end_points: u32,
     /// How the result of a board ended by a ruling is formed. \[decision\]
@@ -134,6 +190,10 @@ pub struct Ruleset {
     /// Whether the declarer's view shows the buried kitty after burying. The text:
     /// 底牌放好后再也不能查看底牌, so off. \[decision\]
     pub declarer_sees_kitty: bool,
+    /// Until when a player's view shows the last trick. \[decision\]
+    pub last_trick: LastTrickView,
+    /// Which unit of a throw of several tractors a follower answers first. \[decision\]
+    pub throw_follow: ThrowFollow,
     /// Seconds to bury (the text: 1 minute).
     pub bury_seconds: u32,
     /// Seconds per play (the text: 30).
@@ -156,10 +216,14 @@ impl Ruleset {
             timeout_warnings: 1,
             timeout_penalty: 10,
             timeout_count: TimeoutCount::PerSeat,
-            timeout_play: TimeoutPlay::Always,
+            timeout_play: TimeoutPlay::AfterWarning,
+            timeout_grace_seconds: 15,
+            timeout_scope: TimeoutScope::Board,
             ruling_end_points: 120,
-            ruling_end: RulingEnd::AddToPointsSoFar,
+            ruling_end: RulingEnd::Fixed,
             declarer_sees_kitty: false,
+            last_trick: LastTrickView::UntilOwnPlay,
+            throw_follow: ThrowFollow::LargestUnitFirst,
             bury_seconds: 60,
             play_seconds: 30,
             choice_seconds: 30,

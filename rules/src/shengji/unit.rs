@@ -11,7 +11,7 @@
 use super::error::RuleError;
 use super::ladder::{PairSlots, Parts};
 use super::order::{Lane, Order, MAX_SLOTS};
-use super::ruleset::LeadParse;
+use super::ruleset::{LeadParse, Ruleset, ThrowFollow};
 use crate::cards::{Card, Hand};
 
 /// One unit of a lead.
@@ -81,6 +81,9 @@ pub struct Lead {
     /// The pair groups of the units, for the follow ladder and trick comparison.
     parts: Parts,
     len: usize,
+    /// Which unit a follower answers first when the lead holds several tractors
+    /// (`throw_follow`); [`parse_lead`] takes the default, [`parse_lead_for`] the ruleset's.
+    follow: ThrowFollow,
 }
 
 impl Lead {
@@ -96,6 +99,17 @@ impl Lead {
     /// The pair groups: `[3, 1]` for a tractor of 3 and a pair.
     pub fn parts(&self) -> &Parts {
         &self.parts
+    }
+
+    /// How a follower matches a throw of several tractors (\[decision\] `throw_follow`).
+    pub fn throw_follow(&self) -> ThrowFollow {
+        self.follow
+    }
+
+    /// The same lead, answered under another `throw_follow`.
+    pub fn with_throw_follow(mut self, follow: ThrowFollow) -> Lead {
+        self.follow = follow;
+        self
     }
 
     /// Number of cards led.
@@ -126,8 +140,14 @@ impl Lead {
     }
 }
 
+/// Cuts a lead into units under a ruleset (`lead_parse`, and `throw_follow` for its followers).
+pub fn parse_lead_for(order: &Order, rules: &Ruleset, cards: &[Card]) -> Result<Lead, RuleError> {
+    Ok(parse_lead(order, rules.lead_parse, cards)?.with_throw_follow(rules.throw_follow))
+}
+
 /// Cuts a lead into units. Refuses an empty lead and one that is not a single effective suit.
-/// Whether the cards are in the leader's hand is the caller's business.
+/// Whether the cards are in the leader's hand is the caller's business. Followers answer it
+/// under the default `throw_follow` (largest unit first); see [`parse_lead_for`].
 pub fn parse_lead(order: &Order, parse: LeadParse, cards: &[Card]) -> Result<Lead, RuleError> {
     let first = *cards.first().ok_or(RuleError::EmptyPlay)?;
     let lane = order.lane_index(first);
@@ -146,6 +166,7 @@ pub fn parse_lead(order: &Order, parse: LeadParse, cards: &[Card]) -> Result<Lea
             }],
             parts: Parts::from_lengths(&[pairs]),
             len: cards.len(),
+            follow: ThrowFollow::LargestUnitFirst,
         });
     }
     let held: Hand = cards.iter().copied().collect();
@@ -201,6 +222,7 @@ pub fn parse_lead(order: &Order, parse: LeadParse, cards: &[Card]) -> Result<Lea
         units,
         parts: Parts::from_lengths(&lengths),
         len: cards.len(),
+        follow: ThrowFollow::LargestUnitFirst,
     })
 }
 

@@ -1,21 +1,25 @@
 //! 视角 (views): what one viewer may see of a board. A player sees their own hand only (the
 //! declarer the buried kitty too if the ruleset allows), a spectator no hand, a referee all.
-//! A view is enough to compute the seat's legal actions ([`legal_from_view`]).
+//! A view is enough to compute the seat's legal actions ([`legal_from_view`]); the seat to act
+//! also gets the cards it may play and a hint, so a client never re-implements a rule.
 
 use serde::{Deserialize, Serialize};
 
 use super::board::{Board, SeatPlay, TrickRecord};
 use super::error::Phase;
 use super::event::{Action, Event, UnitChoice};
-use super::follow::legal_follows;
+use super::follow::{legal_follows, playable_follows};
 use super::kitty::default_bury;
 use super::order::Order;
-use super::ruleset::Ruleset;
+use super::ruleset::{LastTrickView, Ruleset};
 use super::seat::Seat;
 use super::trick::trick_winner;
-use super::unit::parse_lead;
+use super::unit::parse_lead_for;
 use crate::cards::{Card, Hand, Rank, Suit};
 use crate::Viewer;
+
+/// Card points in a board's two decks (5s, 10s and Ks: 100 a deck).
+const TOTAL_POINTS: u32 = 200;
 
 /// Most follows [`legal_from_view`] lists; past it, a documented subset (see
 /// [`legal_follows`]) that always holds the lowest legal play.
@@ -44,11 +48,13 @@ pub struct View {
     pub trump: Option<Suit>,
     pub phase: Phase,
     pub to_act: Option<Seat>,
-    /// The viewer's own hand (a player's view only), in face order.
+    /// The viewer's own hand (a player's view only), in the engine's display order
+    /// ([`Order::display_key`]): trumps first, highest first (`RJ BJ 主级牌 副级牌 A K …`), then
+    /// the side suits ♠ ♥ ♦ ♣, each highest first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub hand: Option<Vec<Card>>,
-    /// Every hand, N, E, S, W (a referee's view only).
+    /// Every hand, N, E, S, W (a referee's view only), each in display order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub hands: Option<[Vec<Card>; 4]>,
@@ -69,6 +75,9 @@ pub struct View {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub winning: Option<Seat>,
+    /// The last finished trick. A player sees it only until they have played to the current
+    /// trick (只有未翻扣者有权要求查看本轮次牌; `last_trick = always` on a casual table); a
+    /// spectator and a referee always; everyone once the board is over.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub last_trick: Option<TrickRecord>,
@@ -83,10 +92,44 @@ pub struct View {
     pub choice: Option<PendingChoice>,
     /// The defenders' points so far, after penalties.
     pub defenders: i32,
+    /// The point cards (5, 10, K) in the tricks the defenders won so far, in the order taken:
+    /// public, as every played card and every trick's winner is (捡分).
+    pub defender_point_cards: Vec<Card>,
+    /// Card points not yet played to a trick (in the hands and the kitty), out of 200: what is
+    /// still to be fought for (the kitty's points count for the defenders only by 抠底).
+    pub points_left: u32,
+    /// The viewer's own hand only: how many of its first cards are trumps (the display order
+    /// puts them first), so a page can group them without knowing which cards are trumps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub hand_trumps: Option<usize>,
+    /// Timeouts of N, E, S, W in the count's scope (`timeout_scope`: this board, or with the
+    /// session's or event's earlier ones).
     pub timeouts: [u8; 4],
+    /// The seat to act was warned for a timeout on this move and plays in its grace period.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub grace: bool,
+    /// The seat to act's own view only: every card (each face once, display order) that is part
+    /// of at least one legal play now — any card to bury or to lead, for a follow exactly those
+    /// the follow rules allow in some play. A client dims the others.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub playable: Vec<Card>,
+    /// The seat to act's own view only: one legal play, the one the clock would make (the
+    /// default bury, the lowest single to lead, the lowest legal follow), in display order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub hint: Option<Vec<Card>>,
+    /// The result once play is over; it may change by a late ruling until `result_final`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub result: Option<i32>,
+    /// The referee finalised the result.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub result_final: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// The opponents' pending choice after a failed throw.
@@ -109,6 +152,18 @@ impl Board {
         let over = self.is_over();
         let sees_kitty =
             referee || over || (seat == Some(self.declarer()) && self.rules().declarer_sees_kitty);
+        let sees_last_trick = match seat {
+            Some(s) => {
+                over || self.rules().last_trick == LastTrickView::Always
+                    || self.plays().all(|(played, _)| played != s)
+            }
+            None => true,
+        };
+        let acting = seat.filter(|&s| self.to_act() == Some(s));
+        let display = |mut cards: Vec<Card>| {
+            self.order().sort_for_display(&mut cards);
+            cards
+        };
         View {
             viewer,
             board: self.number(),
@@ -118,8 +173,8 @@ impl Board {
             trump: self.order().trump_suit(),
             phase: self.phase(),
             to_act: self.to_act(),
-            hand: seat.map(|s| self.hand(s).cards()),
-            hands: referee.then(|| Seat::ALL.map(|s| self.hand(s).cards())),
+            hand: seat.map(|s| display(self.hand(s).cards())),
+            hands: referee.then(|| Seat::ALL.map(|s| display(self.hand(s).cards()))),
             hand_sizes: Seat::ALL.map(|s| self.hand(s).len()),
             kitty: (sees_kitty && self.phase() != Phase::Bury).then(|| self.kitty().to_vec()),
             trick: self.trick_number(),
@@ -136,7 +191,7 @@ impl Board {
                 let cards: Vec<&[Card]> = plays.iter().map(|(_, c)| *c).collect();
                 plays[trick_winner(self.order(), self.rules().throw_compare, lead, &cards)].0
             }),
-            last_trick: self.last_trick().cloned(),
+            last_trick: self.last_trick().filter(|_| sees_last_trick).cloned(),
             tricks: (referee || over).then(|| self.tricks().to_vec()),
             choice: self
                 .pending_choice()
@@ -146,25 +201,82 @@ impl Board {
                     pair: pair.cards().to_vec(),
                 }),
             defenders: self.defenders_points(),
-            timeouts: Seat::ALL.map(|s| self.timeouts(s)),
+            defender_point_cards: self.defender_point_cards(),
+            points_left: self.points_left(),
+            hand_trumps: seat.map(|s| {
+                let order = self.order();
+                self.hand(s)
+                    .cards()
+                    .iter()
+                    .filter(|&&c| order.is_trump(c))
+                    .count()
+            }),
+            timeouts: Seat::ALL.map(|s| self.timeouts_in_scope(s)),
+            grace: self.in_grace(),
+            playable: acting
+                .map(|s| display(self.playable(s)))
+                .unwrap_or_default(),
+            hint: acting.and_then(|_| self.clock_play()).map(display),
             result: self.result(),
+            result_final: self.is_final(),
         }
     }
 
-    /// The event as `viewer` may see it: a bury's cards are the declarer's (and a referee's)
-    /// business only.
+    /// The point cards in the tricks the defenders won so far, trick by trick.
+    pub fn defender_point_cards(&self) -> Vec<Card> {
+        self.tricks()
+            .iter()
+            .filter(|t| self.is_defender(t.winner))
+            .flat_map(|t| t.plays.iter().flat_map(|p| p.cards.iter().copied()))
+            .filter(|c| c.points() > 0)
+            .collect()
+    }
+
+    /// Card points not yet played to a trick: two decks hold 200.
+    pub fn points_left(&self) -> u32 {
+        let finished: u32 = self
+            .tricks()
+            .iter()
+            .flat_map(|t| t.plays.iter())
+            .map(|p| crate::cards::points(&p.cards))
+            .sum();
+        let current: u32 = self.plays().map(|(_, c)| crate::cards::points(c)).sum();
+        TOTAL_POINTS.saturating_sub(finished + current)
+    }
+
+    /// Every card (each face once, face order) of `seat`'s hand that is part of at least one
+    /// legal play now, if `seat` is to play or bury: the whole hand to bury or to lead (any
+    /// card may lead, as a single), for a follow what [`playable_follows`] allows. Empty for
+    /// any other seat, in the opponents' choice and once play is over.
+    pub fn playable(&self, seat: Seat) -> Vec<Card> {
+        if self.to_act() != Some(seat) {
+            return Vec::new();
+        }
+        let hand = self.hand(seat);
+        match (self.phase(), self.lead()) {
+            (Phase::Bury, _) | (Phase::Play, None) => hand.faces().map(|(f, _)| f).collect(),
+            (Phase::Play, Some(lead)) => playable_follows(self.order(), lead, hand),
+            (Phase::Choose | Phase::Over, _) => Vec::new(),
+        }
+    }
+
+    /// The event as `viewer` may see it: a bury's cards are a referee's business only, and the
+    /// declarer's only with `declarer_sees_kitty` (底牌放好后再也不能查看底牌) — also on
+    /// catch-up, so whoever sits in the declarer's seat later does not get them either.
     pub fn redact(&self, event: &Event, viewer: Viewer) -> Option<Event> {
+        let sees_bury = |seat: &Seat| {
+            viewer == Viewer::Referee
+                || (viewer == Viewer::Seat(seat.index()) && self.rules().declarer_sees_kitty)
+        };
         match event {
             Event::Buried {
                 seat, count, auto, ..
-            } if viewer != Viewer::Referee && viewer != Viewer::Seat(seat.index()) => {
-                Some(Event::Buried {
-                    seat: *seat,
-                    cards: None,
-                    count: *count,
-                    auto: *auto,
-                })
-            }
+            } if !sees_bury(seat) => Some(Event::Buried {
+                seat: *seat,
+                cards: None,
+                count: *count,
+                auto: *auto,
+            }),
             e => Some(e.clone()),
         }
     }
@@ -208,7 +320,7 @@ pub fn legal_from_view(view: &View) -> Vec<Action> {
                 .into_iter()
                 .map(|cards| Action::Play { cards })
                 .collect(),
-            Some(first) => match parse_lead(&order, view.ruleset.lead_parse, &first.cards) {
+            Some(first) => match parse_lead_for(&order, &view.ruleset, &first.cards) {
                 Ok(lead) => legal_follows(&order, &lead, &hand, FOLLOW_CAP)
                     .into_iter()
                     .map(|cards| Action::Play { cards })

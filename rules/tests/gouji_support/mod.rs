@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use rules::cards::{parse_list, Card, Hand};
-use rules::deal::{canonical_deck, DealStream, Game as DealGame, GoujiDeal, Seed};
+use rules::deal::{canonical_deck, DealStream, GoujiDeal, Seed, Stream};
 use rules::gouji::{Action, Event, Game, RuleError, Ruleset, Seat};
 
 /// A scripted deal: hands in seat order A1, B1, A2, B2, A3, B3 (any sizes).
@@ -62,7 +62,7 @@ pub struct Rng(DealStream);
 
 impl Rng {
     pub fn new(n: u32) -> Rng {
-        Rng(DealStream::new(&Seed([0x5a; 32]), DealGame::Gouji, n))
+        Rng(DealStream::new(&Seed([0x5a; 32]), Stream::Gouji, n))
     }
     pub fn below(&mut self, n: usize) -> usize {
         self.0.below(n as u32) as usize

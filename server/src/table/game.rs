@@ -1,21 +1,11 @@
-//! The games a server can host, seen generically.
-//!
-//! A game is any `rules::Engine` that can be started from a ruleset name, a seed and a board
-//! number ([`TableGame`]). [`Games`] maps the wire names (`shengji`, `gouji`) to them, so the
-//! table actor, the log replay, the clocks and the bots are written once; wiring in a game is a
-//! few lines in [`Games::standard`].
-
-use std::collections::BTreeMap;
-use std::marker::PhantomData;
-use std::sync::Arc;
+//! What a table needs of a game: any `rules::Engine` that can be started from a ruleset name, a
+//! seed and a board number ([`TableGame`]), and what a director may fix of a deal
+//! ([`DealFixed`]). The table actor, the log replay, the clocks and the bots are written once
+//! over it; the registry of the games a server hosts is [`crate::games`].
 
 use protocol::{codes, Problem};
 use rules::deal::Seed;
 use rules::Engine;
-
-use crate::lobby::TableDeps;
-use crate::store::StoredTable;
-use crate::table::TableHandle;
 
 /// A game engine a table can run.
 pub trait TableGame:
@@ -34,80 +24,6 @@ pub trait TableGame:
     fn options(ruleset: &str) -> String {
         let _ = ruleset;
         "{}".to_string()
-    }
-}
-
-/// A game with its type erased, so tables of different games share one registry.
-pub trait GameKind: Send + Sync {
-    fn name(&self) -> &'static str;
-    fn default_ruleset(&self) -> &'static str;
-    fn options(&self, ruleset: &str) -> String;
-    /// Starts an engine to check the ruleset and board; the number of seats.
-    fn check(
-        &self,
-        ruleset: &str,
-        seed: &Seed,
-        board: u32,
-        fixed: &DealFixed,
-    ) -> Result<usize, Problem>;
-    /// Starts the table's actor from what is stored (replaying its log).
-    fn spawn(&self, stored: StoredTable, deps: TableDeps) -> Result<TableHandle, String>;
-}
-
-struct Kind<G>(PhantomData<fn() -> G>);
-
-impl<G: TableGame> GameKind for Kind<G> {
-    fn name(&self) -> &'static str {
-        G::GAME
-    }
-    fn default_ruleset(&self) -> &'static str {
-        G::DEFAULT_RULESET
-    }
-    fn options(&self, ruleset: &str) -> String {
-        G::options(ruleset)
-    }
-    fn check(
-        &self,
-        ruleset: &str,
-        seed: &Seed,
-        board: u32,
-        fixed: &DealFixed,
-    ) -> Result<usize, Problem> {
-        Ok(G::start(ruleset, seed, board, fixed)?.seats())
-    }
-    fn spawn(&self, stored: StoredTable, deps: TableDeps) -> Result<TableHandle, String> {
-        crate::table::spawn::<G>(stored, deps)
-    }
-}
-
-/// The games this server hosts, by wire name.
-#[derive(Clone, Default)]
-pub struct Games(BTreeMap<&'static str, Arc<dyn GameKind>>);
-
-impl Games {
-    pub fn empty() -> Games {
-        Games::default()
-    }
-
-    /// Adds a game (tests add their own small games this way).
-    pub fn with<G: TableGame>(mut self) -> Games {
-        self.0.insert(G::GAME, Arc::new(Kind::<G>(PhantomData)));
-        self
-    }
-
-    /// The games `paiju serve` hosts: 80分 and 够级.
-    pub fn standard() -> Games {
-        Games::empty()
-            .with::<rules::shengji::Board>()
-            .with::<rules::gouji::Game>()
-    }
-
-    pub fn get(&self, name: &str) -> Option<&Arc<dyn GameKind>> {
-        self.0.get(name)
-    }
-
-    pub fn names(&self) -> Vec<&'static str> {
-        self.0.keys().copied().collect()
     }
 }
 
@@ -136,6 +52,11 @@ pub struct DealFixed {
     /// A suit letter or `"NT"` (无主).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trump: Option<String>,
+    /// Seconds for one play instead of the ruleset's (a slower clock for a casual table:
+    /// `CreateTable::play_seconds`, checked by the lobby). Kept here, in the header's chained
+    /// JSON, so a rebuilt or replayed table runs the same clock. Not part of the deal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub play_seconds: Option<u32>,
 }
 
 impl DealFixed {
@@ -181,9 +102,10 @@ impl DealFixed {
         Ok(rules::deal::Fixed { level, trump })
     }
 
-    /// Refuses any fixing for a game that has nothing to fix.
+    /// Refuses any fixing of the deal for a game that has nothing to fix (a slower clock is
+    /// not the deal's: it passes).
     pub fn nothing(&self, zh: &str, en: &str) -> Result<(), Problem> {
-        if *self == DealFixed::default() {
+        if self.level.is_none() && self.trump.is_none() {
             return Ok(());
         }
         Err(Problem::new(
@@ -201,8 +123,11 @@ impl TableGame for rules::shengji::Board {
     const DEFAULT_RULESET: &'static str = "fujian-2024";
 
     fn start(ruleset: &str, seed: &Seed, board: u32, fixed: &DealFixed) -> Result<Self, Problem> {
-        let rules = rules::shengji::Ruleset::by_name(ruleset)
+        let mut rules = rules::shengji::Ruleset::by_name(ruleset)
             .ok_or_else(|| unknown_ruleset("80分", ruleset, &["fujian-2024"]))?;
+        if let Some(s) = fixed.play_seconds {
+            rules.play_seconds = s;
+        }
         let deal = rules::deal::deal_shengji(seed, board, fixed.shengji()?);
         Ok(rules::shengji::Board::new(&deal, rules))
     }
@@ -221,8 +146,11 @@ impl TableGame for rules::gouji::Game {
 
     fn start(ruleset: &str, seed: &Seed, board: u32, fixed: &DealFixed) -> Result<Self, Problem> {
         fixed.nothing("够级", "gouji")?;
-        let rules = rules::gouji::Ruleset::by_name(ruleset)
+        let mut rules = rules::gouji::Ruleset::by_name(ruleset)
             .ok_or_else(|| unknown_ruleset("够级", ruleset, &rules::gouji::Ruleset::NAMES))?;
+        if let Some(s) = fixed.play_seconds {
+            rules.move_seconds = s;
+        }
         let deal = rules::deal::deal_gouji(seed, board);
         Ok(rules::gouji::Game::new(&deal, rules))
     }

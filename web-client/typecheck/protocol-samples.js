@@ -3,8 +3,8 @@
 // Regenerate: PAIJU_BLESS=1 cargo test -p protocol --test web_client_types
 // `tsc` checks every sample below against its declared type (protocol.generated.d.ts, via protocol.d.ts).
 
-/** @type {import('./protocol').ClientIn[]} */
-export const clientIn = [
+/** @type {import('../src/protocol').ClientIn[]} */
+export const clientInSamples = [
   {
     "type": "hello",
     "token": "9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f",
@@ -46,16 +46,29 @@ export const clientIn = [
     "type": "resync"
   },
   {
+    "type": "auto",
+    "on": true
+  },
+  {
     "type": "ping",
     "nonce": 5
   },
   {
     "type": "ping"
+  },
+  {
+    "type": "review",
+    "on": true,
+    "reason": "查牌：核对出过的牌"
+  },
+  {
+    "type": "review",
+    "on": false
   }
 ];
 
-/** @type {import('./protocol').ClientOut[]} */
-export const clientOut = [
+/** @type {import('../src/protocol').ClientOut[]} */
+export const clientOutSamples = [
   {
     "type": "welcome",
     "protocol": 1,
@@ -75,7 +88,7 @@ export const clientOut = [
       },
       {
         "seat": 1,
-        "name": "机器人",
+        "name": "电脑·东",
         "bot": true,
         "connected": true,
         "auto": false
@@ -89,7 +102,7 @@ export const clientOut = [
       },
       {
         "seat": 3,
-        "name": "机器人",
+        "name": "电脑·西",
         "bot": true,
         "connected": true,
         "auto": false
@@ -119,10 +132,14 @@ export const clientOut = [
         "timeout_warnings": 1,
         "timeout_penalty": 10,
         "timeout_count": "per-seat",
-        "timeout_play": "always",
+        "timeout_play": "after-warning",
+        "timeout_grace_seconds": 15,
+        "timeout_scope": "board",
         "ruling_end_points": 120,
-        "ruling_end": "add-to-points-so-far",
+        "ruling_end": "fixed",
         "declarer_sees_kitty": false,
+        "last_trick": "until-own-play",
+        "throw_follow": "largest-unit-first",
         "bury_seconds": 60,
         "play_seconds": 30,
         "choice_seconds": 30
@@ -133,39 +150,39 @@ export const clientOut = [
       "phase": "bury",
       "to_act": "N",
       "hand": [
-        "S4",
-        "S8",
-        "SQ",
-        "SK",
-        "SA",
-        "H4",
-        "H6",
-        "H6",
-        "H7",
-        "HQ",
-        "HQ",
-        "HK",
-        "D2",
-        "D3",
-        "D5",
-        "D8",
-        "D8",
-        "D9",
-        "DQ",
-        "DK",
-        "C2",
-        "C3",
-        "C4",
-        "C5",
-        "C6",
-        "C6",
-        "C8",
-        "C9",
-        "CQ",
-        "CQ",
-        "CK",
         "CA",
-        "CA"
+        "CA",
+        "CK",
+        "CQ",
+        "CQ",
+        "C9",
+        "C8",
+        "C6",
+        "C6",
+        "C5",
+        "C4",
+        "C3",
+        "C2",
+        "SA",
+        "SK",
+        "SQ",
+        "S8",
+        "S4",
+        "HK",
+        "HQ",
+        "HQ",
+        "H7",
+        "H6",
+        "H6",
+        "H4",
+        "DK",
+        "DQ",
+        "D9",
+        "D8",
+        "D8",
+        "D5",
+        "D3",
+        "D2"
       ],
       "hand_sizes": [
         33,
@@ -177,11 +194,53 @@ export const clientOut = [
       "leader": "N",
       "plays": [],
       "defenders": 0,
+      "defender_point_cards": [],
+      "points_left": 200,
+      "hand_trumps": 13,
       "timeouts": [
         0,
         0,
         0,
         0
+      ],
+      "playable": [
+        "CA",
+        "CK",
+        "CQ",
+        "C9",
+        "C8",
+        "C6",
+        "C5",
+        "C4",
+        "C3",
+        "C2",
+        "SA",
+        "SK",
+        "SQ",
+        "S8",
+        "S4",
+        "HK",
+        "HQ",
+        "H7",
+        "H6",
+        "H4",
+        "DK",
+        "DQ",
+        "D9",
+        "D8",
+        "D5",
+        "D3",
+        "D2"
+      ],
+      "hint": [
+        "S8",
+        "S4",
+        "H7",
+        "H6",
+        "H6",
+        "H4",
+        "D3",
+        "D2"
       ]
     },
     "to_act": [
@@ -220,16 +279,6 @@ export const clientOut = [
       {
         "type": "buried",
         "seat": "N",
-        "cards": [
-          "S4",
-          "S8",
-          "H4",
-          "H6",
-          "H6",
-          "H7",
-          "D2",
-          "D3"
-        ],
         "count": 8
       }
     ],
@@ -249,10 +298,14 @@ export const clientOut = [
         "timeout_warnings": 1,
         "timeout_penalty": 10,
         "timeout_count": "per-seat",
-        "timeout_play": "always",
+        "timeout_play": "after-warning",
+        "timeout_grace_seconds": 15,
+        "timeout_scope": "board",
         "ruling_end_points": 120,
-        "ruling_end": "add-to-points-so-far",
+        "ruling_end": "fixed",
         "declarer_sees_kitty": false,
+        "last_trick": "until-own-play",
+        "throw_follow": "largest-unit-first",
         "bury_seconds": 60,
         "play_seconds": 30,
         "choice_seconds": 30
@@ -263,29 +316,29 @@ export const clientOut = [
       "phase": "play",
       "to_act": "E",
       "hand": [
-        "S2",
-        "S3",
-        "S5",
-        "S8",
-        "SQ",
-        "SA",
-        "H2",
-        "H2",
-        "H3",
-        "H5",
-        "H8",
-        "H9",
-        "HJ",
-        "HA",
-        "HA",
-        "D3",
-        "D5",
+        "C10",
         "D10",
         "D10",
-        "DA",
-        "C7",
         "C8",
-        "C10"
+        "C7",
+        "SA",
+        "SQ",
+        "S8",
+        "S5",
+        "S3",
+        "S2",
+        "HA",
+        "HA",
+        "HJ",
+        "H9",
+        "H8",
+        "H5",
+        "H3",
+        "H2",
+        "H2",
+        "DA",
+        "D5",
+        "D3"
       ],
       "hand_sizes": [
         24,
@@ -310,38 +363,10 @@ export const clientOut = [
         }
       ],
       "winning": "W",
-      "last_trick": {
-        "trick": 1,
-        "plays": [
-          {
-            "seat": "N",
-            "cards": [
-              "C2"
-            ]
-          },
-          {
-            "seat": "W",
-            "cards": [
-              "CJ"
-            ]
-          },
-          {
-            "seat": "S",
-            "cards": [
-              "CJ"
-            ]
-          },
-          {
-            "seat": "E",
-            "cards": [
-              "C9"
-            ]
-          }
-        ],
-        "winner": "W",
-        "points": 0
-      },
       "defenders": 0,
+      "defender_point_cards": [],
+      "points_left": 200,
+      "hand_trumps": 5,
       "timeouts": [
         0,
         0,
@@ -416,7 +441,7 @@ export const clientOut = [
       },
       {
         "seat": 1,
-        "name": "机器人",
+        "name": "电脑·东",
         "bot": true,
         "connected": true,
         "auto": false
@@ -430,21 +455,21 @@ export const clientOut = [
       },
       {
         "seat": 3,
-        "name": "机器人",
+        "name": "电脑·西",
         "bot": true,
         "connected": true,
         "auto": false
       },
       {
         "seat": 4,
-        "name": "机器人",
+        "name": "电脑·西",
         "bot": false,
         "connected": true,
         "auto": false
       },
       {
         "seat": 5,
-        "name": "机器人",
+        "name": "电脑·西",
         "bot": true,
         "connected": true,
         "auto": false
@@ -457,11 +482,27 @@ export const clientOut = [
   },
   {
     "type": "pong"
+  },
+  {
+    "type": "review",
+    "on": true,
+    "reason": "查牌：核对出过的牌",
+    "clock": {
+      "seats": [
+        0
+      ],
+      "remaining_ms": 21500,
+      "limit_ms": 30000
+    }
+  },
+  {
+    "type": "review",
+    "on": false
   }
 ];
 
-/** @type {import('./protocol').CreateTable[]} */
-export const lobby0 = [
+/** @type {import('../src/protocol').CreateTable[]} */
+export const createTableSamples = [
   {
     "game": "shengji",
     "ruleset": "fujian-2024",
@@ -472,7 +513,8 @@ export const lobby0 = [
       3
     ],
     "level": "7",
-    "trump": "NT"
+    "trump": "NT",
+    "play_seconds": 60
   },
   {
     "game": "gouji",
@@ -480,8 +522,8 @@ export const lobby0 = [
   }
 ];
 
-/** @type {import('./protocol').TableSummary[]} */
-export const lobby1 = [
+/** @type {import('../src/protocol').TableSummary[]} */
+export const tableSummarySamples = [
   {
     "id": "k3m9qz7a",
     "game": "shengji",
@@ -498,7 +540,7 @@ export const lobby1 = [
       },
       {
         "seat": 1,
-        "name": "机器人",
+        "name": "电脑·东",
         "bot": true,
         "connected": true,
         "auto": false
@@ -512,7 +554,7 @@ export const lobby1 = [
       },
       {
         "seat": 3,
-        "name": "机器人",
+        "name": "电脑·西",
         "bot": true,
         "connected": true,
         "auto": false
@@ -527,16 +569,16 @@ export const lobby1 = [
   }
 ];
 
-/** @type {import('./protocol').JoinSeat[]} */
-export const lobby2 = [
+/** @type {import('../src/protocol').JoinSeat[]} */
+export const joinSeatSamples = [
   {
     "seat": 2,
     "name": "老李"
   }
 ];
 
-/** @type {import('./protocol').Joined[]} */
-export const lobby3 = [
+/** @type {import('../src/protocol').Joined[]} */
+export const joinedSamples = [
   {
     "table": "k3m9qz7a",
     "seat": 2,
@@ -544,15 +586,15 @@ export const lobby3 = [
   }
 ];
 
-/** @type {import('./protocol').LeaveSeat[]} */
-export const lobby4 = [
+/** @type {import('../src/protocol').LeaveSeat[]} */
+export const leaveSeatSamples = [
   {
     "token": "9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f"
   }
 ];
 
-/** @type {import('./protocol').Problem[]} */
-export const lobby5 = [
+/** @type {import('../src/protocol').Problem[]} */
+export const problemSamples = [
   {
     "code": "must_follow_suit",
     "zh": "有同花色的牌必须跟出",
@@ -560,8 +602,8 @@ export const lobby5 = [
   }
 ];
 
-/** @type {import('./protocol').ShengjiView[]} */
-export const shengjiViews = [
+/** @type {import('../src/protocol').ShengjiView[]} */
+export const shengjiViewSamples = [
   {
     "viewer": {
       "seat": 0
@@ -578,10 +620,14 @@ export const shengjiViews = [
       "timeout_warnings": 1,
       "timeout_penalty": 10,
       "timeout_count": "per-seat",
-      "timeout_play": "always",
+      "timeout_play": "after-warning",
+      "timeout_grace_seconds": 15,
+      "timeout_scope": "board",
       "ruling_end_points": 120,
-      "ruling_end": "add-to-points-so-far",
+      "ruling_end": "fixed",
       "declarer_sees_kitty": false,
+      "last_trick": "until-own-play",
+      "throw_follow": "largest-unit-first",
       "bury_seconds": 60,
       "play_seconds": 30,
       "choice_seconds": 30
@@ -592,39 +638,39 @@ export const shengjiViews = [
     "phase": "bury",
     "to_act": "N",
     "hand": [
-      "S4",
-      "S8",
-      "SQ",
-      "SK",
-      "SA",
-      "H4",
-      "H6",
-      "H6",
-      "H7",
-      "HQ",
-      "HQ",
-      "HK",
-      "D2",
-      "D3",
-      "D5",
-      "D8",
-      "D8",
-      "D9",
-      "DQ",
-      "DK",
-      "C2",
-      "C3",
-      "C4",
-      "C5",
-      "C6",
-      "C6",
-      "C8",
-      "C9",
-      "CQ",
-      "CQ",
-      "CK",
       "CA",
-      "CA"
+      "CA",
+      "CK",
+      "CQ",
+      "CQ",
+      "C9",
+      "C8",
+      "C6",
+      "C6",
+      "C5",
+      "C4",
+      "C3",
+      "C2",
+      "SA",
+      "SK",
+      "SQ",
+      "S8",
+      "S4",
+      "HK",
+      "HQ",
+      "HQ",
+      "H7",
+      "H6",
+      "H6",
+      "H4",
+      "DK",
+      "DQ",
+      "D9",
+      "D8",
+      "D8",
+      "D5",
+      "D3",
+      "D2"
     ],
     "hand_sizes": [
       33,
@@ -636,11 +682,53 @@ export const shengjiViews = [
     "leader": "N",
     "plays": [],
     "defenders": 0,
+    "defender_point_cards": [],
+    "points_left": 200,
+    "hand_trumps": 13,
     "timeouts": [
       0,
       0,
       0,
       0
+    ],
+    "playable": [
+      "CA",
+      "CK",
+      "CQ",
+      "C9",
+      "C8",
+      "C6",
+      "C5",
+      "C4",
+      "C3",
+      "C2",
+      "SA",
+      "SK",
+      "SQ",
+      "S8",
+      "S4",
+      "HK",
+      "HQ",
+      "H7",
+      "H6",
+      "H4",
+      "DK",
+      "DQ",
+      "D9",
+      "D8",
+      "D5",
+      "D3",
+      "D2"
+    ],
+    "hint": [
+      "S8",
+      "S4",
+      "H7",
+      "H6",
+      "H6",
+      "H4",
+      "D3",
+      "D2"
     ]
   },
   {
@@ -657,10 +745,14 @@ export const shengjiViews = [
       "timeout_warnings": 1,
       "timeout_penalty": 10,
       "timeout_count": "per-seat",
-      "timeout_play": "always",
+      "timeout_play": "after-warning",
+      "timeout_grace_seconds": 15,
+      "timeout_scope": "board",
       "ruling_end_points": 120,
-      "ruling_end": "add-to-points-so-far",
+      "ruling_end": "fixed",
       "declarer_sees_kitty": false,
+      "last_trick": "until-own-play",
+      "throw_follow": "largest-unit-first",
       "bury_seconds": 60,
       "play_seconds": 30,
       "choice_seconds": 30
@@ -680,6 +772,8 @@ export const shengjiViews = [
     "leader": "N",
     "plays": [],
     "defenders": 0,
+    "defender_point_cards": [],
+    "points_left": 200,
     "timeouts": [
       0,
       0,
@@ -703,10 +797,14 @@ export const shengjiViews = [
       "timeout_warnings": 1,
       "timeout_penalty": 10,
       "timeout_count": "per-seat",
-      "timeout_play": "always",
+      "timeout_play": "after-warning",
+      "timeout_grace_seconds": 15,
+      "timeout_scope": "board",
       "ruling_end_points": 120,
-      "ruling_end": "add-to-points-so-far",
+      "ruling_end": "fixed",
       "declarer_sees_kitty": false,
+      "last_trick": "until-own-play",
+      "throw_follow": "largest-unit-first",
       "bury_seconds": 60,
       "play_seconds": 30,
       "choice_seconds": 30
@@ -717,29 +815,29 @@ export const shengjiViews = [
     "phase": "play",
     "to_act": "E",
     "hand": [
-      "S2",
-      "S3",
-      "S5",
-      "S8",
-      "SQ",
-      "SA",
-      "H2",
-      "H2",
-      "H3",
-      "H5",
-      "H8",
-      "H9",
-      "HJ",
-      "HA",
-      "HA",
-      "D3",
-      "D5",
+      "C10",
       "D10",
       "D10",
-      "DA",
-      "C7",
       "C8",
-      "C10"
+      "C7",
+      "SA",
+      "SQ",
+      "S8",
+      "S5",
+      "S3",
+      "S2",
+      "HA",
+      "HA",
+      "HJ",
+      "H9",
+      "H8",
+      "H5",
+      "H3",
+      "H2",
+      "H2",
+      "DA",
+      "D5",
+      "D3"
     ],
     "hand_sizes": [
       24,
@@ -764,38 +862,10 @@ export const shengjiViews = [
       }
     ],
     "winning": "W",
-    "last_trick": {
-      "trick": 1,
-      "plays": [
-        {
-          "seat": "N",
-          "cards": [
-            "C2"
-          ]
-        },
-        {
-          "seat": "W",
-          "cards": [
-            "CJ"
-          ]
-        },
-        {
-          "seat": "S",
-          "cards": [
-            "CJ"
-          ]
-        },
-        {
-          "seat": "E",
-          "cards": [
-            "C9"
-          ]
-        }
-      ],
-      "winner": "W",
-      "points": 0
-    },
     "defenders": 0,
+    "defender_point_cards": [],
+    "points_left": 200,
+    "hand_trumps": 5,
     "timeouts": [
       0,
       0,
@@ -819,10 +889,14 @@ export const shengjiViews = [
       "timeout_warnings": 1,
       "timeout_penalty": 10,
       "timeout_count": "per-seat",
-      "timeout_play": "always",
+      "timeout_play": "after-warning",
+      "timeout_grace_seconds": 15,
+      "timeout_scope": "board",
       "ruling_end_points": 120,
-      "ruling_end": "add-to-points-so-far",
+      "ruling_end": "fixed",
       "declarer_sees_kitty": false,
+      "last_trick": "until-own-play",
+      "throw_follow": "largest-unit-first",
       "bury_seconds": 60,
       "play_seconds": 30,
       "choice_seconds": 30
@@ -833,21 +907,21 @@ export const shengjiViews = [
     "phase": "play",
     "to_act": "W",
     "hand": [
-      "SQ",
-      "SK",
-      "SA",
-      "D5",
-      "D8",
-      "DQ",
-      "C3",
-      "C6",
-      "C8",
-      "C9",
-      "CQ",
-      "CQ",
-      "CK",
       "CA",
-      "CA"
+      "CA",
+      "CK",
+      "CQ",
+      "CQ",
+      "C9",
+      "C8",
+      "C6",
+      "C3",
+      "SA",
+      "SK",
+      "SQ",
+      "DQ",
+      "D8",
+      "D5"
     ],
     "hand_sizes": [
       15,
@@ -878,38 +952,13 @@ export const shengjiViews = [
       }
     ],
     "winning": "S",
-    "last_trick": {
-      "trick": 9,
-      "plays": [
-        {
-          "seat": "N",
-          "cards": [
-            "C6"
-          ]
-        },
-        {
-          "seat": "W",
-          "cards": [
-            "C5"
-          ]
-        },
-        {
-          "seat": "S",
-          "cards": [
-            "D10"
-          ]
-        },
-        {
-          "seat": "E",
-          "cards": [
-            "C3"
-          ]
-        }
-      ],
-      "winner": "S",
-      "points": 15
-    },
     "defenders": 15,
+    "defender_point_cards": [
+      "D5",
+      "H10"
+    ],
+    "points_left": 95,
+    "hand_trumps": 9,
     "timeouts": [
       0,
       0,
@@ -933,10 +982,14 @@ export const shengjiViews = [
       "timeout_warnings": 1,
       "timeout_penalty": 10,
       "timeout_count": "per-seat",
-      "timeout_play": "always",
+      "timeout_play": "after-warning",
+      "timeout_grace_seconds": 15,
+      "timeout_scope": "board",
       "ruling_end_points": 120,
-      "ruling_end": "add-to-points-so-far",
+      "ruling_end": "fixed",
       "declarer_sees_kitty": false,
+      "last_trick": "until-own-play",
+      "throw_follow": "largest-unit-first",
       "bury_seconds": 60,
       "play_seconds": 30,
       "choice_seconds": 30
@@ -1694,6 +1747,18 @@ export const shengjiViews = [
       }
     ],
     "defenders": 70,
+    "defender_point_cards": [
+      "D5",
+      "H10",
+      "S10",
+      "SK",
+      "S5",
+      "CK",
+      "C10",
+      "DK"
+    ],
+    "points_left": 0,
+    "hand_trumps": 0,
     "timeouts": [
       0,
       0,
@@ -1704,8 +1769,8 @@ export const shengjiViews = [
   }
 ];
 
-/** @type {import('./protocol').ShengjiEvent[]} */
-export const shengjiEvents = [
+/** @type {import('../src/protocol').ShengjiEvent[]} */
+export const shengjiEventSamples = [
   {
     "type": "board_over",
     "result": 70,
@@ -1724,16 +1789,6 @@ export const shengjiEvents = [
   {
     "type": "buried",
     "seat": "N",
-    "cards": [
-      "S4",
-      "S8",
-      "H4",
-      "H6",
-      "H6",
-      "H7",
-      "D2",
-      "D3"
-    ],
     "count": 8
   },
   {
@@ -1773,8 +1828,8 @@ export const shengjiEvents = [
   }
 ];
 
-/** @type {import('./protocol').ShengjiAction[]} */
-export const shengjiActions = [
+/** @type {import('../src/protocol').ShengjiAction[]} */
+export const shengjiActionSamples = [
   {
     "type": "bury",
     "cards": [
@@ -1796,8 +1851,8 @@ export const shengjiActions = [
   }
 ];
 
-/** @type {import('./protocol').GoujiView[]} */
-export const goujiViews = [
+/** @type {import('../src/protocol').GoujiView[]} */
+export const goujiViewSamples = [
   {
     "viewer": {
       "seat": 0
@@ -1805,7 +1860,10 @@ export const goujiViews = [
     "game": 1,
     "ruleset": {
       "name": "zaozhuang-2017",
-      "last_set_is_gouji": false,
+      "last_set_is_gouji": true,
+      "headless_sets_open": true,
+      "burned_gouji_opens": true,
+      "no_yield_in_free_play": false,
       "two_for_one": "any_set",
       "burn_offer_order": "opposite_team_first",
       "keep_cards": "sustain_test",
@@ -1819,13 +1877,15 @@ export const goujiViews = [
           -2,
           -4
         ],
+        "failed_burn": -4,
         "dian_gong": 6,
         "dian_gong_once_per_team": true,
         "sweep": 12,
-        "swept": -12,
-        "deduction": 2,
-        "forfeit_loser": 0,
-        "forfeit_winner": 12
+        "forfeit": 12,
+        "deduction_points": [
+          2,
+          4
+        ]
       },
       "free_minutes": 10,
       "move_seconds": 20,
@@ -1992,17 +2052,33 @@ export const goujiViews = [
     "finish": [],
     "score": null,
     "outcome": null,
-    "deductions": [
+    "deducted": [
       0,
       0
-    ]
+    ],
+    "warned": false,
+    "can_pass": false,
+    "can_yield": false,
+    "burn_offer": false,
+    "gouji_thresholds": {
+      "ten": 5,
+      "jack": 4,
+      "queen": 3,
+      "king": 2,
+      "ace": 2,
+      "two": 1,
+      "last_set": true
+    }
   },
   {
     "viewer": "spectator",
     "game": 1,
     "ruleset": {
       "name": "zaozhuang-2017",
-      "last_set_is_gouji": false,
+      "last_set_is_gouji": true,
+      "headless_sets_open": true,
+      "burned_gouji_opens": true,
+      "no_yield_in_free_play": false,
       "two_for_one": "any_set",
       "burn_offer_order": "opposite_team_first",
       "keep_cards": "sustain_test",
@@ -2016,13 +2092,15 @@ export const goujiViews = [
           -2,
           -4
         ],
+        "failed_burn": -4,
         "dian_gong": 6,
         "dian_gong_once_per_team": true,
         "sweep": 12,
-        "swept": -12,
-        "deduction": 2,
-        "forfeit_loser": 0,
-        "forfeit_winner": 12
+        "forfeit": 12,
+        "deduction_points": [
+          2,
+          4
+        ]
       },
       "free_minutes": 10,
       "move_seconds": 20,
@@ -2138,10 +2216,15 @@ export const goujiViews = [
     "finish": [],
     "score": null,
     "outcome": null,
-    "deductions": [
+    "deducted": [
       0,
       0
-    ]
+    ],
+    "warned": false,
+    "can_pass": false,
+    "can_yield": false,
+    "burn_offer": false,
+    "gouji_thresholds": null
   },
   {
     "viewer": {
@@ -2150,7 +2233,10 @@ export const goujiViews = [
     "game": 1,
     "ruleset": {
       "name": "zaozhuang-2017",
-      "last_set_is_gouji": false,
+      "last_set_is_gouji": true,
+      "headless_sets_open": true,
+      "burned_gouji_opens": true,
+      "no_yield_in_free_play": false,
       "two_for_one": "any_set",
       "burn_offer_order": "opposite_team_first",
       "keep_cards": "sustain_test",
@@ -2164,13 +2250,15 @@ export const goujiViews = [
           -2,
           -4
         ],
+        "failed_burn": -4,
         "dian_gong": 6,
         "dian_gong_once_per_team": true,
         "sweep": 12,
-        "swept": -12,
-        "deduction": 2,
-        "forfeit_loser": 0,
-        "forfeit_winner": 12
+        "forfeit": 12,
+        "deduction_points": [
+          2,
+          4
+        ]
       },
       "free_minutes": 10,
       "move_seconds": 20,
@@ -2354,16 +2442,30 @@ export const goujiViews = [
         "B1",
         "A2",
         "A3"
-      ]
+      ],
+      "may_beat": false
     },
     "free_play": false,
     "finish": [],
     "score": null,
     "outcome": null,
-    "deductions": [
+    "deducted": [
       0,
       0
-    ]
+    ],
+    "warned": false,
+    "can_pass": false,
+    "can_yield": false,
+    "burn_offer": false,
+    "gouji_thresholds": {
+      "ten": 5,
+      "jack": 4,
+      "queen": 3,
+      "king": 2,
+      "ace": 2,
+      "two": 1,
+      "last_set": true
+    }
   },
   {
     "viewer": {
@@ -2372,7 +2474,10 @@ export const goujiViews = [
     "game": 1,
     "ruleset": {
       "name": "zaozhuang-2017",
-      "last_set_is_gouji": false,
+      "last_set_is_gouji": true,
+      "headless_sets_open": true,
+      "burned_gouji_opens": true,
+      "no_yield_in_free_play": false,
       "two_for_one": "any_set",
       "burn_offer_order": "opposite_team_first",
       "keep_cards": "sustain_test",
@@ -2386,13 +2491,15 @@ export const goujiViews = [
           -2,
           -4
         ],
+        "failed_burn": -4,
         "dian_gong": 6,
         "dian_gong_once_per_team": true,
         "sweep": 12,
-        "swept": -12,
-        "deduction": 2,
-        "forfeit_loser": 0,
-        "forfeit_winner": 12
+        "forfeit": 12,
+        "deduction_points": [
+          2,
+          4
+        ]
       },
       "free_minutes": 10,
       "move_seconds": 20,
@@ -2550,10 +2657,23 @@ export const goujiViews = [
     "finish": [],
     "score": null,
     "outcome": null,
-    "deductions": [
+    "deducted": [
       0,
       0
-    ]
+    ],
+    "warned": false,
+    "can_pass": false,
+    "can_yield": false,
+    "burn_offer": false,
+    "gouji_thresholds": {
+      "ten": 5,
+      "jack": 4,
+      "queen": 3,
+      "king": 2,
+      "ace": 2,
+      "two": 1,
+      "last_set": true
+    }
   },
   {
     "viewer": {
@@ -2562,7 +2682,10 @@ export const goujiViews = [
     "game": 1,
     "ruleset": {
       "name": "zaozhuang-2017",
-      "last_set_is_gouji": false,
+      "last_set_is_gouji": true,
+      "headless_sets_open": true,
+      "burned_gouji_opens": true,
+      "no_yield_in_free_play": false,
       "two_for_one": "any_set",
       "burn_offer_order": "opposite_team_first",
       "keep_cards": "sustain_test",
@@ -2576,30 +2699,37 @@ export const goujiViews = [
           -2,
           -4
         ],
+        "failed_burn": -4,
         "dian_gong": 6,
         "dian_gong_once_per_team": true,
         "sweep": 12,
-        "swept": -12,
-        "deduction": 2,
-        "forfeit_loser": 0,
-        "forfeit_winner": 12
+        "forfeit": 12,
+        "deduction_points": [
+          2,
+          4
+        ]
       },
       "free_minutes": 10,
       "move_seconds": 20,
       "grace_seconds": 5,
       "exact_count_limit": 10
     },
-    "hand": [],
+    "hand": [
+      "D4",
+      "D4",
+      "C4",
+      "C6"
+    ],
     "players": [
       {
         "seat": "A1",
         "cards": {
           "kind": "exact",
-          "n": 0
+          "n": 4
         },
-        "status": "out",
-        "place": "fourth",
-        "has_head": true,
+        "status": "playing",
+        "place": "last",
+        "has_head": false,
         "opened": true,
         "marked": false,
         "burning": false,
@@ -2631,7 +2761,7 @@ export const goujiViews = [
         },
         "status": "out",
         "place": "third",
-        "has_head": true,
+        "has_head": false,
         "opened": true,
         "marked": false,
         "burning": false,
@@ -2643,11 +2773,11 @@ export const goujiViews = [
         "seat": "B2",
         "cards": {
           "kind": "exact",
-          "n": 2
+          "n": 0
         },
-        "status": "playing",
-        "place": "second_last",
-        "has_head": false,
+        "status": "out",
+        "place": "fourth",
+        "has_head": true,
         "opened": true,
         "marked": false,
         "burning": false,
@@ -2675,10 +2805,10 @@ export const goujiViews = [
         "seat": "B3",
         "cards": {
           "kind": "exact",
-          "n": 4
+          "n": 0
         },
-        "status": "playing",
-        "place": "last",
+        "status": "out",
+        "place": "second_last",
         "has_head": false,
         "opened": true,
         "marked": false,
@@ -2699,7 +2829,7 @@ export const goujiViews = [
         "small": 0,
         "big": 0
       },
-      "owner": "A1",
+      "owner": "B3",
       "gouji": false,
       "burn": false
     },
@@ -2710,22 +2840,28 @@ export const goujiViews = [
       "A3",
       "B1",
       "A2",
-      "A1"
+      "B2",
+      "B3"
     ],
     "score": {
-      "a": 4,
-      "b": -4
+      "a": 0,
+      "b": 0
     },
     "outcome": "places",
-    "deductions": [
+    "deducted": [
       0,
       0
-    ]
+    ],
+    "warned": false,
+    "can_pass": false,
+    "can_yield": false,
+    "burn_offer": false,
+    "gouji_thresholds": null
   }
 ];
 
-/** @type {import('./protocol').GoujiEvent[]} */
-export const goujiEvents = [
+/** @type {import('../src/protocol').GoujiEvent[]} */
+export const goujiEventSamples = [
   {
     "type": "beat",
     "seat": "B1",
@@ -2751,16 +2887,16 @@ export const goujiEvents = [
   {
     "type": "game_over",
     "places": [
-      "fourth",
+      "last",
       "second",
       "third",
-      "second_last",
+      "fourth",
       "first",
-      "last"
+      "second_last"
     ],
     "score": {
-      "a": 4,
-      "b": -4
+      "a": 0,
+      "b": 0
     },
     "outcome": "places"
   },
@@ -2784,7 +2920,7 @@ export const goujiEvents = [
   {
     "type": "passed",
     "seat": "B1",
-    "kou": false
+    "conceded": false
   },
   {
     "type": "trick_won",
@@ -2807,8 +2943,8 @@ export const goujiEvents = [
   }
 ];
 
-/** @type {import('./protocol').GoujiAction[]} */
-export const goujiActions = [
+/** @type {import('../src/protocol').GoujiAction[]} */
+export const goujiActionSamples = [
   {
     "type": "decline"
   },

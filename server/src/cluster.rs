@@ -1,0 +1,96 @@
+//! Past one machine: the background task that keeps this node's leases and takes over the
+//! tables and events of nodes that died (docs/operations.md, "Past one machine").
+//!
+//! Every [`Node::renew_every`] (a fifth of the lease): renew the lease of every table served
+//! here, and stop serving those whose lease another node holds now (their connections are told to
+//! reconnect and are then sent there); the same for the events run here ([`Events::hand_over`]);
+//! then look for events and open tables that no live lease names and take them over
+//! ([`Events::take`], [`Lobby::take`]: acquire, load the log, rebuild, as a restart does; an
+//! event first, so its tables, which only the node running it may take, follow it). When the
+//! database cannot be reached for so long that our leases may have run out, every table and
+//! event stops: another node may be serving them already.
+//!
+//! [`Node::renew_every`]: crate::store::Node::renew_every
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use tokio::time::{interval, Instant, MissedTickBehavior};
+
+use crate::event::Events;
+use crate::lobby::Lobby;
+use crate::store::Leases;
+
+/// Takes over every table whose lease is free, except those that already failed to rebuild
+/// here (`skip`); the ones that fail now, with why.
+pub async fn take_free(lobby: &Lobby, skip: &HashSet<String>) -> Vec<(String, String)> {
+    let Some(leases) = &lobby.leases else {
+        return Vec::new();
+    };
+    let free = match leases.free_tables().await {
+        Ok(ids) => ids,
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot look for tables to take over");
+            return Vec::new();
+        }
+    };
+    let mut failed = Vec::new();
+    for id in free.into_iter().filter(|id| !skip.contains(id)) {
+        if let Err(why) = lobby.take(&id).await {
+            failed.push((id, why));
+        }
+    }
+    failed
+}
+
+/// Runs until aborted (the server's shutdown aborts it before releasing the leases).
+pub async fn run(lobby: Arc<Lobby>, leases: Arc<Leases>, events: Arc<Events>) {
+    let every = leases.node.renew_every();
+    let mut tick = interval(every);
+    tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    // Until when our leases surely last, by our own clock: a renewal's start plus the lease.
+    let mut held_until = Instant::now() + leases.node.lease;
+    let mut unservable: HashSet<String> = HashSet::new();
+    let mut unrunnable: HashSet<String> = HashSet::new();
+    loop {
+        tick.tick().await;
+        let round = Instant::now();
+        let ours: Vec<String> = lobby.tables.iter().map(|t| t.key().clone()).collect();
+        let our_events = events.ids();
+        let renewed = match leases.renew(&ours).await {
+            Ok(held) => leases.renew_events(&our_events).await.map(|e| (held, e)),
+            Err(e) => Err(e),
+        };
+        match renewed {
+            Ok((held, held_events)) => {
+                held_until = round + leases.node.lease;
+                for id in our_events.iter().filter(|id| !held_events.contains(*id)) {
+                    events.hand_over(id).await;
+                }
+                for id in ours.iter().filter(|id| !held.contains(*id)) {
+                    lobby.hand_over(id);
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot renew this node's leases");
+                if Instant::now() + every >= held_until {
+                    tracing::error!("leases may have run out: no longer serving any table");
+                    for id in &our_events {
+                        events.hand_over(id).await;
+                    }
+                    for id in &ours {
+                        lobby.hand_over(id);
+                    }
+                }
+            }
+        }
+        for (id, why) in events.take_free(&unrunnable).await {
+            tracing::error!(event = %id, reason = %why, "event not rebuilt from its log");
+            unrunnable.insert(id);
+        }
+        for (id, why) in take_free(&lobby, &unservable).await {
+            tracing::error!(table = %id, reason = %why, "table not rebuilt from its log");
+            unservable.insert(id);
+        }
+    }
+}

@@ -1,0 +1,453 @@
+//! Scoring an event with the tournament crate (`tournament::score`): the results gathered so far
+//! become a `ScoreInput`; out come the standings (NS and EW apart, 双冠军), the travellers (every
+//! board's results and match points), the CSV and the printable A4 page.
+//!
+//! What the public sees while the event runs: the ranking over the closed rounds only, and no
+//! board's results (a traveller would tell a pair about a board it has still to play). The
+//! director sees everything live; once the seed is revealed everyone does.
+
+use protocol::{codes, PairInfo, Problem};
+use serde::Serialize;
+use tournament::score::{
+    ArtificialScores, BoardOut, Deduction, PairId, Pairs, ResultIn, ScoreInput, Standing,
+};
+use tournament::{Direction, Mp};
+
+use super::state::Event;
+
+/// The board's declarer seat (定庄): board 1 is N's, 2 E's, 3 S's, 4 W's, 5 N's again, as the
+/// deal makes it (`rules::deal::deal_shengji`).
+pub fn declarer_of(board: u32) -> &'static str {
+    ["N", "E", "S", "W"][(board.wrapping_sub(1) % 4) as usize]
+}
+
+fn parse_artificial(s: &Option<String>) -> Option<tournament::Artificial> {
+    s.as_ref()
+        .and_then(|s| serde_json::from_value(serde_json::Value::String(s.clone())).ok())
+}
+
+/// The results of rounds `1..=upto` as the tournament crate reads them.
+pub fn score_input(ev: &Event, upto: u32) -> ScoreInput {
+    let numbers = |_: Direction| -> Vec<PairId> {
+        (1..=ev.tables()).map(|n| PairId(n.to_string())).collect()
+    };
+    let mut results = Vec::new();
+    for (&(round, table, board), play) in &ev.plays {
+        if round > upto || !play.done() {
+            continue;
+        }
+        let Some(plan) = ev.table_plan(round, table) else {
+            continue;
+        };
+        let ns = plan.ns.map(|n| PairId(n.to_string()));
+        let ew = plan.ew.map(|n| PairId(n.to_string()));
+        let declarer =
+            serde_json::from_value(serde_json::Value::String(declarer_of(board).to_string())).ok();
+        let r = match (&play.adjusted, &play.played) {
+            (Some(adj), _) => match &adj.artificial {
+                Some(a) => ResultIn {
+                    board,
+                    ns,
+                    ew,
+                    declarer: None,
+                    defenders: None,
+                    artificial: Some(ArtificialScores {
+                        ns: parse_artificial(&a.ns),
+                        ew: parse_artificial(&a.ew),
+                    }),
+                    adjusted: false,
+                },
+                None => ResultIn {
+                    board,
+                    ns,
+                    ew,
+                    declarer,
+                    defenders: adj.defenders,
+                    artificial: None,
+                    adjusted: true,
+                },
+            },
+            (None, Some(p)) => ResultIn {
+                board,
+                ns,
+                ew,
+                declarer: serde_json::from_value(serde_json::Value::String(p.declarer.clone()))
+                    .ok()
+                    .or(declarer),
+                defenders: Some(p.defenders),
+                artificial: None,
+                adjusted: false,
+            },
+            (None, None) => continue,
+        };
+        results.push(r);
+    }
+    ScoreInput {
+        pairs: Pairs {
+            ns: numbers(Direction::NS),
+            ew: numbers(Direction::EW),
+        },
+        results,
+        deductions: ev
+            .deductions
+            .iter()
+            .map(|d| Deduction {
+                direction: d.direction,
+                pair: PairId(d.pair.to_string()),
+                mp: d.mp,
+                reason: Some(d.reason.clone()),
+            })
+            .collect(),
+        disqualified: Vec::new(),
+    }
+}
+
+/// One pair's line in its direction's ranking.
+#[derive(Clone, Debug, Serialize)]
+pub struct Line {
+    #[serde(flatten)]
+    pub pair: PairInfo,
+    pub mp: Mp,
+    pub place: Option<u32>,
+    pub prize: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deducted: Option<Mp>,
+}
+
+/// The two rankings.
+#[derive(Clone, Debug, Serialize)]
+pub struct Rankings {
+    #[serde(rename = "NS")]
+    pub ns: Vec<Line>,
+    #[serde(rename = "EW")]
+    pub ew: Vec<Line>,
+}
+
+/// A deduction as shown.
+#[derive(Clone, Debug, Serialize)]
+pub struct DeductionLine {
+    pub direction: Direction,
+    pub pair: u32,
+    pub mp: f64,
+    pub reason: String,
+}
+
+/// `GET /api/events/{id}/standings`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Standings {
+    pub id: String,
+    pub name: String,
+    /// The seed is revealed: these are the final results.
+    #[serde(rename = "final")]
+    pub is_final: bool,
+    /// Results of rounds 1 to this one are counted.
+    pub through_round: u32,
+    /// Rounds still being played are counted too (the director's live view).
+    pub live: bool,
+    pub ranking: Rankings,
+    /// The travellers: every board's results and match points (director, or once final).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub boards: Option<Vec<BoardOut>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deductions: Option<Vec<DeductionLine>>,
+}
+
+/// The standings as `full` (the director, or anyone once the event is finished) or the public
+/// may see them now.
+pub fn standings(ev: &Event, full: bool) -> Result<Standings, Problem> {
+    let full = full || ev.finished();
+    let upto = if full { ev.round } else { ev.closed };
+    let out = tournament::score(score_input(ev, upto)).map_err(|e| {
+        let p = Problem::explain(&e);
+        Problem::new(codes::INTERNAL, p.zh, p.en)
+    })?;
+    let lines = |direction: Direction, list: &[Standing]| -> Vec<Line> {
+        list.iter()
+            .filter_map(|s| {
+                let n: u32 = s.pair.0.parse().ok()?;
+                let pair = ev.pair(direction, n)?;
+                Some(Line {
+                    pair: pair.info(),
+                    mp: s.mp,
+                    place: s.place,
+                    prize: s.prize,
+                    deducted: s.deducted,
+                })
+            })
+            .collect()
+    };
+    Ok(Standings {
+        id: ev.id.clone(),
+        name: ev.spec.name.clone(),
+        is_final: ev.finished(),
+        through_round: upto,
+        live: full && ev.playing().is_some(),
+        ranking: Rankings {
+            ns: lines(Direction::NS, &out.ranking.ns),
+            ew: lines(Direction::EW, &out.ranking.ew),
+        },
+        boards: full.then_some(out.boards),
+        deductions: full.then(|| {
+            ev.deductions
+                .iter()
+                .map(|d| DeductionLine {
+                    direction: d.direction,
+                    pair: d.pair,
+                    mp: d.mp,
+                    reason: d.reason.clone(),
+                })
+                .collect()
+        }),
+    })
+}
+
+/// One CSV field, quoted when it needs to be.
+fn csv_field(s: &str) -> String {
+    // A leading = + - @ would be read as a formula by spreadsheets: quote it with a tab guard.
+    let guarded =
+        if s.starts_with(['=', '+', '@']) || (s.starts_with('-') && s.parse::<f64>().is_err()) {
+            format!("'{s}")
+        } else {
+            s.to_string()
+        };
+    if guarded.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", guarded.replace('"', "\"\""))
+    } else {
+        guarded
+    }
+}
+
+fn csv_line(fields: &[String]) -> String {
+    let mut line = fields
+        .iter()
+        .map(|f| csv_field(f))
+        .collect::<Vec<_>>()
+        .join(",");
+    line.push_str("\r\n");
+    line
+}
+
+fn names(p: &PairInfo) -> String {
+    if p.names.is_empty() && p.bot {
+        "电脑".to_string()
+    } else {
+        p.names.join(" / ")
+    }
+}
+
+fn mp_text(mp: Option<Mp>) -> String {
+    mp.map(|m| m.to_string()).unwrap_or_default()
+}
+
+/// The standings as CSV (UTF-8 with a byte order mark, so spreadsheets read the Chinese):
+/// the ranking lines, then (when shown) every board's results.
+pub fn csv(s: &Standings) -> String {
+    let mut out = String::from("\u{feff}");
+    out += &csv_line(&[
+        "direction".into(),
+        "place".into(),
+        "pair".into(),
+        "names".into(),
+        "organisation".into(),
+        "mp".into(),
+        "deducted".into(),
+        "prize".into(),
+    ]);
+    for (d, list) in [("NS", &s.ranking.ns), ("EW", &s.ranking.ew)] {
+        for l in list {
+            out += &csv_line(&[
+                d.into(),
+                l.place.map(|p| p.to_string()).unwrap_or_default(),
+                l.pair.number.to_string(),
+                names(&l.pair),
+                l.pair.organisation.clone().unwrap_or_default(),
+                l.mp.to_string(),
+                mp_text(l.deducted),
+                if l.prize { "yes".into() } else { String::new() },
+            ]);
+        }
+    }
+    if let Some(boards) = &s.boards {
+        out += "\r\n";
+        out += &csv_line(&[
+            "board".into(),
+            "ns".into(),
+            "ew".into(),
+            "defenders".into(),
+            "artificial_ns".into(),
+            "artificial_ew".into(),
+            "adjusted".into(),
+            "ns_mp".into(),
+            "ew_mp".into(),
+        ]);
+        for b in boards {
+            for r in &b.results {
+                let art = |pick: fn(&ArtificialScores) -> Option<tournament::Artificial>| {
+                    r.artificial
+                        .as_ref()
+                        .and_then(pick)
+                        .and_then(|a| serde_json::to_value(a).ok())
+                        .and_then(|v| v.as_str().map(str::to_string))
+                        .unwrap_or_default()
+                };
+                out += &csv_line(&[
+                    b.board.to_string(),
+                    r.ns.as_ref().map(|p| p.0.clone()).unwrap_or_default(),
+                    r.ew.as_ref().map(|p| p.0.clone()).unwrap_or_default(),
+                    r.defenders.map(|d| d.to_string()).unwrap_or_default(),
+                    art(|a| a.ns),
+                    art(|a| a.ew),
+                    if r.adjusted {
+                        "yes".into()
+                    } else {
+                        String::new()
+                    },
+                    mp_text(r.ns_mp),
+                    mp_text(r.ew_mp),
+                ]);
+            }
+        }
+    }
+    out
+}
+
+/// Text for HTML.
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The printable results: one A4 page per direction's ranking, then the travellers.
+pub fn html(s: &Standings, ev: &Event, seed: Option<&str>, commitment: &str) -> String {
+    let mut body = String::new();
+    let status = if s.is_final {
+        "最终成绩 Final results".to_string()
+    } else {
+        format!(
+            "截至第 {} 轮 Through round {}{}",
+            s.through_round,
+            s.through_round,
+            if s.live {
+                "（含进行中的轮次 live）"
+            } else {
+                ""
+            }
+        )
+    };
+    body += &format!(
+        "<header><h1>{}</h1><p>80分 双人赛 计副制米切尔 · {} 桌 {} 轮 每轮 {} 副 · {}</p></header>\n",
+        esc(&s.name),
+        ev.tables(),
+        ev.spec.rounds,
+        ev.spec.boards_per_round,
+        esc(&status)
+    );
+    for (zh, en, list) in [
+        ("南北", "North–South", &s.ranking.ns),
+        ("东西", "East–West", &s.ranking.ew),
+    ] {
+        body += &format!(
+            "<section class=\"ranking\"><h2>{zh}方向 {en}</h2>\n<table><thead><tr><th>名次 Place</th><th>对号 Pair</th><th>选手 Players</th><th>单位 Organisation</th><th>比赛分 MP</th><th>罚分 Deducted</th></tr></thead><tbody>\n"
+        );
+        for l in list {
+            body += &format!(
+                "<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                if l.prize { " class=\"prize\"" } else { "" },
+                l.place.map(|p| p.to_string()).unwrap_or_else(|| "—".into()),
+                l.pair.number,
+                esc(&names(&l.pair)),
+                esc(l.pair.organisation.as_deref().unwrap_or("")),
+                l.mp,
+                mp_text(l.deducted),
+            );
+        }
+        body += "</tbody></table></section>\n";
+    }
+    if let Some(boards) = &s.boards {
+        body += "<section class=\"travellers\"><h2>每副成绩 Travellers</h2>\n";
+        for b in boards {
+            body += &format!(
+                "<table class=\"traveller\"><caption>第 {0} 副 Board {0} · 庄家 {1}</caption><thead><tr><th>南北 NS</th><th>东西 EW</th><th>闲家得分 Defenders</th><th>南北分 NS MP</th><th>东西分 EW MP</th></tr></thead><tbody>\n",
+                b.board,
+                declarer_of(b.board)
+            );
+            for r in &b.results {
+                let outcome = match (&r.defenders, &r.artificial) {
+                    (Some(d), _) => format!("{d}{}", if r.adjusted { "（调整 adj.）" } else { "" }),
+                    (None, Some(a)) => {
+                        let name = |x: Option<tournament::Artificial>| {
+                            x.and_then(|a| serde_json::to_value(a).ok())
+                                .and_then(|v| v.as_str().map(str::to_string))
+                                .unwrap_or_else(|| "—".into())
+                        };
+                        format!("人为分 {} / {}", name(a.ns), name(a.ew))
+                    }
+                    _ => String::new(),
+                };
+                body += &format!(
+                    "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                    r.ns.as_ref().map(|p| p.0.as_str()).unwrap_or("—"),
+                    r.ew.as_ref().map(|p| p.0.as_str()).unwrap_or("—"),
+                    esc(&outcome),
+                    mp_text(r.ns_mp),
+                    mp_text(r.ew_mp),
+                );
+            }
+            body += "</tbody></table>\n";
+        }
+        body += "</section>\n";
+    }
+    if let Some(ds) = &s.deductions {
+        if !ds.is_empty() {
+            body += "<section><h2>罚分 Deductions</h2><ul>\n";
+            for d in ds {
+                body += &format!(
+                    "<li>{}{} −{}：{}</li>\n",
+                    d.direction.zh(),
+                    d.pair,
+                    d.mp,
+                    esc(&d.reason)
+                );
+            }
+            body += "</ul></section>\n";
+        }
+    }
+    body += &format!(
+        "<footer><p>种子承诺 Seed commitment (SHA-256): <code>{}</code></p>{}</footer>\n",
+        esc(commitment),
+        match seed {
+            Some(seed) => format!(
+                "<p>种子 Seed: <code>{}</code> — 任何人都可以用它重新发出每一副牌 (paiju deal). Anyone can re-deal every board from it.</p>",
+                esc(seed)
+            ),
+            None => "<p>种子在最后一副牌打完后公布。The seed is revealed after the last board.</p>".into(),
+        }
+    );
+    format!(
+        "<!doctype html>\n<html lang=\"zh-CN\">\n<head>\n<meta charset=\"utf-8\">\n<title>{} · 成绩 Results</title>\n<style>\n{PRINT_CSS}</style>\n</head>\n<body>\n{body}</body>\n</html>\n",
+        esc(&s.name)
+    )
+}
+
+/// The results page's style: large, plain, black on white; A4 when printed.
+const PRINT_CSS: &str = "
+@page { size: A4; margin: 15mm; }
+body { font-family: 'Noto Sans CJK SC', 'Source Han Sans SC', 'PingFang SC', 'Microsoft YaHei', sans-serif; font-size: 14pt; color: #000; background: #fff; margin: 1em; }
+h1 { font-size: 20pt; margin: 0 0 .2em; }
+h2 { font-size: 16pt; margin: 1em 0 .4em; }
+table { border-collapse: collapse; width: 100%; margin-bottom: 1em; }
+th, td { border: 1px solid #444; padding: .25em .5em; text-align: left; }
+th { background: #eee; }
+tr.prize td:first-child { font-weight: bold; }
+caption { text-align: left; font-weight: bold; padding: .3em 0; }
+code { font-size: 10pt; word-break: break-all; }
+footer { margin-top: 2em; font-size: 11pt; }
+@media print {
+  body { margin: 0; font-size: 11pt; }
+  section.ranking { break-after: page; }
+  table.traveller { break-inside: avoid; }
+  th { background: #ddd; -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+}
+";

@@ -1,0 +1,1044 @@
+//! An event's state and the actions of its log: a pure state machine, as a table's engine is.
+//! [`Event::apply`] checks one action against the state and applies it (a refusal changes
+//! nothing); an event is rebuilt by applying its stored log in order. No I/O, no clocks here.
+//!
+//! The log holds what the director did (`create`, `register`, `start_round`, `adjust`,
+//! `deduction`, `close_round`, `reveal`), what the pairs did (`confirm`) and what the server did
+//! for them (`table_opened`, `result`: a board's outcome read from its table's log).
+
+use std::collections::BTreeMap;
+
+use protocol::{
+    codes, ArtificialPair, CreateEvent, EntryIn, MovementKind, PairInfo, Problem, SeatIndex,
+};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use tournament::{Direction, Movement, Variant};
+
+use crate::table::DealFixed;
+
+/// The only game events run live for now: 80分 duplicate pairs.
+pub const SHENGJI: &str = "shengji";
+/// Most tables an event may have.
+pub const MAX_TABLES: u32 = 500;
+/// Most boards an event may deal.
+pub const MAX_BOARDS: u32 = 2_000;
+/// Longest reason or note, in characters.
+pub const MAX_REASON: usize = 200;
+
+/// One entry of an event's log (its JSON is what the chain hashes).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum EventAction {
+    /// The director created the event (entries, if given, are registered with it).
+    Create { spec: CreateEvent },
+    /// The director registered every pair (fresh pair tokens).
+    Register { entries: Vec<EntryIn> },
+    /// The director started a round: its tables open.
+    StartRound { round: u32 },
+    /// The server opened the table that deals this board for this table of the round (again,
+    /// if an earlier one closed unplayed).
+    TableOpened {
+        round: u32,
+        table: u32,
+        board: u32,
+        table_id: String,
+    },
+    /// The server read a finished board's outcome from its table's log.
+    Result {
+        round: u32,
+        table: u32,
+        board: u32,
+        table_id: String,
+        /// `"N"`, `"E"`, `"S"`, `"W"`.
+        declarer: String,
+        defenders: i32,
+    },
+    /// The director assigned a result (points or artificial scores) instead of the table's.
+    Adjust {
+        round: u32,
+        table: u32,
+        board: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        defenders: Option<i32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        artificial: Option<ArtificialPair>,
+        reason: String,
+    },
+    /// The director took match points off a pair.
+    Deduction {
+        direction: Direction,
+        pair: u32,
+        mp: f64,
+        reason: String,
+    },
+    /// A pair confirmed (or disputed) its table's results of a round.
+    Confirm {
+        round: u32,
+        table: u32,
+        direction: Direction,
+        agree: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
+    },
+    /// The director closed a round.
+    CloseRound { round: u32, forced: bool },
+    /// The director revealed the seed: the event is finished.
+    Reveal,
+}
+
+impl EventAction {
+    /// The action's name, as in its JSON `type` (for logs).
+    pub fn name(&self) -> &'static str {
+        match self {
+            EventAction::Create { .. } => "create",
+            EventAction::Register { .. } => "register",
+            EventAction::StartRound { .. } => "start_round",
+            EventAction::TableOpened { .. } => "table_opened",
+            EventAction::Result { .. } => "result",
+            EventAction::Adjust { .. } => "adjust",
+            EventAction::Deduction { .. } => "deduction",
+            EventAction::Confirm { .. } => "confirm",
+            EventAction::CloseRound { .. } => "close_round",
+            EventAction::Reveal => "reveal",
+        }
+    }
+}
+
+/// A registered pair.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pair {
+    pub direction: Direction,
+    pub number: u32,
+    pub names: Vec<String>,
+    pub organisation: Option<String>,
+    pub bot: bool,
+}
+
+impl Pair {
+    pub fn info(&self) -> PairInfo {
+        PairInfo {
+            direction: self.direction.name().to_string(),
+            number: self.number,
+            names: self.names.clone(),
+            organisation: self.organisation.clone(),
+            bot: self.bot,
+        }
+    }
+
+    /// The pair's two seats at an 80分 table: NS sit N (0) and S (2), EW sit E (1) and W (3).
+    pub fn seats(&self) -> [SeatIndex; 2] {
+        match self.direction {
+            Direction::NS => [0, 2],
+            Direction::EW => [1, 3],
+        }
+    }
+}
+
+/// A board's outcome read from its table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    pub declarer: String,
+    pub defenders: i32,
+}
+
+/// A result the director assigned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Adjusted {
+    pub defenders: Option<i32>,
+    pub artificial: Option<ArtificialPair>,
+    pub reason: String,
+}
+
+/// One board at one table of one round.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Play {
+    /// The table dealing it (the latest, if it was opened again).
+    pub table_id: Option<String>,
+    pub played: Option<Played>,
+    /// Replaces `played` in the scoring.
+    pub adjusted: Option<Adjusted>,
+}
+
+impl Play {
+    pub fn done(&self) -> bool {
+        self.played.is_some() || self.adjusted.is_some()
+    }
+}
+
+/// The two pairs' word on a table's results of a round.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Confirms {
+    pub ns: bool,
+    pub ew: bool,
+    /// A pair disputes: its note.
+    pub dispute: Option<String>,
+}
+
+/// A deduction as logged.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Deducted {
+    pub direction: Direction,
+    pub pair: u32,
+    pub mp: f64,
+    pub reason: String,
+}
+
+/// An event, as its log has made it.
+#[derive(Clone, Debug)]
+pub struct Event {
+    pub id: String,
+    /// As created (entries taken out: they are in `pairs`); the ruleset is always named.
+    pub spec: CreateEvent,
+    pub movement: Movement,
+    /// NS 1…T, then EW 1…T; empty until registered.
+    pub pairs: Vec<Pair>,
+    /// The seq of the log entry that registered the pairs (their tokens derive from it); 0:
+    /// none yet.
+    pub registered: u64,
+    /// The last round started (0: none).
+    pub round: u32,
+    /// The last round closed.
+    pub closed: u32,
+    /// (round, table, board) → what happened there.
+    pub plays: BTreeMap<(u32, u32, u32), Play>,
+    /// (round, table) → the pairs' confirmations.
+    pub confirms: BTreeMap<(u32, u32), Confirms>,
+    pub deductions: Vec<Deducted>,
+    pub revealed: bool,
+}
+
+fn bad(zh: impl Into<String>, en: impl Into<String>) -> Problem {
+    Problem::new(codes::BAD_REQUEST, zh, en)
+}
+
+fn not_now(zh: impl Into<String>, en: impl Into<String>) -> Problem {
+    Problem::new(codes::EVENT_STATE, zh, en)
+}
+
+/// The tournament crate's variant for a movement kind.
+pub fn variant(kind: MovementKind) -> Variant {
+    match kind {
+        MovementKind::Plain => Variant::Plain,
+        MovementKind::Skip => Variant::Skip,
+        MovementKind::Relay => Variant::Relay,
+    }
+}
+
+/// A trimmed text of 1 to `max` characters, without control characters.
+fn text(raw: &str, max: usize, what_zh: &str, what_en: &str) -> Result<String, Problem> {
+    let s: String = raw.chars().filter(|c| !c.is_control()).collect();
+    let s = s.trim().to_string();
+    let n = s.chars().count();
+    if n == 0 || n > max {
+        return Err(bad(
+            format!("{what_zh}要 1 到 {max} 个字"),
+            format!("{what_en} must be 1 to {max} characters"),
+        ));
+    }
+    Ok(s)
+}
+
+/// An artificial score's name (`A`, `A+`, `A-`), checked.
+fn artificial_ok(a: &ArtificialPair) -> Result<(), Problem> {
+    if a.ns.is_none() || a.ew.is_none() {
+        return Err(bad(
+            "人为分要给双方（例如南北 A+、东西 A-）",
+            "an artificial result gives both sides a score (e.g. NS A+, EW A-)",
+        ));
+    }
+    for s in [&a.ns, &a.ew].into_iter().flatten() {
+        serde_json::from_value::<tournament::Artificial>(serde_json::Value::String(s.clone()))
+            .map_err(|_| {
+                bad(
+                    format!("人为分「{s}」不对：应为 A、A+ 或 A-"),
+                    format!("artificial score \"{s}\" is not A, A+ or A-"),
+                )
+            })?;
+    }
+    Ok(())
+}
+
+impl Event {
+    /// The event a `create` entry makes: the spec checked, the movement drawn.
+    pub fn create(id: &str, spec: &CreateEvent) -> Result<Event, Problem> {
+        if spec.game != SHENGJI {
+            return Err(bad(
+                format!(
+                    "「{}」的比赛还不能在线进行：目前只有 80分 双人赛（shengji）",
+                    spec.game
+                ),
+                format!(
+                    "events of \"{}\" are not run live yet: only 80分 duplicate pairs (shengji)",
+                    spec.game
+                ),
+            ));
+        }
+        let name = text(&spec.name, 60, "比赛名称", "the event's name")?;
+        if spec.tables == 0 || spec.tables > MAX_TABLES {
+            return Err(bad(
+                format!("桌数要 1 到 {MAX_TABLES}"),
+                format!("tables must be 1 to {MAX_TABLES}"),
+            ));
+        }
+        let movement = tournament::movement(
+            spec.tables,
+            spec.rounds,
+            spec.boards_per_round,
+            variant(spec.movement),
+        )
+        .map_err(|e| Problem::explain(&e))?;
+        let boards = movement_boards(&movement);
+        if boards > MAX_BOARDS {
+            return Err(bad(
+                format!("最多 {MAX_BOARDS} 副牌，这样要 {boards} 副"),
+                format!("at most {MAX_BOARDS} boards; this needs {boards}"),
+            ));
+        }
+        if let Some(m) = spec.board_minutes {
+            if m == 0 || m > 120 {
+                return Err(bad(
+                    "每副牌的时间要 1 到 120 分钟",
+                    "minutes a board must be 1 to 120",
+                ));
+            }
+        }
+        let fixed = DealFixed {
+            level: spec.level.clone(),
+            trump: spec.trump.clone(),
+            play_seconds: None,
+        };
+        fixed.shengji()?;
+        let mut spec = spec.clone();
+        spec.name = name;
+        let entries = std::mem::take(&mut spec.entries);
+        let mut event = Event {
+            id: id.to_string(),
+            spec,
+            movement,
+            pairs: Vec::new(),
+            registered: 0,
+            round: 0,
+            closed: 0,
+            plays: BTreeMap::new(),
+            confirms: BTreeMap::new(),
+            deductions: Vec::new(),
+            revealed: false,
+        };
+        if !entries.is_empty() {
+            event.pairs = event.check_entries(&entries)?;
+            event.registered = 1;
+        }
+        Ok(event)
+    }
+
+    /// Rebuilds an event from its log's actions.
+    pub fn replay(id: &str, log: &[(u64, EventAction)]) -> Result<Event, String> {
+        let mut iter = log.iter();
+        let Some((_, EventAction::Create { spec })) = iter.next() else {
+            return Err(format!(
+                "event {id}: the log does not start with its creation"
+            ));
+        };
+        let mut event = Event::create(id, spec).map_err(|p| format!("event {id}: {}", p.en))?;
+        for (seq, a) in iter {
+            event
+                .apply(*seq, a)
+                .map_err(|p| format!("event {id}: entry {seq} refused on replay: {}", p.en))?;
+        }
+        Ok(event)
+    }
+
+    /// Tables.
+    pub fn tables(&self) -> u32 {
+        self.spec.tables
+    }
+
+    pub fn finished(&self) -> bool {
+        self.revealed
+    }
+
+    fn check_entries(&self, entries: &[EntryIn]) -> Result<Vec<Pair>, Problem> {
+        let t = self.tables();
+        if entries.len() != 2 * t as usize {
+            return Err(bad(
+                format!(
+                    "{t} 桌要报 {} 对（南北 {t} 对、东西 {t} 对），收到 {} 对",
+                    2 * t,
+                    entries.len()
+                ),
+                format!(
+                    "{t} tables need {} pairs (NS 1–{t}, then EW 1–{t}); got {}",
+                    2 * t,
+                    entries.len()
+                ),
+            ));
+        }
+        entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let (direction, number) = if (i as u32) < t {
+                    (Direction::NS, i as u32 + 1)
+                } else {
+                    (Direction::EW, i as u32 - t + 1)
+                };
+                let names = if e.bot && e.names.is_empty() {
+                    Vec::new()
+                } else {
+                    if e.names.len() != 2 {
+                        return Err(bad(
+                            format!("{}{number}：一对是两位选手", direction.zh()),
+                            format!("{} {number}: a pair is two players", direction.name()),
+                        ));
+                    }
+                    e.names
+                        .iter()
+                        .map(|n| crate::lobby::display_name(n).map_err(|r| r.1))
+                        .collect::<Result<Vec<_>, _>>()?
+                };
+                let organisation = match &e.organisation {
+                    Some(o) if !o.trim().is_empty() => Some(text(o, 40, "单位", "organisation")?),
+                    _ => None,
+                };
+                Ok(Pair {
+                    direction,
+                    number,
+                    names,
+                    organisation,
+                    bot: e.bot,
+                })
+            })
+            .collect()
+    }
+
+    /// The pair of a direction and number.
+    pub fn pair(&self, direction: Direction, number: u32) -> Option<&Pair> {
+        let t = self.tables() as usize;
+        let i = match direction {
+            Direction::NS => number as usize - 1,
+            Direction::EW => t + number as usize - 1,
+        };
+        (number >= 1 && number as usize <= t)
+            .then(|| self.pairs.get(i))
+            .flatten()
+    }
+
+    /// The movement's round `round`.
+    pub fn round_plan(&self, round: u32) -> Option<&tournament::movement::Round> {
+        self.movement.rounds.iter().find(|r| r.round == round)
+    }
+
+    /// The table of a round: its pairs and boards.
+    pub fn table_plan(&self, round: u32, table: u32) -> Option<&tournament::movement::TableRound> {
+        self.round_plan(round)?
+            .tables
+            .iter()
+            .find(|t| t.table == table)
+    }
+
+    /// Where a pair sits in a round: its table.
+    pub fn table_of(&self, round: u32, pair: &Pair) -> Option<&tournament::movement::TableRound> {
+        self.round_plan(round)?.tables.iter().find(|t| {
+            let n = match pair.direction {
+                Direction::NS => t.ns,
+                Direction::EW => t.ew,
+            };
+            n == Some(pair.number)
+        })
+    }
+
+    pub fn play(&self, round: u32, table: u32, board: u32) -> Option<&Play> {
+        self.plays.get(&(round, table, board))
+    }
+
+    /// The first board of a table of a round without a result: the one being played.
+    pub fn current_board(&self, round: u32, table: u32) -> Option<u32> {
+        let plan = self.table_plan(round, table)?;
+        plan.boards
+            .iter()
+            .copied()
+            .find(|&b| !self.play(round, table, b).is_some_and(Play::done))
+    }
+
+    /// Every board of a table of a round has a result.
+    pub fn table_done(&self, round: u32, table: u32) -> bool {
+        self.table_plan(round, table).is_some() && self.current_board(round, table).is_none()
+    }
+
+    /// The round is being played: started, not closed.
+    pub fn playing(&self) -> Option<u32> {
+        (self.round > self.closed).then_some(self.round)
+    }
+
+    /// Whether a side of a table has confirmed a round (a bot pair always has).
+    pub fn confirmed(&self, round: u32, table: u32, direction: Direction) -> bool {
+        let Some(plan) = self.table_plan(round, table) else {
+            return false;
+        };
+        let number = match direction {
+            Direction::NS => plan.ns,
+            Direction::EW => plan.ew,
+        };
+        if number
+            .and_then(|n| self.pair(direction, n))
+            .is_some_and(|p| p.bot)
+        {
+            return true;
+        }
+        self.confirms
+            .get(&(round, table))
+            .is_some_and(|c| match direction {
+                Direction::NS => c.ns,
+                Direction::EW => c.ew,
+            })
+    }
+
+    /// Applies one action (the seq it is logged at). On `Err` nothing changed.
+    pub fn apply(&mut self, seq: u64, action: &EventAction) -> Result<(), Problem> {
+        if self.revealed {
+            return Err(not_now(
+                "比赛已结束（种子已公布），不能再改",
+                "the event is finished (the seed is revealed): nothing more can change",
+            ));
+        }
+        match action {
+            EventAction::Create { .. } => Err(not_now("比赛已经建立", "the event exists")),
+            EventAction::Register { entries } => {
+                if self.round > 0 {
+                    return Err(not_now(
+                        "第一轮已开始，不能再改报名",
+                        "round 1 has started: the entries can no longer change",
+                    ));
+                }
+                self.pairs = self.check_entries(entries)?;
+                self.registered = seq;
+                Ok(())
+            }
+            EventAction::StartRound { round } => {
+                if self.pairs.is_empty() {
+                    return Err(not_now(
+                        "还没有报名：请先登记各对",
+                        "no pairs registered yet",
+                    ));
+                }
+                if *round != self.round + 1 || self.closed != self.round {
+                    return Err(not_now(
+                        format!(
+                            "现在只能开始第 {} 轮（第 {} 轮{}）",
+                            self.round + 1,
+                            self.round,
+                            if self.closed == self.round {
+                                "已结束"
+                            } else {
+                                "还没结束"
+                            }
+                        ),
+                        format!(
+                            "round {} cannot start now: {}",
+                            round,
+                            if self.closed == self.round {
+                                format!("the next round is {}", self.round + 1)
+                            } else {
+                                format!("round {} is not closed", self.round)
+                            }
+                        ),
+                    ));
+                }
+                if *round > self.spec.rounds {
+                    return Err(not_now(
+                        format!("比赛只有 {} 轮", self.spec.rounds),
+                        format!("the event has {} rounds", self.spec.rounds),
+                    ));
+                }
+                self.round = *round;
+                Ok(())
+            }
+            EventAction::TableOpened {
+                round,
+                table,
+                board,
+                table_id,
+            } => {
+                if Some(*round) != self.playing() {
+                    return Err(not_now(
+                        "这一轮没有在进行",
+                        "that round is not being played",
+                    ));
+                }
+                self.board_of(*round, *table, *board)?;
+                self.plays
+                    .entry((*round, *table, *board))
+                    .or_default()
+                    .table_id = Some(table_id.clone());
+                Ok(())
+            }
+            EventAction::Result {
+                round,
+                table,
+                board,
+                table_id,
+                declarer,
+                defenders,
+            } => {
+                if Some(*round) != self.playing() {
+                    return Err(not_now(
+                        "这一轮没有在进行",
+                        "that round is not being played",
+                    ));
+                }
+                self.board_of(*round, *table, *board)?;
+                let play = self.plays.entry((*round, *table, *board)).or_default();
+                if play.table_id.as_deref() != Some(table_id) {
+                    return Err(not_now(
+                        "这张牌桌不是这副牌的",
+                        "that table does not deal this board here",
+                    ));
+                }
+                play.played = Some(Played {
+                    declarer: declarer.clone(),
+                    defenders: *defenders,
+                });
+                Ok(())
+            }
+            EventAction::Adjust {
+                round,
+                table,
+                board,
+                defenders,
+                artificial,
+                reason,
+            } => {
+                if *round == 0 || *round > self.round {
+                    return Err(not_now("这一轮还没开始", "that round has not started"));
+                }
+                self.board_of(*round, *table, *board)?;
+                match (defenders, artificial) {
+                    (Some(_), Some(_)) | (None, None) => {
+                        return Err(bad(
+                            "调整成绩要么给闲家得分，要么给人为分",
+                            "an adjusted result has either defenders' points or artificial scores",
+                        ))
+                    }
+                    (Some(d), None) if d % 5 != 0 || d.abs() > 1000 => {
+                        return Err(bad(
+                            format!("闲家得分 {d} 不对：应为 5 的倍数"),
+                            format!("defenders' points {d}: not a multiple of 5"),
+                        ))
+                    }
+                    (None, Some(a)) => artificial_ok(a)?,
+                    _ => {}
+                }
+                let reason = text(reason, MAX_REASON, "理由", "the reason")?;
+                self.plays
+                    .entry((*round, *table, *board))
+                    .or_default()
+                    .adjusted = Some(Adjusted {
+                    defenders: *defenders,
+                    artificial: artificial.clone(),
+                    reason,
+                });
+                // The pairs confirm again (or the director closes the round over them).
+                if let Some(c) = self.confirms.get_mut(&(*round, *table)) {
+                    c.ns = false;
+                    c.ew = false;
+                    c.dispute = None;
+                }
+                Ok(())
+            }
+            EventAction::Deduction {
+                direction,
+                pair,
+                mp,
+                reason,
+            } => {
+                if self.pair(*direction, *pair).is_none() {
+                    return Err(bad(
+                        format!("{}没有第 {pair} 对", direction.zh()),
+                        format!("{} has no pair {pair}", direction.name()),
+                    ));
+                }
+                let halves = mp * 2.0;
+                if !(halves.is_finite() && (1.0..=200.0).contains(&halves) && halves.fract() == 0.0)
+                {
+                    return Err(bad(
+                        format!("扣分 {mp} 不对：应为 0.5 的正整数倍"),
+                        format!("a deduction of {mp}: must be a positive multiple of 0.5"),
+                    ));
+                }
+                let reason = text(reason, MAX_REASON, "理由", "the reason")?;
+                self.deductions.push(Deducted {
+                    direction: *direction,
+                    pair: *pair,
+                    mp: *mp,
+                    reason,
+                });
+                Ok(())
+            }
+            EventAction::Confirm {
+                round,
+                table,
+                direction,
+                agree,
+                note,
+            } => {
+                if Some(*round) != self.playing() {
+                    return Err(not_now(
+                        "这一轮已结束或尚未开始",
+                        "that round is closed or not started",
+                    ));
+                }
+                if !self.table_done(*round, *table) {
+                    return Err(not_now(
+                        "本桌这一轮的牌还没打完",
+                        "the boards of this table are not all played yet",
+                    ));
+                }
+                if *agree
+                    && *direction == Direction::EW
+                    && !self.confirmed(*round, *table, Direction::NS)
+                {
+                    return Err(not_now(
+                        "请南北先填写确认成绩，东西再核对",
+                        "NS record the results first; then EW check them",
+                    ));
+                }
+                let note = match note {
+                    Some(n) if !n.trim().is_empty() => {
+                        Some(text(n, MAX_REASON, "说明", "the note")?)
+                    }
+                    _ => None,
+                };
+                if !agree && note.is_none() {
+                    return Err(bad(
+                        "有异议请写明情况，裁判会来处理",
+                        "a dispute needs a note: the referee comes to settle it",
+                    ));
+                }
+                let c = self.confirms.entry((*round, *table)).or_default();
+                let side = match direction {
+                    Direction::NS => &mut c.ns,
+                    Direction::EW => &mut c.ew,
+                };
+                *side = *agree;
+                if *agree {
+                    if c.ns && c.ew {
+                        c.dispute = None;
+                    }
+                } else {
+                    c.dispute = note.map(|n| format!("{}：{n}", direction.zh()));
+                }
+                Ok(())
+            }
+            EventAction::CloseRound { round, forced } => {
+                if Some(*round) != self.playing() {
+                    return Err(not_now(
+                        format!("第 {round} 轮没有在进行"),
+                        format!("round {round} is not being played"),
+                    ));
+                }
+                let plan = self.round_plan(*round).expect("a started round is planned");
+                let missing: Vec<u32> = plan
+                    .tables
+                    .iter()
+                    .filter(|t| !self.table_done(*round, t.table))
+                    .map(|t| t.table)
+                    .collect();
+                if !missing.is_empty() {
+                    return Err(not_now(
+                        format!("这些桌还有牌没有成绩：{missing:?}"),
+                        format!("these tables have boards without a result: {missing:?}"),
+                    ));
+                }
+                if !forced {
+                    let open: Vec<u32> = plan
+                        .tables
+                        .iter()
+                        .filter(|t| {
+                            !self.confirmed(*round, t.table, Direction::NS)
+                                || !self.confirmed(*round, t.table, Direction::EW)
+                                || self
+                                    .confirms
+                                    .get(&(*round, t.table))
+                                    .is_some_and(|c| c.dispute.is_some())
+                        })
+                        .map(|t| t.table)
+                        .collect();
+                    if !open.is_empty() {
+                        return Err(not_now(
+                            format!("这些桌的成绩还没有双方确认（或有异议）：{open:?}；裁判长可强制结束本轮"),
+                            format!(
+                                "these tables' results are not confirmed by both pairs (or disputed): {open:?}; the director may force the close"
+                            ),
+                        ));
+                    }
+                }
+                self.closed = *round;
+                Ok(())
+            }
+            EventAction::Reveal => {
+                if self.closed < self.spec.rounds {
+                    return Err(not_now(
+                        format!(
+                            "还有轮次没结束（已结束 {} / {} 轮）：最后一副打完、各轮结束后才公布种子",
+                            self.closed, self.spec.rounds
+                        ),
+                        format!(
+                            "rounds are still open ({} of {} closed): the seed is revealed once every round is closed",
+                            self.closed, self.spec.rounds
+                        ),
+                    ));
+                }
+                self.revealed = true;
+                Ok(())
+            }
+        }
+    }
+
+    /// Checks that a board is played at a table in a round.
+    fn board_of(&self, round: u32, table: u32, board: u32) -> Result<(), Problem> {
+        match self.table_plan(round, table) {
+            Some(t) if t.boards.contains(&board) => Ok(()),
+            _ => Err(bad(
+                format!("第 {round} 轮第 {table} 桌不打第 {board} 副"),
+                format!("table {table} does not play board {board} in round {round}"),
+            )),
+        }
+    }
+}
+
+/// Boards dealt by a movement (the highest board number).
+pub fn movement_boards(m: &Movement) -> u32 {
+    m.rounds
+        .iter()
+        .flat_map(|r| r.tables.iter().flat_map(|t| t.boards.iter().copied()))
+        .max()
+        .unwrap_or(0)
+}
+
+// --- pair tokens ----------------------------------------------------------------------------
+
+/// The symbols of a pair token: no look-alikes (no 0/o, 1/l/i), as table codes.
+const TOKEN_ALPHABET: &[u8] = b"23456789abcdefghjkmnpqrstuvwxyz";
+/// Symbols in a pair token: 12 of 31, about 59 bits; guessing is also throttled per address.
+const TOKEN_LEN: usize = 12;
+
+/// A pair's token, printed on its seating card: derived from the event's secret, the
+/// registration and the pair, so the server stores no token and a re-registration makes new
+/// ones. Written `xxxx-xxxx-xxxx`.
+pub fn pair_token(secret: &str, event: &str, registered: u64, pair: &Pair) -> String {
+    let digest = Sha256::new()
+        .chain_update(b"paiju-pair-1\x1f")
+        .chain_update(secret.as_bytes())
+        .chain_update(b"\x1f")
+        .chain_update(event.as_bytes())
+        .chain_update(format!(
+            "\x1f{registered}\x1f{}\x1f{}",
+            pair.direction.name(),
+            pair.number
+        ))
+        .finalize();
+    let plain: String = digest
+        .iter()
+        .take(TOKEN_LEN)
+        .map(|b| TOKEN_ALPHABET[*b as usize % TOKEN_ALPHABET.len()] as char)
+        .collect();
+    format!("{}-{}-{}", &plain[0..4], &plain[4..8], &plain[8..12])
+}
+
+/// A typed pair token as compared: lower case, without dashes or spaces.
+pub fn normal_token(typed: &str) -> String {
+    typed
+        .chars()
+        .filter(|c| !matches!(c, '-' | ' ' | '\u{3000}'))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The seat token a pair token gives for one seat of one table: the same each time it is asked
+/// (so a player who lost it sits down again with the pair token).
+pub fn seat_token(pair_token: &str, table_id: &str, seat: SeatIndex) -> String {
+    let digest = Sha256::new()
+        .chain_update(b"paiju-pair-seat-1\x1f")
+        .chain_update(normal_token(pair_token).as_bytes())
+        .chain_update(format!("\x1f{table_id}\x1f{seat}"))
+        .finalize();
+    rules::deal::hex(&digest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(tables: u32, rounds: u32, k: u32) -> CreateEvent {
+        CreateEvent {
+            game: "shengji".into(),
+            name: "练习赛".into(),
+            tables,
+            rounds,
+            boards_per_round: k,
+            movement: MovementKind::Plain,
+            ruleset: Some("fujian-2024".into()),
+            level: None,
+            trump: None,
+            board_minutes: Some(12),
+            entries: (0..2 * tables)
+                .map(|i| EntryIn {
+                    names: vec![format!("甲{i}"), format!("乙{i}")],
+                    organisation: Some("福州".into()),
+                    bot: i % 2 == 1,
+                })
+                .collect(),
+        }
+    }
+
+    fn result(round: u32, table: u32, board: u32) -> [EventAction; 2] {
+        let id = format!("t{round}{table}{board}");
+        [
+            EventAction::TableOpened {
+                round,
+                table,
+                board,
+                table_id: id.clone(),
+            },
+            EventAction::Result {
+                round,
+                table,
+                board,
+                table_id: id,
+                declarer: "N".into(),
+                defenders: 40,
+            },
+        ]
+    }
+
+    #[test]
+    fn a_round_goes_from_start_to_close_through_confirmations() {
+        let mut e = Event::create("e", &spec(3, 3, 1)).unwrap();
+        assert_eq!(e.pairs.len(), 6);
+        assert_eq!(e.registered, 1);
+        let mut seq = 1;
+        let mut go = |e: &mut Event, a: EventAction| {
+            seq += 1;
+            e.apply(seq, &a)
+        };
+        assert_eq!(
+            go(&mut e, EventAction::StartRound { round: 2 })
+                .unwrap_err()
+                .code,
+            codes::EVENT_STATE
+        );
+        go(&mut e, EventAction::StartRound { round: 1 }).unwrap();
+        // NS 1 (a person) against EW 1 (bots) at table 1 plays board 1.
+        assert_eq!(e.current_board(1, 1), Some(1));
+        for a in result(1, 1, 1) {
+            go(&mut e, a).unwrap();
+        }
+        assert!(e.table_done(1, 1));
+        // Closing needs every table's results.
+        assert_eq!(
+            go(
+                &mut e,
+                EventAction::CloseRound {
+                    round: 1,
+                    forced: true
+                }
+            )
+            .unwrap_err()
+            .code,
+            codes::EVENT_STATE
+        );
+        for t in [2, 3] {
+            let b = e.current_board(1, t).unwrap();
+            for a in result(1, t, b) {
+                go(&mut e, a).unwrap();
+            }
+        }
+        // EW check after NS record; a dispute needs a note.
+        let confirm = |table, direction, agree, note: Option<&str>| EventAction::Confirm {
+            round: 1,
+            table,
+            direction,
+            agree,
+            note: note.map(str::to_string),
+        };
+        assert_eq!(
+            go(&mut e, confirm(1, Direction::EW, false, None))
+                .unwrap_err()
+                .code,
+            codes::BAD_REQUEST
+        );
+        // Table 1: NS are people, EW bots (confirmed by themselves).
+        assert!(e.confirmed(1, 1, Direction::EW));
+        assert!(!e.confirmed(1, 1, Direction::NS));
+        go(&mut e, confirm(1, Direction::NS, true, None)).unwrap();
+        assert_eq!(
+            go(
+                &mut e,
+                EventAction::CloseRound {
+                    round: 1,
+                    forced: false
+                }
+            )
+            .unwrap_err()
+            .code,
+            codes::EVENT_STATE,
+            "tables 2 and 3 have people who have not confirmed"
+        );
+        go(
+            &mut e,
+            EventAction::CloseRound {
+                round: 1,
+                forced: true,
+            },
+        )
+        .unwrap();
+        assert_eq!(e.closed, 1);
+        // After the close the round's results are the director's to adjust.
+        go(
+            &mut e,
+            EventAction::Adjust {
+                round: 1,
+                table: 2,
+                board: 2,
+                defenders: Some(120),
+                artificial: None,
+                reason: "传递非法信息：判违规方负".into(),
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            go(&mut e, EventAction::Reveal).unwrap_err().code,
+            codes::EVENT_STATE
+        );
+    }
+
+    #[test]
+    fn entries_are_checked_and_tokens_are_short_and_stable() {
+        let mut s = spec(3, 3, 1);
+        s.entries.pop();
+        assert_eq!(Event::create("e", &s).unwrap_err().code, codes::BAD_REQUEST);
+        let mut s = spec(3, 3, 1);
+        s.entries[0].names = vec!["机器人".into(), "老王".into()];
+        assert_eq!(Event::create("e", &s).unwrap_err().code, "bad_name");
+        let mut s = spec(3, 4, 1);
+        s.entries.clear();
+        assert_eq!(
+            Event::create("e", &s).unwrap_err().code,
+            "too_many_rounds",
+            "the movement's own refusal"
+        );
+        let e = Event::create("e", &spec(3, 3, 1)).unwrap();
+        let a = pair_token("s", "e", 1, &e.pairs[0]);
+        assert_eq!(a.len(), 14);
+        assert_eq!(a, pair_token("s", "e", 1, &e.pairs[0]));
+        assert_ne!(a, pair_token("s", "e", 1, &e.pairs[1]));
+        assert_ne!(a, pair_token("s", "e", 7, &e.pairs[0]));
+        assert_eq!(normal_token(&a.to_uppercase()), a.replace('-', ""));
+        assert_eq!(
+            seat_token(&a, "t", 0),
+            seat_token(&a.replace('-', " "), "t", 0)
+        );
+        assert_ne!(seat_token(&a, "t", 0), seat_token(&a, "t", 2));
+    }
+}

@@ -1,0 +1,128 @@
+//! An event's hands on its tables: opening the table that deals one board for one table of a
+//! round, and reading a finished board's outcome (declarer and defenders' points) back from the
+//! table's stored log, replayed through the engine, exactly as a restarted server rebuilds it.
+
+use protocol::{codes, CreateTable, Problem, TableState};
+use rules::Engine;
+
+use super::state::Event;
+use crate::lobby::Lobby;
+use crate::store::{self, StoredTable};
+use crate::table::{DealFixed, TableGame};
+
+/// Where a board's table is now.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableNow {
+    /// Waiting for its players or being played.
+    Open,
+    /// Play is over: the outcome.
+    Over { declarer: String, defenders: i32 },
+    /// Closed (or lost) before the board was over: the board needs a new table.
+    Gone,
+}
+
+/// Opens the table that deals `board` for table `table` of round `round`: the event's seed and
+/// the board's number (the declarer rotates with it), the event's ruleset and fixed level and
+/// trump, bots in the seats of a bot pair. Its id.
+pub async fn open(
+    lobby: &Lobby,
+    ev: &Event,
+    seed: &str,
+    round: u32,
+    table: u32,
+    board: u32,
+) -> Result<String, Problem> {
+    let plan = ev.table_plan(round, table).ok_or_else(|| {
+        Problem::new(
+            codes::INTERNAL,
+            "移位表里没有这张桌",
+            "no such table in the movement",
+        )
+    })?;
+    let mut bots = Vec::new();
+    for (direction, number) in [
+        (tournament::Direction::NS, plan.ns),
+        (tournament::Direction::EW, plan.ew),
+    ] {
+        if let Some(pair) = number.and_then(|n| ev.pair(direction, n)) {
+            if pair.bot {
+                bots.extend(pair.seats());
+            }
+        }
+    }
+    bots.sort_unstable();
+    let req = CreateTable {
+        game: ev.spec.game.clone(),
+        ruleset: ev.spec.ruleset.clone(),
+        seed: Some(seed.to_string()),
+        board: Some(board),
+        bots,
+        level: ev.spec.level.clone(),
+        trump: ev.spec.trump.clone(),
+        // An event's tables keep the ruleset's clocks (the competition's).
+        play_seconds: None,
+    };
+    lobby.create(req).await.map(|s| s.id).map_err(|r| r.1)
+}
+
+/// Where the table `id` is: from the lobby while it is open, from its stored log once it is over
+/// or gone. Past one machine a table not served here is taken over when its lease is free (the
+/// event's tables follow the node that runs the event), and is still open while another node
+/// serves it.
+pub async fn now(lobby: &Lobby, id: &str) -> Result<TableNow, String> {
+    let served = lobby.get(id).map(|h| h.summary().state);
+    if matches!(served, Some(TableState::Waiting | TableState::Playing)) {
+        return Ok(TableNow::Open);
+    }
+    let stored = lobby.journal.load(id).await.map_err(|e| e.to_string())?;
+    let Some(stored) = stored else {
+        return Ok(TableNow::Gone);
+    };
+    match outcome(&stored)? {
+        Some((declarer, defenders)) => Ok(TableNow::Over {
+            declarer,
+            defenders,
+        }),
+        None if served.is_some() => Ok(TableNow::Open),
+        None => elsewhere(lobby, id).await,
+    }
+}
+
+/// A table not over and not served here: closed idle or not rebuilt (gone), or, past one
+/// machine, served by another node or waiting to be taken over (open).
+async fn elsewhere(lobby: &Lobby, id: &str) -> Result<TableNow, String> {
+    let Some(leases) = &lobby.leases else {
+        return Ok(TableNow::Gone);
+    };
+    match leases.owner(id).await.map_err(|e| e.to_string())? {
+        store::Owner::Other { .. } => Ok(TableNow::Open),
+        store::Owner::Free | store::Owner::Me => {
+            // Taken over here; or not ours to take (the event's lease was lost meanwhile, or
+            // this node is full): looked at again next time.
+            lobby.take(id).await?;
+            Ok(TableNow::Open)
+        }
+        store::Owner::None => Ok(TableNow::Gone),
+    }
+}
+
+/// The outcome of a stored 80分 table, replayed from its log: `None` while play is not over.
+pub fn outcome(stored: &StoredTable) -> Result<Option<(String, i32)>, String> {
+    let h = &stored.header;
+    store::verify(h, &stored.log).map_err(|t| format!("table {}: {t}", h.id))?;
+    let seed = rules::deal::Seed::from_hex(&h.seed).map_err(|e| e.0)?;
+    let fixed = DealFixed::from_json(&h.fixed)?;
+    let mut board = <rules::shengji::Board as TableGame>::start(&h.ruleset, &seed, h.board, &fixed)
+        .map_err(|p| p.en)?;
+    for e in &stored.log {
+        let action: rules::shengji::Action =
+            serde_json::from_str(&e.action).map_err(|err| format!("entry {}: {err}", e.seq))?;
+        Engine::apply(&mut board, e.seat, e.actor, action)
+            .map_err(|err| format!("entry {}: {err:?}", e.seq))?;
+    }
+    if !board.is_over() {
+        return Ok(None);
+    }
+    let defenders = board.result().unwrap_or_else(|| board.defenders_points());
+    Ok(Some((board.declarer().letter().to_string(), defenders)))
+}

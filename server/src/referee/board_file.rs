@@ -1,0 +1,976 @@
+//! 牌谱 (the board format): one board of 80分 or one game of 够级 as plain text, as PBN is for
+//! bridge — tag pairs `[Name "value"]`, some followed by lines of data. Specified in
+//! docs/referee.md.
+//!
+//! `paiju export <table id>… [--db FILE] [--event NAME]` writes stored tables in it;
+//! `paiju import FILE [--db FILE] [--check] [--as ID]` reads it back: the deal is checked
+//! against a re-deal from the seed (or, with no seed, played from the hands given), every
+//! action is re-applied through the engine, the result must be the one written, and the log's
+//! hash chain is rebuilt — the same chain, ending at the `Head` written, when every field came
+//! through. Then the table is stored (unless `--check`).
+//!
+//! Export then import gives the same header, seats (names and bots), log and result.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use protocol::TableState;
+use rules::cards::{Card, Rank, Suit};
+use rules::deal::Seed;
+use rules::Actor;
+use serde_json::{Map, Value};
+
+use super::args::Args;
+use super::lang::Lang;
+use super::replayed::{self, Checked, Replayed, Run};
+use super::words;
+use crate::store::{self, LogEntry, SeatRecord, Store, StoredTable, TableHeader};
+use crate::table::DealFixed;
+
+/// The first line of every file written.
+pub const MAGIC: &str = "% paiju board file 1";
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+// ---------------------------------------------------------------------------------------------
+
+/// A tag value quoted (JSON string escapes, which include PBN's `\"` and `\\`).
+fn quote(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+fn tag(out: &mut Vec<String>, name: &str, value: &str) {
+    out.push(format!("[{name} {}]", quote(value)));
+}
+
+/// The action in the board format's notation (`play SA SK`, `penalty points=40`), or its JSON
+/// text as stored when the notation would not give back exactly that text.
+pub fn notation(action_json: &str) -> String {
+    let short = || -> Option<String> {
+        let v: Value = serde_json::from_str(action_json).ok()?;
+        let obj = v.as_object()?;
+        let mut it = obj.iter();
+        let (k, t) = it.next()?;
+        if k != "type" {
+            return None;
+        }
+        let mut tokens = vec![t.as_str()?.to_string()];
+        for (k, val) in it {
+            match val {
+                Value::Array(cards) if k == "cards" && !cards.is_empty() => {
+                    for c in cards {
+                        tokens.push(c.as_str()?.to_string());
+                    }
+                }
+                Value::String(s) if !s.contains([' ', '=', '|', '{']) && !s.is_empty() => {
+                    tokens.push(format!("{k}={s}"))
+                }
+                Value::Number(n) => tokens.push(format!("{k}={n}")),
+                _ => return None,
+            }
+        }
+        let text = tokens.join(" ");
+        (from_notation(&text).ok()? == action_json).then_some(text)
+    };
+    short().unwrap_or_else(|| action_json.to_string())
+}
+
+/// The action JSON text of a notation (or of JSON given as is).
+pub fn from_notation(text: &str) -> Result<String, String> {
+    let text = text.trim();
+    if text.starts_with('{') {
+        let v: Value = serde_json::from_str(text).map_err(|e| format!("bad action JSON: {e}"))?;
+        if !v.is_object() {
+            return Err("an action is a JSON object".into());
+        }
+        // Kept exactly as written: it is what the chain hashed.
+        return Ok(text.to_string());
+    }
+    let mut tokens = text.split_whitespace();
+    let kind = tokens.next().ok_or("an empty action")?;
+    let mut obj = Map::new();
+    obj.insert("type".into(), Value::String(kind.to_string()));
+    let mut cards: Option<Vec<Value>> = None;
+    for t in tokens {
+        match t.split_once('=') {
+            Some((k, v)) => {
+                let value = match v.parse::<u64>() {
+                    Ok(n) => Value::from(n),
+                    Err(_) => match v.parse::<i64>() {
+                        Ok(n) => Value::from(n),
+                        Err(_) => Value::String(v.to_string()),
+                    },
+                };
+                obj.insert(k.to_string(), value);
+            }
+            None => {
+                let card: Card = t
+                    .parse()
+                    .map_err(|e: rules::cards::CardError| e.to_string())?;
+                if cards.is_none() {
+                    obj.insert("cards".into(), Value::Null);
+                }
+                cards
+                    .get_or_insert_with(Vec::new)
+                    .push(Value::String(card.to_string()));
+            }
+        }
+    }
+    if let Some(c) = cards {
+        obj.insert("cards".into(), Value::Array(c));
+    }
+    serde_json::to_string(&Value::Object(obj)).map_err(|e| e.to_string())
+}
+
+fn seat_label(game: &str, i: usize) -> String {
+    match game {
+        "gouji" => rules::gouji::Seat::from_index(i).name().to_string(),
+        _ => rules::shengji::Seat::from_index(i).letter().to_string(),
+    }
+}
+
+/// The result as the `Result` tag writes it: 80分 the defenders' points (`85`, `85 final`
+/// once the referee finalised it), 够级 the team points (`A +6 B -6`); `*` while not over.
+pub fn result_tag(r: &Replayed) -> String {
+    match r {
+        Replayed::Shengji(run) => match run.end.result() {
+            Some(p) if run.end.is_final() => format!("{p} final"),
+            Some(p) => p.to_string(),
+            None => "*".into(),
+        },
+        Replayed::Gouji(run) => match run.end.score() {
+            Some((s, _)) => format!("A {:+} B {:+}", s.a, s.b),
+            None => "*".into(),
+        },
+    }
+}
+
+/// 够级 places as the `Places` tag writes them: `A1 1 B1 3 …` (1 头科 … 6 大落, `-` none).
+fn places_tag(g: &rules::gouji::Game) -> String {
+    rules::gouji::Seat::ALL
+        .iter()
+        .map(|s| {
+            let p = g
+                .place(*s)
+                .map(|p| (p.index() + 1).to_string())
+                .unwrap_or_else(|| "-".into());
+            format!("{} {p}", s.name())
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn state_name(s: TableState) -> &'static str {
+    match s {
+        TableState::Waiting => "waiting",
+        TableState::Playing => "playing",
+        TableState::Over => "over",
+        TableState::Closed => "closed",
+    }
+}
+
+fn parse_state(s: &str) -> Option<TableState> {
+    Some(match s {
+        "waiting" => TableState::Waiting,
+        "playing" => TableState::Playing,
+        "over" => TableState::Over,
+        "closed" => TableState::Closed,
+        _ => return None,
+    })
+}
+
+/// One checked table in the board format. Refuses a record that does not check.
+pub fn export(checked: &Checked, event: Option<&str>) -> Result<String, String> {
+    if let Some(f) = &checked.fault {
+        return Err(format!(
+            "table {}: not exported: {}",
+            checked.table.header.id, f.words.en
+        ));
+    }
+    let replayed = checked.replayed.as_ref().ok_or("nothing replayed")?;
+    let t = &checked.table;
+    let h = &t.header;
+    let mut out = Vec::new();
+    tag(&mut out, "Event", event.unwrap_or(""));
+    tag(&mut out, "Site", "paiju");
+    tag(
+        &mut out,
+        "Date",
+        &words::date(h.created_ms).replace('-', "."),
+    );
+    tag(&mut out, "Table", &h.id);
+    tag(&mut out, "Game", &h.game);
+    tag(&mut out, "Ruleset", &h.ruleset);
+    tag(&mut out, "Options", &h.options);
+    tag(&mut out, "Board", &h.board.to_string());
+    tag(&mut out, "Algorithm", &h.deal_algorithm);
+    tag(&mut out, "Seed", &h.seed);
+    tag(&mut out, "Commitment", &h.seed_commitment);
+    tag(&mut out, "Fixed", &h.fixed);
+    tag(&mut out, "Created", &words::iso_time(h.created_ms));
+    tag(&mut out, "State", state_name(t.state));
+    let n = match replayed {
+        Replayed::Shengji(run) => {
+            let o = run.dealt.order();
+            tag(&mut out, "Declarer", run.dealt.declarer().letter());
+            tag(&mut out, "Level", o.level().symbol());
+            tag(
+                &mut out,
+                "Trump",
+                &o.trump_suit()
+                    .map(|s| s.letter().to_string())
+                    .unwrap_or_else(|| "NT".into()),
+            );
+            4
+        }
+        Replayed::Gouji(_) => 6,
+    };
+    tag(&mut out, "Seats", &n.to_string());
+    for i in 0..n {
+        let rec = t.seats.iter().find(|s| s.seat == i);
+        let label = seat_label(&h.game, i);
+        out.push(match rec {
+            Some(SeatRecord {
+                name: Some(name),
+                bot,
+                ..
+            }) => format!("{label} {}{}", if *bot { "bot " } else { "" }, quote(name)),
+            Some(SeatRecord { bot: true, .. }) => format!("{label} bot"),
+            _ => format!("{label} -"),
+        });
+    }
+    match replayed {
+        Replayed::Shengji(run) => {
+            let seed = Seed::from_hex(&h.seed).map_err(|e| e.0)?;
+            let fixed = DealFixed::from_json(&h.fixed)?
+                .shengji()
+                .map_err(|p| p.en)?;
+            let deal = rules::deal::deal_shengji(&seed, h.board, fixed);
+            tag(&mut out, "Deal", "N");
+            let o = run.dealt.order();
+            for s in rules::shengji::Seat::ALL {
+                out.push(format!(
+                    "{} {}",
+                    s.letter(),
+                    words::shengji::hand(o, &deal.hands[s.index()])
+                ));
+            }
+            out.push(format!("K {}", words::shengji::hand(o, &deal.kitty)));
+        }
+        Replayed::Gouji(run) => {
+            tag(&mut out, "Deal", "A1");
+            for s in rules::gouji::Seat::ALL {
+                out.push(format!(
+                    "{} {}",
+                    s.name(),
+                    words::gouji::hand(&run.dealt.hand(s).cards())
+                ));
+            }
+        }
+    }
+    tag(&mut out, "Play", &t.log.len().to_string());
+    for e in &t.log {
+        let mut line = format!(
+            "{} {} {} {} | {}",
+            e.seq,
+            seat_label(&h.game, e.seat),
+            e.actor.name(),
+            notation(&e.action),
+            words::iso_time(e.time_ms)
+        );
+        if let Some(id) = e.client_id {
+            line.push_str(&format!(" id={id}"));
+        }
+        if let Some(o) = &e.occupant {
+            line.push_str(&format!(" by={o}"));
+        }
+        if let Some(r) = &e.reason {
+            line.push_str(&format!(" reason={}", quote(r)));
+        }
+        out.push(line);
+    }
+    tag(&mut out, "Result", &result_tag(replayed));
+    if let Replayed::Gouji(run) = replayed {
+        tag(&mut out, "Places", &places_tag(&run.end));
+    }
+    tag(
+        &mut out,
+        "Head",
+        &t.log
+            .last()
+            .map(|e| e.hash.clone())
+            .unwrap_or_else(|| store::genesis(h)),
+    );
+    Ok(out.join("\n") + "\n")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+// ---------------------------------------------------------------------------------------------
+
+/// One board of a file: its tags and the data lines after each tag, with line numbers.
+#[derive(Clone, Debug, Default)]
+pub struct BoardText {
+    /// The line its first tag is on.
+    pub line: usize,
+    pub tags: BTreeMap<String, String>,
+    /// Data lines by the tag they follow.
+    pub sections: BTreeMap<String, Vec<(usize, String)>>,
+}
+
+impl BoardText {
+    fn get(&self, name: &str) -> Option<&str> {
+        self.tags.get(name).map(String::as_str)
+    }
+
+    fn need(&self, name: &str) -> Result<&str, String> {
+        self.get(name)
+            .ok_or_else(|| format!("board at line {}: no [{name} …] tag", self.line))
+    }
+
+    fn lines(&self, name: &str) -> &[(usize, String)] {
+        self.sections.get(name).map(Vec::as_slice).unwrap_or(&[])
+    }
+}
+
+/// Splits a file into boards: a board is a run of non-empty lines with at least one tag.
+/// `%` and `;` start comments (PBN's).
+pub fn parse(text: &str) -> Result<Vec<BoardText>, String> {
+    let mut boards = Vec::new();
+    let mut cur: Option<BoardText> = None;
+    let mut section: Option<String> = None;
+    for (i, raw) in text.lines().enumerate() {
+        let n = i + 1;
+        let line = raw.trim();
+        if line.starts_with('%') || line.starts_with(';') {
+            continue;
+        }
+        if line.is_empty() {
+            if let Some(b) = cur.take() {
+                boards.push(b);
+            }
+            section = None;
+            continue;
+        }
+        if let Some(inner) = line.strip_prefix('[') {
+            let inner = inner
+                .strip_suffix(']')
+                .ok_or_else(|| format!("line {n}: a tag ends with ]"))?;
+            let (name, value) = inner
+                .split_once(' ')
+                .ok_or_else(|| format!("line {n}: a tag is [Name \"value\"]"))?;
+            let value: String = serde_json::from_str(value.trim()).map_err(|e| {
+                format!("line {n}: the value of [{name}] is not a quoted string: {e}")
+            })?;
+            let b = cur.get_or_insert_with(|| BoardText {
+                line: n,
+                ..BoardText::default()
+            });
+            if b.tags.insert(name.to_string(), value).is_some() {
+                return Err(format!("line {n}: [{name}] twice in one board"));
+            }
+            section = Some(name.to_string());
+            continue;
+        }
+        let (Some(b), Some(s)) = (cur.as_mut(), section.as_ref()) else {
+            return Err(format!("line {n}: data before any tag"));
+        };
+        b.sections
+            .entry(s.clone())
+            .or_default()
+            .push((n, line.to_string()));
+    }
+    if let Some(b) = cur.take() {
+        boards.push(b);
+    }
+    Ok(boards)
+}
+
+fn parse_cards_line(n: usize, text: &str) -> Result<Vec<Card>, String> {
+    rules::cards::parse_list(text).map_err(|e| format!("line {n}: {e}"))
+}
+
+fn sorted(mut v: Vec<Card>) -> Vec<Card> {
+    v.sort();
+    v
+}
+
+/// The log entries of the `Play` section, without hashes.
+fn play_entries(b: &BoardText, game: &str) -> Result<Vec<LogEntry>, String> {
+    let mut out = Vec::new();
+    for (n, line) in b.lines("Play") {
+        let n = *n;
+        // The part after ` | ` (time, id, occupant, reason) may be left out of a board
+        // written by hand: the time is then 0.
+        let (left, meta) = line.split_once(" | ").unwrap_or((line.as_str(), ""));
+        let mut parts = left.splitn(4, ' ');
+        let seq: u64 = parts
+            .next()
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| format!("line {n}: no seq"))?;
+        let seat = parts.next().ok_or_else(|| format!("line {n}: no seat"))?;
+        let seat = super::words::parse_seat(game, seat).map_err(|e| format!("line {n}: {e}"))?;
+        let actor = parts.next().ok_or_else(|| format!("line {n}: no actor"))?;
+        let actor =
+            Actor::parse(actor).ok_or_else(|| format!("line {n}: unknown actor {actor:?}"))?;
+        let action =
+            from_notation(parts.next().unwrap_or("")).map_err(|e| format!("line {n}: {e}"))?;
+        let meta = meta.trim();
+        let (head, reason) = match meta.find("reason=") {
+            Some(i) => {
+                let r: String = serde_json::from_str(meta[i + 7..].trim())
+                    .map_err(|e| format!("line {n}: reason=: {e}"))?;
+                (meta[..i].trim(), Some(r))
+            }
+            None => (meta, None),
+        };
+        let mut tokens = head.split_whitespace().peekable();
+        let time_ms = match tokens.peek() {
+            Some(t) if !t.contains('=') => {
+                let t = tokens.next().expect("peeked");
+                words::parse_iso_time(t).ok_or_else(|| {
+                    format!("line {n}: {t:?} is not a time like 2024-05-07T08:00:05.123Z")
+                })?
+            }
+            _ => 0,
+        };
+        let (mut client_id, mut occupant) = (None, None);
+        for t in tokens {
+            match t.split_once('=') {
+                Some(("id", v)) => {
+                    client_id = Some(v.parse().map_err(|_| format!("line {n}: id={v}"))?)
+                }
+                Some(("by", v)) => occupant = Some(v.to_string()),
+                _ => return Err(format!("line {n}: unknown field {t:?}")),
+            }
+        }
+        out.push(LogEntry {
+            seq,
+            seat,
+            actor,
+            client_id,
+            occupant,
+            reason,
+            action,
+            time_ms,
+            hash: String::new(),
+        });
+    }
+    Ok(out)
+}
+
+fn seats(b: &BoardText, game: &str) -> Result<Vec<SeatRecord>, String> {
+    let mut out = Vec::new();
+    for (n, line) in b.lines("Seats") {
+        let (label, rest) = line.split_once(' ').unwrap_or((line.as_str(), ""));
+        let seat = super::words::parse_seat(game, label).map_err(|e| format!("line {n}: {e}"))?;
+        let rest = rest.trim();
+        let (bot, rest) = match rest.strip_prefix("bot") {
+            Some(r) => (true, r.trim()),
+            None => (false, rest),
+        };
+        let name = match rest {
+            "" | "-" => None,
+            q => Some(
+                serde_json::from_str::<String>(q)
+                    .map_err(|e| format!("line {n}: a name is quoted: {e}"))?,
+            ),
+        };
+        out.push(SeatRecord {
+            seat,
+            name,
+            token_hash: None,
+            bot,
+        });
+    }
+    Ok(out)
+}
+
+/// A board read back: the table it makes, checked.
+#[derive(Debug)]
+pub struct Imported {
+    pub checked: Checked,
+    /// What was checked besides the replay (the deal against a re-deal, the head).
+    pub findings: Vec<String>,
+    /// The file gave a seed: the table can be stored.
+    pub storable: bool,
+}
+
+fn mismatch(b: &BoardText, what: &str) -> String {
+    format!("board at line {}: {what}", b.line)
+}
+
+/// Reads one board back into a table record and checks it: seed and commitment, the deal
+/// against a re-deal, every action through the engine, the result, the head hash. `rename`:
+/// store under another id (the chain is then rebuilt for it).
+pub fn import_board(b: &BoardText, rename: Option<&str>) -> Result<Imported, String> {
+    let game = b.need("Game")?.to_string();
+    if game != "shengji" && game != "gouji" {
+        return Err(mismatch(b, &format!("unknown game {game:?}")));
+    }
+    let ruleset = b
+        .get("Ruleset")
+        .map(str::to_string)
+        .unwrap_or_else(|| match game.as_str() {
+            "gouji" => "zaozhuang-2017".into(),
+            _ => "fujian-2024".into(),
+        });
+    let options = b
+        .get("Options")
+        .map(str::to_string)
+        .unwrap_or_else(|| match game.as_str() {
+            "gouji" => <rules::gouji::Game as crate::table::TableGame>::options(&ruleset),
+            _ => <rules::shengji::Board as crate::table::TableGame>::options(&ruleset),
+        });
+    let board: u32 = b
+        .need("Board")?
+        .parse()
+        .map_err(|_| mismatch(b, "[Board] is not a number"))?;
+    let id = rename
+        .map(str::to_string)
+        .or_else(|| b.get("Table").map(str::to_string))
+        .ok_or_else(|| mismatch(b, "no [Table] tag (or give --as ID)"))?;
+    let created_ms = match b.get("Created") {
+        Some(t) => {
+            words::parse_iso_time(t).ok_or_else(|| mismatch(b, "[Created] is not a time"))?
+        }
+        None => 0,
+    };
+    let mut findings = Vec::new();
+    let mut entries = play_entries(b, &game)?;
+    let seats = seats(b, &game)?;
+    let deal_lines = b.lines("Deal");
+    let hands_given: BTreeMap<String, Vec<Card>> = deal_lines
+        .iter()
+        .map(|(n, l)| {
+            let (label, cards) = l.split_once(' ').unwrap_or((l.as_str(), ""));
+            Ok((label.to_string(), parse_cards_line(*n, cards)?))
+        })
+        .collect::<Result<_, String>>()?;
+    let Some(seed_hex) = b.get("Seed") else {
+        // A board written by hand: the deal as given, played through the engine.
+        let checked = check_unseeded(
+            b,
+            &game,
+            board,
+            &ruleset,
+            &options,
+            &hands_given,
+            &entries,
+            seats,
+            &id,
+        )?;
+        findings
+            .push("no seed: the deal was played as written (nothing to re-deal it from)".into());
+        return Ok(Imported {
+            checked,
+            findings,
+            storable: false,
+        });
+    };
+    let seed = Seed::from_hex(seed_hex).map_err(|e| mismatch(b, &e.0))?;
+    let commitment = seed.commitment();
+    if let Some(c) = b.get("Commitment") {
+        if !c.eq_ignore_ascii_case(&commitment) {
+            return Err(mismatch(
+                b,
+                &format!("the seed hashes to {commitment}, not to the [Commitment] {c}"),
+            ));
+        }
+    }
+    let header = TableHeader {
+        id: id.clone(),
+        game: game.clone(),
+        ruleset,
+        options,
+        deal_algorithm: b
+            .get("Algorithm")
+            .unwrap_or(rules::deal::ALGORITHM)
+            .to_string(),
+        seed: seed.to_hex(),
+        seed_commitment: commitment,
+        board,
+        fixed: b.get("Fixed").unwrap_or("{}").to_string(),
+        created_ms,
+    };
+    // The deal against a re-deal.
+    if !hands_given.is_empty() {
+        let redealt: Vec<(String, Vec<Card>)> = match game.as_str() {
+            "shengji" => {
+                let fixed = DealFixed::from_json(&header.fixed)
+                    .map_err(|e| mismatch(b, &e))?
+                    .shengji()
+                    .map_err(|p| mismatch(b, &p.en))?;
+                let d = rules::deal::deal_shengji(&seed, board, fixed);
+                let mut v: Vec<(String, Vec<Card>)> = rules::shengji::Seat::ALL
+                    .iter()
+                    .map(|s| (s.letter().to_string(), d.hands[s.index()].clone()))
+                    .collect();
+                v.push(("K".into(), d.kitty.clone()));
+                for (tag_name, want) in [
+                    (
+                        "Declarer",
+                        rules::shengji::Seat::from_index(d.declarer)
+                            .letter()
+                            .to_string(),
+                    ),
+                    ("Level", d.level.symbol().to_string()),
+                    (
+                        "Trump",
+                        d.trump
+                            .map(|s| s.letter().to_string())
+                            .unwrap_or_else(|| "NT".into()),
+                    ),
+                ] {
+                    if let Some(got) = b.get(tag_name) {
+                        if !got.eq_ignore_ascii_case(&want) {
+                            return Err(mismatch(
+                                b,
+                                &format!("[{tag_name} {got:?}] but the re-deal gives {want:?}"),
+                            ));
+                        }
+                    }
+                }
+                v
+            }
+            _ => {
+                let d = rules::deal::deal_gouji(&seed, board);
+                rules::gouji::Seat::ALL
+                    .iter()
+                    .map(|s| (s.name().to_string(), d.hands[s.index()].clone()))
+                    .collect()
+            }
+        };
+        for (label, want) in &redealt {
+            match hands_given.get(label) {
+                Some(got) if sorted(got.clone()) == sorted(want.clone()) => {}
+                Some(got) => {
+                    return Err(mismatch(
+                        b,
+                        &format!(
+                            "the hand of {label} is not the re-deal's: written {}, re-dealt {}",
+                            words::cards(&sorted(got.clone())),
+                            words::cards(&sorted(want.clone()))
+                        ),
+                    ))
+                }
+                None => return Err(mismatch(b, &format!("[Deal] has no line for {label}"))),
+            }
+        }
+        findings.push(format!(
+            "the deal is the re-deal of board {board} from the seed ({})",
+            header.deal_algorithm
+        ));
+    }
+    // The chain, rebuilt.
+    let mut prev = store::genesis(&header);
+    for e in &mut entries {
+        e.hash = store::entry_hash(&prev, e);
+        prev = e.hash.clone();
+    }
+    let state = match b.get("State") {
+        Some(s) => parse_state(s).ok_or_else(|| mismatch(b, &format!("[State {s:?}]")))?,
+        None => TableState::Playing,
+    };
+    let table = StoredTable {
+        header,
+        state,
+        seats,
+        log: entries,
+    };
+    let mut checked = replayed::check(table, None);
+    if b.get("State").is_none() && checked.replayed.as_ref().is_some_and(Replayed::is_over) {
+        checked.table.state = TableState::Over;
+    }
+    if let Some(f) = &checked.fault {
+        return Err(mismatch(b, &f.words.en));
+    }
+    if let Some(head) = b.get("Head") {
+        if rename.is_none() || rename == b.get("Table") {
+            if !head.eq_ignore_ascii_case(&prev) {
+                return Err(mismatch(
+                    b,
+                    &format!("the rebuilt chain ends at {prev}, not at the [Head] {head}: some field of the header or the play differs from the record it was written from"),
+                ));
+            }
+            findings.push(format!(
+                "the rebuilt hash chain ends at the [Head] written ({}…)",
+                &prev[..16]
+            ));
+        }
+    }
+    check_result(b, &checked)?;
+    Ok(Imported {
+        checked,
+        findings,
+        storable: true,
+    })
+}
+
+/// The written `Result` (and `Places`) against the replay's.
+fn check_result(b: &BoardText, checked: &Checked) -> Result<(), String> {
+    let r = checked.replayed.as_ref().ok_or("nothing replayed")?;
+    if let Some(written) = b.get("Result") {
+        let ours = result_tag(r);
+        if written.trim() != ours {
+            return Err(mismatch(
+                b,
+                &format!("[Result {written:?}] but the play reaches {ours:?}"),
+            ));
+        }
+    }
+    if let (Some(written), Replayed::Gouji(run)) = (b.get("Places"), r) {
+        let ours = places_tag(&run.end);
+        if written.trim() != ours {
+            return Err(mismatch(
+                b,
+                &format!("[Places {written:?}] but the play reaches {ours:?}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check_unseeded(
+    b: &BoardText,
+    game: &str,
+    board: u32,
+    ruleset: &str,
+    options: &str,
+    hands: &BTreeMap<String, Vec<Card>>,
+    entries: &[LogEntry],
+    seats: Vec<SeatRecord>,
+    id: &str,
+) -> Result<Checked, String> {
+    let hand = |label: &str| {
+        hands
+            .get(label)
+            .cloned()
+            .ok_or_else(|| mismatch(b, &format!("no seed, and [Deal] has no line for {label}")))
+    };
+    let header = TableHeader {
+        id: id.to_string(),
+        game: game.to_string(),
+        ruleset: ruleset.to_string(),
+        options: options.to_string(),
+        deal_algorithm: String::new(),
+        seed: String::new(),
+        seed_commitment: String::new(),
+        board,
+        fixed: "{}".into(),
+        created_ms: 0,
+    };
+    let replayed = match game {
+        "shengji" => {
+            let declarer = rules::shengji::Seat::parse(b.need("Declarer")?)
+                .ok_or_else(|| mismatch(b, "[Declarer] is N, E, S or W"))?;
+            let level = Rank::parse(b.need("Level")?)
+                .ok_or_else(|| mismatch(b, "[Level] is a rank 2 … A"))?;
+            let trump = match b.need("Trump")? {
+                t if t.eq_ignore_ascii_case("NT") => None,
+                t => Some(
+                    t.chars()
+                        .next()
+                        .and_then(Suit::from_letter)
+                        .ok_or_else(|| mismatch(b, "[Trump] is S, H, D, C or NT"))?,
+                ),
+            };
+            let deal = rules::deal::ShengjiDeal {
+                board,
+                declarer: declarer.index(),
+                level,
+                trump,
+                hands: [hand("N")?, hand("E")?, hand("S")?, hand("W")?],
+                kitty: hand("K")?,
+                order_hash: String::new(),
+            };
+            let rules = serde_json::from_str(options)
+                .ok()
+                .or_else(|| rules::shengji::Ruleset::by_name(ruleset))
+                .ok_or_else(|| mismatch(b, &format!("unknown ruleset {ruleset:?}")))?;
+            let (run, fault) = Run::replay(rules::shengji::Board::new(&deal, rules), entries);
+            (Replayed::Shengji(run), fault)
+        }
+        _ => {
+            let deal = rules::deal::GoujiDeal {
+                game: board,
+                hands: [
+                    hand("A1")?,
+                    hand("B1")?,
+                    hand("A2")?,
+                    hand("B2")?,
+                    hand("A3")?,
+                    hand("B3")?,
+                ],
+                order_hash: String::new(),
+            };
+            let rules = serde_json::from_str(options)
+                .ok()
+                .or_else(|| rules::gouji::Ruleset::by_name(ruleset))
+                .ok_or_else(|| mismatch(b, &format!("unknown ruleset {ruleset:?}")))?;
+            let (run, fault) = Run::replay(rules::gouji::Game::new(&deal, rules), entries);
+            (Replayed::Gouji(run), fault)
+        }
+    };
+    let (replayed, fault) = replayed;
+    if let Some(f) = fault {
+        return Err(mismatch(b, &f.words.en));
+    }
+    let state = if replayed.is_over() {
+        TableState::Over
+    } else {
+        TableState::Playing
+    };
+    let checked = Checked {
+        table: StoredTable {
+            header,
+            state,
+            seats,
+            log: entries.to_vec(),
+        },
+        replayed: Some(replayed),
+        fault: None,
+        notes: Vec::new(),
+    };
+    check_result(b, &checked)?;
+    Ok(checked)
+}
+
+/// Stores an imported table. A table of that id already stored is left alone if it is the same
+/// record (same header, same log); otherwise refused.
+pub fn store_table(db: &std::path::Path, t: &StoredTable) -> Result<&'static str, String> {
+    let mut store = store::SqliteStore::open(db).map_err(|e| format!("{}: {e}", db.display()))?;
+    if let Some(old) = store.table(&t.header.id).map_err(|e| e.to_string())? {
+        return if old.header == t.header && old.log == t.log {
+            Ok("already stored, identical")
+        } else {
+            Err(format!(
+                "{} already holds a different table {} (import it --as another id)",
+                db.display(),
+                t.header.id
+            ))
+        };
+    }
+    store.create_table(t).map_err(|e| e.to_string())?;
+    let entries: Vec<(String, LogEntry)> = t
+        .log
+        .iter()
+        .map(|e| (t.header.id.clone(), e.clone()))
+        .collect();
+    store.append(&entries).map_err(|e| e.to_string())?;
+    Ok("stored")
+}
+
+/// A board of a file, read back and checked, for the tools that take `--file` instead of a
+/// database: the one board in it, or the one with `[Table "id"]`.
+pub fn checked_from_file(path: &str, id: Option<&str>) -> Result<Checked, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let boards = parse(&text).map_err(|e| format!("{path}: {e}"))?;
+    let board = match id {
+        Some(id) => boards
+            .iter()
+            .find(|b| b.get("Table") == Some(id))
+            .ok_or_else(|| format!("{path}: no board with [Table \"{id}\"]"))?,
+        None if boards.len() == 1 => &boards[0],
+        None => {
+            return Err(format!(
+                "{path} holds {} boards: name one by its table id",
+                boards.len()
+            ))
+        }
+    };
+    import_board(board, None)
+        .map(|i| i.checked)
+        .map_err(|e| format!("{path}: {e}"))
+}
+
+// ---------------------------------------------------------------------------------------------
+// The commands
+// ---------------------------------------------------------------------------------------------
+
+/// `paiju export <table id>… [--db FILE] [--event NAME]`: the tables in the board format, one
+/// board after another, to standard output.
+pub fn run_export(args: &[String]) -> Result<(), String> {
+    let a = Args::parse(args, &["db", "event"], &[])?;
+    if a.positional.is_empty() {
+        return Err("expected <table id>…".into());
+    }
+    let db = a.db();
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{MAGIC} — docs/referee.md").map_err(|e| e.to_string())?;
+    for id in &a.positional {
+        let checked = replayed::check(replayed::load(&db, id)?, None);
+        let text = export(&checked, a.value("event"))?;
+        writeln!(out).map_err(|e| e.to_string())?;
+        out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+    }
+    out.flush().map_err(|e| e.to_string())
+}
+
+/// `paiju import FILE [--db FILE] [--check] [--as ID] [--lang zh|en]`.
+pub fn run_import(args: &[String]) -> Result<(), String> {
+    let a = Args::parse(args, &["db", "as", "lang"], &["check"])?;
+    let file = &a.positionals(&["FILE"])?[0];
+    let lang = a.lang()?;
+    let text = if file == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| e.to_string())?;
+        s
+    } else {
+        std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?
+    };
+    let boards = parse(&text).map_err(|e| format!("{file}: {e}"))?;
+    if boards.is_empty() {
+        return Err(format!("{file}: no board in it"));
+    }
+    if a.value("as").is_some() && boards.len() > 1 {
+        return Err("--as renames one board; the file holds several".into());
+    }
+    let mut out = std::io::stdout().lock();
+    for b in &boards {
+        let imported = import_board(b, a.value("as")).map_err(|e| format!("{file}: {e}"))?;
+        let t = &imported.checked.table;
+        let what = match &imported.checked.replayed {
+            Some(r) => result_tag(r),
+            None => "*".into(),
+        };
+        let stored = if a.switch("check") {
+            lang.pick("已核对（未存入）", "checked (not stored)")
+        } else if !imported.storable {
+            return Err(format!(
+                "{file}: table {}: no seed, so no table record can be made (use --check)",
+                t.header.id
+            ));
+        } else {
+            match store_table(&a.db(), t)? {
+                "stored" => lang.pick("已存入", "stored"),
+                _ => lang.pick("已存在，完全相同", "already stored, identical"),
+            }
+        };
+        let game = match (t.header.game.as_str(), lang) {
+            ("gouji", Lang::Zh) => "够级 第 {} 局",
+            (_, Lang::Zh) => "80分 第 {} 副",
+            ("gouji", Lang::En) => "gouji game {}",
+            (_, Lang::En) => "shengji board {}",
+        }
+        .replace("{}", &t.header.board.to_string());
+        let line = match lang {
+            Lang::Zh => format!(
+                "{}：{game}，{} 条动作，结果 {what}；{stored}",
+                t.header.id,
+                t.log.len()
+            ),
+            Lang::En => format!(
+                "{}: {game}, {} actions, result {what}; {stored}",
+                t.header.id,
+                t.log.len()
+            ),
+        };
+        writeln!(out, "{line}").map_err(|e| e.to_string())?;
+        for f in &imported.findings {
+            writeln!(out, "  {f}").map_err(|e| e.to_string())?;
+        }
+    }
+    out.flush().map_err(|e| e.to_string())
+}

@@ -1,0 +1,573 @@
+//! 复盘的底子 (a replayed table): a stored table's hash chain checked, its board re-dealt from
+//! its header, and its log re-applied through the engine, entry by entry with each entry's
+//! actor — exactly what a restarted server does, kept step by step for the referee.
+//!
+//! Whatever does not hold is a [`Fault`] that names the entry and what does not match: the
+//! chain ([`crate::store::verify`]), an action that no longer reads or that the engine now
+//! refuses, a table recorded as over whose log does not end the game, a published head hash
+//! that is not the log's.
+
+use std::path::Path;
+
+use protocol::TableState;
+use rules::deal::Seed;
+use rules::{Engine, Explain};
+use serde::Serialize;
+
+use super::lang::{Lang, Words};
+use crate::store::{self, LogEntry, SqliteStore, Store, StoredTable, TableHeader, Tampered};
+use crate::table::DealFixed;
+
+/// One log entry re-applied: the entry, its action as the engine reads it, and what happened.
+#[derive(Clone, Debug)]
+pub struct Step<G: Engine> {
+    pub entry: LogEntry,
+    pub action: G::Action,
+    /// The events, as a referee sees them (nothing redacted).
+    pub events: Vec<G::Event>,
+}
+
+/// A log re-applied to one engine.
+#[derive(Clone, Debug)]
+pub struct Run<G: Engine> {
+    /// The engine as dealt, before any action.
+    pub dealt: G,
+    /// One step per entry, up to the first fault.
+    pub steps: Vec<Step<G>>,
+    /// The engine after the last step.
+    pub end: G,
+}
+
+impl<G: Engine + Clone> Run<G> {
+    /// Re-applies `log` to `dealt`. Stops at the first entry that does not read or is refused.
+    pub fn replay(dealt: G, log: &[LogEntry]) -> (Run<G>, Option<Fault>)
+    where
+        G: crate::table::TableGame,
+    {
+        let mut engine = dealt.clone();
+        let mut steps = Vec::with_capacity(log.len());
+        let mut fault = None;
+        for e in log {
+            let action: G::Action = match serde_json::from_str(&e.action) {
+                Ok(a) => a,
+                Err(err) => {
+                    fault = Some(Fault::unreadable(G::GAME, e, &err.to_string()));
+                    break;
+                }
+            };
+            match engine.apply(e.seat, e.actor, action.clone()) {
+                Ok(events) => steps.push(Step {
+                    entry: e.clone(),
+                    action,
+                    events,
+                }),
+                Err(err) => {
+                    fault = Some(Fault::refused(G::GAME, e, &err));
+                    break;
+                }
+            }
+        }
+        (
+            Run {
+                dealt,
+                steps,
+                end: engine,
+            },
+            fault,
+        )
+    }
+
+    /// The engine after the first `n` steps (0: as dealt). Steps were accepted once, so they
+    /// are again: the engines are deterministic.
+    pub fn after(&self, n: usize) -> G {
+        let mut g = self.dealt.clone();
+        for s in &self.steps[..n.min(self.steps.len())] {
+            g.apply(s.entry.seat, s.entry.actor, s.action.clone())
+                .expect("an accepted step is accepted again");
+        }
+        g
+    }
+}
+
+/// A table's game, replayed.
+// One value per command run: the size difference between the variants does not matter.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug)]
+pub enum Replayed {
+    Shengji(Run<rules::shengji::Board>),
+    Gouji(Run<rules::gouji::Game>),
+}
+
+impl Replayed {
+    pub fn game(&self) -> &'static str {
+        match self {
+            Replayed::Shengji(_) => "shengji",
+            Replayed::Gouji(_) => "gouji",
+        }
+    }
+
+    /// Steps replayed.
+    pub fn len(&self) -> usize {
+        match self {
+            Replayed::Shengji(r) => r.steps.len(),
+            Replayed::Gouji(r) => r.steps.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// True if the replayed game ended.
+    pub fn is_over(&self) -> bool {
+        match self {
+            Replayed::Shengji(r) => r.end.is_over(),
+            Replayed::Gouji(r) => r.end.is_over(),
+        }
+    }
+}
+
+/// Why a table's record cannot be trusted, or does not replay.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Fault {
+    /// `header`, `seed`, `gap`, `hash`, `unreadable_action`, `refused`, `not_over` or
+    /// `head_mismatch`.
+    pub kind: &'static str,
+    /// The entry at fault, if one is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seq: Option<u64>,
+    /// The engine's code, when the engine refused the entry.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<&'static str>,
+    /// What does not match, in both languages.
+    pub words: Words,
+}
+
+impl Fault {
+    fn header(words: Words) -> Fault {
+        Fault {
+            kind: "header",
+            seq: None,
+            code: None,
+            words,
+        }
+    }
+
+    fn unreadable(_game: &str, e: &LogEntry, err: &str) -> Fault {
+        Fault {
+            kind: "unreadable_action",
+            seq: Some(e.seq),
+            code: None,
+            words: Words::new(
+                format!("第 {} 条记录的动作读不懂：{} （{err}）", e.seq, e.action),
+                format!(
+                    "entry {}: the action does not read: {} ({err})",
+                    e.seq, e.action
+                ),
+            ),
+        }
+    }
+
+    fn refused(game: &str, e: &LogEntry, err: &impl Explain) -> Fault {
+        Fault {
+            kind: "refused",
+            seq: Some(e.seq),
+            code: Some(err.code()),
+            words: Words::new(
+                format!(
+                    "第 {} 条记录（座位 {}，{}，{}）引擎不再接受：{} [{}]",
+                    e.seq,
+                    seat_label(game, e.seat, Lang::Zh),
+                    e.actor.name(),
+                    e.action,
+                    err.zh(),
+                    err.code()
+                ),
+                format!(
+                    "entry {} (seat {}, {}, {}) is refused by the engine: {} [{}]",
+                    e.seq,
+                    seat_label(game, e.seat, Lang::En),
+                    e.actor.name(),
+                    e.action,
+                    err.en(),
+                    err.code()
+                ),
+            ),
+        }
+    }
+}
+
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.words.en)
+    }
+}
+
+/// A seat as the game names it (`东`/`E`, `A1`); the index when out of range or unknown.
+pub fn seat_label(game: &str, i: usize, lang: Lang) -> String {
+    match game {
+        "shengji" if i < 4 => {
+            let s = rules::shengji::Seat::from_index(i);
+            lang.pick(s.zh(), s.letter()).to_string()
+        }
+        "gouji" if i < 6 => rules::gouji::Seat::from_index(i).name().to_string(),
+        _ => i.to_string(),
+    }
+}
+
+/// Says exactly where and why the chain breaks, from [`store::verify`]'s verdict.
+pub fn chain_fault(header: &TableHeader, log: &[LogEntry], t: &Tampered) -> Fault {
+    match t {
+        Tampered::Seed => {
+            let hashed = Seed::from_hex(&header.seed)
+                .map(|s| s.commitment())
+                .unwrap_or_else(|e| format!("({})", e.en()));
+            Fault {
+                kind: "seed",
+                seq: None,
+                code: None,
+                words: Words::new(
+                    format!(
+                        "种子与公布的承诺不符：种子 {} 的哈希是 {hashed}，承诺是 {}",
+                        header.seed, header.seed_commitment
+                    ),
+                    format!(
+                        "the seed does not match its commitment: seed {} hashes to {hashed}, the commitment is {}",
+                        header.seed, header.seed_commitment
+                    ),
+                ),
+            }
+        }
+        Tampered::Gap { index, seq } => Fault {
+            kind: "gap",
+            seq: Some(*seq),
+            code: None,
+            words: Words::new(
+                format!(
+                    "第 {} 条记录的序号是 {seq}，应为 {}：之前有记录被删除或调换",
+                    index + 1,
+                    index + 1
+                ),
+                format!(
+                    "entry number {} carries seq {seq}, not {}: an entry before it was removed or moved",
+                    index + 1,
+                    index + 1
+                ),
+            ),
+        },
+        Tampered::Hash { seq } => {
+            let i = (*seq as usize).saturating_sub(1);
+            let Some(e) = log.get(i) else {
+                return Fault {
+                    kind: "hash",
+                    seq: Some(*seq),
+                    code: None,
+                    words: Words::new(
+                        format!("第 {seq} 条记录与其哈希不符"),
+                        format!("entry {seq} does not match its hash"),
+                    ),
+                };
+            };
+            let prev = if i == 0 {
+                store::genesis(header)
+            } else {
+                log[i - 1].hash.clone()
+            };
+            let computed = store::entry_hash(&prev, e);
+            let short = |h: &str| h.chars().take(16).collect::<String>();
+            let (before_zh, before_en) = if i == 0 {
+                (
+                    "表头（游戏、规则、选项、牌号、种子承诺、定级定主、创建时间）或这条记录被改过".to_string(),
+                    "the table's header (game, ruleset, options, board, seed commitment, fixed level and trump, creation time) or this entry was changed".to_string(),
+                )
+            } else {
+                (
+                    format!(
+                        "这条记录被改过，或者上一条（第 {} 条）被改过并重算了哈希",
+                        seq - 1
+                    ),
+                    format!(
+                        "this entry was changed, or the one before it (entry {}) was changed and its hash recomputed",
+                        seq - 1
+                    ),
+                )
+            };
+            let (next_zh, next_en) = match log.get(i + 1) {
+                Some(next) if store::entry_hash(&e.hash, next) == next.hash => (
+                    format!("第 {} 条仍接在存储的哈希上：存储的哈希是原来的", seq + 1),
+                    format!(
+                        "entry {} still chains from the stored hash, so the stored hash is the original",
+                        seq + 1
+                    ),
+                ),
+                Some(_) => (
+                    format!(
+                        "第 {} 条也接不上存储的哈希：哈希被重写过，或后面的记录也被改过",
+                        seq + 1
+                    ),
+                    format!(
+                        "entry {} does not chain from the stored hash either: the hash was rewritten, or later entries were changed too",
+                        seq + 1
+                    ),
+                ),
+                None => (
+                    "这是最后一条".to_string(),
+                    "it is the last entry".to_string(),
+                ),
+            };
+            let what = |lang: Lang| {
+                format!(
+                    "{} {}, {}, {}, {} {}{}{}",
+                    lang.pick("座位", "seat"),
+                    seat_label(&header.game, e.seat, lang),
+                    e.actor.name(),
+                    e.action,
+                    lang.pick("时间", "time"),
+                    crate::referee::words::iso_time(e.time_ms),
+                    e.occupant
+                        .as_deref()
+                        .map(|o| format!(", {} {o}", lang.pick("出牌人", "occupant")))
+                        .unwrap_or_default(),
+                    e.reason
+                        .as_deref()
+                        .map(|r| format!(", {} {r:?}", lang.pick("理由", "reason")))
+                        .unwrap_or_default()
+                )
+            };
+            let (what_zh, what_en) = (what(Lang::Zh), what(Lang::En));
+            Fault {
+                kind: "hash",
+                seq: Some(*seq),
+                code: None,
+                words: Words::new(
+                    format!(
+                        "第 {seq} 条记录（{what_zh}）与其哈希不符：存储 {}…，重算 {}…。{before_zh}；{next_zh}。",
+                        short(&e.hash),
+                        short(&computed)
+                    ),
+                    format!(
+                        "entry {seq} ({what_en}) does not match its hash: stored {}…, computed {}…. Either {before_en}; {next_en}.",
+                        short(&e.hash),
+                        short(&computed)
+                    ),
+                ),
+            }
+        }
+    }
+}
+
+/// A stored table, checked and replayed.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    pub table: StoredTable,
+    /// The replay; up to the fault if there is one (empty if the chain or header failed).
+    pub replayed: Option<Replayed>,
+    /// The first thing that does not hold; `None`: the chain verifies, every action is
+    /// accepted, and the replay agrees with the table's recorded state (and published head).
+    pub fault: Option<Fault>,
+    /// Things worth knowing that are not faults (a ruleset whose options changed since).
+    pub notes: Vec<Words>,
+}
+
+impl Checked {
+    pub fn ok(&self) -> bool {
+        self.fault.is_none()
+    }
+}
+
+/// Opens a database for reading a table. Refuses a path with no database (opening would create
+/// an empty one).
+pub fn open(db: &Path) -> Result<SqliteStore, String> {
+    if !db.exists() {
+        return Err(format!("no database at {}", db.display()));
+    }
+    SqliteStore::open(db).map_err(|e| format!("{}: {e}", db.display()))
+}
+
+/// One stored table, by id.
+pub fn load(db: &Path, id: &str) -> Result<StoredTable, String> {
+    open(db)?
+        .table(id)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("no table {id} in {}", db.display()))
+}
+
+/// The engine of a 80分 header: the board re-dealt from the seed (with what the director
+/// fixed), under the options recorded in the header (what was enforced then).
+pub fn start_shengji(h: &TableHeader) -> Result<(rules::shengji::Board, Vec<Words>), Words> {
+    let seed = seed_of(h)?;
+    let fixed = DealFixed::from_json(&h.fixed)
+        .map_err(|e| Words::new(format!("定级定主记录读不懂：{e}"), e.clone()))?;
+    let fixed = fixed.shengji().map_err(|p| Words::new(p.zh, p.en))?;
+    let (rules, notes) = ruleset::<rules::shengji::Ruleset>(
+        h,
+        rules::shengji::Ruleset::by_name(&h.ruleset),
+        "80分",
+    )?;
+    let deal = rules::deal::deal_shengji(&seed, h.board, fixed);
+    Ok((rules::shengji::Board::new(&deal, rules), notes))
+}
+
+/// The engine of a 够级 header: the game re-dealt from the seed under the recorded options.
+pub fn start_gouji(h: &TableHeader) -> Result<(rules::gouji::Game, Vec<Words>), Words> {
+    let seed = seed_of(h)?;
+    let fixed = DealFixed::from_json(&h.fixed)
+        .map_err(|e| Words::new(format!("定级定主记录读不懂：{e}"), e.clone()))?;
+    fixed
+        .nothing("够级", "gouji")
+        .map_err(|p| Words::new(p.zh, p.en))?;
+    let (rules, notes) =
+        ruleset::<rules::gouji::Ruleset>(h, rules::gouji::Ruleset::by_name(&h.ruleset), "够级")?;
+    let deal = rules::deal::deal_gouji(&seed, h.board);
+    Ok((rules::gouji::Game::new(&deal, rules), notes))
+}
+
+fn seed_of(h: &TableHeader) -> Result<Seed, Words> {
+    if h.deal_algorithm != rules::deal::ALGORITHM {
+        return Err(Words::new(
+            format!(
+                "这张桌的牌用「{}」发出，本程序用「{}」：无法重新发牌",
+                h.deal_algorithm,
+                rules::deal::ALGORITHM
+            ),
+            format!(
+                "this table was dealt with {:?}; this build deals with {:?} and cannot re-deal it",
+                h.deal_algorithm,
+                rules::deal::ALGORITHM
+            ),
+        ));
+    }
+    Seed::from_hex(&h.seed).map_err(|e| Words::new(e.zh(), e.en()))
+}
+
+/// The ruleset a header recorded: its options as JSON if they read, else today's ruleset of
+/// that name. A difference between the two is a note.
+fn ruleset<R>(h: &TableHeader, named: Option<R>, game: &str) -> Result<(R, Vec<Words>), Words>
+where
+    R: serde::de::DeserializeOwned + Serialize + PartialEq,
+{
+    let recorded: Option<R> = serde_json::from_str(&h.options).ok();
+    let mut notes = Vec::new();
+    let rules = match (recorded, named) {
+        (Some(r), Some(n)) => {
+            if r != n {
+                notes.push(Words::new(
+                    format!(
+                        "规则「{}」的选项自这张桌以来有变化：按记录的选项复盘",
+                        h.ruleset
+                    ),
+                    format!(
+                        "the options of ruleset {:?} changed since this table: replayed under the recorded options",
+                        h.ruleset
+                    ),
+                ));
+            }
+            r
+        }
+        (Some(r), None) => {
+            notes.push(Words::new(
+                format!("本程序没有规则「{}」：按记录的选项复盘", h.ruleset),
+                format!(
+                    "this build has no ruleset {:?}: replayed under the recorded options",
+                    h.ruleset
+                ),
+            ));
+            r
+        }
+        (None, Some(n)) => {
+            if h.options.trim() != "{}" {
+                notes.push(Words::new(
+                    "记录的规则选项读不懂：按本程序同名规则复盘",
+                    "the recorded options do not read: replayed under this build's ruleset of that name",
+                ));
+            }
+            n
+        }
+        (None, None) => {
+            return Err(Words::new(
+                format!("{game}没有「{}」这套规则", h.ruleset),
+                format!("{game} has no ruleset {:?}", h.ruleset),
+            ))
+        }
+    };
+    Ok((rules, notes))
+}
+
+/// Checks and replays a stored table: the chain, the header, every action (with its actor),
+/// the recorded state, and `head` if given (the `head_hash` published with the result).
+pub fn check(table: StoredTable, head: Option<&str>) -> Checked {
+    let mut checked = Checked {
+        replayed: None,
+        fault: None,
+        notes: Vec::new(),
+        table,
+    };
+    let t = &checked.table;
+    if let Err(tampered) = store::verify(&t.header, &t.log) {
+        checked.fault = Some(chain_fault(&t.header, &t.log, &tampered));
+        return checked;
+    }
+    let started = match t.header.game.as_str() {
+        "shengji" => start_shengji(&t.header).map(|(board, notes)| {
+            let (run, fault) = Run::replay(board, &t.log);
+            (Replayed::Shengji(run), fault, notes)
+        }),
+        "gouji" => start_gouji(&t.header).map(|(game, notes)| {
+            let (run, fault) = Run::replay(game, &t.log);
+            (Replayed::Gouji(run), fault, notes)
+        }),
+        other => Err(Words::new(
+            format!("不认识的游戏「{other}」（80分 shengji 或 够级 gouji）"),
+            format!("unknown game {other:?} (shengji or gouji)"),
+        )),
+    };
+    let (replayed, fault, notes) = match started {
+        Ok(x) => x,
+        Err(words) => {
+            checked.fault = Some(Fault::header(words));
+            return checked;
+        }
+    };
+    checked.notes = notes;
+    let mut fault = fault;
+    if fault.is_none() && t.state == TableState::Over && !replayed.is_over() {
+        fault = Some(Fault {
+            kind: "not_over",
+            seq: t.log.last().map(|e| e.seq),
+            code: None,
+            words: Words::new(
+                format!(
+                    "这张桌记录为「已结束」，但复盘 {} 条动作后牌局没有结束：日志被截短了",
+                    t.log.len()
+                ),
+                format!(
+                    "the table is recorded as over, but the game does not end after replaying its {} entries: the log was cut short",
+                    t.log.len()
+                ),
+            ),
+        });
+    }
+    if fault.is_none() {
+        if let Some(head) = head {
+            let ours = t
+                .log
+                .last()
+                .map(|e| e.hash.clone())
+                .unwrap_or_else(|| store::genesis(&t.header));
+            if !ours.eq_ignore_ascii_case(head.trim()) {
+                fault = Some(Fault {
+                    kind: "head_mismatch",
+                    seq: t.log.last().map(|e| e.seq),
+                    code: None,
+                    words: Words::new(
+                        format!("日志的末哈希 {ours} 与公布的 {head} 不符：日志在公布后被截短或重算"),
+                        format!("the log's last hash {ours} is not the published {head}: the log was cut short or recomputed after it was published"),
+                    ),
+                });
+            }
+        }
+    }
+    checked.replayed = Some(replayed);
+    checked.fault = fault;
+    checked
+}

@@ -1,0 +1,435 @@
+//! Events in the store: one `events` row per event (what it is, its seed) and its append-only,
+//! hash-chained `event_log`: every director action (create, register, start round, adjust,
+//! deduction, close round, reveal) and every step the server took for it (a table opened, a
+//! board's result read from its table, a pair's confirmation). An event's state is rebuilt by
+//! replaying its log at start, as a table's is (the server's event module).
+//!
+//! The chain works as the tables' ([`super::chain`]): the first link covers the header, each
+//! entry's hash covers the previous hash and every field, [`verify_event`] checks it.
+//!
+//! [`EventStore`] is its own small trait, beside [`Store`], so the tables' journal is untouched:
+//! the event service writes through a second connection to the same database (SQLite in WAL mode
+//! takes one writer at a time and waits its turn: `busy_timeout`). [`PostgresStore`] implements
+//! it over the same two tables (migration 3 of postgres.rs). Past one machine an event is run by
+//! one node, the holder of its row in `event_leases` (lease.rs): a store that belongs to a
+//! serving node checks that lease in the transaction of every write (`SELECT … FOR SHARE`), as a
+//! table's writes check the table's, and the `(event_id, seq)` key refuses a second entry *n*.
+
+use super::*;
+
+/// What an event is, fixed when it is created. Part of the chain's first link (all but the two
+/// secrets, which are checked otherwise: the seed against its commitment).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventHeader {
+    /// A short code, like a table's.
+    pub id: String,
+    /// `shengji` (80分 duplicate pairs).
+    pub game: String,
+    pub name: String,
+    /// The event seed (64 hex): every board is dealt from it. Secret until revealed.
+    pub seed: String,
+    /// SHA-256 of the seed: public from creation.
+    pub seed_commitment: String,
+    /// 64 hex of server randomness the pair tokens are derived from (never shown; the director
+    /// can reprint a seating card at any time without the server keeping the tokens).
+    pub pair_secret: String,
+    /// Unix milliseconds.
+    pub created_ms: u64,
+}
+
+/// One entry of an event's log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventEntry {
+    /// 1, 2, 3, … without gaps.
+    pub seq: u64,
+    /// The action as JSON text (the event module's `EventAction`).
+    pub action: String,
+    /// Server time, Unix milliseconds.
+    pub time_ms: u64,
+    /// SHA-256 (hex) over the previous hash and this entry's fields.
+    pub hash: String,
+}
+
+/// An event as stored: enough to rebuild it.
+#[derive(Clone, Debug)]
+pub struct StoredEvent {
+    pub header: EventHeader,
+    /// The seed has been revealed: nothing more happens to it.
+    pub finished: bool,
+    pub log: Vec<EventEntry>,
+}
+
+/// Where events and their logs live. Blocking calls: the event service runs them off the async
+/// threads.
+pub trait EventStore: Send {
+    /// The header and the log's first entry (the creation), in one transaction.
+    fn create_event(&mut self, header: &EventHeader, first: &EventEntry) -> Result<(), StoreError>;
+    /// Appends one entry; a seq already stored is refused (the primary key).
+    fn append_event(&mut self, event: &str, entry: &EventEntry) -> Result<(), StoreError>;
+    fn set_event_finished(&mut self, event: &str) -> Result<(), StoreError>;
+    /// Every event with its log, oldest first: what a restarted server rebuilds.
+    fn events(&mut self) -> Result<Vec<StoredEvent>, StoreError>;
+    /// One event with its log: what a node taking an event over rebuilds.
+    fn event(&mut self, id: &str) -> Result<Option<StoredEvent>, StoreError>;
+}
+
+fn sha256_hex(parts: &[&[u8]]) -> String {
+    let mut h = Sha256::new();
+    for p in parts {
+        h.update(p);
+        h.update([0x1f]); // unit separator: no field can run into the next
+    }
+    rules::deal::hex(&h.finalize())
+}
+
+/// The event log's first link: a hash of the header (its public fields).
+pub fn event_genesis(h: &EventHeader) -> String {
+    sha256_hex(&[
+        b"paiju-event-log-1",
+        h.id.as_bytes(),
+        h.game.as_bytes(),
+        h.name.as_bytes(),
+        h.seed_commitment.as_bytes(),
+        h.created_ms.to_string().as_bytes(),
+    ])
+}
+
+/// An entry's hash: SHA-256 over the previous hash and every field but the hash itself.
+pub fn event_entry_hash(prev: &str, e: &EventEntry) -> String {
+    sha256_hex(&[
+        prev.as_bytes(),
+        e.seq.to_string().as_bytes(),
+        e.action.as_bytes(),
+        e.time_ms.to_string().as_bytes(),
+    ])
+}
+
+/// Checks a stored event: the seed against its commitment, seqs 1..n, every hash.
+pub fn verify_event(h: &EventHeader, log: &[EventEntry]) -> Result<(), Tampered> {
+    let seed_ok = rules::deal::Seed::from_hex(&h.seed)
+        .map(|s| s.commitment() == h.seed_commitment)
+        .unwrap_or(false);
+    if !seed_ok {
+        return Err(Tampered::Seed);
+    }
+    let mut prev = event_genesis(h);
+    for (index, e) in log.iter().enumerate() {
+        if e.seq != index as u64 + 1 {
+            return Err(Tampered::Gap { index, seq: e.seq });
+        }
+        let hash = event_entry_hash(&prev, e);
+        if hash != e.hash {
+            return Err(Tampered::Hash { seq: e.seq });
+        }
+        prev = hash;
+    }
+    Ok(())
+}
+
+const EVENT_SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS events (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    name TEXT NOT NULL,
+    seed TEXT NOT NULL,
+    seed_commitment TEXT NOT NULL,
+    pair_secret TEXT NOT NULL,
+    created_ms INTEGER NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS event_log (
+    event_id TEXT NOT NULL REFERENCES events(id),
+    seq INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    time_ms INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    PRIMARY KEY (event_id, seq)
+) WITHOUT ROWID;
+";
+
+impl SqliteStore {
+    /// Opens the database for the event service (a second connection beside the tables'
+    /// journal) and makes sure the event tables exist.
+    pub fn open_events(path: &std::path::Path) -> Result<SqliteStore, StoreError> {
+        let store = SqliteStore::open(path)?;
+        store.connection().execute_batch(EVENT_SCHEMA)?;
+        Ok(store)
+    }
+
+    fn insert_entry(
+        conn: &rusqlite::Connection,
+        event: &str,
+        e: &EventEntry,
+    ) -> Result<(), StoreError> {
+        conn.execute(
+            "INSERT INTO event_log (event_id, seq, action, time_ms, hash) VALUES (?1, ?2, ?3, ?4, ?5)",
+            rusqlite::params![event, e.seq as i64, e.action, e.time_ms as i64, e.hash],
+        )?;
+        Ok(())
+    }
+}
+
+impl EventStore for SqliteStore {
+    fn create_event(&mut self, h: &EventHeader, first: &EventEntry) -> Result<(), StoreError> {
+        // `&Connection` only (the store's connection is not ours to borrow mutably here):
+        // an unchecked transaction is the same BEGIN … COMMIT.
+        let tx = self.connection().unchecked_transaction()?;
+        tx.execute(
+            "INSERT INTO events (id, game, name, seed, seed_commitment, pair_secret, created_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            rusqlite::params![
+                h.id,
+                h.game,
+                h.name,
+                h.seed,
+                h.seed_commitment,
+                h.pair_secret,
+                h.created_ms as i64
+            ],
+        )?;
+        SqliteStore::insert_entry(&tx, &h.id, first)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn append_event(&mut self, event: &str, e: &EventEntry) -> Result<(), StoreError> {
+        SqliteStore::insert_entry(self.connection(), event, e)
+    }
+
+    fn set_event_finished(&mut self, event: &str) -> Result<(), StoreError> {
+        self.connection()
+            .execute("UPDATE events SET finished = 1 WHERE id = ?1", [event])?;
+        Ok(())
+    }
+
+    fn events(&mut self) -> Result<Vec<StoredEvent>, StoreError> {
+        self.load_events("1 = 1", "")
+    }
+
+    fn event(&mut self, id: &str) -> Result<Option<StoredEvent>, StoreError> {
+        Ok(self.load_events("id = ?1", id)?.pop())
+    }
+}
+
+impl SqliteStore {
+    /// The events a `WHERE` clause picks (`?1` is `arg`, when used), with their logs.
+    fn load_events(&mut self, filter: &str, arg: &str) -> Result<Vec<StoredEvent>, StoreError> {
+        let conn = self.connection();
+        let mut st = conn.prepare(&format!(
+            "SELECT id, game, name, seed, seed_commitment, pair_secret, created_ms, finished
+             FROM events WHERE {filter} ORDER BY created_ms, id"
+        ))?;
+        let row = |r: &rusqlite::Row<'_>| {
+            Ok((
+                EventHeader {
+                    id: r.get(0)?,
+                    game: r.get(1)?,
+                    name: r.get(2)?,
+                    seed: r.get(3)?,
+                    seed_commitment: r.get(4)?,
+                    pair_secret: r.get(5)?,
+                    created_ms: r.get::<_, i64>(6)? as u64,
+                },
+                r.get::<_, i64>(7)? != 0,
+            ))
+        };
+        let heads = if filter.contains("?1") {
+            st.query_map([arg], row)?.collect::<Result<Vec<_>, _>>()?
+        } else {
+            st.query_map([], row)?.collect::<Result<Vec<_>, _>>()?
+        };
+        let mut st = conn.prepare(
+            "SELECT seq, action, time_ms, hash FROM event_log WHERE event_id = ?1 ORDER BY seq",
+        )?;
+        let mut out = Vec::with_capacity(heads.len());
+        for (header, finished) in heads {
+            let log = st
+                .query_map([&header.id], |r| {
+                    Ok(EventEntry {
+                        seq: r.get::<_, i64>(0)? as u64,
+                        action: r.get(1)?,
+                        time_ms: r.get::<_, i64>(2)? as u64,
+                        hash: r.get(3)?,
+                    })
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+            out.push(StoredEvent {
+                header,
+                finished,
+                log,
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// Inside an event write's transaction: fails unless `node` holds the event's live lease, and
+/// keeps that lease row from changing hands until the transaction ends. No node: no check.
+async fn event_fence(
+    tx: &tokio_postgres::Transaction<'_>,
+    node: Option<&Node>,
+    event: &str,
+) -> Result<(), StoreError> {
+    let Some(node) = node else {
+        return Ok(());
+    };
+    let held = tx
+        .query_opt(
+            "SELECT 1 FROM event_leases
+             WHERE event_id = $1 AND owner = $2 AND expires_at > now() FOR SHARE",
+            &[&event, &node.id],
+        )
+        .await?;
+    match held {
+        Some(_) => Ok(()),
+        None => Err(StoreError(format!(
+            "lease lost: node {} no longer runs event {event}",
+            node.id
+        ))),
+    }
+}
+
+impl PostgresStore {
+    async fn load_events(
+        client: &tokio_postgres::Client,
+        filter: &str,
+        arg: &str,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        let sql = format!(
+            "SELECT id, game, name, seed, seed_commitment, pair_secret, created_ms, finished
+             FROM events WHERE {filter} ORDER BY created_ms, id"
+        );
+        let heads = if filter.contains("$1") {
+            client.query(&sql, &[&arg]).await?
+        } else {
+            client.query(&sql, &[]).await?
+        };
+        let mut out = Vec::with_capacity(heads.len());
+        for r in heads {
+            let header = EventHeader {
+                id: r.get(0),
+                game: r.get(1),
+                name: r.get(2),
+                seed: r.get(3),
+                seed_commitment: r.get(4),
+                pair_secret: r.get(5),
+                created_ms: r.get::<_, i64>(6) as u64,
+            };
+            let log = client
+                .query(
+                    "SELECT seq, action, time_ms, hash FROM event_log
+                     WHERE event_id = $1 ORDER BY seq",
+                    &[&header.id],
+                )
+                .await?
+                .iter()
+                .map(|e| EventEntry {
+                    seq: e.get::<_, i64>(0) as u64,
+                    action: e.get(1),
+                    time_ms: e.get::<_, i64>(2) as u64,
+                    hash: e.get(3),
+                })
+                .collect();
+            out.push(StoredEvent {
+                header,
+                finished: r.get(7),
+                log,
+            });
+        }
+        Ok(out)
+    }
+}
+
+async fn pg_insert_entry(
+    tx: &tokio_postgres::Transaction<'_>,
+    event: &str,
+    e: &EventEntry,
+) -> Result<(), StoreError> {
+    tx.execute(
+        "INSERT INTO event_log (event_id, seq, action, time_ms, hash) VALUES ($1, $2, $3, $4, $5)",
+        &[
+            &event,
+            &(e.seq as i64),
+            &e.action,
+            &(e.time_ms as i64),
+            &e.hash,
+        ],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Over PostgreSQL: the same rows, every write in a transaction of its own, fenced by the
+/// event's lease when the store belongs to a serving node. Blocking, like the SQLite side: the
+/// event service calls it off the async threads.
+impl EventStore for PostgresStore {
+    fn create_event(&mut self, h: &EventHeader, first: &EventEntry) -> Result<(), StoreError> {
+        let node = self.node();
+        let (rt, client) = self.parts()?;
+        rt.block_on(async {
+            let tx = client.transaction().await?;
+            tx.execute(
+                "INSERT INTO events (id, game, name, seed, seed_commitment, pair_secret,
+                                     created_ms)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                &[
+                    &h.id,
+                    &h.game,
+                    &h.name,
+                    &h.seed,
+                    &h.seed_commitment,
+                    &h.pair_secret,
+                    &(h.created_ms as i64),
+                ],
+            )
+            .await?;
+            pg_insert_entry(&tx, &h.id, first).await?;
+            // The node that creates an event runs it: its lease is born with it.
+            if let Some(node) = &node {
+                tx.execute(
+                    "INSERT INTO event_leases (event_id, owner, address, expires_at)
+                     VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond')",
+                    &[&h.id, &node.id, &node.address, &node.lease_ms()],
+                )
+                .await?;
+            }
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    fn append_event(&mut self, event: &str, e: &EventEntry) -> Result<(), StoreError> {
+        let node = self.node();
+        let (rt, client) = self.parts()?;
+        rt.block_on(async {
+            let tx = client.transaction().await?;
+            event_fence(&tx, node.as_ref(), event).await?;
+            pg_insert_entry(&tx, event, e).await?;
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    fn set_event_finished(&mut self, event: &str) -> Result<(), StoreError> {
+        let node = self.node();
+        let (rt, client) = self.parts()?;
+        rt.block_on(async {
+            let tx = client.transaction().await?;
+            event_fence(&tx, node.as_ref(), event).await?;
+            tx.execute("UPDATE events SET finished = true WHERE id = $1", &[&event])
+                .await?;
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    fn events(&mut self) -> Result<Vec<StoredEvent>, StoreError> {
+        let (rt, client) = self.parts()?;
+        rt.block_on(Self::load_events(client, "true", ""))
+    }
+
+    fn event(&mut self, id: &str) -> Result<Option<StoredEvent>, StoreError> {
+        let (rt, client) = self.parts()?;
+        Ok(rt.block_on(Self::load_events(client, "id = $1", id))?.pop())
+    }
+}

@@ -1,0 +1,160 @@
+//! The event store: the log is the truth (design principle 3).
+//!
+//! Every accepted action becomes a [`LogEntry`] appended before it is acknowledged or broadcast.
+//! Entries are chained: each one's hash covers the previous hash, so editing, dropping or
+//! reordering an entry (or the table's header) is detected by [`verify`]. A table's
+//! [`TableHeader`] records the game, ruleset and options, the deal algorithm's version and the
+//! seed's commitment; the seed itself is kept for re-dealing and shown only to a referee or after
+//! the table is over.
+//!
+//! [`Store`] is the one trait the server writes through: [`SqliteStore`] (the embedded default,
+//! one file) or [`PostgresStore`] (several nodes on one database, `--db postgres://…`), chosen by
+//! [`open`]. [`Journal`] puts any store on its own thread and commits whatever has queued up in
+//! one transaction (group commit), so a thousand tables share a few fsyncs. Past one machine,
+//! [`Leases`] say which node serves which table (docs/operations.md, "Past one machine").
+
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use protocol::{Actor, TableState};
+use sha2::{Digest, Sha256};
+use tokio::sync::{mpsc, oneshot};
+
+mod chain;
+// Events (赛事): their own rows and hash-chained log, behind their own small trait.
+mod events;
+mod journal;
+pub mod lease;
+pub mod postgres;
+mod sqlite;
+#[cfg(test)]
+mod tests;
+
+pub use chain::{entry_hash, genesis, occupant, verify, Tampered};
+pub use events::{
+    event_entry_hash, event_genesis, verify_event, EventEntry, EventHeader, EventStore, StoredEvent,
+};
+pub use journal::{Journal, JournalThread};
+pub use lease::{Leases, Owner};
+pub use postgres::{is_postgres_url, Node, PostgresStore};
+pub use sqlite::SqliteStore;
+
+/// What a table is, fixed when it is created. Part of the hash chain's first link.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableHeader {
+    /// The table's short code.
+    pub id: String,
+    /// `shengji` or `gouji` (or a test game's name).
+    pub game: String,
+    pub ruleset: String,
+    /// The ruleset's options as JSON (what the engine reports), so a referee knows exactly what
+    /// was enforced even if a ruleset's defaults change later.
+    pub options: String,
+    /// `rules::deal::ALGORITHM` at creation.
+    pub deal_algorithm: String,
+    /// The seed (64 hex). Secret until the table is over, except to referees.
+    pub seed: String,
+    /// SHA-256 of the seed: public from the start.
+    pub seed_commitment: String,
+    /// Board (80分) or game (够级) number dealt from the seed.
+    pub board: u32,
+    /// What the director fixed instead of drawing it from the seed (80分 定级、定主), as the JSON
+    /// of [`crate::game::DealFixed`]; `{}` when nothing was fixed. Part of the deal, so part of
+    /// the chain's first link.
+    pub fixed: String,
+    /// Unix milliseconds.
+    pub created_ms: u64,
+}
+
+/// One seat's record: who sits there and the hash of their token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatRecord {
+    pub seat: usize,
+    /// `None`: the seat is empty (never taken, or left).
+    pub name: Option<String>,
+    /// SHA-256 of the seat token; `None` for bots and empty seats.
+    pub token_hash: Option<String>,
+    pub bot: bool,
+}
+
+/// One accepted action.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogEntry {
+    /// 1, 2, 3, ... without gaps: the `seq` clients see.
+    pub seq: u64,
+    /// The seat that acted (or whose clock ran out, or who was ruled against).
+    pub seat: usize,
+    pub actor: Actor,
+    /// The client's action id, so a resent id is answered after a restart too.
+    pub client_id: Option<u64>,
+    /// Who sent it: [`occupant`] of the seat token for a player's action, `referee` for a
+    /// referee's. Action ids are unique per occupant, so a stranger who later takes the same
+    /// seat and reuses an id is not answered with the previous occupant's ack.
+    pub occupant: Option<String>,
+    /// A referee's stated reason (a ruling's grounds, or why they moved on a seat's behalf).
+    pub reason: Option<String>,
+    /// The engine's action, as JSON text.
+    pub action: String,
+    /// Server time, Unix milliseconds.
+    pub time_ms: u64,
+    /// SHA-256 (hex) over the previous hash and this entry's fields: see [`entry_hash`].
+    pub hash: String,
+}
+
+/// A table as stored: enough to rebuild it.
+#[derive(Clone, Debug)]
+pub struct StoredTable {
+    pub header: TableHeader,
+    pub state: TableState,
+    pub seats: Vec<SeatRecord>,
+    pub log: Vec<LogEntry>,
+}
+
+/// A failed store operation (disk full, database locked too long, corrupt file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreError(pub String);
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "store: {}", self.0)
+    }
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        StoreError(e.to_string())
+    }
+}
+
+/// Where tables and their logs live. Blocking calls: [`Journal`] runs them on their own thread.
+pub trait Store: Send {
+    fn create_table(&mut self, table: &StoredTable) -> Result<(), StoreError>;
+    /// Appends entries of any tables in one transaction: all or nothing.
+    fn append(&mut self, entries: &[(String, LogEntry)]) -> Result<(), StoreError>;
+    fn set_seat(&mut self, table: &str, seat: &SeatRecord) -> Result<(), StoreError>;
+    fn set_state(&mut self, table: &str, state: TableState) -> Result<(), StoreError>;
+    /// Every table not closed, with seats and log: what a restarted server rebuilds.
+    fn open_tables(&mut self) -> Result<Vec<StoredTable>, StoreError>;
+    /// One table, whatever its state.
+    fn table(&mut self, id: &str) -> Result<Option<StoredTable>, StoreError>;
+    /// Every table's id, closed ones too, oldest first (`paiju verify`, `paiju migrate`).
+    fn ids(&mut self) -> Result<Vec<String>, StoreError>;
+}
+
+/// Opens the store a `--db` value names: PostgreSQL for a `postgres://` or `postgresql://` URL
+/// (writes fenced by `node`'s leases when given), else a SQLite file (created if missing).
+/// Blocking: call it off the async runtime.
+pub fn open(db: &str, node: Option<Node>) -> Result<Box<dyn Store>, StoreError> {
+    if is_postgres_url(db) {
+        Ok(Box::new(PostgresStore::open(db, node)?))
+    } else {
+        Ok(Box::new(SqliteStore::open(std::path::Path::new(db))?))
+    }
+}
+
+pub fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}

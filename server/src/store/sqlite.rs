@@ -1,0 +1,278 @@
+//! The embedded default store: one SQLite file in WAL mode, `synchronous=FULL`.
+
+use super::*;
+
+/// The embedded default: one SQLite file in WAL mode.
+pub struct SqliteStore {
+    conn: rusqlite::Connection,
+}
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    ruleset TEXT NOT NULL,
+    options TEXT NOT NULL,
+    deal_algorithm TEXT NOT NULL,
+    seed TEXT NOT NULL,
+    seed_commitment TEXT NOT NULL,
+    board INTEGER NOT NULL,
+    fixed TEXT NOT NULL DEFAULT '{}',
+    created_ms INTEGER NOT NULL,
+    state TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    name TEXT,
+    token_hash TEXT,
+    bot INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS log (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seq INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    actor TEXT NOT NULL,
+    client_id INTEGER,
+    action TEXT NOT NULL,
+    time_ms INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    occupant TEXT,
+    reason TEXT,
+    PRIMARY KEY (table_id, seq)
+) WITHOUT ROWID;
+";
+
+/// Columns added after the first schema, for databases made before them.
+const ADDED_COLUMNS: [(&str, &str, &str); 2] =
+    [("log", "occupant", "TEXT"), ("log", "reason", "TEXT")];
+
+pub(super) fn state_name(s: TableState) -> &'static str {
+    match s {
+        TableState::Waiting => "waiting",
+        TableState::Playing => "playing",
+        TableState::Over => "over",
+        TableState::Closed => "closed",
+    }
+}
+
+pub(super) fn parse_state(s: &str) -> TableState {
+    match s {
+        "waiting" => TableState::Waiting,
+        "playing" => TableState::Playing,
+        "over" => TableState::Over,
+        _ => TableState::Closed,
+    }
+}
+
+impl SqliteStore {
+    /// Opens (or creates) the database. `synchronous=FULL`: a commit is on disk before the
+    /// action is acknowledged, even across a power cut; group commit keeps that affordable.
+    pub fn open(path: &std::path::Path) -> Result<SqliteStore, StoreError> {
+        let conn = rusqlite::Connection::open(path)?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.execute_batch(SCHEMA)?;
+        for (table, column, kind) in ADDED_COLUMNS {
+            let has: bool = conn
+                .prepare(&format!(
+                    "SELECT 1 FROM pragma_table_info('{table}') WHERE name = ?1"
+                ))?
+                .exists([column])?;
+            if !has {
+                conn.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {kind}"))?;
+            }
+        }
+        Ok(SqliteStore { conn })
+    }
+
+    fn load(&self, header_row: (TableHeader, TableState)) -> Result<StoredTable, StoreError> {
+        let (header, state) = header_row;
+        let mut st = self.conn.prepare_cached(
+            "SELECT seat, name, token_hash, bot FROM seats WHERE table_id = ?1 ORDER BY seat",
+        )?;
+        let seats = st
+            .query_map([&header.id], |r| {
+                Ok(SeatRecord {
+                    seat: r.get::<_, i64>(0)? as usize,
+                    name: r.get(1)?,
+                    token_hash: r.get(2)?,
+                    bot: r.get::<_, i64>(3)? != 0,
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut st = self.conn.prepare_cached(
+            "SELECT seq, seat, actor, client_id, action, time_ms, hash, occupant, reason FROM log
+             WHERE table_id = ?1 ORDER BY seq",
+        )?;
+        let log = st
+            .query_map([&header.id], |r| {
+                let actor: String = r.get(2)?;
+                Ok(LogEntry {
+                    seq: r.get::<_, i64>(0)? as u64,
+                    seat: r.get::<_, i64>(1)? as usize,
+                    // An unknown actor name cannot hash to the stored value: verify() flags it.
+                    actor: Actor::parse(&actor).unwrap_or(Actor::Referee),
+                    client_id: r.get::<_, Option<i64>>(3)?.map(|i| i as u64),
+                    action: r.get(4)?,
+                    time_ms: r.get::<_, i64>(5)? as u64,
+                    hash: r.get(6)?,
+                    occupant: r.get(7)?,
+                    reason: r.get(8)?,
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(StoredTable {
+            header,
+            state,
+            seats,
+            log,
+        })
+    }
+
+    fn headers(
+        &self,
+        filter: &str,
+        arg: &str,
+    ) -> Result<Vec<(TableHeader, TableState)>, StoreError> {
+        let sql = format!(
+            "SELECT id, game, ruleset, options, deal_algorithm, seed, seed_commitment, board,
+                    fixed, created_ms, state FROM tables WHERE {filter} ORDER BY created_ms, id"
+        );
+        let mut st = self.conn.prepare(&sql)?;
+        let rows = st
+            .query_map([arg], |r| {
+                Ok((
+                    TableHeader {
+                        id: r.get(0)?,
+                        game: r.get(1)?,
+                        ruleset: r.get(2)?,
+                        options: r.get(3)?,
+                        deal_algorithm: r.get(4)?,
+                        seed: r.get(5)?,
+                        seed_commitment: r.get(6)?,
+                        board: r.get::<_, i64>(7)? as u32,
+                        fixed: r.get(8)?,
+                        created_ms: r.get::<_, i64>(9)? as u64,
+                    },
+                    parse_state(&r.get::<_, String>(10)?),
+                ))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// Every table's id (for `paiju verify`).
+    pub fn all_ids(&self) -> Result<Vec<String>, StoreError> {
+        let mut st = self
+            .conn
+            .prepare("SELECT id FROM tables ORDER BY created_ms, id")?;
+        let ids = st
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<Vec<String>, _>>()?;
+        Ok(ids)
+    }
+
+    /// Direct access for tools and tests (e.g. the tamper test edits a row).
+    pub fn connection(&self) -> &rusqlite::Connection {
+        &self.conn
+    }
+}
+
+impl Store for SqliteStore {
+    fn create_table(&mut self, t: &StoredTable) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        let h = &t.header;
+        tx.execute(
+            "INSERT INTO tables (id, game, ruleset, options, deal_algorithm, seed, seed_commitment,
+                                 board, fixed, created_ms, state)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            rusqlite::params![
+                h.id,
+                h.game,
+                h.ruleset,
+                h.options,
+                h.deal_algorithm,
+                h.seed,
+                h.seed_commitment,
+                h.board as i64,
+                h.fixed,
+                h.created_ms as i64,
+                state_name(t.state)
+            ],
+        )?;
+        for s in &t.seats {
+            tx.execute(
+                "INSERT INTO seats (table_id, seat, name, token_hash, bot) VALUES (?1, ?2, ?3, ?4, ?5)",
+                rusqlite::params![h.id, s.seat as i64, s.name, s.token_hash, s.bot as i64],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn append(&mut self, entries: &[(String, LogEntry)]) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        {
+            let mut st = tx.prepare_cached(
+                "INSERT INTO log (table_id, seq, seat, actor, client_id, action, time_ms, hash,
+                                  occupant, reason)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            )?;
+            for (table, e) in entries {
+                st.execute(rusqlite::params![
+                    table,
+                    e.seq as i64,
+                    e.seat as i64,
+                    e.actor.name(),
+                    e.client_id.map(|i| i as i64),
+                    e.action,
+                    e.time_ms as i64,
+                    e.hash,
+                    e.occupant,
+                    e.reason
+                ])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn set_seat(&mut self, table: &str, s: &SeatRecord) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT INTO seats (table_id, seat, name, token_hash, bot) VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT (table_id, seat) DO UPDATE SET name = ?3, token_hash = ?4, bot = ?5",
+            rusqlite::params![table, s.seat as i64, s.name, s.token_hash, s.bot as i64],
+        )?;
+        Ok(())
+    }
+
+    fn set_state(&mut self, table: &str, state: TableState) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE tables SET state = ?2 WHERE id = ?1",
+            rusqlite::params![table, state_name(state)],
+        )?;
+        Ok(())
+    }
+
+    fn open_tables(&mut self) -> Result<Vec<StoredTable>, StoreError> {
+        self.headers("state != ?1", "closed")?
+            .into_iter()
+            .map(|h| self.load(h))
+            .collect()
+    }
+
+    fn table(&mut self, id: &str) -> Result<Option<StoredTable>, StoreError> {
+        match self.headers("id = ?1", id)?.into_iter().next() {
+            Some(h) => Ok(Some(self.load(h)?)),
+            None => Ok(None),
+        }
+    }
+
+    fn ids(&mut self) -> Result<Vec<String>, StoreError> {
+        self.all_ids()
+    }
+}

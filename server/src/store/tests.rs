@@ -1,0 +1,573 @@
+//! The store's tests: one suite, two backends. Every test of a [`Store`] and of an
+//! [`EventStore`] runs against SQLite and against PostgreSQL (a fresh database on the server
+//! `PAIJU_TEST_POSTGRES` names, which `scripts/test` starts; unset, the test fails and says so).
+//! Then the PostgreSQL-only tests: migrations, leases fencing writes (tables' and events'), and
+//! two nodes racing for one table.
+
+use super::*;
+
+/// Opens a new connection to one test's store (called again to reopen it).
+type Factory = Box<dyn Fn() -> Box<dyn Store>>;
+
+/// The backends, each with a fresh, empty store for the test `name`.
+fn backends(name: &str) -> Vec<(&'static str, Factory)> {
+    let dir = std::env::temp_dir().join(format!(
+        "paiju-store-{name}-{}-{}",
+        std::process::id(),
+        now_ms()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("t.db");
+    let _ = std::fs::remove_file(&path);
+    let url = postgres::test_database(name);
+    vec![
+        (
+            "sqlite",
+            Box::new(move || Box::new(SqliteStore::open(&path).unwrap()) as Box<dyn Store>),
+        ),
+        (
+            "postgres",
+            Box::new(move || Box::new(PostgresStore::open(&url, None).unwrap()) as Box<dyn Store>),
+        ),
+    ]
+}
+
+pub(crate) fn header(id: &str) -> TableHeader {
+    let seed = rules::deal::Seed([9; 32]);
+    TableHeader {
+        id: id.into(),
+        game: "shengji".into(),
+        ruleset: "fujian-2024".into(),
+        options: "{}".into(),
+        deal_algorithm: rules::deal::ALGORITHM.into(),
+        seed: seed.to_hex(),
+        seed_commitment: seed.commitment(),
+        board: 1,
+        fixed: "{}".into(),
+        created_ms: 1,
+    }
+}
+
+fn table(id: &str) -> StoredTable {
+    StoredTable {
+        header: header(id),
+        state: TableState::Waiting,
+        seats: vec![SeatRecord {
+            seat: 0,
+            name: Some("老王".into()),
+            token_hash: Some("ab".into()),
+            bot: false,
+        }],
+        log: vec![],
+    }
+}
+
+/// Entries `from..=to` of a chain that goes on from `prev`; `tag` makes two writers' entries
+/// differ.
+fn entries(prev: &str, from: u64, to: u64, tag: &str) -> Vec<LogEntry> {
+    let mut prev = prev.to_string();
+    (from..=to)
+        .map(|seq| {
+            let mut e = LogEntry {
+                seq,
+                seat: (seq % 4) as usize,
+                actor: Actor::Player,
+                client_id: Some(seq),
+                occupant: Some("0123456789abcdef".into()),
+                reason: (seq % 3 == 0).then(|| format!("理由 {tag}")),
+                action: format!(r#"{{"type":"play","n":{seq},"by":"{tag}"}}"#),
+                time_ms: 1000 + seq,
+                hash: String::new(),
+            };
+            e.hash = entry_hash(&prev, &e);
+            prev = e.hash.clone();
+            e
+        })
+        .collect()
+}
+
+fn chain(header: &TableHeader, n: u64) -> Vec<LogEntry> {
+    entries(&genesis(header), 1, n, "")
+}
+
+fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn a_clean_chain_verifies_and_any_edit_is_caught() {
+    let h = header("t1");
+    let log = chain(&h, 5);
+    assert_eq!(verify(&h, &log), Ok(()));
+
+    let mut edited = log.clone();
+    edited[2].action = r#"{"type":"play","n":99}"#.into();
+    assert_eq!(verify(&h, &edited), Err(Tampered::Hash { seq: 3 }));
+
+    let mut dropped = log.clone();
+    dropped.remove(1);
+    assert_eq!(
+        verify(&h, &dropped),
+        Err(Tampered::Gap { index: 1, seq: 3 })
+    );
+
+    let mut other_seat = log.clone();
+    other_seat[4].seat = 0;
+    assert_eq!(verify(&h, &other_seat), Err(Tampered::Hash { seq: 5 }));
+
+    let mut h2 = h.clone();
+    h2.board = 2;
+    assert_eq!(verify(&h2, &log), Err(Tampered::Hash { seq: 1 }));
+
+    let mut h3 = h.clone();
+    h3.seed = rules::deal::Seed([8; 32]).to_hex();
+    assert_eq!(verify(&h3, &log), Err(Tampered::Seed));
+}
+
+#[test]
+fn round_trips_through_the_journal() {
+    for (backend, open) in backends("round_trip") {
+        let h = header("t1");
+        let log = chain(&h, 3);
+        let rt = rt();
+        {
+            let (journal, thread) = Journal::start(open(), Default::default());
+            rt.block_on(async {
+                journal.create_table(table("t1")).await.unwrap();
+                for e in &log {
+                    journal.append("t1", e.clone()).await.unwrap();
+                }
+                // A duplicate seq is refused (the primary key), never silently stored twice.
+                assert!(
+                    journal.append("t1", log[0].clone()).await.is_err(),
+                    "{backend}"
+                );
+                journal.set_state("t1", TableState::Playing).await.unwrap();
+                let mut seat = table("t1").seats[0].clone();
+                seat.seat = 2;
+                seat.bot = true;
+                seat.token_hash = None;
+                journal.set_seat("t1", seat).await.unwrap();
+                let loaded = journal.load("t1").await.unwrap().unwrap();
+                assert_eq!(loaded.log, log, "{backend}");
+            });
+            drop(journal);
+            thread.join();
+        }
+        let mut store = open();
+        let open_now = store.open_tables().unwrap();
+        assert_eq!(open_now.len(), 1, "{backend}");
+        let t = &open_now[0];
+        assert_eq!(t.header, h, "{backend}");
+        assert_eq!(t.log, log, "{backend}");
+        assert_eq!(t.state, TableState::Playing, "{backend}");
+        assert_eq!(t.seats.len(), 2, "{backend}");
+        assert_eq!(t.seats[0].name.as_deref(), Some("老王"), "{backend}");
+        assert_eq!(t.seats[0].token_hash.as_deref(), Some("ab"), "{backend}");
+        assert!(t.seats[1].bot && t.seats[1].seat == 2, "{backend}");
+        assert_eq!(verify(&t.header, &t.log), Ok(()), "{backend}");
+        store.set_state("t1", TableState::Closed).unwrap();
+        assert!(store.open_tables().unwrap().is_empty(), "{backend}");
+        assert!(store.table("t1").unwrap().is_some(), "{backend}");
+        assert!(store.table("nope").unwrap().is_none(), "{backend}");
+        assert_eq!(store.ids().unwrap(), ["t1"], "{backend}");
+    }
+}
+
+#[test]
+fn one_tables_refused_entry_does_not_fail_the_others_in_its_batch() {
+    for (backend, open) in backends("batch") {
+        let mut store = open();
+        for id in ["a", "b"] {
+            store.create_table(&table(id)).unwrap();
+        }
+        let a = chain(&header("a"), 2);
+        let b = chain(&header("b"), 2);
+        store.append(&[("a".into(), a[0].clone())]).unwrap();
+        // One group commit: a's seq 1 again (refused), b's 1 and 2, a's 2.
+        let mut waiting = Vec::new();
+        let mut pending: journal::Pending = Vec::new();
+        for (t, e) in [("a", &a[0]), ("b", &b[0]), ("b", &b[1]), ("a", &a[1])] {
+            let (tx, rx) = oneshot::channel();
+            pending.push((t.to_string(), e.clone(), tx));
+            waiting.push((t, rx));
+        }
+        journal::flush(store.as_mut(), &mut pending, &Default::default());
+        let results: Vec<(&str, bool)> = waiting
+            .into_iter()
+            .map(|(t, mut rx)| (t, rx.try_recv().unwrap().is_ok()))
+            .collect();
+        // Table a's entries shared a transaction and failed together; b's went through.
+        assert_eq!(
+            results,
+            [("a", false), ("b", true), ("b", true), ("a", false)],
+            "{backend}"
+        );
+        assert_eq!(store.table("b").unwrap().unwrap().log, b, "{backend}");
+        assert_eq!(store.table("a").unwrap().unwrap().log, a[..1], "{backend}");
+    }
+}
+
+#[test]
+fn postgres_migrations_are_versioned_and_run_once() {
+    let url = postgres::test_database("migrations");
+    let mut first = PostgresStore::open(&url, None).unwrap();
+    drop(PostgresStore::open(&url, None).unwrap());
+    let rt = rt();
+    let versions: Vec<i32> = rt.block_on(async {
+        let client = postgres::connect(&url).await.unwrap();
+        client
+            .query("SELECT version FROM schema_version ORDER BY version", &[])
+            .await
+            .unwrap()
+            .iter()
+            .map(|r| r.get(0))
+            .collect()
+    });
+    assert_eq!(versions, [1, 2, 3]);
+    // A database a newer paiju migrated is refused, not written to.
+    first
+        .execute("INSERT INTO schema_version VALUES (99, 0)")
+        .unwrap();
+    let err = PostgresStore::open(&url, None).err().unwrap();
+    assert!(err.0.contains("newer"), "{err}");
+}
+
+fn node(id: &str) -> Node {
+    Node {
+        id: id.into(),
+        address: format!("http://{id}.example:8080"),
+        lease: std::time::Duration::from_secs(10),
+    }
+}
+
+#[test]
+fn postgres_writes_are_fenced_by_the_lease() {
+    let url = postgres::test_database("fence");
+    let rt = rt();
+    let leases_b = rt.block_on(Leases::connect(&url, node("b"))).unwrap();
+    let mut a = PostgresStore::open(&url, Some(node("a"))).unwrap();
+    let mut b = PostgresStore::open(&url, Some(node("b"))).unwrap();
+    // The node that creates a table holds its lease.
+    a.create_table(&table("t")).unwrap();
+    let log = chain(&header("t"), 3);
+    a.append(&[("t".into(), log[0].clone())]).unwrap();
+    assert_eq!(
+        rt.block_on(leases_b.owner("t")).unwrap(),
+        Owner::Other {
+            node: "a".into(),
+            address: "http://a.example:8080".into()
+        }
+    );
+    // Another node cannot write to it, nor take it while the lease lives.
+    let err = b.append(&[("t".into(), log[1].clone())]).unwrap_err();
+    assert!(err.0.contains("lease lost"), "{err}");
+    assert!(b.set_state("t", TableState::Playing).is_err());
+    assert!(!rt.block_on(leases_b.acquire("t")).unwrap());
+    // The lease runs out (a's node died): b takes the table; a cannot write any more.
+    a.execute("UPDATE leases SET expires_at = now() - interval '1 second'")
+        .unwrap();
+    assert_eq!(rt.block_on(leases_b.owner("t")).unwrap(), Owner::Free);
+    assert_eq!(rt.block_on(leases_b.free_tables()).unwrap(), ["t"]);
+    assert!(rt.block_on(leases_b.acquire("t")).unwrap());
+    assert_eq!(rt.block_on(leases_b.owner("t")).unwrap(), Owner::Me);
+    let err = a.append(&[("t".into(), log[1].clone())]).unwrap_err();
+    assert!(err.0.contains("lease lost"), "{err}");
+    b.append(&[("t".into(), log[1].clone())]).unwrap();
+    // Renewal keeps what b holds; a holds nothing.
+    let held = rt.block_on(leases_b.renew(&["t".into()])).unwrap();
+    assert!(held.contains("t"));
+    // Closing the table ends its lease.
+    b.set_state("t", TableState::Closed).unwrap();
+    assert_eq!(rt.block_on(leases_b.owner("t")).unwrap(), Owner::None);
+    assert!(rt
+        .block_on(leases_b.renew(&["t".into()]))
+        .unwrap()
+        .is_empty());
+    assert_eq!(b.table("t").unwrap().unwrap().log, log[..2]);
+}
+
+/// Two nodes fight over one table for many rounds, each stealing it as soon as it may (the
+/// lease forced to expire), loading the log and appending the next entry chained to what it
+/// loaded. Whatever the interleaving, the log stays one chain, and every append that reported
+/// success is in it as written: two writers never both append.
+#[test]
+fn postgres_two_nodes_racing_for_one_table_never_both_append() {
+    let url = postgres::test_database("race");
+    let mut first = PostgresStore::open(&url, Some(node("a"))).unwrap();
+    first.create_table(&table("t")).unwrap();
+    drop(first);
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(2));
+    let racers: Vec<_> = ["a", "b"]
+        .into_iter()
+        .map(|me| {
+            let url = url.clone();
+            let barrier = barrier.clone();
+            std::thread::spawn(move || {
+                let rt = rt();
+                let leases = rt.block_on(Leases::connect(&url, node(me))).unwrap();
+                let mut store = PostgresStore::open(&url, Some(node(me))).unwrap();
+                let mut acked: Vec<LogEntry> = Vec::new();
+                let mut refused = 0;
+                barrier.wait();
+                for _ in 0..40 {
+                    store
+                        .execute("UPDATE leases SET expires_at = now() - interval '1 ms'")
+                        .unwrap();
+                    if !rt.block_on(leases.acquire("t")).unwrap() {
+                        continue;
+                    }
+                    let t = store.table("t").unwrap().unwrap();
+                    let prev = t
+                        .log
+                        .last()
+                        .map(|e| e.hash.clone())
+                        .unwrap_or_else(|| genesis(&t.header));
+                    let n = t.log.len() as u64 + 1;
+                    let e = entries(&prev, n, n, me).remove(0);
+                    match store.append(&[("t".into(), e.clone())]) {
+                        Ok(()) => acked.push(e),
+                        Err(_) => refused += 1,
+                    }
+                }
+                (acked, refused)
+            })
+        })
+        .collect();
+    let results: Vec<(Vec<LogEntry>, usize)> =
+        racers.into_iter().map(|r| r.join().unwrap()).collect();
+    let t = PostgresStore::open(&url, None)
+        .unwrap()
+        .table("t")
+        .unwrap()
+        .unwrap();
+    assert_eq!(verify(&t.header, &t.log), Ok(()), "one chain");
+    let acked: Vec<&LogEntry> = results.iter().flat_map(|(a, _)| a).collect();
+    assert_eq!(
+        acked.len(),
+        t.log.len(),
+        "every stored entry was acknowledged once"
+    );
+    for e in acked {
+        assert_eq!(
+            &t.log[(e.seq - 1) as usize],
+            e,
+            "acknowledged entry {}",
+            e.seq
+        );
+    }
+    assert!(!t.log.is_empty());
+    eprintln!(
+        "race: {} entries; a {} stored, {} refused; b {} stored, {} refused",
+        t.log.len(),
+        results[0].0.len(),
+        results[0].1,
+        results[1].0.len(),
+        results[1].1
+    );
+}
+
+// --- events ---------------------------------------------------------------------------------
+
+/// Opens a new connection to one test's event store (called again to reopen it).
+type EventFactory = Box<dyn Fn() -> Box<dyn EventStore>>;
+
+/// The backends of [`EventStore`], each with a fresh, empty database for the test `name`.
+fn event_backends(name: &str) -> Vec<(&'static str, EventFactory)> {
+    let dir = std::env::temp_dir().join(format!(
+        "paiju-events-{name}-{}-{}",
+        std::process::id(),
+        now_ms()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("e.db");
+    let _ = std::fs::remove_file(&path);
+    let url = postgres::test_database(name);
+    vec![
+        (
+            "sqlite",
+            Box::new(move || {
+                Box::new(SqliteStore::open_events(&path).unwrap()) as Box<dyn EventStore>
+            }),
+        ),
+        (
+            "postgres",
+            Box::new(move || {
+                Box::new(PostgresStore::open(&url, None).unwrap()) as Box<dyn EventStore>
+            }),
+        ),
+    ]
+}
+
+/// An event dealing from the same seed as [`header`]'s tables: those are its tables.
+fn event_header(id: &str, created_ms: u64) -> EventHeader {
+    let seed = rules::deal::Seed([9; 32]);
+    EventHeader {
+        id: id.into(),
+        game: "shengji".into(),
+        name: "测试赛".into(),
+        seed: seed.to_hex(),
+        seed_commitment: seed.commitment(),
+        pair_secret: "ab".repeat(32),
+        created_ms,
+    }
+}
+
+/// Entries `from..=to` of an event's chain that goes on from `prev`.
+fn event_entries(prev: &str, from: u64, to: u64) -> Vec<EventEntry> {
+    let mut prev = prev.to_string();
+    (from..=to)
+        .map(|seq| {
+            let mut e = EventEntry {
+                seq,
+                action: format!(r#"{{"type":"start_round","round":{seq}}}"#),
+                time_ms: 100 + seq,
+                hash: String::new(),
+            };
+            e.hash = event_entry_hash(&prev, &e);
+            prev = e.hash.clone();
+            e
+        })
+        .collect()
+}
+
+#[test]
+fn events_are_created_appended_refused_twice_and_rebuilt_verified() {
+    for (backend, open) in event_backends("events") {
+        let h = event_header("e1", 5);
+        let log = event_entries(&event_genesis(&h), 1, 3);
+        let other = event_header("e2", 6);
+        let other_log = event_entries(&event_genesis(&other), 1, 1);
+        {
+            let mut s = open();
+            s.create_event(&h, &log[0]).unwrap();
+            s.append_event("e1", &log[1]).unwrap();
+            // A seq already there is refused (the primary key), never stored twice.
+            let err = s.append_event("e1", &log[1]).unwrap_err();
+            assert!(!err.0.is_empty(), "{backend}");
+            s.append_event("e1", &log[2]).unwrap();
+            // An event id already there is refused whole: its first entry is not stored either.
+            assert!(s.create_event(&h, &other_log[0]).is_err(), "{backend}");
+            // No entry for an event that does not exist (the foreign key).
+            assert!(s.append_event("nope", &log[0]).is_err(), "{backend}");
+            s.create_event(&other, &other_log[0]).unwrap();
+        }
+        // Reopened: what a restarted server rebuilds, oldest first, each chain verified.
+        let mut s = open();
+        let all = s.events().unwrap();
+        assert_eq!(all.len(), 2, "{backend}");
+        assert_eq!(all[0].header, h, "{backend}");
+        assert!(!all[0].finished, "{backend}");
+        assert_eq!(all[0].log, log, "{backend}");
+        assert_eq!(verify_event(&h, &all[0].log), Ok(()), "{backend}");
+        assert_eq!(all[1].header, other, "{backend}");
+        assert_eq!(all[1].log, other_log, "{backend}");
+        assert_eq!(verify_event(&other, &all[1].log), Ok(()), "{backend}");
+        // One event, as a node taking it over loads it.
+        let one = s.event("e1").unwrap().expect("stored");
+        assert_eq!((&one.header, &one.log), (&h, &log), "{backend}");
+        assert!(s.event("nope").unwrap().is_none(), "{backend}");
+        // The chain catches an edited entry and an edited header.
+        let mut edited = one.log.clone();
+        edited[1].action = r#"{"type":"start_round","round":9}"#.into();
+        assert_eq!(
+            verify_event(&h, &edited),
+            Err(Tampered::Hash { seq: 2 }),
+            "{backend}"
+        );
+        let mut renamed = h.clone();
+        renamed.name = "别的赛".into();
+        assert_eq!(
+            verify_event(&renamed, &one.log),
+            Err(Tampered::Hash { seq: 1 }),
+            "{backend}"
+        );
+        let mut dropped = one.log.clone();
+        dropped.remove(1);
+        assert_eq!(
+            verify_event(&h, &dropped),
+            Err(Tampered::Gap { index: 1, seq: 3 }),
+            "{backend}"
+        );
+        s.set_event_finished("e1").unwrap();
+        drop(s);
+        let mut s = open();
+        assert!(s.event("e1").unwrap().unwrap().finished, "{backend}");
+        assert!(!s.event("e2").unwrap().unwrap().finished, "{backend}");
+    }
+}
+
+/// An event is run by one node: its writes are fenced by its lease, another node takes it only
+/// once that lease ran out, and the event's tables follow it.
+#[test]
+fn postgres_event_writes_are_fenced_by_the_events_lease_and_its_tables_follow_it() {
+    let url = postgres::test_database("event_fence");
+    let rt = rt();
+    let leases_b = rt.block_on(Leases::connect(&url, node("b"))).unwrap();
+    let mut a = PostgresStore::open(&url, Some(node("a"))).unwrap();
+    let mut b = PostgresStore::open(&url, Some(node("b"))).unwrap();
+    let h = event_header("e1", 5);
+    let log = event_entries(&event_genesis(&h), 1, 3);
+    // The node that creates an event runs it.
+    a.create_event(&h, &log[0]).unwrap();
+    assert_eq!(
+        rt.block_on(leases_b.event_owner("e1")).unwrap(),
+        Owner::Other {
+            node: "a".into(),
+            address: "http://a.example:8080".into()
+        }
+    );
+    assert_eq!(
+        rt.block_on(leases_b.event_owner("nope")).unwrap(),
+        Owner::None
+    );
+    // Another node cannot write to it, nor take it while the lease lives.
+    let err = b.append_event("e1", &log[1]).unwrap_err();
+    assert!(err.0.contains("lease lost"), "{err}");
+    assert!(b.set_event_finished("e1").is_err());
+    assert!(!rt.block_on(leases_b.acquire_event("e1")).unwrap());
+    assert!(rt.block_on(leases_b.free_events()).unwrap().is_empty());
+    a.append_event("e1", &log[1]).unwrap();
+    // The event's table (it deals from the event's seed), opened by a: even once the table's
+    // own lease ran out, only the node running the event may take it.
+    a.create_table(&table("t")).unwrap();
+    a.execute("UPDATE leases SET expires_at = now() - interval '1 second'")
+        .unwrap();
+    assert!(rt.block_on(leases_b.free_tables()).unwrap().is_empty());
+    assert!(!rt.block_on(leases_b.acquire("t")).unwrap());
+    // The event's lease runs out (a's node died): b takes the event, then its table; a cannot
+    // write to the event any more.
+    a.execute("UPDATE event_leases SET expires_at = now() - interval '1 second'")
+        .unwrap();
+    assert_eq!(
+        rt.block_on(leases_b.event_owner("e1")).unwrap(),
+        Owner::Free
+    );
+    assert_eq!(rt.block_on(leases_b.free_events()).unwrap(), ["e1"]);
+    assert!(rt.block_on(leases_b.acquire_event("e1")).unwrap());
+    assert_eq!(rt.block_on(leases_b.event_owner("e1")).unwrap(), Owner::Me);
+    let err = a.append_event("e1", &log[2]).unwrap_err();
+    assert!(err.0.contains("lease lost"), "{err}");
+    b.append_event("e1", &log[2]).unwrap();
+    assert_eq!(rt.block_on(leases_b.free_tables()).unwrap(), ["t"]);
+    assert!(rt.block_on(leases_b.acquire("t")).unwrap());
+    // Renewal keeps what b runs; a graceful stop gives it up for the next node.
+    let held = rt.block_on(leases_b.renew_events(&["e1".into()])).unwrap();
+    assert!(held.contains("e1"));
+    b.set_event_finished("e1").unwrap();
+    assert_eq!(
+        rt.block_on(leases_b.event_commitment("e1")).unwrap(),
+        Some((h.seed_commitment.clone(), true))
+    );
+    rt.block_on(leases_b.release_all()).unwrap();
+    assert_eq!(
+        rt.block_on(leases_b.event_owner("e1")).unwrap(),
+        Owner::Free
+    );
+    let stored = b.event("e1").unwrap().unwrap();
+    assert_eq!(stored.log, log);
+    assert_eq!(verify_event(&h, &stored.log), Ok(()));
+}

@@ -1,0 +1,422 @@
+//! Acting: who may act, the id caches, questions, stale decisions, and the one path every
+//! action takes (apply → store → ack → broadcast); the clock and the bots.
+
+use super::*;
+
+impl<G: TableGame> Table<G> {
+    // --- acting ---------------------------------------------------------------------------------
+
+    pub(super) async fn act(&mut self, conn: u64, act: Act) {
+        let arrived = Instant::now();
+        let Some(sub) = self.subscribers.iter().find(|s| s.outlet.id == conn) else {
+            return;
+        };
+        let (who, outlet) = (sub.who, sub.outlet.clone());
+        let id = act.id;
+        let (acting, actor, key) = match self.who_acts(who, &act) {
+            Ok(it) => it,
+            Err(p) => return self.reject(&outlet, id, p),
+        };
+        // A resent id: answer from the cache, never apply twice.
+        match self.ids.get(&key, id) {
+            Some(Told::Acked(seq)) => {
+                let text = to_text(&ClientOut::Ack { id, seq: *seq });
+                return self.send(&outlet, text);
+            }
+            Some(Told::Refused(p)) => {
+                let p = p.clone();
+                return self.reject(&outlet, id, p);
+            }
+            None => {}
+        }
+        let parsed: G::Action = match serde_json::from_value(act.action) {
+            Ok(a) => a,
+            Err(e) => {
+                let p = Problem::new(
+                    codes::BAD_ACTION,
+                    format!("无法识别的动作：{e}"),
+                    format!("not an action of this game: {e}"),
+                );
+                self.ids.remember(key, id, Told::Refused(p.clone()));
+                return self.reject(&outlet, id, p);
+            }
+        };
+        // A question (问牌) is not a move: answered to the asker alone, never logged, never
+        // touching a clock, once per seat per state of the table.
+        if let Some(answer) = self.engine.ask(acting, &parsed) {
+            return self.answer(&outlet, acting, id, answer);
+        }
+        // Decided on an older state (the clock or 托管 played meanwhile, a ruling came): the
+        // player did not see what they would be playing into.
+        if act.seq != self.seq {
+            let p = stale(act.seq, self.seq);
+            self.ids.remember(key, id, Told::Refused(p.clone()));
+            return self.reject(&outlet, id, p);
+        }
+        let client = Client {
+            key: key.clone(),
+            id,
+            outlet: &outlet,
+        };
+        match self
+            .commit(acting, actor, Some(client), parsed, act.reason)
+            .await
+        {
+            Ok(_) => self.deps.metrics.round_trip(G::GAME, arrived.elapsed()),
+            Err(p) => {
+                if p.code != codes::STORE_FAILED {
+                    self.ids.remember(key, id, Told::Refused(p.clone()));
+                }
+                self.reject(&outlet, id, p);
+            }
+        }
+    }
+
+    /// The seat an `act` is for, who acts, and the key of its id: a player acts for their own
+    /// seat without a reason; a referee names the seat and gives a reason (a ruling's grounds,
+    /// or why they move on the seat's behalf); a spectator cannot act.
+    pub(super) fn who_acts(&self, who: Who, act: &Act) -> Result<(usize, Actor, String), Problem> {
+        match who {
+            Who::Spectator => Err(Problem::new(
+                codes::SPECTATOR,
+                "观战者不能出牌",
+                "a spectator cannot act",
+            )),
+            Who::Seat(mine) => {
+                if act.seat.is_some_and(|s| s != mine) {
+                    return Err(Problem::new(
+                        codes::NOT_YOUR_SEAT,
+                        "你只能为自己的座位出牌",
+                        "you can act only for your own seat",
+                    ));
+                }
+                if act.reason.is_some() {
+                    return Err(Problem::new(
+                        codes::REASON,
+                        "只有裁判的动作附带理由",
+                        "only a referee's action carries a reason",
+                    ));
+                }
+                if self.review.is_some() {
+                    return Err(Problem::new(
+                        codes::UNDER_REVIEW,
+                        "裁判正在审查本桌，请等审查结束再出牌",
+                        "the referee has the table under review: play on when it ends",
+                    ));
+                }
+                let key = match &self.seats[mine].token_hash {
+                    Some(h) => store::occupant(h),
+                    None => format!("seat {mine}"),
+                };
+                Ok((mine, Actor::Player, key))
+            }
+            Who::Referee => {
+                let Some(seat) = act.seat.filter(|&s| s < self.seats.len()) else {
+                    return Err(Problem::new(
+                        codes::BAD_SEAT,
+                        "裁判判罚必须指明座位",
+                        "a ruling must name a seat",
+                    ));
+                };
+                let reason = act.reason.as_deref().map(str::trim).unwrap_or("");
+                // Control characters (NUL among them, which PostgreSQL text cannot hold) have
+                // no place in a reason shown to players.
+                if reason.is_empty()
+                    || reason.chars().count() > MAX_REASON
+                    || reason.chars().any(char::is_control)
+                {
+                    return Err(Problem::new(
+                        codes::REASON,
+                        format!("裁判的判罚或代为出牌须写明理由（1 到 {MAX_REASON} 个字）"),
+                        format!(
+                            "a referee's ruling or move on a seat's behalf needs a reason (1 to {MAX_REASON} characters)"
+                        ),
+                    ));
+                }
+                Ok((seat, Actor::Referee, REFEREE_KEY.to_string()))
+            }
+        }
+    }
+
+    /// Answers a question to the asker alone.
+    pub(super) fn answer(
+        &mut self,
+        outlet: &Outlet,
+        seat: usize,
+        id: u64,
+        answer: Result<Vec<G::Event>, G::Error>,
+    ) {
+        if self.asked[seat] == Some(self.seq) {
+            let p = Problem::new(
+                codes::ALREADY_ASKED,
+                "刚刚问过了：有人出牌后才能再问",
+                "you just asked: ask again after the next play",
+            );
+            return self.reject(outlet, id, p);
+        }
+        match answer {
+            Err(e) => self.reject(outlet, id, Problem::explain(&e)),
+            Ok(events) => {
+                self.asked[seat] = Some(self.seq);
+                let events: Vec<Value> = events
+                    .iter()
+                    .map(|e| serde_json::to_value(e).expect("events serialise"))
+                    .collect();
+                let text = to_text(&ClientOut::Answer { id, events });
+                self.send(outlet, text);
+            }
+        }
+    }
+
+    pub(super) fn reject(&mut self, outlet: &Outlet, id: u64, problem: Problem) {
+        self.deps.metrics.refusal(&problem.code);
+        tracing::info!(conn = outlet.id, id, code = %problem.code, "action refused");
+        let text = to_text(&ClientOut::Rejected { id, problem });
+        self.send(outlet, text);
+    }
+
+    /// Applies, stores, acknowledges and broadcasts one action. On `Err` nothing changed (or,
+    /// for `store_failed`, the table stops and rebuilds itself from its log).
+    pub(super) async fn commit(
+        &mut self,
+        seat: usize,
+        actor: Actor,
+        client: Option<Client<'_>>,
+        action: G::Action,
+        reason: Option<String>,
+    ) -> Result<u64, Problem> {
+        // After the end only a referee may still act (a penalty found afterwards, closing the
+        // board): the engine decides what it accepts then.
+        if (self.state == TableState::Over || self.engine.is_over()) && actor != Actor::Referee {
+            return Err(Problem::new(
+                codes::GAME_OVER,
+                "这一局已经结束",
+                "the game is over",
+            ));
+        }
+        if self.state != TableState::Playing
+            && self.state != TableState::Over
+            && actor != Actor::Referee
+        {
+            return Err(Problem::new(
+                codes::TABLE_WAITING,
+                "还有空座位，牌局尚未开始",
+                "the game starts when every seat is taken",
+            ));
+        }
+        let action_json = serde_json::to_string(&action).unwrap_or_default();
+        let events = self
+            .engine
+            .apply(seat, actor, action)
+            .map_err(|e| Problem::explain(&e))?;
+        let reason = reason.map(|r| r.trim().to_string());
+        let mut entry = LogEntry {
+            seq: self.seq + 1,
+            seat,
+            actor,
+            client_id: client.as_ref().map(|c| c.id),
+            occupant: client
+                .as_ref()
+                .filter(|_| actor != Actor::Referee)
+                .map(|c| c.key.clone()),
+            reason: reason.clone(),
+            action: action_json,
+            time_ms: store::now_ms(),
+            hash: String::new(),
+        };
+        entry.hash = store::entry_hash(&self.prev_hash, &entry);
+        if let Err(e) = self.deps.journal.append(&self.id, entry.clone()).await {
+            return Err(self.store_failed(&e));
+        }
+        self.deps.metrics.action(G::GAME, actor.name());
+        if actor == Actor::Referee {
+            tracing::info!(seat, reason = entry.reason.as_deref().unwrap_or(""), action = %entry.action, "referee ruling");
+        }
+        self.seq = entry.seq;
+        self.prev_hash = entry.hash;
+        if self.history.len() == HISTORY {
+            self.history.pop_front();
+        }
+        self.history.push_back(Entry {
+            seat,
+            actor,
+            reason,
+            events,
+        });
+        if self.engine.is_over() && self.state != TableState::Over {
+            if let Err(e) = self
+                .deps
+                .journal
+                .set_state(&self.id, TableState::Over)
+                .await
+            {
+                // The entry is stored: the rebuilt table finds the game over from its log.
+                self.store_failed(&e);
+            }
+            self.state = TableState::Over;
+        }
+        // The summary first: whoever hears of this action (its ack, its events) and then asks
+        // the lobby or an event about the table must find it as it is now (an event opens the
+        // next board only once it sees this one over).
+        self.publish();
+        if let Some(c) = client {
+            self.ids.remember(c.key, c.id, Told::Acked(self.seq));
+            let text = to_text(&ClientOut::Ack {
+                id: c.id,
+                seq: self.seq,
+            });
+            self.send(c.outlet, text);
+        }
+        self.restart_clock();
+        self.broadcast_entry(self.seq);
+        self.schedule_bot();
+        Ok(self.seq)
+    }
+
+    /// A write failed after the engine moved: the in-memory state can no longer be trusted.
+    /// The actor stops after this command and the table is rebuilt from its log.
+    pub(super) fn store_failed(&mut self, e: &store::StoreError) -> Problem {
+        tracing::error!(error = %e, "store write failed; rebuilding the table from its log");
+        self.deps.metrics.store_failure();
+        self.broken = true;
+        store_problem(e)
+    }
+
+    pub(super) fn restart_clock(&mut self) {
+        self.clock = None;
+        // Under review no clock runs (review.rs starts it again).
+        if self.state != TableState::Playing
+            || self.engine.to_act().is_empty()
+            || self.review.is_some()
+        {
+            return;
+        }
+        let scale = self.deps.settings.clock_scale;
+        let now = Instant::now();
+        let since = scale.to_game(now - self.started.unwrap_or(now));
+        if let Some(limit) = self.engine.move_limit(since) {
+            self.clock = Some(MoveClock {
+                started: now,
+                limit: scale.to_real(limit),
+            });
+        }
+    }
+
+    pub(super) fn schedule_bot(&mut self) {
+        let due = self.state == TableState::Playing
+            && self.review.is_none()
+            && self
+                .engine
+                .to_act()
+                .iter()
+                .any(|&s| self.seats[s].bot || self.auto[s]);
+        self.bot_at = if due {
+            Some(
+                self.bot_at
+                    .unwrap_or_else(|| Instant::now() + self.deps.settings.bot_delay),
+            )
+        } else {
+            None
+        };
+    }
+
+    pub(super) async fn on_timeout(&mut self) {
+        self.clock = None;
+        let Some(&seat) = self.engine.to_act().first() else {
+            return;
+        };
+        // A player away when their time runs out is played for (托管) until they return.
+        if !self.seats[seat].bot && !self.connected(seat) {
+            self.auto[seat] = true;
+        }
+        let action = self.engine.timeout_action();
+        tracing::info!(seat, away = self.auto[seat], "clock ran out");
+        if let Err(p) = self.commit(seat, Actor::Clock, None, action, None).await {
+            tracing::error!(seat, code = %p.code, "the timeout action was refused; playing the lowest legal action");
+            let view = self.engine.view(Viewer::Seat(seat));
+            if let Some(a) = bots::simplest::<G>(&view) {
+                let _ = self.commit(seat, Actor::Clock, None, a, None).await;
+            }
+        }
+        self.after_presence_change();
+    }
+
+    pub(super) async fn on_bot(&mut self) {
+        self.bot_at = None;
+        let Some(seat) = self
+            .engine
+            .to_act()
+            .into_iter()
+            .find(|&s| self.seats[s].bot || self.auto[s])
+        else {
+            return;
+        };
+        let actor = if self.seats[seat].bot {
+            Actor::Bot
+        } else {
+            Actor::Auto
+        };
+        // The bot sees exactly what a player in that seat would.
+        let view = self.engine.view(Viewer::Seat(seat));
+        let thinking = Instant::now();
+        let choice = bots::simplest::<G>(&view);
+        self.deps.metrics.bot_decision(G::GAME, thinking.elapsed());
+        match choice {
+            Some(a) => {
+                if let Err(p) = self.commit(seat, actor, None, a, None).await {
+                    tracing::error!(seat, code = %p.code, "the engine refused its own legal action");
+                }
+            }
+            None => tracing::error!(seat, "no legal action for a bot's seat"),
+        }
+    }
+}
+
+/// What a client was told about one of its action ids.
+#[derive(Clone, Debug)]
+pub(super) enum Told {
+    Acked(u64),
+    Refused(Problem),
+}
+
+/// Recent action ids by sender, bounded to [`ID_CACHE`] (oldest forgotten first).
+#[derive(Default)]
+pub(super) struct IdCache {
+    told: HashMap<(String, u64), Told>,
+    order: VecDeque<(String, u64)>,
+}
+
+impl IdCache {
+    pub(super) fn get(&self, key: &str, id: u64) -> Option<&Told> {
+        self.told.get(&(key.to_string(), id))
+    }
+
+    pub(super) fn remember(&mut self, key: String, id: u64, told: Told) {
+        if self.told.insert((key.clone(), id), told).is_none() {
+            self.order.push_back((key, id));
+        }
+        while self.order.len() > ID_CACHE {
+            if let Some(old) = self.order.pop_front() {
+                self.told.remove(&old);
+            }
+        }
+    }
+}
+
+/// The connection an action came from, for its ack.
+pub(super) struct Client<'a> {
+    /// Who sent it (see [`REFEREE_KEY`]).
+    key: String,
+    id: u64,
+    outlet: &'a Outlet,
+}
+
+pub(super) fn stale(decided: u64, now: u64) -> Problem {
+    Problem::new(
+        codes::STALE,
+        format!("局面已变，这步没有送达（您看到的是第 {decided} 步，牌桌已到第 {now} 步）"),
+        format!(
+            "the table moved on before this arrived (you decided at step {decided}, the table is at {now}); nothing was played"
+        ),
+    )
+}

@@ -1,0 +1,256 @@
+//! The way in to a table: its handle, the commands it takes, who a connection is there.
+
+use super::*;
+
+/// Who a connection is at this table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Who {
+    Seat(usize),
+    Spectator,
+    Referee,
+}
+
+impl Who {
+    pub fn viewer(self) -> Viewer {
+        match self {
+            Who::Seat(s) => Viewer::Seat(s),
+            Who::Spectator => Viewer::Spectator,
+            Who::Referee => Viewer::Referee,
+        }
+    }
+
+    pub fn role(self) -> Role {
+        match self {
+            Who::Seat(_) => Role::Seat,
+            Who::Spectator => Role::Spectator,
+            Who::Referee => Role::Referee,
+        }
+    }
+}
+
+/// A close the server asks a connection to make: code and reason.
+pub type CloseWith = Option<(u16, String)>;
+
+/// How the table reaches one connection.
+#[derive(Clone)]
+pub struct Outlet {
+    /// The connection's id (unique per server run).
+    pub id: u64,
+    /// Its bounded outbound queue of JSON text frames. The table never waits on it: a full
+    /// queue makes the connection a slow reader, closed with 4008.
+    pub tx: mpsc::Sender<String>,
+    /// Asks the connection to close now (seat left, slow reader, table closed).
+    pub close: Arc<watch::Sender<CloseWith>>,
+}
+
+impl Outlet {
+    pub(super) fn close_with(&self, code: u16, reason: &str) {
+        self.close.send_replace(Some((code, reason.to_string())));
+    }
+}
+
+/// Requests to a table's actor.
+pub(crate) enum Command {
+    Join {
+        seat: usize,
+        name: String,
+        token_hash: String,
+        reply: oneshot::Sender<Result<(), Problem>>,
+    },
+    Leave {
+        token_hash: String,
+        reply: oneshot::Sender<Result<(), Problem>>,
+    },
+    Attach {
+        outlet: Outlet,
+        token: Option<String>,
+        last_seq: Option<u64>,
+        reply: oneshot::Sender<Result<Who, Problem>>,
+    },
+    Detach {
+        conn: u64,
+    },
+    Act {
+        conn: u64,
+        act: Act,
+    },
+    Resync {
+        conn: u64,
+    },
+    /// The connection's line went quiet (nothing heard for a few seconds), or spoke again.
+    Quiet {
+        conn: u64,
+        quiet: bool,
+    },
+    /// 托管 by choice (`ClientIn::Auto`).
+    Auto {
+        conn: u64,
+        on: bool,
+    },
+    /// The referee puts the table under review or takes it off (`review.rs`).
+    Review {
+        conn: u64,
+        on: bool,
+        reason: Option<String>,
+    },
+    Stop {
+        reply: oneshot::Sender<()>,
+    },
+}
+
+/// One `act` message as the connection read it (see `protocol::ClientIn::Act`).
+#[derive(Debug)]
+pub struct Act {
+    pub id: u64,
+    /// The table seq the client decided on.
+    pub seq: u64,
+    pub seat: Option<usize>,
+    pub reason: Option<String>,
+    pub action: Value,
+}
+
+/// The way in to a table: cheap to clone, held by the lobby and by connections.
+#[derive(Clone)]
+pub struct TableHandle {
+    pub id: String,
+    pub game: &'static str,
+    /// Bounded: a table that cannot keep up makes its senders wait, memory does not grow.
+    pub(super) tx: mpsc::Sender<Command>,
+    /// The table's public summary, published by the actor after every change, so listing a
+    /// thousand tables does not message a thousand actors.
+    pub(super) summary: watch::Receiver<TableSummary>,
+    /// Set when the actor stopped after a failed write (or a panic) and the table is being
+    /// rebuilt from its log: requests are told to retry, not that the table is gone.
+    pub(super) rebuilding: Arc<AtomicBool>,
+}
+
+pub(super) fn gone() -> Problem {
+    Problem::new(codes::TABLE_CLOSED, "牌桌已关闭", "the table is closed")
+}
+
+impl TableHandle {
+    pub fn summary(&self) -> TableSummary {
+        self.summary.borrow().clone()
+    }
+
+    pub(super) async fn ask<T>(
+        &self,
+        make: impl FnOnce(oneshot::Sender<Result<T, Problem>>) -> Command,
+    ) -> Result<T, Problem> {
+        let (tx, rx) = oneshot::channel();
+        self.tx.send(make(tx)).await.map_err(|_| self.gone())?;
+        rx.await.unwrap_or_else(|_| Err(self.gone()))
+    }
+
+    /// Why the actor does not answer: closed for good, or being rebuilt (try again).
+    pub(super) fn gone(&self) -> Problem {
+        if self.rebuilding.load(Ordering::Relaxed) {
+            Problem::new(
+                codes::TABLE_REBUILDING,
+                "牌桌正在恢复，请稍候重连",
+                "the table is being rebuilt from its log: reconnect in a moment",
+            )
+        } else {
+            gone()
+        }
+    }
+
+    /// The close a connection to this table makes once its actor has gone.
+    pub fn closed_with(&self) -> (u16, &'static str) {
+        if self.rebuilding.load(Ordering::Relaxed) {
+            (close::RETRY, "the table is being rebuilt: reconnect")
+        } else {
+            (close::NORMAL, "table closed")
+        }
+    }
+
+    /// Resolves when the actor has gone (closed, stopped, failed or panicked).
+    pub async fn closed(&self) {
+        self.tx.closed().await
+    }
+
+    pub async fn join(&self, seat: usize, name: String, token_hash: String) -> Result<(), Problem> {
+        self.ask(|reply| Command::Join {
+            seat,
+            name,
+            token_hash,
+            reply,
+        })
+        .await
+    }
+
+    pub async fn leave(&self, token_hash: String) -> Result<(), Problem> {
+        self.ask(|reply| Command::Leave { token_hash, reply }).await
+    }
+
+    pub async fn attach(
+        &self,
+        outlet: Outlet,
+        token: Option<String>,
+        last_seq: Option<u64>,
+    ) -> Result<Who, Problem> {
+        self.ask(|reply| Command::Attach {
+            outlet,
+            token,
+            last_seq,
+            reply,
+        })
+        .await
+    }
+
+    pub async fn detach(&self, conn: u64) {
+        let _ = self.tx.send(Command::Detach { conn }).await;
+    }
+
+    pub async fn act(&self, conn: u64, act: Act) -> bool {
+        self.tx.send(Command::Act { conn, act }).await.is_ok()
+    }
+
+    pub async fn resync(&self, conn: u64) {
+        let _ = self.tx.send(Command::Resync { conn }).await;
+    }
+
+    pub async fn review(&self, conn: u64, on: bool, reason: Option<String>) {
+        let _ = self.tx.send(Command::Review { conn, on, reason }).await;
+    }
+
+    /// Stops the actor because another node serves the table now (its lease was lost): its
+    /// connections are told to reconnect (4503), and are then sent where it is.
+    pub async fn hand_over(&self) {
+        self.rebuilding.store(true, Ordering::Relaxed);
+        self.stop().await;
+    }
+
+    pub async fn quiet(&self, conn: u64, quiet: bool) {
+        let _ = self.tx.send(Command::Quiet { conn, quiet }).await;
+    }
+
+    pub async fn auto(&self, conn: u64, on: bool) {
+        let _ = self.tx.send(Command::Auto { conn, on }).await;
+    }
+
+    /// Stops the actor after the command it is on (its writes are then done).
+    pub async fn stop(&self) {
+        let (reply, rx) = oneshot::channel();
+        if self.tx.send(Command::Stop { reply }).await.is_ok() {
+            let _ = rx.await;
+        }
+    }
+}
+
+/// Whether a table other than `except` that is not over deals from the seed with this
+/// commitment.
+pub fn seed_in_use(
+    registry: &dashmap::DashMap<String, TableHandle>,
+    except: &str,
+    commitment: &str,
+) -> bool {
+    registry.iter().any(|t| {
+        if t.id == except {
+            return false;
+        }
+        let s = t.summary.borrow();
+        s.seed_commitment == commitment
+            && matches!(s.state, TableState::Waiting | TableState::Playing)
+    })
+}

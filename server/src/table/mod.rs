@@ -1,0 +1,267 @@
+//! One table: a tokio task that owns its engine (design principle 5).
+//!
+//! Connections reach it only through a bounded command channel ([`TableHandle`]); no lock guards
+//! game state. For every accepted action the actor, in this order: applies it to the engine
+//! (a refusal changes nothing), appends it to the log and waits for the commit, acknowledges it to
+//! the sender, then sends each subscriber the resulting events cut to what that viewer may see
+//! (`Engine::redact`) with their new view (`Engine::view`).
+//!
+//! The actor also runs the move clock (the engine's timeout action when it expires, logged like
+//! any action), plays the bot seats and the seats in 托管, and closes the table when no one has
+//! been connected for a while.
+//!
+//! One concern a file: [`handle`] (the way in: `TableHandle`, the commands, who a connection
+//! is), [`replay`] (building a table from its log, at start and after a failure; supervising the
+//! actor), `seats` (joining, leaving, attaching, presence, the summary), `acting` (the path of
+//! an action: who may act, ids, questions, stale decisions, commit; clocks and bots), `fanout`
+//! (per-viewer frames into bounded queues), `review` (the referee stops the clocks while they
+//! look into something). This file holds the table's state and its loop.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use protocol::{close, codes, Actor, ClientOut, Problem, Role, SeatInfo, TableState, TableSummary};
+use rules::Viewer;
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::time::{sleep_until, Instant};
+
+use crate::clock::{ClockScale, MoveClock};
+use crate::seat_token;
+use crate::store::{self, Journal, LogEntry, SeatRecord, StoredTable, TableHeader};
+use dashmap::DashMap;
+
+mod acting;
+mod fanout;
+mod game;
+pub mod handle;
+pub mod replay;
+mod review;
+mod seats;
+
+use acting::{IdCache, Told};
+pub use game::{DealFixed, TableGame};
+pub(crate) use handle::Command;
+pub use handle::{seed_in_use, Act, CloseWith, Outlet, TableHandle, Who};
+pub use replay::spawn;
+use replay::Ending;
+pub use seats::BOT_NAME_PREFIX;
+
+/// What every table needs from the server, fixed at start-up.
+#[derive(Clone, Debug)]
+pub struct TableSettings {
+    /// Real time per game second (1.0 in play; small in tests).
+    pub clock_scale: ClockScale,
+    /// How long a bot (or 托管) waits before it plays, so people can follow.
+    pub bot_delay: Duration,
+    /// A table with no connection for this long is closed (its log is kept).
+    pub idle_after: Duration,
+    /// SHA-256 of the referee token, if one was set.
+    pub referee_hash: Option<String>,
+    /// Seed commitments of events not yet revealed (the event module). A table dealing from one
+    /// belongs to an event: its seed stays hidden even once it is over, nobody watches it, and
+    /// its seats are taken only with a pair token. Shared with the event service, which adds a
+    /// commitment when the event is created and removes it when the seed is revealed.
+    pub sealed_seeds: Arc<dashmap::DashSet<String>>,
+}
+
+/// What a table's actor gets when it is spawned.
+#[derive(Clone)]
+pub struct TableDeps {
+    pub journal: Journal,
+    pub settings: Arc<TableSettings>,
+    /// The registry, so a closing table can remove itself.
+    pub registry: Arc<DashMap<String, TableHandle>>,
+    pub metrics: Arc<crate::metrics::Metrics>,
+    /// Past one machine: this node's leases. A table that stopped after a failed write is
+    /// rebuilt here only if this node (still, or again) holds its lease.
+    pub leases: Option<Arc<store::Leases>>,
+}
+
+/// One stored action as the table remembers it, for catching up reconnecting clients.
+struct Entry<E> {
+    seat: usize,
+    actor: Actor,
+    /// A referee's stated reason.
+    reason: Option<String>,
+    events: Vec<E>,
+}
+
+/// A connection watching the table.
+struct Subscriber {
+    who: Who,
+    outlet: Outlet,
+    /// Nothing came from it for the connection's presence window (a few seconds, not the
+    /// broom's 45): a line that dropped without a close. Its seat shows `connected: false`
+    /// (掉线) until a frame comes again or the broom closes it.
+    quiet: bool,
+}
+
+/// Who sent an action id, for the id caches: the referee, or a seat token's holder
+/// ([`store::occupant`]). Keyed by occupancy, not seat: a stranger who takes a seat someone left
+/// and reuses an id is not answered with the previous occupant's ack.
+const REFEREE_KEY: &str = "referee";
+/// Accepted and refused ids remembered per table. A resend older than this is still never
+/// applied twice: it carries the seq it was decided on, which is then stale.
+const ID_CACHE: usize = 256;
+/// Entries kept in memory for catching up reconnecting clients; a client further behind (or
+/// further than its outbound queue holds) gets a snapshot instead (lila-ws's short history).
+const HISTORY: usize = 48;
+/// Longest referee reason, in characters.
+const MAX_REASON: usize = 200;
+
+struct Table<G: TableGame> {
+    id: String,
+    header: TableHeader,
+    engine: G,
+    seats: Vec<SeatRecord>,
+    /// Seq of the last stored entry (0: none).
+    seq: u64,
+    /// Hash of the last entry (or the genesis hash): the next entry chains to it.
+    prev_hash: String,
+    /// The last [`HISTORY`] entries: entry `seq` is `history[seq - 1 - (self.seq - len)]`.
+    history: VecDeque<Entry<G::Event>>,
+    /// Recent action ids by who sent them: (occupant or referee, id) → what they were told.
+    /// Rebuilt from the log's tail on restart, so a resent id is never applied twice, even
+    /// across a crash.
+    ids: IdCache,
+    /// Per seat: the seq at which it last asked a question (问牌): once per seat per state.
+    asked: Vec<Option<u64>>,
+    subscribers: Vec<Subscriber>,
+    state: TableState,
+    /// When play began (all seats taken): `move_limit` is asked with the time since.
+    started: Option<Instant>,
+    /// The running move clock, if the engine sets a limit now.
+    clock: Option<MoveClock>,
+    /// 托管 per seat: the clock ran out while the player was away.
+    auto: Vec<bool>,
+    /// When the next bot or 托管 move is due.
+    bot_at: Option<Instant>,
+    /// Since when no one has been connected (the idle broom closes the table after a while).
+    idle_since: Option<Instant>,
+    /// Set when a write failed after the engine moved: the in-memory state can no longer be
+    /// trusted, so the actor stops; a restart rebuilds the table from its log.
+    broken: bool,
+    /// The referee has the table under review: no clock runs, bots wait, players cannot act.
+    review: Option<review::UnderReview>,
+    deps: TableDeps,
+    summary: watch::Sender<TableSummary>,
+}
+
+fn far_future() -> Instant {
+    Instant::now() + Duration::from_secs(86_400 * 365)
+}
+
+fn problem_not(code: &str, zh: &str, en: &str) -> Problem {
+    Problem::new(code, zh, en)
+}
+
+impl<G: TableGame> Table<G> {
+    /// The actor's loop, until the table closes, the server stops it, or a write fails.
+    pub(super) async fn run(mut self, mut rx: mpsc::Receiver<Command>) -> Ending {
+        loop {
+            if self.broken {
+                for s in self.subscribers.drain(..) {
+                    s.outlet
+                        .close_with(close::RETRY, "store failed: rebuilding the table");
+                }
+                return Ending::Broken;
+            }
+            let deadline = self.clock.map(|c| c.deadline());
+            let bot_at = self.bot_at;
+            let idle_at = self.idle_since.map(|t| t + self.deps.settings.idle_after);
+            tokio::select! {
+                cmd = rx.recv() => match cmd {
+                    None => return Ending::Done,
+                    Some(Command::Stop { reply }) => {
+                        let _ = reply.send(());
+                        return Ending::Done;
+                    }
+                    Some(cmd) => self.handle(cmd).await,
+                },
+                _ = sleep_until(deadline.unwrap_or_else(far_future)), if deadline.is_some() => {
+                    self.on_timeout().await;
+                }
+                _ = sleep_until(bot_at.unwrap_or_else(far_future)), if bot_at.is_some() => {
+                    self.on_bot().await;
+                }
+                _ = sleep_until(idle_at.unwrap_or_else(far_future)), if idle_at.is_some() => {
+                    self.close_idle().await;
+                    return Ending::Done;
+                }
+            }
+        }
+    }
+
+    pub(super) async fn handle(&mut self, cmd: Command) {
+        match cmd {
+            Command::Join {
+                seat,
+                name,
+                token_hash,
+                reply,
+            } => {
+                let r = self.join(seat, name, token_hash).await;
+                let _ = reply.send(r);
+            }
+            Command::Leave { token_hash, reply } => {
+                let r = self.leave(&token_hash).await;
+                let _ = reply.send(r);
+            }
+            Command::Attach {
+                outlet,
+                token,
+                last_seq,
+                reply,
+            } => {
+                let r = self.attach(outlet, token, last_seq);
+                let _ = reply.send(r);
+            }
+            Command::Detach { conn } => {
+                let before = self.subscribers.len();
+                self.subscribers.retain(|s| s.outlet.id != conn);
+                if self.subscribers.len() != before {
+                    self.after_presence_change();
+                }
+            }
+            Command::Act { conn, act } => self.act(conn, act).await,
+            Command::Resync { conn } => {
+                if let Some(s) = self.subscribers.iter().find(|s| s.outlet.id == conn) {
+                    let text = self.snapshot_text(s.who);
+                    let outlet = s.outlet.clone();
+                    self.send(&outlet, text);
+                    if self.review.is_some() {
+                        let text = self.review_text();
+                        self.send(&outlet, text);
+                    }
+                }
+            }
+            Command::Quiet { conn, quiet } => self.set_quiet(conn, quiet),
+            Command::Auto { conn, on } => self.set_auto(conn, on),
+            Command::Review { conn, on, reason } => self.review(conn, on, reason),
+            Command::Stop { .. } => unreachable!("handled in run"),
+        }
+    }
+}
+
+fn to_text(m: &ClientOut) -> String {
+    serde_json::to_string(m).expect("wire types serialise")
+}
+
+fn bad_token() -> Problem {
+    Problem::new(
+        codes::BAD_TOKEN,
+        "座位凭证无效（可能已离座）",
+        "the seat token is not valid here (the seat may have been left)",
+    )
+}
+
+fn store_problem(e: &store::StoreError) -> Problem {
+    Problem::new(
+        codes::STORE_FAILED,
+        "服务器无法保存，请稍后重试",
+        format!("the server could not store it: {}", e.0),
+    )
+}

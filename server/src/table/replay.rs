@@ -1,0 +1,222 @@
+//! Rebuilding a table from what is stored (at start, and after a failed write or a panic),
+//! and supervising its actor.
+
+use super::*;
+
+/// Rebuilds (or starts) a table from what is stored and spawns its actor.
+pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<TableHandle, String> {
+    let StoredTable {
+        header,
+        state: stored_state,
+        seats,
+        log,
+    } = stored;
+    let id = header.id.clone();
+    store::verify(&header, &log).map_err(|t| format!("table {id}: log tampered: {t}"))?;
+    let seed = rules::deal::Seed::from_hex(&header.seed).map_err(|e| e.0)?;
+    let fixed = DealFixed::from_json(&header.fixed).map_err(|e| format!("table {id}: {e}"))?;
+    let mut engine = G::start(&header.ruleset, &seed, header.board, &fixed)
+        .map_err(|p| format!("table {id}: {}", p.en))?;
+    let n = engine.seats();
+    let mut records: Vec<SeatRecord> = (0..n)
+        .map(|seat| SeatRecord {
+            seat,
+            name: None,
+            token_hash: None,
+            bot: false,
+        })
+        .collect();
+    for s in seats {
+        if s.seat < n {
+            let i = s.seat;
+            records[i] = s;
+        }
+    }
+    let mut history = VecDeque::with_capacity(HISTORY);
+    let mut ids = IdCache::default();
+    for e in &log {
+        let action: G::Action = serde_json::from_str(&e.action)
+            .map_err(|err| format!("table {id}: entry {}: {err}", e.seq))?;
+        let events = engine
+            .apply(e.seat, e.actor, action)
+            .map_err(|err| format!("table {id}: entry {} refused on replay: {err:?}", e.seq))?;
+        if let Some(cid) = e.client_id {
+            let key = match (&e.occupant, e.actor) {
+                (_, Actor::Referee) => REFEREE_KEY.to_string(),
+                (Some(o), _) => o.clone(),
+                // Entries from before occupants were logged: the seat's number stands in.
+                (None, _) => format!("seat {}", e.seat),
+            };
+            ids.remember(key, cid, Told::Acked(e.seq));
+        }
+        if history.len() == HISTORY {
+            history.pop_front();
+        }
+        history.push_back(Entry {
+            seat: e.seat,
+            actor: e.actor,
+            reason: e.reason.clone(),
+            events,
+        });
+    }
+    let now = Instant::now();
+    let all_taken = records.iter().all(|s| s.bot || s.name.is_some());
+    let state = if stored_state == TableState::Closed {
+        TableState::Closed
+    } else if engine.is_over() {
+        TableState::Over
+    } else if !log.is_empty() || all_taken {
+        TableState::Playing
+    } else {
+        TableState::Waiting
+    };
+    let started = match log.first() {
+        Some(first) => Some(
+            now.checked_sub(Duration::from_millis(
+                store::now_ms().saturating_sub(first.time_ms),
+            ))
+            .unwrap_or(now),
+        ),
+        None if state == TableState::Playing => Some(now),
+        None => None,
+    };
+    let (tx, rx) = mpsc::channel(64);
+    let placeholder = TableSummary {
+        id: id.clone(),
+        game: header.game.clone(),
+        ruleset: header.ruleset.clone(),
+        board: header.board,
+        state,
+        seats: vec![],
+        spectators: 0,
+        seq: 0,
+        seed_commitment: header.seed_commitment.clone(),
+        deal_algorithm: header.deal_algorithm.clone(),
+        seed: None,
+        head_hash: None,
+    };
+    let (summary, summary_rx) = watch::channel(placeholder);
+    let rebuilding = Arc::new(AtomicBool::new(false));
+    let mut table = Table::<G> {
+        id: id.clone(),
+        prev_hash: log
+            .last()
+            .map(|e| e.hash.clone())
+            .unwrap_or_else(|| store::genesis(&header)),
+        header,
+        engine,
+        auto: vec![false; n],
+        seats: records,
+        seq: log.len() as u64,
+        history,
+        ids,
+        asked: vec![None; n],
+        subscribers: Vec::new(),
+        state,
+        started,
+        clock: None,
+        bot_at: None,
+        idle_since: Some(now),
+        broken: false,
+        review: None,
+        deps,
+        summary,
+    };
+    table.restart_clock();
+    // A table of bots alone plays on with no one watching (and after a restart).
+    table.schedule_bot();
+    table.publish();
+    let handle = TableHandle {
+        id,
+        game: G::GAME,
+        tx,
+        summary: summary_rx,
+        rebuilding,
+    };
+    // Every log line of the actor carries the table's id and game.
+    let span = tracing::info_span!("table", id = %handle.id, game = G::GAME);
+    tokio::spawn(tracing::Instrument::instrument(
+        supervise(table, rx, handle.clone()),
+        span,
+    ));
+    Ok(handle)
+}
+
+/// How an actor's loop ended.
+pub(super) enum Ending {
+    /// Closed or stopped: it leaves the registry.
+    Done,
+    /// A write failed: it is rebuilt from its log.
+    Broken,
+}
+
+/// Runs a table's actor; when it ends, takes it out of the registry, or, when a write failed
+/// or the actor panicked, rebuilds it from its log (with backoff while the store keeps
+/// failing, e.g. a full disk). Meanwhile the old handle answers "retry" (close 4503), so pages
+/// keep reconnecting instead of taking the table for gone.
+pub(super) async fn supervise<G: TableGame>(
+    table: Table<G>,
+    rx: mpsc::Receiver<Command>,
+    handle: TableHandle,
+) {
+    use futures_util::FutureExt;
+    let deps = table.deps.clone();
+    let ending = std::panic::AssertUnwindSafe(table.run(rx))
+        .catch_unwind()
+        .await
+        .unwrap_or_else(|_| {
+            tracing::error!("the table's actor panicked; rebuilding it from its log");
+            Ending::Broken
+        });
+    let mine = |h: &TableHandle| h.summary.same_channel(&handle.summary);
+    match ending {
+        Ending::Done => {
+            deps.registry.remove_if(&handle.id, |_, h| mine(h));
+        }
+        Ending::Broken => {
+            handle.rebuilding.store(true, Ordering::Relaxed);
+            let mut wait = Duration::from_millis(200);
+            loop {
+                tokio::time::sleep(wait).await;
+                wait = (wait * 2).min(Duration::from_secs(30));
+                // Another table took the id meanwhile (never, but cheap to check), or the
+                // server is stopping.
+                if !deps.registry.get(&handle.id).is_some_and(|h| mine(&h)) {
+                    return;
+                }
+                // Past one machine: rebuilt here only under this node's lease (a write fails
+                // when another node took the table over).
+                if let Some(leases) = &deps.leases {
+                    match leases.acquire(&handle.id).await {
+                        Ok(true) => {}
+                        Ok(false) => {
+                            tracing::warn!("another node serves the table now: not rebuilt here");
+                            deps.registry.remove_if(&handle.id, |_, h| mine(h));
+                            return;
+                        }
+                        Err(e) => {
+                            tracing::warn!(error = %e, "lease not checked yet; retrying");
+                            continue;
+                        }
+                    }
+                }
+                match deps.journal.load(&handle.id).await {
+                    Ok(Some(stored)) => match spawn::<G>(stored, deps.clone()) {
+                        Ok(fresh) => {
+                            tracing::info!("table rebuilt from its log");
+                            deps.metrics.rebuild();
+                            deps.registry.insert(handle.id.clone(), fresh);
+                            return;
+                        }
+                        Err(e) => tracing::warn!(error = %e, "table not rebuilt; retrying"),
+                    },
+                    Ok(None) => {
+                        deps.registry.remove_if(&handle.id, |_, h| mine(h));
+                        return;
+                    }
+                    Err(e) => tracing::warn!(error = %e, "table not rebuilt yet; retrying"),
+                }
+            }
+        }
+    }
+}

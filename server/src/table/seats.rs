@@ -1,0 +1,345 @@
+//! Seats and presence: joining, leaving, attaching connections, the public summary.
+
+use super::handle::gone;
+use super::*;
+
+/// What the table calls its bots: 「电脑·」 and the seat (「电脑·东」, 「电脑·A2」), so players
+/// tell them apart. The lobby refuses any name that starts so: no person passes for a bot.
+pub const BOT_NAME_PREFIX: &str = "电脑·";
+
+/// A bot's display name at `seat` of a table of `game` (its seat as players say it).
+fn bot_name(game: &str, seat: usize) -> String {
+    const COMPASS: [&str; 4] = ["北", "东", "南", "西"];
+    const GOUJI: [&str; 6] = ["A1", "B1", "A2", "B2", "A3", "B3"];
+    let label = match game {
+        "shengji" => COMPASS.get(seat).map(|s| s.to_string()),
+        "gouji" => GOUJI.get(seat).map(|s| s.to_string()),
+        _ => None,
+    };
+    format!(
+        "{BOT_NAME_PREFIX}{}",
+        label.unwrap_or_else(|| (seat + 1).to_string())
+    )
+}
+
+impl<G: TableGame> Table<G> {
+    // --- seats and presence -------------------------------------------------------------------
+
+    pub(super) async fn join(
+        &mut self,
+        seat: usize,
+        name: String,
+        token_hash: String,
+    ) -> Result<(), Problem> {
+        if self.state == TableState::Closed {
+            return Err(gone());
+        }
+        let Some(record) = self.seats.get(seat) else {
+            return Err(problem_not(
+                codes::BAD_SEAT,
+                "没有这个座位",
+                "there is no such seat",
+            ));
+        };
+        if record.bot || record.name.is_some() {
+            return Err(problem_not(
+                codes::SEAT_TAKEN,
+                "这个座位已经有人了",
+                "that seat is taken",
+            ));
+        }
+        self.save_seat(seat, Some(name), Some(token_hash)).await?;
+        self.auto[seat] = false;
+        if self.state == TableState::Waiting && self.seats.iter().all(|s| s.bot || s.name.is_some())
+        {
+            self.state = TableState::Playing;
+            self.started = Some(Instant::now());
+            if let Err(e) = self
+                .deps
+                .journal
+                .set_state(&self.id, TableState::Playing)
+                .await
+            {
+                // The seat is stored: the rebuilt table finds every seat taken and plays.
+                self.store_failed(&e);
+            }
+            self.restart_clock();
+            // Everyone's view now has a running clock: send fresh snapshots.
+            self.snapshot_all();
+        }
+        self.after_presence_change();
+        Ok(())
+    }
+
+    pub(super) async fn leave(&mut self, token_hash: &str) -> Result<(), Problem> {
+        let Some(seat) = self.seat_of(token_hash) else {
+            return Err(bad_token());
+        };
+        self.save_seat(seat, None, None).await?;
+        self.subscribers.retain(|s| {
+            let mine = s.who == Who::Seat(seat);
+            if mine {
+                s.outlet.close_with(close::BAD_TOKEN, "left the seat");
+            }
+            !mine
+        });
+        self.after_presence_change();
+        Ok(())
+    }
+
+    /// Stores who sits in a (human) seat, then takes it as the table's: the store first, so a
+    /// restart never forgets a seat a player was told they have.
+    pub(super) async fn save_seat(
+        &mut self,
+        seat: usize,
+        name: Option<String>,
+        token_hash: Option<String>,
+    ) -> Result<(), Problem> {
+        let record = SeatRecord {
+            seat,
+            name,
+            token_hash,
+            bot: false,
+        };
+        self.deps
+            .journal
+            .set_seat(&self.id, record.clone())
+            .await
+            .map_err(|e| store_problem(&e))?;
+        self.seats[seat] = record;
+        Ok(())
+    }
+
+    pub(super) fn seat_of(&self, token_hash: &str) -> Option<usize> {
+        self.seats.iter().position(|s| {
+            s.token_hash
+                .as_deref()
+                .is_some_and(|h| seat_token::same(h, token_hash))
+        })
+    }
+
+    pub(super) fn attach(
+        &mut self,
+        outlet: Outlet,
+        token: Option<String>,
+        last_seq: Option<u64>,
+    ) -> Result<Who, Problem> {
+        if self.state == TableState::Closed {
+            return Err(gone());
+        }
+        let who = match token {
+            // An event's table: watching it would show a board others have still to play.
+            None if self.sealed() => {
+                return Err(Problem::new(
+                    codes::EVENT_TABLE,
+                    "这是比赛的牌桌，不能观战",
+                    "this table belongs to an event: it cannot be watched",
+                ))
+            }
+            None => Who::Spectator,
+            Some(t) => {
+                let h = seat_token::hash(&t);
+                let referee = self.deps.settings.referee_hash.as_deref();
+                if referee.is_some_and(|r| seat_token::same(r, &h)) {
+                    Who::Referee
+                } else if let Some(seat) = self.seat_of(&h) {
+                    Who::Seat(seat)
+                } else {
+                    return Err(bad_token());
+                }
+            }
+        };
+        if let Who::Seat(s) = who {
+            // The player is back: the table stops playing for them.
+            self.auto[s] = false;
+        }
+        let welcome = ClientOut::Welcome {
+            protocol: protocol::PROTOCOL_VERSION,
+            table: self.id.clone(),
+            game: self.header.game.clone(),
+            ruleset: self.header.ruleset.clone(),
+            board: self.header.board,
+            role: who.role(),
+            seat: match who {
+                Who::Seat(s) => Some(s),
+                _ => None,
+            },
+            seats: self.seat_infos_with(Some(who)),
+            state: self.state,
+            seq: self.seq,
+            seed_commitment: self.header.seed_commitment.clone(),
+            deal_algorithm: self.header.deal_algorithm.clone(),
+            seed: (who == Who::Referee || self.seed_public()).then(|| self.header.seed.clone()),
+        };
+        self.send(&outlet, to_text(&welcome));
+        // The missed entries if they are still in memory and all fit in the connection's queue
+        // now (with room for the review and seats messages that follow), else one snapshot: a catch-up
+        // never overflows the queue, and the client never sees a gap in seq.
+        let kept_from = self.seq - self.history.len() as u64;
+        let room = outlet.tx.capacity().saturating_sub(3) as u64;
+        match last_seq {
+            Some(n) if n == self.seq && n > 0 => {}
+            Some(n) if n < self.seq && n >= kept_from && self.seq - n <= room => {
+                self.deps.metrics.catch_up(false);
+                for seq in n + 1..=self.seq {
+                    let text = self.events_text(seq, who, seq == self.seq);
+                    self.send(&outlet, text);
+                }
+            }
+            _ => {
+                if last_seq.is_some() {
+                    self.deps.metrics.catch_up(true);
+                }
+                let text = self.snapshot_text(who);
+                self.send(&outlet, text);
+            }
+        }
+        // Under review: what the referee said, and the clock standing still.
+        if self.review.is_some() {
+            let text = self.review_text();
+            self.send(&outlet, text);
+        }
+        if outlet.close.borrow().is_none() {
+            self.subscribers.push(Subscriber {
+                who,
+                outlet,
+                quiet: false,
+            });
+        }
+        self.after_presence_change();
+        Ok(who)
+    }
+
+    /// Presence changed: publish the seats, update the idle broom and the bot schedule.
+    pub(super) fn after_presence_change(&mut self) {
+        self.idle_since = if self.subscribers.is_empty() {
+            Some(self.idle_since.unwrap_or_else(Instant::now))
+        } else {
+            None
+        };
+        let text = to_text(&ClientOut::Seats {
+            seats: self.seat_infos(),
+        });
+        self.broadcast_same(&text);
+        self.schedule_bot();
+        self.publish();
+    }
+
+    /// A connection holds the seat and its line is not quiet (see [`Subscriber::quiet`]).
+    pub(super) fn connected(&self, seat: usize) -> bool {
+        self.subscribers
+            .iter()
+            .any(|s| s.who == Who::Seat(seat) && !s.quiet)
+    }
+
+    /// A connection's line went quiet, or spoke again: its seat's presence may change.
+    pub(super) fn set_quiet(&mut self, conn: u64, quiet: bool) {
+        let Some(sub) = self.subscribers.iter_mut().find(|s| s.outlet.id == conn) else {
+            return;
+        };
+        if sub.quiet != quiet {
+            sub.quiet = quiet;
+            self.after_presence_change();
+        }
+    }
+
+    /// 托管 by choice (`auto`): the table plays for the seat, or stops. Only a seat's player
+    /// may ask, for their own seat.
+    pub(super) fn set_auto(&mut self, conn: u64, on: bool) {
+        let Some(sub) = self.subscribers.iter().find(|s| s.outlet.id == conn) else {
+            return;
+        };
+        let Who::Seat(seat) = sub.who else {
+            let outlet = sub.outlet.clone();
+            let text = to_text(&ClientOut::Error {
+                problem: Problem::new(
+                    codes::SPECTATOR,
+                    "只有入座的玩家可以托管",
+                    "only a seated player can ask for auto-play",
+                ),
+            });
+            return self.send(&outlet, text);
+        };
+        if self.auto[seat] != on {
+            self.auto[seat] = on;
+            tracing::info!(seat, on, "托管 by choice");
+            self.after_presence_change();
+        }
+    }
+
+    pub(super) fn seat_infos(&self) -> Vec<SeatInfo> {
+        self.seat_infos_with(None)
+    }
+
+    /// `extra`: a connection being attached right now (not yet among the subscribers).
+    pub(super) fn seat_infos_with(&self, extra: Option<Who>) -> Vec<SeatInfo> {
+        self.seats
+            .iter()
+            .map(|s| SeatInfo {
+                seat: s.seat,
+                name: if s.bot {
+                    Some(bot_name(&self.header.game, s.seat))
+                } else {
+                    s.name.clone()
+                },
+                bot: s.bot,
+                connected: s.bot || self.connected(s.seat) || extra == Some(Who::Seat(s.seat)),
+                auto: self.auto[s.seat],
+            })
+            .collect()
+    }
+
+    pub(super) fn publish(&self) {
+        self.summary.send_replace(TableSummary {
+            id: self.id.clone(),
+            game: self.header.game.clone(),
+            ruleset: self.header.ruleset.clone(),
+            board: self.header.board,
+            state: self.state,
+            seats: self.seat_infos(),
+            spectators: self
+                .subscribers
+                .iter()
+                .filter(|s| s.who == Who::Spectator)
+                .count(),
+            seq: self.seq,
+            seed_commitment: self.header.seed_commitment.clone(),
+            deal_algorithm: self.header.deal_algorithm.clone(),
+            // The lobby hides it again while another open table deals from the same seed
+            // ([`crate::lobby::Lobby::summary`]): that can change after this table ends.
+            seed: (self.state == TableState::Over).then(|| self.header.seed.clone()),
+            head_hash: (self.state == TableState::Over).then(|| self.prev_hash.clone()),
+        });
+    }
+
+    /// The seed may be shown once this table is over and no other open table deals from it
+    /// (tables of one tournament share a seed and play other boards of it). [`Lobby`]
+    /// (crate::lobby::Lobby) checks again when it lists tables, as other tables end later.
+    pub(super) fn seed_public(&self) -> bool {
+        self.state == TableState::Over
+            && !self.sealed()
+            && !seed_in_use(&self.deps.registry, &self.id, &self.header.seed_commitment)
+    }
+
+    /// Dealt from the seed of an event not yet revealed.
+    pub(super) fn sealed(&self) -> bool {
+        self.deps
+            .settings
+            .sealed_seeds
+            .contains(&self.header.seed_commitment)
+    }
+
+    pub(super) async fn close_idle(&mut self) {
+        self.state = TableState::Closed;
+        if let Err(e) = self
+            .deps
+            .journal
+            .set_state(&self.id, TableState::Closed)
+            .await
+        {
+            // Not closed on disk: a restart reopens it, which loses nothing.
+            tracing::warn!(error = %e, "idle table not marked closed in the store");
+        }
+        self.publish();
+    }
+}

@@ -1,0 +1,232 @@
+//! The board format: finished tables of both games exported and imported back give the same
+//! deal, play and result (and the same hash chain); a file that does not hold — a hand that is
+//! not the re-deal's, a result the play does not reach, an action changed — is refused.
+
+mod referee_support;
+
+use referee_support::{finished_tables, paiju};
+use server::referee::board_file::{self, from_notation, notation};
+use server::referee::replayed::{self, Replayed};
+use server::store::{SqliteStore, Store};
+
+fn export(db: &std::path::Path, id: &str) -> String {
+    let checked = replayed::check(replayed::load(db, id).unwrap(), None);
+    board_file::export(&checked, Some("福建省第九届老年人智力运动会")).unwrap()
+}
+
+#[test]
+fn export_then_import_round_trips_both_games() {
+    let t = finished_tables("roundtrip", 3, 2);
+    let target = t.db.parent().unwrap().join("target.db");
+    let ids: Vec<&String> = t
+        .shengji
+        .iter()
+        .map(|x| &x.0)
+        .chain(t.gouji.iter().map(|x| &x.0))
+        .collect();
+    for id in ids {
+        let text = export(&t.db, id);
+        assert!(text.contains(&format!("[Table \"{id}\"]")));
+        assert!(text.contains("[Seed \"") && text.contains("[Deal \""));
+        let boards = board_file::parse(&text).unwrap();
+        assert_eq!(boards.len(), 1);
+        let imported = board_file::import_board(&boards[0], None).unwrap();
+        assert!(imported.storable);
+        assert!(imported
+            .findings
+            .iter()
+            .any(|f| f.contains("is the re-deal")));
+        assert!(imported.findings.iter().any(|f| f.contains("[Head]")));
+        assert_eq!(
+            board_file::store_table(&target, &imported.checked.table).unwrap(),
+            "stored"
+        );
+        // Again: the same record is recognised.
+        assert_eq!(
+            board_file::store_table(&target, &imported.checked.table).unwrap(),
+            "already stored, identical"
+        );
+        let original = replayed::load(&t.db, id).unwrap();
+        let back = replayed::load(&target, id).unwrap();
+        assert_eq!(back.header, original.header, "{id}: the header");
+        assert_eq!(back.log, original.log, "{id}: the log, hashes and all");
+        assert_eq!(back.state, original.state);
+        let names = |s: &[server::store::SeatRecord]| {
+            s.iter()
+                .map(|r| (r.seat, r.name.clone(), r.bot))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(&back.seats), names(&original.seats));
+        let a = replayed::check(original, None);
+        let b = replayed::check(back, None);
+        assert!(b.ok());
+        let result = |c: &replayed::Checked| board_file::result_tag(c.replayed.as_ref().unwrap());
+        assert_eq!(result(&a), result(&b));
+        // And the export of the imported table is the same text.
+        assert_eq!(export(&target, id), text);
+    }
+}
+
+#[test]
+fn the_commands_round_trip_through_a_file() {
+    let t = finished_tables("roundtrip-cli", 1, 1);
+    let db = t.db.to_str().unwrap();
+    let (ok, out, err) = paiju(&["export", "sj1", "gj1", "--db", db]);
+    assert!(ok, "{err}");
+    assert!(out.starts_with(board_file::MAGIC));
+    let dir = t.db.parent().unwrap();
+    let file = dir.join("boards.txt");
+    std::fs::write(&file, &out).unwrap();
+    let target = dir.join("imported.db");
+    let (ok, msg, err) = paiju(&[
+        "import",
+        file.to_str().unwrap(),
+        "--db",
+        target.to_str().unwrap(),
+        "--lang",
+        "en",
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(msg.matches("; stored").count(), 2, "{msg}");
+    let (ok, again, _) = paiju(&["export", "sj1", "gj1", "--db", target.to_str().unwrap()]);
+    assert!(ok);
+    assert_eq!(again, out);
+    let (ok, msg, _) = paiju(&["import", file.to_str().unwrap(), "--check"]);
+    assert!(ok);
+    assert_eq!(msg.matches("已核对").count(), 2, "{msg}");
+    // The imported table replays like the original.
+    let (ok, replay, err) = paiju(&["replay", "gj1", "--db", target.to_str().unwrap(), "--json"]);
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&replay).unwrap();
+    assert_eq!(v["ok"], true);
+}
+
+#[test]
+fn a_file_that_does_not_hold_is_refused() {
+    let t = finished_tables("badfile", 1, 0);
+    let text = export(&t.db, "sj1");
+    let check = |text: &str| -> Result<(), String> {
+        let boards = board_file::parse(text)?;
+        board_file::import_board(&boards[0], None).map(|_| ())
+    };
+    assert!(check(&text).is_ok());
+
+    // A card of North's hand swapped with one of East's.
+    let lines: Vec<&str> = text.lines().collect();
+    let deal = lines.iter().position(|l| l.starts_with("[Deal ")).unwrap();
+    let n = deal
+        + 1
+        + lines[deal + 1..]
+            .iter()
+            .position(|l| l.starts_with("N "))
+            .unwrap();
+    let e = deal
+        + 1
+        + lines[deal + 1..]
+            .iter()
+            .position(|l| l.starts_with("E "))
+            .unwrap();
+    let (n_first, e_first) = (
+        lines[n].split(' ').nth(1).unwrap().to_string(),
+        lines[e].split(' ').nth(1).unwrap().to_string(),
+    );
+    if n_first != e_first {
+        let swapped = text
+            .replacen(
+                &lines[n].to_string(),
+                &lines[n].replacen(&n_first, &e_first, 1),
+                1,
+            )
+            .replacen(
+                &lines[e].to_string(),
+                &lines[e].replacen(&e_first, &n_first, 1),
+                1,
+            );
+        let err = check(&swapped).unwrap_err();
+        assert!(err.contains("is not the re-deal's"), "{err}");
+    }
+
+    // A result the play does not reach.
+    let result_line = text.lines().find(|l| l.starts_with("[Result ")).unwrap();
+    let wrong = text.replace(result_line, "[Result \"-999\"]");
+    let err = check(&wrong).unwrap_err();
+    assert!(err.contains("the play reaches"), "{err}");
+
+    // A changed time: the play still replays, but the chain no longer ends at the Head.
+    let play_line = text.lines().find(|l| l.starts_with("3 ")).unwrap();
+    let time = play_line
+        .split(" | ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    let later =
+        server::referee::words::iso_time(server::referee::words::parse_iso_time(time).unwrap() + 1);
+    let moved = text.replace(play_line, &play_line.replace(time, &later));
+    let err = check(&moved).unwrap_err();
+    assert!(err.contains("[Head]"), "{err}");
+
+    // An action replaced by one the engine refuses.
+    let bad = text.replace(play_line, &{
+        let mut parts: Vec<&str> = play_line.splitn(4, ' ').collect();
+        let meta = play_line.split(" | ").nth(1).unwrap();
+        parts.truncate(3);
+        format!("{} play RJ RJ RJ | {meta}", parts.join(" "))
+    });
+    let err = check(&bad).unwrap_err();
+    assert!(err.contains("entry 3"), "{err}");
+
+    // Without the seed, the deal as written is played through (checked, not storable).
+    let unseeded: String = text
+        .lines()
+        .filter(|l| !l.starts_with("[Seed ") && !l.starts_with("[Commitment "))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let boards = board_file::parse(&unseeded).unwrap();
+    let imported = board_file::import_board(&boards[0], None).unwrap();
+    assert!(!imported.storable);
+    let Some(Replayed::Shengji(run)) = &imported.checked.replayed else {
+        panic!()
+    };
+    assert_eq!(run.end.result(), t.shengji[0].1.result());
+
+    // Stored under another id: the chain is rebuilt for it.
+    let boards = board_file::parse(&text).unwrap();
+    let renamed = board_file::import_board(&boards[0], Some("copy1")).unwrap();
+    let target = t.db.parent().unwrap().join("target.db");
+    board_file::store_table(&target, &renamed.checked.table).unwrap();
+    let mut s = SqliteStore::open(&target).unwrap();
+    let copy = s.table("copy1").unwrap().unwrap();
+    assert!(server::store::verify(&copy.header, &copy.log).is_ok());
+}
+
+#[test]
+fn the_action_notation_gives_back_the_stored_text() {
+    for json in [
+        r#"{"type":"play","cards":["SA","SA","HK"]}"#,
+        r#"{"type":"bury","cards":["C3","C4","C5","C6","C7","C8","C9","C10"]}"#,
+        r#"{"type":"timeout"}"#,
+        r#"{"type":"penalty","points":40}"#,
+        r#"{"type":"choose","unit":"single"}"#,
+        r#"{"type":"end_board"}"#,
+        r#"{"type":"pass"}"#,
+        r#"{"type":"ruling","ruling":"deduction","offence":"signals","points":2}"#,
+        r#"{"type":"burn","cards":["BJ","RJ"]}"#,
+        r#"{"cards":["SA"],"type":"play"}"#,
+        r#"{"type": "play", "cards": ["SA"]}"#,
+    ] {
+        let n = notation(json);
+        assert_eq!(from_notation(&n).unwrap(), json, "{json} → {n}");
+    }
+    assert_eq!(
+        notation(r#"{"type":"play","cards":["SA","H10"]}"#),
+        "play SA H10"
+    );
+    assert_eq!(
+        notation(r#"{"type":"penalty","points":40}"#),
+        "penalty points=40"
+    );
+    // Written out of the canonical form: kept verbatim.
+    assert!(notation(r#"{"cards":["SA"],"type":"play"}"#).starts_with('{'));
+}

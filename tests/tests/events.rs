@@ -1,0 +1,1316 @@
+//! A whole 80分 duplicate event over the real server (issue 11): the director creates it and
+//! registers the pairs (bot pairs and people), starts every round; the server opens the tables
+//! from the movement, people sit down with their pair tokens and play (WebSocket bot clients),
+//! the results are read from the tables, the pairs confirm (one disputes, the director adjusts
+//! and deducts), the rounds close, the standings rank both directions, the seed is revealed,
+//! and every board re-dealt from it gives the cards that were played.
+//!
+//! Then the same with the real binary killed with SIGKILL in the middle of a round: after the
+//! restart nothing logged is lost and the event is finished.
+//!
+//! And the director's calls refuse everyone else (JSON `Problem`, 403).
+//!
+//! On PostgreSQL (`PAIJU_TEST_POSTGRES`; unset, those tests fail and say so): a practice event on
+//! one node, rebuilt after a restart; and two nodes on one database, the event run by one of them
+//! (the other answers 307) and taken over by the other, its round's tables with it, when the
+//! first stops.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use paiju_tests::{raw_http, temp_dir, test_config, TestServer, REFEREE_TOKEN};
+use protocol::{EventCards, EventJoined, EventView, PairStatus};
+use rules::cards::Card;
+use serde_json::{json, Value};
+use server::store::{self, EventStore, SqliteStore, Store};
+
+const DIRECTOR: &str = "7d1f3a9c5e2b8d4f6a0c1e3b5d7f9a2c";
+/// The bots' pause before a move against the real binary (it keeps the per-connection rate
+/// limit of 10 messages a second).
+const THINK: Duration = Duration::from_millis(120);
+
+/// One HTTP exchange: status and body (JSON when it parses, else the text as a JSON string).
+async fn call(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    auth: Option<&str>,
+    body: Option<&Value>,
+) -> (u16, Value) {
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let auth = auth
+        .map(|t| format!("Authorization: Bearer {t}\r\n"))
+        .unwrap_or_default();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let r = raw_http(addr, req.as_bytes()).await.expect("an answer");
+    let v = serde_json::from_str(&r.body).unwrap_or(Value::String(r.body));
+    (r.status, v)
+}
+
+/// A call that must succeed; its JSON.
+async fn ok(addr: SocketAddr, method: &str, path: &str, auth: Option<&str>, body: Value) -> Value {
+    let body = (method == "POST").then_some(&body);
+    let (status, v) = call(addr, method, path, auth, body).await;
+    assert!(
+        (200..300).contains(&status),
+        "{method} {path}: {status} {v}"
+    );
+    v
+}
+
+async fn view(addr: SocketAddr, id: &str) -> EventView {
+    serde_json::from_value(
+        ok(
+            addr,
+            "GET",
+            &format!("/api/events/{id}"),
+            Some(DIRECTOR),
+            json!(null),
+        )
+        .await,
+    )
+    .unwrap()
+}
+
+/// Waits until `f` holds of the director's view of the event (60 s at most).
+async fn until(
+    addr: SocketAddr,
+    id: &str,
+    what: &str,
+    f: impl Fn(&EventView) -> bool,
+) -> EventView {
+    for _ in 0..600 {
+        let v = view(addr, id).await;
+        if f(&v) {
+            return v;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("timed out waiting for {what}: {:#?}", view(addr, id).await);
+}
+
+fn round_done(v: &EventView, round: u32) -> bool {
+    v.schedule[round as usize - 1]
+        .tables
+        .iter()
+        .all(|t| t.boards.iter().all(|b| b.done))
+}
+
+/// The entries: NS 1 and EW 2 are people, every other pair is a bot pair.
+fn entries(tables: u32) -> Vec<Value> {
+    let mut out = Vec::new();
+    for dir in ["NS", "EW"] {
+        for n in 1..=tables {
+            let human = (dir, n) == ("NS", 1) || (dir, n) == ("EW", 2);
+            out.push(if human {
+                json!({"names": [format!("{dir}{n}甲"), format!("{dir}{n}乙")], "organisation": "福州"})
+            } else {
+                json!({"names": [], "bot": true})
+            });
+        }
+    }
+    out
+}
+
+/// People of a pair play every board they have this round: sit down with the pair token (both
+/// seats), play to the end with WebSocket bot clients, until the server says the round's boards
+/// are all played. The boards each seat got.
+/// `think`: the bots' pause before each move (the real binary keeps its per-connection rate
+/// limit).
+async fn play_round(addr: SocketAddr, id: &str, token: &str, think: Duration) -> Vec<EventJoined> {
+    let mut sat = Vec::new();
+    loop {
+        let (status, v) = call(
+            addr,
+            "POST",
+            &format!("/api/events/{id}/join"),
+            None,
+            Some(&json!({"token": token})),
+        )
+        .await;
+        if status == 409 {
+            assert_eq!(v["code"], "event_state", "{v}");
+            return sat;
+        }
+        assert_eq!(status, 200, "{v}");
+        let first: EventJoined = serde_json::from_value(v).unwrap();
+        // The partner takes the other seat (N and S, or E and W); asking again gives the same
+        // seat token.
+        let other = (first.seat + 2) % 4;
+        let partner: EventJoined = serde_json::from_value(
+            ok(
+                addr,
+                "POST",
+                &format!("/api/events/{id}/join"),
+                None,
+                json!({"token": token, "seat": other}),
+            )
+            .await,
+        )
+        .unwrap();
+        assert_eq!(partner.table, first.table);
+        assert_ne!(partner.seat, first.seat);
+        let again: EventJoined = serde_json::from_value(
+            ok(
+                addr,
+                "POST",
+                &format!("/api/events/{id}/join"),
+                None,
+                json!({"token": token, "seat": first.seat}),
+            )
+            .await,
+        )
+        .unwrap();
+        assert_eq!(again.token, first.token, "the same seat token again");
+        let url = format!("ws://{addr}/ws/{}", first.table);
+        let mut tasks = Vec::new();
+        for t in [first.token.clone(), partner.token.clone()] {
+            let url = url.clone();
+            let opts = bots::client::BotOptions {
+                think,
+                ..Default::default()
+            };
+            tasks.push(tokio::spawn(async move {
+                bots::client::play::<rules::shengji::Board>(&url, &t, opts).await
+            }));
+        }
+        for t in tasks {
+            assert!(t.await.unwrap().expect("plays to the end").over);
+        }
+        sat.push(first);
+        sat.push(partner);
+    }
+}
+
+/// The cards a seat put on the table in a stored 80分 log (played, and buried by the declarer).
+fn cards_from_log(t: &store::StoredTable) -> BTreeMap<usize, Vec<Card>> {
+    let mut out: BTreeMap<usize, Vec<Card>> = BTreeMap::new();
+    for e in &t.log {
+        let a: rules::shengji::Action = serde_json::from_str(&e.action).unwrap();
+        match a {
+            rules::shengji::Action::Play { cards } | rules::shengji::Action::Bury { cards } => {
+                out.entry(e.seat).or_default().extend(cards)
+            }
+            _ => {}
+        }
+    }
+    for v in out.values_mut() {
+        v.sort();
+    }
+    out
+}
+
+/// Every board of the event, re-dealt from the revealed seed, is the deal its table played:
+/// each seat's cards played (the declarer's with the kitty it buried) are its hand (the
+/// declarer's with the kitty).
+fn redeal_matches(db: &Path, v: &EventView) -> usize {
+    redeal_matches_in(&mut SqliteStore::open(db).unwrap(), v)
+}
+
+/// [`redeal_matches`] over any store.
+fn redeal_matches_in(db: &mut dyn Store, v: &EventView) -> usize {
+    let seed_hex = v.seed.as_deref().expect("revealed");
+    let seed = rules::deal::Seed::from_hex(seed_hex).unwrap();
+    assert_eq!(
+        seed.commitment(),
+        v.seed_commitment,
+        "the seed is the one committed to"
+    );
+    let mut checked = 0;
+    for r in &v.schedule {
+        for t in &r.tables {
+            for b in &t.boards {
+                let Some(id) = &b.table_id else { continue };
+                let stored = db.table(id).unwrap().expect("stored");
+                assert_eq!(
+                    stored.header.seed, seed_hex,
+                    "table {id} deals from the event seed"
+                );
+                assert_eq!(stored.header.board, b.board);
+                let deal = rules::deal::deal_shengji(&seed, b.board, Default::default());
+                let played = cards_from_log(&stored);
+                for seat in 0..4 {
+                    let mut hand = deal.hands[seat].clone();
+                    if seat == deal.declarer {
+                        hand.extend(deal.kitty.iter().copied());
+                    }
+                    hand.sort();
+                    assert_eq!(
+                        played.get(&seat),
+                        Some(&hand),
+                        "table {id} board {} seat {seat}",
+                        b.board
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    checked
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_practice_event_runs_from_creation_to_the_revealed_seed() {
+    let mut config = test_config(temp_dir("events").join("paiju.db"));
+    config.director_token = Some(DIRECTOR.to_string());
+    // Bots with no thinking time act far faster than people: lift the per-connection rate
+    // limit (the limits have their own tests).
+    config.limits.burst = 10_000.0;
+    config.limits.per_second = 10_000.0;
+    let s = TestServer::start_with(config).await;
+    let a = s.addr;
+
+    // Create: 3 tables, 3 rounds of 2 boards, plain Mitchell, the pairs registered with it.
+    let created = ok(
+        a,
+        "POST",
+        "/api/events",
+        Some(DIRECTOR),
+        json!({"game": "shengji", "name": "练习赛", "tables": 3, "rounds": 3,
+               "boards_per_round": 2, "movement": "plain", "board_minutes": 12,
+               "entries": entries(3)}),
+    )
+    .await;
+    let ev: EventView = serde_json::from_value(created).unwrap();
+    assert_eq!(ev.state, protocol::EventState::Registering);
+    assert_eq!(ev.seed, None, "only the commitment is published");
+    assert_eq!(ev.seed_commitment.len(), 64);
+    let id = ev.id.clone();
+    let cards: EventCards = serde_json::from_value(
+        ok(
+            a,
+            "GET",
+            &format!("/api/events/{id}/cards"),
+            Some(DIRECTOR),
+            json!(null),
+        )
+        .await,
+    )
+    .unwrap();
+    let token = |dir: &str, n: u32| -> String {
+        cards
+            .pairs
+            .iter()
+            .find(|c| c.pair.direction == dir && c.pair.number == n)
+            .and_then(|c| c.token.clone())
+            .unwrap()
+    };
+    let (ns1, ew2) = (token("NS", 1), token("EW", 2));
+    assert!(cards
+        .pairs
+        .iter()
+        .filter(|c| c.pair.bot)
+        .all(|c| c.token.is_none()));
+    assert_eq!(cards.tables.len(), 3);
+    assert!(cards.tables[0].card.contains("米切尔移位"));
+
+    // A pair cannot sit down before a round starts; a wrong token is refused.
+    let (status, p) = call(
+        a,
+        "POST",
+        &format!("/api/events/{id}/join"),
+        None,
+        Some(&json!({"token": ns1})),
+    )
+    .await;
+    assert_eq!((status, p["code"].as_str()), (409, Some("event_state")));
+    let (status, p) = call(
+        a,
+        "POST",
+        &format!("/api/events/{id}/join"),
+        None,
+        Some(&json!({"token": "aaaa-bbbb-cccc"})),
+    )
+    .await;
+    assert_eq!((status, p["code"].as_str()), (403, Some("bad_pair_token")));
+
+    let mut adjusted = false;
+    for round in 1..=3u32 {
+        let v: EventView = serde_json::from_value(
+            ok(
+                a,
+                "POST",
+                &format!("/api/events/{id}/rounds/{round}/start"),
+                Some(DIRECTOR),
+                json!({}),
+            )
+            .await,
+        )
+        .unwrap();
+        assert_eq!(v.round, round);
+        // The round's first boards are open, one table per board.
+        let first = &v.schedule[round as usize - 1].tables[0].boards[0];
+        let table_id = first.table_id.clone().expect("opened at the start");
+        // An event's table: no public seat, no watching, not in the lobby's list.
+        let (status, p) = call(
+            a,
+            "POST",
+            &format!("/api/tables/{table_id}/join"),
+            None,
+            Some(&json!({"seat": 0, "name": "路人"})),
+        )
+        .await;
+        assert_eq!((status, p["code"].as_str()), (403, Some("event_table")));
+        let listed = ok(a, "GET", "/api/tables", None, json!(null)).await;
+        assert!(listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["id"] != table_id.as_str()));
+        let mut watcher = s.client(&table_id).await;
+        let refused = watcher.hello(None, None).await;
+        assert!(
+            matches!(refused, protocol::ClientOut::Error { ref problem } if problem.code == "event_table"),
+            "{refused:?}"
+        );
+
+        // The two human pairs play their boards; the bot pairs' tables play themselves.
+        let (p1, p2) = tokio::join!(
+            play_round(a, &id, &ns1, Duration::ZERO),
+            play_round(a, &id, &ew2, Duration::ZERO)
+        );
+        assert_eq!((p1.len(), p2.len()), (4, 4), "two boards, two seats each");
+        let v = until(a, &id, "every board of the round", |v| round_done(v, round)).await;
+
+        // An over table of the event keeps its seed hidden until the event reveals it.
+        let t: Value = ok(
+            a,
+            "GET",
+            &format!("/api/tables/{}", p1[0].table),
+            None,
+            json!(null),
+        )
+        .await;
+        assert_eq!(t["state"], "over");
+        assert!(t.get("seed").is_none(), "{t}");
+
+        // The public sees no board result while the event runs; the director does.
+        let public: EventView = serde_json::from_value(
+            ok(a, "GET", &format!("/api/events/{id}"), None, json!(null)).await,
+        )
+        .unwrap();
+        assert!(public
+            .schedule
+            .iter()
+            .flat_map(|r| &r.tables)
+            .flat_map(|t| &t.boards)
+            .all(|b| b.result.is_none()));
+        assert!(v.schedule[round as usize - 1]
+            .tables
+            .iter()
+            .flat_map(|t| &t.boards)
+            .all(|b| b.result.is_some()));
+
+        // Confirm: NS record, EW check. In round 2, EW 2 disputes first; the director adjusts
+        // one of their boards and deducts, and they confirm again.
+        let pair: PairStatus = serde_json::from_value(
+            ok(
+                a,
+                "POST",
+                &format!("/api/events/{id}/pair"),
+                None,
+                json!({"token": ew2}),
+            )
+            .await,
+        )
+        .unwrap();
+        let ew2_table = pair.table.clone().expect("EW 2 plays");
+        let (status, p) = call(
+            a,
+            "POST",
+            &format!("/api/events/{id}/rounds/{round}/close"),
+            Some(DIRECTOR),
+            Some(&json!({})),
+        )
+        .await;
+        assert_eq!(
+            (status, p["code"].as_str()),
+            (409, Some("event_state")),
+            "not confirmed yet"
+        );
+        if round == 2 {
+            ok(
+                a,
+                "POST",
+                &format!("/api/events/{id}/confirm"),
+                None,
+                json!({"token": ew2, "agree": false, "note": "第一副记分有误"}),
+            )
+            .await;
+            let v = view(a, &id).await;
+            let t = v.schedule[1]
+                .tables
+                .iter()
+                .find(|t| t.table == ew2_table.table)
+                .unwrap();
+            assert!(t.dispute.as_deref().unwrap().contains("记分有误"));
+            let board = t.boards[0].board;
+            ok(a, "POST", &format!("/api/events/{id}/adjust"), Some(DIRECTOR),
+               json!({"round": 2, "table": ew2_table.table, "board": board, "defenders": 120, "reason": "裁判查牌后判定"})).await;
+            ok(
+                a,
+                "POST",
+                &format!("/api/events/{id}/deductions"),
+                Some(DIRECTOR),
+                json!({"direction": "EW", "pair": 2, "reason": "离座未经同意"}),
+            )
+            .await;
+            adjusted = true;
+        }
+        for (token, dir) in [(&ns1, "NS"), (&ew2, "EW")] {
+            let me: PairStatus = serde_json::from_value(
+                ok(
+                    a,
+                    "POST",
+                    &format!("/api/events/{id}/pair"),
+                    None,
+                    json!({"token": token}),
+                )
+                .await,
+            )
+            .unwrap();
+            assert_eq!(me.pair.direction, dir);
+            assert!(
+                me.table
+                    .as_ref()
+                    .unwrap()
+                    .boards
+                    .iter()
+                    .all(|b| b.result.is_some()),
+                "a pair sees its own results"
+            );
+        }
+        // NS first where NS are people (EW checking before NS recorded is refused).
+        let ns1_table = v.schedule[round as usize - 1]
+            .tables
+            .iter()
+            .find(|t| t.ns == 1)
+            .unwrap()
+            .table;
+        if ns1_table == ew2_table.table {
+            let (status, p) = call(
+                a,
+                "POST",
+                &format!("/api/events/{id}/confirm"),
+                None,
+                Some(&json!({"token": ew2, "agree": true})),
+            )
+            .await;
+            assert_eq!(
+                (status, p["code"].as_str()),
+                (409, Some("event_state")),
+                "{p}"
+            );
+        }
+        ok(
+            a,
+            "POST",
+            &format!("/api/events/{id}/confirm"),
+            None,
+            json!({"token": ns1, "agree": true}),
+        )
+        .await;
+        ok(
+            a,
+            "POST",
+            &format!("/api/events/{id}/confirm"),
+            None,
+            json!({"token": ew2, "agree": true}),
+        )
+        .await;
+        let v: EventView = serde_json::from_value(
+            ok(
+                a,
+                "POST",
+                &format!("/api/events/{id}/rounds/{round}/close"),
+                Some(DIRECTOR),
+                json!({}),
+            )
+            .await,
+        )
+        .unwrap();
+        assert_eq!(v.closed, round);
+        // Public standings count the closed rounds.
+        let st = ok(
+            a,
+            "GET",
+            &format!("/api/events/{id}/standings"),
+            None,
+            json!(null),
+        )
+        .await;
+        assert_eq!(st["through_round"], round);
+        assert!(st.get("boards").is_none(), "no travellers before the end");
+    }
+    assert!(adjusted);
+    // Nothing more to start.
+    let (status, _) = call(
+        a,
+        "POST",
+        &format!("/api/events/{id}/rounds/4/start"),
+        Some(DIRECTOR),
+        Some(&json!({})),
+    )
+    .await;
+    assert_eq!(status, 409);
+
+    // Reveal: the seed, and it matches its commitment.
+    let v: EventView = serde_json::from_value(
+        ok(
+            a,
+            "POST",
+            &format!("/api/events/{id}/reveal"),
+            Some(DIRECTOR),
+            json!({}),
+        )
+        .await,
+    )
+    .unwrap();
+    assert_eq!(v.state, protocol::EventState::Finished);
+    let seed = v.seed.clone().expect("revealed");
+    // The tables show it too now.
+    let t: Value = ok(
+        a,
+        "GET",
+        &format!(
+            "/api/tables/{}",
+            v.schedule[0].tables[0].boards[0].table_id.as_ref().unwrap()
+        ),
+        None,
+        json!(null),
+    )
+    .await;
+    assert_eq!(t["seed"], seed.as_str());
+    // The event is finished: no more changes.
+    let (status, _) = call(
+        a,
+        "POST",
+        &format!("/api/events/{id}/deductions"),
+        Some(DIRECTOR),
+        Some(&json!({"direction": "NS", "pair": 1, "reason": "x"})),
+    )
+    .await;
+    assert_eq!(status, 409);
+
+    // Standings: both directions ranked with places; every board played three times (top 4):
+    // the two sides' match points add up to the top; totals are the boards' sums less
+    // deductions.
+    let st = ok(
+        a,
+        "GET",
+        &format!("/api/events/{id}/standings"),
+        None,
+        json!(null),
+    )
+    .await;
+    assert_eq!(st["final"], true);
+    let boards = st["boards"].as_array().expect("travellers once final");
+    assert_eq!(boards.len(), 6);
+    let mut totals: BTreeMap<(String, String), f64> = BTreeMap::new();
+    let mut saw_adjusted = false;
+    for b in boards {
+        let results = b["results"].as_array().unwrap();
+        assert_eq!(results.len(), 3, "{b}");
+        for r in results {
+            let (n, e) = (r["ns_mp"].as_f64().unwrap(), r["ew_mp"].as_f64().unwrap());
+            assert!((n + e - 4.0).abs() < 1e-9, "{r}");
+            *totals
+                .entry(("NS".into(), r["ns"].as_str().unwrap().into()))
+                .or_default() += n;
+            *totals
+                .entry(("EW".into(), r["ew"].as_str().unwrap().into()))
+                .or_default() += e;
+            saw_adjusted |= r["adjusted"] == true && r["defenders"] == 120;
+        }
+    }
+    assert!(saw_adjusted, "the adjusted result is scored and marked");
+    for dir in ["NS", "EW"] {
+        let lines = st["ranking"][dir].as_array().unwrap();
+        assert_eq!(lines.len(), 3);
+        for l in lines {
+            let key = (dir.to_string(), l["number"].to_string());
+            let off = l["deducted"].as_f64().unwrap_or(0.0);
+            assert!(
+                (totals[&key] - off - l["mp"].as_f64().unwrap()).abs() < 0.011,
+                "{l}"
+            );
+            assert!(l["place"].as_u64().is_some());
+        }
+    }
+    let ew2_line = st["ranking"]["EW"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["number"] == 2)
+        .unwrap()
+        .clone();
+    assert_eq!(ew2_line["deducted"], 0.5);
+    assert_eq!(ew2_line["names"][0], "EW2甲");
+
+    // CSV and the printable page.
+    let csv = raw_http(
+        a,
+        format!(
+            "GET /api/events/{id}/results.csv HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\n\r\n"
+        )
+        .as_bytes(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(csv.status, 200);
+    assert!(csv.header("content-type").unwrap().starts_with("text/csv"));
+    assert!(csv.body.contains("NS1甲 / NS1乙"), "{}", csv.body);
+    let page = raw_http(
+        a,
+        format!(
+            "GET /api/events/{id}/results.html HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\n\r\n"
+        )
+        .as_bytes(),
+    )
+    .await
+    .unwrap();
+    assert!(page.body.contains("@page { size: A4"));
+    assert!(page.body.contains(&seed));
+
+    // Every board re-dealt from the seed is what was played.
+    assert_eq!(
+        redeal_matches(&s.db, &v),
+        18,
+        "every board, the adjusted one too"
+    );
+
+    // The event's log is a verified chain of every step.
+    let mut events = SqliteStore::open_events(&s.db).unwrap();
+    let stored = events.events().unwrap();
+    assert_eq!(stored.len(), 1);
+    store::verify_event(&stored[0].header, &stored[0].log).unwrap();
+    assert!(stored[0].finished);
+    assert_eq!(stored[0].log.len() as u64, v.log_len);
+    s.running.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn director_calls_refuse_everyone_else() {
+    let mut config = test_config(temp_dir("events-auth").join("paiju.db"));
+    config.director_token = Some(DIRECTOR.to_string());
+    // Every refusal below is counted against this address: room for all of them.
+    config.limits.bad_token_burst = 1000.0;
+    let s = TestServer::start_with(config).await;
+    let a = s.addr;
+    let create = json!({"game": "shengji", "name": "权限", "tables": 1, "rounds": 1, "boards_per_round": 1,
+                        "entries": [{"names": ["甲", "乙"]}, {"names": [], "bot": true}]});
+    // A player's seat token, the referee's token, a made-up one, none at all.
+    let table = s.create(json!({"game": "shengji"})).await;
+    let seat = s.join(&table.id, 0, "老王").await.token;
+    let ev: EventView =
+        serde_json::from_value(ok(a, "POST", "/api/events", Some(DIRECTOR), create.clone()).await)
+            .unwrap();
+    let id = ev.id;
+    let cards: EventCards = serde_json::from_value(
+        ok(
+            a,
+            "GET",
+            &format!("/api/events/{id}/cards"),
+            Some(DIRECTOR),
+            json!(null),
+        )
+        .await,
+    )
+    .unwrap();
+    let pair = cards.pairs[0].token.clone().unwrap();
+    for who in [
+        Some(seat.as_str()),
+        Some(REFEREE_TOKEN),
+        Some(pair.as_str()),
+        None,
+    ] {
+        for (method, path, body) in [
+            ("POST", "/api/events".to_string(), Some(create.clone())),
+            ("GET", format!("/api/events/{id}/cards"), None),
+            (
+                "POST",
+                format!("/api/events/{id}/rounds/1/start"),
+                Some(json!({})),
+            ),
+            ("POST", format!("/api/events/{id}/reveal"), Some(json!({}))),
+            (
+                "POST",
+                format!("/api/events/{id}/adjust"),
+                Some(json!({"round": 1, "table": 1, "board": 1, "defenders": 0, "reason": "x"})),
+            ),
+        ] {
+            let (status, p) = call(a, method, &path, who, body.as_ref()).await;
+            assert_eq!(status, 403, "{method} {path} as {who:?}: {p}");
+            assert_eq!(p["code"], "not_director", "{p}");
+            assert!(p["zh"].is_string() && p["en"].is_string());
+        }
+    }
+    // Reading the public view with a wrong bearer token is refused too (not silently public).
+    let (status, p) = call(
+        a,
+        "GET",
+        &format!("/api/events/{id}"),
+        Some(REFEREE_TOKEN),
+        None,
+    )
+    .await;
+    assert_eq!((status, p["code"].as_str()), (403, Some("not_director")));
+    // Without a token the public view is served.
+    let (status, _) = call(a, "GET", &format!("/api/events/{id}"), None, None).await;
+    assert_eq!(status, 200);
+    // Bad requests are still Problems: unknown fields, a weak movement.
+    let (status, p) = call(a, "POST", "/api/events", Some(DIRECTOR), Some(&json!({"game": "shengji", "name": "x", "tables": 4, "rounds": 3, "boards_per_round": 1}))).await;
+    assert_eq!(
+        (status, p["code"].as_str()),
+        (400, Some("even_needs_skip_or_relay")),
+        "{p}"
+    );
+    let (status, p) = call(a, "GET", "/api/events/nope", None, None).await;
+    assert_eq!((status, p["code"].as_str()), (404, Some("no_event")));
+    // The console and the standings page are built into the binary.
+    for path in [
+        "/director.html",
+        "/standings.html",
+        "/src/director.js",
+        "/src/standings.js",
+    ] {
+        let r = raw_http(
+            a,
+            format!("GET {path} HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\n\r\n").as_bytes(),
+        )
+        .await
+        .unwrap();
+        assert_eq!(r.status, 200, "{path}");
+    }
+    s.running.shutdown().await;
+}
+
+// --- the real binary, killed mid-round ----------------------------------------------------------
+
+/// The `paiju` binary: `PAIJU_BIN`, else the one cargo builds beside this test
+/// (`target/debug/paiju`), built first so it is current.
+fn paiju_bin() -> PathBuf {
+    if let Ok(p) = std::env::var("PAIJU_BIN") {
+        return PathBuf::from(p);
+    }
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "-q", "-p", "server", "--bin", "paiju"])
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "cargo build -p server --bin paiju");
+    let exe = std::env::current_exe().unwrap();
+    // target/debug/deps/events-… → target/debug/paiju
+    exe.parent().unwrap().parent().unwrap().join("paiju")
+}
+
+/// The server process, killed if the test fails half-way.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn serve(bin: &Path, db: &Path) -> (Server, SocketAddr) {
+    let mut child = Command::new(bin)
+        .args(["serve", "--listen", "127.0.0.1:0", "--bot-delay-ms", "15"])
+        .arg("--db")
+        .arg(db)
+        .env("PAIJU_DIRECTOR_TOKEN", DIRECTOR)
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("paiju serve starts");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let line = lines.next().expect("a line").expect("readable");
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .expect("the URL to open")
+        .trim_end_matches('/')
+        .parse()
+        .expect("an address");
+    std::thread::spawn(move || for _ in lines {});
+    (Server(child), addr)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigkill_mid_round_loses_nothing_and_the_event_finishes() {
+    let bin = paiju_bin();
+    let db = temp_dir("events-crash").join("paiju.db");
+    let (mut child, a) = serve(&bin, &db);
+    let ev: EventView = serde_json::from_value(
+        ok(a, "POST", "/api/events", Some(DIRECTOR),
+           json!({"game": "shengji", "name": "断电演练", "tables": 3, "rounds": 2, "boards_per_round": 2,
+                  "entries": entries(3)})).await,
+    )
+    .unwrap();
+    let id = ev.id.clone();
+    let cards: EventCards = serde_json::from_value(
+        ok(
+            a,
+            "GET",
+            &format!("/api/events/{id}/cards"),
+            Some(DIRECTOR),
+            json!(null),
+        )
+        .await,
+    )
+    .unwrap();
+    let tok = |dir: &str, n: u32| {
+        cards
+            .pairs
+            .iter()
+            .find(|c| c.pair.direction == dir && c.pair.number == n)
+            .and_then(|c| c.token.clone())
+            .unwrap()
+    };
+    let (ns1, ew2) = (tok("NS", 1), tok("EW", 2));
+    ok(
+        a,
+        "POST",
+        &format!("/api/events/{id}/rounds/1/start"),
+        Some(DIRECTOR),
+        json!({}),
+    )
+    .await;
+    // NS 1 sits down (its opponents are a bot pair: the board starts); EW 2 does not yet.
+    let joined: EventJoined = serde_json::from_value(
+        ok(
+            a,
+            "POST",
+            &format!("/api/events/{id}/join"),
+            None,
+            json!({"token": ns1}),
+        )
+        .await,
+    )
+    .unwrap();
+    ok(
+        a,
+        "POST",
+        &format!("/api/events/{id}/join"),
+        None,
+        json!({"token": ns1}),
+    )
+    .await;
+    // Mid-round: the bot pairs' table (3) has its first board's result logged and is well into
+    // its second board; the people's boards wait for them.
+    let before = until(a, &id, "table 3 half-way", |v| {
+        let t3 = &v.schedule[0].tables[2];
+        t3.boards[0].done && !t3.boards[1].done && t3.boards[1].seq.unwrap_or(0) >= 10
+    })
+    .await;
+    assert!(!round_done(&before, 1));
+    child.0.kill().expect("SIGKILL");
+    child.0.wait().unwrap();
+
+    // What was logged is on disk, a verified chain.
+    {
+        let mut events = SqliteStore::open_events(&db).unwrap();
+        let stored = events.events().unwrap();
+        store::verify_event(&stored[0].header, &stored[0].log).unwrap();
+        assert!(stored[0].log.len() as u64 >= before.log_len);
+    }
+
+    // Restart: the event is rebuilt from its log; every result and table is still there.
+    let (child, a) = serve(&bin, &db);
+    let after = view(a, &id).await;
+    assert_eq!(after.round, 1);
+    assert_eq!(after.seed_commitment, before.seed_commitment);
+    assert!(after.log_len >= before.log_len);
+    for (r0, r1) in before.schedule[0]
+        .tables
+        .iter()
+        .zip(&after.schedule[0].tables)
+    {
+        for (b0, b1) in r0.boards.iter().zip(&r1.boards) {
+            if b0.done {
+                assert_eq!(
+                    (b1.done, &b1.result, &b1.table_id),
+                    (true, &b0.result, &b0.table_id)
+                );
+            }
+        }
+    }
+    // NS 1 sits down again with the pair token: the same table, the same seat token.
+    let again: EventJoined = serde_json::from_value(
+        ok(
+            a,
+            "POST",
+            &format!("/api/events/{id}/join"),
+            None,
+            json!({"token": ns1, "seat": joined.seat}),
+        )
+        .await,
+    )
+    .unwrap();
+    assert_eq!((&again.table, &again.token), (&joined.table, &joined.token));
+
+    // Finish the event.
+    for round in 1..=2u32 {
+        if round > 1 {
+            ok(
+                a,
+                "POST",
+                &format!("/api/events/{id}/rounds/{round}/start"),
+                Some(DIRECTOR),
+                json!({}),
+            )
+            .await;
+        }
+        tokio::join!(
+            play_round(a, &id, &ns1, THINK),
+            play_round(a, &id, &ew2, THINK)
+        );
+        until(a, &id, "the round's boards", |v| round_done(v, round)).await;
+        ok(
+            a,
+            "POST",
+            &format!("/api/events/{id}/confirm"),
+            None,
+            json!({"token": ns1, "agree": true}),
+        )
+        .await;
+        ok(
+            a,
+            "POST",
+            &format!("/api/events/{id}/confirm"),
+            None,
+            json!({"token": ew2, "agree": true}),
+        )
+        .await;
+        ok(
+            a,
+            "POST",
+            &format!("/api/events/{id}/rounds/{round}/close"),
+            Some(DIRECTOR),
+            json!({}),
+        )
+        .await;
+    }
+    let v: EventView = serde_json::from_value(
+        ok(
+            a,
+            "POST",
+            &format!("/api/events/{id}/reveal"),
+            Some(DIRECTOR),
+            json!({}),
+        )
+        .await,
+    )
+    .unwrap();
+    assert_eq!(v.state, protocol::EventState::Finished);
+    let st = ok(
+        a,
+        "GET",
+        &format!("/api/events/{id}/standings"),
+        None,
+        json!(null),
+    )
+    .await;
+    assert_eq!(st["boards"].as_array().unwrap().len(), 6);
+    drop(child);
+    // Every board's table dealt the re-dealt cards, the one cut by the crash included.
+    assert_eq!(redeal_matches(&db, &v), 12);
+}
+
+// --- on PostgreSQL ------------------------------------------------------------------------------
+//
+// The same event with `--db postgres://…` (the database named by `PAIJU_TEST_POSTGRES`, which
+// scripts/test starts; unset, these tests fail and say so): one node, then two nodes on one
+// database, the event run by one of them and handed to the other.
+
+/// A config on a fresh PostgreSQL database: the director's token, the rate limit lifted for
+/// bots that do not think.
+fn postgres_config(name: &str) -> (server::Config, String) {
+    let url = store::postgres::test_database(name);
+    let mut config = test_config(PathBuf::from(&url));
+    config.director_token = Some(DIRECTOR.to_string());
+    config.limits.burst = 10_000.0;
+    config.limits.per_second = 10_000.0;
+    (config, url)
+}
+
+/// Creates the small practice event (3 tables, 2 rounds of 1 board, NS 1 and EW 2 people, the
+/// rest bots) on `addr`; its id and the two people's pair tokens.
+async fn create_practice(addr: SocketAddr, name: &str) -> (String, String, String) {
+    let ev: EventView = serde_json::from_value(
+        ok(
+            addr,
+            "POST",
+            "/api/events",
+            Some(DIRECTOR),
+            json!({"game": "shengji", "name": name, "tables": 3, "rounds": 2,
+                   "boards_per_round": 1, "entries": entries(3)}),
+        )
+        .await,
+    )
+    .unwrap();
+    let cards: EventCards = serde_json::from_value(
+        ok(
+            addr,
+            "GET",
+            &format!("/api/events/{}/cards", ev.id),
+            Some(DIRECTOR),
+            json!(null),
+        )
+        .await,
+    )
+    .unwrap();
+    let tok = |dir: &str, n: u32| {
+        cards
+            .pairs
+            .iter()
+            .find(|c| c.pair.direction == dir && c.pair.number == n)
+            .and_then(|c| c.token.clone())
+            .unwrap()
+    };
+    let (ns1, ew2) = (tok("NS", 1), tok("EW", 2));
+    (ev.id, ns1, ew2)
+}
+
+/// The people play the round's boards (the round already started), both pairs confirm, the
+/// director closes it.
+async fn finish_round(addr: SocketAddr, id: &str, round: u32, ns1: &str, ew2: &str) {
+    let (p1, p2) = tokio::join!(
+        play_round(addr, id, ns1, Duration::ZERO),
+        play_round(addr, id, ew2, Duration::ZERO)
+    );
+    assert_eq!((p1.len(), p2.len()), (2, 2), "one board, two seats each");
+    until(addr, id, "every board of the round", |v| {
+        round_done(v, round)
+    })
+    .await;
+    for token in [ns1, ew2] {
+        ok(
+            addr,
+            "POST",
+            &format!("/api/events/{id}/confirm"),
+            None,
+            json!({"token": token, "agree": true}),
+        )
+        .await;
+    }
+    ok(
+        addr,
+        "POST",
+        &format!("/api/events/{id}/rounds/{round}/close"),
+        Some(DIRECTOR),
+        json!({}),
+    )
+    .await;
+}
+
+/// The event as stored in PostgreSQL: its chain verified, as long as the server said, and
+/// every board's table dealt from the revealed seed.
+async fn check_stored_on_postgres(url: &str, v: &EventView) {
+    let (url, v) = (url.to_string(), v.clone());
+    // Blocking (the store drives a runtime of its own): off the test's async threads.
+    tokio::task::spawn_blocking(move || check_stored_blocking(&url, &v))
+        .await
+        .unwrap();
+}
+
+fn check_stored_blocking(url: &str, v: &EventView) {
+    let mut db = store::PostgresStore::open(url, None).unwrap();
+    let stored = EventStore::event(&mut db, &v.id).unwrap().expect("stored");
+    store::verify_event(&stored.header, &stored.log).unwrap();
+    assert_eq!(stored.log.len() as u64, v.log_len);
+    assert_eq!(stored.log.last().unwrap().hash, v.head_hash);
+    assert!(stored.finished);
+    assert_eq!(redeal_matches_in(&mut db, v), 6);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_practice_event_runs_on_postgres() {
+    let (config, url) = postgres_config("event_one_node");
+    let s = TestServer::start_with(config.clone()).await;
+    let a = s.addr;
+    let (id, ns1, ew2) = create_practice(a, "练习赛 PostgreSQL").await;
+    for round in 1..=2u32 {
+        ok(
+            a,
+            "POST",
+            &format!("/api/events/{id}/rounds/{round}/start"),
+            Some(DIRECTOR),
+            json!({}),
+        )
+        .await;
+        finish_round(a, &id, round, &ns1, &ew2).await;
+    }
+    let v: EventView = serde_json::from_value(
+        ok(
+            a,
+            "POST",
+            &format!("/api/events/{id}/reveal"),
+            Some(DIRECTOR),
+            json!({}),
+        )
+        .await,
+    )
+    .unwrap();
+    assert_eq!(v.state, protocol::EventState::Finished);
+    let st = ok(
+        a,
+        "GET",
+        &format!("/api/events/{id}/standings"),
+        None,
+        json!(null),
+    )
+    .await;
+    // The three boards (a set of one a table), each played at two tables over the two rounds.
+    assert_eq!(st["boards"].as_array().unwrap().len(), 3);
+    s.running.shutdown().await;
+    check_stored_on_postgres(&url, &v).await;
+
+    // A restart rebuilds the finished event from PostgreSQL.
+    let s = TestServer::start_with(config).await;
+    assert!(s.running.events_not_recovered.is_empty());
+    let again = view(s.addr, &id).await;
+    assert_eq!(
+        (again.log_len, &again.head_hash, &again.seed),
+        (v.log_len, &v.head_hash, &v.seed)
+    );
+    s.running.shutdown().await;
+}
+
+/// Two nodes on one database: the event is run by the node it was created on (the other sends
+/// every call about it there with a 307); when that node stops mid-round, the other takes the
+/// event over and, with it, the round's tables, and the event finishes there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_nodes_one_runs_the_event_then_the_other_takes_it_over() {
+    let (mut config, url) = postgres_config("event_two_nodes");
+    // Short leases: renewed (and looked for) every 0.4 s.
+    config.lease = Duration::from_secs(2);
+    let n1 = TestServer::start_with(config.clone()).await;
+    let n2 = TestServer::start_with(config).await;
+    let (a, b) = (n1.addr, n2.addr);
+    let (id, ns1, ew2) = create_practice(a, "两台服务器").await;
+
+    // Node 2 sends every call about the event to node 1: the director's, the pairs', the
+    // public's. Its own list does not have it.
+    for (method, path, auth, body) in [
+        ("GET", format!("/api/events/{id}"), None, None),
+        (
+            "POST",
+            format!("/api/events/{id}/rounds/1/start"),
+            Some(DIRECTOR),
+            Some(json!({})),
+        ),
+        (
+            "POST",
+            format!("/api/events/{id}/join"),
+            None,
+            Some(json!({"token": ns1})),
+        ),
+    ] {
+        let r = raw_http(
+            b,
+            format!(
+                "{method} {path} HTTP/1.1\r\nHost: {b}\r\nContent-Type: application/json\r\n{}Content-Length: {}\r\nConnection: close\r\n\r\n{}",
+                auth.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default(),
+                body.as_ref().map(|b| b.to_string().len()).unwrap_or(0),
+                body.map(|b| b.to_string()).unwrap_or_default()
+            )
+            .as_bytes(),
+        )
+        .await
+        .unwrap();
+        assert_eq!(r.status, 307, "{method} {path}: {}", r.body);
+        assert_eq!(
+            r.header("location"),
+            Some(format!("http://{a}{path}").as_str())
+        );
+        assert_eq!(r.problem().code, "elsewhere");
+    }
+    let listed = ok(b, "GET", "/api/events", None, json!(null)).await;
+    assert!(listed.as_array().unwrap().is_empty(), "{listed}");
+    assert_eq!(
+        view(a, &id).await.round,
+        0,
+        "still registering: the start was not run"
+    );
+
+    // Round 1 on node 1.
+    ok(
+        a,
+        "POST",
+        &format!("/api/events/{id}/rounds/1/start"),
+        Some(DIRECTOR),
+        json!({}),
+    )
+    .await;
+    finish_round(a, &id, 1, &ns1, &ew2).await;
+    // Round 2 starts on node 1: its tables open there. Then node 1 stops (SIGTERM: it commits
+    // and gives its leases up).
+    let started: EventView = serde_json::from_value(
+        ok(
+            a,
+            "POST",
+            &format!("/api/events/{id}/rounds/2/start"),
+            Some(DIRECTOR),
+            json!({}),
+        )
+        .await,
+    )
+    .unwrap();
+    let round2_tables: Vec<String> = started.schedule[1]
+        .tables
+        .iter()
+        .filter_map(|t| t.boards[0].table_id.clone())
+        .collect();
+    assert_eq!(round2_tables.len(), 3);
+    n1.running.shutdown().await;
+
+    // Node 2 runs the event now: what was logged is there, and the round's tables (opened by
+    // node 1) came with it: the people sit down at them through node 2 and play.
+    let mut taken = None;
+    for _ in 0..100 {
+        let (status, v) = call(b, "GET", &format!("/api/events/{id}"), Some(DIRECTOR), None).await;
+        if status == 200 {
+            taken = Some(serde_json::from_value::<EventView>(v).unwrap());
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let taken = taken.expect("node 2 takes the event over");
+    assert_eq!(taken.round, 2);
+    assert_eq!(taken.closed, 1);
+    assert!(taken.log_len >= started.log_len);
+    let listed = ok(b, "GET", "/api/events", None, json!(null)).await;
+    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+    finish_round(b, &id, 2, &ns1, &ew2).await;
+    let v: EventView = serde_json::from_value(
+        ok(
+            b,
+            "POST",
+            &format!("/api/events/{id}/reveal"),
+            Some(DIRECTOR),
+            json!({}),
+        )
+        .await,
+    )
+    .unwrap();
+    assert_eq!(v.state, protocol::EventState::Finished);
+    // Round 2 was played at the tables node 1 opened: none was opened again.
+    let played: Vec<String> = v.schedule[1]
+        .tables
+        .iter()
+        .filter_map(|t| t.boards[0].table_id.clone())
+        .collect();
+    assert_eq!(played, round2_tables);
+    n2.running.shutdown().await;
+    check_stored_on_postgres(&url, &v).await;
+}

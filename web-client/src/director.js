@@ -1,0 +1,508 @@
+// @ts-check
+//! 裁判长控制台 (the director's console, director.html): the director's token (kept for this
+//! tab only), the events, a new event with its entries pasted one pair a line, the seating and
+//! movement cards to print, starting and closing rounds, every table's state and results,
+//! adjusted and artificial results, deductions, the seed revealed at the end, the results to
+//! print or download. Every call is the events API (docs/tournaments.md) with
+//! `Authorization: Bearer <director token>`; the console decides nothing itself.
+
+import { h, replace } from './dom.js';
+import { onChange } from './settings.js';
+import {
+  eventCall, eventId, errorBox, header, lang, playerNames, rankingTable, seedFacts, stateWord,
+  tableResults, travellers, wordIn,
+} from './standings.js';
+
+/** The console's own words (the event pages' words are shared). @type {import('./standings.js').Words} */
+const WORDS = {
+  console: { zh: '裁判长控制台', en: 'Director’s console' },
+  token: { zh: '裁判长凭证', en: 'Director token' },
+  token_hint: { zh: '服务器启动时设的 --director-token。只在这个标签页里记住，关掉就忘。', en: 'The --director-token the server was started with. Kept in this tab only.' },
+  use_token: { zh: '使用此凭证', en: 'Use this token' },
+  token_set: { zh: '已输入凭证', en: 'Token entered' },
+  events_h: { zh: '比赛', en: 'Events' },
+  create_h: { zh: '新建比赛', en: 'New event' },
+  name: { zh: '比赛名称', en: 'Event name' },
+  tables: { zh: '桌数', en: 'Tables' },
+  rounds: { zh: '轮数', en: 'Rounds' },
+  boards_per_round: { zh: '每轮副数', en: 'Boards a round' },
+  board_minutes: { zh: '每副分钟', en: 'Minutes a board' },
+  movement: { zh: '移位方式', en: 'Movement' },
+  plain: { zh: '普通（单数桌）', en: 'Plain (odd tables)' },
+  skip: { zh: '跳位（双数桌）', en: 'Skip (even tables)' },
+  relay: { zh: '接力桌（双数桌）', en: 'Relay (even tables)' },
+  level: { zh: '定级', en: 'Fixed level' },
+  trump: { zh: '定主', en: 'Fixed trump' },
+  not_fixed: { zh: '不定（按种子发）', en: 'Not fixed (from the seed)' },
+  no_trump: { zh: '无主', en: 'No trump' },
+  entries: { zh: '报名：每行一对「选手甲 选手乙 / 单位」，先南北 1、2、3…，再东西 1、2、3…；写「电脑」的一行由电脑代打', en: 'Entries: one pair a line, "Player A Player B / Organisation": NS 1, 2, 3… then EW 1, 2, 3…; a line "电脑" is a computer pair' },
+  fill_bots: { zh: '不够的对由电脑补齐（练习赛）', en: 'Computers fill the missing pairs (practice)' },
+  create: { zh: '建立比赛', en: 'Create the event' },
+  register_h: { zh: '报名', en: 'Entries' },
+  register: { zh: '登记报名', en: 'Register the entries' },
+  start_round: { zh: '开始第 {r} 轮', en: 'Start round {r}' },
+  close_round: { zh: '结束第 {r} 轮', en: 'Close round {r}' },
+  force: { zh: '强制结束（有未确认或异议）', en: 'Force (unconfirmed or disputed)' },
+  reveal: { zh: '公布种子，结束比赛', en: 'Reveal the seed, finish the event' },
+  reveal_sure: { zh: '公布种子后成绩就不能再改了。确定吗？', en: 'Once the seed is revealed no result can change. Sure?' },
+  print_cards: { zh: '打印座位卡和移位卡', en: 'Print seating and movement cards' },
+  card_title: { zh: '{dir} 第 {n} 对', en: '{dir} pair {n}' },
+  join_at: { zh: '入座：打开 {url}，输入对号凭证', en: 'To sit down: open {url} and type the pair token' },
+  movement_h: { zh: '移位卡', en: 'Movement cards' },
+  round_h: { zh: '第 {r} 轮', en: 'Round {r}' },
+  bye_stand: { zh: '接力桌上的牌：{boards}', en: 'Boards on the bye stand: {boards}' },
+  adjust_h: { zh: '调整成绩', en: 'Adjust a result' },
+  kind: { zh: '调整方式', en: 'Kind' },
+  kind_points: { zh: '给闲家得分', en: "Assign defenders' points" },
+  kind_artificial: { zh: '给人为分', en: 'Artificial scores' },
+  round: { zh: '轮', en: 'Round' },
+  table: { zh: '桌', en: 'Table' },
+  board: { zh: '副', en: 'Board' },
+  ns_score: { zh: '南北人为分', en: 'NS artificial' },
+  ew_score: { zh: '东西人为分', en: 'EW artificial' },
+  reason: { zh: '理由', en: 'Reason' },
+  submit_adjust: { zh: '登记调整', en: 'Record the adjustment' },
+  deduct_h: { zh: '罚分（每次 0.5 比赛分）', en: 'Deduction (0.5 match points each)' },
+  direction: { zh: '方向', en: 'Direction' },
+  pair_no: { zh: '对号', en: 'Pair' },
+  mp_off: { zh: '扣比赛分', en: 'Match points off' },
+  submit_deduct: { zh: '登记罚分', en: 'Record the deduction' },
+  done: { zh: '已登记。', en: 'Recorded.' },
+  standings_link: { zh: '成绩榜（公开）', en: 'Standings (public)' },
+  live_h: { zh: '即时成绩（裁判长可见）', en: 'Live standings (director)' },
+  all_events: { zh: '全部比赛', en: 'All events' },
+  log: { zh: '记录 {n} 条 · 链头 {hash}', en: '{n} log entries · head {hash}' },
+  pairs_h: { zh: '参赛对', en: 'Pairs' },
+};
+
+/** A console word. @param {string} key @param {Record<string, string | number>} [params] */
+function d(key, params = {}) {
+  return wordIn(WORDS, key, params);
+}
+
+const TOKEN_KEY = 'paiju.director';
+
+/** The director's token for this tab. */
+function token() {
+  try {
+    return sessionStorage.getItem(TOKEN_KEY) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** @param {string} t */
+function setToken(t) {
+  try {
+    sessionStorage.setItem(TOKEN_KEY, t);
+  } catch {
+    // A private window without storage: the token must be typed on each page.
+  }
+}
+
+/** A director's call. @param {string} method @param {string} path @param {unknown} [body] */
+function call(method, path, body) {
+  return eventCall(method, path, body, token() || undefined);
+}
+
+/** A labelled field. @param {string} id @param {string} label @param {HTMLElement} control */
+function field(id, label, control) {
+  control.id = id;
+  return h('div', { class: 'field' }, h('label', { for: id }, label), control);
+}
+
+/** @param {number} value @param {number} min @param {number} [max] @param {number} [step] */
+function number(value, min, max, step) {
+  return h('input', { type: 'number', value, min, max, step: step ?? 1, inputmode: 'decimal' });
+}
+
+/** @param {[string, string][]} options */
+function select(options) {
+  return h('select', {}, options.map(([value, label]) => h('option', { value }, label)));
+}
+
+/**
+ * The pasted entries: one pair a line, the computer pairs, the missing ones filled when asked.
+ * @param {string} text @param {number} tables @param {boolean} fill
+ */
+export function parseEntries(text, tables, fill) {
+  /** @type {{ names: string[], organisation?: string, bot?: boolean }[]} */
+  const entries = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (!line) continue;
+    if (line === '电脑') {
+      entries.push({ names: [], bot: true });
+      continue;
+    }
+    const [who, org] = line.split(/[/|｜／]/);
+    const names = who.trim().split(/[\s,，、]+/).filter(Boolean);
+    entries.push(org && org.trim() ? { names, organisation: org.trim() } : { names });
+  }
+  while (fill && entries.length < 2 * tables) entries.push({ names: [], bot: true });
+  return entries;
+}
+
+/** The token panel. @param {() => void} redraw */
+function tokenPanel(redraw) {
+  const input = h('input', { type: 'password', autocomplete: 'off', value: token() });
+  return h(
+    'section',
+    { class: 'panel', 'aria-labelledby': 'token-h' },
+    h('h2', { id: 'token-h' }, d('token')),
+    h('p', { class: 'hint' }, d('token_hint')),
+    h('div', { class: 'inline' }, field('director-token', d('token'), input), h('button', { id: 'use-token', 'on:click': () => { setToken(input.value.trim()); redraw(); } }, d('use_token'))),
+  );
+}
+
+/** The events, each a link to its console. */
+function listPanel() {
+  const err = errorBox();
+  const list = h('ul', { class: 'table-list' });
+  call('GET', '/api/events')
+    .then((events) =>
+      replace(
+        list,
+        events.length === 0
+          ? h('li', {}, wordIn(WORDS, 'no_events'))
+          : events.map((/** @type {any} */ e) =>
+              h(
+                'li',
+                {},
+                h('span', { class: 'desc' }, h('b', {}, e.name), ` · ${stateWord(e.state)} · ${wordIn(WORDS, 'round_of', { r: e.round, n: e.rounds })}`),
+                h('a', { href: `director.html?e=${encodeURIComponent(e.id)}`, style: 'min-height:52px;display:inline-flex;align-items:center;padding:0 12px' }, wordIn(WORDS, 'open')),
+              ),
+            ),
+      ),
+    )
+    .catch((e) => err.show(e));
+  return h('section', { class: 'panel', 'aria-labelledby': 'events-h' }, h('h2', { id: 'events-h' }, d('events_h')), list, err.box);
+}
+
+/** The new-event form. */
+function createPanel() {
+  const err = errorBox();
+  const name = h('input', { type: 'text', maxlength: 60, value: lang() === 'en' ? 'Practice session' : '练习赛' });
+  const tables = number(3, 1, 500);
+  const rounds = number(3, 1, 500);
+  const boards = number(2, 1, 50);
+  const minutes = number(12, 1, 120);
+  const movement = select([['plain', d('plain')], ['skip', d('skip')], ['relay', d('relay')]]);
+  const levels = ['2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'A'];
+  const level = select([['', d('not_fixed')], ...levels.map((l) => /** @type {[string, string]} */ ([l, l]))]);
+  const trump = select([['', d('not_fixed')], ['S', '♠'], ['H', '♥'], ['D', '♦'], ['C', '♣'], ['NT', d('no_trump')]]);
+  const entries = h('textarea', { rows: 6, style: 'width:100%' });
+  const fill = h('input', { type: 'checkbox', id: 'fill-bots', checked: true });
+  const create = async () => {
+    err.hide();
+    const t = Number(tables.value);
+    const body = {
+      game: 'shengji',
+      name: name.value,
+      tables: t,
+      rounds: Number(rounds.value),
+      boards_per_round: Number(boards.value),
+      movement: movement.value,
+      board_minutes: Number(minutes.value),
+      level: level.value || undefined,
+      trump: trump.value || undefined,
+      entries: parseEntries(entries.value, t, fill.checked),
+    };
+    try {
+      const ev = await call('POST', '/api/events', body);
+      location.href = `director.html?e=${encodeURIComponent(ev.id)}`;
+    } catch (e) {
+      err.show(e);
+    }
+  };
+  return h(
+    'section',
+    { class: 'panel', 'aria-labelledby': 'create-h' },
+    h('h2', { id: 'create-h' }, d('create_h')),
+    field('ev-name', d('name'), name),
+    h('div', { class: 'inline' }, field('ev-tables', d('tables'), tables), field('ev-rounds', d('rounds'), rounds), field('ev-boards', d('boards_per_round'), boards), field('ev-minutes', d('board_minutes'), minutes)),
+    h('div', { class: 'inline', style: 'margin-top:14px' }, field('ev-movement', d('movement'), movement), field('ev-level', d('level'), level), field('ev-trump', d('trump'), trump)),
+    field('ev-entries', d('entries'), entries),
+    h('label', { class: 'check', for: 'fill-bots' }, fill, d('fill_bots')),
+    h('div', { class: 'row', style: 'margin-top:14px' }, h('button', { class: 'primary', id: 'create-event', 'on:click': create }, d('create'))),
+    err.box,
+  );
+}
+
+/**
+ * The printable seating cards (one per pair of people, with its token) and movement cards.
+ * @param {HTMLElement} area @param {string} id
+ */
+async function printCards(area, id) {
+  const cards = await call('GET', `/api/events/${encodeURIComponent(id)}/cards`);
+  const url = `${location.origin}/standings.html?e=${encodeURIComponent(id)}`;
+  replace(
+    area,
+    cards.pairs
+      .filter((/** @type {any} */ c) => c.token)
+      .map((/** @type {any} */ c) =>
+        h(
+          'div',
+          { class: 'card-print', 'data-pair': `${c.direction}${c.number}` },
+          h('h2', {}, d('card_title', { dir: wordIn(WORDS, c.direction), n: c.number })),
+          h('p', {}, playerNames(c), c.organisation ? ` · ${c.organisation}` : ''),
+          h('h3', {}, `${wordIn(WORDS, 'pair_token')}：`, h('span', { class: 'mono', 'data-token': '' }, c.token)),
+          h('p', {}, d('join_at', { url })),
+        ),
+      ),
+    h(
+      'div',
+      { class: 'movement' },
+      h('h2', {}, d('movement_h')),
+      cards.tables.map((/** @type {any} */ t) => h('div', { class: 'card-print' }, h('pre', {}, t.card))),
+    ),
+  );
+}
+
+/** Opens a director-only document (the results page, the CSV) from the server. @param {string} path @param {string} type @param {string} [download] */
+async function openDocument(path, type, download) {
+  const res = await fetch(path, { headers: { authorization: `Bearer ${token()}` } });
+  const blob = new Blob([await res.arrayBuffer()], { type });
+  const href = URL.createObjectURL(blob);
+  if (download) {
+    const a = h('a', { href, download });
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+  } else {
+    window.open(href, '_blank', 'noopener');
+  }
+}
+
+/**
+ * One event's console, refreshed every 3 seconds.
+ * @param {HTMLElement} root @param {string} id @param {() => void} redraw
+ */
+function eventConsole(root, id, redraw) {
+  const base = `/api/events/${encodeURIComponent(id)}`;
+  const err = errorBox();
+  const ok = h('p', { class: 'ok-text', role: 'status', hidden: true });
+  const facts = h('section', { class: 'panel', 'aria-labelledby': 'event-h' }, h('h1', { id: 'event-h' }, d('console')));
+  const schedule = h('div', { 'aria-live': 'polite' });
+  const live = h('div');
+  const area = h('section', { id: 'print-area' });
+  /** @type {any} */
+  let view = null;
+
+  /** @param {() => Promise<unknown>} f */
+  const act = async (f) => {
+    err.hide();
+    ok.hidden = true;
+    try {
+      await f();
+      replace(ok, d('done'));
+      ok.hidden = false;
+      await refresh();
+    } catch (e) {
+      err.show(e);
+    }
+  };
+
+  const startBtn = h('button', { class: 'primary', id: 'start-round', 'on:click': () => act(() => call('POST', `${base}/rounds/${view.round + 1}/start`, {})) });
+  const force = h('input', { type: 'checkbox', id: 'force-close' });
+  const closeBtn = h('button', { id: 'close-round', 'on:click': () => act(() => call('POST', `${base}/rounds/${view.round}/close`, { force: force.checked })) });
+  const revealBtn = h('button', {
+    class: 'danger',
+    id: 'reveal',
+    'on:click': () => {
+      if (confirm(d('reveal_sure'))) act(() => call('POST', `${base}/reveal`, {}));
+    },
+  }, d('reveal'));
+  const cardsBtn = h('button', {
+    id: 'print-cards',
+    'on:click': async () => {
+      err.hide();
+      try {
+        await printCards(area, id);
+        window.print();
+      } catch (e) {
+        err.show(e);
+      }
+    },
+  }, d('print_cards'));
+
+  // Registering when the event was created without its entries.
+  const regText = h('textarea', { rows: 6, style: 'width:100%' });
+  const regFill = h('input', { type: 'checkbox', id: 'reg-fill', checked: true });
+  const register = h(
+    'section',
+    { class: 'panel', 'aria-labelledby': 'register-h', hidden: true },
+    h('h2', { id: 'register-h' }, d('register_h')),
+    field('reg-entries', d('entries'), regText),
+    h('label', { class: 'check', for: 'reg-fill' }, regFill, d('fill_bots')),
+    h('div', { class: 'row' }, h('button', { id: 'register', 'on:click': () => act(() => call('POST', `${base}/entries`, { entries: parseEntries(regText.value, view.tables, regFill.checked) })) }, d('register'))),
+  );
+
+  // Adjusted and artificial results.
+  const aRound = number(1, 1);
+  const aTable = number(1, 1);
+  const aBoard = number(1, 1);
+  const aKind = select([['points', d('kind_points')], ['artificial', d('kind_artificial')]]);
+  const aPoints = number(120, -1000, 1000, 5);
+  const scores = /** @type {[string, string][]} */ ([['A+', 'A+ (60%)'], ['A', 'A (50%)'], ['A-', 'A- (40%)']]);
+  const aNs = select(scores);
+  const aEw = select(scores);
+  aEw.value = 'A-';
+  const aReason = h('input', { type: 'text', maxlength: 200 });
+  const adjust = h(
+    'section',
+    { class: 'panel', 'aria-labelledby': 'adjust-h' },
+    h('h2', { id: 'adjust-h' }, d('adjust_h')),
+    h('div', { class: 'inline' }, field('adj-round', d('round'), aRound), field('adj-table', d('table'), aTable), field('adj-board', d('board'), aBoard)),
+    h('div', { class: 'inline', style: 'margin-top:14px' }, field('adj-kind', d('kind'), aKind), field('adj-points', wordIn(WORDS, 'defenders'), aPoints), field('adj-ns', d('ns_score'), aNs), field('adj-ew', d('ew_score'), aEw)),
+    field('adj-reason', d('reason'), aReason),
+    h('button', {
+      id: 'submit-adjust',
+      'on:click': () =>
+        act(() =>
+          call('POST', `${base}/adjust`, {
+            round: Number(aRound.value),
+            table: Number(aTable.value),
+            board: Number(aBoard.value),
+            ...(aKind.value === 'points' ? { defenders: Number(aPoints.value) } : { artificial: { ns: aNs.value, ew: aEw.value } }),
+            reason: aReason.value,
+          }),
+        ),
+    }, d('submit_adjust')),
+  );
+
+  // Deductions.
+  const dDir = select([['NS', wordIn(WORDS, 'NS')], ['EW', wordIn(WORDS, 'EW')]]);
+  const dPair = number(1, 1);
+  const dMp = number(0.5, 0.5, 100, 0.5);
+  const dReason = h('input', { type: 'text', maxlength: 200 });
+  const deduct = h(
+    'section',
+    { class: 'panel', 'aria-labelledby': 'deduct-h' },
+    h('h2', { id: 'deduct-h' }, d('deduct_h')),
+    h('div', { class: 'inline' }, field('ded-dir', d('direction'), dDir), field('ded-pair', d('pair_no'), dPair), field('ded-mp', d('mp_off'), dMp)),
+    field('ded-reason', d('reason'), dReason),
+    h('button', {
+      id: 'submit-deduct',
+      'on:click': () => act(() => call('POST', `${base}/deductions`, { direction: dDir.value, pair: Number(dPair.value), mp: Number(dMp.value), reason: dReason.value })),
+    }, d('submit_deduct')),
+  );
+
+  async function refresh() {
+    try {
+      view = await call('GET', base);
+    } catch (e) {
+      err.show(e);
+      return;
+    }
+    document.title = `${view.name} · ${d('console')}`;
+    const playing = view.round > view.closed;
+    replace(
+      facts,
+      h('h1', { id: 'event-h' }, view.name),
+      h(
+        'div',
+        { class: 'facts' },
+        h('span', {}, h('b', { 'data-state': view.state }, stateWord(view.state))),
+        h('span', {}, wordIn(WORDS, 'round_of', { r: view.round, n: view.rounds })),
+        h('span', {}, `${d('tables')} ${view.tables} · ${d('boards_per_round')} ${view.boards_per_round} · ${d(view.movement)}`),
+        h('span', { class: 'mono' }, d('log', { n: view.log_len, hash: view.head_hash.slice(0, 16) })),
+      ),
+      seedFacts(view),
+      h(
+        'div',
+        { class: 'controls', style: 'margin-top:12px' },
+        startBtn,
+        closeBtn,
+        h('label', { class: 'check', for: 'force-close' }, force, d('force')),
+        cardsBtn,
+        revealBtn,
+      ),
+      h(
+        'div',
+        { class: 'links', style: 'margin-top:12px' },
+        h('a', { href: `standings.html?e=${encodeURIComponent(id)}`, target: '_blank', rel: 'noopener' }, d('standings_link')),
+        h('button', { 'on:click': () => openDocument(`${base}/results.html`, 'text/html') }, wordIn(WORDS, 'print_results')),
+        h('button', { 'on:click': () => openDocument(`${base}/results.csv`, 'text/csv', `event-${id}.csv`) }, wordIn(WORDS, 'csv')),
+        h('a', { href: 'director.html' }, d('all_events')),
+      ),
+    );
+    replace(startBtn, d('start_round', { r: view.round + 1 }));
+    startBtn.disabled = playing || view.round >= view.rounds || view.state === 'finished' || view.pairs.length === 0;
+    replace(closeBtn, d('close_round', { r: Math.max(view.round, 1) }));
+    closeBtn.disabled = !playing;
+    revealBtn.disabled = view.state === 'finished' || view.closed < view.rounds;
+    cardsBtn.disabled = view.pairs.length === 0;
+    register.hidden = view.round > 0;
+    // The round in play (or the last one) first and open; the others folded.
+    const current = Math.max(view.round, 1);
+    replace(
+      schedule,
+      view.schedule
+        .slice()
+        .sort((/** @type {any} */ a, /** @type {any} */ b) => (a.round === current ? -1 : b.round === current ? 1 : a.round - b.round))
+        .map((/** @type {any} */ r) =>
+          h(
+            'details',
+            { class: 'panel', open: r.round === current, 'data-round': r.round },
+            h('summary', { style: 'font-size:24px;font-weight:800;min-height:48px;cursor:pointer' }, `${d('round_h', { r: r.round })} · ${wordIn(WORDS, r.state === 'closed' ? 'closed' : r.state === 'playing' ? 'playing' : 'waiting')}`),
+            r.bye_stand ? h('p', { class: 'hint' }, d('bye_stand', { boards: r.bye_stand.join('、') })) : null,
+            r.tables.map((/** @type {any} */ t) => tableResults(t)),
+          ),
+        ),
+    );
+    if (aRound.value === '1' && view.round > 1) aRound.value = String(view.round);
+    try {
+      const st = await call('GET', `${base}/standings`);
+      replace(
+        live,
+        h('section', { class: 'panel', 'aria-labelledby': 'live-h' }, h('h2', { id: 'live-h' }, d('live_h')), rankingTable('NS', st.ranking.NS), rankingTable('EW', st.ranking.EW)),
+        st.boards && st.boards.length ? travellers(st.boards) : null,
+      );
+    } catch (e) {
+      err.show(e);
+    }
+  }
+
+  root.replaceChildren(
+    header(d('console')),
+    h(
+      'main',
+      { class: 'event-page' },
+      tokenPanel(redraw),
+      facts,
+      ok,
+      err.box,
+      register,
+      schedule,
+      h('div', { class: 'console-grid' }, adjust, deduct),
+      live,
+    ),
+    area,
+  );
+  refresh();
+  return setInterval(refresh, 3000);
+}
+
+/** Starts the console (director.html). */
+export function main() {
+  const root = /** @type {HTMLElement} */ (document.getElementById('app'));
+  /** @type {ReturnType<typeof setInterval> | undefined} */
+  let timer;
+  const draw = () => {
+    clearInterval(timer);
+    timer = undefined;
+    document.documentElement.lang = lang() === 'en' ? 'en' : 'zh-CN';
+    const id = eventId();
+    if (id) {
+      timer = eventConsole(root, id, draw);
+    } else {
+      root.replaceChildren(
+        header(d('console')),
+        h('main', { class: 'event-page' }, tokenPanel(draw), listPanel(), createPanel()),
+      );
+    }
+  };
+  onChange((key) => key === 'lang' && draw());
+  draw();
+}

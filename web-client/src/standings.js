@@ -1,0 +1,485 @@
+// @ts-check
+//! 赛事成绩 (an event's standings, standings.html): the events, one event's NS and EW rankings
+//! (双冠军), every board's results once the event is finished, the printable page and the CSV;
+//! and a pair's own corner: sit down with the pair token from the seating card, see the table's
+//! results, confirm them (NS record, EW check) or call the referee. The director's console
+//! (director.js) reuses the words, the server calls and the tables here.
+//!
+//! Everything shown is the server's (docs/tournaments.md): the page computes no score.
+
+import { h, replace } from './dom.js';
+import { ApiError } from './api.js';
+import { settings, set, onChange, setTicket } from './settings.js';
+
+/** @typedef {Record<string, { zh: string, en: string }>} Words */
+
+/** Words of the event pages: Chinese first, English a switch (the lobby's setting). @type {Words} */
+export const WORDS = {
+  brand: { zh: '牌局', en: 'Paiju' },
+  events: { zh: '赛事', en: 'Events' },
+  standings: { zh: '成绩榜', en: 'Standings' },
+  language: { zh: 'English', en: '中文' },
+  language_label: { zh: '切换到英文', en: 'Switch to Chinese' },
+  refresh: { zh: '刷新', en: 'Refresh' },
+  no_events: { zh: '现在没有比赛。', en: 'No events yet.' },
+  open: { zh: '查看', en: 'Open' },
+  round_of: { zh: '第 {r} 轮 / 共 {n} 轮', en: 'Round {r} of {n}' },
+  state_registering: { zh: '报名中', en: 'Registering' },
+  state_running: { zh: '进行中', en: 'In play' },
+  state_finished: { zh: '已结束', en: 'Finished' },
+  final: { zh: '最终成绩', en: 'Final results' },
+  through: { zh: '截至第 {r} 轮（已结束的轮次）', en: 'Through round {r} (closed rounds)' },
+  through_live: { zh: '截至第 {r} 轮（含进行中的牌）', en: 'Through round {r} (live, boards in play included)' },
+  none_yet: { zh: '还没有结束的轮次。', en: 'No round closed yet.' },
+  ns: { zh: '南北方向', en: 'North–South' },
+  ew: { zh: '东西方向', en: 'East–West' },
+  NS: { zh: '南北', en: 'NS' },
+  EW: { zh: '东西', en: 'EW' },
+  place: { zh: '名次', en: 'Place' },
+  pair: { zh: '对号', en: 'Pair' },
+  players: { zh: '选手', en: 'Players' },
+  organisation: { zh: '单位', en: 'Organisation' },
+  mp: { zh: '比赛分', en: 'Match points' },
+  deducted: { zh: '罚分', en: 'Deducted' },
+  prize: { zh: '获奖', en: 'Prize' },
+  computer: { zh: '电脑', en: 'Computer' },
+  travellers: { zh: '每副成绩', en: 'Travellers' },
+  board_n: { zh: '第 {n} 副', en: 'Board {n}' },
+  board_no: { zh: '牌号', en: 'Board' },
+  table_state: { zh: '牌桌', en: 'Table' },
+  defenders: { zh: '闲家得分', en: "Defenders' points" },
+  ns_mp: { zh: '南北比赛分', en: 'NS MP' },
+  ew_mp: { zh: '东西比赛分', en: 'EW MP' },
+  adjusted: { zh: '（调整）', en: ' (adjusted)' },
+  artificial: { zh: '人为分 {ns} / {ew}', en: 'Artificial {ns} / {ew}' },
+  commitment: { zh: '种子承诺（SHA-256）', en: 'Seed commitment (SHA-256)' },
+  seed: { zh: '种子', en: 'Seed' },
+  seed_hidden: { zh: '种子在最后一副牌打完、各轮结束后公布。', en: 'The seed is revealed once the last board is played and every round closed.' },
+  print_results: { zh: '打印成绩（A4）', en: 'Print results (A4)' },
+  csv: { zh: '下载成绩表（CSV）', en: 'Download results (CSV)' },
+  my_pair: { zh: '选手入座', en: 'Players: sit down' },
+  my_pair_hint: { zh: '输入座位卡上的对号凭证（例如 ab3d-7kfm-q2xw）。', en: 'Type the pair token from your seating card (e.g. ab3d-7kfm-q2xw).' },
+  pair_token: { zh: '对号凭证', en: 'Pair token' },
+  sit: { zh: '入座打牌', en: 'Sit down and play' },
+  my_results: { zh: '本桌成绩', en: 'My table’s results' },
+  confirm_ok: { zh: '成绩无误，确认', en: 'Results are right: confirm' },
+  dispute: { zh: '有异议，请裁判', en: 'Dispute: call the referee' },
+  note: { zh: '异议说明', en: 'What is wrong' },
+  confirmed: { zh: '已确认', en: 'Confirmed' },
+  not_confirmed: { zh: '未确认', en: 'Not confirmed' },
+  disputed: { zh: '已报告裁判：{note}', en: 'Referee called: {note}' },
+  sent_ok: { zh: '已确认成绩，谢谢。', en: 'Results confirmed. Thank you.' },
+  sent_dispute: { zh: '已报告裁判，请稍候。', en: 'The referee has been called; please wait.' },
+  table_n: { zh: '第 {n} 桌', en: 'Table {n}' },
+  you_are: { zh: '{dir} 第 {n} 对：{names}', en: '{dir} pair {n}: {names}' },
+  vs: { zh: '南北 {ns} 对 东西 {ew}', en: 'NS {ns} v EW {ew}' },
+  waiting: { zh: '等待入座', en: 'Waiting' },
+  playing: { zh: '进行中', en: 'In play' },
+  over: { zh: '已打完', en: 'Played' },
+  closed: { zh: '已关闭', en: 'Closed' },
+  not_open: { zh: '未开', en: 'Not open' },
+  step: { zh: '第 {n} 步', en: 'step {n}' },
+  network: { zh: '连不上服务器，请检查网络', en: 'Cannot reach the server; check the network' },
+};
+
+/** The current language. */
+export function lang() {
+  return settings().lang === 'en' ? 'en' : 'zh';
+}
+
+/**
+ * A word of `dict` in the current language, `{name}` placeholders filled.
+ * @param {Words} dict @param {string} key @param {Record<string, string | number>} [params]
+ */
+export function wordIn(dict, key, params = {}) {
+  const entry = dict[key] ?? WORDS[key];
+  const text = entry ? entry[lang()] : key;
+  return text.replace(/\{(\w+)\}/g, (_, k) => String(params[k] ?? ''));
+}
+
+/** A word of the event pages. @param {string} key @param {Record<string, string | number>} [params] */
+export function w(key, params = {}) {
+  return wordIn(WORDS, key, params);
+}
+
+/** A server refusal (or any error) in the current language. @param {unknown} e */
+export function problemText(e) {
+  if (e instanceof ApiError) {
+    const p = e.problem;
+    return (lang() === 'en' ? p.en || p.zh : p.zh || p.en) ?? p.code;
+  }
+  return String(e);
+}
+
+/**
+ * One call of the events API: JSON in and out; a refusal throws an `ApiError` with the
+ * server's problem. `bearer`: the director's token.
+ * @param {string} method @param {string} path @param {unknown} [body] @param {string} [bearer]
+ * @returns {Promise<any>}
+ */
+export async function eventCall(method, path, body, bearer) {
+  /** @type {Record<string, string>} */
+  const headers = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (bearer) headers.authorization = `Bearer ${bearer}`;
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new ApiError(0, { code: 'network', zh: WORDS.network.zh, en: WORDS.network.en });
+  }
+  const text = await res.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = text;
+  }
+  if (!res.ok) {
+    const problem = data && typeof data === 'object' && typeof data.code === 'string'
+      ? data
+      : { code: `http_${res.status}`, zh: `服务器出错（${res.status}）`, en: `server error (${res.status})` };
+    throw new ApiError(res.status, problem);
+  }
+  return data;
+}
+
+/** The event id of the page's address (`?e=ID`). */
+export function eventId() {
+  const id = new URLSearchParams(location.search).get('e');
+  return id && /^[A-Za-z0-9_-]+$/.test(id) ? id : null;
+}
+
+/**
+ * The bar at the top of the event pages: the brand (back to the lobby), the page's title, the
+ * language switch.
+ * @param {string} title
+ */
+export function header(title) {
+  const s = settings();
+  return h(
+    'header',
+    { class: 'topbar' },
+    h('a', { href: './', class: 'brand' }, w('brand')),
+    h('span', { class: 'title' }, title),
+    h('button', {
+      id: 'lang',
+      lang: s.lang === 'zh' ? 'en' : 'zh',
+      title: w('language_label'),
+      'on:click': () => set('lang', s.lang === 'zh' ? 'en' : 'zh'),
+    }, w('language')),
+  );
+}
+
+/** An error box (hidden until shown). */
+export function errorBox() {
+  const box = h('p', { class: 'error-text', role: 'alert', hidden: true });
+  return {
+    box,
+    /** @param {unknown} e */
+    show(e) {
+      replace(box, problemText(e));
+      box.hidden = false;
+    },
+    hide() {
+      box.hidden = true;
+    },
+  };
+}
+
+/** A pair's players, or 电脑 for a computer pair. @param {any} pair */
+export function playerNames(pair) {
+  if (pair.bot && (!pair.names || pair.names.length === 0)) return w('computer');
+  return (pair.names ?? []).join(' / ');
+}
+
+/** @param {string} state */
+export function stateWord(state) {
+  return w(`state_${state}`);
+}
+
+/**
+ * One direction's ranking as a table.
+ * @param {'NS' | 'EW'} dir @param {any[]} lines
+ */
+export function rankingTable(dir, lines) {
+  return h(
+    'div',
+    { class: 'scroll' },
+    h(
+      'table',
+      { class: 'results', 'data-ranking': dir },
+      h('caption', {}, w(dir === 'NS' ? 'ns' : 'ew')),
+      h('thead', {}, h('tr', {}, ['place', 'pair', 'players', 'organisation', 'mp', 'deducted'].map((k) => h('th', { scope: 'col' }, w(k))))),
+      h(
+        'tbody',
+        {},
+        lines.map((l) =>
+          h(
+            'tr',
+            { class: l.prize ? 'prize' : '' },
+            h('td', {}, l.place ?? '—'),
+            h('td', {}, l.number),
+            h('td', {}, playerNames(l)),
+            h('td', {}, l.organisation ?? ''),
+            h('td', {}, l.mp),
+            h('td', {}, l.deducted ?? ''),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** One result's outcome: points (adjusted marked) or artificial scores. @param {any} r */
+function outcome(r) {
+  if (r.defenders !== undefined && r.defenders !== null) return `${r.defenders}${r.adjusted ? w('adjusted') : ''}`;
+  if (r.artificial) return w('artificial', { ns: r.artificial.ns ?? '—', ew: r.artificial.ew ?? '—' });
+  return '';
+}
+
+/** Every board's results and match points (the travellers). @param {any[]} boards */
+export function travellers(boards) {
+  return h(
+    'section',
+    { class: 'panel', 'aria-labelledby': 'travellers-h' },
+    h('h2', { id: 'travellers-h' }, w('travellers')),
+    boards.map((b) =>
+      h(
+        'div',
+        { class: 'scroll' },
+        h(
+          'table',
+          { class: 'results', 'data-board': b.board },
+          h('caption', {}, w('board_n', { n: b.board })),
+          h('thead', {}, h('tr', {}, ['NS', 'EW', 'defenders', 'ns_mp', 'ew_mp'].map((k) => h('th', { scope: 'col' }, w(k))))),
+          h(
+            'tbody',
+            {},
+            b.results.map((/** @type {any} */ r) =>
+              h('tr', {}, h('td', {}, r.ns ?? '—'), h('td', {}, r.ew ?? '—'), h('td', {}, outcome(r)), h('td', {}, r.ns_mp ?? '—'), h('td', {}, r.ew_mp ?? '—')),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** A table's state in words. @param {any} board */
+export function boardState(board) {
+  if (!board.table_id) return w('not_open');
+  const state = board.state ?? 'closed';
+  const word = w(state);
+  return state === 'playing' && board.seq ? `${word} · ${w('step', { n: board.seq })}` : word;
+}
+
+/** One table of a round: its boards, their states and results, the confirmations. @param {any} t */
+export function tableResults(t) {
+  return h(
+    'div',
+    { class: 'scroll' },
+    h(
+      'table',
+      { class: 'results', 'data-table': t.table },
+      h('caption', {}, `${w('table_n', { n: t.table })} · ${w('vs', { ns: t.ns, ew: t.ew })}`),
+      h('thead', {}, h('tr', {}, ['board_no', 'table_state', 'defenders'].map((k) => h('th', { scope: 'col' }, w(k))))),
+      h(
+        'tbody',
+        {},
+        t.boards.map((/** @type {any} */ b) =>
+          h('tr', {}, h('td', {}, b.board), h('td', {}, boardState(b)), h('td', {}, b.result ? outcome(b.result) : '')),
+        ),
+      ),
+    ),
+    h(
+      'p',
+      { class: 'hint' },
+      `${w('NS')}：${t.ns_confirmed ? w('confirmed') : w('not_confirmed')} · ${w('EW')}：${t.ew_confirmed ? w('confirmed') : w('not_confirmed')}`,
+      t.dispute ? h('span', { class: 'error-text', style: 'display:block;margin-top:6px' }, w('disputed', { note: t.dispute })) : null,
+    ),
+  );
+}
+
+/** The seed's commitment, and the seed once revealed. @param {any} ev */
+export function seedFacts(ev) {
+  return h(
+    'div',
+    { class: 'facts' },
+    h('span', {}, `${w('commitment')}：`, h('code', { 'data-commitment': '' }, ev.seed_commitment)),
+    ev.seed ? h('span', {}, `${w('seed')}：`, h('code', { 'data-seed': '' }, ev.seed)) : h('span', { class: 'hint' }, w('seed_hidden')),
+  );
+}
+
+// --- the page ---------------------------------------------------------------------------------
+
+/** The remembered pair token of an event (this browser only). @param {string} id */
+function savedToken(id) {
+  try {
+    return localStorage.getItem(`paiju.pair.${id}`) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** @param {string} id @param {string} token */
+function saveToken(id, token) {
+  try {
+    localStorage.setItem(`paiju.pair.${id}`, token);
+  } catch {
+    // Private mode: the token is typed again next time.
+  }
+}
+
+/** The pair's corner: sit down, see the table's results, confirm or dispute. @param {string} id */
+function pairPanel(id) {
+  const err = errorBox();
+  const done = h('p', { class: 'ok-text', role: 'status', hidden: true });
+  const input = h('input', { id: 'pair-token', type: 'text', autocomplete: 'off', autocapitalize: 'none', spellcheck: 'false', value: savedToken(id) });
+  const note = h('input', { id: 'dispute-note', type: 'text', maxlength: 200 });
+  const mine = h('div', { 'aria-live': 'polite' });
+  const token = () => {
+    const t = input.value.trim();
+    saveToken(id, t);
+    return t;
+  };
+  const sit = async () => {
+    err.hide();
+    try {
+      const j = await eventCall('POST', `/api/events/${encodeURIComponent(id)}/join`, { token: token() });
+      setTicket(j.table, { token: j.token, seat: j.seat, game: 'shengji' });
+      location.href = `./#/t/${encodeURIComponent(j.table)}`;
+    } catch (e) {
+      err.show(e);
+    }
+  };
+  const show = async () => {
+    err.hide();
+    try {
+      const me = await eventCall('POST', `/api/events/${encodeURIComponent(id)}/pair`, { token: token() });
+      replace(
+        mine,
+        h('p', {}, w('you_are', { dir: w(me.direction), n: me.number, names: playerNames(me) })),
+        me.table ? tableResults(me.table) : null,
+      );
+    } catch (e) {
+      err.show(e);
+    }
+  };
+  /** @param {boolean} agree */
+  const confirm = async (agree) => {
+    err.hide();
+    done.hidden = true;
+    try {
+      await eventCall('POST', `/api/events/${encodeURIComponent(id)}/confirm`, { token: token(), agree, note: agree ? undefined : note.value });
+      replace(done, w(agree ? 'sent_ok' : 'sent_dispute'));
+      done.hidden = false;
+      await show();
+    } catch (e) {
+      err.show(e);
+    }
+  };
+  return h(
+    'section',
+    { class: 'panel', 'aria-labelledby': 'pair-h' },
+    h('h2', { id: 'pair-h' }, w('my_pair')),
+    h('p', { class: 'hint' }, w('my_pair_hint')),
+    h('div', { class: 'field' }, h('label', { for: 'pair-token' }, w('pair_token')), input),
+    h('div', { class: 'row' }, h('button', { class: 'primary', id: 'sit', 'on:click': sit }, w('sit')), h('button', { id: 'my-results', 'on:click': show }, w('my_results'))),
+    mine,
+    h('div', { class: 'field', style: 'margin-top:14px' }, h('label', { for: 'dispute-note' }, w('note')), note),
+    h('div', { class: 'row' }, h('button', { id: 'confirm', 'on:click': () => confirm(true) }, w('confirm_ok')), h('button', { class: 'danger', id: 'dispute', 'on:click': () => confirm(false) }, w('dispute'))),
+    done,
+    err.box,
+  );
+}
+
+/** The list of events. @param {HTMLElement} root */
+async function renderList(root) {
+  const err = errorBox();
+  const list = h('ul', { class: 'table-list', 'aria-live': 'polite' });
+  root.replaceChildren(
+    header(w('events')),
+    h('main', { class: 'event-page' }, h('section', { class: 'panel', 'aria-labelledby': 'events-h' }, h('h1', { id: 'events-h' }, w('events')), list, err.box)),
+  );
+  try {
+    const events = await eventCall('GET', '/api/events');
+    if (events.length === 0) replace(list, h('li', {}, w('no_events')));
+    else {
+      replace(
+        list,
+        events.map((/** @type {any} */ e) =>
+          h(
+            'li',
+            {},
+            h('span', { class: 'desc' }, h('b', {}, e.name), ` · ${stateWord(e.state)} · ${w('round_of', { r: e.round, n: e.rounds })}`),
+            h('a', { class: 'button-link', href: `standings.html?e=${encodeURIComponent(e.id)}`, style: 'min-height:52px;display:inline-flex;align-items:center;padding:0 12px' }, w('open')),
+          ),
+        ),
+      );
+    }
+  } catch (e) {
+    err.show(e);
+  }
+}
+
+/** One event's standings, refreshed every 10 seconds. @param {HTMLElement} root @param {string} id */
+function renderEvent(root, id) {
+  const err = errorBox();
+  const top = h('section', { class: 'panel', 'aria-labelledby': 'event-h' });
+  const board = h('div', { 'aria-live': 'polite' });
+  const pair = pairPanel(id);
+  const base = `/api/events/${encodeURIComponent(id)}`;
+  const refresh = async () => {
+    try {
+      const [ev, st] = await Promise.all([eventCall('GET', base), eventCall('GET', `${base}/standings`)]);
+      document.title = `${ev.name} · ${w('standings')}`;
+      replace(
+        top,
+        h('h1', { id: 'event-h' }, ev.name),
+        h(
+          'div',
+          { class: 'facts' },
+          h('span', {}, h('b', {}, stateWord(ev.state))),
+          h('span', {}, w('round_of', { r: ev.round, n: ev.rounds })),
+          h('span', { 'data-through': st.through_round }, st.final ? w('final') : st.through_round ? w(st.live ? 'through_live' : 'through', { r: st.through_round }) : w('none_yet')),
+        ),
+        seedFacts(ev),
+        h(
+          'div',
+          { class: 'links', style: 'margin-top:12px' },
+          h('a', { href: `${base}/results.html`, target: '_blank', rel: 'noopener' }, w('print_results')),
+          h('a', { href: `${base}/results.csv` }, w('csv')),
+          h('button', { 'on:click': refresh }, w('refresh')),
+        ),
+      );
+      replace(
+        board,
+        h('section', { class: 'panel', 'aria-label': w('standings') }, rankingTable('NS', st.ranking.NS), rankingTable('EW', st.ranking.EW)),
+        st.boards ? travellers(st.boards) : null,
+      );
+      err.hide();
+    } catch (e) {
+      err.show(e);
+    }
+  };
+  root.replaceChildren(header(w('standings')), h('main', { class: 'event-page' }, top, err.box, board, pair));
+  refresh();
+  return setInterval(refresh, 10_000);
+}
+
+/** Starts the standings page (standings.html). */
+export function main() {
+  const root = /** @type {HTMLElement} */ (document.getElementById('app'));
+  /** @type {ReturnType<typeof setInterval> | undefined} */
+  let timer;
+  const draw = () => {
+    clearInterval(timer);
+    document.documentElement.lang = lang() === 'en' ? 'en' : 'zh-CN';
+    const id = eventId();
+    if (id) timer = renderEvent(root, id);
+    else renderList(root);
+  };
+  onChange((key) => key === 'lang' && draw());
+  draw();
+}

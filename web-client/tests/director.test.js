@@ -1,0 +1,106 @@
+// The events' pages against the real server started with a director token: the director's
+// console creates a practice event (one pair of people, computers for the rest), prints the
+// seating cards, starts the round, settles the people's board with an adjusted result, closes
+// the round over the missing confirmation and reveals the seed; the standings page then shows
+// both rankings and every board. Both pages render with no serious or critical axe violation.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { liveServerAndBrowser, newPage, shot, axeViolations, until } from './harness.js';
+
+const DIRECTOR = '5b0e9c2a7f4d1e8b3a6c9f2d5e8b1a4c';
+const live = liveServerAndBrowser({ extra: ['--director-token', DIRECTOR] });
+
+test('the director runs a practice event in the console; the standings page shows it', { timeout: 180_000 }, async () => {
+  const { page, errors } = await newPage(live.browser, { width: 1280, height: 900 });
+  page.on('dialog', (dlg) => dlg.accept());
+  await page.goto(live.server.url + '/director.html');
+  await page.waitForSelector('#create-event');
+  assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+  assert.match(await page.textContent('body') ?? '', /裁判长控制台/);
+  assert.deepEqual(await axeViolations(page), [], 'the new-event form');
+
+  // Without the token the server refuses, and the page says so.
+  await page.click('#create-event');
+  await page.waitForSelector('.error-text:not([hidden])');
+  assert.match(await page.textContent('.error-text:not([hidden])') ?? '', /裁判长/);
+
+  await page.fill('#director-token', DIRECTOR);
+  await page.click('#use-token');
+  await page.fill('#ev-name', '周三练习赛');
+  await page.fill('#ev-tables', '3');
+  await page.fill('#ev-rounds', '1');
+  await page.fill('#ev-boards', '1');
+  await page.fill('#ev-entries', '王阿姨 李叔叔 / 福州');
+  await page.click('#create-event');
+  await page.waitForURL(/director\.html\?e=/);
+  const id = new URL(page.url()).searchParams.get('e') ?? '';
+  await page.waitForSelector('#start-round:not([disabled])');
+  assert.match(await page.textContent('[data-commitment]') ?? '', /^[0-9a-f]{64}$/);
+
+  // The seating cards: the one pair of people has a token; the computers need none.
+  await page.evaluate(() => { window.print = () => {}; });
+  await page.click('#print-cards');
+  await page.waitForSelector('#print-area [data-token]');
+  assert.equal(await page.locator('#print-area [data-token]').count(), 1);
+  assert.match(await page.textContent('#print-area [data-token]') ?? '', /^[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}$/);
+  assert.match(await page.textContent('#print-area') ?? '', /米切尔移位/);
+
+  // Round 1: the tables open; the computers' boards play themselves.
+  await page.click('#start-round');
+  await page.waitForSelector('#close-round:not([disabled])');
+  await page.waitForSelector('[data-round="1"] [data-table="3"]');
+  await page.locator('[data-round="1"]').scrollIntoViewIfNeeded();
+  await shot(page, 'director-round-1280x900');
+  assert.deepEqual(await axeViolations(page), [], 'the console with a round in play');
+
+  // The people's board (NS 1 at table 1, board 1) is settled by the director.
+  await page.fill('#adj-round', '1');
+  await page.fill('#adj-table', '1');
+  await page.fill('#adj-board', '1');
+  await page.fill('#adj-points', '120');
+  await page.fill('#adj-reason', '选手缺席，判违规方负');
+  await page.click('#submit-adjust');
+  await page.waitForSelector('.ok-text:not([hidden])');
+
+  // Every board done: close (forced: the people have not confirmed), then reveal.
+  await until(async () => {
+    const v = await (await fetch(`${live.server.url}/api/events/${id}`)).json();
+    return v.schedule[0].tables.every((/** @type {any} */ t) => t.boards.every((/** @type {any} */ b) => b.done));
+  }, 120_000, 'every board of round 1');
+  await page.waitForSelector('#close-round:not([disabled])');
+  await page.click('#close-round');
+  await page.waitForSelector('.error-text:not([hidden])');
+  assert.match(await page.textContent('.error-text:not([hidden])') ?? '', /确认/);
+  await page.check('#force-close');
+  await page.click('#close-round');
+  await page.waitForSelector('#reveal:not([disabled])');
+  await page.click('#reveal');
+  await page.waitForSelector('[data-seed]');
+  assert.equal(await page.getAttribute('[data-state]', 'data-state'), 'finished');
+
+  // The standings page: both rankings, every board, the seed; accessible.
+  const st = await newPage(live.browser, { width: 1024, height: 768 });
+  await st.page.goto(`${live.server.url}/standings.html?e=${id}`);
+  await st.page.waitForSelector('[data-ranking="EW"] tbody tr');
+  assert.equal(await st.page.locator('[data-ranking="NS"] tbody tr').count(), 3);
+  assert.equal(await st.page.locator('[data-ranking="EW"] tbody tr').count(), 3);
+  assert.match(await st.page.textContent('[data-ranking="NS"]') ?? '', /王阿姨 \/ 李叔叔/);
+  assert.equal(await st.page.locator('[data-board]').count(), 3);
+  assert.match(await st.page.textContent('body') ?? '', /最终成绩/);
+  assert.match(await st.page.textContent('[data-seed]') ?? '', /^[0-9a-f]{64}$/);
+  await shot(st.page, 'standings-1024x768');
+  assert.deepEqual(await axeViolations(st.page), [], 'the standings page');
+  // English is a switch.
+  await st.page.click('#lang');
+  await st.page.waitForFunction(() => document.documentElement.lang === 'en');
+  // The page fetches the standings again in English: wait for them, then read.
+  await st.page.waitForFunction(() => /Final results/.test(document.body.textContent ?? ''), null, { timeout: 15_000 }).catch(() => {});
+  assert.match(await st.page.textContent('body') ?? '', /Final results/);
+
+  // The list of events links to it.
+  await st.page.goto(`${live.server.url}/standings.html`);
+  await st.page.waitForSelector(`a[href="standings.html?e=${id}"]`);
+  assert.deepEqual(await axeViolations(st.page), [], 'the list of events');
+  assert.deepEqual([...errors, ...st.errors].map(String), []);
+});
