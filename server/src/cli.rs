@@ -209,6 +209,15 @@ pub struct ServeArgs {
         allow_negative_numbers = true
     )]
     pub bot_delay_ms: u64,
+    /// How long a 高手 (expert) bot thinks per decision on a quiet server, less when many
+    /// bots think at once (50 to 10000).
+    #[arg(
+        long,
+        value_name = "MS",
+        default_value_t = 1000,
+        value_parser = clap::value_parser!(u64).range(50..=10_000)
+    )]
+    pub expert_think_ms: u64,
     /// A table with no connection for this long is closed, its log kept (more than 0, at most
     /// 10080: a week).
     #[arg(long, value_name = "M", default_value_t = 30.0, value_parser = idle_minutes, allow_negative_numbers = true)]
@@ -475,6 +484,7 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
         lease: Duration::from_secs_f64(args.lease_secs),
         clock_scale: args.clock_scale,
         bot_delay: Duration::from_millis(args.bot_delay_ms),
+        expert_think: Duration::from_millis(args.expert_think_ms),
         idle_after: Duration::from_secs_f64(args.idle_minutes * 60.0),
         allow_origins: args.allow_origin,
         allow_hosts: args.allow_host,
@@ -797,6 +807,7 @@ mod tests {
         assert_eq!(a.listen, c.listen);
         assert_eq!(a.clock_scale, c.clock_scale);
         assert_eq!(Duration::from_millis(a.bot_delay_ms), c.bot_delay);
+        assert_eq!(Duration::from_millis(a.expert_think_ms), c.expert_think);
         assert_eq!(Duration::from_secs_f64(a.idle_minutes * 60.0), c.idle_after);
         assert_eq!(a.max_tables, c.limits.max_tables);
         assert_eq!(Duration::from_secs_f64(a.lease_secs), c.lease);

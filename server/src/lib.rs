@@ -76,6 +76,9 @@ pub struct Config {
     pub clock_scale: f64,
     /// How long bots wait before playing.
     pub bot_delay: Duration,
+    /// How long a 高手 bot thinks on a quiet server (less when many think at once; see
+    /// `table::computer`). One second in play; tests make it short.
+    pub expert_think: Duration,
     /// Tables with no connection for this long are closed (their logs kept).
     pub idle_after: Duration,
     pub limits: limits::Limits,
@@ -98,6 +101,7 @@ impl Default for Config {
             director_token: None,
             clock_scale: 1.0,
             bot_delay: Duration::from_millis(600),
+            expert_think: table::THINK,
             idle_after: Duration::from_secs(30 * 60),
             limits: limits::Limits::default(),
             allow_origins: Vec::new(),
@@ -204,6 +208,7 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
     let settings = Arc::new(table::TableSettings {
         clock_scale: clock::ClockScale(config.clock_scale),
         bot_delay: config.bot_delay,
+        expert_think: config.expert_think,
         idle_after: config.idle_after,
         referee_hash: config.referee_token.as_deref().map(seat_token::hash),
         sealed_seeds: Default::default(),

@@ -306,10 +306,27 @@ impl Lobby {
                 ),
             ));
         }
+        // 「电脑水平」: the wire name or the Chinese label; stored by its wire name.
+        let bot_level = match req.bot_level.as_deref() {
+            None => None,
+            Some(s) => Some(bots::Level::parse(s).ok_or_else(|| {
+                (
+                    400,
+                    Problem::new(
+                        codes::BAD_REQUEST,
+                        format!("电脑水平「{s}」不对：应为 beginner（入门）、club（普通）或 expert（高手）"),
+                        format!(
+                            "bot level \"{s}\" is not one of beginner (入门), club (普通), expert (高手)"
+                        ),
+                    ),
+                )
+            })?),
+        };
         let fixed = DealFixed {
             level: req.level.clone(),
             trump: req.trump.clone(),
             play_seconds: req.play_seconds,
+            bot_level,
         };
         let seats = kind
             .check(&ruleset, &seed, board, &fixed)

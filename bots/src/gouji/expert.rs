@@ -191,7 +191,9 @@ impl Sampler {
                 .ok()?;
         }
         let mut replayed = View::of(&game, view.viewer);
-        replayed.deductions = view.deductions;
+        // Referees' deductions and the clock's warning are not actions a seat sees replayed.
+        replayed.deducted = view.deducted;
+        replayed.warned = view.warned;
         (replayed == *view).then_some(game)
     }
 }

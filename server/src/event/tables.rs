@@ -61,6 +61,8 @@ pub async fn open(
         trump: ev.spec.trump.clone(),
         // An event's tables keep the ruleset's clocks (the competition's).
         play_seconds: None,
+        // An event's tables seat bots only for pairs that are absent: the default level.
+        bot_level: None,
     };
     lobby.create(req).await.map(|s| s.id).map_err(|r| r.1)
 }

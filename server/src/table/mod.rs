@@ -34,6 +34,7 @@ use crate::store::{self, Journal, LogEntry, SeatRecord, StoredTable, TableHeader
 use dashmap::DashMap;
 
 mod acting;
+mod computer;
 mod fanout;
 mod game;
 pub mod handle;
@@ -42,6 +43,7 @@ mod review;
 mod seats;
 
 use acting::{IdCache, Told};
+pub use computer::{expert_time, THINK, THINK_FLOOR};
 pub use game::{DealFixed, TableGame};
 pub(crate) use handle::Command;
 pub use handle::{seed_in_use, Act, CloseWith, Outlet, TableHandle, Who};
@@ -56,6 +58,8 @@ pub struct TableSettings {
     pub clock_scale: ClockScale,
     /// How long a bot (or 托管) waits before it plays, so people can follow.
     pub bot_delay: Duration,
+    /// How long a 高手 bot thinks on a quiet server ([`THINK`] in play).
+    pub expert_think: Duration,
     /// A table with no connection for this long is closed (its log is kept).
     pub idle_after: Duration,
     /// SHA-256 of the referee token, if one was set.
@@ -139,6 +143,10 @@ struct Table<G: TableGame> {
     auto: Vec<bool>,
     /// When the next bot or 托管 move is due.
     bot_at: Option<Instant>,
+    /// The computer players (every seat has one, for 托管), and what they decide.
+    computers: computer::Computers<G>,
+    /// Where their decisions come back (taken by the loop when it starts).
+    thoughts: Option<mpsc::UnboundedReceiver<computer::Thought<G>>>,
     /// Since when no one has been connected (the idle broom closes the table after a while).
     idle_since: Option<Instant>,
     /// Set when a write failed after the engine moved: the in-memory state can no longer be
@@ -161,6 +169,7 @@ fn problem_not(code: &str, zh: &str, en: &str) -> Problem {
 impl<G: TableGame> Table<G> {
     /// The actor's loop, until the table closes, the server stops it, or a write fails.
     pub(super) async fn run(mut self, mut rx: mpsc::Receiver<Command>) -> Ending {
+        let mut thoughts = self.thoughts.take().expect("a table's loop runs once");
         loop {
             if self.broken {
                 for s in self.subscribers.drain(..) {
@@ -185,8 +194,10 @@ impl<G: TableGame> Table<G> {
                     self.on_timeout().await;
                 }
                 _ = sleep_until(bot_at.unwrap_or_else(far_future)), if bot_at.is_some() => {
-                    self.on_bot().await;
+                    self.on_bot();
                 }
+                // Never `None`: the table holds a sender.
+                Some(thought) = thoughts.recv() => self.on_thought(thought).await,
                 _ = sleep_until(idle_at.unwrap_or_else(far_future)), if idle_at.is_some() => {
                     self.close_idle().await;
                     return Ending::Done;
