@@ -44,6 +44,11 @@ pub trait SeatPlayer<E: Engine>: Send {
     /// `seed` for any randomness: the same notes, view, playout budget and seed give the same
     /// action. `None` when the seat is not to act.
     fn act(&mut self, view: &E::View, budget: Budget, seed: u64) -> Option<E::Action>;
+    /// Whether [`SeatPlayer::observe`] does anything (a client need not read views for a
+    /// player that forgets them).
+    fn remembers(&self) -> bool {
+        true
+    }
 }
 
 impl SeatPlayer<rules::shengji::Board> for shengji::Player {
@@ -83,6 +88,9 @@ pub struct Simplest;
 
 impl<E: Engine> SeatPlayer<E> for Simplest {
     fn observe(&mut self, _view: &E::View) {}
+    fn remembers(&self) -> bool {
+        false
+    }
     fn act(&mut self, view: &E::View, _budget: Budget, _seed: u64) -> Option<E::Action> {
         simplest::<E>(view)
     }
