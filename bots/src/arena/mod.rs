@@ -279,3 +279,60 @@ pub(crate) fn thread_cpu() -> Option<Duration> {
     let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
     Some(Duration::from_nanos(ns))
 }
+
+/// `paiju arena --person N [--person-plays club]`: five 普通 bots and one person (eager random,
+/// or playing as 普通), N 够级 games; how long the person waits once out, as text.
+pub fn person_report(games: usize, eager: bool) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let w = gouji::person_wait(games, 1, eager);
+    let mut after = w.after.clone();
+    after.sort_unstable();
+    let at = |q: f64| after[((after.len() as f64 - 1.0) * q).round() as usize];
+    let mean = after.iter().sum::<u64>() as f64 / after.len().max(1) as f64;
+    let mut places = [0usize; 6];
+    for &p in &w.places {
+        places[p] += 1;
+    }
+    let actions = w.actions.iter().sum::<u64>() as f64 / w.games as f64;
+    let _ = writeln!(
+        out,
+        "gouji, 5 club bots + 1 {} person, {} games (mean {actions:.0} actions a game)",
+        if eager {
+            "eager random"
+        } else {
+            "club-playing"
+        },
+        w.games
+    );
+    let _ = writeln!(
+        out,
+        "person out before the end: {} games; places 头科..大落: {:?}",
+        w.person_out, places
+    );
+    if !after.is_empty() {
+        let _ = writeln!(
+            out,
+            "computer actions after the person is out: mean {mean:.1}, p50 {}, p90 {}, max {}",
+            at(0.5),
+            at(0.9),
+            after[after.len() - 1]
+        );
+    }
+    for (place, name) in ["头科", "二科", "三科", "四科", "二落"].iter().enumerate() {
+        let xs: Vec<u64> = (0..w.places.len())
+            .filter(|&i| w.places[i] == place)
+            .map(|i| w.after[i])
+            .collect();
+        if !xs.is_empty() {
+            let mean = xs.iter().sum::<u64>() as f64 / xs.len() as f64;
+            let _ = writeln!(
+                out,
+                "  out {name}: {} games, computer actions after: mean {mean:.1}, max {}",
+                xs.len(),
+                xs.iter().max().unwrap()
+            );
+        }
+    }
+    out
+}
