@@ -371,7 +371,7 @@ impl<G: TableGame> Table<G> {
         self.deps
             .metrics
             .bot_decision(G::GAME, thought.level().name(), thought.took());
-        let (seat, action) = self.computers.back(thought, self.seq);
+        let (seat, action, fresh) = self.computers.back(thought, self.seq);
         let still_ours = self.state == TableState::Playing
             && self.review.is_none()
             && (self.seats[seat].bot || self.auto[seat])
@@ -388,11 +388,13 @@ impl<G: TableGame> Table<G> {
                     self.schedule_bot();
                 }
             }
+            // Its own turn, nothing changed, and no action: asking again would only say the
+            // same (the clock plays for the seat when its time runs out).
+            None if fresh && still_ours => {
+                tracing::error!(seat, "no legal action for a bot's seat");
+            }
             None => {
-                tracing::debug!(
-                    seat,
-                    "a bot's decision came too late or not at all; deciding again"
-                );
+                tracing::debug!(seat, "a bot's decision came too late; deciding again");
                 self.schedule_bot();
             }
         }

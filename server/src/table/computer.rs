@@ -135,8 +135,9 @@ impl<G: TableGame> Computers<G> {
     }
 
     /// Takes a decision back: the player returns to its seat and catches up on what it
-    /// missed. The action, if it is still for the table as it is (`seq`).
-    pub(super) fn back(&mut self, t: Thought<G>, seq: u64) -> (usize, Option<G::Action>) {
+    /// missed. The seat; the action, if it is still for the table as it is (`seq`); whether
+    /// it was decided on the table as it is.
+    pub(super) fn back(&mut self, t: Thought<G>, seq: u64) -> (usize, Option<G::Action>, bool) {
         let Thought {
             seat,
             seq: at,
@@ -151,7 +152,7 @@ impl<G: TableGame> Computers<G> {
         if self.thinking == Some((seat, at)) {
             self.thinking = None;
         }
-        (seat, action.filter(|_| at == seq))
+        (seat, action.filter(|_| at == seq), at == seq)
     }
 
     /// 入门's pick and 高手's samples: from the table's seed and the step, so the same table
