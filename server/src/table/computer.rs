@@ -120,7 +120,19 @@ impl<G: TableGame> Computers<G> {
         tokio::task::spawn_blocking(move || {
             let budget = budget(level, think);
             let start = std::time::Instant::now();
-            let action = player.act(&view, budget, seed);
+            // A bot that panics must not take its seat with it: the seat gets a fresh player
+            // (its memory lost) and no action, and the clock plays for it in time.
+            let action = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                player.act(&view, budget, seed)
+            }))
+            .unwrap_or_else(|_| {
+                tracing::error!(
+                    seat,
+                    "a bot panicked while deciding; the seat gets a fresh one"
+                );
+                player = G::player(level);
+                None
+            });
             THINKING.fetch_sub(1, Ordering::Relaxed);
             let _ = tx.send(Thought {
                 seat,
