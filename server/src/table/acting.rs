@@ -384,8 +384,13 @@ impl<G: TableGame> Table<G> {
                     Actor::Auto
                 };
                 if let Err(p) = self.commit(seat, actor, None, a, None).await {
-                    tracing::error!(seat, code = %p.code, "the engine refused a bot's action");
-                    self.schedule_bot();
+                    // A bot's mistake must not stall the table (nor loop: the same player on
+                    // the same state decides the same): the simplest legal play instead.
+                    tracing::error!(seat, code = %p.code, "the engine refused a bot's action; playing the simplest legal action");
+                    let view = self.engine.view(Viewer::Seat(seat));
+                    if let Some(a) = bots::simplest::<G>(&view) {
+                        let _ = self.commit(seat, actor, None, a, None).await;
+                    }
                 }
             }
             // Its own turn, nothing changed, and no action: asking again would only say the
