@@ -1,35 +1,19 @@
 //! `paiju bot`: the real binary plays a seat over WebSocket against a real `paiju serve`, as a
 //! browser would (it joins over HTTP for its token), to the end of the board.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use protocol::TableSummary;
 use serde_json::json;
 
+mod serve_support;
+use serve_support::serve;
+
 #[test]
 fn paiju_bot_plays_a_seat_to_the_end() {
-    let dir = std::env::temp_dir().join(format!("paiju-bot-cli-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let mut serve = Command::new(env!("CARGO_BIN_EXE_paiju"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--bot-delay-ms", "0"])
-        .arg("--db")
-        .arg(dir.join("paiju.db"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("paiju serve starts");
-    let mut lines = BufReader::new(serve.stdout.take().unwrap()).lines();
-    let line = lines.next().unwrap().unwrap();
-    let addr: std::net::SocketAddr = line
-        .split("http://")
-        .nth(1)
-        .unwrap()
-        .trim_end_matches('/')
-        .parse()
-        .unwrap();
-    std::thread::spawn(move || for _ in lines {});
+    let (mut serve, addr) = serve("bot-cli", &["--bot-delay-ms", "0"], &[]);
+    // Nothing of the server's log is read here.
+    drop(serve.stderr.take());
     let rt = tokio::runtime::Runtime::new().unwrap();
     let t: TableSummary = rt
         .block_on(bots::http::post_json(
