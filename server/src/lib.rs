@@ -9,7 +9,8 @@
 //! - [`lobby`]: the registry of open tables (DashMap); create, join, leave; rebuilding every open
 //!   table from the store at start.
 //! - [`table`]: one actor task per table owning its engine: apply → store → ack → broadcast,
-//!   per-viewer redaction, clocks and 托管, bots in seats, the idle broom.
+//!   per-viewer redaction, clocks and 托管, bots in seats at the table's level (thinking off the
+//!   actor), the idle broom.
 //! - [`game`]: the games as `rules::Engine`s the tables are generic over.
 //! - [`store`]: the hash-chained event log behind one trait (SQLite, WAL; or PostgreSQL), group
 //!   commit, `verify`; past one machine, the leases that say which node serves which table;

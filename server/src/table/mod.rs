@@ -15,7 +15,8 @@
 //! actor), `seats` (joining, leaving, attaching, presence, the summary), `acting` (the path of
 //! an action: who may act, ids, questions, stale decisions, commit; clocks and bots), `fanout`
 //! (per-viewer frames into bounded queues), `review` (the referee stops the clocks while they
-//! look into something). This file holds the table's state and its loop.
+//! look into something), `computer` (the computer players: one per seat, fed every view,
+//! deciding off the actor). This file holds the table's state and its loop.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
