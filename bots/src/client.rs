@@ -346,3 +346,26 @@ pub fn jitter(think: Duration, state: &mut u64) -> Duration {
     let unit = (*state >> 11) as f64 / (1u64 << 53) as f64;
     think.mul_f64(0.5 + unit)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::elsewhere;
+
+    #[test]
+    fn a_4307_close_leads_to_the_same_table_on_the_owner_node() {
+        let here = "ws://127.0.0.1:8080/ws/780257";
+        assert_eq!(
+            elsewhere(here, "http://10.0.0.2:8080").unwrap(),
+            "ws://10.0.0.2:8080/ws/780257"
+        );
+        assert_eq!(
+            elsewhere(here, "https://paiju.example/").unwrap(),
+            "wss://paiju.example/ws/780257"
+        );
+        assert_eq!(
+            elsewhere(here, "10.0.0.3:9000").unwrap(),
+            "ws://10.0.0.3:9000/ws/780257"
+        );
+        assert!(elsewhere(here, "").is_err());
+    }
+}
