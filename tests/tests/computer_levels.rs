@@ -45,6 +45,15 @@ async fn three_computers_at_each_level_play_a_board_with_a_person() {
         .create(json!({"game": "shengji", "bots": [1, 2, 3]}))
         .await;
     assert_eq!(t.bot_level, "club");
+    // Every level's decisions were timed, by game and level.
+    let (_, metrics) = bots::http::request(s.addr, "GET", "/metrics", None)
+        .await
+        .unwrap();
+    for level in ["beginner", "club", "expert"] {
+        let count =
+            format!("paiju_bot_decision_seconds_count{{game=\"shengji\",level=\"{level}\"}}");
+        assert!(metrics.contains(&count), "{count} in {metrics}");
+    }
     s.running.shutdown().await;
 }
 
