@@ -6,12 +6,14 @@
 //!   `Player` that also remembers what its seat's earlier views showed. Each has `club`
 //!   (heuristics), `expert` (search) and `notes` (memory) modules.
 //! - [`search`]: the Expert's determinized Monte-Carlo with successive halving (both games).
-//! - [`arena`]: duplicate matches between levels on all cores, with confidence intervals.
+//! - [`arena`]: duplicate matches between levels on all cores, with confidence intervals
+//!   (`paiju arena`).
 //! - [`SeatPlayer`]: what a table server holds for a computer seat (a `Player` of either game,
 //!   or [`Simplest`] for a game without players of its own).
 //! - [`simplest`]: the simplest legal-play bot: the first action `Engine::legal_from_view`
 //!   offers (the engines list the lowest legal play first); the clock's last resort.
-//! - [`client`]: the same bot over a real WebSocket, speaking the protocol like a browser.
+//! - [`client`]: any [`SeatPlayer`] over a real WebSocket, speaking the protocol like a browser
+//!   (`paiju bot`, the load generator, the end-to-end tests).
 //! - [`http`]: a tiny HTTP/1.1 client for the lobby API (tests and the load generator).
 //! - [`load`]: the load generator behind `paiju load`.
 
