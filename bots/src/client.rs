@@ -1,7 +1,13 @@
 //! The bot over a real WebSocket: joins with a seat token, follows `events`/`snapshot`, and plays
-//! [`crate::simplest`] on its turn, exactly as a browser would (it never sees more than its
-//! seat's view). It also measures each action's round trip: from sending `act` to receiving
-//! the `events` of that action.
+//! on its turn, exactly as a browser would (it never sees more than its seat's view): the
+//! simplest legal play ([`play`], the load generator's), or a [`SeatPlayer`] of any level shown
+//! every view its seat is sent ([`play_as`], `paiju bot`). It also measures each action's round
+//! trip: from sending `act` to receiving the `events` of that action.
+//!
+//! Like a browser it rides out what a busy or scaled-out server says: `rate_limited` (the
+//! message was dropped) is answered by waiting and sending the same action again, with the same
+//! id, so it is never applied twice; a close 4307 (the table lives on another node, whose
+//! address is the close reason) is followed there.
 
 use std::time::{Duration, Instant};
 
@@ -9,6 +15,8 @@ use futures_util::{SinkExt, StreamExt};
 use protocol::{ClientIn, TableState};
 use rules::Engine;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+
+use crate::{Budget, SeatPlayer, Simplest};
 use tokio_tungstenite::tungstenite::Message;
 
 /// How a bot client behaves.
@@ -87,25 +95,40 @@ pub fn small_buffers() -> WebSocketConfig {
         .write_buffer_size(0)
 }
 
-/// Plays one seat until the table is over (or the deadline passes).
+/// Plays one seat with the simplest legal play until the table is over (or the deadline
+/// passes).
 pub async fn play<E: Engine + 'static>(
     url: &str,
     token: &str,
     opts: BotOptions,
 ) -> Result<BotReport, String> {
-    // Nagle off, as on the server: small frames go out at once.
-    let (mut ws, _) =
-        tokio_tungstenite::connect_async_with_config(url, Some(small_buffers()), true)
-            .await
-            .map_err(|e| format!("connect {url}: {e}"))?;
-    let hello = ClientIn::Hello {
-        token: Some(token.to_string()),
-        last_seq: None,
-    };
-    ws.send(Message::text(serde_json::to_string(&hello).unwrap()))
-        .await
-        .map_err(|e| e.to_string())?;
+    play_as::<E>(url, token, opts, Box::new(Simplest)).await
+}
+
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// How many times a client follows 4307 to another node before giving up.
+const MAX_HOPS: usize = 4;
+/// The first wait after `rate_limited`; doubled each time in a row, up to [`MAX_BACKOFF`].
+const BACKOFF: Duration = Duration::from_millis(250);
+const MAX_BACKOFF: Duration = Duration::from_secs(4);
+
+/// Plays one seat with `player` until the table is over (or the deadline passes). The player
+/// is shown every view the seat receives, in order, and thinks off the async workers.
+pub async fn play_as<E: Engine + 'static>(
+    url: &str,
+    token: &str,
+    opts: BotOptions,
+    mut player: Box<dyn SeatPlayer<E>>,
+) -> Result<BotReport, String> {
+    let mut url = url.to_string();
+    let mut hops = 0;
+    let mut ws = connect(&url, token).await?;
     let mut report = BotReport::default();
+    let mut backoff = BACKOFF;
+    // The last `act` frame sent, for resending after `rate_limited`.
+    let mut last_act: Option<String> = None;
     // Action ids are unique per seat across connections (a resent id is answered from the
     // server's cache): start from the clock, in microseconds.
     let mut next_id: u64 = std::time::SystemTime::now()
@@ -150,6 +173,14 @@ pub async fn play<E: Engine + 'static>(
                 };
                 let text = match frame {
                     Message::Text(t) => t.to_string(),
+                    Message::Close(Some(c)) if u16::from(c.code) == protocol::close::ELSEWHERE && hops < MAX_HOPS => {
+                        // The table lives on another node: go there, as a browser does.
+                        hops += 1;
+                        url = elsewhere(&url, &c.reason)?;
+                        ws = connect(&url, token).await?;
+                        pending = None;
+                        continue;
+                    }
                     Message::Close(c) => return Err(format!("seat {:?}: closed {c:?}", report.seat)),
                     _ => continue,
                 };
@@ -160,6 +191,12 @@ pub async fn play<E: Engine + 'static>(
                 let msg: Frame = serde_json::from_str(&text).map_err(|e| format!("{e}: {text}"))?;
                 if let Some(v) = msg.view {
                     report.view = v.get().to_string();
+                    // Shown every view, in order, as a person at the table sees them.
+                    if player.remembers() {
+                        let view: E::View = serde_json::from_str(v.get())
+                            .map_err(|e| format!("cannot read my view: {e}"))?;
+                        player.observe(&view);
+                    }
                 }
                 if let Some(t) = msg.to_act {
                     to_act = t;
@@ -188,8 +225,23 @@ pub async fn play<E: Engine + 'static>(
                             if Some(p.0) == msg.id {
                                 p.2 = msg.seq;
                                 report.actions += 1;
+                                backoff = BACKOFF;
                             }
                         }
+                    }
+                    // Dropped, not refused: the same frame again after a wait (its id makes a
+                    // second arrival harmless).
+                    "error" if msg.code.as_deref() == Some(protocol::codes::RATE_LIMITED) => {
+                        tokio::time::sleep(backoff).await;
+                        backoff = (backoff * 2).min(MAX_BACKOFF);
+                        if let (Some((_, _, None)), Some(act)) = (pending, &last_act) {
+                            ws.send(Message::text(act.clone())).await.map_err(|e| e.to_string())?;
+                        }
+                    }
+                    // The table moved on before the action arrived (the clock played for us):
+                    // decide again on what comes next.
+                    "rejected" if msg.code.as_deref() == Some(protocol::codes::STALE) => {
+                        pending = None;
                     }
                     "rejected" | "error" => {
                         return Err(format!(
@@ -215,11 +267,16 @@ pub async fn play<E: Engine + 'static>(
                 // so that the other clients on this runtime keep reading their frames.
                 let view = report.view.clone();
                 let seq = report.last_seq;
-                let act = tokio::task::spawn_blocking(move || choose::<E>(&view, id, seq))
-                    .await
-                    .map_err(|e| e.to_string())?
-                    .map_err(|e| format!("seat {:?}: {e}", report.seat))?;
+                let (back, act) = tokio::task::spawn_blocking(move || {
+                    let act = choose::<E>(player.as_mut(), &view, id, seq);
+                    (player, act)
+                })
+                .await
+                .map_err(|e| e.to_string())?;
+                player = back;
+                let act = act.map_err(|e| format!("seat {:?}: {e}", report.seat))?;
                 pending = Some((id, Instant::now(), None));
+                last_act = Some(act.clone());
                 ws.send(Message::text(act)).await.map_err(|e| e.to_string())?;
             }
         }
@@ -228,12 +285,58 @@ pub async fn play<E: Engine + 'static>(
     Ok(report)
 }
 
+/// Connects (Nagle off, as on the server: small frames go out at once) and says hello.
+async fn connect(url: &str, token: &str) -> Result<Ws, String> {
+    // Nagle off, as on the server: small frames go out at once.
+    let (mut ws, _) =
+        tokio_tungstenite::connect_async_with_config(url, Some(small_buffers()), true)
+            .await
+            .map_err(|e| format!("connect {url}: {e}"))?;
+    let hello = ClientIn::Hello {
+        token: Some(token.to_string()),
+        last_seq: None,
+    };
+    ws.send(Message::text(serde_json::to_string(&hello).unwrap()))
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(ws)
+}
+
+/// The same table's WebSocket URL on the node named by a 4307 close (its base URL,
+/// `http://host:port`).
+pub fn elsewhere(url: &str, owner: &str) -> Result<String, String> {
+    let path = url
+        .find("/ws/")
+        .map(|i| &url[i..])
+        .ok_or_else(|| format!("not a table's WebSocket URL: {url}"))?;
+    let owner = owner.trim().trim_end_matches('/');
+    let base = if let Some(rest) = owner.strip_prefix("https://") {
+        format!("wss://{rest}")
+    } else if let Some(rest) = owner.strip_prefix("http://") {
+        format!("ws://{rest}")
+    } else if owner.starts_with("ws://") || owner.starts_with("wss://") {
+        owner.to_string()
+    } else if owner.is_empty() {
+        return Err("closed 4307 without the owner's address".into());
+    } else {
+        format!("ws://{owner}")
+    };
+    Ok(format!("{base}{path}"))
+}
+
 /// The `act` frame for the bot's move, from its view alone (no engine type outlives the call,
-/// so the client future stays `Send`).
-fn choose<E: Engine>(view: &str, id: u64, seq: u64) -> Result<String, String> {
+/// so the client future stays `Send`). The seed for any randomness comes from the id.
+fn choose<E: Engine>(
+    player: &mut dyn SeatPlayer<E>,
+    view: &str,
+    id: u64,
+    seq: u64,
+) -> Result<String, String> {
     let view: E::View =
         serde_json::from_str(view).map_err(|e| format!("cannot read my view: {e}"))?;
-    let action = crate::simplest::<E>(&view).ok_or("my turn but no legal action")?;
+    let action = player
+        .act(&view, Budget::DEFAULT, id ^ seq.rotate_left(32))
+        .ok_or("my turn but no legal action")?;
     let act = ClientIn::Act {
         id,
         action: serde_json::to_value(&action).map_err(|e| e.to_string())?,
@@ -255,4 +358,27 @@ pub fn jitter(think: Duration, state: &mut u64) -> Duration {
     *state ^= *state << 17;
     let unit = (*state >> 11) as f64 / (1u64 << 53) as f64;
     think.mul_f64(0.5 + unit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::elsewhere;
+
+    #[test]
+    fn a_4307_close_leads_to_the_same_table_on_the_owner_node() {
+        let here = "ws://127.0.0.1:8080/ws/780257";
+        assert_eq!(
+            elsewhere(here, "http://10.0.0.2:8080").unwrap(),
+            "ws://10.0.0.2:8080/ws/780257"
+        );
+        assert_eq!(
+            elsewhere(here, "https://paiju.example/").unwrap(),
+            "wss://paiju.example/ws/780257"
+        );
+        assert_eq!(
+            elsewhere(here, "10.0.0.3:9000").unwrap(),
+            "ws://10.0.0.3:9000/ws/780257"
+        );
+        assert!(elsewhere(here, "").is_err());
+    }
 }

@@ -1,19 +1,100 @@
 //! paiju's players: they see only their own seat's view.
 //!
-//! - [`simplest`]: the simplest legal-play bot, used in seats by the table server: the first
-//!   action `Engine::legal_from_view` offers (the engines list the lowest legal play first).
-//! - [`client`]: the same bot over a real WebSocket, speaking the protocol like a browser.
+//! - [`Level`]: 入门 (random legal), 普通 (club heuristics), 高手 (determinized Monte-Carlo);
+//!   [`Budget`]: how long the Expert thinks (playouts for reproducible runs, or wall time).
+//! - [`shengji`] and [`gouji`]: `choose(view, level, budget, seed)` for each game, and a
+//!   `Player` that also remembers what its seat's earlier views showed. Each has `club`
+//!   (heuristics), `expert` (search) and `notes` (memory) modules.
+//! - [`search`]: the Expert's determinized Monte-Carlo with successive halving (both games).
+//! - [`arena`]: duplicate matches between levels on all cores, with confidence intervals
+//!   (`paiju arena`).
+//! - [`SeatPlayer`]: what a table server holds for a computer seat (a `Player` of either game,
+//!   or [`Simplest`] for a game without players of its own).
+//! - [`simplest`]: the simplest legal-play bot: the first action `Engine::legal_from_view`
+//!   offers (the engines list the lowest legal play first); the clock's last resort.
+//! - [`client`]: any [`SeatPlayer`] over a real WebSocket, speaking the protocol like a browser
+//!   (`paiju bot`, the load generator, the end-to-end tests).
 //! - [`http`]: a tiny HTTP/1.1 client for the lobby API (tests and the load generator).
 //! - [`load`]: the load generator behind `paiju load`.
 
+pub mod arena;
 pub mod client;
 pub mod event_load;
+pub mod gouji;
 pub mod http;
+pub mod level;
 pub mod load;
+pub mod rng;
+pub mod search;
+pub mod shengji;
+
+pub use level::{Budget, Decision, Level};
 
 use rules::Engine;
 
 /// The simplest legal-play bot: given only its seat's view, the first legal action.
 pub fn simplest<E: Engine>(view: &E::View) -> Option<E::Action> {
     E::legal_from_view(view).into_iter().next()
+}
+
+/// A computer player for one seat of the game `E`, as a table server holds it: it is shown
+/// every view its seat is sent, in order, and asked to act on its seat's turn. `Send`, so the
+/// table can let it think on another thread and take it back.
+pub trait SeatPlayer<E: Engine>: Send {
+    /// Remembers what the view shows.
+    fn observe(&mut self, view: &E::View);
+    /// Decides for the view's seat within `budget` (高手 only; the others ignore it), with
+    /// `seed` for any randomness: the same notes, view, playout budget and seed give the same
+    /// action. `None` when the seat is not to act.
+    fn act(&mut self, view: &E::View, budget: Budget, seed: u64) -> Option<E::Action>;
+    /// Whether [`SeatPlayer::observe`] does anything (a client need not read views for a
+    /// player that forgets them).
+    fn remembers(&self) -> bool {
+        true
+    }
+}
+
+impl SeatPlayer<rules::shengji::Board> for shengji::Player {
+    fn observe(&mut self, view: &rules::shengji::View) {
+        shengji::Player::observe(self, view)
+    }
+    fn act(
+        &mut self,
+        view: &rules::shengji::View,
+        budget: Budget,
+        seed: u64,
+    ) -> Option<rules::shengji::Action> {
+        self.budget = budget;
+        shengji::Player::act(self, view, seed)
+    }
+}
+
+impl SeatPlayer<rules::gouji::Game> for gouji::Player {
+    fn observe(&mut self, view: &rules::gouji::View) {
+        gouji::Player::observe(self, view)
+    }
+    fn act(
+        &mut self,
+        view: &rules::gouji::View,
+        budget: Budget,
+        seed: u64,
+    ) -> Option<rules::gouji::Action> {
+        self.budget = budget;
+        gouji::Player::act(self, view, seed)
+    }
+}
+
+/// [`simplest`] as a seat's player: for games without players of their own (a server's test
+/// games).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Simplest;
+
+impl<E: Engine> SeatPlayer<E> for Simplest {
+    fn observe(&mut self, _view: &E::View) {}
+    fn remembers(&self) -> bool {
+        false
+    }
+    fn act(&mut self, view: &E::View, _budget: Budget, _seed: u64) -> Option<E::Action> {
+        simplest::<E>(view)
+    }
 }

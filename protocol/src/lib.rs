@@ -78,6 +78,12 @@ pub struct CreateTable {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub play_seconds: Option<u32>,
+    /// How strong the computer seats play (「电脑水平」): `"beginner"` (入门), `"club"` (普通)
+    /// or `"expert"` (高手); 普通 when absent. Kept in the table's header, so a rebuilt table
+    /// plays at the same level.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub bot_level: Option<String>,
 }
 
 /// Where a table is in its life.
@@ -129,6 +135,9 @@ pub struct TableSummary {
     pub seed_commitment: String,
     /// The deal algorithm's version (`rules::deal::ALGORITHM`).
     pub deal_algorithm: String,
+    /// How strong its computer seats play: `"beginner"` (入门), `"club"` (普通) or `"expert"`
+    /// (高手), as chosen when the table was opened (`CreateTable::bot_level`).
+    pub bot_level: String,
     /// The seed itself: only once the table is over and no open table deals from the same
     /// seed any more (tournament tables share one seed and play other boards of it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -855,6 +864,9 @@ pub enum ClientOut {
         seq: u64,
         seed_commitment: String,
         deal_algorithm: String,
+        /// How strong the computer seats play: `"beginner"`, `"club"` or `"expert"`
+        /// (`CreateTable::bot_level`).
+        bot_level: String,
         /// The seed: to a referee always, to everyone once the table is over.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "ts", ts(optional))]

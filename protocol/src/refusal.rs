@@ -243,6 +243,8 @@ pub enum Wrong {
     BoardZero,
     /// Seconds a play outside 15 to 120.
     PlaySeconds { seconds: u32 },
+    /// A 电脑水平 that is not beginner, club or expert (nor their Chinese labels).
+    BotLevel { level: String },
     /// A level that is not a rank.
     Level { level: String },
     /// A trump that is not a suit letter or NT.
@@ -718,6 +720,7 @@ impl Refusal {
             Refusal::BadRequest(Wrong::NotUtf8),
             Refusal::BadRequest(Wrong::BoardZero),
             Refusal::BadRequest(Wrong::PlaySeconds { seconds: 5 }),
+            Refusal::BadRequest(Wrong::BotLevel { level: s() }),
             Refusal::BadRequest(Wrong::Level { level: s() }),
             Refusal::BadRequest(Wrong::Trump { trump: s() }),
             Refusal::BadRequest(Wrong::NothingToFix {
@@ -825,6 +828,10 @@ impl Wrong {
             Wrong::PlaySeconds { seconds } => w(
                 format!("每步时间 {seconds} 秒不行：应为 15 到 120 秒"),
                 format!("{seconds} seconds a play is not allowed: 15 to 120"),
+            ),
+            Wrong::BotLevel { level } => w(
+                format!("电脑水平「{level}」不对：应为 beginner（入门）、club（普通）或 expert（高手）"),
+                format!("bot level \"{level}\" is not one of beginner (入门), club (普通), expert (高手)"),
             ),
             Wrong::Level { level } => w(
                 format!("级数「{level}」不对：应为 2–10、J、Q、K、A"),

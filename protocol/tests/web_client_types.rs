@@ -174,6 +174,7 @@ fn samples() -> String {
         seq: 17,
         seed_commitment: "66".repeat(32),
         deal_algorithm: rules::deal::ALGORITHM.into(),
+        bot_level: "expert".into(),
         seed: Some("00".repeat(32)),
         head_hash: Some("ab".repeat(32)),
     };
@@ -227,6 +228,7 @@ fn samples() -> String {
             seq: 17,
             seed_commitment: "66".repeat(32),
             deal_algorithm: rules::deal::ALGORITHM.into(),
+            bot_level: "club".into(),
             seed: None,
         },
         ClientOut::Snapshot {
@@ -323,6 +325,7 @@ fn samples() -> String {
                     level: Some("7".into()),
                     trump: Some("NT".into()),
                     play_seconds: Some(60),
+                    bot_level: Some("expert".into()),
                 },
                 CreateTable {
                     game: "gouji".into(),
@@ -333,6 +336,7 @@ fn samples() -> String {
                     level: None,
                     trump: None,
                     play_seconds: None,
+                    bot_level: None,
                 },
             ]),
         ),

@@ -1,4 +1,4 @@
-//! The command line (clap, derive): `serve`, `load`, `verify`, `migrate`, and the referee's
+//! The command line (clap, derive): `serve`, `load`, `bot`, `arena`, `verify`, `migrate`, and the referee's
 //! `deal` and `judge`. Every value is checked here, so a bad flag stops the program with a clear message
 //! and exit code 2 before anything starts (a NaN clock scale or a negative idle time used to
 //! panic deep inside the server).
@@ -32,6 +32,12 @@ pub enum Command {
     Serve(Box<ServeArgs>),
     /// The load generator: starts its own `paiju serve` and drives N tables of WebSocket bots.
     Load(LoadArgs),
+    /// Plays one seat over WebSocket like a browser, at a level: --url ws://HOST:PORT --table ID
+    /// --seat N --level beginner|club|expert.
+    Bot(BotArgs),
+    /// Level A against level B in duplicate (each deal twice, sides swapped) on all cores: the
+    /// mean score difference per deal with its 95 % interval, and decision times.
+    Arena(ArenaArgs),
     /// Checks the hash chains of stored logs.
     Verify(VerifyArgs),
     /// Copies a SQLite store (tables and events) into PostgreSQL (past one machine), checking
@@ -209,6 +215,15 @@ pub struct ServeArgs {
         allow_negative_numbers = true
     )]
     pub bot_delay_ms: u64,
+    /// How long a 高手 (expert) bot thinks per decision on a quiet server, less when many
+    /// bots think at once (50 to 10000).
+    #[arg(
+        long,
+        value_name = "MS",
+        default_value_t = 1000,
+        value_parser = clap::value_parser!(u64).range(50..=10_000)
+    )]
+    pub expert_think_ms: u64,
     /// A table with no connection for this long is closed, its log kept (more than 0, at most
     /// 10080: a week).
     #[arg(long, value_name = "M", default_value_t = 30.0, value_parser = idle_minutes, allow_negative_numbers = true)]
@@ -283,6 +298,189 @@ pub enum RefereeToken {
     /// A fresh token is made at start and printed once.
     Generate,
     Given(String),
+}
+
+#[derive(Args, Debug)]
+pub struct BotArgs {
+    /// The server's WebSocket base, e.g. ws://127.0.0.1:8080 (http:// is taken too).
+    #[arg(long, value_name = "URL")]
+    pub url: String,
+    /// The table's code.
+    #[arg(long, value_name = "ID")]
+    pub table: String,
+    /// The seat to play (0-based, as the protocol counts).
+    #[arg(long, value_name = "N")]
+    pub seat: usize,
+    /// How strong it plays: beginner (入门), club (普通), expert (高手).
+    #[arg(long, value_name = "LEVEL", value_parser = level)]
+    pub level: bots::Level,
+    /// The name it sits down under (not 「电脑·…」: that is the table's own bots').
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// The seat's token, if it already sat down; otherwise it joins over HTTP.
+    #[arg(long, value_name = "T")]
+    pub token: Option<String>,
+    /// Give up after this many minutes.
+    #[arg(long, value_name = "M", default_value_t = 120)]
+    pub minutes: u64,
+}
+
+#[derive(Args, Debug)]
+pub struct ArenaArgs {
+    /// shengji (80分: the defenders' points per board) or gouji (够级: team points per game).
+    #[arg(long, default_value = "shengji", value_parser = ["shengji", "gouji"])]
+    pub game: String,
+    /// Level A: beginner, club or expert.
+    #[arg(long, value_name = "LEVEL", default_value = "club", value_parser = level)]
+    pub a: bots::Level,
+    /// Level B.
+    #[arg(long, value_name = "LEVEL", default_value = "beginner", value_parser = level)]
+    pub b: bots::Level,
+    /// Deals, each played twice with the sides swapped.
+    #[arg(long, value_name = "N", default_value_t = 500, value_parser = count)]
+    pub deals: usize,
+    /// The match's seed, in hex (deal n is dealt from it and n).
+    #[arg(long, value_name = "HEX", default_value = "1", value_parser = hex_u64)]
+    pub seed: u64,
+    /// 高手's budget: playouts a decision (reproducible whatever the machine).
+    #[arg(long, value_name = "N", conflicts_with = "time_ms")]
+    pub playouts: Option<u32>,
+    /// 高手's budget: milliseconds a decision (a table's kind of budget).
+    #[arg(long, value_name = "MS")]
+    pub time_ms: Option<u64>,
+    /// Worker threads (default: every core).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Instead of a match: N 够级 games of one person and five 普通 bots; how long the person
+    /// waits once out.
+    #[arg(long, value_name = "N", conflicts_with_all = ["notes"])]
+    pub person: Option<usize>,
+    /// With --person: the person plays as 普通 (club) instead of eagerly at random.
+    #[arg(long, value_name = "LEVEL", requires = "person", value_parser = ["random", "club"], default_value = "random")]
+    pub person_plays: String,
+    /// Instead of a match: N 够级 games checking that a seat's notes read every step.
+    #[arg(long, value_name = "N")]
+    pub notes: Option<usize>,
+}
+
+fn level(s: &str) -> Result<bots::Level, String> {
+    bots::Level::parse(s).ok_or_else(|| format!("{s:?} is not beginner, club or expert"))
+}
+
+fn hex_u64(s: &str) -> Result<u64, String> {
+    let digits = s.trim().trim_start_matches("0x");
+    u64::from_str_radix(digits, 16).map_err(|e| format!("{s:?} is not hex (up to 16 digits): {e}"))
+}
+
+/// `paiju bot`: one seat played over WebSocket at a level, like a browser.
+pub fn bot(args: BotArgs) -> Result<(), String> {
+    let base = args.url.trim_end_matches('/');
+    let host = base
+        .split_once("://")
+        .map_or(base, |(_, rest)| rest)
+        .split('/')
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    let ws_base = match base.split_once("://") {
+        Some(("http", rest)) => format!("ws://{rest}"),
+        Some(("https", rest)) => format!("wss://{rest}"),
+        Some(_) => base.to_string(),
+        None => format!("ws://{base}"),
+    };
+    let url = format!("{ws_base}/ws/{}", args.table);
+    let level = args.level;
+    tokio::runtime::Runtime::new()
+        .map_err(|e| e.to_string())?
+        .block_on(async move {
+            use std::net::ToSocketAddrs;
+            let addr = host
+                .to_socket_addrs()
+                .map_err(|e| format!("--url {host}: {e}"))?
+                .next()
+                .ok_or_else(|| format!("--url {host}: no address"))?;
+            let table: protocol::TableSummary =
+                bots::http::get_json(addr, &format!("/api/tables/{}", args.table)).await?;
+            let token = match args.token {
+                Some(t) => t,
+                None => {
+                    let name = args
+                        .name
+                        .unwrap_or_else(|| format!("{}（程序）", level.zh()));
+                    let joined: protocol::Joined = bots::http::post_json(
+                        addr,
+                        &format!("/api/tables/{}/join", args.table),
+                        &serde_json::json!({"seat": args.seat, "name": name}),
+                    )
+                    .await?;
+                    joined.token
+                }
+            };
+            let opts = bots::client::BotOptions {
+                deadline: Duration::from_secs(args.minutes * 60),
+                ..Default::default()
+            };
+            let report = match table.game.as_str() {
+                "shengji" => {
+                    let p = bots::shengji::Player::new(level, bots::Budget::DEFAULT);
+                    bots::client::play_as::<rules::shengji::Board>(&url, &token, opts, Box::new(p))
+                        .await?
+                }
+                "gouji" => {
+                    let p = bots::gouji::Player::new(level, bots::Budget::DEFAULT);
+                    bots::client::play_as::<rules::gouji::Game>(&url, &token, opts, Box::new(p))
+                        .await?
+                }
+                other => return Err(format!("table {} plays {other}: no bot for it", table.id)),
+            };
+            println!(
+                "paiju bot: table {} seat {:?} at {} ({}): {} actions, last seq {}, {}",
+                table.id,
+                report.seat,
+                level.name(),
+                level.zh(),
+                report.actions,
+                report.last_seq,
+                if report.over { "over" } else { "not over" }
+            );
+            Ok(())
+        })
+}
+
+/// `paiju arena`: a duplicate match between two levels (or the person-wait and notes checks).
+pub fn arena(args: ArenaArgs) -> Result<(), String> {
+    use bots::arena::{run, Config as Match, Game};
+    if let Some(games) = args.notes {
+        let (seats, complete, exact) = bots::arena::gouji::notes_check(games, 1);
+        println!(
+            "gouji notes, {games} games of mixed beginner and club players: {seats} seats, \
+             {complete} complete, {exact} of them replay to exactly the engine's game"
+        );
+        return Ok(());
+    }
+    if let Some(games) = args.person {
+        print!(
+            "{}",
+            bots::arena::person_report(games, args.person_plays != "club")
+        );
+        return Ok(());
+    }
+    let game = Game::parse(&args.game).ok_or("--game: shengji or gouji")?;
+    let mut config = Match::new(game, args.a, args.b, args.deals, args.seed);
+    if let Some(n) = args.playouts {
+        config.budget = bots::Budget::Playouts(n);
+    }
+    if let Some(ms) = args.time_ms {
+        config.budget = bots::Budget::Time(Duration::from_millis(ms));
+    }
+    if let Some(t) = args.threads {
+        config.threads = t.max(1);
+    }
+    let start = std::time::Instant::now();
+    let report = run(&config);
+    println!("{report}");
+    println!("wall time: {:.1} s", start.elapsed().as_secs_f64());
+    Ok(())
 }
 
 #[derive(Args, Debug)]
@@ -494,6 +692,7 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
         lease: Duration::from_secs_f64(args.lease_secs),
         clock_scale: args.clock_scale,
         bot_delay: Duration::from_millis(args.bot_delay_ms),
+        expert_think: Duration::from_millis(args.expert_think_ms),
         idle_after: Duration::from_secs_f64(args.idle_minutes * 60.0),
         allow_origins: args.allow_origin,
         allow_hosts: args.allow_host,
@@ -877,6 +1076,7 @@ mod tests {
         assert_eq!(a.listen, c.listen);
         assert_eq!(a.clock_scale, c.clock_scale);
         assert_eq!(Duration::from_millis(a.bot_delay_ms), c.bot_delay);
+        assert_eq!(Duration::from_millis(a.expert_think_ms), c.expert_think);
         assert_eq!(Duration::from_secs_f64(a.idle_minutes * 60.0), c.idle_after);
         assert_eq!(a.max_tables, c.limits.max_tables);
         assert_eq!(Duration::from_secs_f64(a.lease_secs), c.lease);

@@ -9,7 +9,8 @@
 //! - [`lobby`]: the registry of open tables (DashMap); create, join, leave; rebuilding every open
 //!   table from the store at start.
 //! - [`table`]: one actor task per table owning its engine: apply → store → ack → broadcast,
-//!   per-viewer redaction, clocks and 托管, bots in seats, the idle broom.
+//!   per-viewer redaction, clocks and 托管, bots in seats at the table's level (thinking off the
+//!   actor), the idle broom.
 //! - [`game`]: the games as `rules::Engine`s the tables are generic over.
 //! - [`store`]: the hash-chained event log behind one trait (SQLite, WAL; or PostgreSQL), group
 //!   commit, `verify`; past one machine, the leases that say which node serves which table;
@@ -76,6 +77,9 @@ pub struct Config {
     pub clock_scale: f64,
     /// How long bots wait before playing.
     pub bot_delay: Duration,
+    /// How long a 高手 bot thinks on a quiet server (less when many think at once; see
+    /// `table::computer`). One second in play; tests make it short.
+    pub expert_think: Duration,
     /// Tables with no connection for this long are closed (their logs kept).
     pub idle_after: Duration,
     pub limits: limits::Limits,
@@ -98,6 +102,7 @@ impl Default for Config {
             director_token: None,
             clock_scale: 1.0,
             bot_delay: Duration::from_millis(600),
+            expert_think: table::THINK,
             idle_after: Duration::from_secs(30 * 60),
             limits: limits::Limits::default(),
             allow_origins: Vec::new(),
@@ -204,6 +209,7 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
     let settings = Arc::new(table::TableSettings {
         clock_scale: clock::ClockScale(config.clock_scale),
         bot_delay: config.bot_delay,
+        expert_think: config.expert_think,
         idle_after: config.idle_after,
         referee_hash: config.referee_token.as_deref().map(seat_token::hash),
         sealed_seeds: Default::default(),

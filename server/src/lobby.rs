@@ -260,10 +260,20 @@ impl Lobby {
         if let Some(s) = req.play_seconds.filter(|s| !PLAY_SECONDS.contains(s)) {
             return Err(Refusal::BadRequest(Wrong::PlaySeconds { seconds: s }));
         }
+        // 「电脑水平」: the wire name or the Chinese label; stored by its wire name.
+        let bot_level = match req.bot_level.as_deref() {
+            None => None,
+            Some(s) => Some(bots::Level::parse(s).ok_or_else(|| {
+                Refusal::BadRequest(Wrong::BotLevel {
+                    level: s.to_string(),
+                })
+            })?),
+        };
         let fixed = DealFixed {
             level: req.level.clone(),
             trump: req.trump.clone(),
             play_seconds: req.play_seconds,
+            bot_level,
         };
         let seats = kind.check(&ruleset, &seed, board, &fixed)?;
         if let Some(&bad) = req.bots.iter().find(|&&s| s >= seats) {

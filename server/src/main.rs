@@ -3,6 +3,10 @@
 //!
 //! - `paiju serve [--listen ADDR] [--db FILE] [--web DIR] ...`: the table server.
 //! - `paiju load --tables N [--game shengji|gouji] [--think-ms MS]`: the load generator.
+//! - `paiju bot --url ws://HOST:PORT --table ID --seat N --level LEVEL`: one seat played over
+//!   WebSocket at a level (入门, 普通, 高手), like a browser.
+//! - `paiju arena --game shengji|gouji --a LEVEL --b LEVEL --deals N --seed HEX`: a duplicate
+//!   match between two levels (docs/bots.md).
 //! - `paiju verify [--db FILE|URL] [--table ID]`: checks the hash chains of stored logs.
 //! - `paiju migrate --from FILE --to URL`: copies a SQLite store into PostgreSQL.
 //! - `paiju deal --game shengji|gouji --seed <64 hex> --board <n>`: one board as JSON.
@@ -24,6 +28,8 @@ fn main() -> ExitCode {
     let result = match command {
         cli::Command::Serve(args) => cli::serve(*args),
         cli::Command::Load(args) => cli::load(args),
+        cli::Command::Bot(args) => cli::bot(args),
+        cli::Command::Arena(args) => cli::arena(args),
         cli::Command::Verify(args) => cli::verify(args),
         cli::Command::Migrate(args) => cli::migrate(args),
         cli::Command::Deal { args } => referee::deal::run(&args),

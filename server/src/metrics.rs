@@ -53,7 +53,7 @@ pub struct Metrics {
     /// Reconnections caught up with the missed events, and those sent a snapshot instead.
     catch_ups: Counter,
     snapshots: Counter,
-    /// A bot's (or 托管's) time to choose, by game.
+    /// A bot's (or 托管's) time to choose, by game and level (off the table's actor).
     bot_decision: Family<Labels, Histogram, fn() -> Histogram>,
 }
 
@@ -174,9 +174,9 @@ impl Metrics {
         }
     }
 
-    pub fn bot_decision(&self, game: &str, took: Duration) {
+    pub fn bot_decision(&self, game: &str, level: &str, took: Duration) {
         self.bot_decision
-            .get_or_create(&labels(&[("game", game)]))
+            .get_or_create(&labels(&[("game", game), ("level", level)]))
             .observe(took.as_secs_f64());
     }
 

@@ -2,7 +2,6 @@
 //! action an event carrying its code, inside the spans of its table and connection.
 
 use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -10,30 +9,12 @@ use protocol::{ClientIn, ClientOut, Joined, TableSummary};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
+mod serve_support;
+use serve_support::serve;
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn json_logs_carry_refusals_with_their_table_and_connection() {
-    let dir = std::env::temp_dir().join(format!("paiju-logs-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_paiju"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--log-format", "json"])
-        .arg("--db")
-        .arg(dir.join("paiju.db"))
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("paiju serve starts");
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let line = lines.next().unwrap().unwrap();
-    let addr: std::net::SocketAddr = line
-        .split("http://")
-        .nth(1)
-        .unwrap()
-        .trim_end_matches('/')
-        .parse()
-        .unwrap();
-    std::thread::spawn(move || for _ in lines {});
+    let (mut child, addr) = serve("logs", &["--log-format", "json"], &[("RUST_LOG", "info")]);
     let stderr = child.stderr.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel::<String>();
     std::thread::spawn(move || {

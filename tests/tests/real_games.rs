@@ -177,7 +177,9 @@ async fn a_seat_never_sees_another_hand_before_it_is_played() {
         }
         frames += 1;
     }
-    assert!(frames > 100, "{frames} frames");
+    // A board is about a hundred actions, fewer when the (普通) computers throw several cards
+    // at once: still one frame or more each.
+    assert!(frames > 60, "{frames} frames");
     assert!(
         secret.is_subset(&revealed),
         "by the end every card was shown"

@@ -13,7 +13,7 @@
 import { h } from './dom.js';
 import { t, lang } from './i18n.js';
 import { rankGroups, rankLabel, cardsText } from './cards.js';
-import { cardRow, nameplate, refusalBox, clockEl, dialog } from './ui.js';
+import { cardRow, nameplate, refusalBox, clockEl, dialog, botLevelInfo } from './ui.js';
 import { seatNames } from './seats.js';
 import { goujiModel, goujiActions, opposite, sameTeam, seatIndex } from './gouji-model.js';
 import { dw } from './desk.js';
@@ -173,12 +173,13 @@ function scene(st, ctx, m) {
 }
 
 /** @param {Scene} s */
-function topInfo({ m }) {
+function topInfo({ ctx, m }) {
   return [
     m.game ? h('span', {}, t('game_n', { n: m.game })) : null,
     m.score ? h('span', { 'data-score': `${m.score.a}:${m.score.b}` }, `${t('scores')} `, h('b', {}, `A ${m.score.a} : ${m.score.b} B`)) : null,
     m.freePlay ? h('span', { class: 'chip' }, t('four_free')) : null,
     m.playSeconds ? h('span', { class: 'wide-only', 'data-play-seconds': String(m.playSeconds) }, t('clock_each', { n: m.playSeconds })) : null,
+    botLevelInfo(ctx.model),
   ].filter((x) => x !== null);
 }
 

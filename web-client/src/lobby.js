@@ -17,6 +17,8 @@ export const RULESETS = { shengji: ['fujian-2024'], gouji: ['zaozhuang-2017'] };
 
 /** Seconds a play a table may be opened with (the server accepts 15 to 120); null: the ruleset's. */
 export const PLAY_SECONDS = [null, 45, 60, 90];
+/** 「电脑水平」: how strong the computer seats play (`CreateTable.bot_level`); 普通 by default. */
+export const BOT_LEVELS = /** @type {const} */ (['beginner', 'club', 'expert']);
 
 /** A table code as it is read aloud: six digits in two groups (「123 456」); others as they are. @param {string} id */
 export function formatCode(id) {
@@ -141,6 +143,19 @@ export function renderLobby(root, go) {
     ),
   );
 
+  /** @type {typeof BOT_LEVELS[number]} */
+  let botLevel = 'club';
+  const levelBox = h(
+    'div',
+    { class: 'choice', role: 'radiogroup', 'aria-labelledby': 'bot-level-label' },
+    BOT_LEVELS.map((l) =>
+      h('label', {},
+        h('input', { type: 'radio', name: 'bot-level', value: l, checked: l === botLevel, 'on:change': () => (botLevel = l) }),
+        t(`bot_level_${l}`),
+      ),
+    ),
+  );
+
   const create = async () => {
     error.hidden = true;
     const name = requireName(error);
@@ -148,7 +163,7 @@ export function renderLobby(root, go) {
     const order = HUMAN_ORDER[game];
     const bots = order.slice(humans).sort((a, b) => a - b);
     try {
-      const table = await api.createTable({ game, ruleset: RULESETS[game][0], bots, ...(seconds ? { play_seconds: seconds } : {}) });
+      const table = await api.createTable({ game, ruleset: RULESETS[game][0], bots, bot_level: botLevel, ...(seconds ? { play_seconds: seconds } : {}) });
       const joined = await api.joinSeat(table.id, order[0], name);
       setTicket(table.id, { token: joined.token, seat: joined.seat, game });
       go(`#/t/${table.id}`);
@@ -183,6 +198,7 @@ export function renderLobby(root, go) {
         h('div', { class: 'field' }, h('span', {}, t('game')), gameBox),
         h('div', { class: 'field' }, h('span', { id: 'humans-label' }, t('humans')), humansBox),
         h('div', { class: 'field' }, h('span', { id: 'seconds-label' }, t('play_time')), secondsBox),
+        h('div', { class: 'field' }, h('span', { id: 'bot-level-label' }, t('bot_level')), levelBox),
         h('button', { class: 'primary', id: 'create', 'on:click': create }, t('create')),
         h('h2', { style: 'margin-top:24px' }, t('join_by_code')),
         h('div', { class: 'field' }, h('label', { for: 'code' }, t('code')), codeInput),
@@ -217,6 +233,7 @@ function tableRow(x, go) {
       ` · ${t('code')} ${formatCode(x.id)} · `,
       h('span', { class: 'tag ' + (over ? 'offline' : x.state === 'playing' ? 'team' : 'declarer'), 'data-table-state': x.state }, state),
       free ? ` · ${t('free_seats')} ${free}` : '',
+      x.seats.some((s) => s.bot) ? h('span', { 'data-bot-level': x.bot_level }, ` · ${t('bot_level_of', { level: t(`bot_level_${x.bot_level}`) })}`) : '',
       x.spectators ? ` · ${t('spectators')} ${x.spectators}` : '',
       players ? h('span', { class: 'players' }, `${t('players')}：${players}`) : null,
     ),

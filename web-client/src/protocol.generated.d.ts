@@ -51,6 +51,11 @@ seat?: number, seats: Array<SeatInfo>, state: TableState,
  */
 seq: number, seed_commitment: string, deal_algorithm: string, 
 /**
+ * How strong the computer seats play: `"beginner"`, `"club"` or `"expert"`
+ * (`CreateTable::bot_level`).
+ */
+bot_level: string, 
+/**
  * The seed: to a referee always, to everyone once the table is over.
  */
 seed?: string, } | { "type": "snapshot", seq: number, 
@@ -128,7 +133,13 @@ trump?: string,
  * Seconds a player has for one play (80分 `play_seconds`, 够级 `move_seconds`) instead of
  * the ruleset's (30 and 20): a slower clock for a casual table. 15 to 120.
  */
-play_seconds?: number, };
+play_seconds?: number, 
+/**
+ * How strong the computer seats play (「电脑水平」): `"beginner"` (入门), `"club"` (普通)
+ * or `"expert"` (高手); 普通 when absent. Kept in the table's header, so a rebuilt table
+ * plays at the same level.
+ */
+bot_level?: string, };
 
 /**
  * How the players still holding cards at the end fill the remaining places.
@@ -857,6 +868,11 @@ seed_commitment: string,
  * The deal algorithm's version (`rules::deal::ALGORITHM`).
  */
 deal_algorithm: string, 
+/**
+ * How strong its computer seats play: `"beginner"` (入门), `"club"` (普通) or `"expert"`
+ * (高手), as chosen when the table was opened (`CreateTable::bot_level`).
+ */
+bot_level: string, 
 /**
  * The seed itself: only once the table is over and no open table deals from the same
  * seed any more (tournament tables share one seed and play other boards of it).

@@ -41,6 +41,7 @@ export async function openNext(model, name) {
       seed: here.seed,
       board: model.board + 1,
       bots: here.seats.filter((s) => s.bot).map((s) => s.seat),
+      bot_level: here.bot_level,
       ...(typeof seconds === 'number' ? { play_seconds: seconds } : {}),
     });
   }

@@ -70,6 +70,7 @@ const NEXT_POLL_MS = 3000;
  * @property {string | null} seed
  * @property {{ reason: string, remaining: number | null } | null} review  under review (审查): the referee's words, and what is left of the stopped clock
  * @property {string} commitment  the seed's commitment: the boards of one session share it
+ * @property {string | null} botLevel  how strong the computer seats play (`welcome.bot_level`)
  * @property {TableSummary | null} next  the session's next board, once someone opened it
  * @property {string | null} nextError  why 下一副 could not be opened
  */
@@ -172,6 +173,7 @@ function newModel(id, held) {
     myTurn: false,
     seed: null,
     commitment: '',
+    botLevel: null,
     notices: [],
     review: null,
     next: null,
@@ -379,6 +381,7 @@ function onWelcome(tbl, msg) {
   model.tableState = msg.state;
   model.seed = msg.seed ?? null;
   model.commitment = msg.seed_commitment;
+  model.botLevel = msg.bot_level;
   if (model.view !== null) {
     // A reconnection: what was missed comes next (events up to msg.seq, or a snapshot).
     tbl.catchUp = { target: msg.seq, hand: myHand(model), entries: [] };

@@ -115,3 +115,13 @@ export function dialog(title, ...body) {
     h('div', { class: 'dialog', role: 'dialog', 'aria-modal': 'true', 'aria-label': title }, h('h2', {}, title), ...body),
   );
 }
+
+/**
+ * 「电脑水平」 in the top bar, where the table has computer seats: the level its creator chose
+ * (the server's word, from `welcome`). @param {{ seats: { bot: boolean }[], botLevel: string | null }} model
+ */
+export function botLevelInfo(model) {
+  if (!model.botLevel || !model.seats.some((s) => s.bot)) return null;
+  const level = t(`bot_level_${model.botLevel}`);
+  return h('span', { class: 'chip', 'data-bot-level': model.botLevel }, t('bot_level_of', { level }));
+}

@@ -4,7 +4,8 @@
 // from the protocol's `bot` flag only: a person who calls themselves 「机器人小王」 is a person.
 // Issue 13: the time for each play offered when opening; the code in two groups of three digits,
 // typed back with a space; the invite's QR code; the friend's page says whose table and which
-// game; the computers' own names (「电脑·东」) refused to people.
+// game; the computers' own names (「电脑·东」) refused to people. Issue 12: 「电脑水平」 chosen
+// when opening, reaching the server, and shown at the table.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -123,4 +124,30 @@ test('a friend joins by the invite link, a third person watches; computers are t
   assert.doesNotMatch(await host.page.textContent('#notices') ?? '', /回来了/, 'a first arrival is no news');
   assert.match(await host.page.textContent('[data-seat="2"]') ?? '', /掉线/);
   for (const p of [host, friend, watcher]) assert.deepEqual(p.errors.map(String), []);
+});
+
+test('「电脑水平」: a table opened at 高手 tells the server, and the table shows it', { timeout: 60_000 }, async () => {
+  const { page, errors } = await newPage(live.browser, { width: 1024, height: 768 });
+  await page.goto(live.server.url + '/');
+  await page.waitForSelector('#create');
+  // 普通 unless chosen; three choices, as large as the others.
+  assert.equal(await page.isChecked('input[name=bot-level][value="club"]'), true);
+  assert.equal(await page.locator('input[name=bot-level]').count(), 3);
+  assert.match(await page.textContent('body') ?? '', /电脑水平/);
+  await page.fill('#name', '王阿姨');
+  await page.check('input[name=game][value=shengji]');
+  await page.check('input[name=humans][value="1"]');
+  await page.check('input[name=bot-level][value="expert"]');
+  assert.deepEqual(await smallTargets(page, 48), []);
+  await page.click('#create');
+  await page.waitForURL(/#\/t\//);
+  const id = page.url().split('#/t/')[1];
+  // The server has it: the table's summary says 高手.
+  const summary = await (await fetch(`${live.server.url}/api/tables/${id}`)).json();
+  assert.equal(summary.bot_level, 'expert');
+  // And the table page shows it (from the server's welcome).
+  await page.waitForSelector('[data-bot-level="expert"]');
+  assert.match(await page.textContent('[data-bot-level]') ?? '', /高手/);
+  await shot(page, 'bot-level-expert-1024x768');
+  assert.deepEqual(errors.map(String), []);
 });

@@ -93,7 +93,9 @@ test('a newcomer plays a whole 80分 board from the lobby to the result and the 
     assert.ok(await tapAndWait(page, '#play'), 'the suggested play is accepted');
     turns++;
   }
-  assert.ok(turns >= 20, `the newcomer played the board (${turns} turns)`);
+  // 25 cards and the bury, in fewer turns than cards: the (普通) computers lead pairs, tractors and
+  // throws, and a follower plays as many cards.
+  assert.ok(turns >= 12, `the newcomer played the board (${turns} turns)`);
   assert.ok(finishedSeen > 0, 'a finished trick was seen on the felt');
 
   // The result: which side I was on, whether it was good, what it means, the session's score.

@@ -111,7 +111,8 @@ export const clientOutSamples = [
     "state": "playing",
     "seq": 17,
     "seed_commitment": "6666666666666666666666666666666666666666666666666666666666666666",
-    "deal_algorithm": "paiju-deal-1"
+    "deal_algorithm": "paiju-deal-1",
+    "bot_level": "club"
   },
   {
     "type": "snapshot",
@@ -514,7 +515,8 @@ export const createTableSamples = [
     ],
     "level": "7",
     "trump": "NT",
-    "play_seconds": 60
+    "play_seconds": 60,
+    "bot_level": "expert"
   },
   {
     "game": "gouji",
@@ -564,6 +566,7 @@ export const tableSummarySamples = [
     "seq": 17,
     "seed_commitment": "6666666666666666666666666666666666666666666666666666666666666666",
     "deal_algorithm": "paiju-deal-1",
+    "bot_level": "expert",
     "seed": "0000000000000000000000000000000000000000000000000000000000000000",
     "head_hash": "abababababababababababababababababababababababababababababababab"
   }

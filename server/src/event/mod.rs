@@ -383,6 +383,7 @@ impl Events {
             level: spec.level.clone(),
             trump: spec.trump.clone(),
             play_seconds: None,
+            bot_level: None,
         };
         kind.check(
             spec.ruleset.as_deref().unwrap_or_default(),

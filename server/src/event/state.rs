@@ -339,6 +339,7 @@ impl Event {
             level: spec.level.clone(),
             trump: spec.trump.clone(),
             play_seconds: None,
+            bot_level: None,
         };
         fixed.shengji()?;
         let mut spec = spec.clone();

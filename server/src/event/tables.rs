@@ -66,6 +66,8 @@ pub async fn open(
         trump: ev.spec.trump.clone(),
         // An event's tables keep the ruleset's clocks (the competition's).
         play_seconds: None,
+        // An event's tables seat bots only for pairs that are absent: the default level.
+        bot_level: None,
     };
     lobby.create(req).await.map(|s| s.id).map_err(Problem::from)
 }
@@ -162,6 +164,7 @@ pub async fn open_gouji(
         level: None,
         trump: None,
         play_seconds: None,
+        bot_level: None,
     };
     lobby.create(req).await.map(|s| s.id).map_err(Problem::from)
 }

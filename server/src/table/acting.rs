@@ -195,6 +195,7 @@ impl<G: TableGame> Table<G> {
             return Err(self.store_failed(&e));
         }
         self.deps.metrics.action(G::GAME, actor.name());
+        self.computers.observe(&self.engine);
         if actor == Actor::Referee {
             tracing::info!(seat, reason = entry.reason.as_deref().unwrap_or(""), action = %entry.action, "referee ruling");
         }
@@ -303,8 +304,13 @@ impl<G: TableGame> Table<G> {
         self.after_presence_change();
     }
 
-    pub(super) async fn on_bot(&mut self) {
+    /// A bot's (or 托管's) turn has come: its player decides off the actor (see
+    /// [`super::computer`]); [`Table::on_thought`] plays what it decided.
+    pub(super) fn on_bot(&mut self) {
         self.bot_at = None;
+        if self.computers.thinking.is_some() {
+            return;
+        }
         let Some(seat) = self
             .engine
             .to_act()
@@ -313,23 +319,51 @@ impl<G: TableGame> Table<G> {
         else {
             return;
         };
-        let actor = if self.seats[seat].bot {
-            Actor::Bot
-        } else {
-            Actor::Auto
-        };
         // The bot sees exactly what a player in that seat would.
         let view = self.engine.view(Viewer::Seat(seat));
-        let thinking = Instant::now();
-        let choice = bots::simplest::<G>(&view);
-        self.deps.metrics.bot_decision(G::GAME, thinking.elapsed());
-        match choice {
+        let auto = !self.seats[seat].bot;
+        let think = self.deps.settings.expert_think;
+        self.computers.think(seat, self.seq, view, auto, think);
+    }
+
+    /// A decision is back. Played if the table is where it was when the seat began to think
+    /// and the seat is still the computer's to play; otherwise dropped, and the seat decides
+    /// again on the table as it is now.
+    pub(super) async fn on_thought(&mut self, thought: computer::Thought<G>) {
+        self.deps
+            .metrics
+            .bot_decision(G::GAME, thought.level().name(), thought.took());
+        let (seat, action, fresh) = self.computers.back(thought, self.seq);
+        let still_ours = self.state == TableState::Playing
+            && self.review.is_none()
+            && (self.seats[seat].bot || self.auto[seat])
+            && self.engine.to_act().contains(&seat);
+        match action.filter(|_| still_ours) {
             Some(a) => {
+                let actor = if self.seats[seat].bot {
+                    Actor::Bot
+                } else {
+                    Actor::Auto
+                };
                 if let Err(p) = self.commit(seat, actor, None, a, None).await {
-                    tracing::error!(seat, code = %p.code, "the engine refused its own legal action");
+                    // A bot's mistake must not stall the table (nor loop: the same player on
+                    // the same state decides the same): the simplest legal play instead.
+                    tracing::error!(seat, code = %p.code, "the engine refused a bot's action; playing the simplest legal action");
+                    let view = self.engine.view(Viewer::Seat(seat));
+                    if let Some(a) = bots::simplest::<G>(&view) {
+                        let _ = self.commit(seat, actor, None, a, None).await;
+                    }
                 }
             }
-            None => tracing::error!(seat, "no legal action for a bot's seat"),
+            // Its own turn, nothing changed, and no action: asking again would only say the
+            // same (the clock plays for the seat when its time runs out).
+            None if fresh && still_ours => {
+                tracing::error!(seat, "no legal action for a bot's seat");
+            }
+            None => {
+                tracing::debug!(seat, "a bot's decision came too late; deciding again");
+                self.schedule_bot();
+            }
         }
     }
 }

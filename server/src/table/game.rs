@@ -3,6 +3,7 @@
 //! ([`DealFixed`]). The table actor, the log replay, the clocks and the bots are written once
 //! over it; the registry of the games a server hosts is [`crate::games`].
 
+use bots::{Budget, Level, SeatPlayer};
 use protocol::{Refusal, Wrong};
 use rules::deal::Seed;
 use rules::Engine;
@@ -24,6 +25,12 @@ pub trait TableGame:
     fn options(ruleset: &str) -> String {
         let _ = ruleset;
         "{}".to_string()
+    }
+    /// A computer player for one seat at this level. A game with no players of its own (the
+    /// tests' stand-in games) gets the simplest legal play whatever the level.
+    fn player(level: Level) -> Box<dyn SeatPlayer<Self>> {
+        let _ = level;
+        Box::new(bots::Simplest)
     }
 }
 
@@ -51,6 +58,11 @@ pub struct DealFixed {
     /// JSON, so a rebuilt or replayed table runs the same clock. Not part of the deal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub play_seconds: Option<u32>,
+    /// How strong the computer seats play (`CreateTable::bot_level`, checked by the lobby);
+    /// 普通 when absent. Kept here for the same reason as `play_seconds`: a rebuilt table's
+    /// bots play at the level it was opened with. Not part of the deal either.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot_level: Option<Level>,
 }
 
 impl DealFixed {
@@ -92,6 +104,11 @@ impl DealFixed {
         Ok(rules::deal::Fixed { level, trump })
     }
 
+    /// The level of the table's computer seats.
+    pub fn bot_level(&self) -> Level {
+        self.bot_level.unwrap_or(Level::Club)
+    }
+
     /// Refuses any fixing of the deal for a game that has nothing to fix (a slower clock is
     /// not the deal's: it passes).
     pub fn nothing(&self, zh: &str, en: &str) -> Result<(), Refusal> {
@@ -126,6 +143,10 @@ impl TableGame for rules::shengji::Board {
             .and_then(|r| serde_json::to_string(&r).ok())
             .unwrap_or_else(|| "{}".into())
     }
+
+    fn player(level: Level) -> Box<dyn SeatPlayer<Self>> {
+        Box::new(bots::shengji::Player::new(level, Budget::DEFAULT))
+    }
 }
 
 /// 够级: one game (局) of the seed.
@@ -148,5 +169,9 @@ impl TableGame for rules::gouji::Game {
         rules::gouji::Ruleset::by_name(ruleset)
             .and_then(|r| serde_json::to_string(&r).ok())
             .unwrap_or_else(|| "{}".into())
+    }
+
+    fn player(level: Level) -> Box<dyn SeatPlayer<Self>> {
+        Box::new(bots::gouji::Player::new(level, Budget::DEFAULT))
     }
 }

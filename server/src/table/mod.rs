@@ -15,7 +15,8 @@
 //! actor), `seats` (joining, leaving, attaching, presence, the summary), `acting` (the path of
 //! an action: who may act, ids, questions, stale decisions, commit; clocks and bots), `fanout`
 //! (per-viewer frames into bounded queues), `review` (the referee stops the clocks while they
-//! look into something). This file holds the table's state and its loop.
+//! look into something), `computer` (the computer players: one per seat, fed every view,
+//! deciding off the actor). This file holds the table's state and its loop.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -36,6 +37,7 @@ use crate::store::{self, Journal, LogEntry, SeatRecord, StoredTable, TableHeader
 use dashmap::DashMap;
 
 mod acting;
+mod computer;
 mod fanout;
 mod game;
 pub mod handle;
@@ -44,6 +46,7 @@ mod review;
 mod seats;
 
 use acting::{IdCache, Told};
+pub use computer::{expert_time, THINK, THINK_FLOOR};
 pub use game::{DealFixed, TableGame};
 pub(crate) use handle::Command;
 pub use handle::{seed_in_use, Act, CloseWith, Outlet, TableHandle, Who};
@@ -58,6 +61,8 @@ pub struct TableSettings {
     pub clock_scale: ClockScale,
     /// How long a bot (or 托管) waits before it plays, so people can follow.
     pub bot_delay: Duration,
+    /// How long a 高手 bot thinks on a quiet server ([`THINK`] in play).
+    pub expert_think: Duration,
     /// A table with no connection for this long is closed (its log is kept).
     pub idle_after: Duration,
     /// SHA-256 of the referee token, if one was set.
@@ -155,6 +160,10 @@ struct Table<G: TableGame> {
     auto: Vec<bool>,
     /// When the next bot or 托管 move is due.
     bot_at: Option<Instant>,
+    /// The computer players (every seat has one, for 托管), and what they decide.
+    computers: computer::Computers<G>,
+    /// Where their decisions come back (taken by the loop when it starts).
+    thoughts: Option<mpsc::UnboundedReceiver<computer::Thought<G>>>,
     /// Since when no one has been connected (the idle broom closes the table after a while).
     idle_since: Option<Instant>,
     /// Set when a write failed after the engine moved: the in-memory state can no longer be
@@ -176,6 +185,7 @@ impl<G: TableGame> Table<G> {
     /// among them) are boxed for the time they run: inline, the largest of them would be part
     /// of this task's allocation for the table's whole life.
     pub(super) async fn run(mut self, mut rx: mpsc::Receiver<Box<Command>>) -> Ending {
+        let mut thoughts = self.thoughts.take().expect("a table's loop runs once");
         loop {
             if self.broken {
                 for s in self.subscribers.drain(..) {
@@ -200,8 +210,10 @@ impl<G: TableGame> Table<G> {
                     Box::pin(self.on_timeout()).await;
                 }
                 _ = sleep_until(bot_at.unwrap_or_else(far_future)), if bot_at.is_some() => {
-                    Box::pin(self.on_bot()).await;
+                    self.on_bot();
                 }
+                // Never `None`: the table holds a sender.
+                Some(thought) = thoughts.recv() => self.on_thought(thought).await,
                 _ = sleep_until(idle_at.unwrap_or_else(far_future)), if idle_at.is_some() => {
                     Box::pin(self.close_idle()).await;
                     return Ending::Done;

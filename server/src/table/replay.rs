@@ -32,6 +32,10 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
             records[i] = s;
         }
     }
+    let bot_seats: Vec<bool> = records.iter().map(|s| s.bot).collect();
+    let (mut computers, thoughts) =
+        computer::Computers::<G>::new(fixed.bot_level(), &bot_seats, header.seed.clone());
+    computers.observe(&engine);
     let mut history = VecDeque::with_capacity(HISTORY);
     let mut ids = IdCache::default();
     for e in &log {
@@ -40,6 +44,8 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
         let events = engine
             .apply(e.seat, e.actor, action)
             .map_err(|err| format!("table {id}: entry {} refused on replay: {err:?}", e.seq))?;
+        // The players remember the game as if they had been there all along.
+        computers.observe(&engine);
         if let Some(cid) = e.client_id {
             let key = match (&e.occupant, e.actor) {
                 (_, Actor::Referee) => REFEREE_KEY.to_string(),
@@ -87,6 +93,7 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
         seq: 0,
         seed_commitment: header.seed_commitment.clone(),
         deal_algorithm: header.deal_algorithm.clone(),
+        bot_level: computers.level.name().to_string(),
         seed: None,
         head_hash: None,
     };
@@ -111,6 +118,8 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
         started,
         clock: None,
         bot_at: None,
+        computers,
+        thoughts: Some(thoughts),
         idle_since: Some(now),
         broken: false,
         review: None,

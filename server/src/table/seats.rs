@@ -155,6 +155,7 @@ impl<G: TableGame> Table<G> {
             seq: self.seq,
             seed_commitment: self.header.seed_commitment.clone(),
             deal_algorithm: self.header.deal_algorithm.clone(),
+            bot_level: self.computers.level.name().to_string(),
             seed: (who == Who::Referee || self.seed_public()).then(|| self.header.seed.clone()),
         };
         self.send(&outlet, to_text(&welcome));
@@ -287,6 +288,7 @@ impl<G: TableGame> Table<G> {
             seq: self.seq,
             seed_commitment: self.header.seed_commitment.clone(),
             deal_algorithm: self.header.deal_algorithm.clone(),
+            bot_level: self.computers.level.name().to_string(),
             // The lobby hides it again while another open table deals from the same seed
             // ([`crate::lobby::Lobby::summary`]): that can change after this table ends.
             seed: (self.state == TableState::Over).then(|| self.header.seed.clone()),

@@ -1,0 +1,338 @@
+//! 对抗赛 (the arena): level A against level B in duplicate — every deal twice with the sides
+//! swapped, so the cards cancel out and what is left is play. Deals are spread over threads;
+//! each deal's result depends only on the seed and its number, so a run is reproducible for a
+//! given seed and level pair whenever the Expert's budget is a playout count.
+//!
+//! - 80分 ([`shengji`]): per deal, the defenders' points at the table where A defends minus
+//!   those where B defends, with the same declarer seat and cards (positive: A is better).
+//! - 够级 ([`gouji`]): per deal, A's team points over its two tables (once as team A, once as
+//!   team B) minus B's (positive: A is better).
+//!
+//! The engines are driven directly (no server); each seat's player sees only its own views.
+
+pub mod gouji;
+pub mod shengji;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use crate::level::{Budget, Level};
+use crate::rng::Rng;
+
+/// Which game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Game {
+    Shengji,
+    Gouji,
+}
+
+impl Game {
+    pub fn parse(s: &str) -> Option<Game> {
+        match s {
+            "shengji" | "80分" | "80" => Some(Game::Shengji),
+            "gouji" | "够级" => Some(Game::Gouji),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Game::Shengji => "shengji",
+            Game::Gouji => "gouji",
+        }
+    }
+}
+
+/// A match.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub game: Game,
+    pub a: Level,
+    pub b: Level,
+    /// Deals (each played twice).
+    pub deals: usize,
+    pub seed: u64,
+    /// The Expert's budget per decision.
+    pub budget: Budget,
+    /// Worker threads (all cores by default).
+    pub threads: usize,
+}
+
+impl Config {
+    pub fn new(game: Game, a: Level, b: Level, deals: usize, seed: u64) -> Config {
+        Config {
+            game,
+            a,
+            b,
+            deals,
+            seed,
+            budget: Budget::Playouts(200),
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
+    }
+}
+
+/// One deal played at both tables.
+#[derive(Clone, Debug, Default)]
+pub struct DealResult {
+    /// A's score minus B's (see the module doc).
+    pub diff: f64,
+    /// Decision times of A's and B's seats: wall time, and the thread's own CPU time (what
+    /// the decision costs on an idle core, whatever else the machine is running).
+    pub times_a: Vec<Duration>,
+    pub times_b: Vec<Duration>,
+    pub cpu_a: Vec<Duration>,
+    pub cpu_b: Vec<Duration>,
+    /// Expert playouts and the time they took (both sides).
+    pub playouts: u64,
+    pub expert_time: Duration,
+    /// Sampled deals the Expert dropped as inconsistent with what it saw.
+    pub rejected: u64,
+    /// Actions at both tables.
+    pub actions: u64,
+    /// Games that hit the action limit (none expected).
+    pub unfinished: u32,
+}
+
+/// Decision times of one level.
+#[derive(Clone, Debug, Default)]
+pub struct Times {
+    pub decisions: usize,
+    pub p50: Duration,
+    pub p99: Duration,
+    pub max: Duration,
+}
+
+impl Times {
+    fn of(mut all: Vec<Duration>) -> Times {
+        all.sort_unstable();
+        let at = |q: f64| {
+            all.get(((all.len() as f64 - 1.0) * q).round() as usize)
+                .copied()
+                .unwrap_or_default()
+        };
+        Times {
+            decisions: all.len(),
+            p50: at(0.5),
+            p99: at(0.99),
+            max: all.last().copied().unwrap_or_default(),
+        }
+    }
+}
+
+/// What a match found.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub config: Config,
+    /// Per deal, in deal order: A's score minus B's.
+    pub diffs: Vec<f64>,
+    pub mean: f64,
+    /// 95 % confidence interval of the mean (normal approximation).
+    pub ci95: (f64, f64),
+    pub times_a: Times,
+    pub times_b: Times,
+    /// The same in the deciding thread's CPU time (empty where the OS does not tell).
+    pub cpu_a: Times,
+    pub cpu_b: Times,
+    /// Expert playouts per second of its thinking time (0 without an Expert).
+    pub playouts_per_s: f64,
+    /// Expert playouts in all, and sampled deals dropped.
+    pub playouts: u64,
+    pub rejected: u64,
+    pub actions: u64,
+    pub unfinished: u32,
+}
+
+impl std::fmt::Display for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let c = &self.config;
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        writeln!(
+            f,
+            "{}: {} ({}) vs {} ({}), {} deals x 2 tables, seed {}, budget {:?}",
+            c.game.name(),
+            c.a.name(),
+            c.a.zh(),
+            c.b.name(),
+            c.b.zh(),
+            self.diffs.len(),
+            c.seed,
+            c.budget
+        )?;
+        writeln!(
+            f,
+            "A - B per deal: mean {:+.2}, 95% CI [{:+.2}, {:+.2}]",
+            self.mean, self.ci95.0, self.ci95.1
+        )?;
+        for (name, t, cpu) in [
+            (c.a, &self.times_a, &self.cpu_a),
+            (c.b, &self.times_b, &self.cpu_b),
+        ] {
+            writeln!(
+                f,
+                "{} decisions: {}, wall p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms; \
+                 thread CPU p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms",
+                name.name(),
+                t.decisions,
+                ms(t.p50),
+                ms(t.p99),
+                ms(t.max),
+                ms(cpu.p50),
+                ms(cpu.p99),
+                ms(cpu.max)
+            )?;
+        }
+        if self.playouts_per_s > 0.0 {
+            writeln!(
+                f,
+                "expert playouts/s (one thread): {:.0}; playouts {}, sampled deals dropped {}",
+                self.playouts_per_s, self.playouts, self.rejected
+            )?;
+        }
+        write!(
+            f,
+            "actions: {}, unfinished games: {}",
+            self.actions, self.unfinished
+        )
+    }
+}
+
+/// Plays the match on `config.threads` threads.
+pub fn run(config: &Config) -> Report {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<DealResult>>> = Mutex::new(vec![None; config.deals]);
+    std::thread::scope(|scope| {
+        for _ in 0..config.threads.max(1) {
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                if k >= config.deals {
+                    break;
+                }
+                let seed = Rng::mix(&[config.seed, k as u64]);
+                let r = match config.game {
+                    Game::Shengji => shengji::deal(config, k, seed),
+                    Game::Gouji => gouji::deal(config, k, seed),
+                };
+                results.lock().expect("results")[k] = Some(r);
+            });
+        }
+    });
+    let results: Vec<DealResult> = results
+        .into_inner()
+        .expect("results")
+        .into_iter()
+        .map(|r| r.expect("every deal played"))
+        .collect();
+    let diffs: Vec<f64> = results.iter().map(|r| r.diff).collect();
+    let (mean, half) = mean_ci(&diffs);
+    let playouts: u64 = results.iter().map(|r| r.playouts).sum();
+    let expert_time: Duration = results.iter().map(|r| r.expert_time).sum();
+    Report {
+        config: config.clone(),
+        mean,
+        ci95: (mean - half, mean + half),
+        times_a: Times::of(results.iter().flat_map(|r| r.times_a.clone()).collect()),
+        times_b: Times::of(results.iter().flat_map(|r| r.times_b.clone()).collect()),
+        cpu_a: Times::of(results.iter().flat_map(|r| r.cpu_a.clone()).collect()),
+        cpu_b: Times::of(results.iter().flat_map(|r| r.cpu_b.clone()).collect()),
+        playouts_per_s: if expert_time.is_zero() {
+            0.0
+        } else {
+            playouts as f64 / expert_time.as_secs_f64()
+        },
+        playouts,
+        rejected: results.iter().map(|r| r.rejected).sum(),
+        actions: results.iter().map(|r| r.actions).sum(),
+        unfinished: results.iter().map(|r| r.unfinished).sum(),
+        diffs,
+    }
+}
+
+/// Mean and the half-width of its 95 % confidence interval.
+pub fn mean_ci(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len() as f64;
+    if xs.is_empty() {
+        return (0.0, 0.0);
+    }
+    let mean = xs.iter().sum::<f64>() / n;
+    if xs.len() < 2 {
+        return (mean, f64::INFINITY);
+    }
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, 1.96 * (var / n).sqrt())
+}
+
+/// A 32-byte deal seed from a number.
+pub(crate) fn deal_seed(seed: u64) -> rules::deal::Seed {
+    let mut rng = Rng::new(seed);
+    let mut bytes = [0u8; 32];
+    for chunk in bytes.chunks_mut(8) {
+        chunk.copy_from_slice(&rng.next_u64().to_le_bytes());
+    }
+    rules::deal::Seed(bytes)
+}
+
+/// CPU time this thread has run (Linux: `/proc/thread-self/schedstat`, in nanoseconds).
+pub(crate) fn thread_cpu() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
+}
+
+/// `paiju arena --person N [--person-plays club]`: five 普通 bots and one person (eager random,
+/// or playing as 普通), N 够级 games; how long the person waits once out, as text.
+pub fn person_report(games: usize, eager: bool) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let w = gouji::person_wait(games, 1, eager);
+    let mut after = w.after.clone();
+    after.sort_unstable();
+    let at = |q: f64| after[((after.len() as f64 - 1.0) * q).round() as usize];
+    let mean = after.iter().sum::<u64>() as f64 / after.len().max(1) as f64;
+    let mut places = [0usize; 6];
+    for &p in &w.places {
+        places[p] += 1;
+    }
+    let actions = w.actions.iter().sum::<u64>() as f64 / w.games as f64;
+    let _ = writeln!(
+        out,
+        "gouji, 5 club bots + 1 {} person, {} games (mean {actions:.0} actions a game)",
+        if eager {
+            "eager random"
+        } else {
+            "club-playing"
+        },
+        w.games
+    );
+    let _ = writeln!(
+        out,
+        "person out before the end: {} games; places 头科..大落: {:?}",
+        w.person_out, places
+    );
+    if !after.is_empty() {
+        let _ = writeln!(
+            out,
+            "computer actions after the person is out: mean {mean:.1}, p50 {}, p90 {}, max {}",
+            at(0.5),
+            at(0.9),
+            after[after.len() - 1]
+        );
+    }
+    for (place, name) in ["头科", "二科", "三科", "四科", "二落"].iter().enumerate() {
+        let xs: Vec<u64> = (0..w.places.len())
+            .filter(|&i| w.places[i] == place)
+            .map(|i| w.after[i])
+            .collect();
+        if !xs.is_empty() {
+            let mean = xs.iter().sum::<u64>() as f64 / xs.len() as f64;
+            let _ = writeln!(
+                out,
+                "  out {name}: {} games, computer actions after: mean {mean:.1}, max {}",
+                xs.len(),
+                xs.iter().max().unwrap()
+            );
+        }
+    }
+    out
+}

@@ -1,0 +1,86 @@
+//! 80分 players. Each sees only its seat's view: [`choose`] takes the view and nothing else;
+//! a [`Player`] also remembers what its views showed before (the finished tricks, its own
+//! bury), as a person at the table does.
+
+pub mod club;
+pub mod expert;
+pub mod notes;
+
+use rules::shengji::{legal_from_view, Action, View};
+
+use crate::level::{Budget, Decision, Level};
+use crate::rng::Rng;
+pub use notes::{Known, Notes};
+
+/// The action of the seat whose view this is, at this level, or `None` if it is not to act.
+/// Knows only this view (the current and the last trick); a [`Player`] that has seen the
+/// whole board counts every card. The same view, level, playout budget and seed give the same
+/// action.
+pub fn choose(view: &View, level: Level, budget: impl Into<Budget>, seed: u64) -> Option<Action> {
+    choose_with(view, &Notes::from_view(view), level, budget.into(), seed).action
+}
+
+/// [`choose`] with what the seat remembers; also tells how hard the Expert searched.
+pub fn choose_with(
+    view: &View,
+    notes: &Notes,
+    level: Level,
+    budget: Budget,
+    seed: u64,
+) -> Decision<Action> {
+    match level {
+        Level::Beginner => {
+            let legal = legal_from_view(view);
+            if legal.is_empty() {
+                return Decision::default();
+            }
+            let i = Rng::new(seed).below(legal.len());
+            Decision::plain(legal.into_iter().nth(i))
+        }
+        Level::Club => Decision::plain(club::decide(view, &Known::of(view, notes))),
+        Level::Expert => expert::decide(view, &Known::of(view, notes), budget, seed),
+    }
+}
+
+/// A computer player in one seat for one board: give it every view the seat receives
+/// ([`Player::observe`]) and ask it to act when the seat is to act ([`Player::act`]).
+#[derive(Clone, Debug)]
+pub struct Player {
+    pub level: Level,
+    pub budget: Budget,
+    notes: Notes,
+    /// Playouts run so far (Expert), for the arena's figures.
+    pub playouts: u64,
+    /// Sampled deals dropped so far (Expert).
+    pub rejected: u64,
+}
+
+impl Player {
+    pub fn new(level: Level, budget: Budget) -> Player {
+        Player {
+            level,
+            budget,
+            notes: Notes::new(),
+            playouts: 0,
+            rejected: 0,
+        }
+    }
+
+    /// Remembers what the view shows.
+    pub fn observe(&mut self, view: &View) {
+        self.notes.observe(view);
+    }
+
+    /// Observes the view and decides; `None` when the seat is not to act.
+    pub fn act(&mut self, view: &View, seed: u64) -> Option<Action> {
+        self.observe(view);
+        let d = choose_with(view, &self.notes, self.level, self.budget, seed);
+        self.playouts += d.playouts as u64;
+        self.rejected += d.rejected as u64;
+        d.action
+    }
+
+    pub fn notes(&self) -> &Notes {
+        &self.notes
+    }
+}
