@@ -6,7 +6,7 @@
 //! server's (docs/tournaments.md): the page computes no score.
 
 import { h } from './dom.js';
-import { boardState, playerNames, wordIn } from './standings.js';
+import { boardState, playerNames, scrollBox, wordIn } from './standings.js';
 
 /** @type {import('./standings.js').Words} */
 export const GOUJI_WORDS = {
@@ -96,7 +96,7 @@ export function parseTeams(text, fill) {
 function table(attrs, caption, heads, rows) {
   return h(
     'div',
-    { class: 'scroll' },
+    scrollBox(caption),
     h('table', { class: 'results', ...attrs }, h('caption', {}, caption), h('thead', {}, h('tr', {}, heads.map((x) => h('th', { scope: 'col' }, x)))), h('tbody', {}, rows)),
   );
 }

@@ -202,13 +202,22 @@ export function stateWord(state) {
 }
 
 /**
+ * The box a wide table scrolls in on a phone: a named region that takes the keyboard's focus, so
+ * it can be scrolled without a mouse.
+ * @param {string} name
+ */
+export function scrollBox(name) {
+  return { class: 'scroll', role: 'region', tabindex: '0', 'aria-label': name };
+}
+
+/**
  * One direction's ranking as a table.
  * @param {'NS' | 'EW'} dir @param {any[]} lines
  */
 export function rankingTable(dir, lines) {
   return h(
     'div',
-    { class: 'scroll' },
+    scrollBox(w(dir === 'NS' ? 'ns' : 'ew')),
     h(
       'table',
       { class: 'results', 'data-ranking': dir },
@@ -250,7 +259,7 @@ export function travellers(boards) {
     boards.map((b) =>
       h(
         'div',
-        { class: 'scroll' },
+        scrollBox(w('board_n', { n: b.board })),
         h(
           'table',
           { class: 'results', 'data-board': b.board },
@@ -281,7 +290,7 @@ export function boardState(board) {
 export function tableResults(t) {
   return h(
     'div',
-    { class: 'scroll' },
+    scrollBox(w('table_n', { n: t.table })),
     h(
       'table',
       { class: 'results', 'data-table': t.table },
