@@ -3,7 +3,7 @@
 
 use super::*;
 
-fn sha256_hex(parts: &[&[u8]]) -> String {
+pub(super) fn sha256_hex(parts: &[&[u8]]) -> String {
     let mut h = Sha256::new();
     for p in parts {
         h.update(p);
@@ -86,20 +86,39 @@ impl std::fmt::Display for Tampered {
 /// Checks a stored table: the seed against its commitment, seqs 1..n without gaps, and every
 /// hash of the chain.
 pub fn verify(header: &TableHeader, log: &[LogEntry]) -> Result<(), Tampered> {
-    let seed_ok = rules::deal::Seed::from_hex(&header.seed)
-        .map(|s| s.commitment() == header.seed_commitment)
+    verify_links(
+        &header.seed,
+        &header.seed_commitment,
+        genesis(header),
+        log.iter().map(|e| (e.seq, e.hash.as_str(), e)),
+        entry_hash,
+    )
+}
+
+/// What every hash-chained log of the store is checked for (a table's, an event's): its seed
+/// against the published commitment, seqs 1..n without gaps, and each entry's hash over the one
+/// before (`link`), starting from the header's `genesis`.
+pub(super) fn verify_links<'a, E: 'a>(
+    seed: &str,
+    commitment: &str,
+    genesis: String,
+    log: impl Iterator<Item = (u64, &'a str, &'a E)>,
+    link: impl Fn(&str, &E) -> String,
+) -> Result<(), Tampered> {
+    let seed_ok = rules::deal::Seed::from_hex(seed)
+        .map(|s| s.commitment() == commitment)
         .unwrap_or(false);
     if !seed_ok {
         return Err(Tampered::Seed);
     }
-    let mut prev = genesis(header);
-    for (index, e) in log.iter().enumerate() {
-        if e.seq != index as u64 + 1 {
-            return Err(Tampered::Gap { index, seq: e.seq });
+    let mut prev = genesis;
+    for (index, (seq, stored, e)) in log.enumerate() {
+        if seq != index as u64 + 1 {
+            return Err(Tampered::Gap { index, seq });
         }
-        let h = entry_hash(&prev, e);
-        if h != e.hash {
-            return Err(Tampered::Hash { seq: e.seq });
+        let h = link(&prev, e);
+        if h != stored {
+            return Err(Tampered::Hash { seq });
         }
         prev = h;
     }

@@ -73,18 +73,9 @@ pub trait EventStore: Send {
     fn event(&mut self, id: &str) -> Result<Option<StoredEvent>, StoreError>;
 }
 
-fn sha256_hex(parts: &[&[u8]]) -> String {
-    let mut h = Sha256::new();
-    for p in parts {
-        h.update(p);
-        h.update([0x1f]); // unit separator: no field can run into the next
-    }
-    rules::deal::hex(&h.finalize())
-}
-
 /// The event log's first link: a hash of the header (its public fields).
 pub fn event_genesis(h: &EventHeader) -> String {
-    sha256_hex(&[
+    super::chain::sha256_hex(&[
         b"paiju-event-log-1",
         h.id.as_bytes(),
         h.game.as_bytes(),
@@ -96,7 +87,7 @@ pub fn event_genesis(h: &EventHeader) -> String {
 
 /// An entry's hash: SHA-256 over the previous hash and every field but the hash itself.
 pub fn event_entry_hash(prev: &str, e: &EventEntry) -> String {
-    sha256_hex(&[
+    super::chain::sha256_hex(&[
         prev.as_bytes(),
         e.seq.to_string().as_bytes(),
         e.action.as_bytes(),
@@ -106,24 +97,13 @@ pub fn event_entry_hash(prev: &str, e: &EventEntry) -> String {
 
 /// Checks a stored event: the seed against its commitment, seqs 1..n, every hash.
 pub fn verify_event(h: &EventHeader, log: &[EventEntry]) -> Result<(), Tampered> {
-    let seed_ok = rules::deal::Seed::from_hex(&h.seed)
-        .map(|s| s.commitment() == h.seed_commitment)
-        .unwrap_or(false);
-    if !seed_ok {
-        return Err(Tampered::Seed);
-    }
-    let mut prev = event_genesis(h);
-    for (index, e) in log.iter().enumerate() {
-        if e.seq != index as u64 + 1 {
-            return Err(Tampered::Gap { index, seq: e.seq });
-        }
-        let hash = event_entry_hash(&prev, e);
-        if hash != e.hash {
-            return Err(Tampered::Hash { seq: e.seq });
-        }
-        prev = hash;
-    }
-    Ok(())
+    super::chain::verify_links(
+        &h.seed,
+        &h.seed_commitment,
+        event_genesis(h),
+        log.iter().map(|e| (e.seq, e.hash.as_str(), e)),
+        event_entry_hash,
+    )
 }
 
 const EVENT_SCHEMA: &str = "
