@@ -15,9 +15,11 @@ use std::collections::BTreeMap;
 
 use protocol::{
     EntryIn, GoujiFinalGroups, GoujiGame, GoujiGameResult, GoujiGroup, GoujiMatch, Problem,
-    Refusal, SeatIndex, TeamDeductionLine, TeamInfo, Words, Wrong,
+    Refusal, SeatIndex, TeamDeductionLine, TeamInfo, Words,
 };
 use serde::{Deserialize, Serialize};
+
+use super::refuse::{bad, not_now};
 use tournament::gouji::draw::KnockoutRound;
 use tournament::gouji::{
     advance, final_round::FinalInput, final_standings, match_result, ExtraGame, FinalGroups,
@@ -40,15 +42,6 @@ pub const MAX_REASON: usize = 200;
 /// Most extra games one round may need (a cycle of wins among three or more level teams could
 /// otherwise go on): past this the director decides.
 pub const MAX_EXTRA_GAMES: u32 = 12;
-
-// As state.rs's (which imports this module, so they cannot be shared from there).
-fn bad(zh: impl Into<String>, en: impl Into<String>) -> Problem {
-    Refusal::BadRequest(Wrong::Said(Words::new(zh, en))).into()
-}
-
-fn not_now(zh: impl Into<String>, en: impl Into<String>) -> Problem {
-    Refusal::EventState(Words::new(zh, en)).into()
-}
 
 /// A registered team.
 #[derive(Clone, Debug, PartialEq, Eq)]

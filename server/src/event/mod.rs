@@ -50,6 +50,7 @@ use tournament::Direction;
 pub mod api;
 pub mod card_token;
 pub mod gouji;
+mod refuse;
 pub mod scoring;
 pub mod state;
 pub mod tables;
@@ -59,6 +60,7 @@ use crate::seat_token;
 use crate::store::{
     self, event_entry_hash, event_genesis, EventEntry, EventHeader, EventStore, StoredEvent,
 };
+use refuse::not_now;
 use state::{Event, EventAction, Pair};
 use tables::TableNow;
 
@@ -99,10 +101,6 @@ pub struct Events {
 
 fn no_event() -> Problem {
     Refusal::NoEvent.into()
-}
-
-fn not_now(zh: impl Into<String>, en: impl Into<String>) -> Problem {
-    Refusal::EventState(Words::new(zh, en)).into()
 }
 
 fn store_problem(e: &store::StoreError) -> Problem {
@@ -508,19 +506,13 @@ impl Events {
     /// A deduction of match points.
     pub async fn deduct(&self, id: &str, d: protocol::DeductionIn) -> Result<EventView, Problem> {
         let direction = parse_direction(&d.direction)?;
-        let slot = self.slot(id)?;
-        let mut live = slot.lock().await;
-        self.commit(
-            &mut live,
-            EventAction::Deduction {
-                direction,
-                pair: d.pair,
-                mp: d.mp.unwrap_or(0.5),
-                reason: d.reason,
-            },
-        )
-        .await?;
-        Ok(self.view_of(&live, true))
+        let action = EventAction::Deduction {
+            direction,
+            pair: d.pair,
+            mp: d.mp.unwrap_or(0.5),
+            reason: d.reason,
+        };
+        self.director_logs(id, action).await
     }
 
     /// Disqualifies a pair (an 80分 event).
@@ -530,17 +522,20 @@ impl Events {
         d: protocol::DisqualifyIn,
     ) -> Result<EventView, Problem> {
         let direction = parse_direction(&d.direction)?;
+        let action = EventAction::Disqualify {
+            direction,
+            pair: d.pair,
+            reason: d.reason,
+        };
+        self.director_logs(id, action).await
+    }
+
+    /// Logs one director's action that opens or closes nothing, and answers with the
+    /// director's view.
+    async fn director_logs(&self, id: &str, action: EventAction) -> Result<EventView, Problem> {
         let slot = self.slot(id)?;
         let mut live = slot.lock().await;
-        self.commit(
-            &mut live,
-            EventAction::Disqualify {
-                direction,
-                pair: d.pair,
-                reason: d.reason,
-            },
-        )
-        .await?;
+        self.commit(&mut live, action).await?;
         Ok(self.view_of(&live, true))
     }
 

@@ -8,15 +8,13 @@
 
 use std::collections::BTreeMap;
 
-use protocol::{
-    ArtificialPair, CreateEvent, EntryIn, MovementKind, PairInfo, Problem, Refusal, SeatIndex,
-    Words, Wrong,
-};
+use protocol::{ArtificialPair, CreateEvent, EntryIn, MovementKind, PairInfo, Problem, SeatIndex};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tournament::{Direction, Movement, Variant};
 
 use super::gouji::{self, text, Drawn, GoujiEvent};
+use super::refuse::{bad, not_now};
 use crate::table::DealFixed;
 
 /// 80分 duplicate pairs (the other game of events is [`gouji::GOUJI`]).
@@ -249,14 +247,6 @@ pub struct Event {
     pub revealed: bool,
     /// 够级 events: teams, draw, matches (the 80分 fields above stay empty).
     pub gouji: Option<GoujiEvent>,
-}
-
-fn bad(zh: impl Into<String>, en: impl Into<String>) -> Problem {
-    Refusal::BadRequest(Wrong::Said(Words::new(zh, en))).into()
-}
-
-fn not_now(zh: impl Into<String>, en: impl Into<String>) -> Problem {
-    Refusal::EventState(Words::new(zh, en)).into()
 }
 
 /// The tournament crate's variant for a movement kind.
