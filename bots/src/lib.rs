@@ -24,6 +24,7 @@ pub mod gouji;
 pub mod http;
 pub mod level;
 pub mod load;
+pub mod player;
 pub mod rng;
 pub mod search;
 pub mod shengji;
@@ -51,36 +52,6 @@ pub trait SeatPlayer<E: Engine>: Send {
     /// player that forgets them).
     fn remembers(&self) -> bool {
         true
-    }
-}
-
-impl SeatPlayer<rules::shengji::Board> for shengji::Player {
-    fn observe(&mut self, view: &rules::shengji::View) {
-        shengji::Player::observe(self, view)
-    }
-    fn act(
-        &mut self,
-        view: &rules::shengji::View,
-        budget: Budget,
-        seed: u64,
-    ) -> Option<rules::shengji::Action> {
-        self.budget = budget;
-        shengji::Player::act(self, view, seed)
-    }
-}
-
-impl SeatPlayer<rules::gouji::Game> for gouji::Player {
-    fn observe(&mut self, view: &rules::gouji::View) {
-        gouji::Player::observe(self, view)
-    }
-    fn act(
-        &mut self,
-        view: &rules::gouji::View,
-        budget: Budget,
-        seed: u64,
-    ) -> Option<rules::gouji::Action> {
-        self.budget = budget;
-        gouji::Player::act(self, view, seed)
     }
 }
 

@@ -42,45 +42,15 @@ pub fn choose_with(
     }
 }
 
-/// A computer player in one seat for one board: give it every view the seat receives
-/// ([`Player::observe`]) and ask it to act when the seat is to act ([`Player::act`]).
-#[derive(Clone, Debug)]
-pub struct Player {
-    pub level: Level,
-    pub budget: Budget,
-    notes: Notes,
-    /// Playouts run so far (Expert), for the arena's figures.
-    pub playouts: u64,
-    /// Sampled deals dropped so far (Expert).
-    pub rejected: u64,
-}
+/// A computer player in one seat: [`crate::player::Player`] with the 80分 notes.
+pub type Player = crate::player::Player<Notes>;
 
-impl Player {
-    pub fn new(level: Level, budget: Budget) -> Player {
-        Player {
-            level,
-            budget,
-            notes: Notes::new(),
-            playouts: 0,
-            rejected: 0,
-        }
+impl crate::player::Memory for Notes {
+    type Game = rules::shengji::Board;
+    fn observe(&mut self, view: &View) {
+        Notes::observe(self, view)
     }
-
-    /// Remembers what the view shows.
-    pub fn observe(&mut self, view: &View) {
-        self.notes.observe(view);
-    }
-
-    /// Observes the view and decides; `None` when the seat is not to act.
-    pub fn act(&mut self, view: &View, seed: u64) -> Option<Action> {
-        self.observe(view);
-        let d = choose_with(view, &self.notes, self.level, self.budget, seed);
-        self.playouts += d.playouts as u64;
-        self.rejected += d.rejected as u64;
-        d.action
-    }
-
-    pub fn notes(&self) -> &Notes {
-        &self.notes
+    fn decide(&self, view: &View, level: Level, budget: Budget, seed: u64) -> Decision<Action> {
+        choose_with(view, self, level, budget, seed)
     }
 }
