@@ -1,7 +1,5 @@
 //! 够级 in the arena: one deal at two tables, A as team A (A1, A2, A3) then as team B.
 
-use std::time::{Duration, Instant};
-
 use rules::deal::{deal_gouji, GoujiDeal};
 use rules::gouji::{Game, Ruleset, Seat, Team, View};
 use rules::{Actor, Viewer};
@@ -31,20 +29,7 @@ pub fn deal(config: &Config, k: usize, seed: u64) -> DealResult {
         let b_team = if a_team == Team::A { Team::B } else { Team::A };
         points[0] += t.score.map_or(0, |s| s.team(a_team));
         points[1] += t.score.map_or(0, |s| s.team(b_team));
-        for (s, (times, cpu)) in t.times.into_iter().zip(t.cpu).enumerate() {
-            if levels[s] == config.a {
-                out.times_a.extend(times);
-                out.cpu_a.extend(cpu);
-            } else {
-                out.times_b.extend(times);
-                out.cpu_b.extend(cpu);
-            }
-        }
-        out.playouts += t.playouts;
-        out.rejected += t.rejected;
-        out.expert_time += t.expert_time;
-        out.actions += t.actions;
-        out.unfinished += u32::from(t.score.is_none());
+        out.add(config.a, &levels, t.costs, t.score.is_some());
     }
     out.diff = (points[0] - points[1]) as f64;
     out
@@ -53,13 +38,8 @@ pub fn deal(config: &Config, k: usize, seed: u64) -> DealResult {
 /// One table's game.
 pub struct Table {
     pub score: Option<rules::gouji::Score>,
-    /// Decision times per seat (wall, and the thread's CPU time).
-    pub cpu: [Vec<Duration>; 6],
-    pub times: [Vec<Duration>; 6],
-    pub playouts: u64,
-    pub rejected: u64,
-    pub expert_time: Duration,
-    pub actions: u64,
+    /// What the players' decisions cost, and the actions taken.
+    pub costs: super::Costs,
     /// Each seat's actions.
     pub log: Vec<Seat>,
     /// Seats in the order they went out.
@@ -80,12 +60,7 @@ pub fn play_with(players: &mut [Player; 6], deal: &GoujiDeal, seed: u64) -> Tabl
     let mut game = Game::new(deal, Ruleset::zaozhuang_2017());
     let mut t = Table {
         score: None,
-        times: Default::default(),
-        cpu: Default::default(),
-        playouts: 0,
-        rejected: 0,
-        expert_time: Duration::ZERO,
-        actions: 0,
+        costs: super::Costs::new(6),
         log: Vec::new(),
         finish: Vec::new(),
         game: game.clone(),
@@ -105,20 +80,9 @@ pub fn play_with(players: &mut [Player; 6], deal: &GoujiDeal, seed: u64) -> Tabl
         };
         let s = seat.index();
         let view = View::of(&game, Viewer::Seat(s));
-        let before = (players[s].playouts, players[s].rejected);
-        let cpu = super::thread_cpu();
-        let start = Instant::now();
-        let action = players[s].act(&view, Rng::mix(&[seed, n as u64]));
-        let took = start.elapsed();
-        if let (Some(a), Some(b)) = (cpu, super::thread_cpu()) {
-            t.cpu[s].push(b.saturating_sub(a));
-        }
-        t.times[s].push(took);
-        if players[s].level == Level::Expert {
-            t.playouts += players[s].playouts - before.0;
-            t.rejected += players[s].rejected - before.1;
-            t.expert_time += took;
-        }
+        let action = t
+            .costs
+            .decide(&mut players[s], s, &view, Rng::mix(&[seed, n as u64]));
         let action = action.expect("the seat to act has an action");
         if let Err(e) = game.apply(seat, Actor::Bot, action.clone()) {
             panic!(
@@ -126,7 +90,7 @@ pub fn play_with(players: &mut [Player; 6], deal: &GoujiDeal, seed: u64) -> Tabl
                 players[s].level
             );
         }
-        t.actions += 1;
+        t.costs.actions += 1;
         t.log.push(seat);
         observe_all(&game, players);
     }

@@ -15,9 +15,12 @@ pub mod shengji;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+use rules::Engine;
 
 use crate::level::{Budget, Level};
+use crate::player::{Memory, Player};
 use crate::rng::Rng;
 
 /// Which game.
@@ -93,6 +96,74 @@ pub struct DealResult {
     pub actions: u64,
     /// Games that hit the action limit (none expected).
     pub unfinished: u32,
+}
+
+/// What one table's players cost: each seat's decision times (wall, and the deciding thread's
+/// CPU time), the Expert's playouts, dropped samples and search time, and the actions taken.
+#[derive(Clone, Debug, Default)]
+pub struct Costs {
+    pub times: Vec<Vec<Duration>>,
+    pub cpu: Vec<Vec<Duration>>,
+    pub playouts: u64,
+    pub rejected: u64,
+    pub expert_time: Duration,
+    pub actions: u64,
+}
+
+impl Costs {
+    pub fn new(seats: usize) -> Costs {
+        Costs {
+            times: vec![Vec::new(); seats],
+            cpu: vec![Vec::new(); seats],
+            ..Costs::default()
+        }
+    }
+
+    /// Asks seat `s`'s player to act on its view, and counts what that cost.
+    pub fn decide<M: Memory>(
+        &mut self,
+        player: &mut Player<M>,
+        s: usize,
+        view: &<M::Game as Engine>::View,
+        seed: u64,
+    ) -> Option<<M::Game as Engine>::Action> {
+        let before = (player.playouts, player.rejected);
+        let cpu = thread_cpu();
+        let start = Instant::now();
+        let action = player.act(view, seed);
+        let took = start.elapsed();
+        if let (Some(a), Some(b)) = (cpu, thread_cpu()) {
+            self.cpu[s].push(b.saturating_sub(a));
+        }
+        self.times[s].push(took);
+        if player.level == Level::Expert {
+            self.playouts += player.playouts - before.0;
+            self.rejected += player.rejected - before.1;
+            self.expert_time += took;
+        }
+        action
+    }
+}
+
+impl DealResult {
+    /// Adds one table of the deal: each seat's decision times to its level's side (`a` is A's
+    /// level), and the counts.
+    fn add(&mut self, a: Level, levels: &[Level], costs: Costs, finished: bool) {
+        for (s, (times, cpu)) in costs.times.into_iter().zip(costs.cpu).enumerate() {
+            if levels[s] == a {
+                self.times_a.extend(times);
+                self.cpu_a.extend(cpu);
+            } else {
+                self.times_b.extend(times);
+                self.cpu_b.extend(cpu);
+            }
+        }
+        self.playouts += costs.playouts;
+        self.rejected += costs.rejected;
+        self.expert_time += costs.expert_time;
+        self.actions += costs.actions;
+        self.unfinished += u32::from(!finished);
+    }
 }
 
 /// Decision times of one level.
