@@ -14,8 +14,6 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use protocol::{EventCards, EventJoined, EventView, PairStatus};
@@ -23,7 +21,7 @@ use serde_json::{json, Value};
 use tokio::task::JoinSet;
 
 use crate::client::{self, BotOptions};
-use crate::load::{cpu_seconds, open_files, rss_kib, start_child};
+use crate::load::{open_files, Nodes};
 
 /// The director token of the server it starts (any 32 characters: the server is its own).
 const DIRECTOR: &str = "load-director-0123456789abcdef0123";
@@ -226,38 +224,18 @@ pub async fn run(opts: EventLoadOptions) -> Result<EventLoadReport, String> {
 
 async fn run_in(opts: &EventLoadOptions, dir: &std::path::Path) -> Result<EventLoadReport, String> {
     let db = dir.join("event.db");
-    let (mut child, addr) = start_child(
+    let nodes = Nodes::start(
         &opts.exe,
-        &[
-            "serve".as_ref(),
-            "--listen".as_ref(),
-            "127.0.0.1:0".as_ref(),
-            "--db".as_ref(),
-            db.as_os_str(),
-            "--director-token".as_ref(),
-            DIRECTOR.as_ref(),
-            "--max-connections".as_ref(),
-            "1000000".as_ref(),
-            "--max-tables".as_ref(),
-            "1000000".as_ref(),
-        ],
-        "http://",
+        db.as_os_str(),
+        1,
         Duration::from_secs(30),
+        &["--director-token", DIRECTOR],
     )
     .await?;
-    let pid = child.id().unwrap_or(0);
-    let rss_idle_kib = rss_kib(pid);
-    let peak = Arc::new(AtomicU64::new(0));
-    let sampler = {
-        let peak = peak.clone();
-        tokio::spawn(async move {
-            loop {
-                peak.fetch_max(rss_kib(pid), Ordering::Relaxed);
-                tokio::time::sleep(Duration::from_millis(200)).await;
-            }
-        })
-    };
-    let cpu0 = cpu_seconds(&pid.to_string());
+    let addr = nodes.addr(0);
+    let rss_idle_kib = nodes.rss_kib();
+    let peak = nodes.sample_peak();
+    let cpu0 = nodes.cpu_seconds();
     let started = Instant::now();
 
     // The entries in the drawn order: NS 1…N, then EW 1…N; every pair is two people.
@@ -392,14 +370,9 @@ async fn run_in(opts: &EventLoadOptions, dir: &std::path::Path) -> Result<EventL
         return Err("the seed was not revealed".into());
     }
     let seconds = started.elapsed().as_secs_f64();
-    let server_cpu = cpu_seconds(&pid.to_string()) - cpu0;
-    sampler.abort();
-    let rss_peak_kib = rss_kib(pid).max(peak.load(Ordering::Relaxed));
-    let _ = tokio::process::Command::new("kill")
-        .args(["-TERM", &pid.to_string()])
-        .status()
-        .await;
-    let _ = tokio::time::timeout(Duration::from_secs(10), child.wait()).await;
+    let server_cpu = nodes.cpu_seconds() - cpu0;
+    let rss_peak_kib = nodes.rss_kib().max(peak.stop());
+    nodes.stop().await;
     Ok(EventLoadReport {
         tables: opts.tables,
         pairs: ns.len() + ew.len(),

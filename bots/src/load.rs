@@ -354,7 +354,7 @@ pub async fn serve_echo() -> Result<(), String> {
 
 /// Starts `exe` with `args` and reads its standard output until a line holds `marker`
 /// followed by an address; keeps draining the rest so the child never blocks on it.
-pub(crate) async fn start_child(
+async fn start_child(
     exe: &Path,
     args: &[&std::ffi::OsStr],
     marker: &str,
@@ -709,7 +709,7 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         None => dir.join("load.db").into_os_string(),
     };
     let start_within = Duration::from_secs(30);
-    let nodes = Nodes::start(&opts.exe, &db, opts.nodes.max(1), start_within).await?;
+    let nodes = Nodes::start(&opts.exe, &db, opts.nodes.max(1), start_within, &[]).await?;
     let rss_idle_kib = nodes.rss_kib();
 
     eprintln!("commit floor: 100 single-row transactions ...");
@@ -792,18 +792,7 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         });
     };
     // Sample the server's memory while the tables play.
-    let peak = Arc::new(AtomicU64::new(0));
-    let sampler = {
-        let peak = peak.clone();
-        let pids = nodes.pids();
-        tokio::spawn(async move {
-            loop {
-                let rss = pids.iter().map(|&pid| rss_kib(pid)).sum();
-                peak.fetch_max(rss, Ordering::Relaxed);
-                tokio::time::sleep(Duration::from_millis(200)).await;
-            }
-        })
-    };
+    let peak = nodes.sample_peak();
     let mut round_trips = Vec::new();
     let mut actions = 0;
     let mut finished = 0;
@@ -858,8 +847,7 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
     let load_cpu = cpu_seconds("self") - load_cpu0;
     let (server_commits, server_commit_mean, server_commit_p50, server_commit_p99) =
         nodes.commits().await.since(&commits0);
-    sampler.abort();
-    let rss_peak_kib = nodes.rss_kib().max(peak.load(Ordering::Relaxed));
+    let rss_peak_kib = nodes.rss_kib().max(peak.stop());
     eprintln!("commit floor: 100 single-row transactions ...");
     let mut commits_after = floor(dir).await?;
     let mut commits = [commits_before.clone(), commits_after.clone()].concat();
@@ -911,11 +899,13 @@ pub struct Nodes {
 
 impl Nodes {
     /// Starts `n` servers on `db` (more than one needs a `postgres://` URL).
+    /// `extra`: more flags for each `paiju serve` (e.g. a director's token).
     pub async fn start(
         exe: &Path,
         db: &std::ffi::OsStr,
         n: usize,
         within: Duration,
+        extra: &[&str],
     ) -> Result<Nodes, String> {
         let url = db.to_string_lossy();
         if n > 1 && !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
@@ -924,24 +914,20 @@ impl Nodes {
             );
         }
         let mut servers = Vec::with_capacity(n);
+        let mut args: Vec<&std::ffi::OsStr> = vec![
+            "serve".as_ref(),
+            "--listen".as_ref(),
+            "127.0.0.1:0".as_ref(),
+            "--db".as_ref(),
+            db,
+            "--max-connections".as_ref(),
+            "1000000".as_ref(),
+            "--max-tables".as_ref(),
+            "1000000".as_ref(),
+        ];
+        args.extend(extra.iter().map(|a| std::ffi::OsStr::new(*a)));
         for _ in 0..n {
-            let server = start_child(
-                exe,
-                &[
-                    "serve".as_ref(),
-                    "--listen".as_ref(),
-                    "127.0.0.1:0".as_ref(),
-                    "--db".as_ref(),
-                    db,
-                    "--max-connections".as_ref(),
-                    "1000000".as_ref(),
-                    "--max-tables".as_ref(),
-                    "1000000".as_ref(),
-                ],
-                "http://",
-                within,
-            )
-            .await?;
+            let server = start_child(exe, &args, "http://", within).await?;
             servers.push(server);
         }
         Ok(Nodes { servers })
@@ -965,6 +951,23 @@ impl Nodes {
 
     pub fn rss_kib(&self) -> u64 {
         self.pids().iter().map(|&pid| rss_kib(pid)).sum()
+    }
+
+    /// Samples the nodes' summed memory every 200 ms until [`PeakRss::stop`].
+    pub fn sample_peak(&self) -> PeakRss {
+        let peak = Arc::new(AtomicU64::new(0));
+        let pids = self.pids();
+        let task = {
+            let peak = peak.clone();
+            tokio::spawn(async move {
+                loop {
+                    let rss = pids.iter().map(|&pid| rss_kib(pid)).sum();
+                    peak.fetch_max(rss, Ordering::Relaxed);
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+            })
+        };
+        PeakRss { peak, task }
     }
 
     /// Every node's commit histogram, summed (the nodes share the bucket bounds).
@@ -995,5 +998,19 @@ impl Nodes {
         for (mut child, _) in self.servers {
             let _ = tokio::time::timeout(Duration::from_secs(10), child.wait()).await;
         }
+    }
+}
+
+/// The highest memory [`Nodes::sample_peak`] saw.
+pub struct PeakRss {
+    peak: Arc<AtomicU64>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl PeakRss {
+    /// Stops sampling; the peak in KiB.
+    pub fn stop(self) -> u64 {
+        self.task.abort();
+        self.peak.load(Ordering::Relaxed)
     }
 }
