@@ -92,7 +92,9 @@ test('a whole 80分 board with three bots, through the page', { timeout: 300_000
   assert.ok(revokeTested, 'the illegal play was tried');
   assert.ok(killed, 'the socket was killed mid-trick');
   assert.ok(fullShots, 'a three-play trick was checked');
-  assert.ok(turns >= 20, `the seat played the board (${turns} turns)`);
+  // 25 cards in fewer turns than cards: the (普通) computers lead pairs, tractors and throws, and
+  // a follower plays as many cards (as in newcomer.test.js).
+  assert.ok(turns >= 12, `the seat played the board (${turns} turns)`);
   assert.ok(refusals <= 3, `the chosen plays were legal almost always (${refusals} refused)`);
 
   // The result screen, then the review of the board's tricks.
