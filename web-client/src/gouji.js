@@ -13,7 +13,7 @@
 import { h } from './dom.js';
 import { t, lang } from './i18n.js';
 import { rankGroups, rankLabel, cardsText } from './cards.js';
-import { cardRow, nameplate, refusalBox, clockEl, dialog, botLevelInfo } from './ui.js';
+import { cardRow, nameplate, refusalBox, clockEl, dialog } from './ui.js';
 import { seatNames } from './seats.js';
 import { goujiModel, goujiActions, opposite, sameTeam, seatIndex } from './gouji-model.js';
 import { dw } from './desk.js';
@@ -173,13 +173,12 @@ function scene(st, ctx, m) {
 }
 
 /** @param {Scene} s */
-function topInfo({ ctx, m }) {
+function topInfo({ m }) {
   return [
     m.game ? h('span', {}, t('game_n', { n: m.game })) : null,
     m.score ? h('span', { 'data-score': `${m.score.a}:${m.score.b}` }, `${t('scores')} `, h('b', {}, `A ${m.score.a} : ${m.score.b} B`)) : null,
     m.freePlay ? h('span', { class: 'chip' }, t('four_free')) : null,
     m.playSeconds ? h('span', { class: 'wide-only', 'data-play-seconds': String(m.playSeconds) }, t('clock_each', { n: m.playSeconds })) : null,
-    botLevelInfo(ctx.model),
   ].filter((x) => x !== null);
 }
 
@@ -203,7 +202,7 @@ function seatPlate(st, { ctx, m, me, nameOf, tagsOf, clockMs }, pos) {
   return h(
     'div',
     { class: 'seat', style: `grid-area:p${pos}`, 'data-seat': String(seat) },
-    nameplate({ name: nameOf(seat), tags: tagsOf(seat), count: null, turn, clockMs: turn && seat !== me ? clockMs : null, key: String(seat) }),
+    nameplate({ name: nameOf(seat), tags: tagsOf(seat), count: null, turn, clockMs: turn && seat !== me ? clockMs : null, key: String(seat), botLevel: ctx.model.botLevel }),
     count ? h('span', { class: 'count', 'data-count': String(count.n) }, count.exact ? t('cards_left', { n: count.n }) : t('count_more', { who: '', n: count.n }).trim()) : null,
     // What the seat did in this trick; the top set itself is shown in the middle.
     h('span', { class: 'said' }, said === 'pass' ? t('pass') : said === 'yield' ? t('yield') : Array.isArray(said) && m.top?.seat !== seat ? cardRow(said) : ''),

@@ -14,7 +14,7 @@
 import { h } from './dom.js';
 import { t, lang } from './i18n.js';
 import { suitRuns, cardsText, SUIT_SYMBOL, SUIT_ZH, SUIT_EN } from './cards.js';
-import { cardFace, cardRow, nameplate, refusalBox, clockEl, dialog, botLevelInfo } from './ui.js';
+import { cardFace, cardRow, nameplate, refusalBox, clockEl, dialog } from './ui.js';
 import { seatNames } from './seats.js';
 import { shengjiModel, shengjiActions, failedThrow, seatIndex } from './shengji-model.js';
 import { dw } from './desk.js';
@@ -226,7 +226,6 @@ function topInfo({ ctx, m, nameOf }) {
     h('span', { 'data-defender-points': String(m.defenderPoints) }, `${t('defenders_points')} `, h('b', {}, String(m.defenderPoints))),
     m.pointsLeft !== null ? h('span', { 'data-points-left': String(m.pointsLeft) }, t('points_left', { n: m.pointsLeft })) : null,
     seconds ? h('span', { class: 'wide-only', 'data-play-seconds': String(seconds) }, t('clock_each', { n: seconds })) : null,
-    botLevelInfo(ctx.model),
   ].filter((x) => x !== null);
 }
 
@@ -255,7 +254,7 @@ function felt(st, s) {
     return h(
       'div',
       { class: 'seat', style: `grid-area:p${pos}`, 'data-seat': String(seat) },
-      nameplate({ name: nameOf(seat), tags: tagsOf(seat), count: m.counts[seat] ?? null, turn, clockMs: turn && seat !== me ? clockMs : null, key: String(seat) }),
+      nameplate({ name: nameOf(seat), tags: tagsOf(seat), count: m.counts[seat] ?? null, turn, clockMs: turn && seat !== me ? clockMs : null, key: String(seat), botLevel: ctx.model.botLevel }),
     );
   });
   const shown = shownTrick(st, s);

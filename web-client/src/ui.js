@@ -90,6 +90,7 @@ export function refusalBox(problem) {
  * @param {boolean} o.turn
  * @param {number | null} o.clockMs
  * @param {string} o.key
+ * @param {string | null} [o.botLevel]  the computers' level, shown on the 「电脑」 tag
  */
 export function nameplate(o) {
   return h(
@@ -99,7 +100,11 @@ export function nameplate(o) {
     o.tags.length
       ? h('span', { class: 'tags' }, o.tags.map((tag) => {
           const [cls, text] = tag.split('|');
-          return h('span', { class: 'tag ' + cls }, text);
+          if (cls !== 'bot' || !o.botLevel) return h('span', { class: 'tag ' + cls }, text);
+          // 「电脑·高手」: the level its creator chose, on the seat because the top bar has no room
+          // left at tablet width (a second line of it squeezed the dock). Hidden on a phone, where the
+          // plates are narrow: the lobby's list says it there.
+          return h('span', { class: 'tag bot', 'data-bot-level': o.botLevel }, text, h('span', { class: 'level' }, `·${t(`bot_level_${o.botLevel}`)}`));
         }))
       : null,
     o.count === null ? null : h('span', { class: 'count', 'data-count': String(o.count) }, t('cards_left', { n: o.count })),
@@ -114,14 +119,4 @@ export function dialog(title, ...body) {
     { class: 'overlay' },
     h('div', { class: 'dialog', role: 'dialog', 'aria-modal': 'true', 'aria-label': title }, h('h2', {}, title), ...body),
   );
-}
-
-/**
- * 「电脑水平」 in the top bar, where the table has computer seats: the level its creator chose
- * (the server's word, from `welcome`). @param {{ seats: { bot: boolean }[], botLevel: string | null }} model
- */
-export function botLevelInfo(model) {
-  if (!model.botLevel || !model.seats.some((s) => s.bot)) return null;
-  const level = t(`bot_level_${model.botLevel}`);
-  return h('span', { class: 'chip', 'data-bot-level': model.botLevel }, t('bot_level_of', { level }));
 }

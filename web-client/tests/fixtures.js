@@ -8,7 +8,7 @@ export function welcome(game, seat, seats) {
   return {
     type: 'welcome', protocol: 1, table: 'demo', game, ruleset: game === 'gouji' ? 'zaozhuang-2017' : 'fujian-2024', board: 1,
     role: seat === null ? 'spectator' : 'seat', ...(seat === null ? {} : { seat }), seats, state: 'playing', seq: 12,
-    seed_commitment: '66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925', deal_algorithm: 'paiju-deal-1',
+    seed_commitment: '66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925', deal_algorithm: 'paiju-deal-1', bot_level: 'expert',
   };
 }
 
