@@ -583,6 +583,9 @@ pub struct GoujiGame {
     /// Director, or once final.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<GoujiGameResult>,
+    /// The director's reason, where the result is the director's ruling rather than the table's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjusted: Option<String>,
     pub done: bool,
 }
 
@@ -617,6 +620,17 @@ pub struct TeamDeductionIn {
     /// 4 when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub points: Option<i32>,
+    pub reason: String,
+}
+
+/// `POST /api/events/{id}/games/adjust` (director, 够级): the director's ruling on a finished
+/// game of the round being played. Its result is replaced by `result` and marked adjusted.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameAdjustIn {
+    pub table: u32,
+    pub game: u32,
+    pub result: GoujiGameResult,
     pub reason: String,
 }
 

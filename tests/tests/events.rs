@@ -2076,3 +2076,96 @@ async fn sigkill_mid_gouji_match_loses_nothing_and_the_event_finishes() {
         .sum();
     assert_eq!(gouji_redeal_matches(&mut store, &v), games);
 }
+
+/// The director's ruling on a finished 够级 game (改判) over HTTP: refused for anyone else, for a
+/// game without a result and for a side that is none, each changing nothing; taken, it replaces
+/// the game's result, shows the reason to the director and in the results, and is logged.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_director_rules_on_a_finished_gouji_game() {
+    let s = director_server("gouji-ruling").await;
+    let a = s.addr;
+    let ev: EventView = serde_json::from_value(
+        director_post(
+            a,
+            "/api/events".into(),
+            json!({"game": "gouji", "name": "够级改判", "groups": 2, "entries": teams(7, &[])}),
+        )
+        .await,
+    )
+    .unwrap();
+    let id = ev.id.clone();
+    director_post(a, format!("/api/events/{id}/rounds/1/start"), json!({})).await;
+    until(a, &id, "game 1 of the match", |v| {
+        v.gouji.as_ref().unwrap().stages[0]
+            .games
+            .iter()
+            .any(|x| x.game == 1 && x.done)
+    })
+    .await;
+    let path = format!("/api/events/{id}/games/adjust");
+    let ruling = json!({"table": 1, "game": 1, "result": {"a": 3, "b": -3, "first": "a", "last": ["b"]},
+                        "reason": "B 队打暗号，改判"});
+    for (auth, body, status, code) in [
+        (None, ruling.clone(), 403, "not_director"),
+        (Some(REFEREE_TOKEN), ruling.clone(), 403, "not_director"),
+        (
+            Some(DIRECTOR),
+            json!({"table": 1, "game": 6, "result": ruling["result"], "reason": "x"}),
+            409,
+            "event_state",
+        ),
+        (
+            Some(DIRECTOR),
+            json!({"table": 1, "game": 1, "result": {"a": 1, "b": 0, "first": "c", "last": []}, "reason": "x"}),
+            400,
+            "bad_request",
+        ),
+        (
+            Some(DIRECTOR),
+            json!({"table": 1, "game": 1, "result": ruling["result"], "reason": ""}),
+            400,
+            "bad_request",
+        ),
+    ] {
+        let (got, answer) = call(a, "POST", &path, auth, Some(&body)).await;
+        assert_eq!(
+            (got, answer["code"].as_str()),
+            (status, Some(code)),
+            "{body}: {answer}"
+        );
+    }
+    // Nothing changed (the bots go on playing: the log may have grown, but by no ruling).
+    let unchanged = view(a, &id).await;
+    assert!(unchanged.gouji.as_ref().unwrap().stages[0]
+        .games
+        .iter()
+        .all(|x| x.adjusted.is_none()));
+
+    let v: EventView = serde_json::from_value(director_post(a, path, ruling).await).unwrap();
+    let game1 = v.gouji.as_ref().unwrap().stages[0]
+        .games
+        .iter()
+        .find(|x| x.game == 1)
+        .unwrap()
+        .clone();
+    assert_eq!(game1.adjusted.as_deref(), Some("B 队打暗号，改判"));
+    let r = game1.result.unwrap();
+    assert_eq!((r.a, r.b, r.first.as_deref()), (3, -3, Some("a")));
+    // The public sees neither result nor ruling while the event runs.
+    let public = ok(a, "GET", &format!("/api/events/{id}"), None, json!(null)).await;
+    assert!(public["gouji"]["stages"][0]["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|x| x.get("result").is_none() && x.get("adjusted").is_none()));
+    let db = s.db.clone();
+    s.running.shutdown().await;
+    let mut events = SqliteStore::open_events(&db).unwrap();
+    let stored = events.events().unwrap();
+    let logged = stored[0]
+        .log
+        .iter()
+        .filter(|e| e.action.contains("\"type\":\"adjust_game\""))
+        .count();
+    assert_eq!(logged, 1, "the ruling is in the event's log, once");
+}

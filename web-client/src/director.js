@@ -404,6 +404,31 @@ function eventConsole(root, id, redraw) {
     }, g('submit_team_deduct')),
   );
 
+  // 够级: the director's ruling on a finished game of the round being played (改判).
+  const rTable = number(1, 1);
+  const rGame = number(1, 1);
+  const rA = number(0, -100, 100);
+  const rB = number(0, -100, 100);
+  const rFirst = select([['a', g('a_short')], ['b', g('b_short')], ['', g('side_none')]]);
+  const rLast = select([['b', g('b_short')], ['a', g('a_short')], ['ab', g('side_both')], ['', g('side_none')]]);
+  const rReason = h('input', { type: 'text', maxlength: 200 });
+  const ruleGame = h(
+    'section',
+    { class: 'panel', 'aria-labelledby': 'rule-game-h', hidden: true },
+    h('h2', { id: 'rule-game-h' }, g('rule_game_h')),
+    h('div', { class: 'inline' }, field('rule-table', d('table'), rTable), field('rule-game', g('game_n'), rGame)),
+    h('div', { class: 'inline' }, field('rule-a', g('a_points'), rA), field('rule-b', g('b_points'), rB), field('rule-first', g('first_side'), rFirst), field('rule-last', g('last_side'), rLast)),
+    field('rule-reason', d('reason'), rReason),
+    h('button', {
+      id: 'submit-rule-game',
+      'on:click': () => act(() => call('POST', `${base}/games/adjust`, {
+        table: Number(rTable.value),
+        game: Number(rGame.value),
+        result: { a: Number(rA.value), b: Number(rB.value), ...(rFirst.value ? { first: rFirst.value } : {}), last: rLast.value.split('').filter(Boolean) },
+        reason: rReason.value,
+      })),
+    }, g('submit_rule_game')),
+  );
 
   // Adjusted and artificial results.
   const aRound = number(1, 1);
@@ -483,6 +508,7 @@ function eventConsole(root, id, redraw) {
     }
     shengjiPanels.hidden = false;
     teamDeduct.hidden = true;
+    ruleGame.hidden = true;
     replace(
       facts,
       h('h1', { id: 'event-h' }, view.name),
@@ -574,6 +600,7 @@ function eventConsole(root, id, redraw) {
     register.hidden = view.round > 0;
     shengjiPanels.hidden = true;
     teamDeduct.hidden = !playing;
+    ruleGame.hidden = !playing;
     replace(
       schedule,
       gv.teams.length ? h('section', { class: 'panel' }, teamList(gv.teams)) : null,
@@ -607,6 +634,7 @@ function eventConsole(root, id, redraw) {
       schedule,
       shengjiPanels,
       teamDeduct,
+      ruleGame,
       live,
     ),
     area,

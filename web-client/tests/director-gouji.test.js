@@ -64,6 +64,23 @@ test('the director runs a 够级 team event in the console; the standings page r
   await page.click('#submit-team-deduct');
   await page.waitForSelector('.ok-text:not([hidden])');
 
+  // 改判: once game 1 at table 1 is over, the director replaces its result; the console's game
+  // results show the ruling with its reason.
+  await until(async () => {
+    const v = await (await fetch(`${live.server.url}/api/events/${id}`)).json();
+    return v.gouji.stages[0].games.some((/** @type {any} */ x) => x.table === 1 && x.game === 1 && x.done);
+  }, 240_000, 'game 1 at table 1');
+  await page.fill('#rule-table', '1');
+  await page.fill('#rule-game', '1');
+  await page.fill('#rule-a', '5');
+  await page.fill('#rule-b', '-5');
+  await page.selectOption('#rule-first', 'a');
+  await page.selectOption('#rule-last', 'b');
+  await page.fill('#rule-reason', '裁判改判：B 队打暗号');
+  await page.click('#submit-rule-game');
+  await page.waitForSelector('[data-adjusted]', { timeout: 10_000 });
+  assert.match(await page.textContent('[data-adjusted]') ?? '', /改判：裁判改判：B 队打暗号/);
+
   await until(async () => {
     const v = await (await fetch(`${live.server.url}/api/events/${id}`)).json();
     const s = v.gouji.stages[0];

@@ -56,6 +56,7 @@ pub fn routes<S: Clone + Send + Sync + 'static>(api: Arc<EventApi>) -> Router<S>
         .route("/api/events/{id}/deductions", post(deduct))
         .route("/api/events/{id}/disqualify", post(disqualify))
         .route("/api/events/{id}/team-deductions", post(team_deduct))
+        .route("/api/events/{id}/games/adjust", post(adjust_game))
         .route("/api/events/{id}/reveal", post(reveal))
         .route("/api/events/{id}/join", post(join))
         .route("/api/events/{id}/pair", post(pair))
@@ -350,6 +351,20 @@ async fn team_deduct(
         Err(resp) => return resp,
     };
     answer(api.events.team_deduct(&id, req).await)
+}
+
+async fn adjust_game(
+    State(api): Api,
+    ConnectInfo(peer): Peer,
+    headers: HeaderMap,
+    UrlPath(id): UrlPath<String>,
+    body: Body,
+) -> Response {
+    let req: protocol::GameAdjustIn = match director_body(&api, &headers, peer, body).await {
+        Ok(r) => r,
+        Err(resp) => return resp,
+    };
+    answer(api.events.adjust_game(&id, req).await)
 }
 
 async fn reveal(

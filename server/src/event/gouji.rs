@@ -104,6 +104,9 @@ pub struct Drawn {
 pub struct Slot {
     pub table_id: Option<String>,
     pub record: Option<GameRecord>,
+    /// The director's reason, where `record` is the director's ruling (the table's result
+    /// replaced).
+    pub adjusted: Option<String>,
 }
 
 /// What a round is, once drawn.
@@ -623,11 +626,29 @@ impl GoujiEvent {
                 .matches(round)
                 .iter()
                 .all(|(_, _, r)| r.winner.is_some()),
-            Some(Kind::Final(_)) => self
-                .final_standings()
-                .is_some_and(|s| level_run(&s).is_none()),
+            Some(Kind::Final(_)) => {
+                self.final_standings()
+                    .is_some_and(|s| level_run(&s).is_none())
+                    || self.final_extra_games_spent()
+            }
             None => false,
         }
+    }
+
+    /// The final played its [`MAX_EXTRA_GAMES`] and teams are still level (a cycle of wins among
+    /// three or more): no more extra games. Those teams share the best place they are level for
+    /// and the places after it stay empty (seed 003: 「若因比赛赛制确不能解决名次并列问题的…名次空出」).
+    pub fn final_extra_games_spent(&self) -> bool {
+        let Some(stage) = self.final_round().and_then(|r| self.stage(r)) else {
+            return false;
+        };
+        let Some(Kind::Final(groups)) = &stage.kind else {
+            return false;
+        };
+        let (input, extras, next) = stage.final_input(groups, self.final_games);
+        next.is_none()
+            && extras.len() as u32 >= MAX_EXTRA_GAMES
+            && final_standings(&input).is_ok_and(|s| level_run(&s).is_some())
     }
 
     /// Where a team plays now in a round: the game open for it.
@@ -790,6 +811,40 @@ impl GoujiEvent {
         Ok(())
     }
 
+    /// The director's ruling on a finished game: its result replaced, with the reason. What it
+    /// changes follows by itself: a match may now need an extra game (it opens) or no longer
+    /// need one it played (that game no longer counts).
+    pub fn adjust(
+        &mut self,
+        round: u32,
+        table: u32,
+        game: u32,
+        record: &GameRecord,
+        reason: &str,
+    ) -> Result<(), Problem> {
+        let most = 100;
+        if record.a.abs() > most || record.b.abs() > most || record.last.len() > 6 {
+            return Err(bad(
+                format!("成绩不对：每队得分应在 -{most} 到 {most} 之间，大落最多 6 个"),
+                format!("a result of -{most} to {most} points a team and at most 6 大落"),
+            ));
+        }
+        let reason = text(reason, MAX_REASON, "理由", "the reason")?;
+        let slot = self
+            .stage_mut(round)
+            .and_then(|s| s.games.get_mut(&(table, game)))
+            .filter(|s| s.record.is_some())
+            .ok_or_else(|| {
+                not_now(
+                    format!("第 {round} 轮第 {table} 桌第 {game} 局还没有成绩：打完才能改判"),
+                    format!("game {game} at table {table} of round {round} has no result yet: a ruling replaces a finished game's"),
+                )
+            })?;
+        slot.record = Some(record.clone());
+        slot.adjusted = Some(reason);
+        Ok(())
+    }
+
     /// The director's 扣该队4分.
     pub fn deduct(
         &mut self,
@@ -938,6 +993,7 @@ impl GoujiEvent {
                         .and_then(|x| x.record.as_ref())
                         .filter(|_| results)
                         .map(result_view),
+                    adjusted: slot.and_then(|x| x.adjusted.clone()).filter(|_| results),
                     done,
                 }
             })
@@ -967,6 +1023,24 @@ fn side_name(s: Side) -> String {
         Side::B => "b",
     }
     .to_string()
+}
+
+/// A result the director typed: sides `"a"` or `"b"`.
+pub fn record_of(r: &GoujiGameResult) -> Result<GameRecord, Problem> {
+    let side = |x: &str| match x {
+        "a" | "A" => Ok(Side::A),
+        "b" | "B" => Ok(Side::B),
+        _ => Err(bad(
+            format!("「{x}」不是一方：应为 a 或 b"),
+            format!("\"{x}\" is not a side: a or b"),
+        )),
+    };
+    Ok(GameRecord {
+        a: r.a,
+        b: r.b,
+        first: r.first.as_deref().map(side).transpose()?,
+        last: r.last.iter().map(|x| side(x)).collect::<Result<_, _>>()?,
+    })
 }
 
 pub fn result_view(r: &GameRecord) -> GoujiGameResult {
@@ -1165,6 +1239,108 @@ mod tests {
         g.close(2).unwrap();
         assert!(g.over(2));
         assert_eq!(g.start_round(3).unwrap_err().code, codes::EVENT_STATE);
+    }
+
+    /// An event of `teams` computer teams with round 1 started and drawn.
+    fn drawn(teams: usize) -> GoujiEvent {
+        let mut g = GoujiEvent::create(Some(2), None).unwrap();
+        g.register(&entries(teams)).unwrap();
+        g.start_round(1).unwrap();
+        let drawn = draw_for(&g, 1, &rules::deal::Seed([7; 32])).unwrap();
+        g.draw(1, &drawn).unwrap();
+        g
+    }
+
+    #[test]
+    fn a_final_still_level_after_its_extra_games_can_be_closed_with_the_place_shared() {
+        // Six teams: round 1 is the final. Every game level, and every extra game settles
+        // nothing (no 头科, level points): after MAX_EXTRA_GAMES no more are played.
+        let mut g = drawn(6);
+        for _ in 1..=g.final_games {
+            assert_eq!(play_open(&mut g, 1, &level()), 3);
+        }
+        for extra in 1..=MAX_EXTRA_GAMES {
+            assert!(!g.round_complete(1), "extra game {extra} still to play");
+            assert!(!g.final_extra_games_spent());
+            let open = g.open_now(1);
+            assert_eq!((open.len(), open[0].extra), (1, true));
+            play_open(&mut g, 1, &level());
+        }
+        assert!(g.open_now(1).is_empty(), "no thirteenth extra game");
+        assert!(g.final_extra_games_spent());
+        assert!(g.round_complete(1));
+        // Everyone is still level: the library leaves them unplaced, and they share place 1.
+        let st = g.final_standings().unwrap();
+        assert!(st.iter().all(|s| s.place().is_none()));
+        g.close(1).unwrap();
+        assert!(g.over(1));
+    }
+
+    #[test]
+    fn a_ruling_on_a_finished_game_replaces_its_result_and_what_follows_from_it() {
+        // Seven teams: one knockout match in round 1, at table 1.
+        let mut g = drawn(7);
+        for _ in 1..=MATCH_GAMES {
+            play_open(&mut g, 1, &level());
+        }
+        let open = g.open_now(1);
+        assert_eq!(
+            (open[0].game, open[0].extra),
+            (7, true),
+            "level: an extra game"
+        );
+        let a = open[0].a.clone();
+
+        // Refused, changing nothing: a game not finished, a side that is none, no reason.
+        let won_by_a = GameRecord {
+            a: 4,
+            b: -4,
+            first: Some(Side::A),
+            last: vec![Side::B],
+        };
+        let err = g.adjust(1, 1, 7, &won_by_a, "裁判改判").unwrap_err();
+        assert_eq!(err.code, codes::EVENT_STATE);
+        let side = GoujiGameResult {
+            a: 1,
+            b: 0,
+            first: Some("c".into()),
+            last: Vec::new(),
+        };
+        assert_eq!(record_of(&side).unwrap_err().code, codes::BAD_REQUEST);
+        assert_eq!(
+            g.adjust(1, 1, 2, &won_by_a, "  ").unwrap_err().code,
+            codes::BAD_REQUEST
+        );
+        let wild = GameRecord {
+            a: 1000,
+            ..won_by_a.clone()
+        };
+        assert_eq!(
+            g.adjust(1, 1, 2, &wild, "裁判改判").unwrap_err().code,
+            codes::BAD_REQUEST
+        );
+        assert_eq!(g.open_now(1)[0].game, 7, "nothing changed");
+
+        // Game 2 ruled A's: the match is A's, the extra game is no longer needed.
+        g.adjust(1, 1, 2, &won_by_a, "B 队打暗号，改判").unwrap();
+        assert!(g.open_now(1).is_empty());
+        assert_eq!(g.matches(1)[0].2.winner.as_deref(), Some(a.as_str()));
+        let game2 = g
+            .games_view(1, true, |_| None)
+            .into_iter()
+            .find(|x| x.game == 2)
+            .unwrap();
+        assert_eq!(game2.adjusted.as_deref(), Some("B 队打暗号，改判"));
+        assert_eq!(game2.result.unwrap(), result_view(&won_by_a));
+        assert!(
+            g.games_view(1, false, |_| None)
+                .iter()
+                .all(|x| x.adjusted.is_none()),
+            "the public sees no result while the round runs, nor a ruling"
+        );
+        // The typed form reads back to the same record.
+        assert_eq!(record_of(&result_view(&won_by_a)).unwrap(), won_by_a);
+        g.close(1).unwrap();
     }
 
     #[test]

@@ -757,29 +757,62 @@ impl Events {
         id: &str,
         d: protocol::TeamDeductionIn,
     ) -> Result<EventView, Problem> {
+        let refused = Words::new(
+            "只有够级比赛有团体扣分",
+            "team deductions are for 够级 events",
+        );
+        self.gouji_director_step(id, refused, |round| {
+            Ok(EventAction::TeamDeduction {
+                round,
+                team: d.team,
+                points: d.points.unwrap_or(4),
+                reason: d.reason,
+            })
+        })
+        .await
+    }
+
+    /// 够级: the director's ruling on a finished game of the round being played: its result
+    /// replaced (改判), with the reason, logged like every director action.
+    pub async fn adjust_game(
+        &self,
+        id: &str,
+        d: protocol::GameAdjustIn,
+    ) -> Result<EventView, Problem> {
+        let refused = Words::new(
+            "只有够级比赛按局改判；80分比赛用「改判成绩」（adjust）",
+            "game rulings are for 够级 events; an 80分 event adjusts a board (adjust)",
+        );
+        self.gouji_director_step(id, refused, |round| {
+            Ok(EventAction::AdjustGame {
+                round,
+                table: d.table,
+                game: d.game,
+                record: gouji::record_of(&d.result)?,
+                reason: d.reason,
+            })
+        })
+        .await
+    }
+
+    /// A director's step of a 够级 event in the round being played: `step` makes the action for
+    /// that round; `refused` says why an 80分 event has no such step.
+    async fn gouji_director_step(
+        &self,
+        id: &str,
+        refused: Words,
+        step: impl FnOnce(u32) -> Result<EventAction, Problem>,
+    ) -> Result<EventView, Problem> {
         let slot = self.slot(id)?;
         let mut live = slot.lock().await;
         if live.event.gouji.is_none() {
-            return Err(Refusal::BadRequest(Wrong::Said(Words::new(
-                "只有够级比赛有团体扣分",
-                "team deductions are for 够级 events",
-            )))
-            .into());
+            return Err(Refusal::BadRequest(Wrong::Said(refused)).into());
         }
         let round = live
             .event
             .playing()
             .ok_or_else(|| not_now("现在没有进行中的一轮", "no round is being played"))?;
-        self.commit(
-            &mut live,
-            EventAction::TeamDeduction {
-                round,
-                team: d.team,
-                points: d.points.unwrap_or(4),
-                reason: d.reason,
-            },
-        )
-        .await?;
+        self.commit(&mut live, step(round)?).await?;
         Ok(self.view_of(&live, true))
     }
 

@@ -221,6 +221,9 @@ pub struct GameLine {
     pub b: String,
     pub extra: bool,
     pub result: protocol::GoujiGameResult,
+    /// The director's reason, where the result is the director's ruling.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub adjusted: Option<String>,
 }
 
 /// The standings of a 够级 event.
@@ -241,11 +244,17 @@ fn gouji_standings(ev: &Event, full: bool) -> Standings {
     let mut teams: Vec<TeamLine> = Vec::new();
     if let (Some(r), Some(list)) = (g.final_round(), g.final_standings()) {
         if r <= upto {
+            let spent = g.final_extra_games_spent();
             for s in list {
-                let place = s.place();
-                let by = match &s.placing {
-                    tournament::gouji::Placing::Placed { by, .. } => Some(*by),
-                    _ => None,
+                let (place, by) = match &s.placing {
+                    tournament::gouji::Placing::Placed { place, by } => (Some(*place), Some(*by)),
+                    // No extra game left to play: the level teams share the best place they are
+                    // level for, and the places after it stay empty (seed 003).
+                    tournament::gouji::Placing::ExtraGameNeeded { places, .. } if spent => (
+                        Some(places[0]),
+                        Some(tournament::gouji::TieBreak::ExtraGame),
+                    ),
+                    tournament::gouji::Placing::ExtraGameNeeded { .. } => (None, None),
                 };
                 teams.push(TeamLine {
                     team: info(&s.team),
@@ -336,6 +345,7 @@ fn gouji_standings(ev: &Event, full: bool) -> Standings {
                             b: x.b,
                             extra: x.extra,
                             result: x.result?,
+                            adjusted: x.adjusted,
                         })
                     })
             })
@@ -584,7 +594,7 @@ fn gouji_csv(g: &GoujiStandings) -> String {
         out += &csv_line(
             &[
                 "round", "stage", "table", "game", "deal", "a", "b", "extra", "a_points",
-                "b_points", "first", "last",
+                "b_points", "first", "last", "adjusted",
             ]
             .map(String::from),
         );
@@ -602,6 +612,7 @@ fn gouji_csv(g: &GoujiStandings) -> String {
                 x.result.b.to_string(),
                 side_text(&x.result.first),
                 x.result.last.join(" ").to_uppercase(),
+                x.adjusted.clone().unwrap_or_default(),
             ]);
         }
     }
@@ -647,10 +658,10 @@ fn gouji_html(s: &Standings, g: &GoujiStandings, status: &str) -> String {
     }
     body += "</tbody></table></section>\n";
     if let Some(games) = &g.games {
-        body += "<section class=\"travellers\"><h2>每局成绩 Games</h2>\n<table><thead><tr><th>轮 Round</th><th>桌 Table</th><th>局 Game</th><th>牌号 Deal</th><th>A 队 Team A</th><th>B 队 Team B</th><th>A 分</th><th>B 分</th><th>头科 1st</th><th>大落 Last</th></tr></thead><tbody>\n";
+        body += "<section class=\"travellers\"><h2>每局成绩 Games</h2>\n<table><thead><tr><th>轮 Round</th><th>桌 Table</th><th>局 Game</th><th>牌号 Deal</th><th>A 队 Team A</th><th>B 队 Team B</th><th>A 分</th><th>B 分</th><th>头科 1st</th><th>大落 Last</th><th>改判 Ruling</th></tr></thead><tbody>\n";
         for x in games {
             body += &format!(
-                "<tr><td>{}{}</td><td>{}</td><td>{}{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                "<tr><td>{}{}</td><td>{}</td><td>{}{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
                 x.round,
                 if x.kind == "final" { " 决赛 final" } else { "" },
                 x.table,
@@ -663,6 +674,7 @@ fn gouji_html(s: &Standings, g: &GoujiStandings, status: &str) -> String {
                 x.result.b,
                 side_text(&x.result.first),
                 x.result.last.join(" ").to_uppercase(),
+                esc(x.adjusted.as_deref().unwrap_or("")),
             );
         }
         body += "</tbody></table></section>\n";
@@ -841,3 +853,115 @@ footer { margin-top: 2em; font-size: 11pt; }
   th { background: #ddd; -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 }
 ";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::gouji::{draw_for, Kind, MAX_EXTRA_GAMES};
+    use crate::event::state::EventAction;
+    use tournament::gouji::GameRecord;
+
+    /// Logs every game open now with a level record (no 头科, level points), as the runner would.
+    fn play_level(ev: &mut Event, seq: &mut u64) -> usize {
+        let open = ev.gouji.as_ref().unwrap().open_now(1);
+        for s in &open {
+            let table_id = format!("t{}-{}", s.table, s.game);
+            let record = GameRecord {
+                a: 0,
+                b: 0,
+                first: None,
+                last: Vec::new(),
+            };
+            for action in [
+                EventAction::GameOpened {
+                    round: 1,
+                    table: s.table,
+                    game: s.game,
+                    table_id: table_id.clone(),
+                },
+                EventAction::GameResult {
+                    round: 1,
+                    table: s.table,
+                    game: s.game,
+                    table_id,
+                    record,
+                },
+            ] {
+                *seq += 1;
+                ev.apply(*seq, &action).unwrap();
+            }
+        }
+        open.len()
+    }
+
+    #[test]
+    fn teams_a_final_cannot_separate_share_the_place_and_the_next_ones_stay_empty() {
+        let spec: protocol::CreateEvent = serde_json::from_value(serde_json::json!({
+            "game": "gouji", "name": "练习", "tables": 0, "rounds": 0, "boards_per_round": 0,
+            "movement": "plain",
+            "entries": (1..=6).map(|i| serde_json::json!({"names": [], "organisation": format!("单位{i}"), "bot": true})).collect::<Vec<_>>(),
+        }))
+        .unwrap();
+        let mut ev = Event::create("e", &spec).unwrap();
+        let mut seq = 1;
+        seq += 1;
+        ev.apply(seq, &EventAction::StartRound { round: 1 })
+            .unwrap();
+        let drawn = draw_for(ev.gouji.as_ref().unwrap(), 1, &rules::deal::Seed([3; 32])).unwrap();
+        seq += 1;
+        ev.apply(seq, &EventAction::Draw { round: 1, drawn })
+            .unwrap();
+        let Some(Kind::Final(groups)) = ev.gouji.as_ref().unwrap().stage(1).unwrap().kind.clone()
+        else {
+            panic!("six teams play the final at once")
+        };
+        // One team falls behind by a deduction; the other five stay level through every game
+        // and every extra game.
+        let last = groups.b[2].clone();
+        let n = ev.gouji.as_ref().unwrap().team(&last).unwrap().number;
+        seq += 1;
+        ev.apply(
+            seq,
+            &EventAction::TeamDeduction {
+                round: 1,
+                team: n,
+                points: 4,
+                reason: "迟到".into(),
+            },
+        )
+        .unwrap();
+        while play_level(&mut ev, &mut seq) > 0 {}
+        let g = ev.gouji.as_ref().unwrap();
+        assert!(g.final_extra_games_spent());
+        let extras = g.seatings(1).iter().filter(|(s, _)| s.extra).count();
+        assert_eq!(extras as u32, MAX_EXTRA_GAMES);
+        seq += 1;
+        ev.apply(
+            seq,
+            &EventAction::CloseRound {
+                round: 1,
+                forced: false,
+            },
+        )
+        .unwrap();
+
+        let s = standings(&ev, false).unwrap();
+        let teams = s.gouji.as_ref().expect("a 够级 ranking");
+        let places: Vec<(String, Option<u32>)> = teams
+            .teams
+            .iter()
+            .map(|t| (t.team.name.clone(), t.place))
+            .collect();
+        let shared = places.iter().filter(|(_, p)| *p == Some(1)).count();
+        assert_eq!(shared, 5, "five teams share first place: {places:?}");
+        assert!(
+            places.contains(&(last, Some(6))),
+            "the sixth keeps its own: {places:?}"
+        );
+        assert!(teams.teams.iter().all(|t| !t.extra_game_needed && t.prize));
+        assert!(
+            !places.iter().any(|(_, p)| matches!(p, Some(2..=5))),
+            "places 2-5 stay empty"
+        );
+    }
+}

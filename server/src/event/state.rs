@@ -117,6 +117,14 @@ pub enum EventAction {
         points: i32,
         reason: String,
     },
+    /// 够级: the director's ruling on a finished game: its result replaced.
+    AdjustGame {
+        round: u32,
+        table: u32,
+        game: u32,
+        record: tournament::gouji::GameRecord,
+        reason: String,
+    },
 }
 
 impl EventAction {
@@ -138,6 +146,7 @@ impl EventAction {
             EventAction::GameOpened { .. } => "game_opened",
             EventAction::GameResult { .. } => "game_result",
             EventAction::TeamDeduction { .. } => "team_deduction",
+            EventAction::AdjustGame { .. } => "adjust_game",
         }
     }
 }
@@ -461,6 +470,16 @@ impl Event {
                 in_play(round)?;
                 g.deduct(*round, *team, *points, reason)
             }
+            EventAction::AdjustGame {
+                round,
+                table,
+                game,
+                record,
+                reason,
+            } => {
+                in_play(round)?;
+                g.adjust(*round, *table, *game, record, reason)
+            }
             EventAction::CloseRound { round, .. } => {
                 in_play(round)?;
                 g.close(*round)?;
@@ -670,7 +689,8 @@ impl Event {
             EventAction::Draw { .. }
             | EventAction::GameOpened { .. }
             | EventAction::GameResult { .. }
-            | EventAction::TeamDeduction { .. } => Err(bad(
+            | EventAction::TeamDeduction { .. }
+            | EventAction::AdjustGame { .. } => Err(bad(
                 format!("80分比赛没有这一步（{}）", action.name()),
                 format!("an 80分 event has no {} step", action.name()),
             )),
