@@ -714,6 +714,16 @@ pub struct PairStatus {
     /// Its table in that round and the boards there, with results (its own: it played them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub table: Option<EventTable>,
+    /// Its tables of the earlier rounds, with its results there, oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier: Vec<PairRound>,
+}
+
+/// One earlier round of a pair: its table there.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairRound {
+    pub round: u32,
+    pub table: EventTable,
 }
 
 /// `POST /api/events/{id}/adjust` (director): an adjusted (assigned points) or artificial

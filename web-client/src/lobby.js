@@ -204,6 +204,18 @@ export function renderLobby(root, go) {
         h('div', { class: 'field' }, h('label', { for: 'code' }, t('code')), codeInput),
         h('button', { id: 'join-code', 'on:click': joinByCode }, t('join')),
       ),
+      h(
+        'section',
+        { class: 'panel', 'aria-labelledby': 'events-h' },
+        h('h2', { id: 'events-h' }, t('events_h')),
+        h('p', { class: 'hint' }, t('events_hint')),
+        h(
+          'div',
+          { class: 'row' },
+          h('a', { class: 'button-link', id: 'join-event', href: 'pair.html' }, t('join_event')),
+          h('a', { class: 'button-link', href: 'standings.html' }, t('event_standings')),
+        ),
+      ),
     ),
   );
   refresh();

@@ -856,6 +856,7 @@ impl Events {
                 event: live.header.id.clone(),
                 round: live.event.round,
                 table: None,
+                earlier: Vec::new(),
             });
         }
         let pair = self.pair_of(&live, token)?.clone();
@@ -1322,6 +1323,15 @@ impl Events {
             table: ev
                 .table_of(round, pair)
                 .and_then(|t| self.table_view(ev, round, t.table, true)),
+            earlier: (1..round)
+                .filter_map(|r| {
+                    let t = ev.table_of(r, pair)?;
+                    Some(protocol::PairRound {
+                        round: r,
+                        table: self.table_view(ev, r, t.table, true)?,
+                    })
+                })
+                .collect(),
         }
     }
 }
