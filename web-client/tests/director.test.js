@@ -104,3 +104,70 @@ test('the director runs a practice event in the console; the standings page show
   assert.deepEqual(await axeViolations(st.page), [], 'the list of events');
   assert.deepEqual([...errors, ...st.errors].map(String), []);
 });
+
+test('the console disqualifies (signalling twice, or the button after a confirm), shows the round clock and finishes early', { timeout: 180_000 }, async () => {
+  const { page, errors } = await newPage(live.browser, { width: 1280, height: 900 });
+  /** @type {string[]} */
+  const asked = [];
+  let answer = false;
+  page.on('dialog', (dlg) => {
+    asked.push(dlg.message());
+    answer ? dlg.accept() : dlg.dismiss();
+  });
+  await page.goto(live.server.url + '/director.html');
+  await page.fill('#director-token', DIRECTOR);
+  await page.click('#use-token');
+  await page.fill('#ev-name', '提前结束');
+  await page.fill('#ev-tables', '3');
+  await page.fill('#ev-rounds', '3');
+  await page.fill('#ev-boards', '1');
+  await page.fill('#ev-entries', '');
+  await page.click('#create-event');
+  await page.waitForURL(/director\.html\?e=/);
+  const id = new URL(page.url()).searchParams.get('e') ?? '';
+  await page.waitForSelector('#start-round:not([disabled])');
+  assert.ok(!(await page.isVisible('#finish-early')), 'nothing to finish before a round is closed');
+  await page.click('#start-round');
+  // The round clock: 1 board of 12 minutes.
+  await page.waitForSelector('[data-clock="left"]');
+  assert.match(await page.textContent('[data-clock]') ?? '', /本轮剩余 1[12]:\d\d/);
+  await until(async () => {
+    const v = await (await fetch(`${live.server.url}/api/events/${id}`)).json();
+    return v.schedule[0].tables.every((/** @type {any} */ t) => t.boards.every((/** @type {any} */ b) => b.done));
+  }, 120_000, 'every board of round 1');
+  await page.waitForSelector('#close-round:not([disabled])');
+  await page.click('#close-round');
+  await page.waitForSelector('#finish-early:not([hidden])');
+
+  // Signalling twice: NS 2 is disqualified by the second deduction.
+  await page.fill('#ded-pair', '2');
+  await page.selectOption('#ded-kind', 'signalling');
+  await page.fill('#ded-reason', '传递非法信息');
+  for (let i = 0; i < 2; i++) {
+    await page.click('#submit-deduct');
+    await page.waitForSelector('.ok-text:not([hidden])');
+  }
+  await page.waitForFunction(() => /取消资格/.test(document.querySelector('[data-ranking="NS"]')?.textContent ?? ''));
+
+  // The disqualify button asks first: refused once (nothing happens), then accepted.
+  await page.selectOption('#dq-dir', 'EW');
+  await page.fill('#dq-pair', '3');
+  await page.fill('#dq-reason', '不服从裁判');
+  const before = (await (await fetch(`${live.server.url}/api/events/${id}`)).json()).log_len;
+  await page.click('#submit-dq');
+  assert.match(asked.at(-1) ?? '', /确定取消东西第 3 对的比赛资格/);
+  assert.equal((await (await fetch(`${live.server.url}/api/events/${id}`)).json()).log_len, before, 'dismissed: nothing logged');
+  answer = true;
+  await page.click('#submit-dq');
+  await page.waitForFunction(() => (document.querySelector('[data-ranking="EW"]')?.textContent ?? '').includes('取消资格'));
+  assert.deepEqual(await axeViolations(page), [], 'the console between rounds');
+
+  // Finish after one of three rounds.
+  await page.click('#finish-early');
+  assert.match(asked.at(-1) ?? '', /只打了 1 轮（原定 3 轮）/);
+  await page.waitForSelector('[data-seed]');
+  assert.equal(await page.getAttribute('[data-state]', 'data-state'), 'finished');
+  const v = await (await fetch(`${live.server.url}/api/events/${id}`)).json();
+  assert.equal(v.finished_early, true);
+  assert.deepEqual(errors.map(String), []);
+});
