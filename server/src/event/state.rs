@@ -3,8 +3,11 @@
 //! nothing); an event is rebuilt by applying its stored log in order. No I/O, no clocks here.
 //!
 //! The log holds what the director did (`create`, `register`, `start_round`, `adjust`,
-//! `deduction`, `close_round`, `reveal`), what the pairs did (`confirm`) and what the server did
-//! for them (`table_opened`, `result`: a board's outcome read from its table's log).
+//! `deduction`, `disqualify`, `forfeit`, `close_round`, `reveal`), what the pairs did (`confirm`)
+//! and what the server did for them (`table_opened`, `result`: a board's outcome read from its
+//! table's log; `seated`: a player's first sitting in a round). Where a rule depends on time
+//! (the round clock, lateness) the time is in the action (`at_ms`, the server's clock when it was
+//! logged), so a replay decides exactly as the live event did.
 
 use std::collections::BTreeMap;
 
