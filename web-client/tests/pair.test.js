@@ -7,7 +7,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { liveServerAndBrowser, newPage, shot, axeViolations, until } from './harness.js';
+import { liveServerAndBrowser, newPage, shot, axeViolations, smallTargets, until } from './harness.js';
 
 const DIRECTOR = '5b0e9c2a7f4d1e8b3a6c9f2d5e8b1a4c';
 const live = liveServerAndBrowser({ extra: ['--director-token', DIRECTOR] });
@@ -60,6 +60,7 @@ test('a pair follows its event on its own page, a half table included', { timeou
   assert.ok(await page.isVisible('#sit'));
   await shot(page, 'pair-round-1024x768');
   assert.deepEqual(await axeViolations(page), [], 'the pair in a round');
+  assert.deepEqual(await smallTargets(page, 48), [], 'large enough to press');
 
   // 入座打牌 takes a player to the board's table, seated (the server logs when).
   await page.click('#sit');
