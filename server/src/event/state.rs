@@ -1775,6 +1775,33 @@ mod tests {
     }
 
     #[test]
+    fn a_gouji_event_does_not_finish_early() {
+        let spec = CreateEvent {
+            game: gouji::GOUJI.into(),
+            tables: 0,
+            rounds: 0,
+            boards_per_round: 0,
+            board_minutes: None,
+            entries: (0..6)
+                .map(|i| EntryIn {
+                    names: Vec::new(),
+                    organisation: Some(format!("单位{i}")),
+                    bot: true,
+                    team: None,
+                })
+                .collect(),
+            ..spec(1, 1, 1)
+        };
+        let mut e = Event::create("g", &spec).unwrap();
+        assert_eq!(
+            e.apply(2, &EventAction::Reveal { early: true })
+                .unwrap_err()
+                .code,
+            codes::BAD_REQUEST
+        );
+    }
+
+    #[test]
     fn a_pair_more_than_ten_minutes_late_forfeits_the_round() {
         let mut e = Event::create("e", &people(3, 3, 2)).unwrap();
         let late = |direction, pair, at_ms| EventAction::Forfeit {
