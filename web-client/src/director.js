@@ -519,8 +519,10 @@ function eventConsole(root, id, redraw) {
       if (!p || p.bot) continue;
       const seated = dir === 'NS' ? t.ns_seated_ms : t.ew_seated_ms;
       const forfeited = (t.forfeits ?? []).includes(dir);
+      // Late: not seated yet, or seated more than 10 minutes after the start.
+      const late = !seated || seated - view.round_started_ms > 10 * 60 * 1000;
       if (seated) parts.push(h('span', {}, `${wordIn(WORDS, dir)} ${d('seated')}`));
-      else if (!forfeited && unplayed && c.elapsed > 10 * 60 * 1000) {
+      if (late && !forfeited && unplayed && c.elapsed > 10 * 60 * 1000) {
         parts.push(h('button', {
           class: 'danger',
           'data-late': `${dir}${p.number}`,

@@ -171,3 +171,43 @@ test('the console disqualifies (signalling twice, or the button after a confirm)
   assert.equal(v.finished_early, true);
   assert.deepEqual(errors.map(String), []);
 });
+
+test('past the deadline the console marks tables over time and offers 判迟到弃权; the server judges the time', { timeout: 120_000 }, async () => {
+  // NS 1 are people who never sit down; everyone else is a computer.
+  const entries = [{ names: ['王阿姨', '李叔叔'] }, ...Array.from({ length: 5 }, () => ({ names: [], bot: true }))];
+  const res = await fetch(`${live.server.url}/api/events`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${DIRECTOR}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ game: 'shengji', name: '迟到', tables: 3, rounds: 1, boards_per_round: 1, entries }),
+  });
+  const { id } = await res.json();
+  await fetch(`${live.server.url}/api/events/${id}/rounds/1/start`, { method: 'POST', headers: { authorization: `Bearer ${DIRECTOR}`, 'content-type': 'application/json' }, body: '{}' });
+  const { page, errors } = await newPage(live.browser, { width: 1280, height: 900 });
+  /** @type {string[]} */
+  const asked = [];
+  page.on('dialog', (dlg) => { asked.push(dlg.message()); dlg.accept(); });
+  // The page is shown a round that started 25 minutes ago (12 allowed): the server's own times
+  // are unchanged, so the forfeit it is asked for is refused as too early.
+  const SHIFT = 25 * 60 * 1000;
+  await page.route(new RegExp(`/api/events/${id}$`), async (route) => {
+    const real = await route.fetch();
+    const v = await real.json();
+    v.round_started_ms -= SHIFT;
+    v.round_deadline_ms -= SHIFT;
+    await route.fulfill({ response: real, json: v });
+  });
+  await page.goto(`${live.server.url}/director.html?e=${id}`);
+  await page.fill('#director-token', DIRECTOR);
+  await page.click('#use-token');
+  await page.waitForSelector('[data-clock="over"]');
+  assert.match(await page.textContent('[data-clock]') ?? '', /本轮已超时 1[23]:\d\d/);
+  await page.waitForSelector('[data-over-time="1"]');
+  await page.waitForSelector('[data-late="NS1"]');
+  assert.equal(await page.locator('[data-late]').count(), 1, 'only the people who are not seated');
+  assert.deepEqual(await axeViolations(page), [], 'the console over time');
+  await page.click('[data-late="NS1"]');
+  assert.match(asked.at(-1) ?? '', /南北第 1 对本轮开始 10 分钟后仍未入座/);
+  await page.waitForSelector('.error-text[role="alert"]:not([hidden])');
+  assert.match(await page.textContent('.error-text[role="alert"]:not([hidden])') ?? '', /不到 10 分钟/);
+  assert.deepEqual(errors.map(String), []);
+});
