@@ -83,6 +83,7 @@ export const WORDS = {
   not_open: { zh: '未开', en: 'Not open' },
   step: { zh: '第 {n} 步', en: 'step {n}' },
   network: { zh: '连不上服务器，请检查网络', en: 'Cannot reach the server; check the network' },
+  settled: { zh: '已定成绩', en: 'Settled' },
   phantom: { zh: '空位（半桌，轮空）', en: 'phantom (half table: sit-out)' },
   forfeits: { zh: '迟到弃权：{dirs}', en: 'Forfeited for lateness: {dirs}' },
   clock_left: { zh: '本轮剩余 {t}', en: 'Round time left {t}' },
@@ -284,6 +285,8 @@ export function travellers(boards) {
 
 /** A table's state in words. @param {any} board */
 export function boardState(board) {
+  // Settled by the director (an adjustment, a forfeit, a sit-out): its table, if any, no longer counts.
+  if (board.done && board.state !== 'over') return w('settled');
   if (!board.table_id) return w('not_open');
   const state = board.state ?? 'closed';
   const word = w(state);
