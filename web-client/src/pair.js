@@ -42,6 +42,7 @@ const WORDS = {
   standing_h: { zh: '目前成绩', en: 'Our standing' },
   standing: { zh: '截至第 {r} 轮：比赛分 {mp}，{dir}第 {place} 名', en: 'Through round {r}: {mp} match points, place {place} in {dir}' },
   standing_none: { zh: '还没有结束的轮次。', en: 'No round closed yet.' },
+  team_elsewhere: { zh: '够级团体赛的对阵和成绩在成绩榜上；入座也在那里。', en: 'A 够级 team’s matches and results are on the standings page; so is sitting down.' },
   standing_dq: { zh: '本对已被取消比赛资格。', en: 'Our pair has been disqualified.' },
 };
 
@@ -164,6 +165,19 @@ function pairPage(root, id, token, redraw) {
     }
     game = ev.game;
     document.title = `${ev.name} · ${p('page')}`;
+    if (me.direction === 'team') {
+      // A 够级 team token: its matches are on the standings page (a team's page is still to come).
+      replace(
+        top,
+        h('h1', { id: 'pair-h' }, ev.name),
+        h('p', { class: 'big' }, wordIn(WORDS, 'you_are_team', { n: me.number, names: playerNames(me) })),
+        h('div', { class: 'links' }, h('a', { href: `standings.html?e=${encodeURIComponent(id)}` }, wordIn(WORDS, 'standings'))),
+      );
+      results.hidden = true;
+      earlier.hidden = true;
+      replace(standing, h('h2', { id: 'standing-h' }, p('standing_h')), h('p', {}, p('team_elsewhere')));
+      return;
+    }
     const dir = me.direction;
     const other = dir === 'NS' ? 'EW' : 'NS';
     const t = me.table;
