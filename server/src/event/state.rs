@@ -1263,6 +1263,12 @@ impl Event {
             .table_of(round, &p)
             .ok_or_else(|| not_now("这一轮这一对不打", "the pair does not play this round"))?
             .clone();
+        if plan.ns.is_none() || plan.ew.is_none() {
+            return Err(not_now(
+                "半桌：这一对本轮轮空，无所谓迟到",
+                "a half table: the pair sits out this round; it cannot be late",
+            ));
+        }
         let Some(clock) = self.clock(round) else {
             return Err(not_now(
                 "这一轮的开始时间没有记录，不能判迟到",
@@ -1702,6 +1708,23 @@ mod tests {
             .unwrap_err()
             .code,
             codes::BAD_REQUEST
+        );
+        // Sitting out, NS 3 cannot be late.
+        let mut g = e.clone();
+        assert_eq!(
+            g.apply(
+                9,
+                &EventAction::Forfeit {
+                    round: 1,
+                    direction: Direction::NS,
+                    pair: 3,
+                    reason: "迟到".into(),
+                    at_ms: START + 11 * MINUTE,
+                }
+            )
+            .unwrap_err()
+            .code,
+            codes::EVENT_STATE
         );
         let input = super::super::scoring::score_input(&e, 1);
         assert_eq!(input.pairs.ew.len(), 2);
