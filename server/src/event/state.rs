@@ -979,6 +979,16 @@ impl Event {
                         let plan = self.table_plan(*round, *table).expect("checked above");
                         artificial_ok(a, plan.ns.is_some(), plan.ew.is_some())?
                     }
+                    (Some(_), None)
+                        if self
+                            .table_plan(*round, *table)
+                            .is_some_and(|p| p.ns.is_none() || p.ew.is_none()) =>
+                    {
+                        return Err(bad(
+                            "半桌：轮空的一桌没有对手，只能给人为分",
+                            "a half table: a sit-out has no opponents; only an artificial score can be given",
+                        ))
+                    }
                     _ => {}
                 }
                 let reason = text(reason, MAX_REASON, "理由", "the reason")?;
@@ -1691,6 +1701,19 @@ mod tests {
                 .unwrap_err()
                 .code,
             codes::BAD_REQUEST
+        );
+        let points = EventAction::Adjust {
+            round: 1,
+            table: 3,
+            board: 5,
+            defenders: Some(40),
+            artificial: None,
+            reason: "x".into(),
+        };
+        assert_eq!(
+            f.apply(9, &points).unwrap_err().code,
+            codes::BAD_REQUEST,
+            "no points without opponents"
         );
         f.apply(9, &adjust(Some("A+"), None)).unwrap();
         // The phantom is nobody: no deduction for it; it is not ranked.
