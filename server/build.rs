@@ -1,5 +1,5 @@
 //! Embeds the web client in the binary, so a `paiju` copied to a server serves its page: every
-//! file the pages load (web-client/index.html, director.html, standings.html, style.css and
+//! file the pages load (web-client/index.html, director.html, standings.html, pair.html, style.css and
 //! src/) becomes a `(path, bytes)` entry of `WEB_FILES` in `$OUT_DIR/web_files.rs`. Tests,
 //! node_modules and the type-check fixtures are not served. `paiju serve --web DIR` serves from
 //! disk instead.
@@ -29,9 +29,15 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
 fn main() {
     let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("../web-client");
     let mut files = Vec::new();
-    // The pages: the lobby and table (index.html), and the events' director console and
-    // standings (director.html, standings.html).
-    for top in ["index.html", "director.html", "standings.html", "style.css"] {
+    // The pages: the lobby and table (index.html), and the events' director console,
+    // standings and a pair's own page (director.html, standings.html, pair.html).
+    for top in [
+        "index.html",
+        "director.html",
+        "standings.html",
+        "pair.html",
+        "style.css",
+    ] {
         if web.join(top).is_file() {
             files.push(PathBuf::from(top));
         }
@@ -56,6 +62,7 @@ fn main() {
     println!("cargo:rerun-if-changed=../web-client/style.css");
     println!("cargo:rerun-if-changed=../web-client/director.html");
     println!("cargo:rerun-if-changed=../web-client/standings.html");
+    println!("cargo:rerun-if-changed=../web-client/pair.html");
     println!("cargo:rerun-if-changed=../web-client/src");
     for f in &files {
         println!("cargo:rerun-if-changed=../web-client/{}", f.display());

@@ -413,8 +413,10 @@ pub struct EventBoard {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EventTable {
     pub table: u32,
-    pub ns: u32,
-    pub ew: u32,
+    /// The NS pair; `null` where it is the phantom of a half table (the EW pair sits out).
+    pub ns: Option<u32>,
+    /// The EW pair; `null` where it is the phantom of a half table (the NS pair sits out).
+    pub ew: Option<u32>,
     pub boards: Vec<EventBoard>,
     /// NS recorded (confirmed) the results; a bot pair always has.
     pub ns_confirmed: bool,
@@ -423,6 +425,16 @@ pub struct EventTable {
     /// A pair disputes the results and has called the referee: its note.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dispute: Option<String>,
+    /// When NS were both seated at the table this round (server time, ms since the epoch).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ns_seated_ms: Option<u64>,
+    /// When EW were both seated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ew_seated_ms: Option<u64>,
+    /// The directions (`"NS"`, `"EW"`) that the director ruled forfeit this round for
+    /// lateness (迟到超过10分钟，判违规方该轮弃权).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub forfeits: Vec<String>,
 }
 
 /// One round.
@@ -460,6 +472,20 @@ pub struct EventView {
     pub round: u32,
     /// The last round closed.
     pub closed: u32,
+    /// When the round being played (or the last one) started: server time, ms since the epoch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round_started_ms: Option<u64>,
+    /// When its time is up: the start plus `boards_per_round` × `board_minutes` (12 when
+    /// absent). Nothing happens by itself then: the director rules on unplayed boards.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round_deadline_ms: Option<u64>,
+    /// The server's clock when this view was made, so a page counts down from the server's
+    /// time, not its own.
+    pub now_ms: u64,
+    /// The event was finished before its planned rounds were all played (`rounds` stays the
+    /// plan; `closed` is how many were).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub finished_early: bool,
     /// SHA-256 of the event seed, published at creation.
     pub seed_commitment: String,
     pub deal_algorithm: String,
@@ -702,6 +728,16 @@ pub struct PairStatus {
     /// Its table in that round and the boards there, with results (its own: it played them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub table: Option<EventTable>,
+    /// Its tables of the earlier rounds, with its results there, oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier: Vec<PairRound>,
+}
+
+/// One earlier round of a pair: its table there.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairRound {
+    pub round: u32,
+    pub table: EventTable,
 }
 
 /// `POST /api/events/{id}/adjust` (director): an adjusted (assigned points) or artificial
@@ -732,6 +768,38 @@ pub struct DeductionIn {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mp: Option<f64>,
     pub reason: String,
+    /// What the offence was; `signalling` (传递非法信息): the pair's second one disqualifies it
+    /// in the same step (累计二次以上传递非法信息的，取消违规方比赛资格).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<DeductionKind>,
+}
+
+/// The kind of offence a deduction is for, where it matters to what follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeductionKind {
+    /// 传递非法信息 (illegal signalling): twice disqualifies.
+    Signalling,
+}
+
+/// `POST /api/events/{id}/forfeit` (director): a pair more than 10 minutes late forfeits the
+/// round (比赛一方迟到超过10分钟，判违规方该轮弃权).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ForfeitIn {
+    /// `"NS"` or `"EW"`.
+    pub direction: String,
+    pub pair: u32,
+    pub reason: String,
+}
+
+/// `POST /api/events/{id}/reveal` (director): the body is optional.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RevealSeed {
+    /// Finish after fewer rounds than planned (every round started is closed).
+    #[serde(default)]
+    pub early: bool,
 }
 
 /// `POST /api/events/{id}/disqualify` (director): the pair plays no more boards, its finished

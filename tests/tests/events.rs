@@ -526,7 +526,7 @@ async fn a_practice_event_runs_from_creation_to_the_revealed_seed() {
         let ns1_table = v.schedule[round as usize - 1]
             .tables
             .iter()
-            .find(|t| t.ns == 1)
+            .find(|t| t.ns == Some(1))
             .unwrap()
             .table;
         if ns1_table == ew2_table.table {
@@ -731,6 +731,261 @@ async fn a_practice_event_runs_from_creation_to_the_revealed_seed() {
     s.running.shutdown().await;
 }
 
+/// A half table: five pairs for three tables make EW 3 the phantom. No table opens where it
+/// would sit; the pair meeting it sits out with an average on each board, at once. A pair
+/// signalling a second time is disqualified by that deduction; a forfeit for lateness is
+/// refused before 10 minutes have passed; the director finishes after two of three rounds, and
+/// the standings, CSV and printable page rank the rounds played.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_half_table_event_runs_to_an_early_finish_and_ranks() {
+    let s = director_server("events-half").await;
+    let a = s.addr;
+    let mut entries = vec![json!({"names": ["王阿姨", "李叔叔"]})];
+    entries.extend((0..4).map(|_| json!({"names": [], "bot": true})));
+    let ev: EventView = serde_json::from_value(
+        director_post(
+            a,
+            "/api/events".into(),
+            json!({"game": "shengji", "name": "半桌练习", "tables": 3, "rounds": 3,
+                   "boards_per_round": 1, "board_minutes": 12, "entries": entries}),
+        )
+        .await,
+    )
+    .unwrap();
+    let id = ev.id;
+    assert_eq!(ev.pairs.len(), 5);
+    // EW 3 is nobody: its place in the movement is null.
+    let phantom_tables: Vec<(u32, u32)> = ev
+        .schedule
+        .iter()
+        .flat_map(|r| r.tables.iter().map(move |t| (r.round, t)))
+        .filter(|(_, t)| t.ew.is_none())
+        .map(|(r, t)| (r, t.table))
+        .collect();
+    assert_eq!(phantom_tables, vec![(1, 3), (2, 1), (3, 2)], "one a round");
+    let ns1 = cards(a, &id).await.pairs[0].token.clone().unwrap();
+
+    // Round 1: the clock starts; the view carries the start and the deadline (12 minutes).
+    let v: EventView = serde_json::from_value(
+        director_post(a, format!("/api/events/{id}/rounds/1/start"), json!({})).await,
+    )
+    .unwrap();
+    let (started, deadline) = (v.round_started_ms.unwrap(), v.round_deadline_ms.unwrap());
+    assert_eq!(deadline - started, 12 * 60 * 1000);
+    assert!(v.now_ms >= started);
+    // The sit-out table opened no table and is done (average), the others are open.
+    let sit_out = &v.schedule[0].tables[2];
+    assert!(sit_out
+        .boards
+        .iter()
+        .all(|b| b.done && b.table_id.is_none()));
+    // Lateness cannot be ruled in the first 10 minutes.
+    let (status, p) = call(
+        a,
+        "POST",
+        &format!("/api/events/{id}/forfeit"),
+        Some(DIRECTOR),
+        Some(&json!({"direction": "NS", "pair": 1, "reason": "迟到"})),
+    )
+    .await;
+    assert_eq!(
+        (status, p["code"].as_str()),
+        (409, Some("event_state")),
+        "{p}"
+    );
+    assert!(p["zh"].as_str().unwrap().contains("10 分钟"), "{p}");
+    play_round(a, &id, &ns1, Duration::ZERO).await;
+    let v = until(a, &id, "round 1", |v| round_done(v, 1)).await;
+    let t1 = &v.schedule[0].tables[0];
+    assert!(t1.ns_seated_ms.is_some(), "NS 1 sat down: logged");
+    ok(
+        a,
+        "POST",
+        &format!("/api/events/{id}/confirm"),
+        None,
+        json!({"token": ns1, "agree": true}),
+    )
+    .await;
+    director_post(a, format!("/api/events/{id}/rounds/1/close"), json!({})).await;
+
+    // Signalling: the second such deduction of NS 2 disqualifies it in the same step.
+    let signal =
+        json!({"direction": "NS", "pair": 2, "reason": "传递非法信息", "kind": "signalling"});
+    let v: EventView = serde_json::from_value(
+        director_post(a, format!("/api/events/{id}/deductions"), signal.clone()).await,
+    )
+    .unwrap();
+    let st = ok(
+        a,
+        "GET",
+        &format!("/api/events/{id}/standings"),
+        Some(DIRECTOR),
+        json!(null),
+    )
+    .await;
+    let ns2 = |st: &Value| {
+        st["ranking"]["NS"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["number"] == 2)
+            .unwrap()
+            .clone()
+    };
+    assert!(ns2(&st).get("disqualified").is_none(), "{st}");
+    let v2: EventView = serde_json::from_value(
+        director_post(a, format!("/api/events/{id}/deductions"), signal).await,
+    )
+    .unwrap();
+    assert_eq!(v2.log_len, v.log_len + 1, "one step");
+    let st = ok(
+        a,
+        "GET",
+        &format!("/api/events/{id}/standings"),
+        Some(DIRECTOR),
+        json!(null),
+    )
+    .await;
+    assert_eq!(ns2(&st)["disqualified"], true, "{st}");
+
+    // Round 2: NS 1 meets the phantom and is told so; the computers play the rest.
+    director_post(a, format!("/api/events/{id}/rounds/2/start"), json!({})).await;
+    let (status, p) = call(
+        a,
+        "POST",
+        &format!("/api/events/{id}/join"),
+        None,
+        Some(&json!({"token": ns1})),
+    )
+    .await;
+    assert_eq!(
+        (status, p["code"].as_str()),
+        (409, Some("event_state")),
+        "{p}"
+    );
+    assert!(p["zh"].as_str().unwrap().contains("半桌"), "{p}");
+    // NS 2 is disqualified: the director settles its board.
+    let v = until(a, &id, "round 2's computers", |v| {
+        v.schedule[1]
+            .tables
+            .iter()
+            .filter(|t| t.boards.iter().all(|b| b.done))
+            .count()
+            >= 2
+    })
+    .await;
+    let t2 = v.schedule[1]
+        .tables
+        .iter()
+        .find(|t| t.ns == Some(2))
+        .unwrap();
+    if !t2.boards[0].done {
+        director_post(
+            a,
+            format!("/api/events/{id}/adjust"),
+            json!({"round": 2, "table": t2.table, "board": t2.boards[0].board,
+                   "artificial": {"ns": "A-", "ew": "A+"}, "reason": "南北2取消资格"}),
+        )
+        .await;
+    }
+    until(a, &id, "round 2", |v| round_done(v, 2)).await;
+    director_post(
+        a,
+        format!("/api/events/{id}/rounds/2/close"),
+        json!({"force": true}),
+    )
+    .await;
+
+    // Finishing: not without saying early; then early, after two of three rounds.
+    let (status, p) = call(
+        a,
+        "POST",
+        &format!("/api/events/{id}/reveal"),
+        Some(DIRECTOR),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, p["code"].as_str()),
+        (409, Some("event_state")),
+        "{p}"
+    );
+    let v: EventView = serde_json::from_value(
+        director_post(
+            a,
+            format!("/api/events/{id}/reveal"),
+            json!({"early": true}),
+        )
+        .await,
+    )
+    .unwrap();
+    assert_eq!(v.state, protocol::EventState::Finished);
+    assert!(v.finished_early);
+    assert_eq!((v.closed, v.rounds), (2, 3));
+    assert!(v.seed.is_some());
+
+    // The standings: three NS lines, two EW lines (the phantom is nobody); each sit-out scored
+    // half the board's top.
+    let st = ok(
+        a,
+        "GET",
+        &format!("/api/events/{id}/standings"),
+        None,
+        json!(null),
+    )
+    .await;
+    assert_eq!(st["final"], true);
+    assert_eq!(st["through_round"], 2);
+    assert_eq!(st["ranking"]["NS"].as_array().unwrap().len(), 3);
+    assert_eq!(st["ranking"]["EW"].as_array().unwrap().len(), 2);
+    let mut sit_outs = 0;
+    for b in st["boards"].as_array().unwrap() {
+        let results = b["results"].as_array().unwrap();
+        let top = results
+            .iter()
+            .find(|r| !r["ew"].is_null())
+            .map(|r| r["ns_mp"].as_f64().unwrap() + r["ew_mp"].as_f64().unwrap());
+        for r in results.iter().filter(|r| r["ew"].is_null()) {
+            sit_outs += 1;
+            assert_eq!(r["artificial"]["ns"], "A", "{b}");
+            if let Some(top) = top {
+                assert!(
+                    (r["ns_mp"].as_f64().unwrap() * 2.0 - top).abs() < 0.011,
+                    "{b}"
+                );
+            }
+        }
+    }
+    assert_eq!(sit_outs, 2, "one a round, two rounds played");
+    let csv = raw_http(
+        a,
+        format!(
+            "GET /api/events/{id}/results.csv HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\n\r\n"
+        )
+        .as_bytes(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(csv.status, 200);
+    assert!(csv.body.contains("王阿姨 / 李叔叔"), "{}", csv.body);
+    let page = raw_http(
+        a,
+        format!(
+            "GET /api/events/{id}/results.html HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\n\r\n"
+        )
+        .as_bytes(),
+    )
+    .await
+    .unwrap();
+    assert!(
+        page.body.contains("半桌") && page.body.contains("提前结束"),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("取消资格"));
+    s.running.shutdown().await;
+}
+
 /// Seed 003: 「被取消资格…其名次由后面的依次递补，已赛成绩有效」. A disqualified pair sits down no
 /// more; its played results stay in the others' scores; it has no place and the pairs below it
 /// move up.
@@ -793,7 +1048,11 @@ async fn a_disqualified_pair_plays_no_more_and_its_place_is_filled() {
             == 2
     })
     .await;
-    let ns1_table = v.schedule[0].tables.iter().find(|t| t.ns == 1).unwrap();
+    let ns1_table = v.schedule[0]
+        .tables
+        .iter()
+        .find(|t| t.ns == Some(1))
+        .unwrap();
     assert!(!ns1_table.boards[0].done);
     director_post(
         a,

@@ -10,8 +10,8 @@
 import { h, replace } from './dom.js';
 import { onChange } from './settings.js';
 import {
-  eventCall, eventId, errorBox, header, lang, playerNames, rankingTable, seedFacts, stateWord,
-  tableResults, travellers, wordIn,
+  clockLine, eventCall, eventId, errorBox, header, lang, playerNames, rankingTable, roundClock, seedFacts,
+  stateWord, tableResults, travellers, wordIn,
 } from './standings.js';
 import { g, gameResults, parseTeams, stageView, teamList, teamRanking } from './gouji-event.js';
 
@@ -75,6 +75,19 @@ const WORDS = {
   all_events: { zh: '全部比赛', en: 'All events' },
   log: { zh: '记录 {n} 条 · 链头 {hash}', en: '{n} log entries · head {hash}' },
   pairs_h: { zh: '参赛对', en: 'Pairs' },
+  finish_early: { zh: '提前结束比赛（公布种子）', en: 'Finish early (reveal the seed)' },
+  finish_early_sure: { zh: '只打了 {r} 轮（原定 {n} 轮）就结束比赛？名次按已打的轮次排定，种子公布后成绩不能再改。', en: 'Finish after {r} of {n} rounds? The ranking counts the rounds played; once the seed is revealed no result can change.' },
+  kind_other: { zh: '其他违规', en: 'Other offence' },
+  kind_signalling: { zh: '传递非法信息（第二次即取消资格）', en: 'Illegal signalling (the second disqualifies)' },
+  offence: { zh: '违规类别', en: 'Offence' },
+  dq_h: { zh: '取消比赛资格', en: 'Disqualify a pair' },
+  dq_submit: { zh: '取消资格', en: 'Disqualify' },
+  dq_sure: { zh: '确定取消{dir}第 {n} 对的比赛资格吗？已赛成绩有效，以后不能再入座。', en: 'Disqualify {dir} pair {n}? Its results so far stand; it plays no more boards.' },
+  over_time: { zh: '超时', en: 'Over time' },
+  late_forfeit: { zh: '判迟到弃权：{dir}第 {n} 对', en: 'Rule late, forfeit: {dir} pair {n}' },
+  late_sure: { zh: '{dir}第 {n} 对本轮开始 10 分钟后仍未入座：判该轮弃权（该对 A-，对手 A+）？', en: '{dir} pair {n} is not seated 10 minutes after the start: forfeit the round (A- for it, A+ for its opponents)?' },
+  late_reason: { zh: '迟到超过10分钟', en: 'More than 10 minutes late' },
+  seated: { zh: '已入座', en: 'Seated' },
 };
 
 /** A console word. @param {string} key @param {Record<string, string | number>} [params] */
@@ -363,6 +376,13 @@ function eventConsole(root, id, redraw) {
       if (confirm(d('reveal_sure'))) act(() => call('POST', `${base}/reveal`, {}));
     },
   }, d('reveal'));
+  const earlyBtn = h('button', {
+    class: 'danger',
+    id: 'finish-early',
+    'on:click': () => {
+      if (confirm(d('finish_early_sure', { r: view.closed, n: view.rounds }))) act(() => call('POST', `${base}/reveal`, { early: true }));
+    },
+  }, d('finish_early'));
   const cardsBtn = h('button', {
     id: 'print-cards',
     'on:click': async () => {
@@ -468,19 +488,79 @@ function eventConsole(root, id, redraw) {
   const dPair = number(1, 1);
   const dMp = number(0.5, 0.5, 100, 0.5);
   const dReason = h('input', { type: 'text', maxlength: 200 });
+  const dKind = select([['', d('kind_other')], ['signalling', d('kind_signalling')]]);
   const deduct = h(
     'section',
     { class: 'panel', 'aria-labelledby': 'deduct-h' },
     h('h2', { id: 'deduct-h' }, d('deduct_h')),
     h('div', { class: 'inline' }, field('ded-dir', d('direction'), dDir), field('ded-pair', d('pair_no'), dPair), field('ded-mp', d('mp_off'), dMp)),
+    field('ded-kind', d('offence'), dKind),
     field('ded-reason', d('reason'), dReason),
     h('button', {
       id: 'submit-deduct',
-      'on:click': () => act(() => call('POST', `${base}/deductions`, { direction: dDir.value, pair: Number(dPair.value), mp: Number(dMp.value), reason: dReason.value })),
+      'on:click': () => act(() => call('POST', `${base}/deductions`, { direction: dDir.value, pair: Number(dPair.value), mp: Number(dMp.value), reason: dReason.value, kind: dKind.value || undefined })),
     }, d('submit_deduct')),
   );
 
-  const shengjiPanels = h('div', { class: 'console-grid' }, adjust, deduct);
+  // Disqualification (seed 003: 被取消资格…其名次由后面的依次递补，已赛成绩有效), asked twice.
+  const qDir = select([['NS', wordIn(WORDS, 'NS')], ['EW', wordIn(WORDS, 'EW')]]);
+  const qPair = number(1, 1);
+  const qReason = h('input', { type: 'text', maxlength: 200 });
+  const disqualify = h(
+    'section',
+    { class: 'panel', 'aria-labelledby': 'dq-h' },
+    h('h2', { id: 'dq-h' }, d('dq_h')),
+    h('div', { class: 'inline' }, field('dq-dir', d('direction'), qDir), field('dq-pair', d('pair_no'), qPair)),
+    field('dq-reason', d('reason'), qReason),
+    h('button', {
+      class: 'danger',
+      id: 'submit-dq',
+      'on:click': () => {
+        if (confirm(d('dq_sure', { dir: wordIn(WORDS, qDir.value), n: qPair.value }))) {
+          act(() => call('POST', `${base}/disqualify`, { direction: qDir.value, pair: Number(qPair.value), reason: qReason.value }));
+        }
+      },
+    }, d('dq_submit')),
+  );
+
+  const shengjiPanels = h('div', { class: 'console-grid' }, adjust, deduct, disqualify);
+
+  /**
+   * The round clock's word on one table of the round being played: over time while boards are
+   * unplayed past the deadline; who is seated; a forfeit to rule for a pair not seated 10
+   * minutes after the start (the server checks the times again).
+   * @param {any} t @param {number} fetchedAt
+   */
+  const tableClock = (t, fetchedAt) => {
+    const c = roundClock(view, fetchedAt);
+    if (!c) return null;
+    const unplayed = t.boards.some((/** @type {any} */ b) => !b.done);
+    const pairOf = (/** @type {string} */ dir) => view.pairs.find((/** @type {any} */ p) => p.direction === dir && p.number === (dir === 'NS' ? t.ns : t.ew));
+    /** @type {(HTMLElement | string | null)[]} */
+    const parts = [];
+    if (c.over && unplayed) parts.push(h('b', { class: 'error-text', 'data-over-time': t.table }, d('over_time')));
+    for (const dir of ['NS', 'EW']) {
+      const p = pairOf(dir);
+      if (!p || p.bot) continue;
+      const seated = dir === 'NS' ? t.ns_seated_ms : t.ew_seated_ms;
+      const forfeited = (t.forfeits ?? []).includes(dir);
+      // Late: not seated yet, or seated more than 10 minutes after the start.
+      const late = !seated || seated - view.round_started_ms > 10 * 60 * 1000;
+      if (seated) parts.push(h('span', {}, `${wordIn(WORDS, dir)} ${d('seated')}`));
+      if (late && !forfeited && unplayed && c.elapsed > 10 * 60 * 1000) {
+        parts.push(h('button', {
+          class: 'danger',
+          'data-late': `${dir}${p.number}`,
+          'on:click': () => {
+            if (confirm(d('late_sure', { dir: wordIn(WORDS, dir), n: p.number }))) {
+              act(() => call('POST', `${base}/forfeit`, { direction: dir, pair: p.number, reason: d('late_reason') }));
+            }
+          },
+        }, d('late_forfeit', { dir: wordIn(WORDS, dir), n: p.number })));
+      }
+    }
+    return parts.length ? h('div', { class: 'row', 'data-table-clock': t.table }, parts) : null;
+  };
 
   /** The standings, the printable results, the CSV, the other events. */
   const links = () =>
@@ -494,8 +574,11 @@ function eventConsole(root, id, redraw) {
     );
 
   async function refresh() {
+    /** When the view arrived: the clock counts on from the server's time then. */
+    let fetchedAt = Date.now();
     try {
       view = await call('GET', base);
+      fetchedAt = Date.now();
     } catch (e) {
       err.show(e);
       return;
@@ -520,6 +603,7 @@ function eventConsole(root, id, redraw) {
         h('span', {}, `${d('tables')} ${view.tables} · ${d('boards_per_round')} ${view.boards_per_round} · ${d(view.movement)}`),
         h('span', { class: 'mono' }, d('log', { n: view.log_len, hash: view.head_hash.slice(0, 16) })),
       ),
+      clockLine(view, fetchedAt),
       seedFacts(view),
       h(
         'div',
@@ -529,6 +613,7 @@ function eventConsole(root, id, redraw) {
         h('label', { class: 'check', for: 'force-close' }, force, d('force')),
         cardsBtn,
         revealBtn,
+        earlyBtn,
       ),
       links(),
     );
@@ -537,6 +622,8 @@ function eventConsole(root, id, redraw) {
     replace(closeBtn, d('close_round', { r: Math.max(view.round, 1) }));
     closeBtn.disabled = !playing;
     revealBtn.disabled = view.state === 'finished' || view.closed < view.rounds;
+    // Finishing early: after a closed round, none being played, fewer than planned.
+    earlyBtn.hidden = view.state === 'finished' || playing || view.closed === 0 || view.closed >= view.rounds;
     cardsBtn.disabled = view.pairs.length === 0;
     register.hidden = view.round > 0;
     // The round in play (or the last one) first and open; the others folded.
@@ -552,7 +639,7 @@ function eventConsole(root, id, redraw) {
             { class: 'panel', open: r.round === current, 'data-round': r.round },
             h('summary', { style: 'font-size:24px;font-weight:800;min-height:48px;cursor:pointer' }, `${d('round_h', { r: r.round })} · ${wordIn(WORDS, r.state === 'closed' ? 'closed' : r.state === 'playing' ? 'playing' : 'waiting')}`),
             r.bye_stand ? h('p', { class: 'hint' }, d('bye_stand', { boards: r.bye_stand.join('、') })) : null,
-            r.tables.map((/** @type {any} */ t) => tableResults(t)),
+            r.tables.map((/** @type {any} */ t) => (r.state === 'playing' ? h('div', {}, tableResults(t), tableClock(t, fetchedAt)) : tableResults(t))),
           ),
         ),
     );

@@ -204,10 +204,25 @@ export function renderLobby(root, go) {
         h('div', { class: 'field' }, h('label', { for: 'code' }, t('code')), codeInput),
         h('button', { id: 'join-code', 'on:click': joinByCode }, t('join')),
       ),
+      h(
+        'section',
+        { class: 'panel', 'aria-labelledby': 'events-h' },
+        h('h2', { id: 'events-h' }, t('events_h')),
+        h('p', { class: 'hint' }, t('events_hint')),
+        h(
+          'div',
+          { class: 'row' },
+          h('a', { class: 'button-link', id: 'join-event', href: 'pair.html', style: BIG_LINK }, t('join_event')),
+          h('a', { class: 'button-link', href: 'standings.html', style: BIG_LINK }, t('event_standings')),
+        ),
+      ),
     ),
   );
   refresh();
 }
+
+/** A link as large as the lobby's buttons (the events' pages are separate documents). */
+const BIG_LINK = 'min-height:56px;display:inline-flex;align-items:center;padding:4px 18px;font-size:22px;font-weight:700;border:3px solid var(--accent);border-radius:var(--radius);text-decoration:none';
 
 /** A table code out of a pasted link or a typed code (「123 456」, 「123-456」, any case). @param {string} text */
 export function extractCode(text) {

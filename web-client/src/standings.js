@@ -83,6 +83,11 @@ export const WORDS = {
   not_open: { zh: '未开', en: 'Not open' },
   step: { zh: '第 {n} 步', en: 'step {n}' },
   network: { zh: '连不上服务器，请检查网络', en: 'Cannot reach the server; check the network' },
+  settled: { zh: '已定成绩', en: 'Settled' },
+  phantom: { zh: '空位（半桌，轮空）', en: 'phantom (half table: sit-out)' },
+  forfeits: { zh: '迟到弃权：{dirs}', en: 'Forfeited for lateness: {dirs}' },
+  clock_left: { zh: '本轮剩余 {t}', en: 'Round time left {t}' },
+  clock_over: { zh: '本轮已超时 {t}：未打完的牌由裁判长处理', en: 'Round over time by {t}: the director rules on unplayed boards' },
 };
 
 /** The current language. */
@@ -280,6 +285,8 @@ export function travellers(boards) {
 
 /** A table's state in words. @param {any} board */
 export function boardState(board) {
+  // Settled by the director (an adjustment, a forfeit, a sit-out): its table, if any, no longer counts.
+  if (board.done && board.state !== 'over') return w('settled');
   if (!board.table_id) return w('not_open');
   const state = board.state ?? 'closed';
   const word = w(state);
@@ -294,7 +301,7 @@ export function tableResults(t) {
     h(
       'table',
       { class: 'results', 'data-table': t.table },
-      h('caption', {}, `${w('table_n', { n: t.table })} · ${w('vs', { ns: t.ns, ew: t.ew })}`),
+      h('caption', {}, `${w('table_n', { n: t.table })} · ${w('vs', { ns: t.ns ?? w('phantom'), ew: t.ew ?? w('phantom') })}`),
       h('thead', {}, h('tr', {}, ['board_no', 'table_state', 'defenders'].map((k) => h('th', { scope: 'col' }, w(k))))),
       h(
         'tbody',
@@ -309,8 +316,40 @@ export function tableResults(t) {
       { class: 'hint' },
       `${w('NS')}：${t.ns_confirmed ? w('confirmed') : w('not_confirmed')} · ${w('EW')}：${t.ew_confirmed ? w('confirmed') : w('not_confirmed')}`,
       t.dispute ? h('span', { class: 'error-text', style: 'display:block;margin-top:6px' }, w('disputed', { note: t.dispute })) : null,
+      t.forfeits && t.forfeits.length ? h('span', { class: 'error-text', style: 'display:block;margin-top:6px', 'data-forfeits': t.forfeits.join(' ') }, w('forfeits', { dirs: t.forfeits.map((/** @type {string} */ x) => w(x)).join('、') })) : null,
     ),
   );
+}
+
+/** Minutes and seconds, `m:ss`. @param {number} ms */
+function minutes(ms) {
+  const s = Math.floor(Math.max(0, ms) / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/**
+ * The round's clock from an event view: the time left, or how far over time (the server's
+ * times, moved on by the time since the view was fetched). `null` when no round is being played
+ * or its start was not logged.
+ * @param {any} ev @param {number} fetchedAt `Date.now()` when the view arrived
+ * @returns {{ over: boolean, text: string, elapsed: number } | null}
+ */
+export function roundClock(ev, fetchedAt) {
+  if (!ev.round_started_ms || !ev.round_deadline_ms || ev.round <= ev.closed) return null;
+  const now = ev.now_ms + (Date.now() - fetchedAt);
+  const left = ev.round_deadline_ms - now;
+  return {
+    over: left < 0,
+    text: left < 0 ? w('clock_over', { t: minutes(-left) }) : w('clock_left', { t: minutes(left) }),
+    elapsed: now - ev.round_started_ms,
+  };
+}
+
+/** The round clock as a line of the page (`data-clock`: `left` or `over`). @param {any} ev @param {number} fetchedAt */
+export function clockLine(ev, fetchedAt) {
+  const c = roundClock(ev, fetchedAt);
+  if (!c) return null;
+  return h('p', { class: c.over ? 'error-text clock' : 'clock', 'data-clock': c.over ? 'over' : 'left', style: 'font-size:24px;font-weight:800' }, c.text);
 }
 
 /** The seed's commitment, and the seed once revealed. @param {any} ev */
@@ -469,6 +508,7 @@ function renderEvent(root, id, gouji) {
   const refresh = async () => {
     try {
       const [ev, st] = await Promise.all([eventCall('GET', base), eventCall('GET', `${base}/standings`)]);
+      const fetchedAt = Date.now();
       game = ev.game;
       pair.setGame(game);
       document.title = `${ev.name} · ${w('standings')}`;
@@ -482,6 +522,7 @@ function renderEvent(root, id, gouji) {
           ev.gouji ? h('span', {}, gouji ? gouji.g('gouji_teams') : ev.game) : h('span', {}, w('round_of', { r: ev.round, n: ev.rounds })),
           h('span', { 'data-through': st.through_round }, st.final ? w('final') : st.through_round ? w(st.live ? 'through_live' : 'through', { r: st.through_round }) : w('none_yet')),
         ),
+        clockLine(ev, fetchedAt),
         seedFacts(ev),
         h(
           'div',

@@ -104,3 +104,110 @@ test('the director runs a practice event in the console; the standings page show
   assert.deepEqual(await axeViolations(st.page), [], 'the list of events');
   assert.deepEqual([...errors, ...st.errors].map(String), []);
 });
+
+test('the console disqualifies (signalling twice, or the button after a confirm), shows the round clock and finishes early', { timeout: 180_000 }, async () => {
+  const { page, errors } = await newPage(live.browser, { width: 1280, height: 900 });
+  /** @type {string[]} */
+  const asked = [];
+  let answer = false;
+  page.on('dialog', (dlg) => {
+    asked.push(dlg.message());
+    answer ? dlg.accept() : dlg.dismiss();
+  });
+  await page.goto(live.server.url + '/director.html');
+  await page.fill('#director-token', DIRECTOR);
+  await page.click('#use-token');
+  await page.fill('#ev-name', '提前结束');
+  await page.fill('#ev-tables', '3');
+  await page.fill('#ev-rounds', '3');
+  await page.fill('#ev-boards', '1');
+  await page.fill('#ev-entries', '');
+  await page.click('#create-event');
+  await page.waitForURL(/director\.html\?e=/);
+  const id = new URL(page.url()).searchParams.get('e') ?? '';
+  await page.waitForSelector('#start-round:not([disabled])');
+  assert.ok(!(await page.isVisible('#finish-early')), 'nothing to finish before a round is closed');
+  await page.click('#start-round');
+  // The round clock: 1 board of 12 minutes.
+  await page.waitForSelector('[data-clock="left"]');
+  assert.match(await page.textContent('[data-clock]') ?? '', /本轮剩余 1[12]:\d\d/);
+  await until(async () => {
+    const v = await (await fetch(`${live.server.url}/api/events/${id}`)).json();
+    return v.schedule[0].tables.every((/** @type {any} */ t) => t.boards.every((/** @type {any} */ b) => b.done));
+  }, 120_000, 'every board of round 1');
+  await page.waitForSelector('#close-round:not([disabled])');
+  await page.click('#close-round');
+  await page.waitForSelector('#finish-early:not([hidden])');
+
+  // Signalling twice: NS 2 is disqualified by the second deduction.
+  await page.fill('#ded-pair', '2');
+  await page.selectOption('#ded-kind', 'signalling');
+  await page.fill('#ded-reason', '传递非法信息');
+  for (let i = 0; i < 2; i++) {
+    await page.click('#submit-deduct');
+    await page.waitForSelector('.ok-text:not([hidden])');
+  }
+  await page.waitForFunction(() => /取消资格/.test(document.querySelector('[data-ranking="NS"]')?.textContent ?? ''));
+
+  // The disqualify button asks first: refused once (nothing happens), then accepted.
+  await page.selectOption('#dq-dir', 'EW');
+  await page.fill('#dq-pair', '3');
+  await page.fill('#dq-reason', '不服从裁判');
+  const before = (await (await fetch(`${live.server.url}/api/events/${id}`)).json()).log_len;
+  await page.click('#submit-dq');
+  assert.match(asked.at(-1) ?? '', /确定取消东西第 3 对的比赛资格/);
+  assert.equal((await (await fetch(`${live.server.url}/api/events/${id}`)).json()).log_len, before, 'dismissed: nothing logged');
+  answer = true;
+  await page.click('#submit-dq');
+  await page.waitForFunction(() => (document.querySelector('[data-ranking="EW"]')?.textContent ?? '').includes('取消资格'));
+  assert.deepEqual(await axeViolations(page), [], 'the console between rounds');
+
+  // Finish after one of three rounds.
+  await page.click('#finish-early');
+  assert.match(asked.at(-1) ?? '', /只打了 1 轮（原定 3 轮）/);
+  await page.waitForSelector('[data-seed]');
+  assert.equal(await page.getAttribute('[data-state]', 'data-state'), 'finished');
+  const v = await (await fetch(`${live.server.url}/api/events/${id}`)).json();
+  assert.equal(v.finished_early, true);
+  assert.deepEqual(errors.map(String), []);
+});
+
+test('past the deadline the console marks tables over time and offers 判迟到弃权; the server judges the time', { timeout: 120_000 }, async () => {
+  // NS 1 are people who never sit down; everyone else is a computer.
+  const entries = [{ names: ['王阿姨', '李叔叔'] }, ...Array.from({ length: 5 }, () => ({ names: [], bot: true }))];
+  const res = await fetch(`${live.server.url}/api/events`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${DIRECTOR}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ game: 'shengji', name: '迟到', tables: 3, rounds: 1, boards_per_round: 1, entries }),
+  });
+  const { id } = await res.json();
+  await fetch(`${live.server.url}/api/events/${id}/rounds/1/start`, { method: 'POST', headers: { authorization: `Bearer ${DIRECTOR}`, 'content-type': 'application/json' }, body: '{}' });
+  const { page, errors } = await newPage(live.browser, { width: 1280, height: 900 });
+  /** @type {string[]} */
+  const asked = [];
+  page.on('dialog', (dlg) => { asked.push(dlg.message()); dlg.accept(); });
+  // The page is shown a round that started 25 minutes ago (12 allowed): the server's own times
+  // are unchanged, so the forfeit it is asked for is refused as too early.
+  const SHIFT = 25 * 60 * 1000;
+  await page.route(new RegExp(`/api/events/${id}$`), async (route) => {
+    const real = await route.fetch();
+    const v = await real.json();
+    v.round_started_ms -= SHIFT;
+    v.round_deadline_ms -= SHIFT;
+    await route.fulfill({ response: real, json: v });
+  });
+  await page.goto(`${live.server.url}/director.html?e=${id}`);
+  await page.fill('#director-token', DIRECTOR);
+  await page.click('#use-token');
+  await page.waitForSelector('[data-clock="over"]');
+  assert.match(await page.textContent('[data-clock]') ?? '', /本轮已超时 1[23]:\d\d/);
+  await page.waitForSelector('[data-over-time="1"]');
+  await page.waitForSelector('[data-late="NS1"]');
+  assert.equal(await page.locator('[data-late]').count(), 1, 'only the people who are not seated');
+  assert.deepEqual(await axeViolations(page), [], 'the console over time');
+  await page.click('[data-late="NS1"]');
+  assert.match(asked.at(-1) ?? '', /南北第 1 对本轮开始 10 分钟后仍未入座/);
+  await page.waitForSelector('.error-text[role="alert"]:not([hidden])');
+  assert.match(await page.textContent('.error-text[role="alert"]:not([hidden])') ?? '', /不到 10 分钟/);
+  assert.deepEqual(errors.map(String), []);
+});

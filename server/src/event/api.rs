@@ -55,6 +55,7 @@ pub fn routes<S: Clone + Send + Sync + 'static>(api: Arc<EventApi>) -> Router<S>
         .route("/api/events/{id}/adjust", post(adjust))
         .route("/api/events/{id}/deductions", post(deduct))
         .route("/api/events/{id}/disqualify", post(disqualify))
+        .route("/api/events/{id}/forfeit", post(forfeit))
         .route("/api/events/{id}/team-deductions", post(team_deduct))
         .route("/api/events/{id}/games/adjust", post(adjust_game))
         .route("/api/events/{id}/reveal", post(reveal))
@@ -278,21 +279,9 @@ async fn close_round(
         return resp;
     }
     // The body is optional: `{}` or nothing closes without force.
-    let text = match crate::http::read_body_up_to(&api.limits, body, MAX_BODY).await {
-        Ok(t) => t,
+    let req: protocol::CloseRound = match optional_body(&api, body).await {
+        Ok(r) => r,
         Err(resp) => return resp,
-    };
-    let req: protocol::CloseRound = if text.trim().is_empty() {
-        Default::default()
-    } else {
-        match serde_json::from_str(&text) {
-            Ok(r) => r,
-            Err(e) => {
-                return http::refused(Refusal::BadRequest(Wrong::Body {
-                    detail: e.to_string(),
-                }))
-            }
-        }
     };
     answer(api.events.close_round(&id, round, req.force).await)
 }
@@ -339,6 +328,20 @@ async fn disqualify(
     answer(api.events.disqualify(&id, req).await)
 }
 
+async fn forfeit(
+    State(api): Api,
+    ConnectInfo(peer): Peer,
+    headers: HeaderMap,
+    UrlPath(id): UrlPath<String>,
+    body: Body,
+) -> Response {
+    let req: protocol::ForfeitIn = match director_body(&api, &headers, peer, body).await {
+        Ok(r) => r,
+        Err(resp) => return resp,
+    };
+    answer(api.events.forfeit(&id, req).await)
+}
+
 async fn team_deduct(
     State(api): Api,
     ConnectInfo(peer): Peer,
@@ -372,11 +375,32 @@ async fn reveal(
     ConnectInfo(peer): Peer,
     headers: HeaderMap,
     UrlPath(id): UrlPath<String>,
+    body: Body,
 ) -> Response {
     if let Err(resp) = director(&api, &headers, peer).await {
         return resp;
     }
-    answer(api.events.reveal(&id).await)
+    let req: protocol::RevealSeed = match optional_body(&api, body).await {
+        Ok(r) => r,
+        Err(resp) => return resp,
+    };
+    answer(api.events.reveal(&id, req.early).await)
+}
+
+/// A body that may be left out: nothing (or only spaces) reads as the type's default.
+async fn optional_body<T: serde::de::DeserializeOwned + Default>(
+    api: &EventApi,
+    body: Body,
+) -> Result<T, Response> {
+    let text = crate::http::read_body_up_to(&api.limits, body, MAX_BODY).await?;
+    if text.trim().is_empty() {
+        return Ok(T::default());
+    }
+    serde_json::from_str(&text).map_err(|e| {
+        http::refused(Refusal::BadRequest(Wrong::Body {
+            detail: e.to_string(),
+        }))
+    })
 }
 
 async fn join(

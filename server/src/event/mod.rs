@@ -454,7 +454,8 @@ impl Events {
     pub async fn start_round(&self, id: &str, round: u32) -> Result<EventView, Problem> {
         let slot = self.slot(id)?;
         let mut live = slot.lock().await;
-        self.commit(&mut live, EventAction::StartRound { round })
+        let at_ms = Some(store::now_ms());
+        self.commit(&mut live, EventAction::StartRound { round, at_ms })
             .await?;
         self.tick(&mut live).await;
         Ok(self.view_of(&live, true))
@@ -511,8 +512,32 @@ impl Events {
             pair: d.pair,
             mp: d.mp.unwrap_or(0.5),
             reason: d.reason,
+            kind: d.kind,
         };
         self.director_logs(id, action).await
+    }
+
+    /// A pair more than 10 minutes late forfeits the round (the time is the server's, now).
+    pub async fn forfeit(&self, id: &str, f: protocol::ForfeitIn) -> Result<EventView, Problem> {
+        let direction = parse_direction(&f.direction)?;
+        let slot = self.slot(id)?;
+        let mut live = slot.lock().await;
+        let round = live
+            .event
+            .playing()
+            .ok_or_else(|| not_now("现在没有进行中的一轮", "no round is being played"))?;
+        self.commit(
+            &mut live,
+            EventAction::Forfeit {
+                round,
+                direction,
+                pair: f.pair,
+                reason: f.reason,
+                at_ms: store::now_ms(),
+            },
+        )
+        .await?;
+        Ok(self.view_of(&live, true))
     }
 
     /// Disqualifies a pair (an 80分 event).
@@ -541,10 +566,11 @@ impl Events {
 
     /// Reveals the seed (every round closed): the event is finished and its tables' seeds
     /// public.
-    pub async fn reveal(&self, id: &str) -> Result<EventView, Problem> {
+    pub async fn reveal(&self, id: &str, early: bool) -> Result<EventView, Problem> {
         let slot = self.slot(id)?;
         let mut live = slot.lock().await;
-        self.commit(&mut live, EventAction::Reveal).await?;
+        self.commit(&mut live, EventAction::Reveal { early })
+            .await?;
         self.sealed.remove(&live.header.seed_commitment);
         tracing::info!(event = %id, "event finished; seed revealed");
         Ok(self.view_of(&live, true))
@@ -596,11 +622,23 @@ impl Events {
                 "no round is being played: wait for the director to start the next one",
             ));
         };
-        let table_no = live
+        let plan = live
             .event
             .table_of(round, &pair)
-            .map(|t| t.table)
             .ok_or_else(|| not_now("这一轮您轮空", "your pair sits this round out"))?;
+        let table_no = plan.table;
+        if plan.ns.is_none() || plan.ew.is_none() {
+            return Err(not_now(
+                "半桌：这一轮您的对手是空位，您轮空，每副得平均分 A",
+                "a half table: your opponents this round are the phantom; you sit out with an average (A) on each board",
+            ));
+        }
+        if live.event.forfeited(round, pair.direction, pair.number) {
+            return Err(not_now(
+                "您这一对迟到超过10分钟，本轮已判弃权；请等下一轮",
+                "your pair was more than 10 minutes late and has forfeited this round; wait for the next one",
+            ));
+        }
         // The board's table may have just finished: collect it and open the next one first.
         self.tick(&mut live).await;
         let Some(board) = live.event.current_board(round, table_no) else {
@@ -655,6 +693,24 @@ impl Events {
                 .unwrap_or_else(|| format!("{}{}", pair.direction.zh(), pair.number)),
         };
         let token = sit(&handle, &req.token, &table_id, seat, name).await?;
+        // The first time this seat sits down this round: logged, so lateness is judged from it.
+        let first = !live
+            .event
+            .seated
+            .get(&(round, pair.direction, pair.number))
+            .is_some_and(|(seats, _)| seats.contains(&seat));
+        if first {
+            let action = EventAction::Seated {
+                round,
+                direction: pair.direction,
+                pair: pair.number,
+                seat,
+                at_ms: store::now_ms(),
+            };
+            if let Err(p) = self.commit(&mut live, action).await {
+                tracing::warn!(code = %p.code, error = %p.en, "seating not logged");
+            }
+        }
         Ok(EventJoined {
             table: table_id,
             seat,
@@ -833,6 +889,7 @@ impl Events {
                 event: live.header.id.clone(),
                 round: live.event.round,
                 table: None,
+                earlier: Vec::new(),
             });
         }
         let pair = self.pair_of(&live, token)?.clone();
@@ -1196,10 +1253,19 @@ impl Events {
     fn table_view(&self, ev: &Event, round: u32, table: u32, results: bool) -> Option<EventTable> {
         let plan = ev.table_plan(round, table)?;
         let c = ev.confirms.get(&(round, table));
+        let seated =
+            |direction, number: Option<u32>| number.and_then(|n| ev.seated_at(round, direction, n));
         Some(EventTable {
             table,
-            ns: plan.ns.unwrap_or(0),
-            ew: plan.ew.unwrap_or(0),
+            ns: plan.ns,
+            ew: plan.ew,
+            ns_seated_ms: seated(Direction::NS, plan.ns),
+            ew_seated_ms: seated(Direction::EW, plan.ew),
+            forfeits: [(Direction::NS, plan.ns), (Direction::EW, plan.ew)]
+                .into_iter()
+                .filter(|(d, n)| n.is_some_and(|n| ev.forfeited(round, *d, n)))
+                .map(|(d, _)| d.name().to_string())
+                .collect(),
             boards: plan
                 .boards
                 .iter()
@@ -1244,6 +1310,10 @@ impl Events {
             state: event_state(ev),
             round: ev.round,
             closed: ev.closed,
+            round_started_ms: ev.clock(ev.round).map(|c| c.started_ms),
+            round_deadline_ms: ev.clock(ev.round).map(|c| c.deadline_ms),
+            now_ms: store::now_ms(),
+            finished_early: ev.early,
             seed_commitment: live.header.seed_commitment.clone(),
             deal_algorithm: rules::deal::ALGORITHM.to_string(),
             seed: ev.finished().then(|| live.header.seed.clone()),
@@ -1286,6 +1356,15 @@ impl Events {
             table: ev
                 .table_of(round, pair)
                 .and_then(|t| self.table_view(ev, round, t.table, true)),
+            earlier: (1..round)
+                .filter_map(|r| {
+                    let t = ev.table_of(r, pair)?;
+                    Some(protocol::PairRound {
+                        round: r,
+                        table: self.table_view(ev, r, t.table, true)?,
+                    })
+                })
+                .collect(),
         }
     }
 }

@@ -28,8 +28,12 @@ fn parse_artificial(s: &Option<String>) -> Option<tournament::Artificial> {
 
 /// The results of rounds `1..=upto` as the tournament crate reads them.
 pub fn score_input(ev: &Event, upto: u32) -> ScoreInput {
-    let numbers = |_: Direction| -> Vec<PairId> {
-        (1..=ev.tables()).map(|n| PairId(n.to_string())).collect()
+    // The registered pairs: a half table's phantom is not one (it is ranked nowhere).
+    let numbers = |direction: Direction| -> Vec<PairId> {
+        (1..=ev.tables())
+            .filter(|&n| ev.pair(direction, n).is_some())
+            .map(|n| PairId(n.to_string()))
+            .collect()
     };
     let mut results = Vec::new();
     for (&(round, table, board), play) in &ev.plays {
@@ -748,11 +752,23 @@ pub fn html(s: &Standings, ev: &Event, seed: Option<&str>, commitment: &str) -> 
 /// The 80分 part of the printable page: both rankings, the travellers, the deductions.
 fn shengji_html(s: &Standings, ev: &Event, status: &str) -> String {
     let mut body = String::new();
+    let rounds = if ev.early {
+        format!(
+            "{} 轮（提前结束，原定 {} 轮 finished early, {} planned）",
+            ev.closed, ev.spec.rounds, ev.spec.rounds
+        )
+    } else {
+        format!("{} 轮", ev.spec.rounds)
+    };
+    let half = if ev.phantom().is_some() {
+        "（半桌 half table）"
+    } else {
+        ""
+    };
     body += &format!(
-        "<header><h1>{}</h1><p>80分 双人赛 计副制米切尔 · {} 桌 {} 轮 每轮 {} 副 · {}</p></header>\n",
+        "<header><h1>{}</h1><p>80分 双人赛 计副制米切尔 · {} 桌{half} {rounds} 每轮 {} 副 · {}</p></header>\n",
         esc(&s.name),
         ev.tables(),
-        ev.spec.rounds,
         ev.spec.boards_per_round,
         esc(status)
     );
@@ -905,8 +921,14 @@ mod tests {
         let mut ev = Event::create("e", &spec).unwrap();
         let mut seq = 1;
         seq += 1;
-        ev.apply(seq, &EventAction::StartRound { round: 1 })
-            .unwrap();
+        ev.apply(
+            seq,
+            &EventAction::StartRound {
+                round: 1,
+                at_ms: None,
+            },
+        )
+        .unwrap();
         let drawn = draw_for(ev.gouji.as_ref().unwrap(), 1, &rules::deal::Seed([3; 32])).unwrap();
         seq += 1;
         ev.apply(seq, &EventAction::Draw { round: 1, drawn })

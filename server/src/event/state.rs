@@ -3,12 +3,17 @@
 //! nothing); an event is rebuilt by applying its stored log in order. No I/O, no clocks here.
 //!
 //! The log holds what the director did (`create`, `register`, `start_round`, `adjust`,
-//! `deduction`, `close_round`, `reveal`), what the pairs did (`confirm`) and what the server did
-//! for them (`table_opened`, `result`: a board's outcome read from its table's log).
+//! `deduction`, `disqualify`, `forfeit`, `close_round`, `reveal`), what the pairs did (`confirm`)
+//! and what the server did for them (`table_opened`, `result`: a board's outcome read from its
+//! table's log; `seated`: a player's first sitting in a round). Where a rule depends on time
+//! (the round clock, lateness) the time is in the action (`at_ms`, the server's clock when it was
+//! logged), so a replay decides exactly as the live event did.
 
 use std::collections::BTreeMap;
 
-use protocol::{ArtificialPair, CreateEvent, EntryIn, MovementKind, PairInfo, Problem, SeatIndex};
+use protocol::{
+    ArtificialPair, CreateEvent, DeductionKind, EntryIn, MovementKind, PairInfo, Problem, SeatIndex,
+};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tournament::{Direction, Movement, Variant};
@@ -34,8 +39,32 @@ pub enum EventAction {
     Create { spec: CreateEvent },
     /// The director registered every pair (fresh pair tokens).
     Register { entries: Vec<EntryIn> },
-    /// The director started a round: its tables open.
-    StartRound { round: u32 },
+    /// The director started a round: its tables open. `at_ms`: the server's clock when it was
+    /// logged (the round's clock and lateness count from it; absent in logs made before).
+    StartRound {
+        round: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at_ms: Option<u64>,
+    },
+    /// A player of a pair sat down at the pair's table of the round for the first time (the
+    /// server's clock then): lateness is judged from these.
+    Seated {
+        round: u32,
+        direction: Direction,
+        pair: u32,
+        seat: SeatIndex,
+        at_ms: u64,
+    },
+    /// The director ruled a pair more than 10 minutes late: it forfeits the round (seed 000:
+    /// 比赛一方迟到超过10分钟，判违规方该轮弃权). Its table's unplayed boards get A− for it and A+
+    /// for its opponents. `at_ms`: the server's clock when it was logged.
+    Forfeit {
+        round: u32,
+        direction: Direction,
+        pair: u32,
+        reason: String,
+        at_ms: u64,
+    },
     /// The server opened the table that deals this board for this table of the round (again,
     /// if an earlier one closed unplayed).
     TableOpened {
@@ -65,12 +94,15 @@ pub enum EventAction {
         artificial: Option<ArtificialPair>,
         reason: String,
     },
-    /// The director took match points off a pair.
+    /// The director took match points off a pair. A second `signalling` deduction of a pair
+    /// disqualifies it in the same step.
     Deduction {
         direction: Direction,
         pair: u32,
         mp: f64,
         reason: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        kind: Option<DeductionKind>,
     },
     /// The director disqualified a pair: it plays no more boards, its finished results stand in
     /// everyone else's scores, and its place is filled by the pairs below it (seed 003).
@@ -90,8 +122,12 @@ pub enum EventAction {
     },
     /// The director closed a round.
     CloseRound { round: u32, forced: bool },
-    /// The director revealed the seed: the event is finished.
-    Reveal,
+    /// The director revealed the seed: the event is finished. `early`: after fewer rounds than
+    /// planned (every round started is closed).
+    Reveal {
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        early: bool,
+    },
     /// 够级: the server drew a round from the event seed (groups in round 1, then a knockout
     /// round or the final's groups).
     Draw { round: u32, drawn: Drawn },
@@ -134,6 +170,8 @@ impl EventAction {
             EventAction::Create { .. } => "create",
             EventAction::Register { .. } => "register",
             EventAction::StartRound { .. } => "start_round",
+            EventAction::Seated { .. } => "seated",
+            EventAction::Forfeit { .. } => "forfeit",
             EventAction::TableOpened { .. } => "table_opened",
             EventAction::Result { .. } => "result",
             EventAction::Adjust { .. } => "adjust",
@@ -141,7 +179,7 @@ impl EventAction {
             EventAction::Disqualify { .. } => "disqualify",
             EventAction::Confirm { .. } => "confirm",
             EventAction::CloseRound { .. } => "close_round",
-            EventAction::Reveal => "reveal",
+            EventAction::Reveal { .. } => "reveal",
             EventAction::Draw { .. } => "draw",
             EventAction::GameOpened { .. } => "game_opened",
             EventAction::GameResult { .. } => "game_result",
@@ -228,7 +266,22 @@ pub struct Deducted {
     pub pair: u32,
     pub mp: f64,
     pub reason: String,
+    pub kind: Option<DeductionKind>,
 }
+
+/// A round's clock: when it started, from the `start_round` entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoundClock {
+    pub started_ms: u64,
+    /// The start plus `boards_per_round` × `board_minutes` (每副牌比赛时间12分钟).
+    pub deadline_ms: u64,
+}
+
+/// How late a pair may sit down: more than 10 minutes forfeits the round (seed 000:
+/// 比赛一方迟到超过10分钟，判违规方该轮弃权).
+pub const LATE_MS: u64 = 10 * 60 * 1000;
+/// Minutes a board when the event does not say (每副牌比赛时间12分钟).
+pub const BOARD_MINUTES: u32 = 12;
 
 /// An event, as its log has made it.
 #[derive(Clone, Debug)]
@@ -254,6 +307,14 @@ pub struct Event {
     /// Disqualified pairs, in the order the director ruled, each with the reason.
     pub disqualified: Vec<Deducted>,
     pub revealed: bool,
+    /// Revealed after fewer rounds than planned.
+    pub early: bool,
+    /// round → its clock (rounds started with a logged time).
+    pub clocks: BTreeMap<u32, RoundClock>,
+    /// (round, direction, pair) → the seats sat at so far and when the last of them sat.
+    pub seated: BTreeMap<(u32, Direction, u32), (Vec<SeatIndex>, u64)>,
+    /// (round, direction, pair) ruled forfeit for lateness.
+    pub forfeits: Vec<(u32, Direction, u32)>,
     /// 够级 events: teams, draw, matches (the 80分 fields above stay empty).
     pub gouji: Option<GoujiEvent>,
 }
@@ -267,9 +328,17 @@ pub fn variant(kind: MovementKind) -> Variant {
     }
 }
 
-/// An artificial score's name (`A`, `A+`, `A-`), checked.
-fn artificial_ok(a: &ArtificialPair) -> Result<(), Problem> {
-    if a.ns.is_none() || a.ew.is_none() {
+/// An artificial score's name (`A`, `A+`, `A-`), checked: one for each side that has a pair
+/// (`ns`, `ew`: whether it has; at a half table one side is the phantom and has none).
+fn artificial_ok(a: &ArtificialPair, ns: bool, ew: bool) -> Result<(), Problem> {
+    if !(ns && ew) {
+        if a.ns.is_some() != ns || a.ew.is_some() != ew {
+            return Err(bad(
+                "半桌：人为分只给在场的一方（空位一方不给）",
+                "a half table: the artificial score goes to the side that has a pair only",
+            ));
+        }
+    } else if a.ns.is_none() || a.ew.is_none() {
         return Err(bad(
             "人为分要给双方（例如南北 A+、东西 A-）",
             "an artificial result gives both sides a score (e.g. NS A+, EW A-)",
@@ -346,10 +415,55 @@ impl Event {
         let entries = std::mem::take(&mut spec.entries);
         let mut event = Event::new(id, spec, movement);
         if !entries.is_empty() {
-            event.pairs = event.check_entries(&entries)?;
+            event.register(&entries)?;
             event.registered = 1;
         }
         Ok(event)
+    }
+
+    /// Registers the pairs. One pair fewer than two a table is a half table: EW pair T (the
+    /// last table's EW) is the phantom, and the movement leaves its place empty.
+    fn register(&mut self, entries: &[EntryIn]) -> Result<(), Problem> {
+        let pairs = self.check_entries(entries)?;
+        let full = tournament::movement(
+            self.spec.tables,
+            self.spec.rounds,
+            self.spec.boards_per_round,
+            variant(self.spec.movement),
+        )
+        .map_err(|e| Problem::explain(&e))?;
+        self.movement = if pairs.len() < 2 * self.tables() as usize {
+            full.with_phantom(Direction::EW, self.tables())
+                .map_err(|e| Problem::explain(&e))?
+        } else {
+            full
+        };
+        self.pairs = pairs;
+        Ok(())
+    }
+
+    /// The phantom pair of a half table: EW T when one pair fewer than two a table registered.
+    pub fn phantom(&self) -> Option<(Direction, u32)> {
+        (!self.pairs.is_empty() && self.pairs.len() < 2 * self.tables() as usize)
+            .then(|| (Direction::EW, self.tables()))
+    }
+
+    /// The round's clock, if its start was logged with a time.
+    pub fn clock(&self, round: u32) -> Option<RoundClock> {
+        self.clocks.get(&round).copied()
+    }
+
+    /// When a pair had all its seats filled at its table of the round (both players sat down).
+    pub fn seated_at(&self, round: u32, direction: Direction, pair: u32) -> Option<u64> {
+        self.seated
+            .get(&(round, direction, pair))
+            .filter(|(seats, _)| seats.len() >= 2)
+            .map(|(_, at)| *at)
+    }
+
+    /// The director ruled this pair forfeit for this round.
+    pub fn forfeited(&self, round: u32, direction: Direction, pair: u32) -> bool {
+        self.forfeits.contains(&(round, direction, pair))
     }
 
     /// An event before anything happened to it.
@@ -367,6 +481,10 @@ impl Event {
             deductions: Vec::new(),
             disqualified: Vec::new(),
             revealed: false,
+            early: false,
+            clocks: BTreeMap::new(),
+            seated: BTreeMap::new(),
+            forfeits: Vec::new(),
             gouji: None,
         }
     }
@@ -427,7 +545,7 @@ impl Event {
                 self.registered = seq;
                 Ok(())
             }
-            EventAction::StartRound { round } => {
+            EventAction::StartRound { round, .. } => {
                 if *round != self.round + 1 || self.closed != self.round {
                     return Err(not_now(
                         format!("现在不能开始第 {round} 轮：上一轮还没结束，或下一轮是第 {} 轮", self.round + 1),
@@ -486,7 +604,11 @@ impl Event {
                 self.closed = *round;
                 Ok(())
             }
-            EventAction::Reveal => {
+            EventAction::Reveal { early: true } => Err(bad(
+                "够级比赛不能提前结束：决赛定出名次后才公布种子",
+                "a 够级 event cannot finish early: the seed is revealed once the final is closed",
+            )),
+            EventAction::Reveal { early: false } => {
                 if !g.over(closed) {
                     return Err(not_now(
                         "决赛还没有结束：决赛结束后才公布种子",
@@ -541,15 +663,17 @@ impl Event {
 
     fn check_entries(&self, entries: &[EntryIn]) -> Result<Vec<Pair>, Problem> {
         let t = self.tables();
-        if entries.len() != 2 * t as usize {
+        // One pair fewer makes a half table (EW T is the phantom), if a table is left whole.
+        let half_table = t >= 2 && entries.len() + 1 == 2 * t as usize;
+        if entries.len() != 2 * t as usize && !half_table {
             return Err(bad(
                 format!(
-                    "{t} 桌要报 {} 对（南北 {t} 对、东西 {t} 对），收到 {} 对",
+                    "{t} 桌要报 {} 对（南北 {t} 对、东西 {t} 对；少一对为半桌），收到 {} 对",
                     2 * t,
                     entries.len()
                 ),
                 format!(
-                    "{t} tables need {} pairs (NS 1–{t}, then EW 1–{t}); got {}",
+                    "{t} tables need {} pairs (NS 1–{t}, then EW 1–{t}; one fewer makes a half table); got {}",
                     2 * t,
                     entries.len()
                 ),
@@ -657,13 +781,17 @@ impl Event {
         let Some(plan) = self.table_plan(round, table) else {
             return false;
         };
-        let number = match direction {
-            Direction::NS => plan.ns,
-            Direction::EW => plan.ew,
+        // A half table's sit-out has nothing to record or check.
+        let (Some(ns), Some(ew)) = (plan.ns, plan.ew) else {
+            return true;
         };
-        if number
-            .and_then(|n| self.pair(direction, n))
-            .is_some_and(|p| p.bot)
+        let number = match direction {
+            Direction::NS => ns,
+            Direction::EW => ew,
+        };
+        // A computer pair has always confirmed; a pair ruled forfeit is not there to.
+        if self.pair(direction, number).is_some_and(|p| p.bot)
+            || self.forfeited(round, direction, number)
         {
             return true;
         }
@@ -701,11 +829,11 @@ impl Event {
                         "round 1 has started: the entries can no longer change",
                     ));
                 }
-                self.pairs = self.check_entries(entries)?;
+                self.register(entries)?;
                 self.registered = seq;
                 Ok(())
             }
-            EventAction::StartRound { round } => {
+            EventAction::StartRound { round, at_ms } => {
                 if self.pairs.is_empty() {
                     return Err(not_now(
                         "还没有报名：请先登记各对",
@@ -742,8 +870,59 @@ impl Event {
                     ));
                 }
                 self.round = *round;
+                if let Some(at) = at_ms {
+                    let minutes = self.spec.board_minutes.unwrap_or(BOARD_MINUTES);
+                    let ms = u64::from(self.spec.boards_per_round) * u64::from(minutes) * 60_000;
+                    self.clocks.insert(
+                        *round,
+                        RoundClock {
+                            started_ms: *at,
+                            deadline_ms: at + ms,
+                        },
+                    );
+                }
+                self.sit_out(*round);
                 Ok(())
             }
+            EventAction::Seated {
+                round,
+                direction,
+                pair,
+                seat,
+                at_ms,
+            } => {
+                if Some(*round) != self.playing() {
+                    return Err(not_now(
+                        "这一轮没有在进行",
+                        "that round is not being played",
+                    ));
+                }
+                let p = self.pair(*direction, *pair).ok_or_else(|| {
+                    bad(
+                        format!("{}没有第 {pair} 对", direction.zh()),
+                        format!("{} has no pair {pair}", direction.name()),
+                    )
+                })?;
+                if !p.seats().contains(seat) {
+                    return Err(bad(
+                        format!("{seat} 号座位不是这一对的"),
+                        format!("seat {seat} is not the pair's"),
+                    ));
+                }
+                let (seats, at) = self.seated.entry((*round, *direction, *pair)).or_default();
+                if !seats.contains(seat) {
+                    seats.push(*seat);
+                    *at = *at_ms;
+                }
+                Ok(())
+            }
+            EventAction::Forfeit {
+                round,
+                direction,
+                pair,
+                reason,
+                at_ms,
+            } => self.forfeit(*round, *direction, *pair, reason, *at_ms),
             EventAction::TableOpened {
                 round,
                 table,
@@ -816,7 +995,20 @@ impl Event {
                             format!("defenders' points {d}: not a multiple of 5"),
                         ))
                     }
-                    (None, Some(a)) => artificial_ok(a)?,
+                    (None, Some(a)) => {
+                        let plan = self.table_plan(*round, *table).expect("checked above");
+                        artificial_ok(a, plan.ns.is_some(), plan.ew.is_some())?
+                    }
+                    (Some(_), None)
+                        if self
+                            .table_plan(*round, *table)
+                            .is_some_and(|p| p.ns.is_none() || p.ew.is_none()) =>
+                    {
+                        return Err(bad(
+                            "半桌：轮空的一桌没有对手，只能给人为分",
+                            "a half table: a sit-out has no opponents; only an artificial score can be given",
+                        ))
+                    }
                     _ => {}
                 }
                 let reason = text(reason, MAX_REASON, "理由", "the reason")?;
@@ -841,6 +1033,7 @@ impl Event {
                 pair,
                 mp,
                 reason,
+                kind,
             } => {
                 self.known_pair(*direction, *pair)?;
                 let halves = mp * 2.0;
@@ -857,7 +1050,32 @@ impl Event {
                     pair: *pair,
                     mp: *mp,
                     reason,
+                    kind: *kind,
                 });
+                // 累计二次以上传递非法信息的，取消违规方比赛资格 (seed 000): in this same step.
+                let signalled = self
+                    .deductions
+                    .iter()
+                    .filter(|d| {
+                        d.direction == *direction
+                            && d.pair == *pair
+                            && d.kind == Some(DeductionKind::Signalling)
+                    })
+                    .count();
+                if *kind == Some(DeductionKind::Signalling)
+                    && signalled >= 2
+                    && !self.is_disqualified(*direction, *pair)
+                {
+                    self.disqualified.push(Deducted {
+                        direction: *direction,
+                        pair: *pair,
+                        mp: 0.0,
+                        reason: format!(
+                            "累计 {signalled} 次传递非法信息 (signalling, {signalled} times)"
+                        ),
+                        kind: Some(DeductionKind::Signalling),
+                    });
+                }
                 Ok(())
             }
             EventAction::Disqualify {
@@ -878,6 +1096,7 @@ impl Event {
                     pair: *pair,
                     mp: 0.0,
                     reason,
+                    kind: None,
                 });
                 Ok(())
             }
@@ -982,15 +1201,26 @@ impl Event {
                 self.closed = *round;
                 Ok(())
             }
-            EventAction::Reveal => {
+            EventAction::Reveal { early: true } => {
+                if self.closed == 0 || self.closed != self.round {
+                    return Err(not_now(
+                        "提前结束要在某一轮结束之后（没有进行中的一轮）",
+                        "finishing early needs a closed round and no round being played",
+                    ));
+                }
+                self.revealed = true;
+                self.early = self.closed < self.spec.rounds;
+                Ok(())
+            }
+            EventAction::Reveal { early: false } => {
                 if self.closed < self.spec.rounds {
                     return Err(not_now(
                         format!(
-                            "还有轮次没结束（已结束 {} / {} 轮）：最后一副打完、各轮结束后才公布种子",
+                            "还有轮次没结束（已结束 {} / {} 轮）：最后一副打完、各轮结束后才公布种子（或提前结束比赛）",
                             self.closed, self.spec.rounds
                         ),
                         format!(
-                            "rounds are still open ({} of {} closed): the seed is revealed once every round is closed",
+                            "rounds are still open ({} of {} closed): the seed is revealed once every round is closed (or finish early)",
                             self.closed, self.spec.rounds
                         ),
                     ));
@@ -999,6 +1229,144 @@ impl Event {
                 Ok(())
             }
         }
+    }
+
+    /// A half table: the pair meeting the phantom this round sits out, and gets the average
+    /// (A, 50 %) on each of the round's boards at once, as the director would assign it; no
+    /// table is opened for it.
+    fn sit_out(&mut self, round: u32) {
+        let Some(plan) = self.round_plan(round) else {
+            return;
+        };
+        let mut out = Vec::new();
+        for t in &plan.tables {
+            let average = match (t.ns, t.ew) {
+                (Some(_), None) => ArtificialPair {
+                    ns: Some("A".into()),
+                    ew: None,
+                },
+                (None, Some(_)) => ArtificialPair {
+                    ns: None,
+                    ew: Some("A".into()),
+                },
+                _ => continue,
+            };
+            for &board in &t.boards {
+                out.push(((round, t.table, board), average.clone()));
+            }
+        }
+        for (key, artificial) in out {
+            self.plays.entry(key).or_default().adjusted = Some(Adjusted {
+                defenders: None,
+                artificial: Some(artificial),
+                reason: "半桌轮空：平均分 (half table: sits out, average)".into(),
+            });
+        }
+    }
+
+    /// 迟到超过10分钟，判违规方该轮弃权: checked against the round's logged start and the
+    /// pair's logged seating; every board of its table without a played result gets A− for the
+    /// late pair and A+ for its opponents (A− too if they were ruled late as well).
+    fn forfeit(
+        &mut self,
+        round: u32,
+        direction: Direction,
+        pair: u32,
+        reason: &str,
+        at_ms: u64,
+    ) -> Result<(), Problem> {
+        if Some(round) != self.playing() {
+            return Err(not_now(
+                format!("第 {round} 轮没有在进行"),
+                format!("round {round} is not being played"),
+            ));
+        }
+        self.known_pair(direction, pair)?;
+        let p = self.pair(direction, pair).expect("known").clone();
+        if p.bot {
+            return Err(bad(
+                "电脑对总是准时入座",
+                "a computer pair is always seated in time",
+            ));
+        }
+        let plan = self
+            .table_of(round, &p)
+            .ok_or_else(|| not_now("这一轮这一对不打", "the pair does not play this round"))?
+            .clone();
+        if plan.ns.is_none() || plan.ew.is_none() {
+            return Err(not_now(
+                "半桌：这一对本轮轮空，无所谓迟到",
+                "a half table: the pair sits out this round; it cannot be late",
+            ));
+        }
+        let Some(clock) = self.clock(round) else {
+            return Err(not_now(
+                "这一轮的开始时间没有记录，不能判迟到",
+                "this round's start time was not logged: lateness cannot be judged",
+            ));
+        };
+        let late_from = clock.started_ms + LATE_MS;
+        if at_ms <= late_from {
+            let left = (late_from - at_ms).div_ceil(60_000);
+            return Err(not_now(
+                format!("本轮开始还不到 10 分钟（还有约 {left} 分钟），不能判迟到"),
+                format!("the round started less than 10 minutes ago (about {left} minutes to go): not late yet"),
+            ));
+        }
+        if let Some(sat) = self.seated_at(round, direction, pair) {
+            if sat <= late_from {
+                return Err(not_now(
+                    format!(
+                        "{}第 {pair} 对已按时入座（开始后 {} 分钟内）",
+                        direction.zh(),
+                        LATE_MS / 60_000
+                    ),
+                    format!(
+                        "{} pair {pair} was seated in time (within {} minutes of the start)",
+                        direction.name(),
+                        LATE_MS / 60_000
+                    ),
+                ));
+            }
+        }
+        if self.forfeited(round, direction, pair) {
+            return Err(not_now(
+                format!("{}第 {pair} 对本轮已判弃权", direction.zh()),
+                format!(
+                    "{} pair {pair} has forfeited this round already",
+                    direction.name()
+                ),
+            ));
+        }
+        let reason = text(reason, MAX_REASON, "理由", "the reason")?;
+        let other = match direction {
+            Direction::NS => (Direction::EW, plan.ew),
+            Direction::EW => (Direction::NS, plan.ns),
+        };
+        let other_late = other.1.is_some_and(|n| self.forfeited(round, other.0, n));
+        let (late, opponents) = ("A-".to_string(), if other_late { "A-" } else { "A+" });
+        let artificial = match direction {
+            Direction::NS => ArtificialPair {
+                ns: Some(late),
+                ew: Some(opponents.into()),
+            },
+            Direction::EW => ArtificialPair {
+                ns: Some(opponents.into()),
+                ew: Some(late),
+            },
+        };
+        for &board in &plan.boards {
+            let play = self.plays.entry((round, plan.table, board)).or_default();
+            if play.played.is_none() {
+                play.adjusted = Some(Adjusted {
+                    defenders: None,
+                    artificial: Some(artificial.clone()),
+                    reason: format!("迟到弃权 (late: forfeit)：{reason}"),
+                });
+            }
+        }
+        self.forfeits.push((round, direction, pair));
+        Ok(())
     }
 
     /// Refuses a pair the event does not have.
@@ -1138,12 +1506,25 @@ mod tests {
             e.apply(seq, &a)
         };
         assert_eq!(
-            go(&mut e, EventAction::StartRound { round: 2 })
-                .unwrap_err()
-                .code,
+            go(
+                &mut e,
+                EventAction::StartRound {
+                    round: 2,
+                    at_ms: None
+                }
+            )
+            .unwrap_err()
+            .code,
             codes::EVENT_STATE
         );
-        go(&mut e, EventAction::StartRound { round: 1 }).unwrap();
+        go(
+            &mut e,
+            EventAction::StartRound {
+                round: 1,
+                at_ms: None,
+            },
+        )
+        .unwrap();
         // NS 1 (a person) against EW 1 (bots) at table 1 plays board 1.
         assert_eq!(e.current_board(1, 1), Some(1));
         for a in result(1, 1, 1) {
@@ -1223,7 +1604,9 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            go(&mut e, EventAction::Reveal).unwrap_err().code,
+            go(&mut e, EventAction::Reveal { early: false })
+                .unwrap_err()
+                .code,
             codes::EVENT_STATE
         );
     }
@@ -1231,7 +1614,8 @@ mod tests {
     #[test]
     fn entries_are_checked_and_tokens_are_short_and_stable() {
         let mut s = spec(3, 3, 1);
-        s.entries.pop();
+        // One short is a half table; two short is refused.
+        s.entries.truncate(4);
         assert_eq!(Event::create("e", &s).unwrap_err().code, codes::BAD_REQUEST);
         let mut s = spec(3, 3, 1);
         s.entries[0].names = vec!["机器人".into(), "老王".into()];
@@ -1255,5 +1639,385 @@ mod tests {
             seat_token(&a.replace('-', " "), "t", 0)
         );
         assert_ne!(seat_token(&a, "t", 0), seat_token(&a, "t", 2));
+    }
+
+    /// Applies actions from seq 2 on, as the log would; the first refusal fails the test.
+    fn log(e: &mut Event, actions: &[EventAction]) -> Vec<(u64, EventAction)> {
+        let mut out = Vec::new();
+        for a in actions {
+            let seq = e.registered.max(1) + 1 + out.len() as u64;
+            e.apply(seq, a)
+                .unwrap_or_else(|p| panic!("{a:?}: {}", p.en));
+            out.push((seq, a.clone()));
+        }
+        out
+    }
+
+    const START: u64 = 1_800_000_000_000;
+    const MINUTE: u64 = 60_000;
+
+    fn start(round: u32, at: u64) -> EventAction {
+        EventAction::StartRound {
+            round,
+            at_ms: Some(at),
+        }
+    }
+
+    fn people(tables: u32, rounds: u32, k: u32) -> CreateEvent {
+        let mut s = spec(tables, rounds, k);
+        for e in &mut s.entries {
+            e.bot = false;
+        }
+        s
+    }
+
+    #[test]
+    fn one_pair_short_makes_a_half_table_whose_sit_out_gets_the_average() {
+        let mut s = spec(3, 3, 2);
+        s.entries.pop();
+        let mut e = Event::create("e", &s).unwrap();
+        assert_eq!(e.phantom(), Some((Direction::EW, 3)));
+        assert!(e.pair(Direction::EW, 3).is_none());
+        // Two pairs short is still refused.
+        let mut s2 = s.clone();
+        s2.entries.pop();
+        assert_eq!(
+            Event::create("e", &s2).unwrap_err().code,
+            codes::BAD_REQUEST
+        );
+        log(&mut e, &[start(1, START)]);
+        // Round 1: table 3 is NS 3 against the phantom: both boards settled at once, A for NS.
+        let plan = e.table_plan(1, 3).unwrap().clone();
+        assert_eq!((plan.ns, plan.ew), (Some(3), None));
+        assert!(e.table_done(1, 3));
+        assert!(e.confirmed(1, 3, Direction::NS) && e.confirmed(1, 3, Direction::EW));
+        for b in plan.boards {
+            let a = e.play(1, 3, b).unwrap().adjusted.clone().unwrap();
+            assert_eq!(
+                a.artificial,
+                Some(ArtificialPair {
+                    ns: Some("A".into()),
+                    ew: None
+                })
+            );
+        }
+        // The other tables are whole and still to play.
+        assert!(!e.table_done(1, 1) && !e.table_done(1, 2));
+        // The director may adjust the sit-out, giving the present side only.
+        let adjust = |ns: Option<&str>, ew: Option<&str>| EventAction::Adjust {
+            round: 1,
+            table: 3,
+            board: 5,
+            defenders: None,
+            artificial: Some(ArtificialPair {
+                ns: ns.map(Into::into),
+                ew: ew.map(Into::into),
+            }),
+            reason: "x".into(),
+        };
+        let mut f = e.clone();
+        assert_eq!(
+            f.apply(9, &adjust(Some("A+"), Some("A-")))
+                .unwrap_err()
+                .code,
+            codes::BAD_REQUEST
+        );
+        let points = EventAction::Adjust {
+            round: 1,
+            table: 3,
+            board: 5,
+            defenders: Some(40),
+            artificial: None,
+            reason: "x".into(),
+        };
+        assert_eq!(
+            f.apply(9, &points).unwrap_err().code,
+            codes::BAD_REQUEST,
+            "no points without opponents"
+        );
+        f.apply(9, &adjust(Some("A+"), None)).unwrap();
+        // The phantom is nobody: no deduction for it; it is not ranked.
+        assert_eq!(
+            f.apply(
+                10,
+                &EventAction::Deduction {
+                    direction: Direction::EW,
+                    pair: 3,
+                    mp: 0.5,
+                    reason: "x".into(),
+                    kind: None
+                }
+            )
+            .unwrap_err()
+            .code,
+            codes::BAD_REQUEST
+        );
+        // Sitting out, NS 3 cannot be late.
+        let mut g = e.clone();
+        assert_eq!(
+            g.apply(
+                9,
+                &EventAction::Forfeit {
+                    round: 1,
+                    direction: Direction::NS,
+                    pair: 3,
+                    reason: "迟到".into(),
+                    at_ms: START + 11 * MINUTE,
+                }
+            )
+            .unwrap_err()
+            .code,
+            codes::EVENT_STATE
+        );
+        let input = super::super::scoring::score_input(&e, 1);
+        assert_eq!(input.pairs.ew.len(), 2);
+        assert_eq!(input.pairs.ns.len(), 3);
+    }
+
+    #[test]
+    fn a_second_signalling_deduction_disqualifies_in_the_same_step() {
+        let mut e = Event::create("e", &spec(3, 3, 1)).unwrap();
+        let deduct = |kind| EventAction::Deduction {
+            direction: Direction::NS,
+            pair: 2,
+            mp: 0.5,
+            reason: "传递非法信息".into(),
+            kind,
+        };
+        log(
+            &mut e,
+            &[deduct(None), deduct(Some(DeductionKind::Signalling))],
+        );
+        assert!(
+            !e.is_disqualified(Direction::NS, 2),
+            "one signalling offence and one other deduction"
+        );
+        log(&mut e, &[deduct(Some(DeductionKind::Signalling))]);
+        assert!(e.is_disqualified(Direction::NS, 2));
+        assert_eq!(e.disqualified.len(), 1);
+        // A third is a deduction still, and disqualifies no more than once.
+        log(&mut e, &[deduct(Some(DeductionKind::Signalling))]);
+        assert_eq!(e.disqualified.len(), 1);
+        assert_eq!(e.deductions.len(), 4);
+    }
+
+    #[test]
+    fn the_event_may_finish_early_after_a_closed_round() {
+        let mut e = Event::create("e", &spec(3, 3, 1)).unwrap();
+        let early = EventAction::Reveal { early: true };
+        assert_eq!(
+            e.clone().apply(2, &early).unwrap_err().code,
+            codes::EVENT_STATE
+        );
+        log(&mut e, &[start(1, START)]);
+        let mut round = Vec::new();
+        for t in 1..=3 {
+            round.extend(result(1, t, t));
+        }
+        log(&mut e, &round);
+        assert_eq!(
+            e.clone().apply(20, &early).unwrap_err().code,
+            codes::EVENT_STATE,
+            "round 1 is being played"
+        );
+        log(
+            &mut e,
+            &[EventAction::CloseRound {
+                round: 1,
+                forced: true,
+            }],
+        );
+        assert_eq!(
+            e.clone()
+                .apply(30, &EventAction::Reveal { early: false })
+                .unwrap_err()
+                .code,
+            codes::EVENT_STATE,
+            "without early, every planned round must be closed"
+        );
+        log(&mut e, &[early]);
+        assert!(e.finished() && e.early);
+        assert_eq!(e.closed, 1);
+    }
+
+    #[test]
+    fn a_gouji_event_does_not_finish_early() {
+        let spec = CreateEvent {
+            game: gouji::GOUJI.into(),
+            tables: 0,
+            rounds: 0,
+            boards_per_round: 0,
+            board_minutes: None,
+            entries: (0..6)
+                .map(|i| EntryIn {
+                    names: Vec::new(),
+                    organisation: Some(format!("单位{i}")),
+                    bot: true,
+                    team: None,
+                })
+                .collect(),
+            ..spec(1, 1, 1)
+        };
+        let mut e = Event::create("g", &spec).unwrap();
+        assert_eq!(
+            e.apply(2, &EventAction::Reveal { early: true })
+                .unwrap_err()
+                .code,
+            codes::BAD_REQUEST
+        );
+    }
+
+    #[test]
+    fn a_pair_more_than_ten_minutes_late_forfeits_the_round() {
+        let mut e = Event::create("e", &people(3, 3, 2)).unwrap();
+        let late = |direction, pair, at_ms| EventAction::Forfeit {
+            round: 1,
+            direction,
+            pair,
+            reason: "迟到".into(),
+            at_ms,
+        };
+        let sit = |direction, pair, seat, at_ms| EventAction::Seated {
+            round: 1,
+            direction,
+            pair,
+            seat,
+            at_ms,
+        };
+        assert_eq!(
+            e.clone()
+                .apply(2, &late(Direction::NS, 1, START + 11 * MINUTE))
+                .unwrap_err()
+                .code,
+            codes::EVENT_STATE,
+            "no round is being played"
+        );
+        log(
+            &mut e,
+            &[
+                start(1, START),
+                // NS 1 both seated after 5 minutes; EW 2 only one player (at 2 minutes).
+                sit(Direction::NS, 1, 0, START + 3 * MINUTE),
+                sit(Direction::NS, 1, 2, START + 5 * MINUTE),
+                sit(Direction::EW, 2, 1, START + 2 * MINUTE),
+            ],
+        );
+        assert_eq!(
+            e.clock(1).unwrap().deadline_ms,
+            START + 2 * 12 * MINUTE,
+            "2 boards of 12 minutes"
+        );
+        assert_eq!(e.seated_at(1, Direction::NS, 1), Some(START + 5 * MINUTE));
+        assert_eq!(e.seated_at(1, Direction::EW, 2), None);
+        // Not before 10 minutes have passed.
+        assert_eq!(
+            e.clone()
+                .apply(9, &late(Direction::EW, 2, START + 10 * MINUTE))
+                .unwrap_err()
+                .code,
+            codes::EVENT_STATE
+        );
+        // Not a pair seated in time.
+        let p = e
+            .clone()
+            .apply(9, &late(Direction::NS, 1, START + 30 * MINUTE))
+            .unwrap_err();
+        assert_eq!(p.code, codes::EVENT_STATE);
+        assert!(p.zh.contains("按时入座"), "{}", p.zh);
+        // EW 2 (one player missing) at 10 minutes and a second: forfeits.
+        log(
+            &mut e,
+            &[late(Direction::EW, 2, START + 10 * MINUTE + 1000)],
+        );
+        let t = e
+            .table_of(1, &e.pair(Direction::EW, 2).unwrap().clone())
+            .unwrap()
+            .clone();
+        assert!(e.table_done(1, t.table));
+        for b in &t.boards {
+            let a = e.play(1, t.table, *b).unwrap().adjusted.clone().unwrap();
+            assert_eq!(
+                a.artificial,
+                Some(ArtificialPair {
+                    ns: Some("A+".into()),
+                    ew: Some("A-".into())
+                })
+            );
+        }
+        assert!(
+            e.confirmed(1, t.table, Direction::EW),
+            "not there to confirm"
+        );
+        assert_eq!(
+            e.clone()
+                .apply(20, &late(Direction::EW, 2, START + 20 * MINUTE))
+                .unwrap_err()
+                .code,
+            codes::EVENT_STATE,
+            "once"
+        );
+        // Its opponents late too: both get A−.
+        let ns = t.ns.unwrap();
+        log(&mut e, &[late(Direction::NS, ns, START + 12 * MINUTE)]);
+        let a = e
+            .play(1, t.table, t.boards[0])
+            .unwrap()
+            .adjusted
+            .clone()
+            .unwrap();
+        assert_eq!(
+            a.artificial,
+            Some(ArtificialPair {
+                ns: Some("A-".into()),
+                ew: Some("A-".into())
+            })
+        );
+        // A round started without a logged time cannot judge lateness.
+        let mut old = Event::create("e", &people(3, 3, 1)).unwrap();
+        log(
+            &mut old,
+            &[EventAction::StartRound {
+                round: 1,
+                at_ms: None,
+            }],
+        );
+        assert_eq!(
+            old.apply(3, &late(Direction::NS, 1, START + 60 * MINUTE))
+                .unwrap_err()
+                .code,
+            codes::EVENT_STATE
+        );
+    }
+
+    #[test]
+    fn replaying_the_log_with_its_times_gives_the_same_event() {
+        let mut e = Event::create("e", &people(3, 3, 1)).unwrap();
+        let spec = e.spec.clone();
+        let mut entries = vec![(
+            1,
+            EventAction::Create {
+                spec: CreateEvent {
+                    entries: people(3, 3, 1).entries,
+                    ..spec
+                },
+            },
+        )];
+        entries.extend(log(
+            &mut e,
+            &[
+                start(1, START),
+                EventAction::Forfeit {
+                    round: 1,
+                    direction: Direction::NS,
+                    pair: 2,
+                    reason: "迟到".into(),
+                    at_ms: START + 11 * MINUTE,
+                },
+            ],
+        ));
+        let again = Event::replay("e", &entries).unwrap();
+        assert_eq!(again.plays, e.plays);
+        assert_eq!(again.forfeits, e.forfeits);
+        assert_eq!(again.clocks, e.clocks);
     }
 }

@@ -1,0 +1,268 @@
+// @ts-check
+//! 本对比赛 (a pair's own page, pair.html?e=ID#TOKEN): with the pair token from its seating card
+//! a pair sees where it plays this round (round, table, direction, opponents, boards), the round
+//! clock, a button to sit down at its current board, its table's results to confirm (NS record,
+//! EW check, or call the referee), its earlier rounds and its standing so far. The token stays in
+//! the address's fragment (never sent to the server in a URL) and in this browser.
+//!
+//! Everything shown is the server's (docs/tournaments.md): the page computes no score and no
+//! time of its own; the calls are the pair's calls of the events API (`/pair`, `/join`,
+//! `/confirm`), the same ones the standings page uses.
+
+import { h, replace } from './dom.js';
+import { onChange, setTicket } from './settings.js';
+import {
+  clockLine, errorBox, eventCall, eventId, header, lang, playerNames, tableResults, wordIn,
+} from './standings.js';
+
+/** The page's own words (the event pages' words are shared). @type {import('./standings.js').Words} */
+const WORDS = {
+  page: { zh: '本对比赛', en: 'Our pair' },
+  enter_h: { zh: '进入本对页面', en: 'Open your pair’s page' },
+  enter_hint: { zh: '输入座位卡上的比赛号和对号凭证（例如 ab3d-7kfm-q2xw）。', en: 'Type the event number and the pair token from your seating card (e.g. ab3d-7kfm-q2xw).' },
+  event_no: { zh: '比赛号', en: 'Event number' },
+  enter: { zh: '进入', en: 'Open' },
+  other_pair: { zh: '换一对', en: 'Another pair' },
+  we_are: { zh: '本对：{dir} 第 {n} 对 · {names}', en: 'We are {dir} pair {n} · {names}' },
+  not_started: { zh: '比赛还没开始：请等裁判长开始第 1 轮。', en: 'The event has not started: wait for the director to start round 1.' },
+  between: { zh: '第 {r} 轮已结束：请等裁判长开始下一轮。', en: 'Round {r} is closed: wait for the director to start the next one.' },
+  finished: { zh: '比赛已结束。', en: 'The event is finished.' },
+  where: { zh: '第 {r} 轮 · 第 {t} 桌 · 本对坐{dir}（{seats}）', en: 'Round {r} · table {t} · we sit {dir} ({seats})' },
+  seats_NS: { zh: '北、南', en: 'North and South' },
+  seats_EW: { zh: '东、西', en: 'East and West' },
+  opponents: { zh: '对手：{dir} 第 {n} 对 · {names}', en: 'Opponents: {dir} pair {n} · {names}' },
+  sit_out: { zh: '本轮轮空（半桌，对手为空位）：每副得平均分，不用入座。', en: 'We sit out this round (half table): an average on each board; no need to sit down.' },
+  forfeited: { zh: '本对本轮已判迟到弃权。', en: 'Our pair has forfeited this round for lateness.' },
+  boards: { zh: '本轮的牌：第 {list} 副', en: 'Boards this round: {list}' },
+  sit: { zh: '入座打牌', en: 'Sit down and play' },
+  all_played: { zh: '本轮的牌都打完了：请核对成绩并确认。', en: 'Every board of this round is played: check the results and confirm.' },
+  results_h: { zh: '本轮成绩', en: 'This round’s results' },
+  earlier_h: { zh: '前几轮', en: 'Earlier rounds' },
+  round_n: { zh: '第 {r} 轮', en: 'Round {r}' },
+  standing_h: { zh: '目前成绩', en: 'Our standing' },
+  standing: { zh: '截至第 {r} 轮：比赛分 {mp}，{dir}第 {place} 名', en: 'Through round {r}: {mp} match points, place {place} in {dir}' },
+  standing_none: { zh: '还没有结束的轮次。', en: 'No round closed yet.' },
+  team_elsewhere: { zh: '够级团体赛的对阵和成绩在成绩榜上；入座也在那里。', en: 'A 够级 team’s matches and results are on the standings page; so is sitting down.' },
+  standing_dq: { zh: '本对已被取消比赛资格。', en: 'Our pair has been disqualified.' },
+};
+
+/** A word of this page. @param {string} key @param {Record<string, string | number>} [params] */
+function p(key, params = {}) {
+  return wordIn(WORDS, key, params);
+}
+
+/** The pair token kept in this browser for an event. @param {string} id */
+function savedToken(id) {
+  try {
+    return localStorage.getItem(`paiju.pair.${id}`) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** @param {string} id @param {string} token */
+function saveToken(id, token) {
+  try {
+    localStorage.setItem(`paiju.pair.${id}`, token);
+  } catch {
+    // Private mode: the token stays in the address's fragment only.
+  }
+}
+
+/** The token in the address's fragment (`#ab3d-7kfm-q2xw`). */
+function fragmentToken() {
+  return decodeURIComponent(location.hash.replace(/^#/, '')).trim();
+}
+
+/** The form asking for the event number and the pair token. @param {HTMLElement} root @param {() => void} redraw */
+function enterForm(root, redraw) {
+  const idInput = h('input', { id: 'event-no', type: 'text', inputmode: 'numeric', autocomplete: 'off', value: eventId() ?? '' });
+  const tokenInput = h('input', { id: 'pair-token', type: 'text', autocomplete: 'off', autocapitalize: 'none', spellcheck: 'false' });
+  const go = () => {
+    const id = idInput.value.trim();
+    const token = tokenInput.value.trim();
+    if (!/^[A-Za-z0-9_-]+$/.test(id) || !token) return;
+    saveToken(id, token);
+    history.replaceState(null, '', `pair.html?e=${encodeURIComponent(id)}#${encodeURIComponent(token)}`);
+    redraw();
+  };
+  root.replaceChildren(
+    header(p('page')),
+    h(
+      'main',
+      { class: 'event-page' },
+      h(
+        'section',
+        { class: 'panel', 'aria-labelledby': 'enter-h' },
+        h('h1', { id: 'enter-h' }, p('enter_h')),
+        h('p', { class: 'hint' }, p('enter_hint')),
+        h('div', { class: 'field' }, h('label', { for: 'event-no' }, p('event_no')), idInput),
+        h('div', { class: 'field' }, h('label', { for: 'pair-token' }, wordIn(WORDS, 'pair_token')), tokenInput),
+        h('div', { class: 'row' }, h('button', { class: 'primary', id: 'enter', 'on:click': go }, p('enter'))),
+      ),
+    ),
+  );
+}
+
+/**
+ * The pair's page, refreshed every 5 seconds.
+ * @param {HTMLElement} root @param {string} id @param {string} token @param {() => void} redraw
+ */
+function pairPage(root, id, token, redraw) {
+  const base = `/api/events/${encodeURIComponent(id)}`;
+  const err = errorBox();
+  const done = h('p', { class: 'ok-text', role: 'status', hidden: true });
+  const top = h('section', { class: 'panel', 'aria-labelledby': 'pair-h' }, h('h1', { id: 'pair-h' }, p('page')));
+  const results = h('section', { class: 'panel', 'aria-labelledby': 'results-h', hidden: true });
+  const earlier = h('section', { class: 'panel', 'aria-labelledby': 'earlier-h', hidden: true });
+  const standing = h('section', { class: 'panel', 'aria-labelledby': 'standing-h' });
+  const note = h('input', { id: 'dispute-note', type: 'text', maxlength: 200 });
+  /** @type {string} */
+  let game = 'shengji';
+
+  const sit = async () => {
+    err.hide();
+    try {
+      const j = await eventCall('POST', `${base}/join`, { token });
+      setTicket(j.table, { token: j.token, seat: j.seat, game });
+      location.href = `./#/t/${encodeURIComponent(j.table)}`;
+    } catch (e) {
+      err.show(e);
+    }
+  };
+  /** @param {boolean} agree */
+  const confirmResults = async (agree) => {
+    err.hide();
+    done.hidden = true;
+    try {
+      await eventCall('POST', `${base}/confirm`, { token, agree, note: agree ? undefined : note.value });
+      replace(done, wordIn(WORDS, agree ? 'sent_ok' : 'sent_dispute'));
+      done.hidden = false;
+      await refresh();
+    } catch (e) {
+      err.show(e);
+    }
+  };
+  const confirmBox = h(
+    'div',
+    {},
+    h('div', { class: 'field', style: 'margin-top:14px' }, h('label', { for: 'dispute-note' }, wordIn(WORDS, 'note')), note),
+    h('div', { class: 'row' }, h('button', { id: 'confirm', 'on:click': () => confirmResults(true) }, wordIn(WORDS, 'confirm_ok')), h('button', { class: 'danger', id: 'dispute', 'on:click': () => confirmResults(false) }, wordIn(WORDS, 'dispute'))),
+  );
+
+  async function refresh() {
+    let ev;
+    let me;
+    let st;
+    let fetchedAt;
+    try {
+      [ev, me, st] = await Promise.all([eventCall('GET', base), eventCall('POST', `${base}/pair`, { token }), eventCall('GET', `${base}/standings`)]);
+      fetchedAt = Date.now();
+      err.hide();
+    } catch (e) {
+      err.show(e);
+      return;
+    }
+    game = ev.game;
+    document.title = `${ev.name} · ${p('page')}`;
+    if (me.direction === 'team') {
+      // A 够级 team token: its matches are on the standings page (a team's page is still to come).
+      replace(
+        top,
+        h('h1', { id: 'pair-h' }, ev.name),
+        h('p', { class: 'big' }, wordIn(WORDS, 'you_are_team', { n: me.number, names: playerNames(me) })),
+        h('div', { class: 'links' }, h('a', { href: `standings.html?e=${encodeURIComponent(id)}` }, wordIn(WORDS, 'standings'))),
+      );
+      results.hidden = true;
+      earlier.hidden = true;
+      replace(standing, h('h2', { id: 'standing-h' }, p('standing_h')), h('p', {}, p('team_elsewhere')));
+      return;
+    }
+    const dir = me.direction;
+    const other = dir === 'NS' ? 'EW' : 'NS';
+    const t = me.table;
+    const playing = ev.round > ev.closed && ev.state !== 'finished';
+    /** @type {(HTMLElement | null)[]} */
+    const where = [];
+    if (ev.state === 'finished') where.push(h('p', { class: 'big' }, p('finished')));
+    else if (ev.round === 0) where.push(h('p', { class: 'big' }, p('not_started')));
+    else if (!playing) where.push(h('p', { class: 'big' }, p('between', { r: ev.closed })));
+    let canSit = false;
+    if (playing && t) {
+      const opp = dir === 'NS' ? t.ew : t.ns;
+      const oppPair = ev.pairs.find((/** @type {any} */ x) => x.direction === other && x.number === opp);
+      const forfeited = (t.forfeits ?? []).includes(dir);
+      const unplayed = t.boards.some((/** @type {any} */ b) => !b.done);
+      where.push(
+        h('p', { class: 'big', 'data-where': `${me.round}:${t.table}:${dir}` }, p('where', { r: me.round, t: t.table, dir: wordIn(WORDS, dir), seats: p(`seats_${dir}`) })),
+        opp == null
+          ? h('p', { class: 'big', 'data-sit-out': '' }, p('sit_out'))
+          : h('p', { 'data-opponents': `${other}${opp}` }, p('opponents', { dir: wordIn(WORDS, other), n: opp, names: oppPair ? playerNames(oppPair) : '' })),
+        h('p', {}, p('boards', { list: t.boards.map((/** @type {any} */ b) => b.board).join('、') })),
+        clockLine(ev, fetchedAt),
+        forfeited ? h('p', { class: 'error-text' }, p('forfeited')) : null,
+        opp != null && !unplayed ? h('p', {}, p('all_played')) : null,
+      );
+      canSit = opp != null && unplayed && !forfeited;
+    }
+    replace(
+      top,
+      h('h1', { id: 'pair-h' }, ev.name),
+      h('p', { class: 'big', 'data-pair': `${dir}${me.number}` }, p('we_are', { dir: wordIn(WORDS, dir), n: me.number, names: playerNames(me) })),
+      h('div', { class: 'where' }, where),
+      canSit ? h('div', { class: 'row' }, h('button', { class: 'primary', id: 'sit', 'on:click': sit }, p('sit'))) : null,
+      h('div', { class: 'links', style: 'margin-top:12px' }, h('a', { href: `standings.html?e=${encodeURIComponent(id)}` }, wordIn(WORDS, 'standings')), h('button', { id: 'other-pair', 'on:click': () => { history.replaceState(null, '', 'pair.html'); redraw(); } }, p('other_pair'))),
+    );
+    const showResults = playing && t && t.ns != null && t.ew != null;
+    results.hidden = !showResults;
+    if (showResults) replace(results, h('h2', { id: 'results-h' }, p('results_h')), tableResults(t), confirmBox, done);
+    earlier.hidden = !me.earlier || me.earlier.length === 0;
+    if (!earlier.hidden) {
+      replace(
+        earlier,
+        h('h2', { id: 'earlier-h' }, p('earlier_h')),
+        me.earlier.map((/** @type {any} */ r) => h('div', { 'data-earlier': r.round }, h('h3', {}, p('round_n', { r: r.round })), tableResults(r.table))),
+      );
+    }
+    const line = (st.ranking?.[dir] ?? []).find((/** @type {any} */ l) => l.number === me.number);
+    replace(
+      standing,
+      h('h2', { id: 'standing-h' }, p('standing_h')),
+      h(
+        'p',
+        { class: 'big', 'data-standing': '' },
+        line?.disqualified
+          ? p('standing_dq')
+          : st.through_round && line
+            ? p('standing', { r: st.through_round, mp: line.mp, dir: wordIn(WORDS, dir), place: line.place ?? '—' })
+            : p('standing_none'),
+      ),
+    );
+  }
+
+  root.replaceChildren(header(p('page')), h('main', { class: 'event-page' }, top, err.box, results, earlier, standing));
+  refresh();
+  return setInterval(refresh, 5000);
+}
+
+/** Starts the pair's page (pair.html). */
+export function main() {
+  const root = /** @type {HTMLElement} */ (document.getElementById('app'));
+  /** @type {ReturnType<typeof setInterval> | undefined} */
+  let timer;
+  const draw = () => {
+    clearInterval(timer);
+    timer = undefined;
+    document.documentElement.lang = lang() === 'en' ? 'en' : 'zh-CN';
+    const id = eventId();
+    const token = id ? fragmentToken() || savedToken(id) : '';
+    if (id && token) {
+      saveToken(id, token);
+      timer = pairPage(root, id, token, draw);
+    } else {
+      enterForm(root, draw);
+    }
+  };
+  onChange((key) => key === 'lang' && draw());
+  draw();
+}
