@@ -612,7 +612,19 @@ pub struct GoujiGame {
     /// The director's reason, where the result is the director's ruling rather than the table's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub adjusted: Option<String>,
+    /// Each team's captain's word on the result (director, or once final).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub confirms: Vec<GameConfirm>,
     pub done: bool,
+}
+
+/// A team captain's word on a game's result: agreed, or disputed with a note.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameConfirm {
+    pub team: String,
+    pub agree: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// A game's result as the engine scored it.

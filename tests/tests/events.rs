@@ -1878,6 +1878,8 @@ async fn play_team_round(addr: SocketAddr, id: &str, token: &str, round: u32, th
 /// reveals the seed; the finished view.
 async fn run_gouji_event(a: SocketAddr, id: &str, people: &[String], think: Duration) -> EventView {
     let mut round = view(a, id).await.round;
+    // Closes refused because a people team's captain had not signed yet.
+    let mut unsigned = 0;
     loop {
         let v = view(a, id).await;
         let next = v.gouji.as_ref().unwrap().next.clone();
@@ -1902,13 +1904,37 @@ async fn run_gouji_event(a: SocketAddr, id: &str, people: &[String], think: Dura
             gouji_round_done(v, round)
         })
         .await;
-        director_post(
-            a,
-            format!("/api/events/{id}/rounds/{round}/close"),
-            json!({}),
-        )
-        .await;
+        // 「每局比赛结束后，由队长或领队签字确认该局比赛结果」: a round whose people team has not
+        // signed does not close (computer teams sign by themselves); once it has, it does.
+        let close = format!("/api/events/{id}/rounds/{round}/close");
+        let (status, refused) = call(a, "POST", &close, Some(DIRECTOR), Some(&json!({}))).await;
+        if status != 200 {
+            assert_eq!(
+                (status, refused["code"].as_str()),
+                (409, Some("event_state")),
+                "{refused}"
+            );
+            unsigned += 1;
+            for token in people {
+                let (status, answer) = call(
+                    a,
+                    "POST",
+                    &format!("/api/events/{id}/confirm"),
+                    None,
+                    Some(&json!({"token": token, "agree": true})),
+                )
+                .await;
+                // A team with a bye, or out, has nothing to sign this round.
+                assert!(status == 200 || status == 409, "{answer}");
+            }
+            director_post(a, close, json!({})).await;
+        }
     }
+    assert_eq!(
+        unsigned > 0,
+        !people.is_empty(),
+        "the people's unsigned games held a close"
+    );
     serde_json::from_value(director_post(a, format!("/api/events/{id}/reveal"), json!({})).await)
         .unwrap()
 }

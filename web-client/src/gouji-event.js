@@ -62,6 +62,9 @@ export const GOUJI_WORDS = {
   side_both: { zh: 'A 队和 B 队', en: 'A and B' },
   submit_rule_game: { zh: '登记改判', en: 'Record the ruling' },
   ruled: { zh: '改判：{reason}', en: 'Ruling: {reason}' },
+  signed: { zh: '队长确认', en: 'Captains' },
+  signed_by: { zh: '{team} 已确认', en: '{team} confirmed' },
+  disputed_by: { zh: '{team} 有异议：{note}', en: '{team} disputes: {note}' },
   deductions_h: { zh: '扣分记录', en: 'Deductions' },
   print_team_cards: { zh: '打印队卡', en: 'Print team cards' },
   card_team: { zh: '第 {n} 队 · {name}', en: 'Team {n} · {name}' },
@@ -162,7 +165,7 @@ export function stageView(s) {
     table(
       { 'data-games': s.round },
       g('games_h'),
-      [g('match_n', { n: '' }).trim(), g('game_n'), g('deal'), g('a_short'), g('b_short'), wordIn(GOUJI_WORDS, 'table_state'), g('result')],
+      [g('match_n', { n: '' }).trim(), g('game_n'), g('deal'), g('a_short'), g('b_short'), wordIn(GOUJI_WORDS, 'table_state'), g('result'), g('signed')],
       s.games.map((/** @type {any} */ x) =>
         h(
           'tr',
@@ -173,7 +176,8 @@ export function stageView(s) {
           h('td', {}, x.a),
           h('td', {}, x.b),
           h('td', {}, boardState(x)),
-          h('td', {}, score(x.result)),
+          h('td', {}, score(x.result), x.adjusted ? h('div', { 'data-adjusted': '' }, g('ruled', { reason: x.adjusted })) : null),
+          h('td', { 'data-signed': '' }, (x.confirms ?? []).map((/** @type {any} */ c) => h('div', { class: c.agree ? '' : 'error-text' }, c.agree ? g('signed_by', { team: c.team }) : g('disputed_by', { team: c.team, note: c.note ?? '' })))),
         ),
       ),
     ),

@@ -383,9 +383,9 @@ function saveToken(id, token) {
 }
 
 /**
- * The pair's (or 够级 team's) corner: sit down, see the table's results, confirm or dispute (80分
- * only: a 够级 game has no record card to sign, its disputes go to the referee at the table).
- * Returns the panel and `setGame`, called once the event's game is known.
+ * The pair's (or 够级 team's) corner: sit down, see the table's results, confirm or dispute: an
+ * 80分 pair its table's record card, a 够级 team's captain the team's games so far
+ * (「由队长或领队签字确认该局比赛结果」).
  * @param {string} id @param {() => string} game the event's game, once known
  */
 function pairPanel(id, game) {
@@ -453,13 +453,7 @@ function pairPanel(id, game) {
     done,
     err.box,
   );
-  return {
-    panel,
-    /** @param {string} g */
-    setGame: (g) => {
-      confirmBox.hidden = g === 'gouji';
-    },
-  };
+  return { panel };
 }
 
 /** The list of events. @param {HTMLElement} root */
@@ -510,7 +504,6 @@ function renderEvent(root, id, gouji) {
       const [ev, st] = await Promise.all([eventCall('GET', base), eventCall('GET', `${base}/standings`)]);
       const fetchedAt = Date.now();
       game = ev.game;
-      pair.setGame(game);
       document.title = `${ev.name} · ${w('standings')}`;
       replace(
         top,

@@ -103,9 +103,9 @@ test('the director runs a 够级 team event in the console; the standings page r
     assert.match(await st.page.textContent('[data-ranking="teams"]') ?? '', /4/);
     assert.ok((await st.page.locator('[data-results] tbody tr').count()) >= 9);
     assert.match(await st.page.textContent('body') ?? '', /最终成绩/);
-    // A 够级 game has no record card to sign: no confirm or dispute buttons for the team.
-    assert.equal(await st.page.isVisible('#confirm'), false);
-    assert.equal(await st.page.isVisible('#dispute'), false);
+    // A team's captain signs its games' results here (「由队长或领队签字确认该局比赛结果」).
+    assert.equal(await st.page.isVisible('#confirm'), true);
+    assert.equal(await st.page.isVisible('#dispute'), true);
     await shot(st.page, String(name));
     // Nothing sticks out sideways (the revealed seed and its commitment wrap; wide tables scroll
     // inside their own box).

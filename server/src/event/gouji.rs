@@ -107,6 +107,9 @@ pub struct Slot {
     /// The director's reason, where `record` is the director's ruling (the table's result
     /// replaced).
     pub adjusted: Option<String>,
+    /// Each team's word on the result (「由队长或领队签字确认该局比赛结果」): `None` agreed,
+    /// `Some(note)` disputed. A ruling clears it: the teams confirm the new result.
+    pub confirms: BTreeMap<String, Option<String>>,
 }
 
 /// What a round is, once drawn.
@@ -842,7 +845,78 @@ impl GoujiEvent {
             })?;
         slot.record = Some(record.clone());
         slot.adjusted = Some(reason);
+        slot.confirms.clear();
         Ok(())
+    }
+
+    /// A team's captain confirms (or disputes, with a note) every result the team has in the
+    /// round so far (「每局比赛结束后，由队长或领队签字确认该局比赛结果」). Games finished later
+    /// are confirmed by a later call.
+    pub fn confirm(
+        &mut self,
+        round: u32,
+        team: u32,
+        agree: bool,
+        note: Option<&str>,
+    ) -> Result<(), Problem> {
+        let name = match self.teams.iter().find(|t| t.number == team) {
+            Some(t) => t.name.clone(),
+            None => return Err(bad(format!("没有第 {team} 队"), format!("no team {team}"))),
+        };
+        let word = match (agree, note) {
+            (true, _) => None,
+            (false, Some(n)) => Some(text(n, MAX_REASON, "异议", "the dispute")?),
+            (false, None) => {
+                return Err(bad(
+                    "有异议请写明原因",
+                    "a dispute says what is wrong (a note)",
+                ))
+            }
+        };
+        let games: Vec<(u32, u32)> = self
+            .seatings(round)
+            .into_iter()
+            .filter(|(s, done)| *done && (s.a == name || s.b == name))
+            .map(|(s, _)| (s.table, s.game))
+            .collect();
+        if games.is_empty() {
+            return Err(not_now(
+                format!("「{name}」这一轮还没有打完的局"),
+                format!("\"{name}\" has no finished game this round yet"),
+            ));
+        }
+        let stage = self
+            .stage_mut(round)
+            .expect("a team with games is in a stage");
+        for key in games {
+            if let Some(slot) = stage.games.get_mut(&key) {
+                slot.confirms.insert(name.clone(), word.clone());
+            }
+        }
+        Ok(())
+    }
+
+    /// The round's finished games a team of people has not agreed to, or disputes: (table,
+    /// game). Computer teams agree by themselves.
+    pub fn unconfirmed(&self, round: u32) -> Vec<(u32, u32)> {
+        let Some(stage) = self.stage(round) else {
+            return Vec::new();
+        };
+        self.seatings(round)
+            .into_iter()
+            .filter(|(s, done)| {
+                *done
+                    && [&s.a, &s.b].into_iter().any(|team| {
+                        let people = self.team(team).is_some_and(|t| !t.bot);
+                        let word = stage
+                            .games
+                            .get(&(s.table, s.game))
+                            .and_then(|slot| slot.confirms.get(team.as_str()));
+                        people && !matches!(word, Some(None))
+                    })
+            })
+            .map(|(s, _)| (s.table, s.game))
+            .collect()
     }
 
     /// The director's 扣该队4分.
@@ -881,12 +955,27 @@ impl GoujiEvent {
         Ok(())
     }
 
-    /// The director closes a round: every game in, every match won, nobody level in the final.
-    pub fn close(&mut self, round: u32) -> Result<(), Problem> {
+    /// The director closes a round: every game in, every match won, nobody level in the final,
+    /// every result confirmed by both teams unless `forced`.
+    pub fn close(&mut self, round: u32, forced: bool) -> Result<(), Problem> {
         if !self.round_complete(round) {
             return Err(not_now(
                 format!("第 {round} 轮还有局没有成绩（或还要加赛）"),
                 format!("round {round} has games without a result (or an extra game to play)"),
+            ));
+        }
+        let open = self.unconfirmed(round);
+        if !forced && !open.is_empty() {
+            let games: Vec<String> = open.iter().map(|(t, g)| format!("{t}-{g}")).collect();
+            return Err(not_now(
+                format!(
+                    "这些局（桌-局）的成绩还没有双方队长确认（或有异议）：{}；裁判长可强制结束本轮",
+                    games.join("、")
+                ),
+                format!(
+                    "these games (table-game) are not confirmed by both captains (or disputed): {}; the director may force the close",
+                    games.join(", ")
+                ),
             ));
         }
         let stage = self.stage(round).expect("complete");
@@ -994,6 +1083,19 @@ impl GoujiEvent {
                         .filter(|_| results)
                         .map(result_view),
                     adjusted: slot.and_then(|x| x.adjusted.clone()).filter(|_| results),
+                    confirms: slot
+                        .filter(|_| results)
+                        .map(|x| {
+                            x.confirms
+                                .iter()
+                                .map(|(team, word)| protocol::GameConfirm {
+                                    team: team.clone(),
+                                    agree: word.is_none(),
+                                    note: word.clone(),
+                                })
+                                .collect()
+                        })
+                        .unwrap_or_default(),
                     done,
                 }
             })
@@ -1165,7 +1267,7 @@ mod tests {
             play_open(&mut g, 1, &level());
         }
         assert!(!g.round_complete(1));
-        assert_eq!(g.close(1).unwrap_err().code, codes::EVENT_STATE);
+        assert_eq!(g.close(1, false).unwrap_err().code, codes::EVENT_STATE);
         // Level on points, 头科 and 大落: game 7 is the extra game; B takes 头科 and wins.
         let open = g.open_now(1);
         assert_eq!((open[0].game, open[0].extra), (7, true));
@@ -1179,7 +1281,7 @@ mod tests {
             },
         );
         assert_eq!(g.matches(1)[0].2.winner.as_deref(), Some(b.as_str()));
-        g.close(1).unwrap();
+        g.close(1, false).unwrap();
         assert_eq!(g.left_count(), 6);
 
         // The final: every table one deal a game; then two teams level get an extra game.
@@ -1236,7 +1338,7 @@ mod tests {
             Some(extra.a.clone()),
             "A took 头科 in the extra game"
         );
-        g.close(2).unwrap();
+        g.close(2, false).unwrap();
         assert!(g.over(2));
         assert_eq!(g.start_round(3).unwrap_err().code, codes::EVENT_STATE);
     }
@@ -1272,7 +1374,7 @@ mod tests {
         // Everyone is still level: the library leaves them unplaced, and they share place 1.
         let st = g.final_standings().unwrap();
         assert!(st.iter().all(|s| s.place().is_none()));
-        g.close(1).unwrap();
+        g.close(1, false).unwrap();
         assert!(g.over(1));
     }
 
@@ -1340,7 +1442,82 @@ mod tests {
         );
         // The typed form reads back to the same record.
         assert_eq!(record_of(&result_view(&won_by_a)).unwrap(), won_by_a);
-        g.close(1).unwrap();
+        g.close(1, false).unwrap();
+    }
+
+    #[test]
+    fn a_people_teams_captain_signs_its_games_before_the_round_closes() {
+        // Seven teams, the first of people: one knockout match in round 1.
+        let mut g = GoujiEvent::create(Some(2), None).unwrap();
+        let mut e = entries(7);
+        e[0].bot = false;
+        e[0].names = vec!["甲".into(), "乙".into(), "丙".into()];
+        g.register(&e).unwrap();
+        g.start_round(1).unwrap();
+        let mut drawn = draw_for(&g, 1, &rules::deal::Seed([7; 32])).unwrap();
+        // Put the people team in the match (the draw is the seed's; the test needs it playing).
+        let k = drawn.knockout.as_mut().unwrap();
+        let people = g.teams[0].name.clone();
+        if k.matches[0].a != people && k.matches[0].b != people {
+            k.byes.retain(|t| t != &people);
+            let was = std::mem::replace(&mut k.matches[0].a, people.clone());
+            k.byes.push(was);
+        }
+        g.draw(1, &drawn).unwrap();
+        let a_wins = GameRecord {
+            a: 2,
+            first: Some(Side::A),
+            ..level()
+        };
+        // Nothing finished: nothing to sign.
+        assert_eq!(
+            g.confirm(1, 1, true, None).unwrap_err().code,
+            codes::EVENT_STATE
+        );
+        for _ in 1..=3 {
+            play_open(&mut g, 1, &a_wins);
+        }
+        // A dispute needs its note; the people's team signs games 1–3.
+        assert_eq!(
+            g.confirm(1, 1, false, None).unwrap_err().code,
+            codes::BAD_REQUEST
+        );
+        assert_eq!(
+            g.confirm(1, 99, true, None).unwrap_err().code,
+            codes::BAD_REQUEST
+        );
+        g.confirm(1, 1, true, None).unwrap();
+        assert!(
+            g.unconfirmed(1).is_empty(),
+            "the computer team signs by itself"
+        );
+        for _ in 4..=MATCH_GAMES {
+            play_open(&mut g, 1, &a_wins);
+        }
+        assert!(g.round_complete(1));
+        assert_eq!(
+            g.unconfirmed(1),
+            vec![(1, 4), (1, 5), (1, 6)],
+            "games finished since"
+        );
+        assert_eq!(g.close(1, false).unwrap_err().code, codes::EVENT_STATE);
+        // A dispute holds the close too; signing again settles it; a ruling asks for it again.
+        g.confirm(1, 1, false, Some("第5局大落记错")).unwrap();
+        assert_eq!(g.unconfirmed(1).len(), MATCH_GAMES as usize);
+        g.confirm(1, 1, true, None).unwrap();
+        assert!(g.unconfirmed(1).is_empty());
+        g.adjust(1, 1, 5, &a_wins, "改判：大落更正").unwrap();
+        assert_eq!(g.unconfirmed(1), vec![(1, 5)]);
+        let view = g.games_view(1, true, |_| None);
+        assert!(view
+            .iter()
+            .find(|x| x.game == 5)
+            .unwrap()
+            .confirms
+            .is_empty());
+        assert_eq!(view.iter().find(|x| x.game == 4).unwrap().confirms.len(), 1);
+        // The director may force the close over a missing signature.
+        g.close(1, true).unwrap();
     }
 
     #[test]

@@ -905,10 +905,25 @@ impl Events {
         let slot = self.slot(id)?;
         let mut live = slot.lock().await;
         if live.event.gouji.is_some() {
-            return Err(not_now(
-                "够级比赛的成绩由服务器从牌桌读出，不需要确认；有异议请找裁判",
-                "a 够级 event's results are read from the tables: nothing to confirm; call the referee over a dispute",
-            ));
+            // 够级: the team's captain (the team token) signs for the team's games so far.
+            let team = self.team_of(&live, &c.token)?.number;
+            let round = live
+                .event
+                .playing()
+                .ok_or_else(|| not_now("现在没有进行中的一轮", "no round is being played"))?;
+            self.tick(&mut live).await;
+            self.commit(
+                &mut live,
+                EventAction::ConfirmGames {
+                    round,
+                    team,
+                    agree: c.agree,
+                    note: c.note,
+                },
+            )
+            .await?;
+            drop(live);
+            return self.pair_status(id, &c.token).await;
         }
         let pair = self.pair_of(&live, &c.token)?.clone();
         let round = live

@@ -153,6 +153,14 @@ pub enum EventAction {
         points: i32,
         reason: String,
     },
+    /// 够级: a team's captain confirmed (or disputed) the team's results of the round so far.
+    ConfirmGames {
+        round: u32,
+        team: u32,
+        agree: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
+    },
     /// 够级: the director's ruling on a finished game: its result replaced.
     AdjustGame {
         round: u32,
@@ -185,6 +193,7 @@ impl EventAction {
             EventAction::GameResult { .. } => "game_result",
             EventAction::TeamDeduction { .. } => "team_deduction",
             EventAction::AdjustGame { .. } => "adjust_game",
+            EventAction::ConfirmGames { .. } => "confirm_games",
         }
     }
 }
@@ -598,9 +607,18 @@ impl Event {
                 in_play(round)?;
                 g.adjust(*round, *table, *game, record, reason)
             }
-            EventAction::CloseRound { round, .. } => {
+            EventAction::ConfirmGames {
+                round,
+                team,
+                agree,
+                note,
+            } => {
                 in_play(round)?;
-                g.close(*round)?;
+                g.confirm(*round, *team, *agree, note.as_deref())
+            }
+            EventAction::CloseRound { round, forced } => {
+                in_play(round)?;
+                g.close(*round, *forced)?;
                 self.closed = *round;
                 Ok(())
             }
@@ -818,7 +836,8 @@ impl Event {
             | EventAction::GameOpened { .. }
             | EventAction::GameResult { .. }
             | EventAction::TeamDeduction { .. }
-            | EventAction::AdjustGame { .. } => Err(bad(
+            | EventAction::AdjustGame { .. }
+            | EventAction::ConfirmGames { .. } => Err(bad(
                 format!("80分比赛没有这一步（{}）", action.name()),
                 format!("an 80分 event has no {} step", action.name()),
             )),
