@@ -586,6 +586,13 @@ pub struct GoujiMatch {
     /// Six games in and level on points, 头科 and 大落: an extra game is played.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub extra_game_needed: bool,
+    /// Its extra games are all played and it is still level: the director draws lots
+    /// (`POST /api/events/{id}/lot`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lot_needed: bool,
+    /// Decided by the director's lot: the reason (director, or once final).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lot: Option<String>,
 }
 
 /// One game at one table.
@@ -657,6 +664,16 @@ pub struct GameAdjustIn {
     pub table: u32,
     pub game: u32,
     pub result: GoujiGameResult,
+    pub reason: String,
+}
+
+/// `POST /api/events/{id}/lot` (director, 够级): the lot drawn in person for a knockout match
+/// still level after its extra games; `winner` is a team of that match, by name or number.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LotIn {
+    pub table: u32,
+    pub winner: String,
     pub reason: String,
 }
 

@@ -2393,6 +2393,36 @@ async fn the_director_rules_on_a_finished_gouji_game() {
             "{body}: {answer}"
         );
     }
+    // A lot (抽签) is for a match whose 12 extra games left it level: refused on this one, which
+    // is still being played (409), for a team not in it (400), and to anyone but the director.
+    let stage = view(a, &id).await.gouji.unwrap().stages[0].clone();
+    let (team_a, bye) = (stage.matches[0].a.clone(), stage.byes[0].clone());
+    assert!(!stage.matches[0].lot_needed);
+    let number_a = view(a, &id)
+        .await
+        .gouji
+        .unwrap()
+        .teams
+        .iter()
+        .find(|t| t.name == team_a)
+        .unwrap()
+        .number
+        .to_string();
+    let lot = format!("/api/events/{id}/lot");
+    for (auth, winner, status, code) in [
+        (None, team_a.as_str(), 403, "not_director"),
+        (Some(DIRECTOR), team_a.as_str(), 409, "event_state"),
+        (Some(DIRECTOR), number_a.as_str(), 409, "event_state"),
+        (Some(DIRECTOR), bye.as_str(), 400, "bad_request"),
+    ] {
+        let body = json!({"table": 1, "winner": winner, "reason": "抽签"});
+        let (got, answer) = call(a, "POST", &lot, auth, Some(&body)).await;
+        assert_eq!(
+            (got, answer["code"].as_str()),
+            (status, Some(code)),
+            "{body}: {answer}"
+        );
+    }
     // Nothing changed (the bots go on playing: the log may have grown, but by no ruling).
     let unchanged = view(a, &id).await;
     assert!(unchanged.gouji.as_ref().unwrap().stages[0]
@@ -2427,4 +2457,11 @@ async fn the_director_rules_on_a_finished_gouji_game() {
         .filter(|e| e.action.contains("\"type\":\"adjust_game\""))
         .count();
     assert_eq!(logged, 1, "the ruling is in the event's log, once");
+    assert!(
+        stored[0]
+            .log
+            .iter()
+            .all(|e| !e.action.contains("\"type\":\"lot\"")),
+        "no lot was logged"
+    );
 }

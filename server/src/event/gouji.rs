@@ -126,6 +126,17 @@ pub struct Stage {
     pub games: BTreeMap<(u32, u32), Slot>,
     /// Team deductions made during the round, with the reason.
     pub deductions: Vec<TeamDeduction>,
+    /// table → the director's lot for a knockout match its extra games left undecided.
+    pub lots: BTreeMap<u32, Lot>,
+}
+
+/// A lot the director drew in person for a knockout match still level after its
+/// [`MAX_EXTRA_GAMES`] extra games (each settling nothing): the match has no other way to end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lot {
+    /// The team the lot named, by name (as the draw and the library name teams).
+    pub winner: String,
+    pub reason: String,
 }
 
 /// Who plays one game where: the runner opens it, the view shows it.
@@ -227,7 +238,20 @@ impl Stage {
             let Ok(r) = match_result(&m) else {
                 return (m, game - MATCH_GAMES, None);
             };
-            if !r.extra_game_needed || game >= MATCH_GAMES + MAX_EXTRA_GAMES {
+            if !r.extra_game_needed {
+                return (m, game - MATCH_GAMES, None);
+            }
+            if game >= MATCH_GAMES + MAX_EXTRA_GAMES {
+                // Spent and still level: only the director's lot can end it. The library
+                // orders two teams level on everything by their extra-game wins alone, so the
+                // lot is given to it as one won (the views say it was a lot).
+                if let Some(lot) = self.lots.get(&table) {
+                    let loser = if lot.winner == a { b } else { a };
+                    m.extra_games.push(ExtraGame {
+                        winner: lot.winner.clone(),
+                        loser: loser.to_string(),
+                    });
+                }
                 return (m, game - MATCH_GAMES, None);
             }
             game += 1;
@@ -694,6 +718,7 @@ impl GoujiEvent {
             kind: None,
             games: BTreeMap::new(),
             deductions: Vec::new(),
+            lots: BTreeMap::new(),
         });
         Ok(())
     }
@@ -881,6 +906,95 @@ impl GoujiEvent {
         Ok(())
     }
 
+    /// A knockout match whose [`MAX_EXTRA_GAMES`] extra games are played and left it level (no
+    /// lot drawn yet): the director must draw lots.
+    pub fn lot_needed(&self, round: u32, table: u32) -> bool {
+        let Some(stage) = self.stage(round) else {
+            return false;
+        };
+        let Some(Kind::Knockout(k)) = &stage.kind else {
+            return false;
+        };
+        let Some(m) = k.matches.get((table as usize).wrapping_sub(1)) else {
+            return false;
+        };
+        let (tm, extras, next) = stage.team_match(table, &m.a, &m.b);
+        next.is_none()
+            && extras >= MAX_EXTRA_GAMES
+            && !stage.lots.contains_key(&table)
+            && match_result(&tm).is_ok_and(|r| r.extra_game_needed)
+    }
+
+    /// A team by its name or, typed as digits, its number.
+    pub fn team_named(&self, typed: &str) -> Option<&Team> {
+        let typed = typed.trim();
+        self.team(typed).or_else(|| {
+            let n: u32 = typed.parse().ok()?;
+            self.teams.iter().find(|t| t.number == n)
+        })
+    }
+
+    /// The director's lot (抽签) for a knockout match its extra games left undecided: `winner`
+    /// (a team's name or number) takes the match. Only then: a match that can still be decided
+    /// by play is refused, so a lot never replaces a game.
+    pub fn lot(
+        &mut self,
+        round: u32,
+        table: u32,
+        winner: &str,
+        reason: &str,
+    ) -> Result<(), Problem> {
+        let stage = self
+            .stage(round)
+            .ok_or_else(|| not_now("这一轮没有开始", "that round has not started"))?;
+        let Some(Kind::Knockout(k)) = &stage.kind else {
+            return Err(not_now(
+                "抽签只用于淘汰赛：决赛加赛用完仍并列的队伍名次并列",
+                "lots are for knockout matches: teams of the final still level after its extra games share their place",
+            ));
+        };
+        let Some(m) = k.matches.get((table as usize).wrapping_sub(1)) else {
+            return Err(bad(
+                format!("第 {round} 轮没有第 {table} 桌的对阵"),
+                format!("round {round} has no match at table {table}"),
+            ));
+        };
+        let team = self.team_named(winner).map(|t| t.name.clone());
+        let Some(name) = team.filter(|n| *n == m.a || *n == m.b) else {
+            return Err(bad(
+                format!(
+                    "「{winner}」不是第 {table} 桌对阵的一方（{} 对 {}）",
+                    m.a, m.b
+                ),
+                format!(
+                    "\"{winner}\" is not a team of the match at table {table} ({} v {})",
+                    m.a, m.b
+                ),
+            ));
+        };
+        if stage.lots.contains_key(&table) {
+            return Err(not_now(
+                format!("第 {table} 桌已经抽过签"),
+                format!("the match at table {table} has had its lot drawn"),
+            ));
+        }
+        if !self.lot_needed(round, table) {
+            return Err(not_now(
+                format!("第 {table} 桌的对阵还能由比赛决定：{MAX_EXTRA_GAMES} 局加赛都打完仍不分胜负才抽签"),
+                format!("the match at table {table} can still be decided by play: lots are drawn only once its {MAX_EXTRA_GAMES} extra games have left it level"),
+            ));
+        }
+        let reason = text(reason, MAX_REASON, "理由", "the reason")?;
+        self.stage_mut(round).expect("checked").lots.insert(
+            table,
+            Lot {
+                winner: name,
+                reason,
+            },
+        );
+        Ok(())
+    }
+
     /// The director closes a round: every game in, every match won, nobody level in the final.
     pub fn close(&mut self, round: u32) -> Result<(), Problem> {
         if !self.round_complete(round) {
@@ -939,6 +1053,12 @@ impl GoujiEvent {
                     played: tm.games.len() as u32,
                     winner: r.winner.clone().filter(|_| results),
                     extra_game_needed: r.extra_game_needed,
+                    lot_needed: self.lot_needed(round, table),
+                    lot: self
+                        .stage(round)
+                        .and_then(|s| s.lots.get(&table))
+                        .filter(|_| results && r.winner.is_some())
+                        .map(|l| l.reason.clone()),
                     a: tm.a,
                     b: tm.b,
                 }
@@ -1274,6 +1394,82 @@ mod tests {
         assert!(st.iter().all(|s| s.place().is_none()));
         g.close(1).unwrap();
         assert!(g.over(1));
+    }
+
+    #[test]
+    fn a_knockout_match_level_after_its_extra_games_is_decided_by_the_directors_lot() {
+        // Seven teams: one knockout match at table 1. Six level games, then every extra game
+        // a forfeit on level points with no 头科 (settling nothing).
+        let mut g = drawn(7);
+        for _ in 1..=MATCH_GAMES {
+            play_open(&mut g, 1, &level());
+        }
+        let (a, b) = {
+            let m = &g.matches(1)[0].1;
+            (m.a.clone(), m.b.clone())
+        };
+        let b_number = g.team(&b).unwrap().number;
+        for extra in 1..=MAX_EXTRA_GAMES {
+            // Not spent yet: a lot is refused (409) and changes nothing.
+            let err = g.lot(1, 1, &a, "抽签").unwrap_err();
+            assert_eq!(
+                err.code,
+                codes::EVENT_STATE,
+                "after {} extra games",
+                extra - 1
+            );
+            assert!(!g.lot_needed(1, 1));
+            assert_eq!(play_open(&mut g, 1, &level()), 1);
+        }
+        assert!(g.open_now(1).is_empty(), "no thirteenth extra game");
+        assert!(g.lot_needed(1, 1));
+        assert!(g.matches(1)[0].2.winner.is_none());
+        assert!(!g.round_complete(1));
+        assert_eq!(g.close(1).unwrap_err().code, codes::EVENT_STATE);
+        assert!(
+            g.match_view(1, false)[0].lot_needed,
+            "the console offers the lot"
+        );
+
+        // Refused, changing nothing: a team not in the match, a table with no match, no reason.
+        let other = g.teams.iter().find(|t| t.name != a && t.name != b).unwrap();
+        let (other_name, other_number) = (other.name.clone(), other.number.to_string());
+        for (table, who) in [
+            (1, other_name.as_str()),
+            (1, other_number.as_str()),
+            (1, "无此队"),
+            (2, a.as_str()),
+        ] {
+            assert_eq!(
+                g.lot(1, table, who, "抽签").unwrap_err().code,
+                codes::BAD_REQUEST,
+                "{table} {who}"
+            );
+        }
+        assert_eq!(g.lot(1, 1, &a, " ").unwrap_err().code, codes::BAD_REQUEST);
+        assert!(g.lot_needed(1, 1), "nothing changed");
+
+        // B, typed as its number, wins the lot: the match is B's and the round can close.
+        g.lot(1, 1, &b_number.to_string(), "双方队长在裁判长面前抽签")
+            .unwrap();
+        assert_eq!(g.matches(1)[0].2.winner.as_deref(), Some(b.as_str()));
+        assert!(!g.lot_needed(1, 1));
+        let seen = &g.match_view(1, true)[0];
+        assert_eq!(seen.lot.as_deref(), Some("双方队长在裁判长面前抽签"));
+        assert_eq!(
+            g.match_view(1, false)[0].lot,
+            None,
+            "the public sees no result while it runs"
+        );
+        assert_eq!(
+            g.lot(1, 1, &a, "再抽").unwrap_err().code,
+            codes::EVENT_STATE,
+            "once"
+        );
+        assert!(g.round_complete(1));
+        g.close(1).unwrap();
+        assert!(g.left.iter().all(|gr| !gr.teams.contains(&a)), "A is out");
+        assert_eq!(g.left_count(), 6);
     }
 
     #[test]

@@ -161,6 +161,14 @@ pub enum EventAction {
         record: tournament::gouji::GameRecord,
         reason: String,
     },
+    /// 够级: the director drew lots in person for a knockout match still level after its extra
+    /// games; `winner` is the team's name.
+    Lot {
+        round: u32,
+        table: u32,
+        winner: String,
+        reason: String,
+    },
 }
 
 impl EventAction {
@@ -185,6 +193,7 @@ impl EventAction {
             EventAction::GameResult { .. } => "game_result",
             EventAction::TeamDeduction { .. } => "team_deduction",
             EventAction::AdjustGame { .. } => "adjust_game",
+            EventAction::Lot { .. } => "lot",
         }
     }
 }
@@ -598,6 +607,15 @@ impl Event {
                 in_play(round)?;
                 g.adjust(*round, *table, *game, record, reason)
             }
+            EventAction::Lot {
+                round,
+                table,
+                winner,
+                reason,
+            } => {
+                in_play(round)?;
+                g.lot(*round, *table, winner, reason)
+            }
             EventAction::CloseRound { round, .. } => {
                 in_play(round)?;
                 g.close(*round)?;
@@ -818,7 +836,8 @@ impl Event {
             | EventAction::GameOpened { .. }
             | EventAction::GameResult { .. }
             | EventAction::TeamDeduction { .. }
-            | EventAction::AdjustGame { .. } => Err(bad(
+            | EventAction::AdjustGame { .. }
+            | EventAction::Lot { .. } => Err(bad(
                 format!("80分比赛没有这一步（{}）", action.name()),
                 format!("an 80分 event has no {} step", action.name()),
             )),
