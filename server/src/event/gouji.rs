@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use protocol::{
     EntryIn, GoujiFinalGroups, GoujiGame, GoujiGameResult, GoujiGroup, GoujiMatch, Problem,
-    Refusal, SeatIndex, TeamDeductionLine, TeamInfo, Words,
+    Refusal, SeatIndex, TeamDeductionLine, TeamGame, TeamInfo, TeamStatus, TeamTotal, Words,
 };
 use serde::{Deserialize, Serialize};
 
@@ -1120,6 +1120,144 @@ impl GoujiEvent {
             .collect()
     }
 
+    /// A team's own view (its token's page): the round it plays now, or the one it went out
+    /// in, with its match, its games and their results, its totals. Only its own games: another
+    /// match's results stay the director's until the public may see them.
+    pub fn team_status(&self, team: &str, latest: u32) -> TeamStatus {
+        let out =
+            !self.left.is_empty() && !self.left.iter().any(|g| g.teams.iter().any(|t| t == team));
+        let round = if out {
+            (1..=latest)
+                .rev()
+                .find(|&r| self.plays_in(r, team))
+                .unwrap_or(latest)
+        } else {
+            latest
+        };
+        let mut st = TeamStatus {
+            name: team.to_string(),
+            stage: "waiting".into(),
+            round,
+            opponent: None,
+            final_group: None,
+            final_groups: None,
+            games: Vec::new(),
+            totals: Vec::new(),
+            winner: None,
+            lot: None,
+            out_round: out.then_some(round),
+        };
+        let Some(stage) = self.stage(round) else {
+            return st;
+        };
+        let now = self.open_for(round, team).map(|(s, _)| (s.table, s.game));
+        // In game order (the final's seatings are listed table by table).
+        let mut seatings = self.seatings(round);
+        seatings.sort_by_key(|(s, _)| (s.game, s.table));
+        let mine: Vec<TeamGame> = seatings
+            .into_iter()
+            .filter(|(s, _)| s.a == team || s.b == team)
+            .map(|(s, done)| {
+                let slot = stage.games.get(&(s.table, s.game));
+                let ours_a = s.a == team;
+                TeamGame {
+                    table: s.table,
+                    game: s.game,
+                    extra: s.extra,
+                    side: if ours_a { "a" } else { "b" }.into(),
+                    opponent: if ours_a { s.b.clone() } else { s.a.clone() },
+                    done,
+                    now: now == Some((s.table, s.game)),
+                    result: slot.and_then(|x| x.record.as_ref()).map(result_view),
+                    adjusted: slot.and_then(|x| x.adjusted.clone()),
+                }
+            })
+            .collect();
+        match &stage.kind {
+            None => {}
+            Some(Kind::Knockout(k)) => {
+                let Some((i, m)) = k
+                    .matches
+                    .iter()
+                    .enumerate()
+                    .find(|(_, m)| m.a == team || m.b == team)
+                else {
+                    st.stage = "bye".into();
+                    return st;
+                };
+                st.stage = if out { "out" } else { "knockout" }.into();
+                st.opponent = Some(if m.a == team {
+                    m.b.clone()
+                } else {
+                    m.a.clone()
+                });
+                let table = i as u32 + 1;
+                let (tm, _, _) = stage.team_match(table, &m.a, &m.b);
+                if let Ok(r) = match_result(&tm) {
+                    // Ours first, then the opponent's.
+                    let mut lines: Vec<&TeamStanding> = r.standings.iter().collect();
+                    lines.sort_by_key(|l| l.team != team);
+                    st.totals = lines
+                        .into_iter()
+                        .map(|l| TeamTotal {
+                            team: l.team.clone(),
+                            points: l.points,
+                            firsts: l.firsts,
+                            lasts: l.lasts,
+                            deducted: l.deducted,
+                        })
+                        .collect();
+                    st.lot = stage
+                        .lots
+                        .get(&table)
+                        .filter(|_| r.winner.is_some())
+                        .map(|l| l.reason.clone());
+                    st.winner = r.winner;
+                }
+            }
+            Some(Kind::Final(groups)) => {
+                st.stage = "final".into();
+                st.final_group = Some(
+                    if groups.a.iter().any(|t| t == team) {
+                        "A"
+                    } else {
+                        "B"
+                    }
+                    .into(),
+                );
+                st.final_groups = Some(GoujiFinalGroups {
+                    a: groups.a.to_vec(),
+                    b: groups.b.to_vec(),
+                });
+                let deducted: i32 = stage
+                    .deductions
+                    .iter()
+                    .filter(|d| d.team == team)
+                    .map(|d| d.points)
+                    .sum();
+                let played = mine.iter().filter_map(|x| {
+                    let r = stage.record(x.table, x.game)?;
+                    Some((r, if x.side == "a" { Side::A } else { Side::B }))
+                });
+                let mut total = TeamTotal {
+                    team: team.to_string(),
+                    points: -deducted,
+                    firsts: 0,
+                    lasts: 0,
+                    deducted,
+                };
+                for (r, side) in played {
+                    total.points += r.points(side);
+                    total.firsts += r.firsts(side);
+                    total.lasts += r.lasts(side);
+                }
+                st.totals = vec![total];
+            }
+        }
+        st.games = mine;
+        st
+    }
+
     pub fn deductions_view(&self, round: u32) -> Vec<TeamDeductionLine> {
         self.stage(round)
             .map(|s| {
@@ -1470,6 +1608,97 @@ mod tests {
         g.close(1).unwrap();
         assert!(g.left.iter().all(|gr| !gr.teams.contains(&a)), "A is out");
         assert_eq!(g.left_count(), 6);
+    }
+
+    #[test]
+    fn a_team_sees_its_own_match_and_games_and_no_other() {
+        let seed = rules::deal::Seed([7; 32]);
+        let mut g = drawn(7);
+        let (a, b) = {
+            let m = &g.matches(1)[0].1;
+            (m.a.clone(), m.b.clone())
+        };
+        let bye = g.byes(1)[0].clone();
+        assert_eq!(g.team_status(&bye, 1).stage, "bye");
+        let st = g.team_status(&b, 1);
+        assert_eq!(
+            (st.stage.as_str(), st.opponent.as_deref()),
+            ("knockout", Some(a.as_str()))
+        );
+        assert_eq!(st.games.len(), MATCH_GAMES as usize);
+        assert!(st
+            .games
+            .iter()
+            .all(|x| x.side == "b" && x.opponent == a && !x.done));
+        assert!(st.games[0].now && !st.games[1].now, "game 1 is played now");
+
+        // Game 1: A takes 头科, B a 大落, 3:−3. B sees it, and the match totals, both teams.
+        let won_by_a = GameRecord {
+            a: 3,
+            b: -3,
+            first: Some(Side::A),
+            last: vec![Side::B],
+        };
+        play_open(&mut g, 1, &won_by_a);
+        let st = g.team_status(&b, 1);
+        assert_eq!(st.games[0].result, Some(result_view(&won_by_a)));
+        assert!(st.games[1].now);
+        let totals: Vec<(&str, i32, u32, u32)> = st
+            .totals
+            .iter()
+            .map(|t| (t.team.as_str(), t.points, t.firsts, t.lasts))
+            .collect();
+        assert_eq!(
+            totals,
+            vec![(b.as_str(), -3, 0, 1), (a.as_str(), 3, 1, 0)],
+            "ours first"
+        );
+        assert_eq!(st.winner, None);
+
+        // The rest level: A wins the match; B is out after the round closes, its match kept.
+        for _ in 2..=MATCH_GAMES {
+            play_open(&mut g, 1, &level());
+        }
+        g.close(1).unwrap();
+        g.start_round(2).unwrap();
+        let drawn = draw_for(&g, 2, &seed).unwrap();
+        g.draw(2, &drawn).unwrap();
+        let out = g.team_status(&b, 2);
+        assert_eq!(
+            (out.stage.as_str(), out.out_round, out.round),
+            ("out", Some(1), 1)
+        );
+        assert_eq!(out.winner.as_deref(), Some(a.as_str()));
+        assert!(out.games.iter().all(|x| x.done && !x.now));
+
+        // The final: A's group, its three games at the tables of the rotation, no other game.
+        let st = g.team_status(&a, 2);
+        assert_eq!(st.stage, "final");
+        let groups = st.final_groups.clone().unwrap();
+        let group = st.final_group.clone().unwrap();
+        let (mine, step): (&Vec<String>, i64) = if group == "A" {
+            (&groups.a, 1)
+        } else {
+            (&groups.b, -1)
+        };
+        let start = mine.iter().position(|t| *t == a).unwrap() as i64;
+        let tables: Vec<u32> = st.games.iter().map(|x| x.table).collect();
+        let rotation: Vec<u32> = (0..3)
+            .map(|k| ((start + step * k).rem_euclid(3) + 1) as u32)
+            .collect();
+        assert_eq!(tables, rotation, "A teams move 1→2→3, B teams 3→2→1");
+        assert!(st
+            .games
+            .iter()
+            .all(|x| x.side == group.to_lowercase() && x.opponent != a));
+        assert_eq!(st.games.iter().filter(|x| x.now).count(), 1);
+        play_open(&mut g, 2, &won_by_a);
+        let st = g.team_status(&a, 2);
+        let first = &st.games[0];
+        assert!(first.done && first.result.is_some());
+        let ours = if group == "A" { 3 } else { -3 };
+        assert_eq!(st.totals.len(), 1, "the final: its own totals only");
+        assert_eq!(st.totals[0].points, ours);
     }
 
     #[test]

@@ -901,6 +901,8 @@ impl Events {
         let live = slot.lock().await;
         if live.event.gouji.is_some() {
             let team = self.team_of(&live, token)?;
+            let g = live.event.gouji.as_ref().expect("a 够级 event");
+            let status = g.team_status(&team.name, live.event.round);
             return Ok(PairStatus {
                 pair: protocol::PairInfo {
                     direction: "team".into(),
@@ -913,6 +915,7 @@ impl Events {
                 round: live.event.round,
                 table: None,
                 earlier: Vec::new(),
+                team: Some(status),
             });
         }
         let pair = self.pair_of(&live, token)?.clone();
@@ -1388,6 +1391,7 @@ impl Events {
                     })
                 })
                 .collect(),
+            team: None,
         }
     }
 }
