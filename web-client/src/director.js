@@ -293,7 +293,8 @@ async function printCards(area, id) {
             h('h2', {}, g('card_team', { n: c.number, name: c.name })),
             h('p', {}, playerNames(c), c.organisation ? ` · ${c.organisation}` : ''),
             h('h3', {}, `${g('team_token')}：`, h('span', { class: 'mono', 'data-token': '' }, c.token)),
-            h('p', {}, g('join_team_at', { url })),
+            // A team follows its own match and sits down on the pair page, with its token.
+            h('p', {}, g('join_team_at', { url: `${location.origin}/pair.html?e=${encodeURIComponent(id)}` })),
           ),
         ),
     );

@@ -23,7 +23,7 @@ import {
 const WORDS = {
   page: { zh: '本对比赛', en: 'Our pair' },
   enter_h: { zh: '进入本对页面', en: 'Open your pair’s page' },
-  enter_hint: { zh: '输入座位卡上的比赛号和对号凭证（例如 ab3d-7kfm-q2xw）。', en: 'Type the event number and the pair token from your seating card (e.g. ab3d-7kfm-q2xw).' },
+  enter_hint: { zh: '输入座位卡上的比赛号和对号凭证（例如 ab3d-7kfm-q2xw）；够级团体赛输入队卡上的队号凭证。', en: 'Type the event number and the pair token from your seating card (e.g. ab3d-7kfm-q2xw); in a 够级 team event, the team token from your team card.' },
   event_no: { zh: '比赛号', en: 'Event number' },
   enter: { zh: '进入', en: 'Open' },
   other_pair: { zh: '换一对', en: 'Another pair' },
