@@ -2112,6 +2112,39 @@ async fn a_gouji_practice_event_runs_from_creation_to_the_revealed_seed() {
         .unwrap()
         .iter()
         .all(|x| x.get("result").is_none()));
+    // The people team's own view (its token on the pair page): its match, or its bye.
+    let me: PairStatus = serde_json::from_value(
+        ok(
+            a,
+            "POST",
+            &format!("/api/events/{id}/pair"),
+            None,
+            json!({"token": people}),
+        )
+        .await,
+    )
+    .unwrap();
+    let mine = me.team.expect("a team's own view");
+    assert_eq!(
+        (me.pair.direction.as_str(), mine.name.as_str()),
+        ("team", "山亭1队")
+    );
+    let m = &k.matches[0];
+    if m.a == mine.name || m.b == mine.name {
+        let theirs = if m.a == mine.name { &m.b } else { &m.a };
+        assert_eq!(
+            (mine.stage.as_str(), mine.opponent.as_ref()),
+            ("knockout", Some(theirs))
+        );
+        assert_eq!(mine.games.len(), 6);
+        assert!(mine
+            .games
+            .iter()
+            .all(|x| &x.opponent == theirs && x.table == 1));
+    } else {
+        assert_eq!(mine.stage, "bye");
+        assert!(mine.games.is_empty() && mine.totals.is_empty());
+    }
 
     // The director deducts 4 points from a team of the match (扣该队4分).
     let in_match = k.matches[0].a.clone();
