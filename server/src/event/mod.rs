@@ -899,9 +899,8 @@ impl Events {
     pub async fn pair_status(&self, id: &str, token: &str) -> Result<PairStatus, Problem> {
         let slot = self.slot(id)?;
         let live = slot.lock().await;
-        if live.event.gouji.is_some() {
+        if let Some(g) = &live.event.gouji {
             let team = self.team_of(&live, token)?;
-            let g = live.event.gouji.as_ref().expect("a 够级 event");
             let status = g.team_status(&team.name, live.event.round);
             return Ok(PairStatus {
                 pair: protocol::PairInfo {
