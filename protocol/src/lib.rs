@@ -787,6 +787,10 @@ pub struct TeamStatus {
     /// `"out"`: the round it lost.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub out_round: Option<u32>,
+    /// The knockout matches it played (and won) before this round, oldest first, each as above
+    /// (their own `earlier` empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier: Vec<TeamStatus>,
 }
 
 /// One game of a team, from its side of the table.

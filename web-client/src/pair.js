@@ -202,9 +202,14 @@ function teamMatch(ev, me) {
   } else if (playing && (t.stage === 'knockout' || t.stage === 'final') && !t.winner && t.games.some((/** @type {any} */ x) => !x.done)) {
     where.push(h('p', {}, p('t_wait')));
   }
-  const games = t.games && t.games.length
+  return { where, games: teamGames(t), totals: teamTotals(t), canSit: Boolean(playing && now) };
+}
+
+/** A team's games of one round, from its side. @param {any} t */
+function teamGames(t) {
+  return t.games && t.games.length
     ? table(
-        { 'data-team-games': '' },
+        { 'data-team-games': t.round },
         p('t_games_h'),
         [p('t_game'), p('t_table'), p('t_vs'), p('t_side'), p('t_score'), p('t_state')],
         t.games.map((/** @type {any} */ x) =>
@@ -221,7 +226,11 @@ function teamMatch(ev, me) {
         ),
       )
     : null;
-  const totals = t.totals && t.totals.length
+}
+
+/** A team's totals of one round (its knockout match's two teams, or itself in the final). @param {any} t */
+function teamTotals(t) {
+  return t.totals && t.totals.length
     ? table(
         { 'data-totals': '' },
         p(t.stage === 'final' ? 't_totals_final_h' : 't_totals_h'),
@@ -231,7 +240,20 @@ function teamMatch(ev, me) {
         ),
       )
     : null;
-  return { where, games, totals, canSit: Boolean(playing && now) };
+}
+
+/** The knockout matches a team played before this round. @param {any[]} rounds */
+function teamEarlier(rounds) {
+  return rounds.map((r) =>
+    h(
+      'div',
+      { 'data-earlier': r.round },
+      h('h3', {}, p('t_knockout', { r: r.round, t: r.games[0]?.table ?? '' }), ' · ', p('t_opponent', { team: r.opponent ?? '' })),
+      r.winner ? h('p', {}, p('t_won', { team: r.winner }), r.lot ? p('t_lot', { reason: r.lot }) : '') : null,
+      teamGames(r),
+      teamTotals(r),
+    ),
+  );
 }
 
 /**
@@ -298,6 +320,9 @@ function pairPage(root, id, token, redraw) {
     if (me.direction === 'team' && me.team) {
       // A 够级 team token: the team's own match.
       document.title = `${ev.name} · ${p('team_page')}`;
+      // The bar was drawn before the token said it is a team's.
+      const bar = root.querySelector('.topbar .title');
+      if (bar) bar.textContent = p('team_page');
       const t = teamMatch(ev, me);
       replace(
         top,
@@ -309,7 +334,8 @@ function pairPage(root, id, token, redraw) {
       );
       results.hidden = !t.games;
       if (t.games) replace(results, h('h2', { id: 'results-h' }, p('t_games_h')), t.games, h('p', { class: 'hint' }, p('t_mine')));
-      earlier.hidden = true;
+      earlier.hidden = !me.team.earlier || me.team.earlier.length === 0;
+      if (!earlier.hidden) replace(earlier, h('h2', { id: 'earlier-h' }, p('earlier_h')), teamEarlier(me.team.earlier));
       standing.hidden = !t.totals;
       if (t.totals) replace(standing, h('h2', { id: 'standing-h' }, p(me.team.stage === 'final' ? 't_totals_final_h' : 't_totals_h')), t.totals);
       return;

@@ -48,6 +48,7 @@ test('a 够级 team follows its own match on its page', { timeout: 420_000 }, as
   await phone.page.waitForSelector('[data-team="1"]');
   assert.match(await phone.page.textContent('[data-team]') ?? '', /本队：第 1 队 · 山亭1队 · 张三 \/ 李四 \/ 王五/);
   assert.match(await phone.page.textContent('main') ?? '', /比赛还没开始/);
+  assert.equal(await phone.page.textContent('.topbar .title'), '本队比赛');
   assert.equal(await phone.page.locator('#sit').count(), 0);
 
   // The final: the team's group, the game now, its table and side, the three tables it plays.

@@ -1134,6 +1134,17 @@ impl GoujiEvent {
         } else {
             latest
         };
+        let mut st = self.team_round(team, round, out);
+        // The knockout matches it won before, oldest first (its own games: it played them).
+        st.earlier = (1..round)
+            .filter(|&r| self.plays_in(r, team))
+            .map(|r| self.team_round(team, r, false))
+            .collect();
+        st
+    }
+
+    /// A team's match of one round, as [`Self::team_status`] shows it.
+    fn team_round(&self, team: &str, round: u32, out: bool) -> TeamStatus {
         let mut st = TeamStatus {
             name: team.to_string(),
             stage: "waiting".into(),
@@ -1146,6 +1157,7 @@ impl GoujiEvent {
             winner: None,
             lot: None,
             out_round: out.then_some(round),
+            earlier: Vec::new(),
         };
         let Some(stage) = self.stage(round) else {
             return st;
@@ -1671,9 +1683,21 @@ mod tests {
         assert_eq!(out.winner.as_deref(), Some(a.as_str()));
         assert!(out.games.iter().all(|x| x.done && !x.now));
 
-        // The final: A's group, its three games at the tables of the rotation, no other game.
+        // The final: A's group, its three games at the tables of the rotation, no other game;
+        // its match of round 1 listed before (a team that had a bye has none).
         let st = g.team_status(&a, 2);
         assert_eq!(st.stage, "final");
+        assert_eq!(st.earlier.len(), 1);
+        let won = &st.earlier[0];
+        assert_eq!(
+            (won.round, won.stage.as_str(), won.winner.as_deref()),
+            (1, "knockout", Some(a.as_str()))
+        );
+        assert_eq!(won.games.len(), MATCH_GAMES as usize);
+        assert!(
+            g.team_status(&bye, 2).earlier.is_empty(),
+            "a bye is no match"
+        );
         let groups = st.final_groups.clone().unwrap();
         let group = st.final_group.clone().unwrap();
         let (mine, step): (&Vec<String>, i64) = if group == "A" {
