@@ -586,6 +586,13 @@ pub struct GoujiMatch {
     /// Six games in and level on points, 头科 and 大落: an extra game is played.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub extra_game_needed: bool,
+    /// Its extra games are all played and it is still level: the director draws lots
+    /// (`POST /api/events/{id}/lot`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lot_needed: bool,
+    /// Decided by the director's lot: the reason (director, or once final).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lot: Option<String>,
 }
 
 /// One game at one table.
@@ -672,6 +679,16 @@ pub struct GameAdjustIn {
     pub reason: String,
 }
 
+/// `POST /api/events/{id}/lot` (director, 够级): the lot drawn in person for a knockout match
+/// still level after its extra games; `winner` is a team of that match, by name or number.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LotIn {
+    pub table: u32,
+    pub winner: String,
+    pub reason: String,
+}
+
 /// `GET /api/events`: one line per event.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EventBrief {
@@ -743,6 +760,87 @@ pub struct PairStatus {
     /// Its tables of the earlier rounds, with its results there, oldest first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub earlier: Vec<PairRound>,
+    /// 够级 (a team token; `direction` is `"team"`): the team's own match this round.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team: Option<TeamStatus>,
+}
+
+/// A 够级 team's own view of the round it plays (or last played): its match, its games with
+/// their results (its own: it played them), its totals. Never another match's results before
+/// the public sees them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TeamStatus {
+    pub name: String,
+    /// `"waiting"` (no round drawn yet), `"knockout"`, `"final"`, `"bye"` (轮空 this round),
+    /// `"out"` (lost a knockout match).
+    pub stage: String,
+    /// The round `stage` is about (0: none yet).
+    pub round: u32,
+    /// Knockout: the team it plays.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opponent: Option<String>,
+    /// The final: the team's group, `"A"` or `"B"`, and both groups in starting table order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_group: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_groups: Option<GoujiFinalGroups>,
+    /// Its games of the round in order: the scheduled ones (played or to come: the final's
+    /// rotation) and the extra games opened so far.
+    pub games: Vec<TeamGame>,
+    /// Totals over its games of the round with deductions off: itself first, then (knockout)
+    /// its opponent.
+    pub totals: Vec<TeamTotal>,
+    /// Knockout: the match's winner, once decided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner: Option<String>,
+    /// Knockout: decided by the director's lot, the reason.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lot: Option<String>,
+    /// `"out"`: the round it lost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub out_round: Option<u32>,
+    /// The knockout matches it played (and won) before this round, oldest first, each as above
+    /// (their own `earlier` empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier: Vec<TeamStatus>,
+}
+
+/// One game of a team, from its side of the table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TeamGame {
+    pub table: u32,
+    pub game: u32,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub extra: bool,
+    /// `"a"` (seats A1–A3: 0, 2, 4) or `"b"` (B1–B3: 1, 3, 5).
+    pub side: String,
+    pub opponent: String,
+    pub done: bool,
+    /// The game it is to play now (its table is open or opening): where 「入座打牌」 seats it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub now: bool,
+    /// Once finished: the game's result (A's points, B's, 头科, 大落 by side).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<GoujiGameResult>,
+    /// The director's ruling on it, the reason.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjusted: Option<String>,
+}
+
+/// A team's totals over its games of a round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TeamTotal {
+    pub team: String,
+    /// Points with deductions off.
+    pub points: i32,
+    pub firsts: u32,
+    pub lasts: u32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub deducted: i32,
+}
+
+fn is_zero(x: &i32) -> bool {
+    *x == 0
 }
 
 /// One earlier round of a pair: its table there.

@@ -2138,6 +2138,39 @@ async fn a_gouji_practice_event_runs_from_creation_to_the_revealed_seed() {
         .unwrap()
         .iter()
         .all(|x| x.get("result").is_none()));
+    // The people team's own view (its token on the pair page): its match, or its bye.
+    let me: PairStatus = serde_json::from_value(
+        ok(
+            a,
+            "POST",
+            &format!("/api/events/{id}/pair"),
+            None,
+            json!({"token": people}),
+        )
+        .await,
+    )
+    .unwrap();
+    let mine = me.team.expect("a team's own view");
+    assert_eq!(
+        (me.pair.direction.as_str(), mine.name.as_str()),
+        ("team", "山亭1队")
+    );
+    let m = &k.matches[0];
+    if m.a == mine.name || m.b == mine.name {
+        let theirs = if m.a == mine.name { &m.b } else { &m.a };
+        assert_eq!(
+            (mine.stage.as_str(), mine.opponent.as_ref()),
+            ("knockout", Some(theirs))
+        );
+        assert_eq!(mine.games.len(), 6);
+        assert!(mine
+            .games
+            .iter()
+            .all(|x| &x.opponent == theirs && x.table == 1));
+    } else {
+        assert_eq!(mine.stage, "bye");
+        assert!(mine.games.is_empty() && mine.totals.is_empty());
+    }
 
     // The director deducts 4 points from a team of the match (扣该队4分).
     let in_match = k.matches[0].a.clone();
@@ -2419,6 +2452,36 @@ async fn the_director_rules_on_a_finished_gouji_game() {
             "{body}: {answer}"
         );
     }
+    // A lot (抽签) is for a match whose 12 extra games left it level: refused on this one, which
+    // is still being played (409), for a team not in it (400), and to anyone but the director.
+    let stage = view(a, &id).await.gouji.unwrap().stages[0].clone();
+    let (team_a, bye) = (stage.matches[0].a.clone(), stage.byes[0].clone());
+    assert!(!stage.matches[0].lot_needed);
+    let number_a = view(a, &id)
+        .await
+        .gouji
+        .unwrap()
+        .teams
+        .iter()
+        .find(|t| t.name == team_a)
+        .unwrap()
+        .number
+        .to_string();
+    let lot = format!("/api/events/{id}/lot");
+    for (auth, winner, status, code) in [
+        (None, team_a.as_str(), 403, "not_director"),
+        (Some(DIRECTOR), team_a.as_str(), 409, "event_state"),
+        (Some(DIRECTOR), number_a.as_str(), 409, "event_state"),
+        (Some(DIRECTOR), bye.as_str(), 400, "bad_request"),
+    ] {
+        let body = json!({"table": 1, "winner": winner, "reason": "抽签"});
+        let (got, answer) = call(a, "POST", &lot, auth, Some(&body)).await;
+        assert_eq!(
+            (got, answer["code"].as_str()),
+            (status, Some(code)),
+            "{body}: {answer}"
+        );
+    }
     // Nothing changed (the bots go on playing: the log may have grown, but by no ruling).
     let unchanged = view(a, &id).await;
     assert!(unchanged.gouji.as_ref().unwrap().stages[0]
@@ -2453,4 +2516,140 @@ async fn the_director_rules_on_a_finished_gouji_game() {
         .filter(|e| e.action.contains("\"type\":\"adjust_game\""))
         .count();
     assert_eq!(logged, 1, "the ruling is in the event's log, once");
+    assert!(
+        stored[0]
+            .log
+            .iter()
+            .all(|e| !e.action.contains("\"type\":\"lot\"")),
+        "no lot was logged"
+    );
+}
+
+/// A knockout match still level after its 12 extra games is decided by the director's lot
+/// (抽签), over the real server: the computer teams play every game, the director rules each one
+/// level (no 头科, no 大落) as it ends, so the match needs extra game after extra game until the
+/// twelfth; then the lot is offered (`lot_needed`), refused for a team not in the match, taken
+/// for one of its teams (typed by number), logged, and the round closes with that team through.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_knockout_match_level_after_its_extra_games_is_decided_by_lot() {
+    let s = director_server("gouji-lot").await;
+    let a = s.addr;
+    let ev: EventView = serde_json::from_value(
+        director_post(
+            a,
+            "/api/events".into(),
+            json!({"game": "gouji", "name": "够级抽签", "groups": 2, "entries": teams(7, &[])}),
+        )
+        .await,
+    )
+    .unwrap();
+    let id = ev.id.clone();
+    director_post(a, format!("/api/events/{id}/rounds/1/start"), json!({})).await;
+    let level = json!({"a": 0, "b": 0, "last": []});
+    // 6 games, then 12 extra games: each ruled level once it ends.
+    for game in 1..=18u32 {
+        until_for(a, &id, &format!("game {game} played"), 120, |v| {
+            v.gouji.as_ref().unwrap().stages[0]
+                .games
+                .iter()
+                .any(|x| x.game == game && x.done)
+        })
+        .await;
+        director_post(
+            a,
+            format!("/api/events/{id}/games/adjust"),
+            json!({"table": 1, "game": game, "result": level, "reason": "测试：判为平局"}),
+        )
+        .await;
+    }
+    let v = view(a, &id).await;
+    let stage = &v.gouji.as_ref().unwrap().stages[0];
+    let m = stage.matches[0].clone();
+    assert!(m.lot_needed && m.winner.is_none(), "{m:?}");
+    assert_eq!(stage.games.len(), 18, "no nineteenth game");
+    assert!(stage.games.iter().all(|x| x.done));
+    let (status, refused) = call(
+        a,
+        "POST",
+        &format!("/api/events/{id}/rounds/1/close"),
+        Some(DIRECTOR),
+        Some(&json!({})),
+    )
+    .await;
+    assert_eq!(
+        (status, refused["code"].as_str()),
+        (409, Some("event_state"))
+    );
+
+    let lot = format!("/api/events/{id}/lot");
+    let bye = stage.byes[0].clone();
+    let (status, refused) = call(
+        a,
+        "POST",
+        &lot,
+        Some(DIRECTOR),
+        Some(&json!({"table": 1, "winner": bye, "reason": "抽签"})),
+    )
+    .await;
+    assert_eq!(
+        (status, refused["code"].as_str()),
+        (400, Some("bad_request")),
+        "{refused}"
+    );
+    let b_number = v
+        .gouji
+        .as_ref()
+        .unwrap()
+        .teams
+        .iter()
+        .find(|t| t.name == m.b)
+        .unwrap()
+        .number;
+    let after: EventView = serde_json::from_value(
+        director_post(
+            a,
+            lot.clone(),
+            json!({"table": 1, "winner": b_number.to_string(), "reason": "双方队长在裁判长面前抽签"}),
+        )
+        .await,
+    )
+    .unwrap();
+    let decided = &after.gouji.as_ref().unwrap().stages[0].matches[0];
+    assert_eq!(decided.winner.as_deref(), Some(m.b.as_str()));
+    assert_eq!(decided.lot.as_deref(), Some("双方队长在裁判长面前抽签"));
+    assert!(!decided.lot_needed);
+    // A second lot is refused.
+    let (status, _) = call(
+        a,
+        "POST",
+        &lot,
+        Some(DIRECTOR),
+        Some(&json!({"table": 1, "winner": m.a, "reason": "再抽"})),
+    )
+    .await;
+    assert_eq!(status, 409);
+    director_post(a, format!("/api/events/{id}/rounds/1/close"), json!({})).await;
+    let closed = view(a, &id).await;
+    assert_eq!(closed.closed, 1);
+    assert_eq!(
+        closed.gouji.as_ref().unwrap().next.as_deref(),
+        Some("final")
+    );
+
+    let db = s.db.clone();
+    s.running.shutdown().await;
+    let mut events = SqliteStore::open_events(&db).unwrap();
+    let stored = events.events().unwrap();
+    let lots: Vec<&String> = stored[0]
+        .log
+        .iter()
+        .map(|e| &e.action)
+        .filter(|a| a.contains("\"type\":\"lot\""))
+        .collect();
+    assert_eq!(lots.len(), 1);
+    assert!(
+        lots[0].contains(&format!("\"winner\":\"{}\"", m.b)),
+        "logged by name: {}",
+        lots[0]
+    );
 }

@@ -293,7 +293,8 @@ async function printCards(area, id) {
             h('h2', {}, g('card_team', { n: c.number, name: c.name })),
             h('p', {}, playerNames(c), c.organisation ? ` · ${c.organisation}` : ''),
             h('h3', {}, `${g('team_token')}：`, h('span', { class: 'mono', 'data-token': '' }, c.token)),
-            h('p', {}, g('join_team_at', { url })),
+            // A team follows its own match and sits down on the pair page, with its token.
+            h('p', {}, g('join_team_at', { url: `${location.origin}/pair.html?e=${encodeURIComponent(id)}` })),
           ),
         ),
     );
@@ -449,6 +450,15 @@ function eventConsole(root, id, redraw) {
       })),
     }, g('submit_rule_game')),
   );
+
+  // 够级: the lot drawn in person for a knockout match its extra games left level (抽签); the
+  // reason is asked in a dialog, since the console redraws its matches every few seconds.
+  /** @param {number} table @param {string} winner */
+  const drawLot = (table, winner) => {
+    const reason = prompt(g('lot_reason', { team: winner }), g('lot_default'));
+    if (reason === null) return;
+    act(() => call('POST', `${base}/lot`, { table, winner, reason }));
+  };
 
   // Adjusted and artificial results.
   const aRound = number(1, 1);
@@ -694,7 +704,7 @@ function eventConsole(root, id, redraw) {
       gv.groups.length
         ? h('section', { class: 'panel', 'aria-labelledby': 'groups-h' }, h('h2', { id: 'groups-h' }, g('group_h')), h('ul', {}, gv.groups.map((/** @type {any} */ x) => h('li', {}, `${g('group', { name: x.name })}：${x.teams.join('、')}`))))
         : null,
-      gv.stages.slice().reverse().map((/** @type {any} */ s) => stageView(s)),
+      gv.stages.slice().reverse().map((/** @type {any} */ s) => stageView(s, drawLot)),
     );
     try {
       const st = await call('GET', `${base}/standings`);

@@ -65,6 +65,11 @@ export const GOUJI_WORDS = {
   signed: { zh: '队长确认', en: 'Captains' },
   signed_by: { zh: '{team} 已确认', en: '{team} confirmed' },
   disputed_by: { zh: '{team} 有异议：{note}', en: '{team} disputes: {note}' },
+  lot_needed: { zh: '加赛用完仍未分胜负：请裁判长主持抽签', en: 'Still level after every extra game: the director draws lots' },
+  lot_wins: { zh: '{team} 中签', en: '{team} wins the lot' },
+  lot_reason: { zh: '抽签定胜负：{team} 胜。请写明抽签经过（例如「双方队长在裁判长面前抽签」）', en: 'Lot: {team} wins. How was it drawn (e.g. "the two captains drew before the director")?' },
+  lot_default: { zh: '双方队长在裁判长面前抽签', en: 'the two captains drew before the director' },
+  by_lot: { zh: '抽签：{reason}', en: 'By lot: {reason}' },
   deductions_h: { zh: '扣分记录', en: 'Deductions' },
   print_team_cards: { zh: '打印队卡', en: 'Print team cards' },
   card_team: { zh: '第 {n} 队 · {name}', en: 'Team {n} · {name}' },
@@ -132,8 +137,12 @@ export function teamList(teams) {
   );
 }
 
-/** One round: its matches (or the final's groups), its games. @param {any} s */
-export function stageView(s) {
+/**
+ * One round: its matches (or the final's groups), its games. `lot`, on the console only, draws
+ * the lot of a match whose extra games left it level (its buttons appear on that match alone).
+ * @param {any} s @param {((table: number, winner: string) => void)} [lot]
+ */
+export function stageView(s, lot) {
   const title = s.kind === 'final' ? g('final_round', { r: s.round }) : g('knockout', { r: s.round });
   const state = s.state === 'drawing' ? g('drawing') : wordIn(GOUJI_WORDS, s.state === 'closed' ? 'closed' : 'playing');
   return h(
@@ -157,7 +166,15 @@ export function stageView(s) {
               h('td', {}, m.b),
               h('td', {}, m.played),
               h('td', {}, m.points ? `${m.points[0]} : ${m.points[1]}` : ''),
-              h('td', {}, m.winner ?? (m.extra_game_needed ? g('extra_needed') : '')),
+              h(
+                'td',
+                {},
+                m.winner ?? (m.lot_needed ? g('lot_needed') : m.extra_game_needed ? g('extra_needed') : ''),
+                m.lot ? h('div', { 'data-lot-reason': '' }, g('by_lot', { reason: m.lot })) : null,
+                m.lot_needed && lot
+                  ? h('div', { class: 'row' }, [m.a, m.b].map((team) => h('button', { 'data-lot': `${m.table}:${team}`, 'on:click': () => lot(m.table, team) }, g('lot_wins', { team }))))
+                  : null,
+              ),
             ),
           ),
         )

@@ -5,6 +5,10 @@
 //! EW check, or call the referee), its earlier rounds and its standing so far. The token stays in
 //! the address's fragment (never sent to the server in a URL) and in this browser.
 //!
+//! With a 够级 team token (本队比赛) the same page shows the team's own match: the round, its
+//! opponent (or, in the final, its group and the tables of its rotation), the game played now and
+//! the team's side, its games so far with their results, the totals, and 「入座打牌」.
+//!
 //! Everything shown is the server's (docs/tournaments.md): the page computes no score and no
 //! time of its own; the calls are the pair's calls of the events API (`/pair`, `/join`,
 //! `/confirm`), the same ones the standings page uses.
@@ -12,14 +16,14 @@
 import { h, replace } from './dom.js';
 import { onChange, setTicket } from './settings.js';
 import {
-  clockLine, errorBox, eventCall, eventId, header, lang, playerNames, tableResults, wordIn,
+  clockLine, errorBox, eventCall, eventId, header, lang, playerNames, scrollBox, tableResults, wordIn,
 } from './standings.js';
 
 /** The page's own words (the event pages' words are shared). @type {import('./standings.js').Words} */
 const WORDS = {
   page: { zh: '本对比赛', en: 'Our pair' },
   enter_h: { zh: '进入本对页面', en: 'Open your pair’s page' },
-  enter_hint: { zh: '输入座位卡上的比赛号和对号凭证（例如 ab3d-7kfm-q2xw）。', en: 'Type the event number and the pair token from your seating card (e.g. ab3d-7kfm-q2xw).' },
+  enter_hint: { zh: '输入座位卡上的比赛号和对号凭证（例如 ab3d-7kfm-q2xw）；够级团体赛输入队卡上的队号凭证。', en: 'Type the event number and the pair token from your seating card (e.g. ab3d-7kfm-q2xw); in a 够级 team event, the team token from your team card.' },
   event_no: { zh: '比赛号', en: 'Event number' },
   enter: { zh: '进入', en: 'Open' },
   other_pair: { zh: '换一对', en: 'Another pair' },
@@ -42,7 +46,45 @@ const WORDS = {
   standing_h: { zh: '目前成绩', en: 'Our standing' },
   standing: { zh: '截至第 {r} 轮：比赛分 {mp}，{dir}第 {place} 名', en: 'Through round {r}: {mp} match points, place {place} in {dir}' },
   standing_none: { zh: '还没有结束的轮次。', en: 'No round closed yet.' },
-  team_elsewhere: { zh: '够级团体赛的对阵和成绩在成绩榜上；入座也在那里。', en: 'A 够级 team’s matches and results are on the standings page; so is sitting down.' },
+  team_page: { zh: '本队比赛', en: 'Our team' },
+  we_team: { zh: '本队：第 {n} 队 · {name} · {names}', en: 'We are team {n} · {name} · {names}' },
+  t_knockout: { zh: '第 {r} 轮 · 淘汰赛 · 第 {t} 桌', en: 'Round {r} · knockout · table {t}' },
+  t_opponent: { zh: '对手：{team}', en: 'Opponents: {team}' },
+  t_final: { zh: '第 {r} 轮 · 决赛 · 本队在 {grp} 组', en: 'Round {r} · final · we are in group {grp}' },
+  t_groups: { zh: 'A 组：{a}；B 组：{b}。每局后 A 组按 1-2-3、B 组按 3-2-1 换桌。', en: 'Group A: {a}; group B: {b}. After each game A teams move 1→2→3, B teams 3→2→1.' },
+  t_now: { zh: '现在打第 {g} 局{extra} · 第 {t} 桌 · 本队坐 {side} 方（{seats}）', en: 'Now: game {g}{extra} · table {t} · we sit {side} ({seats})' },
+  t_extra: { zh: '（加赛）', en: ' (extra)' },
+  seats_a: { zh: 'A1、A2、A3，A1 先出', en: 'A1, A2, A3; A1 leads' },
+  seats_b: { zh: 'B1、B2、B3', en: 'B1, B2, B3' },
+  t_wait: { zh: '下一局还没开始：等其他桌打完这一局，或等裁判长。', en: 'The next game has not started: the other tables are finishing theirs, or wait for the director.' },
+  t_bye: { zh: '第 {r} 轮本队轮空，直接进入下一轮。', en: 'Round {r}: we have a bye and go through to the next round.' },
+  t_out: { zh: '本队在第 {r} 轮被淘汰。', en: 'We went out in round {r}.' },
+  t_won: { zh: '本场胜队：{team}', en: 'Winner of the match: {team}' },
+  t_lot: { zh: '（抽签决定：{reason}）', en: ' (by lot: {reason})' },
+  t_games_h: { zh: '本队各局', en: 'Our games' },
+  t_totals_h: { zh: '本场总分', en: 'Totals' },
+  t_totals_final_h: { zh: '本队决赛总分', en: 'Our final totals' },
+  t_game: { zh: '局', en: 'Game' },
+  t_table: { zh: '桌', en: 'Table' },
+  t_side: { zh: '本队坐', en: 'We sit' },
+  t_vs: { zh: '对手', en: 'Opponents' },
+  t_score: { zh: '比分（本队 : 对手）', en: 'Score (us : them)' },
+  t_state: { zh: '状态', en: 'State' },
+  t_done: { zh: '已打完', en: 'Played' },
+  t_playing: { zh: '正在打', en: 'Now' },
+  t_coming: { zh: '未开始', en: 'To come' },
+  t_us: { zh: '本队', en: 'us' },
+  t_them: { zh: '对手', en: 'them' },
+  t_first: { zh: '头科 {who}', en: '头科 {who}' },
+  t_last: { zh: '大落 {who}', en: '大落 {who}' },
+  t_ruled: { zh: '改判：{reason}', en: 'Ruling: {reason}' },
+  t_team: { zh: '队', en: 'Team' },
+  t_points: { zh: '总分', en: 'Points' },
+  t_firsts: { zh: '头科', en: '头科 (1st)' },
+  t_lasts: { zh: '大落', en: '大落 (last)' },
+  t_deducted: { zh: '罚分', en: 'Deducted' },
+  t_mine: { zh: '本队只看到本队各局的成绩；其他对阵的成绩在比赛结束后公布。', en: 'We see our own games’ results only; the other matches’ are published when the event ends.' },
+  other_team: { zh: '换一队', en: 'Another team' },
   standing_dq: { zh: '本对已被取消比赛资格。', en: 'Our pair has been disqualified.' },
 };
 
@@ -100,6 +142,116 @@ function enterForm(root, redraw) {
         h('div', { class: 'field' }, h('label', { for: 'pair-token' }, wordIn(WORDS, 'pair_token')), tokenInput),
         h('div', { class: 'row' }, h('button', { class: 'primary', id: 'enter', 'on:click': go }, p('enter'))),
       ),
+    ),
+  );
+}
+
+/** A wide table in its own scrolling box, as on the other event pages. @param {Record<string, string>} attrs @param {string} caption @param {string[]} heads @param {HTMLElement[]} rows */
+function table(attrs, caption, heads, rows) {
+  return h(
+    'div',
+    scrollBox(caption),
+    h('table', { class: 'results', ...attrs }, h('caption', {}, caption), h('thead', {}, h('tr', {}, heads.map((x) => h('th', { scope: 'col' }, x)))), h('tbody', {}, rows)),
+  );
+}
+
+/** A game's result from the team's side: our points, theirs, who took 头科 and 大落. @param {any} x */
+function ourScore(x) {
+  const r = x.result;
+  if (!r) return '';
+  const ours = x.side;
+  const who = (/** @type {string} */ s) => p(s === ours ? 't_us' : 't_them');
+  const us = ours === 'a' ? r.a : r.b;
+  const them = ours === 'a' ? r.b : r.a;
+  const first = r.first ? ` · ${p('t_first', { who: who(r.first) })}` : '';
+  const last = r.last && r.last.length ? ` · ${p('t_last', { who: r.last.map(who).join('、') })}` : '';
+  return `${us} : ${them}${first}${last}`;
+}
+
+/**
+ * A 够级 team's own match (its token's view, `me.team`): where it plays, its games, its totals.
+ * @param {any} ev @param {any} me @returns {{ where: (HTMLElement | null)[], games: HTMLElement | null, totals: HTMLElement | null, canSit: boolean }}
+ */
+function teamMatch(ev, me) {
+  const t = me.team;
+  const playing = ev.round > ev.closed && ev.state !== 'finished';
+  /** @type {(HTMLElement | null)[]} */
+  const where = [];
+  if (ev.state === 'finished') where.push(h('p', { class: 'big' }, p('finished')));
+  else if (ev.round === 0) where.push(h('p', { class: 'big' }, p('not_started')));
+  else if (!playing && t.stage !== 'out') where.push(h('p', { class: 'big' }, p('between', { r: ev.closed })));
+  const now = (t.games ?? []).find((/** @type {any} */ x) => x.now);
+  if (t.stage === 'bye') where.push(h('p', { class: 'big', 'data-team-stage': 'bye' }, p('t_bye', { r: t.round })));
+  if (t.stage === 'out') where.push(h('p', { class: 'big', 'data-team-stage': 'out' }, p('t_out', { r: t.out_round })));
+  if (t.stage === 'knockout' || t.stage === 'out') {
+    const table = t.games[0]?.table ?? '';
+    where.push(
+      h('p', { class: t.stage === 'out' ? '' : 'big', 'data-team-stage': t.stage === 'out' ? null : 'knockout' }, p('t_knockout', { r: t.round, t: table })),
+      h('p', { 'data-opponent': t.opponent }, p('t_opponent', { team: t.opponent })),
+    );
+  }
+  if (t.stage === 'final') {
+    where.push(
+      h('p', { class: 'big', 'data-team-stage': 'final', 'data-group': t.final_group }, p('t_final', { r: t.round, grp: t.final_group })),
+      h('p', {}, p('t_groups', { a: t.final_groups.a.join('、'), b: t.final_groups.b.join('、') })),
+    );
+  }
+  if (t.winner) where.push(h('p', { class: 'big', 'data-winner': t.winner }, p('t_won', { team: t.winner }), t.lot ? p('t_lot', { reason: t.lot }) : ''));
+  if (playing && now) {
+    where.push(h('p', { class: 'big', 'data-now': `${now.table}:${now.game}:${now.side}` }, p('t_now', { g: now.game, extra: now.extra ? p('t_extra') : '', t: now.table, side: now.side.toUpperCase(), seats: p(`seats_${now.side}`) })));
+  } else if (playing && (t.stage === 'knockout' || t.stage === 'final') && !t.winner && t.games.some((/** @type {any} */ x) => !x.done)) {
+    where.push(h('p', {}, p('t_wait')));
+  }
+  return { where, games: teamGames(t), totals: teamTotals(t), canSit: Boolean(playing && now) };
+}
+
+/** A team's games of one round, from its side. @param {any} t */
+function teamGames(t) {
+  return t.games && t.games.length
+    ? table(
+        { 'data-team-games': t.round },
+        p('t_games_h'),
+        [p('t_game'), p('t_table'), p('t_vs'), p('t_side'), p('t_score'), p('t_state')],
+        t.games.map((/** @type {any} */ x) =>
+          h(
+            'tr',
+            { 'data-game': x.game, 'data-done': x.done ? 'yes' : 'no' },
+            h('td', {}, x.extra ? `${x.game}${p('t_extra')}` : String(x.game)),
+            h('td', {}, String(x.table)),
+            h('td', {}, x.opponent),
+            h('td', {}, x.side.toUpperCase()),
+            h('td', {}, ourScore(x), x.adjusted ? h('div', { 'data-adjusted': '' }, p('t_ruled', { reason: x.adjusted })) : null),
+            h('td', {}, p(x.done ? 't_done' : x.now ? 't_playing' : 't_coming')),
+          ),
+        ),
+      )
+    : null;
+}
+
+/** A team's totals of one round (its knockout match's two teams, or itself in the final). @param {any} t */
+function teamTotals(t) {
+  return t.totals && t.totals.length
+    ? table(
+        { 'data-totals': '' },
+        p(t.stage === 'final' ? 't_totals_final_h' : 't_totals_h'),
+        [p('t_team'), p('t_points'), p('t_firsts'), p('t_lasts'), p('t_deducted')],
+        t.totals.map((/** @type {any} */ l) =>
+          h('tr', { 'data-total': l.team }, h('td', {}, l.team), h('td', {}, String(l.points)), h('td', {}, String(l.firsts)), h('td', {}, String(l.lasts)), h('td', {}, l.deducted ? String(l.deducted) : '')),
+        ),
+      )
+    : null;
+}
+
+/** The knockout matches a team played before this round. @param {any[]} rounds */
+function teamEarlier(rounds) {
+  return rounds.map((r) =>
+    h(
+      'div',
+      { 'data-earlier': r.round },
+      h('h3', {}, p('t_knockout', { r: r.round, t: r.games[0]?.table ?? '' }), ' · ', p('t_opponent', { team: r.opponent ?? '' })),
+      r.winner ? h('p', {}, p('t_won', { team: r.winner }), r.lot ? p('t_lot', { reason: r.lot }) : '') : null,
+      teamGames(r),
+      teamTotals(r),
     ),
   );
 }
@@ -165,17 +317,27 @@ function pairPage(root, id, token, redraw) {
     }
     game = ev.game;
     document.title = `${ev.name} · ${p('page')}`;
-    if (me.direction === 'team') {
-      // A 够级 team token: its matches are on the standings page (a team's page is still to come).
+    if (me.direction === 'team' && me.team) {
+      // A 够级 team token: the team's own match.
+      document.title = `${ev.name} · ${p('team_page')}`;
+      // The bar was drawn before the token said it is a team's.
+      const bar = root.querySelector('.topbar .title');
+      if (bar) bar.textContent = p('team_page');
+      const t = teamMatch(ev, me);
       replace(
         top,
         h('h1', { id: 'pair-h' }, ev.name),
-        h('p', { class: 'big' }, wordIn(WORDS, 'you_are_team', { n: me.number, names: playerNames(me) })),
-        h('div', { class: 'links' }, h('a', { href: `standings.html?e=${encodeURIComponent(id)}` }, wordIn(WORDS, 'standings'))),
+        h('p', { class: 'big', 'data-team': me.number }, p('we_team', { n: me.number, name: me.team.name, names: playerNames(me) })),
+        h('div', { class: 'where' }, t.where),
+        t.canSit ? h('div', { class: 'row' }, h('button', { class: 'primary', id: 'sit', 'on:click': sit }, p('sit'))) : null,
+        h('div', { class: 'links', style: 'margin-top:12px' }, h('a', { href: `standings.html?e=${encodeURIComponent(id)}` }, wordIn(WORDS, 'standings')), h('button', { id: 'other-pair', 'on:click': () => { history.replaceState(null, '', 'pair.html'); redraw(); } }, p('other_team'))),
       );
-      results.hidden = true;
-      earlier.hidden = true;
-      replace(standing, h('h2', { id: 'standing-h' }, p('standing_h')), h('p', {}, p('team_elsewhere')));
+      results.hidden = !t.games;
+      if (t.games) replace(results, h('h2', { id: 'results-h' }, p('t_games_h')), t.games, h('p', { class: 'hint' }, p('t_mine')));
+      earlier.hidden = !me.team.earlier || me.team.earlier.length === 0;
+      if (!earlier.hidden) replace(earlier, h('h2', { id: 'earlier-h' }, p('earlier_h')), teamEarlier(me.team.earlier));
+      standing.hidden = !t.totals;
+      if (t.totals) replace(standing, h('h2', { id: 'standing-h' }, p(me.team.stage === 'final' ? 't_totals_final_h' : 't_totals_h')), t.totals);
       return;
     }
     const dir = me.direction;

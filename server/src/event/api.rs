@@ -58,6 +58,7 @@ pub fn routes<S: Clone + Send + Sync + 'static>(api: Arc<EventApi>) -> Router<S>
         .route("/api/events/{id}/forfeit", post(forfeit))
         .route("/api/events/{id}/team-deductions", post(team_deduct))
         .route("/api/events/{id}/games/adjust", post(adjust_game))
+        .route("/api/events/{id}/lot", post(lot))
         .route("/api/events/{id}/reveal", post(reveal))
         .route("/api/events/{id}/join", post(join))
         .route("/api/events/{id}/pair", post(pair))
@@ -368,6 +369,20 @@ async fn adjust_game(
         Err(resp) => return resp,
     };
     answer(api.events.adjust_game(&id, req).await)
+}
+
+async fn lot(
+    State(api): Api,
+    ConnectInfo(peer): Peer,
+    headers: HeaderMap,
+    UrlPath(id): UrlPath<String>,
+    body: Body,
+) -> Response {
+    let req: protocol::LotIn = match director_body(&api, &headers, peer, body).await {
+        Ok(r) => r,
+        Err(resp) => return resp,
+    };
+    answer(api.events.lot(&id, req).await)
 }
 
 async fn reveal(

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use protocol::{
     EntryIn, GoujiFinalGroups, GoujiGame, GoujiGameResult, GoujiGroup, GoujiMatch, Problem,
-    Refusal, SeatIndex, TeamDeductionLine, TeamInfo, Words,
+    Refusal, SeatIndex, TeamDeductionLine, TeamGame, TeamInfo, TeamStatus, TeamTotal, Words,
 };
 use serde::{Deserialize, Serialize};
 
@@ -129,6 +129,17 @@ pub struct Stage {
     pub games: BTreeMap<(u32, u32), Slot>,
     /// Team deductions made during the round, with the reason.
     pub deductions: Vec<TeamDeduction>,
+    /// table → the director's lot for a knockout match its extra games left undecided.
+    pub lots: BTreeMap<u32, Lot>,
+}
+
+/// A lot the director drew in person for a knockout match still level after its
+/// [`MAX_EXTRA_GAMES`] extra games (each settling nothing): the match has no other way to end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lot {
+    /// The team the lot named, by name (as the draw and the library name teams).
+    pub winner: String,
+    pub reason: String,
 }
 
 /// Who plays one game where: the runner opens it, the view shows it.
@@ -230,7 +241,20 @@ impl Stage {
             let Ok(r) = match_result(&m) else {
                 return (m, game - MATCH_GAMES, None);
             };
-            if !r.extra_game_needed || game >= MATCH_GAMES + MAX_EXTRA_GAMES {
+            if !r.extra_game_needed {
+                return (m, game - MATCH_GAMES, None);
+            }
+            if game >= MATCH_GAMES + MAX_EXTRA_GAMES {
+                // Spent and still level: only the director's lot can end it. The library
+                // orders two teams level on everything by their extra-game wins alone, so the
+                // lot is given to it as one won (the views say it was a lot).
+                if let Some(lot) = self.lots.get(&table) {
+                    let loser = if lot.winner == a { b } else { a };
+                    m.extra_games.push(ExtraGame {
+                        winner: lot.winner.clone(),
+                        loser: loser.to_string(),
+                    });
+                }
                 return (m, game - MATCH_GAMES, None);
             }
             game += 1;
@@ -697,6 +721,7 @@ impl GoujiEvent {
             kind: None,
             games: BTreeMap::new(),
             deductions: Vec::new(),
+            lots: BTreeMap::new(),
         });
         Ok(())
     }
@@ -955,6 +980,95 @@ impl GoujiEvent {
         Ok(())
     }
 
+    /// A knockout match whose [`MAX_EXTRA_GAMES`] extra games are played and left it level (no
+    /// lot drawn yet): the director must draw lots.
+    pub fn lot_needed(&self, round: u32, table: u32) -> bool {
+        let Some(stage) = self.stage(round) else {
+            return false;
+        };
+        let Some(Kind::Knockout(k)) = &stage.kind else {
+            return false;
+        };
+        let Some(m) = k.matches.get((table as usize).wrapping_sub(1)) else {
+            return false;
+        };
+        let (tm, extras, next) = stage.team_match(table, &m.a, &m.b);
+        next.is_none()
+            && extras >= MAX_EXTRA_GAMES
+            && !stage.lots.contains_key(&table)
+            && match_result(&tm).is_ok_and(|r| r.extra_game_needed)
+    }
+
+    /// A team by its name or, typed as digits, its number.
+    pub fn team_named(&self, typed: &str) -> Option<&Team> {
+        let typed = typed.trim();
+        self.team(typed).or_else(|| {
+            let n: u32 = typed.parse().ok()?;
+            self.teams.iter().find(|t| t.number == n)
+        })
+    }
+
+    /// The director's lot (抽签) for a knockout match its extra games left undecided: `winner`
+    /// (a team's name or number) takes the match. Only then: a match that can still be decided
+    /// by play is refused, so a lot never replaces a game.
+    pub fn lot(
+        &mut self,
+        round: u32,
+        table: u32,
+        winner: &str,
+        reason: &str,
+    ) -> Result<(), Problem> {
+        let stage = self
+            .stage(round)
+            .ok_or_else(|| not_now("这一轮没有开始", "that round has not started"))?;
+        let Some(Kind::Knockout(k)) = &stage.kind else {
+            return Err(not_now(
+                "抽签只用于淘汰赛：决赛加赛用完仍并列的队伍名次并列",
+                "lots are for knockout matches: teams of the final still level after its extra games share their place",
+            ));
+        };
+        let Some(m) = k.matches.get((table as usize).wrapping_sub(1)) else {
+            return Err(bad(
+                format!("第 {round} 轮没有第 {table} 桌的对阵"),
+                format!("round {round} has no match at table {table}"),
+            ));
+        };
+        let team = self.team_named(winner).map(|t| t.name.clone());
+        let Some(name) = team.filter(|n| *n == m.a || *n == m.b) else {
+            return Err(bad(
+                format!(
+                    "「{winner}」不是第 {table} 桌对阵的一方（{} 对 {}）",
+                    m.a, m.b
+                ),
+                format!(
+                    "\"{winner}\" is not a team of the match at table {table} ({} v {})",
+                    m.a, m.b
+                ),
+            ));
+        };
+        if stage.lots.contains_key(&table) {
+            return Err(not_now(
+                format!("第 {table} 桌已经抽过签"),
+                format!("the match at table {table} has had its lot drawn"),
+            ));
+        }
+        if !self.lot_needed(round, table) {
+            return Err(not_now(
+                format!("第 {table} 桌的对阵还能由比赛决定：{MAX_EXTRA_GAMES} 局加赛都打完仍不分胜负才抽签"),
+                format!("the match at table {table} can still be decided by play: lots are drawn only once its {MAX_EXTRA_GAMES} extra games have left it level"),
+            ));
+        }
+        let reason = text(reason, MAX_REASON, "理由", "the reason")?;
+        self.stage_mut(round).expect("checked").lots.insert(
+            table,
+            Lot {
+                winner: name,
+                reason,
+            },
+        );
+        Ok(())
+    }
+
     /// The director closes a round: every game in, every match won, nobody level in the final,
     /// every result confirmed by both teams unless `forced`.
     pub fn close(&mut self, round: u32, forced: bool) -> Result<(), Problem> {
@@ -1028,6 +1142,12 @@ impl GoujiEvent {
                     played: tm.games.len() as u32,
                     winner: r.winner.clone().filter(|_| results),
                     extra_game_needed: r.extra_game_needed,
+                    lot_needed: self.lot_needed(round, table),
+                    lot: self
+                        .stage(round)
+                        .and_then(|s| s.lots.get(&table))
+                        .filter(|_| results && r.winner.is_some())
+                        .map(|l| l.reason.clone()),
                     a: tm.a,
                     b: tm.b,
                 }
@@ -1100,6 +1220,156 @@ impl GoujiEvent {
                 }
             })
             .collect()
+    }
+
+    /// A team's own view (its token's page): the round it plays now, or the one it went out
+    /// in, with its match, its games and their results, its totals. Only its own games: another
+    /// match's results stay the director's until the public may see them.
+    pub fn team_status(&self, team: &str, latest: u32) -> TeamStatus {
+        let out =
+            !self.left.is_empty() && !self.left.iter().any(|g| g.teams.iter().any(|t| t == team));
+        let round = if out {
+            (1..=latest)
+                .rev()
+                .find(|&r| self.plays_in(r, team))
+                .unwrap_or(latest)
+        } else {
+            latest
+        };
+        let mut st = self.team_round(team, round, out);
+        // The knockout matches it won before, oldest first (its own games: it played them).
+        st.earlier = (1..round)
+            .filter(|&r| self.plays_in(r, team))
+            .map(|r| self.team_round(team, r, false))
+            .collect();
+        st
+    }
+
+    /// A team's match of one round, as [`Self::team_status`] shows it.
+    fn team_round(&self, team: &str, round: u32, out: bool) -> TeamStatus {
+        let mut st = TeamStatus {
+            name: team.to_string(),
+            stage: "waiting".into(),
+            round,
+            opponent: None,
+            final_group: None,
+            final_groups: None,
+            games: Vec::new(),
+            totals: Vec::new(),
+            winner: None,
+            lot: None,
+            out_round: out.then_some(round),
+            earlier: Vec::new(),
+        };
+        let Some(stage) = self.stage(round) else {
+            return st;
+        };
+        let now = self.open_for(round, team).map(|(s, _)| (s.table, s.game));
+        // In game order (the final's seatings are listed table by table).
+        let mut seatings = self.seatings(round);
+        seatings.sort_by_key(|(s, _)| (s.game, s.table));
+        let mine: Vec<TeamGame> = seatings
+            .into_iter()
+            .filter(|(s, _)| s.a == team || s.b == team)
+            .map(|(s, done)| {
+                let slot = stage.games.get(&(s.table, s.game));
+                let ours_a = s.a == team;
+                TeamGame {
+                    table: s.table,
+                    game: s.game,
+                    extra: s.extra,
+                    side: if ours_a { "a" } else { "b" }.into(),
+                    opponent: if ours_a { s.b.clone() } else { s.a.clone() },
+                    done,
+                    now: now == Some((s.table, s.game)),
+                    result: slot.and_then(|x| x.record.as_ref()).map(result_view),
+                    adjusted: slot.and_then(|x| x.adjusted.clone()),
+                }
+            })
+            .collect();
+        match &stage.kind {
+            None => {}
+            Some(Kind::Knockout(k)) => {
+                let Some((i, m)) = k
+                    .matches
+                    .iter()
+                    .enumerate()
+                    .find(|(_, m)| m.a == team || m.b == team)
+                else {
+                    st.stage = "bye".into();
+                    return st;
+                };
+                st.stage = if out { "out" } else { "knockout" }.into();
+                st.opponent = Some(if m.a == team {
+                    m.b.clone()
+                } else {
+                    m.a.clone()
+                });
+                let table = i as u32 + 1;
+                let (tm, _, _) = stage.team_match(table, &m.a, &m.b);
+                if let Ok(r) = match_result(&tm) {
+                    // Ours first, then the opponent's.
+                    let mut lines: Vec<&TeamStanding> = r.standings.iter().collect();
+                    lines.sort_by_key(|l| l.team != team);
+                    st.totals = lines
+                        .into_iter()
+                        .map(|l| TeamTotal {
+                            team: l.team.clone(),
+                            points: l.points,
+                            firsts: l.firsts,
+                            lasts: l.lasts,
+                            deducted: l.deducted,
+                        })
+                        .collect();
+                    st.lot = stage
+                        .lots
+                        .get(&table)
+                        .filter(|_| r.winner.is_some())
+                        .map(|l| l.reason.clone());
+                    st.winner = r.winner;
+                }
+            }
+            Some(Kind::Final(groups)) => {
+                st.stage = "final".into();
+                st.final_group = Some(
+                    if groups.a.iter().any(|t| t == team) {
+                        "A"
+                    } else {
+                        "B"
+                    }
+                    .into(),
+                );
+                st.final_groups = Some(GoujiFinalGroups {
+                    a: groups.a.to_vec(),
+                    b: groups.b.to_vec(),
+                });
+                let deducted: i32 = stage
+                    .deductions
+                    .iter()
+                    .filter(|d| d.team == team)
+                    .map(|d| d.points)
+                    .sum();
+                let played = mine.iter().filter_map(|x| {
+                    let r = stage.record(x.table, x.game)?;
+                    Some((r, if x.side == "a" { Side::A } else { Side::B }))
+                });
+                let mut total = TeamTotal {
+                    team: team.to_string(),
+                    points: -deducted,
+                    firsts: 0,
+                    lasts: 0,
+                    deducted,
+                };
+                for (r, side) in played {
+                    total.points += r.points(side);
+                    total.firsts += r.firsts(side);
+                    total.lasts += r.lasts(side);
+                }
+                st.totals = vec![total];
+            }
+        }
+        st.games = mine;
+        st
     }
 
     pub fn deductions_view(&self, round: u32) -> Vec<TeamDeductionLine> {
@@ -1376,6 +1646,185 @@ mod tests {
         assert!(st.iter().all(|s| s.place().is_none()));
         g.close(1, false).unwrap();
         assert!(g.over(1));
+    }
+
+    #[test]
+    fn a_knockout_match_level_after_its_extra_games_is_decided_by_the_directors_lot() {
+        // Seven teams: one knockout match at table 1. Six level games, then every extra game
+        // a forfeit on level points with no 头科 (settling nothing).
+        let mut g = drawn(7);
+        for _ in 1..=MATCH_GAMES {
+            play_open(&mut g, 1, &level());
+        }
+        let (a, b) = {
+            let m = &g.matches(1)[0].1;
+            (m.a.clone(), m.b.clone())
+        };
+        let b_number = g.team(&b).unwrap().number;
+        for extra in 1..=MAX_EXTRA_GAMES {
+            // Not spent yet: a lot is refused (409) and changes nothing.
+            let err = g.lot(1, 1, &a, "抽签").unwrap_err();
+            assert_eq!(
+                err.code,
+                codes::EVENT_STATE,
+                "after {} extra games",
+                extra - 1
+            );
+            assert!(!g.lot_needed(1, 1));
+            assert_eq!(play_open(&mut g, 1, &level()), 1);
+        }
+        assert!(g.open_now(1).is_empty(), "no thirteenth extra game");
+        assert!(g.lot_needed(1, 1));
+        assert!(g.matches(1)[0].2.winner.is_none());
+        assert!(!g.round_complete(1));
+        assert_eq!(g.close(1, false).unwrap_err().code, codes::EVENT_STATE);
+        assert!(
+            g.match_view(1, false)[0].lot_needed,
+            "the console offers the lot"
+        );
+
+        // Refused, changing nothing: a team not in the match, a table with no match, no reason.
+        let other = g.teams.iter().find(|t| t.name != a && t.name != b).unwrap();
+        let (other_name, other_number) = (other.name.clone(), other.number.to_string());
+        for (table, who) in [
+            (1, other_name.as_str()),
+            (1, other_number.as_str()),
+            (1, "无此队"),
+            (2, a.as_str()),
+        ] {
+            assert_eq!(
+                g.lot(1, table, who, "抽签").unwrap_err().code,
+                codes::BAD_REQUEST,
+                "{table} {who}"
+            );
+        }
+        assert_eq!(g.lot(1, 1, &a, " ").unwrap_err().code, codes::BAD_REQUEST);
+        assert!(g.lot_needed(1, 1), "nothing changed");
+
+        // B, typed as its number, wins the lot: the match is B's and the round can close.
+        g.lot(1, 1, &b_number.to_string(), "双方队长在裁判长面前抽签")
+            .unwrap();
+        assert_eq!(g.matches(1)[0].2.winner.as_deref(), Some(b.as_str()));
+        assert!(!g.lot_needed(1, 1));
+        let seen = &g.match_view(1, true)[0];
+        assert_eq!(seen.lot.as_deref(), Some("双方队长在裁判长面前抽签"));
+        assert_eq!(
+            g.match_view(1, false)[0].lot,
+            None,
+            "the public sees no result while it runs"
+        );
+        assert_eq!(
+            g.lot(1, 1, &a, "再抽").unwrap_err().code,
+            codes::EVENT_STATE,
+            "once"
+        );
+        assert!(g.round_complete(1));
+        g.close(1, false).unwrap();
+        assert!(g.left.iter().all(|gr| !gr.teams.contains(&a)), "A is out");
+        assert_eq!(g.left_count(), 6);
+    }
+
+    #[test]
+    fn a_team_sees_its_own_match_and_games_and_no_other() {
+        let seed = rules::deal::Seed([7; 32]);
+        let mut g = drawn(7);
+        let (a, b) = {
+            let m = &g.matches(1)[0].1;
+            (m.a.clone(), m.b.clone())
+        };
+        let bye = g.byes(1)[0].clone();
+        assert_eq!(g.team_status(&bye, 1).stage, "bye");
+        let st = g.team_status(&b, 1);
+        assert_eq!(
+            (st.stage.as_str(), st.opponent.as_deref()),
+            ("knockout", Some(a.as_str()))
+        );
+        assert_eq!(st.games.len(), MATCH_GAMES as usize);
+        assert!(st
+            .games
+            .iter()
+            .all(|x| x.side == "b" && x.opponent == a && !x.done));
+        assert!(st.games[0].now && !st.games[1].now, "game 1 is played now");
+
+        // Game 1: A takes 头科, B a 大落, 3:−3. B sees it, and the match totals, both teams.
+        let won_by_a = GameRecord {
+            a: 3,
+            b: -3,
+            first: Some(Side::A),
+            last: vec![Side::B],
+        };
+        play_open(&mut g, 1, &won_by_a);
+        let st = g.team_status(&b, 1);
+        assert_eq!(st.games[0].result, Some(result_view(&won_by_a)));
+        assert!(st.games[1].now);
+        let totals: Vec<(&str, i32, u32, u32)> = st
+            .totals
+            .iter()
+            .map(|t| (t.team.as_str(), t.points, t.firsts, t.lasts))
+            .collect();
+        assert_eq!(
+            totals,
+            vec![(b.as_str(), -3, 0, 1), (a.as_str(), 3, 1, 0)],
+            "ours first"
+        );
+        assert_eq!(st.winner, None);
+
+        // The rest level: A wins the match; B is out after the round closes, its match kept.
+        for _ in 2..=MATCH_GAMES {
+            play_open(&mut g, 1, &level());
+        }
+        g.close(1, false).unwrap();
+        g.start_round(2).unwrap();
+        let drawn = draw_for(&g, 2, &seed).unwrap();
+        g.draw(2, &drawn).unwrap();
+        let out = g.team_status(&b, 2);
+        assert_eq!(
+            (out.stage.as_str(), out.out_round, out.round),
+            ("out", Some(1), 1)
+        );
+        assert_eq!(out.winner.as_deref(), Some(a.as_str()));
+        assert!(out.games.iter().all(|x| x.done && !x.now));
+
+        // The final: A's group, its three games at the tables of the rotation, no other game;
+        // its match of round 1 listed before (a team that had a bye has none).
+        let st = g.team_status(&a, 2);
+        assert_eq!(st.stage, "final");
+        assert_eq!(st.earlier.len(), 1);
+        let won = &st.earlier[0];
+        assert_eq!(
+            (won.round, won.stage.as_str(), won.winner.as_deref()),
+            (1, "knockout", Some(a.as_str()))
+        );
+        assert_eq!(won.games.len(), MATCH_GAMES as usize);
+        assert!(
+            g.team_status(&bye, 2).earlier.is_empty(),
+            "a bye is no match"
+        );
+        let groups = st.final_groups.clone().unwrap();
+        let group = st.final_group.clone().unwrap();
+        let (mine, step): (&Vec<String>, i64) = if group == "A" {
+            (&groups.a, 1)
+        } else {
+            (&groups.b, -1)
+        };
+        let start = mine.iter().position(|t| *t == a).unwrap() as i64;
+        let tables: Vec<u32> = st.games.iter().map(|x| x.table).collect();
+        let rotation: Vec<u32> = (0..3)
+            .map(|k| ((start + step * k).rem_euclid(3) + 1) as u32)
+            .collect();
+        assert_eq!(tables, rotation, "A teams move 1→2→3, B teams 3→2→1");
+        assert!(st
+            .games
+            .iter()
+            .all(|x| x.side == group.to_lowercase() && x.opponent != a));
+        assert_eq!(st.games.iter().filter(|x| x.now).count(), 1);
+        play_open(&mut g, 2, &won_by_a);
+        let st = g.team_status(&a, 2);
+        let first = &st.games[0];
+        assert!(first.done && first.result.is_some());
+        let ours = if group == "A" { 3 } else { -3 };
+        assert_eq!(st.totals.len(), 1, "the final: its own totals only");
+        assert_eq!(st.totals[0].points, ours);
     }
 
     #[test]

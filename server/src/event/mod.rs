@@ -817,7 +817,7 @@ impl Events {
             "只有够级比赛有团体扣分",
             "team deductions are for 够级 events",
         );
-        self.gouji_director_step(id, refused, |round| {
+        self.gouji_director_step(id, refused, |round, _| {
             Ok(EventAction::TeamDeduction {
                 round,
                 team: d.team,
@@ -839,12 +839,34 @@ impl Events {
             "只有够级比赛按局改判；80分比赛用「改判成绩」（adjust）",
             "game rulings are for 够级 events; an 80分 event adjusts a board (adjust)",
         );
-        self.gouji_director_step(id, refused, |round| {
+        self.gouji_director_step(id, refused, |round, _| {
             Ok(EventAction::AdjustGame {
                 round,
                 table: d.table,
                 game: d.game,
                 record: gouji::record_of(&d.result)?,
+                reason: d.reason,
+            })
+        })
+        .await
+    }
+
+    /// 够级: the director's lot (抽签) for a knockout match still level after its extra games,
+    /// drawn in person; logged with the winner's name, whether typed as a name or a number.
+    pub async fn lot(&self, id: &str, d: protocol::LotIn) -> Result<EventView, Problem> {
+        let refused = Words::new(
+            "只有够级淘汰赛抽签定胜负",
+            "lots decide 够级 knockout matches only",
+        );
+        self.gouji_director_step(id, refused, |round, g| {
+            // An unknown team keeps its typed form: the state refuses it in its own words.
+            let winner = g
+                .team_named(&d.winner)
+                .map_or(d.winner.clone(), |t| t.name.clone());
+            Ok(EventAction::Lot {
+                round,
+                table: d.table,
+                winner,
                 reason: d.reason,
             })
         })
@@ -857,7 +879,7 @@ impl Events {
         &self,
         id: &str,
         refused: Words,
-        step: impl FnOnce(u32) -> Result<EventAction, Problem>,
+        step: impl FnOnce(u32, &gouji::GoujiEvent) -> Result<EventAction, Problem>,
     ) -> Result<EventView, Problem> {
         let slot = self.slot(id)?;
         let mut live = slot.lock().await;
@@ -868,7 +890,8 @@ impl Events {
             .event
             .playing()
             .ok_or_else(|| not_now("现在没有进行中的一轮", "no round is being played"))?;
-        self.commit(&mut live, step(round)?).await?;
+        let action = step(round, live.event.gouji.as_ref().expect("checked"))?;
+        self.commit(&mut live, action).await?;
         Ok(self.view_of(&live, true))
     }
 
@@ -876,8 +899,9 @@ impl Events {
     pub async fn pair_status(&self, id: &str, token: &str) -> Result<PairStatus, Problem> {
         let slot = self.slot(id)?;
         let live = slot.lock().await;
-        if live.event.gouji.is_some() {
+        if let Some(g) = &live.event.gouji {
             let team = self.team_of(&live, token)?;
+            let status = g.team_status(&team.name, live.event.round);
             return Ok(PairStatus {
                 pair: protocol::PairInfo {
                     direction: "team".into(),
@@ -890,6 +914,7 @@ impl Events {
                 round: live.event.round,
                 table: None,
                 earlier: Vec::new(),
+                team: Some(status),
             });
         }
         let pair = self.pair_of(&live, token)?.clone();
@@ -1380,6 +1405,7 @@ impl Events {
                     })
                 })
                 .collect(),
+            team: None,
         }
     }
 }

@@ -169,6 +169,14 @@ pub enum EventAction {
         record: tournament::gouji::GameRecord,
         reason: String,
     },
+    /// 够级: the director drew lots in person for a knockout match still level after its extra
+    /// games; `winner` is the team's name.
+    Lot {
+        round: u32,
+        table: u32,
+        winner: String,
+        reason: String,
+    },
 }
 
 impl EventAction {
@@ -194,6 +202,7 @@ impl EventAction {
             EventAction::TeamDeduction { .. } => "team_deduction",
             EventAction::AdjustGame { .. } => "adjust_game",
             EventAction::ConfirmGames { .. } => "confirm_games",
+            EventAction::Lot { .. } => "lot",
         }
     }
 }
@@ -607,6 +616,15 @@ impl Event {
                 in_play(round)?;
                 g.adjust(*round, *table, *game, record, reason)
             }
+            EventAction::Lot {
+                round,
+                table,
+                winner,
+                reason,
+            } => {
+                in_play(round)?;
+                g.lot(*round, *table, winner, reason)
+            }
             EventAction::ConfirmGames {
                 round,
                 team,
@@ -837,7 +855,8 @@ impl Event {
             | EventAction::GameResult { .. }
             | EventAction::TeamDeduction { .. }
             | EventAction::AdjustGame { .. }
-            | EventAction::ConfirmGames { .. } => Err(bad(
+            | EventAction::ConfirmGames { .. }
+            | EventAction::Lot { .. } => Err(bad(
                 format!("80分比赛没有这一步（{}）", action.name()),
                 format!("an 80分 event has no {} step", action.name()),
             )),

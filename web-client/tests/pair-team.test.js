@@ -1,0 +1,116 @@
+// A 够级 team's own page (pair.html?e=ID#TOKEN with a team token) against the real server, on a
+// phone and a desktop: before the event starts it names the team; in the final (six teams: round
+// 1 is the final) it shows the team's group, the game played now with its table and side, the
+// tables of its rotation; once the team's first game is played (three `paiju bot` processes in
+// its seats) that game's result from the team's side and its totals; 「入座打牌」 seats a player
+// at the team's next game. Only the team's own games are listed. Every view passes axe (no serious
+// or critical violation) and its buttons and links are at least 48 px.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { liveServerAndBrowser, newPage, shot, axeViolations, smallTargets, until, paijuBin } from './harness.js';
+
+const DIRECTOR = '3e6b9d2f5a8c1e4b7d0a3f6c9e2b5d8a';
+const live = liveServerAndBrowser({ extra: ['--director-token', DIRECTOR] });
+
+/** A director's call. @param {string} method @param {string} path @param {unknown} [body] */
+async function director(method, path, body) {
+  const res = await fetch(`${live.server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${DIRECTOR}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await res.json();
+  assert.ok(res.ok, `${method} ${path}: ${JSON.stringify(data)}`);
+  return data;
+}
+
+/** A team's call (its token in the body). @param {string} path @param {unknown} body */
+async function teamCall(path, body) {
+  const res = await fetch(`${live.server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, data: await res.json() };
+}
+
+test('a 够级 team follows its own match on its page', { timeout: 420_000 }, async () => {
+  const orgs = ['峄城', '台儿庄', '薛城', '市中', '滕州'];
+  const entries = [
+    { team: '山亭1队', names: ['张三', '李四', '王五'], organisation: '山亭' },
+    ...orgs.map((o) => ({ names: [], bot: true, organisation: o })),
+  ];
+  const ev = await director('POST', '/api/events', { game: 'gouji', name: '够级周末练习赛', entries });
+  const id = ev.id;
+  const cards = await director('GET', `/api/events/${id}/cards`);
+  const token = cards.teams.find((/** @type {any} */ c) => c.token).token;
+
+  const phone = await newPage(live.browser, { width: 390, height: 844 });
+  await phone.page.goto(`${live.server.url}/pair.html?e=${id}#${token}`);
+  await phone.page.waitForSelector('[data-team="1"]');
+  assert.match(await phone.page.textContent('[data-team]') ?? '', /本队：第 1 队 · 山亭1队 · 张三 \/ 李四 \/ 王五/);
+  assert.match(await phone.page.textContent('main') ?? '', /比赛还没开始/);
+  assert.equal(await phone.page.textContent('.topbar .title'), '本队比赛');
+  assert.equal(await phone.page.locator('#sit').count(), 0);
+
+  // The final: the team's group, the game now, its table and side, the three tables it plays.
+  await director('POST', `/api/events/${id}/rounds/1/start`, {});
+  await phone.page.waitForSelector('[data-team-stage="final"]', { timeout: 15_000 });
+  await phone.page.waitForSelector('[data-now]', { timeout: 15_000 });
+  const group = await phone.page.getAttribute('[data-group]', 'data-group');
+  const [table1, game1, side] = (await phone.page.getAttribute('[data-now]', 'data-now') ?? '').split(':');
+  assert.equal(game1, '1');
+  assert.equal(side, group === 'A' ? 'a' : 'b', 'group A sits A');
+  assert.match(await phone.page.textContent('[data-now]') ?? '', new RegExp(`现在打第 1 局 · 第 ${table1} 桌 · 本队坐 ${side.toUpperCase()} 方`));
+  assert.match(await phone.page.textContent('main') ?? '', /A 组：.*；B 组：/);
+  const rows = phone.page.locator('[data-team-games] tbody tr');
+  assert.equal(await rows.count(), 3, 'its three games of the final, no other team’s');
+  const tables = await rows.evaluateAll((trs) => trs.map((tr) => tr.children[1].textContent));
+  const t0 = Number(table1);
+  const step = group === 'A' ? 1 : -1;
+  assert.deepEqual(tables, [0, 1, 2].map((k) => String(((t0 - 1 + step * k + 3) % 3) + 1)), 'A moves 1→2→3, B 3→2→1');
+  assert.ok(await phone.page.isVisible('#sit'));
+  await shot(phone.page, 'pair-team-final-390x844');
+  assert.deepEqual(await axeViolations(phone.page), [], 'the team page on a phone');
+  assert.deepEqual(await smallTargets(phone.page, 48), [], 'large enough to press');
+
+  // The team's three players sit down (computer players for them) and play game 1.
+  const seats = side === 'a' ? [0, 2, 4] : [1, 3, 5];
+  const bots = [];
+  for (const seat of seats) {
+    const { status, data } = await teamCall(`/api/events/${id}/join`, { token, seat });
+    assert.equal(status, 200, JSON.stringify(data));
+    assert.equal(data.table_no, t0);
+    bots.push(spawn(paijuBin(), ['bot', '--url', live.server.url, '--table', data.table, '--seat', String(seat), '--level', 'beginner', '--token', data.token, '--minutes', '6'], { stdio: 'ignore' }));
+  }
+  try {
+    await phone.page.waitForSelector('[data-team-games] tr[data-game="1"][data-done="yes"]', { timeout: 300_000 });
+  } finally {
+    for (const b of bots) b.kill();
+  }
+  // Its result, from its side (us : them), and its totals; no other match's.
+  const score = await phone.page.textContent('[data-team-games] tr[data-game="1"] td:nth-child(5)') ?? '';
+  assert.match(score, /^-?\d+ : -?\d+/);
+  await phone.page.waitForSelector('[data-totals] tr[data-total="山亭1队"]');
+  const pts = await phone.page.textContent('[data-totals] tr[data-total="山亭1队"] td:nth-child(2)');
+  assert.equal(pts, score.split(' : ')[0], 'the totals are its game’s points');
+  const me = await teamCall(`/api/events/${id}/pair`, { token });
+  assert.equal(me.data.team.games.length, 3);
+  assert.ok(me.data.team.games.every((/** @type {any} */ x) => x.opponent !== '山亭1队'));
+  // The public still sees no result.
+  const pub = await (await fetch(`${live.server.url}/api/events/${id}`)).json();
+  assert.ok(pub.gouji.stages[0].games.every((/** @type {any} */ x) => x.result === undefined));
+
+  // Desktop: game 2 opens once the other tables have played game 1; 入座打牌 seats a player there.
+  const desk = await newPage(live.browser, { width: 1280, height: 900 });
+  await desk.page.goto(`${live.server.url}/pair.html?e=${id}#${token}`);
+  await desk.page.waitForSelector('[data-now^="' + tables[1] + ':2:"]', { timeout: 300_000 });
+  await shot(desk.page, 'pair-team-final-1280x900');
+  assert.deepEqual(await axeViolations(desk.page), [], 'the team page on a desktop');
+  assert.deepEqual(await smallTargets(desk.page, 48), [], 'large enough to press');
+  await desk.page.click('#sit');
+  await desk.page.waitForURL(/#\/t\/\d+/);
+  // English is a switch.
+  await phone.page.click('#lang');
+  await phone.page.waitForFunction(() => /We are team 1/.test(document.body.textContent ?? ''), null, { timeout: 15_000 });
+  assert.deepEqual(phone.errors.map(String), []);
+  assert.deepEqual(desk.errors.map(String), []);
+});
