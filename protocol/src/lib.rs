@@ -825,6 +825,10 @@ pub struct TeamGame {
     /// The director's ruling on it, the reason.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub adjusted: Option<String>,
+    /// The team's own word on the result once finished: `"agreed"`, `"disputed"` or absent (not
+    /// signed yet; a ruling asks again).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signed: Option<String>,
 }
 
 /// A team's totals over its games of a round.

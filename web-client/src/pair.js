@@ -71,6 +71,10 @@ const WORDS = {
   t_score: { zh: '比分（本队 : 对手）', en: 'Score (us : them)' },
   t_state: { zh: '状态', en: 'State' },
   t_done: { zh: '已打完', en: 'Played' },
+  t_signed_agreed: { zh: '本队已确认', en: 'We confirmed' },
+  t_signed_disputed: { zh: '本队有异议', en: 'We disputed' },
+  t_signed_no: { zh: '待本队确认', en: 'To confirm' },
+  t_sign: { zh: '每局打完，由队长核对本队成绩后确认（有异议请写明原因，裁判长会来处理）。', en: 'After each game the captain checks our result and confirms it (or disputes it with a note: the director will come).' },
   t_playing: { zh: '正在打', en: 'Now' },
   t_coming: { zh: '未开始', en: 'To come' },
   t_us: { zh: '本队', en: 'us' },
@@ -221,7 +225,7 @@ function teamGames(t) {
             h('td', {}, x.opponent),
             h('td', {}, x.side.toUpperCase()),
             h('td', {}, ourScore(x), x.adjusted ? h('div', { 'data-adjusted': '' }, p('t_ruled', { reason: x.adjusted })) : null),
-            h('td', {}, p(x.done ? 't_done' : x.now ? 't_playing' : 't_coming')),
+            h('td', { 'data-signed': x.signed ?? 'no' }, p(x.done ? 't_done' : x.now ? 't_playing' : 't_coming'), x.done ? h('div', {}, p(`t_signed_${x.signed ?? 'no'}`)) : null),
           ),
         ),
       )
@@ -333,7 +337,9 @@ function pairPage(root, id, token, redraw) {
         h('div', { class: 'links', style: 'margin-top:12px' }, h('a', { href: `standings.html?e=${encodeURIComponent(id)}` }, wordIn(WORDS, 'standings')), h('button', { id: 'other-pair', 'on:click': () => { history.replaceState(null, '', 'pair.html'); redraw(); } }, p('other_team'))),
       );
       results.hidden = !t.games;
-      if (t.games) replace(results, h('h2', { id: 'results-h' }, p('t_games_h')), t.games, h('p', { class: 'hint' }, p('t_mine')));
+      // The captain signs the games finished so far (「由队长或领队签字确认该局比赛结果」).
+      const toSign = ev.round > ev.closed && ev.state !== 'finished' && !me.bot && (me.team.games ?? []).some((/** @type {any} */ x) => x.done && x.signed !== 'agreed');
+      if (t.games) replace(results, h('h2', { id: 'results-h' }, p('t_games_h')), t.games, h('p', { class: 'hint' }, p('t_mine')), toSign ? [h('p', {}, p('t_sign')), confirmBox] : null, done);
       earlier.hidden = !me.team.earlier || me.team.earlier.length === 0;
       if (!earlier.hidden) replace(earlier, h('h2', { id: 'earlier-h' }, p('earlier_h')), teamEarlier(me.team.earlier));
       standing.hidden = !t.totals;

@@ -98,6 +98,12 @@ test('a 够级 team follows its own match on its page', { timeout: 420_000 }, as
   // The public still sees no result.
   const pub = await (await fetch(`${live.server.url}/api/events/${id}`)).json();
   assert.ok(pub.gouji.stages[0].games.every((/** @type {any} */ x) => x.result === undefined));
+  // The captain signs game 1 (「由队长或领队签字确认该局比赛结果」): the line says so.
+  assert.match(await phone.page.textContent('[data-team-games] tr[data-game="1"] [data-signed]') ?? '', /待本队确认/);
+  await phone.page.click('#confirm');
+  await phone.page.waitForSelector('[data-team-games] tr[data-game="1"] [data-signed="agreed"]');
+  const signed = await teamCall(`/api/events/${id}/pair`, { token });
+  assert.equal(signed.data.team.games.find((/** @type {any} */ x) => x.game === 1).signed, 'agreed');
 
   // Desktop: game 2 opens once the other tables have played game 1; 入座打牌 seats a player there.
   const desk = await newPage(live.browser, { width: 1280, height: 900 });

@@ -1284,6 +1284,9 @@ impl GoujiEvent {
                     now: now == Some((s.table, s.game)),
                     result: slot.and_then(|x| x.record.as_ref()).map(result_view),
                     adjusted: slot.and_then(|x| x.adjusted.clone()),
+                    signed: slot
+                        .and_then(|x| x.confirms.get(team))
+                        .map(|word| if word.is_none() { "agreed" } else { "disputed" }.into()),
                 }
             })
             .collect();
