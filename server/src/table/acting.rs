@@ -195,7 +195,8 @@ impl<G: TableGame> Table<G> {
             return Err(self.store_failed(&e));
         }
         self.deps.metrics.action(G::GAME, actor.name());
-        self.computers.observe(&self.engine);
+        let views = self.computers.seat_views(&self.engine);
+        self.computers.observe_views(&self.engine, &views);
         if actor == Actor::Referee {
             tracing::info!(seat, reason = entry.reason.as_deref().unwrap_or(""), action = %entry.action, "referee ruling");
         }
@@ -231,7 +232,7 @@ impl<G: TableGame> Table<G> {
             self.send(c.outlet, text);
         }
         self.restart_clock();
-        self.broadcast_entry(self.seq);
+        self.broadcast_entry(self.seq, &views);
         self.schedule_bot();
         Ok(self.seq)
     }

@@ -91,11 +91,26 @@ impl<G: TableGame> Computers<G> {
     /// Shows every seat's player the view its seat is sent now (after each stored action, and
     /// once before the first).
     pub(super) fn observe(&mut self, engine: &G) {
-        for seat in 0..self.players.len() {
-            let view = engine.view(Viewer::Seat(seat));
+        let views = self.seat_views(engine);
+        self.observe_views(engine, &views);
+    }
+
+    /// Every seat's view of the table as it is now, built once for both the players and the
+    /// broadcast (building a view is a good part of an action's cost).
+    pub(super) fn seat_views(&self, engine: &G) -> Vec<G::View> {
+        (0..self.players.len())
+            .map(|seat| engine.view(Viewer::Seat(seat)))
+            .collect()
+    }
+
+    /// [`Computers::observe`] with the views already built by [`Computers::seat_views`].
+    pub(super) fn observe_views(&mut self, engine: &G, views: &[G::View]) {
+        for (seat, view) in views.iter().enumerate() {
             match &mut self.players[seat] {
-                Some(p) => p.observe(&view),
-                None => self.missed[seat].push(view),
+                Some(p) => p.observe(view),
+                // Views are not `Clone`: the thinking seat's (one at a time, rarely) is built
+                // again to keep.
+                None => self.missed[seat].push(engine.view(Viewer::Seat(seat))),
             }
         }
     }
