@@ -195,8 +195,9 @@ impl<G: TableGame> Table<G> {
             return Err(self.store_failed(&e));
         }
         self.deps.metrics.action(G::GAME, actor.name());
+        // Each seat's view, built once: sent with the events, then shown to the seat's computer
+        // player (nothing between here and there changes the engine).
         let views = self.computers.seat_views(&self.engine);
-        self.computers.observe_views(&self.engine, &views);
         if actor == Actor::Referee {
             tracing::info!(seat, reason = entry.reason.as_deref().unwrap_or(""), action = %entry.action, "referee ruling");
         }
@@ -233,6 +234,7 @@ impl<G: TableGame> Table<G> {
         }
         self.restart_clock();
         self.broadcast_entry(self.seq, &views);
+        self.computers.observe_owned(views);
         self.schedule_bot();
         Ok(self.seq)
     }

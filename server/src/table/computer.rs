@@ -92,7 +92,7 @@ impl<G: TableGame> Computers<G> {
     /// once before the first).
     pub(super) fn observe(&mut self, engine: &G) {
         let views = self.seat_views(engine);
-        self.observe_views(engine, &views);
+        self.observe_owned(views);
     }
 
     /// Every seat's view of the table as it is now, built once for both the players and the
@@ -103,14 +103,13 @@ impl<G: TableGame> Computers<G> {
             .collect()
     }
 
-    /// [`Computers::observe`] with the views already built by [`Computers::seat_views`].
-    pub(super) fn observe_views(&mut self, engine: &G, views: &[G::View]) {
-        for (seat, view) in views.iter().enumerate() {
+    /// [`Computers::observe`] with the views already built by [`Computers::seat_views`] (and
+    /// serialised for the broadcast): handed over, so a player that keeps one needs no copy.
+    pub(super) fn observe_owned(&mut self, views: Vec<G::View>) {
+        for (seat, view) in views.into_iter().enumerate() {
             match &mut self.players[seat] {
-                Some(p) => p.observe(view),
-                // Views are not `Clone`: the thinking seat's (one at a time, rarely) is built
-                // again to keep.
-                None => self.missed[seat].push(engine.view(Viewer::Seat(seat))),
+                Some(p) => p.observe_owned(view),
+                None => self.missed[seat].push(view),
             }
         }
     }
