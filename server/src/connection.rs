@@ -202,7 +202,7 @@ impl Session {
                     END
                 }
                 _ = &mut upkeep => {
-                    let (flow, next) = self.upkeep().await;
+                    let (flow, next) = Box::pin(self.upkeep()).await;
                     upkeep.as_mut().reset(next);
                     flow
                 }
@@ -252,7 +252,7 @@ impl Session {
         self.last_ping = None;
         if self.quiet {
             self.quiet = false;
-            self.table.quiet(self.id, false).await;
+            Box::pin(self.table.quiet(self.id, false)).await;
         }
         let text = match frame {
             Message::Text(t) => t,
@@ -292,13 +292,17 @@ impl Session {
     }
 
     /// One well-formed message: `hello` first and once, then the table's messages.
+    ///
+    /// The rare steps (hello, resync, 托管, review, presence, upkeep) are boxed where they are
+    /// awaited: a future holds room for its largest step, and the connection's future is kept
+    /// for its whole life (four or six connections a table).
     async fn dispatch(&mut self, msg: ClientIn) -> Flow {
         match (msg, self.attached) {
             (ClientIn::Ping { nonce }, Some(_)) => {
                 self.send(text_of(&ClientOut::Pong { nonce }));
             }
             (ClientIn::Hello { token, last_seq }, None) => {
-                return self.hello(token, last_seq).await
+                return Box::pin(self.hello(token, last_seq)).await
             }
             (ClientIn::Hello { .. }, Some(_)) => {
                 self.refuse(Refusal::BadMessage(BadMessage::SecondHello));
@@ -333,10 +337,10 @@ impl Session {
                     return END;
                 }
             }
-            (ClientIn::Resync, Some(_)) => self.table.resync(self.id).await,
-            (ClientIn::Auto { on }, Some(_)) => self.table.auto(self.id, on).await,
+            (ClientIn::Resync, Some(_)) => Box::pin(self.table.resync(self.id)).await,
+            (ClientIn::Auto { on }, Some(_)) => Box::pin(self.table.auto(self.id, on)).await,
             (ClientIn::Review { on, reason }, Some(_)) => {
-                self.table.review(self.id, on, reason).await
+                Box::pin(self.table.review(self.id, on, reason)).await
             }
         }
         GO_ON
