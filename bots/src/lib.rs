@@ -44,6 +44,11 @@ pub fn simplest<E: Engine>(view: &E::View) -> Option<E::Action> {
 pub trait SeatPlayer<E: Engine>: Send {
     /// Remembers what the view shows.
     fn observe(&mut self, view: &E::View);
+    /// [`SeatPlayer::observe`] with a view the caller no longer needs: a player that keeps
+    /// views (够级's notes keep the last one) takes it instead of a copy.
+    fn observe_owned(&mut self, view: E::View) {
+        self.observe(&view)
+    }
     /// Decides for the view's seat within `budget` (高手 only; the others ignore it), with
     /// `seed` for any randomness: the same notes, view, playout budget and seed give the same
     /// action. `None` when the seat is not to act.

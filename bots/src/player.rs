@@ -12,6 +12,10 @@ pub trait Memory: Clone + std::fmt::Debug + Default + Send {
     type Game: Engine;
     /// Remembers what the view shows (called with every view, in order).
     fn observe(&mut self, view: &<Self::Game as Engine>::View);
+    /// [`Memory::observe`] with a view the caller no longer needs.
+    fn observe_owned(&mut self, view: <Self::Game as Engine>::View) {
+        self.observe(&view)
+    }
     /// The game's `choose_with` over these notes.
     fn decide(
         &self,
@@ -72,6 +76,9 @@ impl<M: Memory> Player<M> {
 impl<M: Memory> SeatPlayer<M::Game> for Player<M> {
     fn observe(&mut self, view: &<M::Game as Engine>::View) {
         Player::observe(self, view)
+    }
+    fn observe_owned(&mut self, view: <M::Game as Engine>::View) {
+        self.notes.observe_owned(view)
     }
     fn act(
         &mut self,

@@ -30,7 +30,7 @@ use protocol::{
 };
 use tokio::sync::{mpsc, watch, OwnedSemaphorePermit};
 use tokio::task::JoinHandle;
-use tokio::time::{interval, Instant};
+use tokio::time::Instant;
 
 use crate::limits::{AddressBuckets, Limits, RateLimit, Verdict};
 use crate::shutdown::Shutdown;
@@ -81,7 +81,7 @@ pub async fn run(socket: WebSocket, conn: Conn) {
     let (out_tx, out_rx) = mpsc::channel::<String>(limits.out_queue);
     let (close_tx, close_rx) = watch::channel::<CloseWith>(None);
     let close_tx = Arc::new(close_tx);
-    let writer = tokio::spawn(write_loop(sink, out_rx, close_rx, limits.clone()));
+    let writer = tokio::spawn(write_loop(sink, out_rx, close_rx));
     let close_now = |code: u16, reason: &str| {
         close_tx.send_replace(Some((code, reason.to_string())));
     };
@@ -98,6 +98,7 @@ pub async fn run(socket: WebSocket, conn: Conn) {
             close: close_tx.clone(),
             rate: RateLimit::new(&limits),
             last_seen: Instant::now(),
+            last_ping: None,
             quiet: false,
             attached: None,
             limits,
@@ -157,8 +158,10 @@ struct Session {
     close: Arc<watch::Sender<CloseWith>>,
     /// Per-connection message credits.
     rate: RateLimit,
-    /// The last frame of any kind (pongs count): presence and the broom go by it.
+    /// The last frame of any kind (pongs count): presence, pings and the broom go by it.
     last_seen: Instant,
+    /// When the last ping was asked for, if since `last_seen`.
+    last_ping: Option<Instant>,
     /// The table was told this seat's line went quiet (掉线) and not yet that it spoke again.
     quiet: bool,
     /// Who the connection is at the table, once its `hello` was taken: on probation until then.
@@ -174,12 +177,15 @@ impl Session {
     /// sweeps it or the server shuts down; then leaves the table.
     async fn serve(mut self, stream: &mut SplitStream<WebSocket>, mut shutdown: Shutdown) {
         let mut close_watch = self.close.subscribe();
-        let mut broom = interval(self.limits.ping_every);
-        // A seat's presence: quiet after `quiet_after` without a frame (pongs count), told to the
-        // table, which shows the seat 掉线 until a frame comes again (issue 13).
-        let mut presence = interval(self.limits.presence_every());
-        let hello_by = tokio::time::sleep(self.limits.hello_within);
-        tokio::pin!(hello_by);
+        // One timer for the connection's upkeep (pings, presence, the broom), armed once and
+        // moved only when it fires, to the next moment the silence could call for something:
+        // a frame does not touch it. Three intervals ticking on every connection (and a ping
+        // every two seconds to every socket, busy or not) were a large part of the server's
+        // work at 18,000 connections.
+        let upkeep = tokio::time::sleep(self.limits.presence_every());
+        tokio::pin!(upkeep);
+        // Boxed: only the first seconds of a connection need it.
+        let mut hello_by = Box::pin(tokio::time::sleep(self.limits.hello_within));
         loop {
             let flow = tokio::select! {
                 frame = stream.next() => self.on_frame(frame).await,
@@ -195,11 +201,11 @@ impl Session {
                     self.close_now(close::BAD_HELLO, "no hello in time");
                     END
                 }
-                _ = presence.tick(), if self.attached.is_some() => {
-                    self.check_presence().await;
-                    GO_ON
+                _ = &mut upkeep => {
+                    let (flow, next) = Box::pin(self.upkeep()).await;
+                    upkeep.as_mut().reset(next);
+                    flow
                 }
-                _ = broom.tick() => self.sweep(),
                 _ = shutdown.recv() => {
                     self.close_now(close::GOING_AWAY, "server shutting down");
                     END
@@ -243,9 +249,10 @@ impl Session {
             }
         };
         self.last_seen = Instant::now();
+        self.last_ping = None;
         if self.quiet {
             self.quiet = false;
-            self.table.quiet(self.id, false).await;
+            Box::pin(self.table.quiet(self.id, false)).await;
         }
         let text = match frame {
             Message::Text(t) => t,
@@ -285,13 +292,17 @@ impl Session {
     }
 
     /// One well-formed message: `hello` first and once, then the table's messages.
+    ///
+    /// The rare steps (hello, resync, 托管, review, presence, upkeep) are boxed where they are
+    /// awaited: a future holds room for its largest step, and the connection's future is kept
+    /// for its whole life (four or six connections a table).
     async fn dispatch(&mut self, msg: ClientIn) -> Flow {
         match (msg, self.attached) {
             (ClientIn::Ping { nonce }, Some(_)) => {
                 self.send(text_of(&ClientOut::Pong { nonce }));
             }
             (ClientIn::Hello { token, last_seq }, None) => {
-                return self.hello(token, last_seq).await
+                return Box::pin(self.hello(token, last_seq)).await
             }
             (ClientIn::Hello { .. }, Some(_)) => {
                 self.refuse(Refusal::BadMessage(BadMessage::SecondHello));
@@ -326,10 +337,10 @@ impl Session {
                     return END;
                 }
             }
-            (ClientIn::Resync, Some(_)) => self.table.resync(self.id).await,
-            (ClientIn::Auto { on }, Some(_)) => self.table.auto(self.id, on).await,
+            (ClientIn::Resync, Some(_)) => Box::pin(self.table.resync(self.id)).await,
+            (ClientIn::Auto { on }, Some(_)) => Box::pin(self.table.auto(self.id, on)).await,
             (ClientIn::Review { on, reason }, Some(_)) => {
-                self.table.review(self.id, on, reason).await
+                Box::pin(self.table.review(self.id, on, reason)).await
             }
         }
         GO_ON
@@ -371,21 +382,41 @@ impl Session {
         }
     }
 
-    /// Presence: a seat silent for `quiet_after` is told to the table as quiet (掉线).
-    async fn check_presence(&mut self) {
-        if !self.quiet && self.last_seen.elapsed() > self.limits.quiet_after {
+    /// The connection's upkeep, when its timer fires; then when it should fire next.
+    ///
+    /// - The broom: a connection silent for `silent_after` is closed.
+    /// - Presence: a seat silent for `quiet_after` is told to the table as quiet (掉线), which
+    ///   shows it until a frame comes again (issue 13).
+    /// - Pings: a connection silent for `presence_every` is pinged, and again each
+    ///   `presence_every` while it stays silent, so a live client (browsers answer pings by
+    ///   themselves) is never quiet; one that speaks needs none.
+    async fn upkeep(&mut self) -> (Flow, Instant) {
+        let now = Instant::now();
+        let silent = now - self.last_seen;
+        if silent > self.limits.silent_after {
+            self.close_now(close::SILENT, "silent too long");
+            return (END, now);
+        }
+        if self.attached.is_some() && !self.quiet && silent > self.limits.quiet_after {
             self.quiet = true;
             self.table.quiet(self.id, true).await;
         }
-    }
-
-    /// The broom: a connection silent for `silent_after` is closed.
-    fn sweep(&self) -> Flow {
-        if self.last_seen.elapsed() > self.limits.silent_after {
-            self.close_now(close::SILENT, "silent too long");
-            return END;
+        let every = self.limits.presence_every();
+        let pinged = self.last_ping.unwrap_or(self.last_seen);
+        if now - pinged >= every {
+            self.last_ping = Some(now);
+            // The empty text is the writer's sign for a ping (no frame we send is empty);
+            // a full queue drops it: the peer is not reading, and is closed for that.
+            let _ = self.out.try_send(String::new());
         }
-        GO_ON
+        // Just past each deadline: presence and the broom ask for silence longer than theirs.
+        let tick = std::time::Duration::from_millis(1);
+        let mut next = self.last_seen + self.limits.silent_after + tick;
+        if self.attached.is_some() && !self.quiet {
+            next = next.min(self.last_seen + self.limits.quiet_after + tick);
+        }
+        let ping_at = self.last_ping.unwrap_or(self.last_seen) + every;
+        (GO_ON, next.min(ping_at).max(now + tick))
     }
 }
 
@@ -413,10 +444,7 @@ async fn write_loop(
     mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
     mut out: mpsc::Receiver<String>,
     mut close_rx: watch::Receiver<CloseWith>,
-    limits: Arc<Limits>,
 ) {
-    let mut ping = interval(limits.presence_every());
-    ping.tick().await;
     let close_with = loop {
         tokio::select! {
             biased;
@@ -427,11 +455,11 @@ async fn write_loop(
                     // `ack` and its `events` reach the actor's socket together, one system
                     // call instead of two (the socket's write buffer holds them until the
                     // flush, see http.rs). At most the queue's length.
-                    if sink.feed(Message::Text(text.into())).await.is_err() {
+                    if sink.feed(frame_of(text)).await.is_err() {
                         return;
                     }
                     while let Ok(more) = out.try_recv() {
-                        if sink.feed(Message::Text(more.into())).await.is_err() {
+                        if sink.feed(frame_of(more)).await.is_err() {
                             return;
                         }
                     }
@@ -441,16 +469,11 @@ async fn write_loop(
                 }
                 None => break close_rx.borrow().clone(),
             },
-            _ = ping.tick() => {
-                if sink.send(Message::Ping(Default::default())).await.is_err() {
-                    return;
-                }
-            }
         }
     };
     // Flush what is already queued (e.g. the error that explains the close), then close.
     while let Ok(text) = out.try_recv() {
-        if sink.send(Message::Text(text.into())).await.is_err() {
+        if sink.send(frame_of(text)).await.is_err() {
             return;
         }
     }
@@ -462,6 +485,16 @@ async fn write_loop(
         })))
         .await;
     let _ = sink.close().await;
+}
+
+/// A queued text as its frame: the empty text is the session's request for a ping (see
+/// [`Session::upkeep`]).
+fn frame_of(text: String) -> Message {
+    if text.is_empty() {
+        Message::Ping(Default::default())
+    } else {
+        Message::Text(text.into())
+    }
 }
 
 /// The close code and reason for a frame the WebSocket layer refused; `None` when the peer just

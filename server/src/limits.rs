@@ -23,13 +23,14 @@ pub struct Limits {
     pub flood_debt: f64,
     /// Outbound messages queued per connection before it counts as a slow reader (4008).
     pub out_queue: usize,
-    /// How often the server pings.
+    /// The longest a silent connection goes unpinged (see [`Limits::presence_every`]).
     pub ping_every: Duration,
     /// Silence (no frame at all) after which the broom closes a connection (4001).
     pub silent_after: Duration,
     /// Silence after which a seat's connection counts as away (`connected: false`, 掉线) while
     /// it stays open: a line that dropped without a close shows within seconds, not after the
-    /// broom's 45. The server pings at a third of it, and browsers answer pings by themselves.
+    /// broom's 45. The server pings a connection silent for a third of it, and browsers answer
+    /// pings by themselves.
     pub quiet_after: Duration,
     /// Tables open at once.
     pub max_tables: usize,
@@ -86,8 +87,9 @@ impl Default for Limits {
 }
 
 impl Limits {
-    /// How often the server pings and looks at a connection's presence: often enough that a
-    /// live client (its pongs count) is never quiet for `quiet_after`.
+    /// The silence after which the server pings a connection (and again as long as it stays
+    /// silent): short enough that a live client (its pongs count) is never quiet for
+    /// `quiet_after`.
     pub fn presence_every(&self) -> Duration {
         (self.quiet_after / 3)
             .min(self.ping_every)

@@ -208,7 +208,6 @@ pub fn notes_check(games: usize, seed: u64) -> (usize, usize, usize) {
             let replayed = p
                 .notes()
                 .steps()
-                .iter()
                 .all(|st| replay.apply(st.seat, Actor::Bot, st.action.clone()).is_ok());
             if replayed && replay == t.game {
                 exact += 1;

@@ -52,6 +52,9 @@ impl crate::player::Memory for Notes {
     fn observe(&mut self, view: &View) {
         Notes::observe(self, view)
     }
+    fn observe_owned(&mut self, view: View) {
+        Notes::observe_owned(self, view)
+    }
     fn decide(&self, view: &View, level: Level, budget: Budget, seed: u64) -> Decision<Action> {
         choose_with(view, self, level, budget, seed)
     }

@@ -31,7 +31,7 @@ pub struct Notes {
     /// The last view taken in.
     last: Option<View>,
     /// Every action since the first view, in order.
-    steps: Vec<Step>,
+    steps: Steps,
     /// Saw the game from its start and could read every step.
     complete: bool,
 }
@@ -50,28 +50,43 @@ impl Notes {
 
     /// Takes in a view of this seat. Call it with every view the seat receives, in order.
     pub fn observe(&mut self, view: &View) {
+        if self.take_in(view) {
+            self.last = Some(view.clone());
+        }
+    }
+
+    /// [`Notes::observe`] keeping the view itself instead of a copy (a server's 托管 players
+    /// observe every seat's view after every action; a 够级 view is a few dozen allocations).
+    pub fn observe_owned(&mut self, view: View) {
+        if self.take_in(&view) {
+            self.last = Some(view);
+        }
+    }
+
+    /// Reads the step from the last view to this one; true when this view is to be kept as
+    /// the last.
+    fn take_in(&mut self, view: &View) -> bool {
         let owner = (view.game, view.viewer);
         if self.owner != Some(owner) {
             *self = Notes {
                 owner: Some(owner),
-                last: Some(view.clone()),
-                steps: Vec::new(),
+                last: None,
+                steps: Steps::default(),
                 complete: is_start(view),
             };
-            return;
+            return true;
         }
-        let Some(last) = self.last.take() else {
-            return;
+        let Some(last) = &self.last else {
+            return false;
         };
-        if same_state(&last, view) {
-            self.last = Some(last);
-            return;
+        if same_state(last, view) {
+            return false;
         }
-        match read_step(&last, view) {
+        match read_step(last, view) {
             Some(step) => self.steps.push(step),
             None => self.complete = false,
         }
-        self.last = Some(view.clone());
+        true
     }
 
     /// Every action of the game so far was seen and read.
@@ -79,23 +94,137 @@ impl Notes {
         self.complete
     }
 
-    pub fn steps(&self) -> &[Step] {
-        &self.steps
+    /// Every action of the game so far, in order.
+    pub fn steps(&self) -> StepIter<'_> {
+        StepIter {
+            steps: &self.steps,
+            at: 0,
+            card: 0,
+            other: 0,
+        }
     }
 
     /// The cards each seat has put on the table (A1…B3), as far as seen.
     pub fn played(&self) -> [Hand; 6] {
+        // Read off the packed steps directly: 普通 asks this at every decision.
         let mut out: [Hand; 6] = Default::default();
-        for step in &self.steps {
-            if let Action::Play { cards } | Action::Burn { cards } = &step.action {
-                for &c in cards {
-                    out[step.seat.index()].add(c);
+        let (mut card, mut other) = (0, 0);
+        for &(seat, kind, n) in &self.steps.heads {
+            let cards: &[Card] = match kind {
+                Kind::Play | Kind::Burn => {
+                    card += n as usize;
+                    &self.steps.cards[card - n as usize..card]
                 }
+                Kind::Other => {
+                    other += 1;
+                    match &self.steps.others[other - 1] {
+                        Action::Play { cards } | Action::Burn { cards } => cards,
+                        _ => &[],
+                    }
+                }
+                Kind::Pass | Kind::Yield | Kind::Decline => &[],
+            };
+            for &c in cards {
+                out[seat.index()].add(c);
             }
         }
         out
     }
 }
+
+/// The steps of a game packed: three bytes a step and the cards played in one list. A server
+/// keeps notes for every seat (for 托管) through a game of about a thousand actions: as a
+/// `Vec<Step>` (an `Action` with its own `Vec` of cards each) that was some 60 KiB a seat.
+#[derive(Clone, Debug, Default)]
+struct Steps {
+    /// Per step: its seat, its kind, and how many cards it played.
+    heads: Vec<(Seat, Kind, u8)>,
+    /// The cards of the `Play` and `Burn` steps, one after another.
+    cards: Vec<Card>,
+    /// Steps of any other action (none is read off views today), in order.
+    others: Vec<Action>,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Play,
+    Burn,
+    Pass,
+    Yield,
+    Decline,
+    Other,
+}
+
+impl Steps {
+    fn push(&mut self, step: Step) {
+        let (kind, cards) = match step.action {
+            Action::Play { cards } => (Kind::Play, cards),
+            Action::Burn { cards } => (Kind::Burn, cards),
+            Action::Pass => (Kind::Pass, Vec::new()),
+            Action::Yield => (Kind::Yield, Vec::new()),
+            Action::Decline => (Kind::Decline, Vec::new()),
+            other => {
+                self.others.push(other);
+                (Kind::Other, Vec::new())
+            }
+        };
+        match u8::try_from(cards.len()) {
+            Ok(n) => {
+                self.heads.push((step.seat, kind, n));
+                self.cards.extend(cards);
+            }
+            // More cards than any hand holds: kept whole instead.
+            Err(_) => {
+                self.heads.push((step.seat, Kind::Other, 0));
+                self.others.push(match kind {
+                    Kind::Burn => Action::Burn { cards },
+                    _ => Action::Play { cards },
+                });
+            }
+        }
+    }
+}
+
+/// The steps of [`Notes::steps`], unpacked one by one.
+pub struct StepIter<'a> {
+    steps: &'a Steps,
+    at: usize,
+    card: usize,
+    other: usize,
+}
+
+impl Iterator for StepIter<'_> {
+    type Item = Step;
+
+    fn next(&mut self) -> Option<Step> {
+        let &(seat, kind, n) = self.steps.heads.get(self.at)?;
+        self.at += 1;
+        let mut cards = || {
+            let from = self.card;
+            self.card += n as usize;
+            self.steps.cards[from..self.card].to_vec()
+        };
+        let action = match kind {
+            Kind::Play => Action::Play { cards: cards() },
+            Kind::Burn => Action::Burn { cards: cards() },
+            Kind::Pass => Action::Pass,
+            Kind::Yield => Action::Yield,
+            Kind::Decline => Action::Decline,
+            Kind::Other => {
+                self.other += 1;
+                self.steps.others[self.other - 1].clone()
+            }
+        };
+        Some(Step { seat, action })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.steps.heads.len() - self.at;
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for StepIter<'_> {}
 
 /// The first view of a game: nobody has played.
 fn is_start(view: &View) -> bool {

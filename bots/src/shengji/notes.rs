@@ -57,7 +57,11 @@ impl Notes {
             Viewer::Seat(i) if i < 4 => Some(Seat::from_index(i)),
             _ => None,
         };
-        if let Some(k) = &view.kitty {
+        if let Some(k) = view
+            .kitty
+            .as_ref()
+            .filter(|k| self.kitty.as_ref() != Some(*k))
+        {
             self.kitty = Some(k.clone());
         }
         if me != Some(view.declarer) || self.kitty.is_some() {
@@ -91,7 +95,15 @@ impl Notes {
 
     fn record(&mut self, t: &TrickRecord) {
         let i = t.trick as usize - 1;
+        // Every view repeats the last trick until the next one ends: compared, not cloned
+        // again (a server's 托管 players observe every view of every seat).
+        if self.tricks.get(i).is_some_and(|r| r.as_ref() == Some(t)) {
+            return;
+        }
         if self.tricks.len() <= i {
+            // Grown one trick at a time, not doubled: a table keeps these notes for every
+            // seat for the whole board.
+            self.tricks.reserve_exact(i + 1 - self.tricks.len());
             self.tricks.resize(i + 1, None);
         }
         self.tricks[i] = Some(t.clone());

@@ -21,13 +21,10 @@ impl<G: TableGame> Table<G> {
         // A resent id: answer from the cache, never apply twice.
         match self.ids.get(&key, id) {
             Some(Told::Acked(seq)) => {
-                let text = to_text(&ClientOut::Ack { id, seq: *seq });
+                let text = to_text(&ClientOut::Ack { id, seq });
                 return self.send(&outlet, text);
             }
-            Some(Told::Refused(p)) => {
-                let p = (**p).clone();
-                return self.reject(&outlet, id, p);
-            }
+            Some(Told::Refused(p)) => return self.reject(&outlet, id, *p),
             None => {}
         }
         let parsed: G::Action = match serde_json::from_value(act.action) {
@@ -195,7 +192,9 @@ impl<G: TableGame> Table<G> {
             return Err(self.store_failed(&e));
         }
         self.deps.metrics.action(G::GAME, actor.name());
-        self.computers.observe(&self.engine);
+        // Each seat's view, built once: sent with the events, then shown to the seat's computer
+        // player (nothing between here and there changes the engine).
+        let views = self.computers.seat_views(&self.engine);
         if actor == Actor::Referee {
             tracing::info!(seat, reason = entry.reason.as_deref().unwrap_or(""), action = %entry.action, "referee ruling");
         }
@@ -231,7 +230,8 @@ impl<G: TableGame> Table<G> {
             self.send(c.outlet, text);
         }
         self.restart_clock();
-        self.broadcast_entry(self.seq);
+        self.broadcast_entry(self.seq, &views);
+        self.computers.observe_owned(views);
         self.schedule_bot();
         Ok(self.seq)
     }
@@ -380,43 +380,75 @@ pub(super) enum Told {
 ///
 /// Kept small because every table holds one for its whole life: a sender's key (a 16-character
 /// occupant or the referee) is stored once in `keys` and entries refer to it by index, and the
-/// entries are one queue searched from the newest (a resend is of a recent id), 32 bytes each.
-/// A map of cloned keys beside a queue of them kept about 27 KiB for an 80分 board and 90 KiB
-/// for a 够级 game; this keeps at most 8 KiB.
+/// entries are one queue searched from the newest (a resend is of a recent id), 16 bytes each
+/// (what was told is the acked seq; the rare refusals sit in a side list). A map of cloned keys
+/// beside a queue of them kept about 27 KiB for an 80分 board and 90 KiB for a 够级 game; this
+/// keeps at most 4 KiB.
 #[derive(Default)]
 pub(super) struct IdCache {
     /// The distinct senders seen; entries name them by index.
     keys: Vec<String>,
-    /// (sender, id, what they were told), oldest first; ids are unique per sender.
-    told: VecDeque<(u32, u64, Told)>,
+    /// Oldest first; ids are unique per sender.
+    told: VecDeque<Remembered>,
+    /// What entries marked [`ELSEWHERE`] were told: (sender, id, told).
+    elsewhere: Vec<(u32, u64, Told)>,
 }
+
+/// One remembered id: its sender (an index into `keys`), and the seq it was acked at, or
+/// [`ELSEWHERE`].
+#[derive(Clone, Copy)]
+struct Remembered {
+    id: u64,
+    key: u32,
+    seq: u32,
+}
+
+/// A refusal, or an ack at a seq past `u32` (never in practice): kept in `elsewhere`.
+const ELSEWHERE: u32 = u32::MAX;
 
 /// Past this many distinct senders, the ones no entry refers to any more are dropped.
 const ID_KEYS: usize = 32;
 
 impl IdCache {
-    pub(super) fn get(&self, key: &str, id: u64) -> Option<&Told> {
+    pub(super) fn get(&self, key: &str, id: u64) -> Option<Told> {
         let k = self.keys.iter().position(|k| k == key)? as u32;
-        self.told
+        let e = self.told.iter().rev().find(|e| e.key == k && e.id == id)?;
+        if e.seq != ELSEWHERE {
+            return Some(Told::Acked(e.seq as u64));
+        }
+        self.elsewhere
             .iter()
-            .rev()
             .find(|(kk, i, _)| *kk == k && *i == id)
-            .map(|(_, _, t)| t)
+            .map(|(_, _, t)| t.clone())
     }
 
     pub(super) fn remember(&mut self, key: String, id: u64, told: Told) {
         let k = self.key_index(key);
+        let seq = match told {
+            Told::Acked(seq) => u32::try_from(seq).ok().filter(|s| *s != ELSEWHERE),
+            Told::Refused(_) => None,
+        };
+        self.elsewhere.retain(|(kk, i, _)| !(*kk == k && *i == id));
+        let seq = seq.unwrap_or_else(|| {
+            self.elsewhere.push((k, id, told));
+            ELSEWHERE
+        });
         match self
             .told
             .iter_mut()
             .rev()
-            .find(|(kk, i, _)| *kk == k && *i == id)
+            .find(|e| e.key == k && e.id == id)
         {
-            Some(e) => e.2 = told,
-            None => self.told.push_back((k, id, told)),
+            Some(e) => e.seq = seq,
+            None => self.told.push_back(Remembered { id, key: k, seq }),
         }
         while self.told.len() > ID_CACHE {
-            self.told.pop_front();
+            if let Some(e) = self.told.pop_front() {
+                if e.seq == ELSEWHERE {
+                    self.elsewhere
+                        .retain(|(kk, i, _)| !(*kk == e.key && *i == e.id));
+                }
+            }
         }
     }
 
@@ -426,12 +458,15 @@ impl IdCache {
         }
         if self.keys.len() >= ID_KEYS {
             // Many occupants came and went: renumber the senders that entries still name.
-            let mut used: Vec<u32> = self.told.iter().map(|&(k, _, _)| k).collect();
+            let mut used: Vec<u32> = self.told.iter().map(|e| e.key).collect();
             used.sort_unstable();
             used.dedup();
             let keys = std::mem::take(&mut self.keys);
             self.keys = used.iter().map(|&k| keys[k as usize].clone()).collect();
             for e in self.told.iter_mut() {
+                e.key = used.binary_search(&e.key).expect("a used key") as u32;
+            }
+            for e in self.elsewhere.iter_mut() {
                 e.0 = used.binary_search(&e.0).expect("a used key") as u32;
             }
         }
@@ -473,6 +508,24 @@ mod tests {
     }
 
     #[test]
+    fn refusals_are_kept_beside_and_forgotten_with_their_entry() {
+        let mut ids = IdCache::default();
+        let far = u64::from(u32::MAX) + 5;
+        ids.remember("a".into(), 1, Told::Refused(Box::new(stale(1, 2))));
+        ids.remember("a".into(), 2, Told::Acked(far));
+        assert!(matches!(ids.get("a", 1), Some(Told::Refused(_))));
+        assert!(matches!(ids.get("a", 2), Some(Told::Acked(s)) if s == far));
+        // Told again (a resend decided anew): the newer answer stands.
+        ids.remember("a".into(), 1, Told::Acked(3));
+        assert!(matches!(ids.get("a", 1), Some(Told::Acked(3))));
+        for id in 3..=ID_CACHE as u64 + 2 {
+            ids.remember("a".into(), id, Told::Acked(id));
+        }
+        assert!(ids.get("a", 2).is_none());
+        assert!(ids.elsewhere.is_empty());
+    }
+
+    #[test]
     fn many_senders_keep_the_ones_still_named() {
         let mut ids = IdCache::default();
         for n in 0..ID_KEYS as u64 * 3 {
@@ -480,9 +533,7 @@ mod tests {
         }
         assert!(ids.keys.len() <= ID_CACHE.max(ID_KEYS) + 1);
         for n in 0..ID_KEYS as u64 * 3 {
-            assert!(
-                matches!(ids.get(&format!("occupant {n}"), n), Some(Told::Acked(s)) if *s == n)
-            );
+            assert!(matches!(ids.get(&format!("occupant {n}"), n), Some(Told::Acked(s)) if s == n));
         }
     }
 }

@@ -91,10 +91,24 @@ impl<G: TableGame> Computers<G> {
     /// Shows every seat's player the view its seat is sent now (after each stored action, and
     /// once before the first).
     pub(super) fn observe(&mut self, engine: &G) {
-        for seat in 0..self.players.len() {
-            let view = engine.view(Viewer::Seat(seat));
+        let views = self.seat_views(engine);
+        self.observe_owned(views);
+    }
+
+    /// Every seat's view of the table as it is now, built once for both the players and the
+    /// broadcast (building a view is a good part of an action's cost).
+    pub(super) fn seat_views(&self, engine: &G) -> Vec<G::View> {
+        (0..self.players.len())
+            .map(|seat| engine.view(Viewer::Seat(seat)))
+            .collect()
+    }
+
+    /// [`Computers::observe`] with the views already built by [`Computers::seat_views`] (and
+    /// serialised for the broadcast): handed over, so a player that keeps one needs no copy.
+    pub(super) fn observe_owned(&mut self, views: Vec<G::View>) {
+        for (seat, view) in views.into_iter().enumerate() {
             match &mut self.players[seat] {
-                Some(p) => p.observe(&view),
+                Some(p) => p.observe_owned(view),
                 None => self.missed[seat].push(view),
             }
         }

@@ -30,14 +30,19 @@ impl<G: TableGame> Table<G> {
         }
     }
 
-    /// Sends entry `seq` to every subscriber, redacted and serialised once per kind of viewer.
-    pub(super) fn broadcast_entry(&mut self, seq: u64) {
+    /// Sends entry `seq` (the newest) to every subscriber, redacted and serialised once per
+    /// kind of viewer; `seat_views` are the seats' views now, already built for the computer
+    /// players.
+    pub(super) fn broadcast_entry(&mut self, seq: u64, seat_views: &[G::View]) {
         let mut texts: HashMap<Who, String> = HashMap::new();
         let mut slow = Vec::new();
         for s in &self.subscribers {
-            let text = texts
-                .entry(s.who)
-                .or_insert_with(|| self.events_text(seq, s.who, true));
+            let text = texts.entry(s.who).or_insert_with(|| match s.who {
+                Who::Seat(seat) if seat < seat_views.len() => {
+                    self.events_text_with(seq, s.who, Some(&seat_views[seat]))
+                }
+                _ => self.events_text(seq, s.who, true),
+            });
             if s.outlet.tx.try_send(text.clone()).is_err() {
                 s.outlet
                     .close_with(close::SLOW_READER, "outbound queue full");
@@ -72,6 +77,12 @@ impl<G: TableGame> Table<G> {
     }
 
     pub(super) fn events_text(&self, seq: u64, who: Who, with_view: bool) -> String {
+        let view = with_view.then(|| self.engine.view(who.viewer()));
+        self.events_text_with(seq, who, view.as_ref())
+    }
+
+    /// [`Table::events_text`] with the viewer's view (if any) already built.
+    pub(super) fn events_text_with(&self, seq: u64, who: Who, view: Option<&G::View>) -> String {
         let kept_from = self.seq - self.history.len() as u64;
         let entry = &self.history[(seq - kept_from - 1) as usize];
         let viewer = who.viewer();
@@ -87,7 +98,7 @@ impl<G: TableGame> Table<G> {
                 .iter()
                 .filter_map(|e| self.engine.redact(e, viewer))
                 .collect(),
-            view: with_view.then(|| self.engine.view(viewer)),
+            view,
             to_act: &to_act,
             clock: self.wire_clock(),
             state: self.state,
