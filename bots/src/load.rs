@@ -360,7 +360,13 @@ async fn start_child(
     marker: &str,
     within: Duration,
 ) -> Result<(tokio::process::Child, SocketAddr), String> {
-    let mut child = tokio::process::Command::new(exe)
+    let mut command = tokio::process::Command::new(exe);
+    // The server's own log (every event action is one INFO line) would bury the report: warnings
+    // and errors only, unless the operator asked for more with RUST_LOG.
+    if std::env::var_os("RUST_LOG").is_none() {
+        command.env("RUST_LOG", "warn");
+    }
+    let mut child = command
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
