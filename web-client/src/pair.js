@@ -16,7 +16,7 @@
 import { h, replace } from './dom.js';
 import { onChange, setTicket } from './settings.js';
 import {
-  clockLine, errorBox, eventCall, eventId, header, lang, playerNames, scrollBox, tableResults, wordIn,
+  clockLine, errorBox, eventCall, eventId, header, lang, playerNames, savedToken, saveToken, scrollBox, tableResults, wordIn,
 } from './standings.js';
 
 /** The page's own words (the event pages' words are shared). @type {import('./standings.js').Words} */
@@ -97,23 +97,6 @@ function p(key, params = {}) {
   return wordIn(WORDS, key, params);
 }
 
-/** The pair token kept in this browser for an event. @param {string} id */
-function savedToken(id) {
-  try {
-    return localStorage.getItem(`paiju.pair.${id}`) ?? '';
-  } catch {
-    return '';
-  }
-}
-
-/** @param {string} id @param {string} token */
-function saveToken(id, token) {
-  try {
-    localStorage.setItem(`paiju.pair.${id}`, token);
-  } catch {
-    // Private mode: the token stays in the address's fragment only.
-  }
-}
 
 /** The token in the address's fragment (`#ab3d-7kfm-q2xw`). */
 function fragmentToken() {

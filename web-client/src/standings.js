@@ -364,8 +364,8 @@ export function seedFacts(ev) {
 
 // --- the page ---------------------------------------------------------------------------------
 
-/** The remembered pair token of an event (this browser only). @param {string} id */
-function savedToken(id) {
+/** The remembered pair (or team) token of an event (this browser only); the pair page shares it. @param {string} id */
+export function savedToken(id) {
   try {
     return localStorage.getItem(`paiju.pair.${id}`) ?? '';
   } catch {
@@ -374,11 +374,11 @@ function savedToken(id) {
 }
 
 /** @param {string} id @param {string} token */
-function saveToken(id, token) {
+export function saveToken(id, token) {
   try {
     localStorage.setItem(`paiju.pair.${id}`, token);
   } catch {
-    // Private mode: the token is typed again next time.
+    // Private mode: the token is typed again next time (the pair page keeps it in its address).
   }
 }
 
