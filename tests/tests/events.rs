@@ -2336,17 +2336,7 @@ async fn sigkill_mid_gouji_match_loses_nothing_and_the_event_finishes() {
     let bin = paiju_bin();
     let db = temp_dir("gouji-crash").join("paiju.db");
     let (mut child, a) = serve(&bin, &db);
-    let ev: EventView = serde_json::from_value(
-        director_post(
-            a,
-            "/api/events".into(),
-            json!({"game": "gouji", "name": "够级断电演练", "groups": 2, "entries": teams(7, &[])}),
-        )
-        .await,
-    )
-    .unwrap();
-    let id = ev.id.clone();
-    director_post(a, format!("/api/events/{id}/rounds/1/start"), json!({})).await;
+    let id = start_knockout_of_seven(a, "够级断电演练").await;
     let before = until(a, &id, "two games of the match", |v| {
         let s = &v.gouji.as_ref().unwrap().stages[0];
         s.games.iter().filter(|x| x.done).count() >= 2 && !s.games.iter().all(|x| x.done)
@@ -2395,6 +2385,23 @@ async fn sigkill_mid_gouji_match_loses_nothing_and_the_event_finishes() {
     assert_eq!(gouji_redeal_matches(&mut store, &v), games);
 }
 
+/// A 够级 event of seven computer teams in two groups, round 1 started: one knockout match (at
+/// table 1) takes the field to six. Its id.
+async fn start_knockout_of_seven(a: SocketAddr, name: &str) -> String {
+    let ev: EventView = serde_json::from_value(
+        director_post(
+            a,
+            "/api/events".into(),
+            json!({"game": "gouji", "name": name, "groups": 2, "entries": teams(7, &[])}),
+        )
+        .await,
+    )
+    .unwrap();
+    let id = ev.id.clone();
+    director_post(a, format!("/api/events/{id}/rounds/1/start"), json!({})).await;
+    id
+}
+
 /// The director's ruling on a finished 够级 game (改判) over HTTP: refused for anyone else, for a
 /// game without a result and for a side that is none, each changing nothing; taken, it replaces
 /// the game's result, shows the reason to the director and in the results, and is logged.
@@ -2402,17 +2409,7 @@ async fn sigkill_mid_gouji_match_loses_nothing_and_the_event_finishes() {
 async fn the_director_rules_on_a_finished_gouji_game() {
     let s = director_server("gouji-ruling").await;
     let a = s.addr;
-    let ev: EventView = serde_json::from_value(
-        director_post(
-            a,
-            "/api/events".into(),
-            json!({"game": "gouji", "name": "够级改判", "groups": 2, "entries": teams(7, &[])}),
-        )
-        .await,
-    )
-    .unwrap();
-    let id = ev.id.clone();
-    director_post(a, format!("/api/events/{id}/rounds/1/start"), json!({})).await;
+    let id = start_knockout_of_seven(a, "够级改判").await;
     until(a, &id, "game 1 of the match", |v| {
         v.gouji.as_ref().unwrap().stages[0]
             .games
@@ -2534,17 +2531,7 @@ async fn the_director_rules_on_a_finished_gouji_game() {
 async fn a_knockout_match_level_after_its_extra_games_is_decided_by_lot() {
     let s = director_server("gouji-lot").await;
     let a = s.addr;
-    let ev: EventView = serde_json::from_value(
-        director_post(
-            a,
-            "/api/events".into(),
-            json!({"game": "gouji", "name": "够级抽签", "groups": 2, "entries": teams(7, &[])}),
-        )
-        .await,
-    )
-    .unwrap();
-    let id = ev.id.clone();
-    director_post(a, format!("/api/events/{id}/rounds/1/start"), json!({})).await;
+    let id = start_knockout_of_seven(a, "够级抽签").await;
     let level = json!({"a": 0, "b": 0, "last": []});
     // 6 games, then 12 extra games: each ruled level once it ends.
     for game in 1..=18u32 {
