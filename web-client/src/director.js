@@ -8,9 +8,8 @@
 //! `Authorization: Bearer <director token>`; the console decides nothing itself.
 
 import { h, replace } from './dom.js';
-import { onChange } from './settings.js';
 import {
-  clockLine, eventCall, eventId, errorBox, header, lang, playerNames, rankingTable, roundClock, seedFacts,
+  clockLine, eventCall, errorBox, header, lang, playerNames, rankingTable, roundClock, runPage, seedFacts,
   stateWord, tableResults, travellers, wordIn,
 } from './standings.js';
 import { g, gameResults, parseTeams, stageView, teamList, teamRanking } from './gouji-event.js';
@@ -742,23 +741,12 @@ function eventConsole(root, id, redraw) {
 
 /** Starts the console (director.html). */
 export function main() {
-  const root = /** @type {HTMLElement} */ (document.getElementById('app'));
-  /** @type {ReturnType<typeof setInterval> | undefined} */
-  let timer;
-  const draw = () => {
-    clearInterval(timer);
-    timer = undefined;
-    document.documentElement.lang = lang() === 'en' ? 'en' : 'zh-CN';
-    const id = eventId();
-    if (id) {
-      timer = eventConsole(root, id, draw);
-    } else {
-      root.replaceChildren(
-        header(d('console')),
-        h('main', { class: 'event-page' }, tokenPanel(draw), listPanel(), createPanel()),
-      );
-    }
-  };
-  onChange((key) => key === 'lang' && draw());
-  draw();
+  runPage((root, id, draw) => {
+    if (id) return eventConsole(root, id, draw);
+    root.replaceChildren(
+      header(d('console')),
+      h('main', { class: 'event-page' }, tokenPanel(draw), listPanel(), createPanel()),
+    );
+    return undefined;
+  });
 }

@@ -14,9 +14,9 @@
 //! `/confirm`), the same ones the standings page uses.
 
 import { h, replace } from './dom.js';
-import { onChange, setTicket } from './settings.js';
+import { setTicket } from './settings.js';
 import {
-  clockLine, errorBox, eventCall, eventId, header, lang, playerNames, savedToken, saveToken, scrollBox, tableResults, wordIn,
+  clockLine, errorBox, eventCall, eventId, header, playerNames, runPage, savedToken, saveToken, scrollBox, tableResults, wordIn,
 } from './standings.js';
 
 /** The page's own words (the event pages' words are shared). @type {import('./standings.js').Words} */
@@ -398,22 +398,13 @@ function pairPage(root, id, token, redraw) {
 
 /** Starts the pair's page (pair.html). */
 export function main() {
-  const root = /** @type {HTMLElement} */ (document.getElementById('app'));
-  /** @type {ReturnType<typeof setInterval> | undefined} */
-  let timer;
-  const draw = () => {
-    clearInterval(timer);
-    timer = undefined;
-    document.documentElement.lang = lang() === 'en' ? 'en' : 'zh-CN';
-    const id = eventId();
+  runPage((root, id, draw) => {
     const token = id ? fragmentToken() || savedToken(id) : '';
     if (id && token) {
       saveToken(id, token);
-      timer = pairPage(root, id, token, draw);
-    } else {
-      enterForm(root, draw);
+      return pairPage(root, id, token, draw);
     }
-  };
-  onChange((key) => key === 'lang' && draw());
-  draw();
+    enterForm(root, draw);
+    return undefined;
+  });
 }

@@ -550,15 +550,28 @@ function renderEvent(root, id, gouji) {
 
 /** Starts the standings page (standings.html); `gouji`: the 够级 parts. @param {Gouji} [gouji] */
 export function main(gouji) {
+  runPage((root, id) => {
+    if (id) return renderEvent(root, id, gouji);
+    renderList(root);
+    return undefined;
+  });
+}
+
+/**
+ * Runs an event page: `render` draws it into #app for the event in the address (or none) and
+ * may return its refresh timer; it is drawn again, the old timer stopped, when the language
+ * changes or it asks (`draw`). The console, the standings and the pair's page start this way.
+ * @param {(root: HTMLElement, id: string | null, draw: () => void) => ReturnType<typeof setInterval> | undefined} render
+ */
+export function runPage(render) {
   const root = /** @type {HTMLElement} */ (document.getElementById('app'));
   /** @type {ReturnType<typeof setInterval> | undefined} */
   let timer;
   const draw = () => {
     clearInterval(timer);
+    timer = undefined;
     document.documentElement.lang = lang() === 'en' ? 'en' : 'zh-CN';
-    const id = eventId();
-    if (id) timer = renderEvent(root, id, gouji);
-    else renderList(root);
+    timer = render(root, eventId(), draw);
   };
   onChange((key) => key === 'lang' && draw());
   draw();
