@@ -8,22 +8,12 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { liveServerAndBrowser, newPage, axeViolations, smallTargets, until } from './harness.js';
+import { directorCaller, liveServerAndBrowser, newPage, axeViolations, smallTargets, until } from './harness.js';
 
 const DIRECTOR = '6a9d2c5f8b1e4a7d0c3f6b9e2d5a8c1f';
 const live = liveServerAndBrowser({ extra: ['--director-token', DIRECTOR] });
 
-/** A director's call. @param {string} method @param {string} path @param {unknown} [body] */
-async function director(method, path, body) {
-  const res = await fetch(`${live.server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${DIRECTOR}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const data = await res.json();
-  assert.ok(res.ok, `${method} ${path}: ${JSON.stringify(data)}`);
-  return data;
-}
+const director = directorCaller(live, DIRECTOR);
 
 test('the console offers the lot only on a match whose extra games are spent', { timeout: 300_000 }, async () => {
   const entries = ['山亭', '峄城', '台儿庄', '薛城', '市中', '滕州', '高新'].map((o) => ({ names: [], bot: true, organisation: o }));

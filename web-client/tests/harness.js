@@ -341,3 +341,22 @@ export function liveServerAndBrowser(/** @type {{ extra?: string[] }} */ opts = 
   });
   return live;
 }
+
+/**
+ * A director's call to the live server (the events' HTTP API, `Authorization: Bearer token`):
+ * its JSON, the test failing on any refusal.
+ * @param {{ server: { url: string } }} live @param {string} token
+ */
+export function directorCaller(live, token) {
+  /** @param {string} method @param {string} path @param {unknown} [body] */
+  return async (method, path, body) => {
+    const res = await fetch(`${live.server.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const data = await res.json();
+    if (!res.ok) throw new Error(`${method} ${path}: ${JSON.stringify(data)}`);
+    return data;
+  };
+}

@@ -9,22 +9,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { liveServerAndBrowser, newPage, shot, axeViolations, smallTargets, until, paijuBin } from './harness.js';
+import { directorCaller, liveServerAndBrowser, newPage, shot, axeViolations, smallTargets, until, paijuBin } from './harness.js';
 
 const DIRECTOR = '3e6b9d2f5a8c1e4b7d0a3f6c9e2b5d8a';
 const live = liveServerAndBrowser({ extra: ['--director-token', DIRECTOR] });
 
-/** A director's call. @param {string} method @param {string} path @param {unknown} [body] */
-async function director(method, path, body) {
-  const res = await fetch(`${live.server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${DIRECTOR}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const data = await res.json();
-  assert.ok(res.ok, `${method} ${path}: ${JSON.stringify(data)}`);
-  return data;
-}
+const director = directorCaller(live, DIRECTOR);
 
 /** A team's call (its token in the body). @param {string} path @param {unknown} body */
 async function teamCall(path, body) {

@@ -7,22 +7,12 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { liveServerAndBrowser, newPage, shot, axeViolations, smallTargets, until } from './harness.js';
+import { directorCaller, liveServerAndBrowser, newPage, shot, axeViolations, smallTargets, until } from './harness.js';
 
 const DIRECTOR = '5b0e9c2a7f4d1e8b3a6c9f2d5e8b1a4c';
 const live = liveServerAndBrowser({ extra: ['--director-token', DIRECTOR] });
 
-/** A director's call. @param {string} method @param {string} path @param {unknown} [body] */
-async function director(method, path, body) {
-  const res = await fetch(`${live.server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${DIRECTOR}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const data = await res.json();
-  assert.ok(res.ok, `${method} ${path}: ${JSON.stringify(data)}`);
-  return data;
-}
+const director = directorCaller(live, DIRECTOR);
 
 test('a pair follows its event on its own page, a half table included', { timeout: 180_000 }, async () => {
   // Three tables, five pairs: EW 3 is the phantom. NS 1 are people, the rest computers.
