@@ -58,6 +58,10 @@ pub struct BotReport {
     pub view: String,
     /// Every text frame, if recording.
     pub frames: Vec<String>,
+    /// Text frames received and their bytes (the load's network floor sends frames of the
+    /// mean size).
+    pub received: u64,
+    pub received_bytes: u64,
 }
 
 /// The parts of a [`protocol::ClientOut`] frame a bot reads (the protocol crate's tests pin the
@@ -184,6 +188,8 @@ pub async fn play_as<E: Engine + 'static>(
                     Message::Close(c) => return Err(format!("seat {:?}: closed {c:?}", report.seat)),
                     _ => continue,
                 };
+                report.received += 1;
+                report.received_bytes += text.len() as u64;
                 if opts.record {
                     report.frames.push(text.clone());
                 }

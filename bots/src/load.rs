@@ -3,18 +3,23 @@
 //! It starts `paiju serve` as a separate process (so the server's memory and CPU can be read
 //! from /proc/<pid>), and measures two floors in the same run:
 //!
-//! - the network floor: a bare tokio-tungstenite echo server, in a child process of its own
-//!   (`paiju load --echo-server`), with as many connections open as the load has and the same
-//!   pacing (one sender per table);
+//! - the network floor: a bare tokio-tungstenite fan-out server, in a child process of its own
+//!   (`paiju load --echo-server`), with as many connections open as the load has, grouped in
+//!   tables, and the same pacing (one sender per table): each frame goes back to its sender and
+//!   a frame of the size the server sent goes to every other seat of the table, so it writes
+//!   the frames an action makes the server write and does nothing else. It runs after the
+//!   tables played (it needs their mean frame size), once the server has stopped;
 //! - the durability floor: single-row SQLite transactions with the server's settings (WAL,
 //!   `synchronous=FULL`) in a file beside the server's database, so on the same disk, before
-//!   and after the run; and the server's own group commits while the tables play (/metrics).
+//!   and after the run, with the CPU one commit takes; and the server's own group commits while
+//!   the tables play (/metrics).
 //!
 //! Then it creates the tables, and seats each one with a WebSocket bot in every seat, which
 //! connects at once and plays one board or game. It prints actions per second, the action round
 //! trip (send `act` → that action's `events` back: stored, acknowledged and broadcast) at p50
-//! and p99, its mean split into echo, commit and our own cost, the server's CPU per action and
-//! its memory per table.
+//! and p99, its mean split into echo, commit and our own cost, the server's CPU per action split
+//! the same way (the fan-out server's CPU per action, one commit's CPU times the server's commits
+//! per action, and the rest, our own), and its memory per table.
 //!
 //! With `--nodes N --db postgres://…` it starts N servers on one database ([`Nodes`]); table i
 //! is created on node i mod N and its bots connect there; CPU, memory and commits are summed.
@@ -99,6 +104,13 @@ pub struct LoadReport {
     /// machine they share the cores, so the split says who was busy.
     pub server_cpu: f64,
     pub load_cpu: f64,
+    /// The fan-out floor's CPU per action: the echo server's, reading one frame and writing it
+    /// back and one frame of `frame_bytes` to each other seat of the table.
+    pub echo_cpu: Duration,
+    /// One commit's CPU (the fsync included), from the commit floor's loop.
+    pub commit_cpu: Duration,
+    /// The mean size of the frames the bots received.
+    pub frame_bytes: usize,
     pub errors: Vec<String>,
     /// Servers started ([`LoadOptions::nodes`]); with more than one, the CPU, memory and
     /// commits above are their sums.
@@ -110,6 +122,20 @@ impl LoadReport {
     /// the tables played, connections and the journal's commits included, over the actions).
     pub fn cpu_per_action_us(&self) -> f64 {
         self.server_cpu * 1e6 / self.actions.max(1) as f64
+    }
+
+    /// The server's CPU per action split like the round trip, in microseconds: the fan-out
+    /// floor's CPU per action, the commit floor's CPU for the server's share of a commit (its
+    /// group commits over its actions), and what is left, our own.
+    pub fn cpu_split_us(&self) -> (f64, f64, f64) {
+        let fan_out = self.echo_cpu.as_secs_f64() * 1e6;
+        let commits = self.commit_cpu.as_secs_f64() * 1e6 * self.server_commits as f64
+            / self.actions.max(1) as f64;
+        (
+            fan_out,
+            commits,
+            self.cpu_per_action_us() - fan_out - commits,
+        )
     }
 
     /// Server memory per table, in KiB: peak over idle, and the tables alone (created, empty).
@@ -156,7 +182,8 @@ impl std::fmt::Display for LoadReport {
         )?;
         writeln!(
             f,
-            "floor 1, bare tokio-tungstenite echo, same connections, one sender per table, same pacing: p50 {:.2} ms, p99 {:.2} ms",
+            "floor 1, bare tokio-tungstenite fan-out (the frame back to its sender, {} bytes to each other seat), same connections, one sender per table, same pacing: p50 {:.2} ms, p99 {:.2} ms",
+            self.frame_bytes,
             ms(self.echo_p50),
             ms(self.echo_p99)
         )?;
@@ -204,6 +231,17 @@ impl std::fmt::Display for LoadReport {
             self.load_cpu,
             self.seconds
         )?;
+        let (fan_out, commits, own) = self.cpu_split_us();
+        writeln!(
+            f,
+            "server cpu per action {:.0} µs = fan-out floor {:.0} + commit floor {:.0} ({:.0} µs a commit, {:.2} commits an action) + our own {:.0} µs",
+            self.cpu_per_action_us(),
+            fan_out,
+            commits,
+            self.commit_cpu.as_secs_f64() * 1e6,
+            self.server_commits as f64 / self.actions.max(1) as f64,
+            own
+        )?;
         let (per_table, tables_alone) = self.kib_per_table();
         write!(
             f,
@@ -228,6 +266,20 @@ pub fn cpu_seconds(pid: &str) -> f64 {
     let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
     // Fields 14 and 15 of the whole line are 12 and 13 after the name (state is field 3).
     (ticks(11) + ticks(12)) / 100.0
+}
+
+/// CPU seconds of a process's live threads so far, to the nanosecond (the scheduler's own
+/// count, /proc/<pid>/task/*/schedstat): a short phase is a few ticks of /proc/<pid>/stat.
+fn threads_cpu_seconds(pid: u32) -> f64 {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0.0;
+    };
+    let ns: u64 = tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("schedstat")).ok())
+        .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .sum();
+    ns as f64 / 1e9
 }
 
 /// VmRSS of a process, in KiB.
@@ -302,16 +354,26 @@ pub fn open_files(connections: usize) -> Result<u64, String> {
     Ok(needed)
 }
 
-/// `paiju load --echo-server`: a bare tokio-tungstenite echo server on a free loopback port.
-/// Prints `echo ws://ADDR/` and serves until its standard input closes (the generator went).
+/// `paiju load --echo-server`: the network floor, a bare tokio-tungstenite fan-out server on a
+/// free loopback port. Prints `echo ws://ADDR/` and serves until its standard input closes (the
+/// generator went).
+///
+/// A connection to `/t/{group}/{bytes}` joins group `group` (a table). Each text frame it sends
+/// comes back to it, and a frame of `bytes` bytes (the size of the server's frames) goes to every
+/// other connection of its group: the frames a table's action makes the server write, and
+/// nothing else (no parsing, rules, store or views). Each connection has a writer task fed by a
+/// queue, as the server's do, so that one slow socket holds up nobody else.
 pub async fn serve_echo() -> Result<(), String> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .map_err(|e| e.to_string())?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     println!("echo ws://{addr}/");
+    let groups: Arc<std::sync::Mutex<std::collections::HashMap<u64, Vec<Member>>>> =
+        Default::default();
     let accept = async move {
         let mut told = false;
+        let mut next_id = 0u64;
         loop {
             let stream = match listener.accept().await {
                 Ok((stream, _)) => stream,
@@ -326,21 +388,8 @@ pub async fn serve_echo() -> Result<(), String> {
                 }
             };
             let _ = stream.set_nodelay(true);
-            tokio::spawn(async move {
-                let Ok(mut ws) = tokio_tungstenite::accept_async_with_config(
-                    stream,
-                    Some(client::small_buffers()),
-                )
-                .await
-                else {
-                    return;
-                };
-                while let Some(Ok(m)) = ws.next().await {
-                    if m.is_text() && ws.send(m).await.is_err() {
-                        return;
-                    }
-                }
-            });
+            next_id += 1;
+            tokio::spawn(fan_out_connection(stream, next_id, groups.clone()));
         }
     };
     // Standard input closes when the generator goes, however it goes: then so does this.
@@ -350,6 +399,74 @@ pub async fn serve_echo() -> Result<(), String> {
     });
     accept.await;
     Ok(())
+}
+
+/// One connection of the fan-out floor: its id and its writer's queue.
+type Member = (u64, tokio::sync::mpsc::Sender<Message>);
+
+async fn fan_out_connection(
+    stream: tokio::net::TcpStream,
+    id: u64,
+    groups: Arc<std::sync::Mutex<std::collections::HashMap<u64, Vec<Member>>>>,
+) {
+    let mut path = String::new();
+    // The callback's error type is tungstenite's HTTP response, large by its design.
+    #[allow(clippy::result_large_err)]
+    let ws = tokio_tungstenite::accept_hdr_async_with_config(
+        stream,
+        |req: &tokio_tungstenite::tungstenite::handshake::server::Request, resp| {
+            path = req.uri().path().to_string();
+            Ok(resp)
+        },
+        Some(client::small_buffers()),
+    )
+    .await;
+    let Ok(ws) = ws else { return };
+    // `/t/{group}/{bytes}`; anything else is a group of its own with small frames.
+    let mut parts = path.trim_start_matches("/t/").split('/');
+    let group: u64 = parts
+        .next()
+        .and_then(|g| g.parse().ok())
+        .unwrap_or(u64::MAX - id);
+    let bytes: usize = parts
+        .next()
+        .and_then(|b| b.parse().ok())
+        .unwrap_or(0)
+        .min(64 * 1024);
+    let frame = Message::text(format!(
+        "{{\"pad\":\"{}\"}}",
+        "x".repeat(bytes.saturating_sub(10))
+    ));
+    let (mut sink, mut stream) = ws.split();
+    let (tx, mut rx) = tokio::sync::mpsc::channel::<Message>(64);
+    groups
+        .lock()
+        .unwrap()
+        .entry(group)
+        .or_default()
+        .push((id, tx.clone()));
+    let writer = tokio::spawn(async move {
+        while let Some(m) = rx.recv().await {
+            if sink.send(m).await.is_err() {
+                return;
+            }
+        }
+    });
+    while let Some(Ok(m)) = stream.next().await {
+        if !m.is_text() {
+            continue;
+        }
+        let _ = tx.try_send(m);
+        for (other, tx) in &groups.lock().unwrap()[&group] {
+            if *other != id {
+                let _ = tx.try_send(frame.clone());
+            }
+        }
+    }
+    if let Some(members) = groups.lock().unwrap().get_mut(&group) {
+        members.retain(|(other, _)| *other != id);
+    }
+    writer.abort();
 }
 
 /// Starts `exe` with `args` and reads its standard output until a line holds `marker`
@@ -393,20 +510,32 @@ async fn start_child(
     Ok((child, found))
 }
 
-/// The echo floor: as many connections as the load has, paced the same way: one connection
-/// per table sends (a table has one action in flight at a time), the others stay open and
-/// quiet, as the seats that are not to act. Everyone connects first (a connection that fails
-/// ends the phase at once, with the reason), then the rounds start together.
+/// Round trips each table's sender times in the network floor.
+const ECHO_ROUNDS: usize = 20;
+
+/// The network floor, measured: its round trips and the fan-out server's CPU per action.
+struct EchoFloor {
+    round_trips: Vec<Duration>,
+    cpu_per_message: Duration,
+}
+
+/// The network floor: as many connections as the load has, grouped in tables and paced the same
+/// way: one seat of each table sends (a table has one action in flight at a time) and times its
+/// frame's way back, while the fan-out server ([`serve_echo`]) writes a frame of `frame_bytes` to
+/// each other seat, which reads it. Everyone connects first (a connection that fails ends the
+/// phase at once, with the reason), then the rounds start together. The server's CPU is read
+/// from /proc (`pid`) from the start of the rounds to the last sender's last round trip.
 async fn echo_round_trips(
     addr: SocketAddr,
-    connections: usize,
-    active: usize,
-    rounds: usize,
-    think: Duration,
-    deadline: Duration,
-) -> Result<Vec<Duration>, String> {
+    pid: Option<u32>,
+    opts: &LoadOptions,
+    frame_bytes: usize,
+) -> Result<EchoFloor, String> {
     // A frame the size of a typical action.
     let payload = r#"{"type":"act","id":1,"action":{"type":"play","cards":["S10","S10"]}}"#;
+    let (tables, seats, think, deadline) = (opts.tables, opts.seats, opts.think, opts.deadline);
+    let rounds = ECHO_ROUNDS;
+    let connections = tables * seats;
     let (connected_tx, mut connected) = tokio::sync::mpsc::channel::<Result<(), String>>(1024);
     let (go_tx, go_rx) = tokio::sync::watch::channel(false);
     let (done_tx, done_rx) = tokio::sync::watch::channel(false);
@@ -417,7 +546,7 @@ async fn echo_round_trips(
         let mut done = done_rx.clone();
         tasks.spawn(async move {
             let mut rng = (c as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            let url = format!("ws://{addr}/");
+            let url = format!("ws://{addr}/t/{}/{frame_bytes}", c / seats);
             let ws = tokio_tungstenite::connect_async_with_config(
                 &url,
                 Some(client::small_buffers()),
@@ -436,9 +565,16 @@ async fn echo_round_trips(
             };
             drop(connected_tx);
             let _ = go.wait_for(|g| *g).await;
-            if c >= active {
-                let _ = done.wait_for(|d| *d).await;
-                return Ok(Vec::new());
+            if c % seats != 0 {
+                // A seat not to act: reads what the table's actions send it.
+                loop {
+                    tokio::select! {
+                        _ = done.wait_for(|d| *d) => return Ok(Vec::new()),
+                        frame = ws.next() => if !matches!(frame, Some(Ok(_))) {
+                            return Ok(Vec::new());
+                        },
+                    }
+                }
             }
             let mut out = Vec::with_capacity(rounds);
             for _ in 0..rounds {
@@ -447,11 +583,15 @@ async fn echo_round_trips(
                 ws.send(Message::text(payload))
                     .await
                     .map_err(|e| e.to_string())?;
-                match ws.next().await {
-                    Some(Ok(_)) => out.push(t.elapsed()),
-                    Some(Err(e)) => return Err(e.to_string()),
-                    None => return Err("the echo server closed".into()),
+                loop {
+                    match ws.next().await {
+                        Some(Ok(Message::Text(t))) if t.as_str() != payload => continue,
+                        Some(Ok(_)) => break,
+                        Some(Err(e)) => return Err(e.to_string()),
+                        None => return Err("the echo server closed".into()),
+                    }
                 }
+                out.push(t.elapsed());
             }
             Ok::<_, String>(out)
         });
@@ -477,9 +617,11 @@ async fn echo_round_trips(
             }
         }
     }
+    let server_cpu = || pid.map(threads_cpu_seconds).unwrap_or(0.0);
+    let cpu0 = server_cpu();
     let _ = go_tx.send(true);
     let mut all = Vec::new();
-    let mut senders_left = active.min(connections);
+    let mut senders_left = tables;
     while senders_left > 0 {
         let left = deadline.saturating_sub(started.elapsed());
         match tokio::time::timeout(left, tasks.join_next()).await {
@@ -499,16 +641,23 @@ async fn echo_round_trips(
             }
         }
     }
+    let cpu = server_cpu() - cpu0;
     let _ = done_tx.send(true);
     // The quiet ones close now; no need to wait for their closing handshakes.
     tasks.abort_all();
-    Ok(all)
+    Ok(EchoFloor {
+        cpu_per_message: Duration::from_secs_f64(cpu / all.len().max(1) as f64),
+        round_trips: all,
+    })
 }
 
 /// The durability floor: `rounds` single-row transactions, each timed from `BEGIN` to the end
 /// of `COMMIT`, in a fresh file in `dir` (beside the server's database: the same disk), with the
 /// server's settings: WAL and `synchronous=FULL`, so every commit waits for its fsync.
-pub fn commit_floor(dir: &Path, rounds: usize) -> Result<Vec<Duration>, String> {
+///
+/// Also returns the CPU one commit took on this thread (the second pass's mean, system time and
+/// the fsync included): the durability floor of the server's CPU per action.
+pub fn commit_floor(dir: &Path, rounds: usize) -> Result<(Vec<Duration>, Duration), String> {
     let path = dir.join("commit-floor.db");
     let e = |e: rusqlite::Error| format!("commit floor: {e}");
     let conn = rusqlite::Connection::open(&path).map_err(e)?;
@@ -521,10 +670,12 @@ pub fn commit_floor(dir: &Path, rounds: usize) -> Result<Vec<Duration>, String> 
     // About the size of a stored action (its JSON, ids, the hash).
     let entry = "x".repeat(200);
     let mut out = Vec::with_capacity(rounds);
+    let mut cpu = Duration::ZERO;
     // Twice: the first pass grows a fresh WAL file, so each of its fsyncs also writes the
     // file's new size; a running server's WAL has long reached its size and is rewritten in
     // place after each checkpoint. The second pass, timed, starts over the first one's frames.
     for pass in 0..2 {
+        let cpu0 = thread_cpu();
         for i in 0..rounds {
             let t = Instant::now();
             conn.execute_batch("BEGIN").map_err(e)?;
@@ -538,6 +689,7 @@ pub fn commit_floor(dir: &Path, rounds: usize) -> Result<Vec<Duration>, String> 
                 out.push(t.elapsed());
             }
         }
+        cpu = thread_cpu().saturating_sub(cpu0) / rounds.max(1) as u32;
         conn.query_row("PRAGMA wal_checkpoint(RESTART)", [], |_| Ok(()))
             .map_err(e)?;
     }
@@ -545,7 +697,18 @@ pub fn commit_floor(dir: &Path, rounds: usize) -> Result<Vec<Duration>, String> 
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(dir.join(format!("commit-floor.db{suffix}")));
     }
-    Ok(out)
+    Ok((out, cpu))
+}
+
+/// CPU time (user and system) of the calling thread so far.
+pub fn thread_cpu() -> Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec for the call to write; the clock id is a constant.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
 /// The server's commit histogram (`paiju_store_commit_seconds` in /metrics): count, sum in
@@ -612,7 +775,7 @@ impl Commits {
 }
 
 /// [`commit_floor`] off the async workers: 100 commits in `dir`.
-async fn floor(dir: &Path) -> Result<Vec<Duration>, String> {
+async fn floor(dir: &Path) -> Result<(Vec<Duration>, Duration), String> {
     let dir = dir.to_path_buf();
     tokio::task::spawn_blocking(move || commit_floor(&dir, 100))
         .await
@@ -719,27 +882,7 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
     let rss_idle_kib = nodes.rss_kib();
 
     eprintln!("commit floor: 100 single-row transactions ...");
-    let mut commits_before = floor(dir).await?;
-
-    eprintln!("echo floor: {connections} connections ...");
-    let (echo_child, echo_addr) = start_child(
-        &opts.exe,
-        &["load".as_ref(), "--echo-server".as_ref()],
-        "echo ws://",
-        start_within,
-    )
-    .await?;
-    let mut echo = echo_round_trips(
-        echo_addr,
-        connections,
-        opts.tables,
-        20,
-        opts.think,
-        opts.deadline,
-    )
-    .await?;
-    drop(echo_child);
-    echo.sort();
+    let (mut commits_before, commit_cpu_before) = floor(dir).await?;
 
     eprintln!("creating {} tables ...", opts.tables);
     let ids = tokio::time::timeout(opts.deadline, create_tables(&nodes, opts))
@@ -803,6 +946,7 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
     let mut actions = 0;
     let mut finished = 0;
     let mut errors = Vec::new();
+    let (mut received, mut received_bytes) = (0u64, 0u64);
     let mut progress = tokio::time::interval(Duration::from_secs(30));
     progress.tick().await;
     let mut left = connections;
@@ -823,6 +967,8 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
                 left -= 1;
                 match joined {
                     Ok(Ok(r)) => {
+                        received += r.received;
+                        received_bytes += r.received_bytes;
                         actions += r.actions;
                         finished += r.over as usize;
                         round_trips.extend(r.round_trips);
@@ -855,12 +1001,28 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         nodes.commits().await.since(&commits0);
     let rss_peak_kib = nodes.rss_kib().max(peak.stop());
     eprintln!("commit floor: 100 single-row transactions ...");
-    let mut commits_after = floor(dir).await?;
+    let (mut commits_after, commit_cpu_after) = floor(dir).await?;
+    nodes.stop().await;
+
+    // The network floor after the load, with frames of the size the server sent: the server is
+    // stopped, so the two do not share the machine.
+    let frame_bytes = (received_bytes / received.max(1)) as usize;
+    eprintln!("echo floor: {connections} connections, frames of {frame_bytes} bytes ...");
+    let (echo_child, echo_addr) = start_child(
+        &opts.exe,
+        &["load".as_ref(), "--echo-server".as_ref()],
+        "echo ws://",
+        start_within,
+    )
+    .await?;
+    let echo_floor = echo_round_trips(echo_addr, echo_child.id(), opts, frame_bytes).await?;
+    drop(echo_child);
+    let mut echo = echo_floor.round_trips;
+    echo.sort();
     let mut commits = [commits_before.clone(), commits_after.clone()].concat();
     for c in [&mut commits, &mut commits_before, &mut commits_after] {
         c.sort();
     }
-    nodes.stop().await;
     round_trips.sort();
     Ok(LoadReport {
         tables: opts.tables,
@@ -888,6 +1050,9 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         rss_peak_kib,
         server_cpu,
         load_cpu,
+        echo_cpu: echo_floor.cpu_per_message,
+        commit_cpu: (commit_cpu_before + commit_cpu_after) / 2,
+        frame_bytes,
         errors,
         nodes: opts.nodes.max(1),
     })
