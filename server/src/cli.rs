@@ -795,7 +795,12 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
     if args.echo_server {
         return runtime()?.block_on(bots::load::serve_echo());
     }
-    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    // What the generator starts as `paiju serve` (and its echo server): this binary, or, for
+    // profiling the server (heaptrack, massif), a wrapper that runs it under a tool.
+    let exe = match std::env::var_os("PAIJU_LOAD_EXE") {
+        Some(wrapper) => std::path::PathBuf::from(wrapper),
+        None => std::env::current_exe().map_err(|e| e.to_string())?,
+    };
     if args.event {
         let tables = u32::try_from(args.tables)
             .ok()

@@ -100,11 +100,9 @@ impl World {
                 let fallback = legal_from_view(&view).into_iter().next()?;
                 self.board.apply(seat, Actor::Bot, fallback).ok()?;
             }
-            let tricks = self.board.tricks();
-            while self.tricks_seen < tricks.len() {
-                let plays = &tricks[self.tricks_seen].plays;
-                self.declarer_known.add_trick(&self.order, plays);
-                self.defender_known.add_trick(&self.order, plays);
+            while let Some(t) = self.board.trick(self.tricks_seen) {
+                self.declarer_known.add_trick(&self.order, &t.plays);
+                self.defender_known.add_trick(&self.order, &t.plays);
                 self.tricks_seen += 1;
             }
         }
@@ -238,7 +236,7 @@ impl Sampler {
         if board.to_act() != view.to_act || board.phase() != view.phase {
             return None;
         }
-        let tricks_seen = board.tricks().len();
+        let tricks_seen = board.trick_count();
         let mut defender_known = known.clone();
         defender_known.kitty = None;
         let mut declarer_known = defender_known.clone();

@@ -19,6 +19,8 @@ use super::event::{Action, BlockedUnit, Event, Offence, UnitChoice};
 use super::follow::{check_follow, lowest_follow, missing};
 use super::kitty::{default_bury, kitty_multiplier, KITTY_SIZE};
 use super::order::Order;
+use super::played::Played;
+pub use super::played::{SeatPlay, TrickRecord};
 use super::ruleset::{Ruleset, RulingEnd, TimeoutCount, TimeoutPlay, TimeoutScope};
 use super::seat::Seat;
 use super::throw::{check_throw, Forced, ThrowVerdict};
@@ -51,8 +53,8 @@ pub struct Board {
     /// The current trick's plays so far, in play order.
     plays: Vec<(Seat, Vec<Card>)>,
     /// Every finished trick, in order: the last one may be looked at during play, all of them
-    /// once the board is over (for review and for the referee).
-    tricks: Vec<TrickRecord>,
+    /// once the board is over (for review and for the referee). Packed (see [`Played`]).
+    tricks: Played,
     /// Defenders' points so far: tricks, kitty and penalties.
     defenders: i32,
     defender_tricks: u8,
@@ -82,24 +84,6 @@ enum State {
         pair: Unit,
     },
     Over,
-}
-
-/// A finished trick, for the views ("look at the last trick").
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct TrickRecord {
-    pub trick: u8,
-    pub plays: Vec<SeatPlay>,
-    pub winner: Seat,
-    pub points: u32,
-}
-
-/// One seat's play in a trick.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct SeatPlay {
-    pub seat: Seat,
-    pub cards: Vec<Card>,
 }
 
 /// A checked action, ready to be carried out.
@@ -134,7 +118,8 @@ impl Board {
             leader: declarer,
             lead: None,
             plays: Vec::with_capacity(4),
-            tricks: Vec::with_capacity(25),
+            // Room for the whole board: every card but the kitty is played to a trick.
+            tricks: Played::with_capacity(25, deal.hands.iter().map(|h| h.len()).sum()),
             defenders: 0,
             defender_tricks: 0,
             timeouts: [0; 4],
@@ -215,13 +200,34 @@ impl Board {
         self.plays.iter().map(|(s, c)| (*s, c.as_slice()))
     }
 
-    pub fn last_trick(&self) -> Option<&TrickRecord> {
+    /// The last finished trick.
+    pub fn last_trick(&self) -> Option<TrickRecord> {
         self.tricks.last()
     }
 
     /// Every finished trick, in order.
-    pub fn tricks(&self) -> &[TrickRecord] {
-        &self.tricks
+    pub fn tricks(&self) -> Vec<TrickRecord> {
+        self.tricks.all()
+    }
+
+    /// How many tricks are finished.
+    pub fn trick_count(&self) -> usize {
+        self.tricks.len()
+    }
+
+    /// Finished trick `i` (from 0).
+    pub fn trick(&self, i: usize) -> Option<TrickRecord> {
+        self.tricks.get(i)
+    }
+
+    /// Each finished trick's winner and cards (in play order).
+    pub(crate) fn tricks_won(&self) -> impl Iterator<Item = (Seat, &[Card])> {
+        self.tricks.winners()
+    }
+
+    /// Every card played to a finished trick.
+    pub(crate) fn trick_cards(&self) -> &[Card] {
+        self.tricks.cards()
     }
 
     /// The defenders' points so far, after penalties.
@@ -697,16 +703,8 @@ impl Board {
             to_defenders,
             defenders: self.defenders,
         });
-        self.tricks.push(TrickRecord {
-            trick: self.trick,
-            plays: self
-                .plays
-                .drain(..)
-                .map(|(seat, cards)| SeatPlay { seat, cards })
-                .collect(),
-            winner,
-            points,
-        });
+        self.tricks
+            .push(self.trick, self.plays.drain(..), winner, points);
         if self.hands.iter().all(Hand::is_empty) {
             if to_defenders {
                 let points = crate::cards::points(&self.kitty);

@@ -23,6 +23,7 @@ pub mod judge;
 pub mod kitty;
 pub mod ladder;
 pub mod order;
+mod played;
 pub mod ruleset;
 pub mod seat;
 pub mod throw;

@@ -191,8 +191,8 @@ impl Board {
                 let cards: Vec<&[Card]> = plays.iter().map(|(_, c)| *c).collect();
                 plays[trick_winner(self.order(), self.rules().throw_compare, lead, &cards)].0
             }),
-            last_trick: self.last_trick().filter(|_| sees_last_trick).cloned(),
-            tricks: (referee || over).then(|| self.tricks().to_vec()),
+            last_trick: sees_last_trick.then(|| self.last_trick()).flatten(),
+            tricks: (referee || over).then(|| self.tricks()),
             choice: self
                 .pending_choice()
                 .map(|(chooser, single, pair)| PendingChoice {
@@ -224,22 +224,16 @@ impl Board {
 
     /// The point cards in the tricks the defenders won so far, trick by trick.
     pub fn defender_point_cards(&self) -> Vec<Card> {
-        self.tricks()
-            .iter()
-            .filter(|t| self.is_defender(t.winner))
-            .flat_map(|t| t.plays.iter().flat_map(|p| p.cards.iter().copied()))
+        self.tricks_won()
+            .filter(|(winner, _)| self.is_defender(*winner))
+            .flat_map(|(_, cards)| cards.iter().copied())
             .filter(|c| c.points() > 0)
             .collect()
     }
 
     /// Card points not yet played to a trick: two decks hold 200.
     pub fn points_left(&self) -> u32 {
-        let finished: u32 = self
-            .tricks()
-            .iter()
-            .flat_map(|t| t.plays.iter())
-            .map(|p| crate::cards::points(&p.cards))
-            .sum();
+        let finished = crate::cards::points(self.trick_cards());
         let current: u32 = self.plays().map(|(_, c)| crate::cards::points(c)).sum();
         TOTAL_POINTS.saturating_sub(finished + current)
     }

@@ -323,7 +323,8 @@ impl<G: TableGame> Table<G> {
         let view = self.engine.view(Viewer::Seat(seat));
         let auto = !self.seats[seat].bot;
         let think = self.deps.settings.expert_think;
-        self.computers.think(seat, self.seq, view, auto, think);
+        let log = (&self.deps.journal, self.id.as_str());
+        self.computers.think(seat, self.seq, view, auto, think, log);
     }
 
     /// A decision is back. Played if the table is where it was when the seat began to think

@@ -7,6 +7,14 @@
 //! for a few moves, and should play as a sound club player would, promptly, not think for a
 //! second a move on their behalf (nor play at random at a 入门 table).
 //!
+//! A person's seat gets its 托管 player only when it first needs one (the clock ran out while
+//! they were away, or they asked for 托管): most never do, and a player's notes grow with the
+//! game (every trick, every step), four or six a table. It is then made from the table's log,
+//! shown the seat's view after each stored action as if it had been there all along, exactly as
+//! a table rebuilt from its log makes its players: the same views in the same order, so the
+//! same notes and the same decisions. Making it (reading the log, replaying the game) happens
+//! off the actor like the decision itself.
+//!
 //! Deciding happens off the actor, on tokio's blocking pool: the actor hands the seat's player
 //! over with the view and goes on answering its connections; the decision comes back as a
 //! [`Thought`] tagged with the seq it was decided at. If the table moved on meanwhile (a
@@ -36,8 +44,12 @@ pub const THINK_FLOOR: Duration = Duration::from_millis(100);
 /// Decisions being made right now, by every table of this process (for the budget rule).
 static THINKING: AtomicUsize = AtomicUsize::new(0);
 
-/// A decision coming back to the actor.
-pub(super) struct Thought<G: TableGame> {
+/// A decision coming back to the actor. Boxed: the channel's first block holds 32 of them from
+/// the start, for the table's whole life.
+pub(super) struct Thought<G: TableGame>(Box<Decided<G>>);
+
+/// What a [`Thought`] holds.
+struct Decided<G: TableGame> {
     seat: usize,
     /// The table's seq when the view was taken: the decision is for that state only.
     seq: u64,
@@ -48,12 +60,23 @@ pub(super) struct Thought<G: TableGame> {
     took: Duration,
 }
 
+/// A seat's computer player.
+enum Mind<G: TableGame> {
+    /// A person's seat that has not needed one yet: made from the log when it first decides.
+    Unmade,
+    /// Up to date with every view the seat was sent.
+    Here(Box<dyn SeatPlayer<G>>),
+    /// Deciding (or being made) off the actor; the views sent meanwhile wait in `missed`.
+    Away,
+}
+
 /// The table's computer players.
 pub(super) struct Computers<G: TableGame> {
     /// The level of the computer seats.
     pub(super) level: Level,
-    /// Per seat: its player, or `None` while it thinks off the actor.
-    players: Vec<Option<Box<dyn SeatPlayer<G>>>>,
+    /// Per seat: its player, made from the start for a computer seat, on first need for a
+    /// person's (托管).
+    players: Vec<Mind<G>>,
     /// Per seat: the views it was sent while it was thinking, fed in order when it returns.
     missed: Vec<Vec<G::View>>,
     /// The seat thinking now, and the seq it thinks at (one at a time: one seat acts).
@@ -65,8 +88,8 @@ pub(super) struct Computers<G: TableGame> {
 }
 
 impl<G: TableGame> Computers<G> {
-    /// Players for every seat: `bots` (which seats are computers) at `level`, the others at
-    /// 普通 for 托管. The receiver is the actor's.
+    /// Players for the computer seats (`bots`) at `level`; the others get theirs, at 普通, when
+    /// they first need one for 托管. The receiver is the actor's.
     pub(super) fn new(
         level: Level,
         bots: &[bool],
@@ -75,7 +98,10 @@ impl<G: TableGame> Computers<G> {
         let (tx, rx) = mpsc::unbounded_channel();
         let players = bots
             .iter()
-            .map(|&bot| Some(G::player(if bot { level } else { Level::Club })))
+            .map(|&bot| match bot {
+                true => Mind::Here(G::player(level)),
+                false => Mind::Unmade,
+            })
             .collect();
         let computers = Computers {
             level,
@@ -89,10 +115,16 @@ impl<G: TableGame> Computers<G> {
     }
 
     /// Shows every seat's player the view its seat is sent now (after each stored action, and
-    /// once before the first).
+    /// once before the first). Seats without a player yet are not shown anything (nor are
+    /// their views built): theirs is made from the log when needed.
     pub(super) fn observe(&mut self, engine: &G) {
-        let views = self.seat_views(engine);
-        self.observe_owned(views);
+        for (seat, mind) in self.players.iter_mut().enumerate() {
+            match mind {
+                Mind::Here(p) => p.observe_owned(engine.view(Viewer::Seat(seat))),
+                Mind::Away => self.missed[seat].push(engine.view(Viewer::Seat(seat))),
+                Mind::Unmade => {}
+            }
+        }
     }
 
     /// Every seat's view of the table as it is now, built once for both the players and the
@@ -108,14 +140,16 @@ impl<G: TableGame> Computers<G> {
     pub(super) fn observe_owned(&mut self, views: Vec<G::View>) {
         for (seat, view) in views.into_iter().enumerate() {
             match &mut self.players[seat] {
-                Some(p) => p.observe_owned(view),
-                None => self.missed[seat].push(view),
+                Mind::Here(p) => p.observe_owned(view),
+                Mind::Away => self.missed[seat].push(view),
+                Mind::Unmade => {}
             }
         }
     }
 
-    /// Lets `seat` decide on `view` (taken at `seq`) off the actor. False if it is already
-    /// thinking.
+    /// Lets `seat` decide on `view` (taken at `seq`) off the actor, first making its player
+    /// from the table's log (read through `journal`) if it has none yet. False if it is
+    /// already thinking.
     pub(super) fn think(
         &mut self,
         seat: usize,
@@ -123,40 +157,29 @@ impl<G: TableGame> Computers<G> {
         view: G::View,
         auto: bool,
         think: Duration,
+        log: (&Journal, &str),
     ) -> bool {
-        let Some(mut player) = self.players.get_mut(seat).and_then(Option::take) else {
-            return false;
+        let mind = match self.players.get_mut(seat) {
+            Some(m @ (Mind::Here(_) | Mind::Unmade)) => std::mem::replace(m, Mind::Away),
+            Some(Mind::Away) | None => return false,
         };
         self.thinking = Some((seat, seq));
         let level = if auto { Level::Club } else { self.level };
         let seed = self.bot_seed(seq);
         let tx = self.tx.clone();
-        tokio::task::spawn_blocking(move || {
-            let budget = budget(level, think);
-            let start = std::time::Instant::now();
-            // A bot that panics must not take its seat with it: the seat gets a fresh player
-            // (its memory lost) and no action, and the clock plays for it in time.
-            let action = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                player.act(&view, budget, seed)
-            }))
-            .unwrap_or_else(|_| {
-                tracing::error!(
-                    seat,
-                    "a bot panicked while deciding; the seat gets a fresh one"
-                );
-                player = G::player(level);
-                None
-            });
-            THINKING.fetch_sub(1, Ordering::Relaxed);
-            let _ = tx.send(Thought {
-                seat,
-                seq,
-                player,
-                action,
-                level,
-                took: start.elapsed(),
-            });
-        });
+        let decide = move |player| decide::<G>(player, seat, seq, view, level, think, seed, tx);
+        match mind {
+            Mind::Here(player) => {
+                tokio::task::spawn_blocking(move || decide(player));
+            }
+            _ => {
+                let (journal, id) = (log.0.clone(), log.1.to_string());
+                tokio::spawn(async move {
+                    let stored = journal.load(&id).await;
+                    tokio::task::spawn_blocking(move || decide(made::<G>(stored, seat, seq)));
+                });
+            }
+        }
         true
     }
 
@@ -164,17 +187,17 @@ impl<G: TableGame> Computers<G> {
     /// missed. The seat; the action, if it is still for the table as it is (`seq`); whether
     /// it was decided on the table as it is.
     pub(super) fn back(&mut self, t: Thought<G>, seq: u64) -> (usize, Option<G::Action>, bool) {
-        let Thought {
+        let Decided {
             seat,
             seq: at,
             mut player,
             action,
             ..
-        } = t;
+        } = *t.0;
         for view in self.missed[seat].drain(..) {
-            player.observe(&view);
+            player.observe_owned(view);
         }
-        self.players[seat] = Some(player);
+        self.players[seat] = Mind::Here(player);
         if self.thinking == Some((seat, at)) {
             self.thinking = None;
         }
@@ -195,11 +218,102 @@ impl<G: TableGame> Computers<G> {
 
 impl<G: TableGame> Thought<G> {
     pub(super) fn level(&self) -> Level {
-        self.level
+        self.0.level
     }
     pub(super) fn took(&self) -> Duration {
-        self.took
+        self.0.took
     }
+}
+
+/// Decides for `seat` on `view` (taken at `seq`), on the blocking pool, and sends the decision
+/// and the player back to the actor.
+#[allow(clippy::too_many_arguments)]
+fn decide<G: TableGame>(
+    mut player: Box<dyn SeatPlayer<G>>,
+    seat: usize,
+    seq: u64,
+    view: G::View,
+    level: Level,
+    think: Duration,
+    seed: u64,
+    tx: mpsc::UnboundedSender<Thought<G>>,
+) {
+    let budget = budget(level, think);
+    let start = std::time::Instant::now();
+    // A bot that panics must not take its seat with it: the seat gets a fresh player (its
+    // memory lost) and no action, and the clock plays for it in time.
+    let action = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        player.act(&view, budget, seed)
+    }))
+    .unwrap_or_else(|_| {
+        tracing::error!(
+            seat,
+            "a bot panicked while deciding; the seat gets a fresh one"
+        );
+        player = G::player(level);
+        None
+    });
+    THINKING.fetch_sub(1, Ordering::Relaxed);
+    let _ = tx.send(Thought(Box::new(Decided {
+        seat,
+        seq,
+        player,
+        action,
+        level,
+        took: start.elapsed(),
+    })));
+}
+
+/// A person's seat's 托管 player, made from the table's log: shown the seat's view of the deal
+/// and then after each entry up to `seq`, as [`super::replay::spawn`] shows a rebuilt table's
+/// players. If the log cannot be read or replayed (a store failure; never otherwise: the
+/// table itself was built from it), a player that knows only what it is shown from now on.
+fn made<G: TableGame>(
+    stored: Result<Option<StoredTable>, store::StoreError>,
+    seat: usize,
+    seq: u64,
+) -> Box<dyn SeatPlayer<G>> {
+    let mut player = G::player(Level::Club);
+    if !player.remembers() {
+        return player;
+    }
+    let replayed = stored
+        .map_err(|e| e.to_string())
+        .and_then(|s| s.ok_or_else(|| "the table is not stored".to_string()))
+        .and_then(|s| replay_seat::<G>(&s, seat, seq, player.as_mut()));
+    if let Err(e) = replayed {
+        tracing::warn!(seat, error = %e, "托管 player not made from the log; it plays from what it sees");
+        player = G::player(Level::Club);
+    }
+    player
+}
+
+/// Shows `player` what `seat` was sent from the deal to entry `seq` of the stored table.
+fn replay_seat<G: TableGame>(
+    stored: &StoredTable,
+    seat: usize,
+    seq: u64,
+    player: &mut dyn SeatPlayer<G>,
+) -> Result<(), String> {
+    let h = &stored.header;
+    let seed = rules::deal::Seed::from_hex(&h.seed).map_err(|e| e.0)?;
+    let fixed = DealFixed::from_json(&h.fixed)?;
+    let mut engine =
+        G::start(&h.ruleset, &seed, h.board, &fixed).map_err(|r| r.words().en.to_string())?;
+    player.observe_owned(engine.view(Viewer::Seat(seat)));
+    let mut at = 0;
+    for e in stored.log.iter().take_while(|e| e.seq <= seq) {
+        let action: G::Action = serde_json::from_str(&e.action).map_err(|x| x.to_string())?;
+        engine
+            .apply(e.seat, e.actor, action)
+            .map_err(|x| format!("entry {} refused on replay: {x:?}", e.seq))?;
+        player.observe_owned(engine.view(Viewer::Seat(seat)));
+        at = e.seq;
+    }
+    if at != seq {
+        return Err(format!("the log ends at {at}, the table is at {seq}"));
+    }
+    Ok(())
 }
 
 /// The budget of a decision about to start (counted among the thinkers until it ends);
@@ -233,5 +347,121 @@ mod tests {
         assert_eq!(expert_time(THINK, 4, 2), THINK / 2);
         assert_eq!(expert_time(THINK, 100, 2), THINK_FLOOR);
         assert_eq!(expert_time(THINK / 20, 100, 2), THINK / 20);
+    }
+
+    /// Plays a whole game with a 普通 player in every seat, each shown every view its seat is
+    /// sent, and every `every`th decision asks a player made from the log so far the same
+    /// question: it must answer the same. 普通 reads little of its notes, so a 高手 (`expert`,
+    /// on a fixed number of playouts, which samples the deals its notes allow) that watched
+    /// is asked too, against one shown the log.
+    fn made_from_the_log_decides_as_the_player_that_watched<G: TableGame>(
+        every: usize,
+        expert: fn() -> Box<dyn SeatPlayer<G>>,
+    ) {
+        let seed = rules::deal::Seed([7; 32]);
+        let header = TableHeader {
+            id: "made".into(),
+            game: G::GAME.into(),
+            ruleset: G::DEFAULT_RULESET.into(),
+            options: "{}".into(),
+            deal_algorithm: rules::deal::ALGORITHM.into(),
+            seed: seed.to_hex(),
+            seed_commitment: seed.commitment(),
+            board: 3,
+            fixed: "{}".into(),
+            created_ms: 1,
+        };
+        let mut engine = G::start(&header.ruleset, &seed, 3, &DealFixed::default()).unwrap();
+        let mut watched: Vec<_> = (0..engine.seats())
+            .map(|seat| {
+                let mut p = G::player(Level::Club);
+                p.observe_owned(engine.view(Viewer::Seat(seat)));
+                p
+            })
+            .collect();
+        let mut experts: Vec<_> = (0..engine.seats())
+            .map(|seat| {
+                let mut p = expert();
+                p.observe_owned(engine.view(Viewer::Seat(seat)));
+                p
+            })
+            .collect();
+        let mut stored = StoredTable {
+            header,
+            state: TableState::Playing,
+            seats: vec![],
+            log: vec![],
+        };
+        let (mut decisions, mut compared) = (0, 0);
+        while !engine.is_over() {
+            let seat = engine.to_act()[0];
+            let view = engine.view(Viewer::Seat(seat));
+            let seq = stored.log.len() as u64;
+            let action = watched[seat]
+                .act(&view, Budget::DEFAULT, seq)
+                .expect("a 普通 player acts when its seat is to");
+            if decisions % every == 0 {
+                let mut made = made::<G>(Ok(Some(stored.clone())), seat, seq);
+                let again = made.act(&view, Budget::DEFAULT, seq).unwrap();
+                assert_eq!(
+                    serde_json::to_string(&again).unwrap(),
+                    serde_json::to_string(&action).unwrap(),
+                    "seat {seat} at {seq}"
+                );
+                let budget = Budget::Playouts(12);
+                let mut shown = expert();
+                replay_seat::<G>(&stored, seat, seq, shown.as_mut()).unwrap();
+                assert_eq!(
+                    serde_json::to_string(&shown.act(&view, budget, seq)).unwrap(),
+                    serde_json::to_string(&experts[seat].act(&view, budget, seq)).unwrap(),
+                    "高手 at seat {seat} at {seq}"
+                );
+                compared += 1;
+            }
+            decisions += 1;
+            stored.log.push(LogEntry {
+                seq: seq + 1,
+                seat,
+                actor: Actor::Player,
+                client_id: None,
+                occupant: None,
+                reason: None,
+                action: serde_json::to_string(&action).unwrap(),
+                time_ms: 1,
+                hash: String::new(),
+            });
+            engine.apply(seat, Actor::Player, action).unwrap();
+            for (seat, (p, e)) in watched.iter_mut().zip(&mut experts).enumerate() {
+                p.observe_owned(engine.view(Viewer::Seat(seat)));
+                e.observe_owned(engine.view(Viewer::Seat(seat)));
+            }
+        }
+        assert!(compared >= 5, "{compared} decisions compared");
+    }
+
+    #[test]
+    fn a_shengji_player_made_from_the_log_decides_as_the_one_that_watched() {
+        made_from_the_log_decides_as_the_player_that_watched::<rules::shengji::Board>(2, || {
+            Box::new(bots::shengji::Player::new(Level::Expert, Budget::DEFAULT))
+        });
+    }
+
+    #[test]
+    fn a_gouji_player_made_from_the_log_decides_as_the_one_that_watched() {
+        made_from_the_log_decides_as_the_player_that_watched::<rules::gouji::Game>(7, || {
+            Box::new(bots::gouji::Player::new(Level::Expert, Budget::DEFAULT))
+        });
+    }
+
+    #[test]
+    fn without_its_log_a_player_still_plays_from_what_it_sees() {
+        type Board = rules::shengji::Board;
+        let seed = rules::deal::Seed([7; 32]);
+        let engine = Board::start("fujian-2024", &seed, 1, &DealFixed::default()).unwrap();
+        let seat = rules::Engine::to_act(&engine)[0];
+        let view = rules::Engine::view(&engine, Viewer::Seat(seat));
+        let gone = Err(store::StoreError("disk on fire".into()));
+        let mut made = made::<rules::shengji::Board>(gone, seat, 12);
+        assert!(made.act(&view, Budget::DEFAULT, 1).is_some());
     }
 }

@@ -15,8 +15,9 @@
 //! actor), `seats` (joining, leaving, attaching, presence, the summary), `acting` (the path of
 //! an action: who may act, ids, questions, stale decisions, commit; clocks and bots), `fanout`
 //! (per-viewer frames into bounded queues), `review` (the referee stops the clocks while they
-//! look into something), `computer` (the computer players: one per seat, fed every view,
-//! deciding off the actor). This file holds the table's state and its loop.
+//! look into something), `computer` (the computer players: one per computer seat, fed every
+//! view, and one for a person's seat once it needs 托管, made from the log; deciding off the
+//! actor). This file holds the table's state and its loop.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -88,24 +89,25 @@ pub struct TableDeps {
 }
 
 /// One stored action as the table remembers it, for catching up reconnecting clients.
+/// Boxed slices, not `Vec`s: [`HISTORY`] entries stay for the table's life (48 bytes an entry
+/// instead of 64).
 struct Entry<E> {
     seat: usize,
     actor: Actor,
     /// A referee's stated reason.
-    reason: Option<String>,
-    events: Vec<E>,
+    reason: Option<Box<str>>,
+    events: Box<[E]>,
 }
 
 impl<E> Entry<E> {
     /// The events are kept at their length: an engine's `Vec` has room for four (an 80分
-    /// event is 128 bytes, most actions make one or two), and [`HISTORY`] entries stay.
-    fn new(seat: usize, actor: Actor, reason: Option<String>, mut events: Vec<E>) -> Entry<E> {
-        events.shrink_to_fit();
+    /// event is 128 bytes, most actions make one or two).
+    fn new(seat: usize, actor: Actor, reason: Option<String>, events: Vec<E>) -> Entry<E> {
         Entry {
             seat,
             actor,
-            reason,
-            events,
+            reason: reason.map(String::into_boxed_str),
+            events: events.into_boxed_slice(),
         }
     }
 }
@@ -160,7 +162,8 @@ struct Table<G: TableGame> {
     auto: Vec<bool>,
     /// When the next bot or 托管 move is due.
     bot_at: Option<Instant>,
-    /// The computer players (every seat has one, for 托管), and what they decide.
+    /// The computer players (a person's seat gets one when 托管 first plays for it), and what
+    /// they decide.
     computers: computer::Computers<G>,
     /// Where their decisions come back (taken by the loop when it starts).
     thoughts: Option<mpsc::UnboundedReceiver<computer::Thought<G>>>,
@@ -184,7 +187,7 @@ impl<G: TableGame> Table<G> {
     /// The futures of what a command, a clock or a bot sets off (the commit's journal wait
     /// among them) are boxed for the time they run: inline, the largest of them would be part
     /// of this task's allocation for the table's whole life.
-    pub(super) async fn run(mut self, mut rx: mpsc::Receiver<Box<Command>>) -> Ending {
+    pub(super) async fn run(mut self: Box<Self>, mut rx: mpsc::Receiver<Box<Command>>) -> Ending {
         let mut thoughts = self.thoughts.take().expect("a table's loop runs once");
         loop {
             if self.broken {
@@ -213,7 +216,7 @@ impl<G: TableGame> Table<G> {
                     self.on_bot();
                 }
                 // Never `None`: the table holds a sender.
-                Some(thought) = thoughts.recv() => self.on_thought(thought).await,
+                Some(thought) = thoughts.recv() => Box::pin(self.on_thought(thought)).await,
                 _ = sleep_until(idle_at.unwrap_or_else(far_future)), if idle_at.is_some() => {
                     Box::pin(self.close_idle()).await;
                     return Ending::Done;

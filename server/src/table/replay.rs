@@ -99,12 +99,19 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
     };
     let (summary, summary_rx) = watch::channel(placeholder);
     let rebuilding = Arc::new(AtomicBool::new(false));
+    let prev_hash = log
+        .last()
+        .map(|e| e.hash.clone())
+        .unwrap_or_else(|| store::genesis(&header));
+    // The ruleset's options (a kilobyte of JSON) are in the store and the chain; the table
+    // never reads them, and would keep them for its whole life.
+    let header = TableHeader {
+        options: String::new(),
+        ..header
+    };
     let mut table = Table::<G> {
         id: id.clone(),
-        prev_hash: log
-            .last()
-            .map(|e| e.hash.clone())
-            .unwrap_or_else(|| store::genesis(&header)),
+        prev_hash,
         header,
         engine,
         auto: vec![false; n],
@@ -165,64 +172,72 @@ pub(super) async fn supervise<G: TableGame>(
 ) {
     use futures_util::FutureExt;
     let deps = table.deps.clone();
-    // The actor's future (the table moved into it) lives in its own allocation: inline, the
-    // table would be held twice in this task (as the argument and inside `run`) for its life.
-    let ending = std::panic::AssertUnwindSafe(Box::pin(Table::run(*table, rx)))
+    // The table stays in its box: `run` takes the box, so its future (inline in this task)
+    // holds a pointer, not the table (an async fn keeps its argument and the moved local
+    // apart: a table taken by value was held twice for its whole life).
+    let ending = std::panic::AssertUnwindSafe(Table::run(table, rx))
         .catch_unwind()
         .await
         .unwrap_or_else(|_| {
             tracing::error!("the table's actor panicked; rebuilding it from its log");
             Ending::Broken
         });
-    let mine = |h: &TableHandle| h.summary.same_channel(&handle.summary);
     match ending {
         Ending::Done => {
+            let mine = |h: &TableHandle| h.summary.same_channel(&handle.summary);
             deps.registry.remove_if(&handle.id, |_, h| mine(h));
         }
-        Ending::Broken => {
-            handle.rebuilding.store(true, Ordering::Relaxed);
-            let mut wait = Duration::from_millis(200);
-            loop {
-                tokio::time::sleep(wait).await;
-                wait = (wait * 2).min(Duration::from_secs(30));
-                // Another table took the id meanwhile (never, but cheap to check), or the
-                // server is stopping.
-                if !deps.registry.get(&handle.id).is_some_and(|h| mine(&h)) {
+        // Boxed: inline, the rebuild's futures (the store's load, the lease) would be part of
+        // this task's allocation for the table's whole life.
+        Ending::Broken => Box::pin(rebuild::<G>(deps, handle)).await,
+    }
+}
+
+/// After a failed write or a panic: rebuilds the table from its log when the store and the
+/// lease allow, retrying with backoff; or leaves the registry if the table is gone.
+async fn rebuild<G: TableGame>(deps: TableDeps, handle: TableHandle) {
+    let mine = |h: &TableHandle| h.summary.same_channel(&handle.summary);
+    handle.rebuilding.store(true, Ordering::Relaxed);
+    let mut wait = Duration::from_millis(200);
+    loop {
+        tokio::time::sleep(wait).await;
+        wait = (wait * 2).min(Duration::from_secs(30));
+        // Another table took the id meanwhile (never, but cheap to check), or the
+        // server is stopping.
+        if !deps.registry.get(&handle.id).is_some_and(|h| mine(&h)) {
+            return;
+        }
+        // Past one machine: rebuilt here only under this node's lease (a write fails
+        // when another node took the table over).
+        if let Some(leases) = &deps.leases {
+            match leases.acquire(&handle.id).await {
+                Ok(true) => {}
+                Ok(false) => {
+                    tracing::warn!("another node serves the table now: not rebuilt here");
+                    deps.registry.remove_if(&handle.id, |_, h| mine(h));
                     return;
                 }
-                // Past one machine: rebuilt here only under this node's lease (a write fails
-                // when another node took the table over).
-                if let Some(leases) = &deps.leases {
-                    match leases.acquire(&handle.id).await {
-                        Ok(true) => {}
-                        Ok(false) => {
-                            tracing::warn!("another node serves the table now: not rebuilt here");
-                            deps.registry.remove_if(&handle.id, |_, h| mine(h));
-                            return;
-                        }
-                        Err(e) => {
-                            tracing::warn!(error = %e, "lease not checked yet; retrying");
-                            continue;
-                        }
-                    }
-                }
-                match deps.journal.load(&handle.id).await {
-                    Ok(Some(stored)) => match spawn::<G>(stored, deps.clone()) {
-                        Ok(fresh) => {
-                            tracing::info!("table rebuilt from its log");
-                            deps.metrics.rebuild();
-                            deps.registry.insert(handle.id.clone(), fresh);
-                            return;
-                        }
-                        Err(e) => tracing::warn!(error = %e, "table not rebuilt; retrying"),
-                    },
-                    Ok(None) => {
-                        deps.registry.remove_if(&handle.id, |_, h| mine(h));
-                        return;
-                    }
-                    Err(e) => tracing::warn!(error = %e, "table not rebuilt yet; retrying"),
+                Err(e) => {
+                    tracing::warn!(error = %e, "lease not checked yet; retrying");
+                    continue;
                 }
             }
+        }
+        match deps.journal.load(&handle.id).await {
+            Ok(Some(stored)) => match spawn::<G>(stored, deps.clone()) {
+                Ok(fresh) => {
+                    tracing::info!("table rebuilt from its log");
+                    deps.metrics.rebuild();
+                    deps.registry.insert(handle.id.clone(), fresh);
+                    return;
+                }
+                Err(e) => tracing::warn!(error = %e, "table not rebuilt; retrying"),
+            },
+            Ok(None) => {
+                deps.registry.remove_if(&handle.id, |_, h| mine(h));
+                return;
+            }
+            Err(e) => tracing::warn!(error = %e, "table not rebuilt yet; retrying"),
         }
     }
 }
