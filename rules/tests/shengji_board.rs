@@ -222,9 +222,9 @@ fn random_boards_conserve_cards_and_points() {
                     leader = *winner;
                     in_trick.clear();
                 }
-                Event::ThrowFailed { choices: c, .. } => {
+                Event::ThrowFailed(f) => {
                     throws_failed += 1;
-                    choices += c.is_some() as usize;
+                    choices += f.choices.is_some() as usize;
                 }
                 Event::KittyCaptured {
                     seat,
@@ -596,7 +596,10 @@ fn a_failed_throw_with_singles_and_pairs_blocked_lets_the_next_opponent_choose()
             },
         )
         .unwrap();
-    let Event::ThrowFailed {
+    let Event::ThrowFailed(f) = &events[0] else {
+        panic!("{events:?}");
+    };
+    let rules::shengji::ThrowFailure {
         blocked,
         penalty,
         forced,
@@ -604,10 +607,7 @@ fn a_failed_throw_with_singles_and_pairs_blocked_lets_the_next_opponent_choose()
         chooser,
         attempt,
         ..
-    } = &events[0]
-    else {
-        panic!("{events:?}");
-    };
+    } = &**f;
     assert_eq!(format_cards(attempt), "HA HQ HQ H9");
     assert_eq!(*penalty, 40, "10 a card");
     assert_eq!(*forced, None);
@@ -717,7 +717,7 @@ fn a_failed_throw_with_only_singles_blocked_forces_the_smallest() {
         )
         .unwrap();
     assert!(
-        matches!(&events[0], Event::ThrowFailed { forced: Some(f), penalty: 30, .. } if format_cards(f) == "H9")
+        matches!(&events[0], Event::ThrowFailed(t) if t.penalty == 30 && t.forced.as_ref().is_some_and(|f| format_cards(f) == "H9"))
     );
     assert!(
         matches!(&events[2], Event::Played { seat: Seat::N, cards, lead: true, .. } if format_cards(cards) == "H9")
@@ -756,7 +756,7 @@ fn opponents_only_ignores_the_partners_hand() {
         )
         .unwrap();
     assert!(
-        matches!(&events[0], Event::ThrowFailed { blocked, .. } if blocked.iter().all(|b| b.by == [Seat::S]))
+        matches!(&events[0], Event::ThrowFailed(t) if t.blocked.iter().all(|b| b.by == [Seat::S]))
     );
     let rules = Ruleset {
         throw_blockers: rules::shengji::ThrowBlockers::Opponents,

@@ -203,17 +203,17 @@ fn a_failed_throw_names_the_blocked_units_and_the_cards_that_blocked_them() {
             panic!()
         };
         for (k, step) in run.steps.iter().enumerate() {
-            let Some(rules::shengji::Event::ThrowFailed { blocked, .. }) = step
+            let Some(rules::shengji::Event::ThrowFailed(failure)) = step
                 .events
                 .iter()
-                .find(|e| matches!(e, rules::shengji::Event::ThrowFailed { .. }))
+                .find(|e| matches!(e, rules::shengji::Event::ThrowFailed(_)))
             else {
                 continue;
             };
             let e = explain::explain(&checked, k as u64 + 1).unwrap();
             let text = explain::text(&e, Lang::Zh);
             assert!(text.contains("甩错牌"), "{text}");
-            for b in blocked {
+            for b in &failure.blocked {
                 let unit = server::referee::words::cards(&b.cards);
                 assert!(text.contains(&format!("{unit} 被挡")), "{unit} in {text}");
                 for by in &b.by {

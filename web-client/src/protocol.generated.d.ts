@@ -613,7 +613,7 @@ auto?: boolean, } | { "type": "played", seat: ShengjiSeat, trick: number, cards:
 /**
  * The clock played for the seat.
  */
-auto?: boolean, } | { "type": "throw_failed", seat: ShengjiSeat, trick: number, attempt: Array<Card>, blocked: Array<BlockedUnit>, penalty: number, forced?: Array<Card>, choices?: [Array<Card>, Array<Card>], chooser?: ShengjiSeat, } | { "type": "chosen", seat: ShengjiSeat, unit: UnitChoice, cards: Array<Card>, auto?: boolean, } | { "type": "trick_won", trick: number, winner: ShengjiSeat, points: number, 
+auto?: boolean, } | { "type": "throw_failed" } & ThrowFailure | { "type": "chosen", seat: ShengjiSeat, unit: UnitChoice, cards: Array<Card>, auto?: boolean, } | { "type": "trick_won", trick: number, winner: ShengjiSeat, points: number, 
 /**
  * True if the points went to the defenders.
  */
@@ -898,6 +898,13 @@ export type ThrowBlockers = "all-others" | "opponents";
  * How two plays of a throw's shape (trumps against a side-suit throw) are compared.
  */
 export type ThrowCompare = "unit-by-unit" | "largest-unit";
+
+/**
+ * 甩错牌: the attempt, who could beat which unit, the penalty, and what must be played:
+ * `forced` (played at once, a `Played` follows) or `choices` (single first, then pair or
+ * tractor) for `chooser` to pick from.
+ */
+export type ThrowFailure = { seat: ShengjiSeat, trick: number, attempt: Array<Card>, blocked: Array<BlockedUnit>, penalty: number, forced?: Array<Card>, choices?: [Array<Card>, Array<Card>], chooser?: ShengjiSeat, };
 
 /**
  * How a follower matches a throw of several tractors, which the text does not say: which unit

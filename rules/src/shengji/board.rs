@@ -15,7 +15,7 @@
 //! the referee finalises it ([`Action::Finalize`], [`Board::is_final`]).
 
 use super::error::{Phase, RuleError};
-use super::event::{Action, BlockedUnit, Event, Offence, UnitChoice};
+use super::event::{Action, BlockedUnit, Event, Offence, ThrowFailure, UnitChoice};
 use super::follow::{check_follow, lowest_follow, missing};
 use super::kitty::{default_bury, kitty_multiplier, KITTY_SIZE};
 use super::order::Order;
@@ -594,7 +594,7 @@ impl Board {
                             Some(seat.next()),
                         ),
                     };
-                    events.push(Event::ThrowFailed {
+                    events.push(Event::ThrowFailed(Box::new(ThrowFailure {
                         seat,
                         trick: self.trick,
                         attempt: cards,
@@ -610,7 +610,7 @@ impl Board {
                         forced: forced.clone(),
                         choices,
                         chooser,
-                    });
+                    })));
                     self.penalise(seat, Offence::FailedThrow, failed.penalty, events);
                     match failed.forced {
                         Forced::Unit(u) => self.play_unit(seat, &u, auto, events),

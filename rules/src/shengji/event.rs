@@ -79,6 +79,28 @@ pub struct BlockedUnit {
     pub by: Vec<Seat>,
 }
 
+/// 甩错牌: the attempt, who could beat which unit, the penalty, and what must be played:
+/// `forced` (played at once, a `Played` follows) or `choices` (single first, then pair or
+/// tractor) for `chooser` to pick from.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct ThrowFailure {
+    pub seat: Seat,
+    pub trick: u8,
+    pub attempt: Vec<Card>,
+    pub blocked: Vec<BlockedUnit>,
+    pub penalty: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub forced: Option<Vec<Card>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub choices: Option<[Vec<Card>; 2]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub chooser: Option<Seat>,
+}
+
 /// What happened. Every event is public except [`Event::Buried`], whose cards only a referee
 /// sees (and the declarer, only with `declarer_sees_kitty`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -108,25 +130,9 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "is_false")]
         auto: bool,
     },
-    /// 甩错牌: the attempt, who could beat which unit, the penalty, and what must be played:
-    /// `forced` (played at once, a `Played` follows) or `choices` (single first, then pair or
-    /// tractor) for `chooser` to pick from.
-    ThrowFailed {
-        seat: Seat,
-        trick: u8,
-        attempt: Vec<Card>,
-        blocked: Vec<BlockedUnit>,
-        penalty: u32,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "ts", ts(optional))]
-        forced: Option<Vec<Card>>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "ts", ts(optional))]
-        choices: Option<[Vec<Card>; 2]>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "ts", ts(optional))]
-        chooser: Option<Seat>,
-    },
+    /// 甩错牌: see [`ThrowFailure`]. Boxed: three times the size of any other event and rare,
+    /// inline it would size every event a table keeps (the same JSON either way).
+    ThrowFailed(Box<ThrowFailure>),
     /// The chooser picked; the thrower's `Played` follows.
     Chosen {
         seat: Seat,

@@ -273,9 +273,9 @@ pub fn one(checked: &Checked, opts: &CardOptions) -> Result<String, String> {
                     running.push((*trick, *defenders, *to_defenders));
                     current_trick = trick + 1;
                 }
-                Event::ThrowFailed { trick, attempt, .. } => {
-                    failed_throws.push(*trick);
-                    attempt_cards = format!(" {}", cards(attempt, lang));
+                Event::ThrowFailed(f) => {
+                    failed_throws.push(f.trick);
+                    attempt_cards = format!(" {}", cards(&f.attempt, lang));
                 }
                 Event::Warning { seat, reason: r } => penalties.push(format!(
                     "<tr><td>#{}</td><td>{}</td><td>{}{}</td><td>{}</td><td>{}</td></tr>",

@@ -348,7 +348,8 @@ fn shengji_text(
         let mut told = Vec::new();
         for ev in &step.events {
             let trick = match ev {
-                Event::ThrowFailed { trick, .. } | Event::Played { trick, .. } => Some(*trick),
+                Event::ThrowFailed(f) => Some(f.trick),
+                Event::Played { trick, .. } => Some(*trick),
                 _ => None,
             };
             if let Some(n) = trick.filter(|&n| current != Some(n)) {

@@ -1,7 +1,7 @@
 //! 80分 told: seats (北 东 南 西), the level and trump, actions and events.
 
 use rules::cards::{Card, Suit};
-use rules::shengji::{Action, Event, Lead, Offence, Seat, UnitChoice, UnitKind};
+use rules::shengji::{Action, Event, Lead, Offence, Seat, ThrowFailure, UnitChoice, UnitKind};
 
 use super::cards;
 use crate::referee::lang::Lang;
@@ -176,8 +176,8 @@ pub fn event(e: &Event, lang: Lang) -> String {
             cards(c),
             by_clock(*auto, lang)
         ),
-        (
-            Event::ThrowFailed {
+        (Event::ThrowFailed(failure), _) => {
+            let ThrowFailure {
                 seat: x,
                 attempt,
                 blocked,
@@ -186,9 +186,7 @@ pub fn event(e: &Event, lang: Lang) -> String {
                 choices,
                 chooser,
                 ..
-            },
-            _,
-        ) => {
+            } = &**failure;
             let blocks: Vec<String> = blocked
                 .iter()
                 .map(|b| {
