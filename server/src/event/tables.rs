@@ -5,12 +5,11 @@
 //! 头科, 大落) read from its log.
 
 use protocol::{CreateTable, Problem, Refusal, TableState, Words};
-use rules::Engine;
 
 use super::state::Event;
 use crate::lobby::Lobby;
 use crate::store::{self, StoredTable};
-use crate::table::{DealFixed, TableGame};
+use crate::table::replay::{apply_stored, dealt};
 
 /// Where a board's (or a game's) table is now.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -114,15 +113,9 @@ async fn elsewhere<T>(lobby: &Lobby, id: &str) -> Result<TableNow<T>, String> {
 pub fn outcome(stored: &StoredTable) -> Result<Option<(String, i32)>, String> {
     let h = &stored.header;
     store::verify(h, &stored.log).map_err(|t| format!("table {}: {t}", h.id))?;
-    let seed = rules::deal::Seed::from_hex(&h.seed).map_err(|e| e.0)?;
-    let fixed = DealFixed::from_json(&h.fixed)?;
-    let mut board = <rules::shengji::Board as TableGame>::start(&h.ruleset, &seed, h.board, &fixed)
-        .map_err(|r| r.words().en)?;
+    let (mut board, _) = dealt::<rules::shengji::Board>(h)?;
     for e in &stored.log {
-        let action: rules::shengji::Action =
-            serde_json::from_str(&e.action).map_err(|err| format!("entry {}: {err}", e.seq))?;
-        Engine::apply(&mut board, e.seat, e.actor, action)
-            .map_err(|err| format!("entry {}: {err:?}", e.seq))?;
+        apply_stored(&mut board, e)?;
     }
     if !board.is_over() {
         return Ok(None);
@@ -178,15 +171,9 @@ pub fn gouji_outcome(
     use rules::gouji::{Place, Seat, Status};
     let h = &stored.header;
     store::verify(h, &stored.log).map_err(|t| format!("table {}: {t}", h.id))?;
-    let seed = rules::deal::Seed::from_hex(&h.seed).map_err(|e| e.0)?;
-    let fixed = DealFixed::from_json(&h.fixed)?;
-    let mut game = <rules::gouji::Game as TableGame>::start(&h.ruleset, &seed, h.board, &fixed)
-        .map_err(|r| r.words().en)?;
+    let (mut game, _) = dealt::<rules::gouji::Game>(h)?;
     for e in &stored.log {
-        let action: rules::gouji::Action =
-            serde_json::from_str(&e.action).map_err(|err| format!("entry {}: {err}", e.seq))?;
-        Engine::apply(&mut game, e.seat, e.actor, action)
-            .map_err(|err| format!("entry {}: {err:?}", e.seq))?;
+        apply_stored(&mut game, e)?;
     }
     let Some((score, outcome)) = game.score() else {
         return Ok(None);

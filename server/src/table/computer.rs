@@ -295,18 +295,11 @@ fn replay_seat<G: TableGame>(
     seq: u64,
     player: &mut dyn SeatPlayer<G>,
 ) -> Result<(), String> {
-    let h = &stored.header;
-    let seed = rules::deal::Seed::from_hex(&h.seed).map_err(|e| e.0)?;
-    let fixed = DealFixed::from_json(&h.fixed)?;
-    let mut engine =
-        G::start(&h.ruleset, &seed, h.board, &fixed).map_err(|r| r.words().en.to_string())?;
+    let (mut engine, _) = super::replay::dealt::<G>(&stored.header)?;
     player.observe_owned(engine.view(Viewer::Seat(seat)));
     let mut at = 0;
     for e in stored.log.iter().take_while(|e| e.seq <= seq) {
-        let action: G::Action = serde_json::from_str(&e.action).map_err(|x| x.to_string())?;
-        engine
-            .apply(e.seat, e.actor, action)
-            .map_err(|x| format!("entry {} refused on replay: {x:?}", e.seq))?;
+        super::replay::apply_stored(&mut engine, e)?;
         player.observe_owned(engine.view(Viewer::Seat(seat)));
         at = e.seq;
     }

@@ -3,6 +3,24 @@
 
 use super::*;
 
+/// The game a stored table's header deals, before any action (its seed, what the director
+/// fixed, its ruleset), and what was fixed.
+pub fn dealt<G: TableGame>(h: &TableHeader) -> Result<(G, DealFixed), String> {
+    let seed = rules::deal::Seed::from_hex(&h.seed).map_err(|e| e.0)?;
+    let fixed = DealFixed::from_json(&h.fixed)?;
+    let engine = G::start(&h.ruleset, &seed, h.board, &fixed).map_err(|r| r.words().en)?;
+    Ok((engine, fixed))
+}
+
+/// Applies one stored entry to `engine`, as it was applied live: its events.
+pub fn apply_stored<G: TableGame>(engine: &mut G, e: &LogEntry) -> Result<Vec<G::Event>, String> {
+    let action: G::Action =
+        serde_json::from_str(&e.action).map_err(|err| format!("entry {}: {err}", e.seq))?;
+    engine
+        .apply(e.seat, e.actor, action)
+        .map_err(|err| format!("entry {} refused on replay: {err:?}", e.seq))
+}
+
 /// Rebuilds (or starts) a table from what is stored and spawns its actor.
 pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<TableHandle, String> {
     let StoredTable {
@@ -13,10 +31,7 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
     } = stored;
     let id = header.id.clone();
     store::verify(&header, &log).map_err(|t| format!("table {id}: log tampered: {t}"))?;
-    let seed = rules::deal::Seed::from_hex(&header.seed).map_err(|e| e.0)?;
-    let fixed = DealFixed::from_json(&header.fixed).map_err(|e| format!("table {id}: {e}"))?;
-    let mut engine = G::start(&header.ruleset, &seed, header.board, &fixed)
-        .map_err(|r| format!("table {id}: {}", r.words().en))?;
+    let (mut engine, fixed) = dealt::<G>(&header).map_err(|e| format!("table {id}: {e}"))?;
     let n = engine.seats();
     let mut records: Vec<SeatRecord> = (0..n)
         .map(|seat| SeatRecord {
@@ -39,11 +54,7 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
     let mut history = VecDeque::with_capacity(HISTORY);
     let mut ids = IdCache::default();
     for e in &log {
-        let action: G::Action = serde_json::from_str(&e.action)
-            .map_err(|err| format!("table {id}: entry {}: {err}", e.seq))?;
-        let events = engine
-            .apply(e.seat, e.actor, action)
-            .map_err(|err| format!("table {id}: entry {} refused on replay: {err:?}", e.seq))?;
+        let events = apply_stored(&mut engine, e).map_err(|err| format!("table {id}: {err}"))?;
         // The players remember the game as if they had been there all along.
         computers.observe(&engine);
         if let Some(cid) = e.client_id {
