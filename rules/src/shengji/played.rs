@@ -32,11 +32,11 @@ pub(crate) struct Played {
     heads: Vec<Head>,
 }
 
-/// One finished trick: its plays (seat and number of cards, in play order) and its result.
+/// One finished trick: its plays (seat and number of cards, in play order; a play has at least
+/// one card, so the plays are the non-zero lengths) and its result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Head {
     trick: u8,
-    plays: u8,
     seats: [Seat; 4],
     lens: [u8; 4],
     winner: Seat,
@@ -62,7 +62,6 @@ impl Played {
     ) {
         let mut head = Head {
             trick,
-            plays: 0,
             seats: [winner; 4],
             lens: [0; 4],
             winner,
@@ -71,8 +70,8 @@ impl Played {
         for (i, (seat, cards)) in plays.enumerate() {
             assert!(i < 4, "a trick has one play a seat");
             head.seats[i] = seat;
+            assert!(!cards.is_empty(), "a play has at least one card");
             head.lens[i] = u8::try_from(cards.len()).expect("a play is one hand at most");
-            head.plays += 1;
             self.cards.extend(cards);
         }
         self.heads.push(head);
@@ -124,7 +123,7 @@ impl Head {
 
     fn record(&self, cards: &[Card]) -> TrickRecord {
         let mut from = 0;
-        let plays = (0..self.plays as usize)
+        let plays = (0..self.lens.iter().filter(|&&n| n > 0).count())
             .map(|i| {
                 let n = self.lens[i] as usize;
                 from += n;
