@@ -369,8 +369,7 @@ pub async fn serve_echo() -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     println!("echo ws://{addr}/");
-    let groups: Arc<std::sync::Mutex<std::collections::HashMap<u64, Vec<Member>>>> =
-        Default::default();
+    let groups = Groups::default();
     let accept = async move {
         let mut told = false;
         let mut next_id = 0u64;
@@ -404,11 +403,10 @@ pub async fn serve_echo() -> Result<(), String> {
 /// One connection of the fan-out floor: its id and its writer's queue.
 type Member = (u64, tokio::sync::mpsc::Sender<Message>);
 
-async fn fan_out_connection(
-    stream: tokio::net::TcpStream,
-    id: u64,
-    groups: Arc<std::sync::Mutex<std::collections::HashMap<u64, Vec<Member>>>>,
-) {
+/// The fan-out floor's tables: the connections of each group.
+type Groups = Arc<std::sync::Mutex<std::collections::HashMap<u64, Vec<Member>>>>;
+
+async fn fan_out_connection(stream: tokio::net::TcpStream, id: u64, groups: Groups) {
     let mut path = String::new();
     // The callback's error type is tungstenite's HTTP response, large by its design.
     #[allow(clippy::result_large_err)]
