@@ -116,8 +116,25 @@ impl Journal {
     }
 }
 
-/// Appends queued for one transaction, each with who waits for its outcome.
-pub(super) type Pending = Vec<(String, LogEntry, oneshot::Sender<Result<(), StoreError>>)>;
+/// Appends queued for one transaction, beside who waits for each outcome: the store is handed
+/// the entries as they are queued, without a copy.
+#[derive(Default)]
+pub(super) struct Pending {
+    entries: Vec<(String, LogEntry)>,
+    waiters: Vec<oneshot::Sender<Result<(), StoreError>>>,
+}
+
+impl Pending {
+    pub(super) fn push(
+        &mut self,
+        table: String,
+        entry: LogEntry,
+        waiter: oneshot::Sender<Result<(), StoreError>>,
+    ) {
+        self.entries.push((table, entry));
+        self.waiters.push(waiter);
+    }
+}
 
 /// Commits the queued appends in one transaction and answers each waiter. When the batch fails
 /// and spans several tables, each table is tried again in a transaction of its own: one table's
@@ -128,38 +145,36 @@ pub(super) fn flush(
     pending: &mut Pending,
     metrics: &crate::metrics::Metrics,
 ) {
-    if pending.is_empty() {
+    let Pending { entries, waiters } = std::mem::take(pending);
+    if entries.is_empty() {
         return;
     }
-    let entries: Vec<(String, LogEntry)> = pending
-        .iter()
-        .map(|(t, e, _)| (t.clone(), e.clone()))
-        .collect();
     let began = std::time::Instant::now();
     let result = store.append(&entries);
     metrics.commit(began.elapsed());
     let several = entries.iter().any(|(t, _)| *t != entries[0].0);
     if result.is_ok() || !several {
-        for (_, _, w) in pending.drain(..) {
+        for w in waiters {
             let _ = w.send(result.clone());
         }
         return;
     }
-    let mut tables: Vec<String> = entries.iter().map(|(t, _)| t.clone()).collect();
+    let mut tables: Vec<&str> = entries.iter().map(|(t, _)| t.as_str()).collect();
     tables.sort();
     tables.dedup();
+    let mut waiters: Vec<Option<_>> = waiters.into_iter().map(Some).collect();
     for table in tables {
-        let (mine, rest): (Pending, Pending) = pending.drain(..).partition(|(t, _, _)| *t == table);
-        *pending = rest;
-        let entries: Vec<(String, LogEntry)> = mine
-            .iter()
-            .map(|(t, e, _)| (t.clone(), e.clone()))
+        let mine: Vec<usize> = (0..entries.len())
+            .filter(|&i| entries[i].0 == table)
             .collect();
+        let batch: Vec<(String, LogEntry)> = mine.iter().map(|&i| entries[i].clone()).collect();
         let began = std::time::Instant::now();
-        let result = store.append(&entries);
+        let result = store.append(&batch);
         metrics.commit(began.elapsed());
-        for (_, _, w) in mine {
-            let _ = w.send(result.clone());
+        for i in mine {
+            if let Some(w) = waiters[i].take() {
+                let _ = w.send(result.clone());
+            }
         }
     }
 }
@@ -167,10 +182,10 @@ pub(super) fn flush(
 /// Runs queued operations in order; consecutive appends share one transaction. True when a
 /// `Stop` was among them.
 fn run_batch(store: &mut dyn Store, ops: Vec<Op>, metrics: &crate::metrics::Metrics) -> bool {
-    let mut pending: Pending = Vec::new();
+    let mut pending = Pending::default();
     for op in ops {
         match op {
-            Op::Append(t, e, r) => pending.push((t, e, r)),
+            Op::Append(t, e, r) => pending.push(t, e, r),
             Op::Stop(r) => {
                 flush(store, &mut pending, metrics);
                 let _ = r.send(Ok(()));

@@ -189,10 +189,10 @@ fn one_tables_refused_entry_does_not_fail_the_others_in_its_batch() {
         store.append(&[("a".into(), a[0].clone())]).unwrap();
         // One group commit: a's seq 1 again (refused), b's 1 and 2, a's 2.
         let mut waiting = Vec::new();
-        let mut pending: journal::Pending = Vec::new();
+        let mut pending = journal::Pending::default();
         for (t, e) in [("a", &a[0]), ("b", &b[0]), ("b", &b[1]), ("a", &a[1])] {
             let (tx, rx) = oneshot::channel();
-            pending.push((t.to_string(), e.clone(), tx));
+            pending.push(t.to_string(), e.clone(), tx);
             waiting.push((t, rx));
         }
         journal::flush(store.as_mut(), &mut pending, &Default::default());

@@ -188,18 +188,22 @@ impl<G: TableGame> Table<G> {
             hash: String::new(),
         };
         entry.hash = store::entry_hash(&self.prev_hash, &entry);
-        if let Err(e) = self.deps.journal.append(&self.id, entry.clone()).await {
+        let (seq, hash) = (entry.seq, entry.hash.clone());
+        // A ruling is logged once stored; its action text is kept for that (rulings are rare,
+        // every other entry goes to the journal without a copy).
+        let ruling = (actor == Actor::Referee).then(|| entry.action.clone());
+        if let Err(e) = self.deps.journal.append(&self.id, entry).await {
             return Err(self.store_failed(&e));
         }
         self.deps.metrics.action(G::GAME, actor.name());
         // Each seat's view, built once: sent with the events, then shown to the seat's computer
         // player (nothing between here and there changes the engine).
         let views = self.computers.seat_views(&self.engine);
-        if actor == Actor::Referee {
-            tracing::info!(seat, reason = entry.reason.as_deref().unwrap_or(""), action = %entry.action, "referee ruling");
+        if let Some(action) = ruling {
+            tracing::info!(seat, reason = reason.as_deref().unwrap_or(""), action = %action, "referee ruling");
         }
-        self.seq = entry.seq;
-        self.prev_hash = entry.hash;
+        self.seq = seq;
+        self.prev_hash = hash;
         if self.history.len() == HISTORY {
             self.history.pop_front();
         }
