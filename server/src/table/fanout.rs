@@ -32,32 +32,18 @@ impl<G: TableGame> Table<G> {
 
     /// Sends entry `seq` (the newest) to every subscriber, redacted and serialised once per
     /// kind of viewer; `seat_views` are the seats' views now, already built for the computer
-    /// players. Each text is moved into the last queue that takes it, not copied for every one
-    /// (a seat's frame is one or two KiB, and a seat usually has one connection).
+    /// players.
     pub(super) fn broadcast_entry(&mut self, seq: u64, seat_views: &[G::View]) {
-        let mut texts: Vec<(Who, String)> = Vec::new();
+        let mut texts: HashMap<Who, String> = HashMap::new();
         let mut slow = Vec::new();
-        for (i, s) in self.subscribers.iter().enumerate() {
-            let at = match texts.iter().position(|(who, _)| *who == s.who) {
-                Some(at) => at,
-                None => {
-                    let text = match s.who {
-                        Who::Seat(seat) if seat < seat_views.len() => {
-                            self.events_text_with(seq, s.who, Some(&seat_views[seat]))
-                        }
-                        _ => self.events_text(seq, s.who, true),
-                    };
-                    texts.push((s.who, text));
-                    texts.len() - 1
+        for s in &self.subscribers {
+            let text = texts.entry(s.who).or_insert_with(|| match s.who {
+                Who::Seat(seat) if seat < seat_views.len() => {
+                    self.events_text_with(seq, s.who, Some(&seat_views[seat]))
                 }
-            };
-            let again = self.subscribers[i + 1..].iter().any(|t| t.who == s.who);
-            let text = if again {
-                texts[at].1.clone()
-            } else {
-                std::mem::take(&mut texts[at].1)
-            };
-            if s.outlet.tx.try_send(text).is_err() {
+                _ => self.events_text(seq, s.who, true),
+            });
+            if s.outlet.tx.try_send(text.clone()).is_err() {
                 s.outlet
                     .close_with(close::SLOW_READER, "outbound queue full");
                 slow.push(s.outlet.id);
@@ -117,7 +103,7 @@ impl<G: TableGame> Table<G> {
             clock: self.wire_clock(),
             state: self.state,
         };
-        frame_text(&frame)
+        serde_json::to_string(&frame).expect("views serialise")
     }
 
     pub(super) fn snapshot_text(&self, who: Who) -> String {
@@ -130,16 +116,8 @@ impl<G: TableGame> Table<G> {
             clock: self.wire_clock(),
             state: self.state,
         };
-        frame_text(&frame)
+        serde_json::to_string(&frame).expect("views serialise")
     }
-}
-
-/// A frame's JSON, written into a buffer of a frame's usual size (an 80分 seat's frame is about
-/// 1.4 KiB) instead of one that starts at 128 bytes and grows four times.
-fn frame_text(frame: &impl serde::Serialize) -> String {
-    let mut buf = Vec::with_capacity(2048);
-    serde_json::to_writer(&mut buf, frame).expect("views serialise");
-    String::from_utf8(buf).expect("serde_json writes UTF-8")
 }
 
 /// [`ClientOut::Events`] written straight from the engine's types: no JSON tree in between
