@@ -187,7 +187,16 @@ impl Session {
         stream: &mut SplitStream<WebSocket>,
         mut shutdown: Shutdown,
     ) {
+        // What ends the connection from outside is waited on by futures made once, not made
+        // and dropped again for every frame: the shutdown signal is one for all connections,
+        // and registering with it on every frame took its lock on every frame.
         let mut close_watch = self.close.subscribe();
+        let closing = async move {
+            let _ = close_watch.changed().await;
+        };
+        let table_gone = self.table.closed();
+        let shutting_down = async move { shutdown.recv().await };
+        tokio::pin!(closing, table_gone, shutting_down);
         // One timer for the connection's upkeep (pings, presence, the broom), armed once and
         // moved only when it fires, to the next moment the silence could call for something:
         // a frame does not touch it. Three intervals ticking on every connection (and a ping
@@ -202,9 +211,9 @@ impl Session {
                 // Boxed: a frame's handling (parsing, the message, its way to the table) is
                 // short-lived, and inline it would size every connection's future for life.
                 frame = stream.next() => Box::pin(self.on_frame(frame)).await,
-                _ = close_watch.changed() => END,
+                _ = &mut closing => END,
                 // The actor went away without closing us (a panic): say whether to come back.
-                _ = self.table.closed() => {
+                _ = &mut table_gone => {
                     let (code, reason) = self.table.closed_with();
                     self.close_now(code, reason);
                     END
@@ -219,7 +228,7 @@ impl Session {
                     upkeep.as_mut().reset(next);
                     flow
                 }
-                _ = shutdown.recv() => {
+                _ = &mut shutting_down => {
                     self.close_now(close::GOING_AWAY, "server shutting down");
                     END
                 }
@@ -458,10 +467,17 @@ async fn write_loop(
     mut out: mpsc::Receiver<String>,
     mut close_rx: watch::Receiver<CloseWith>,
 ) {
+    // Made once for the connection's life, like the session's (see `Session::serve`).
+    let last_word = close_rx.clone();
+    let closing = async {
+        let _ = close_rx.changed().await;
+        close_rx.borrow().clone()
+    };
+    tokio::pin!(closing);
     let close_with = loop {
         tokio::select! {
             biased;
-            _ = close_rx.changed() => break close_rx.borrow().clone(),
+            with = &mut closing => break with,
             msg = out.recv() => match msg {
                 Some(text) => {
                     // Whatever queued up meanwhile goes out in the same write: an action's
@@ -480,7 +496,7 @@ async fn write_loop(
                         return;
                     }
                 }
-                None => break close_rx.borrow().clone(),
+                None => break last_word.borrow().clone(),
             },
         }
     };

@@ -161,9 +161,11 @@ impl TableHandle {
         }
     }
 
-    /// Resolves when the actor has gone (closed, stopped, failed or panicked).
-    pub async fn closed(&self) {
-        self.tx.closed().await
+    /// Resolves when the actor has gone (closed, stopped, failed or panicked). Owns what it
+    /// waits on, so a connection makes it once for its whole life.
+    pub fn closed(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
+        let tx = self.tx.clone();
+        async move { tx.closed().await }
     }
 
     pub async fn join(&self, seat: usize, name: String, token_hash: String) -> Result<(), Refusal> {
