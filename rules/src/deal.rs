@@ -77,9 +77,16 @@ impl std::fmt::Debug for Seed {
     }
 }
 
-/// Lower-case hex of some bytes.
+/// Lower-case hex of some bytes. Written digit by digit: every logged action hashes its entry,
+/// and a `format!` a byte made 32 strings an action.
 pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut text = String::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        text.push(DIGITS[usize::from(b >> 4)] as char);
+        text.push(DIGITS[usize::from(b & 0xf)] as char);
+    }
+    text
 }
 
 /// Which game's deal stream: the name goes into the key derivation, so each game has its own
@@ -225,6 +232,14 @@ mod tests {
 
     fn seed(byte: u8) -> Seed {
         Seed([byte; 32])
+    }
+
+    #[test]
+    fn hex_writes_every_byte_as_two_lower_case_digits() {
+        let all: Vec<u8> = (0..=255).collect();
+        let by_format: String = all.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(hex(&all), by_format);
+        assert_eq!(hex(&[]), "");
     }
 
     #[test]
