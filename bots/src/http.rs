@@ -35,19 +35,11 @@ pub async fn request_as(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\nConnection: close\r\n\r\n",
         body.len()
     );
-    stream
-        .write_all(head.as_bytes())
-        .await
-        .map_err(|e| e.to_string())?;
-    stream
-        .write_all(body.as_bytes())
-        .await
-        .map_err(|e| e.to_string())?;
+    let failed = |e: std::io::Error| format!("{method} {path}: {e}");
+    stream.write_all(head.as_bytes()).await.map_err(failed)?;
+    stream.write_all(body.as_bytes()).await.map_err(failed)?;
     let mut raw = Vec::new();
-    stream
-        .read_to_end(&mut raw)
-        .await
-        .map_err(|e| e.to_string())?;
+    stream.read_to_end(&mut raw).await.map_err(failed)?;
     let text = String::from_utf8_lossy(&raw);
     let (head, rest) = text
         .split_once("\r\n\r\n")

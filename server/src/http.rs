@@ -157,10 +157,16 @@ pub async fn serve(listener: TcpListener, app: Arc<App>, stop: impl Future<Outpu
         // delayed ACK between them would add up to 40 ms to a move.
         let _ = tcp.set_nodelay(true);
         let io = TokioIo::new(CountedTcp { tcp, _slot: slot });
-        let router = router.clone();
+        let (router, limits) = (router.clone(), app.limits.clone());
         let service = hyper::service::service_fn(move |mut req: Request<hyper::body::Incoming>| {
             req.extensions_mut().insert(ConnectInfo(peer));
-            router.clone().oneshot(req)
+            let (router, limits) = (router.clone(), limits.clone());
+            async move {
+                match whole_request(req, &limits).await {
+                    Ok(req) => router.oneshot(req).await,
+                    Err(refusal) => Ok(refusal),
+                }
+            }
         });
         let conn = http.serve_connection(io, service).with_upgrades();
         let mut shutdown = connections.subscribe();
@@ -238,6 +244,29 @@ pub(crate) fn refused(r: Refusal) -> Response {
     problem(r.status(), r.into())
 }
 
+/// Reads a request's whole body before it is routed: at most the longest body a route takes
+/// ([`MAX_DIRECTOR_BODY`]), within the body timeout. A handler that answers without reading the
+/// body (starting a round takes none) or refuses before reading it would otherwise close the
+/// socket with the body unread, and the kernel then resets the connection: a client that sent
+/// the body in a packet of its own after the head (browsers do) could lose the answer to a
+/// request that was carried out. Each handler still applies its own, smaller cap.
+async fn whole_request(
+    req: Request<hyper::body::Incoming>,
+    limits: &Limits,
+) -> Result<Request, Response> {
+    use hyper::body::Body as _;
+    if req.body().is_end_stream() {
+        return Ok(req.map(Body::new));
+    }
+    let (parts, body) = req.into_parts();
+    let bytes = read_bytes_up_to(limits, Body::new(body), MAX_DIRECTOR_BODY).await?;
+    Ok(Request::from_parts(parts, Body::from(bytes)))
+}
+
+/// A director's body (an event's entries) may be long: 400 pairs fit in 64 KiB. The longest
+/// body any route takes.
+pub const MAX_DIRECTOR_BODY: usize = 256 * 1024;
+
 /// Reads a request body of at most `max` bytes ([`MAX_BODY`], or longer for a director's event
 /// entries), within the body timeout, UTF-8.
 pub(crate) async fn read_body_up_to(
@@ -245,23 +274,30 @@ pub(crate) async fn read_body_up_to(
     body: Body,
     max: usize,
 ) -> Result<String, Response> {
+    let bytes = read_bytes_up_to(limits, body, max).await?;
+    String::from_utf8(bytes.to_vec()).map_err(|_| refused(Refusal::BadRequest(Wrong::NotUtf8)))
+}
+
+/// [`read_body_up_to`] without the UTF-8 check.
+async fn read_bytes_up_to(
+    limits: &Limits,
+    body: Body,
+    max: usize,
+) -> Result<axum::body::Bytes, Response> {
     let collected =
         tokio::time::timeout(limits.http_body_timeout, Limited::new(body, max).collect()).await;
-    let bytes = match collected {
-        Err(_) => return Err(refused(Refusal::Timeout)),
+    match collected {
+        Err(_) => Err(refused(Refusal::Timeout)),
         Ok(Err(e)) if e.downcast_ref::<LengthLimitError>().is_some() => {
-            return Err(refused(Refusal::TooBig {
+            Err(refused(Refusal::TooBig {
                 max_kib: Some(max / 1024),
             }))
         }
-        Ok(Err(e)) => {
-            return Err(refused(Refusal::BadRequest(Wrong::Unreadable {
-                detail: e.to_string(),
-            })))
-        }
-        Ok(Ok(c)) => c.to_bytes(),
-    };
-    String::from_utf8(bytes.to_vec()).map_err(|_| refused(Refusal::BadRequest(Wrong::NotUtf8)))
+        Ok(Err(e)) => Err(refused(Refusal::BadRequest(Wrong::Unreadable {
+            detail: e.to_string(),
+        }))),
+        Ok(Ok(c)) => Ok(c.to_bytes()),
+    }
 }
 
 /// Reads and parses a JSON body ourselves, so every bad body gets a [`Problem`].

@@ -25,11 +25,8 @@ use protocol::{codes, Limited, Problem, Refusal, Wrong};
 use tokio::time::Instant;
 
 use super::Events;
-use crate::http::{self, json_body_up_to, problem, MAX_BODY};
+use crate::http::{self, json_body_up_to, problem, MAX_BODY, MAX_DIRECTOR_BODY};
 use crate::limits::{AddressBuckets, Limits};
-
-/// A director's body (an event's entries) may be long: 400 pairs fit in 64 KiB.
-const MAX_DIRECTOR_BODY: usize = 256 * 1024;
 
 /// What the routes share.
 pub struct EventApi {
