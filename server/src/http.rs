@@ -244,8 +244,10 @@ pub(crate) fn refused(r: Refusal) -> Response {
     problem(r.status(), r.into())
 }
 
-/// Reads a request's whole body before it is routed: at most the longest body a route takes
-/// ([`MAX_DIRECTOR_BODY`]), within the body timeout. A handler that answers without reading the
+/// Reads a request's whole body before it is routed, within the body timeout: at most
+/// [`MAX_BODY`], or [`MAX_DIRECTOR_BODY`] for an event route with a bearer token (only a
+/// director's routes take more), so nobody makes the server hold more per connection than
+/// before. A handler that answers without reading the
 /// body (starting a round takes none) or refuses before reading it would otherwise close the
 /// socket with the body unread, and the kernel then resets the connection: a client that sent
 /// the body in a packet of its own after the head (browsers do) could lose the answer to a
@@ -258,8 +260,15 @@ async fn whole_request(
     if req.body().is_end_stream() {
         return Ok(req.map(Body::new));
     }
+    let director = req.uri().path().starts_with("/api/events")
+        && req.headers().contains_key(header::AUTHORIZATION);
+    let max = if director {
+        MAX_DIRECTOR_BODY
+    } else {
+        MAX_BODY
+    };
     let (parts, body) = req.into_parts();
-    let bytes = read_bytes_up_to(limits, Body::new(body), MAX_DIRECTOR_BODY).await?;
+    let bytes = read_bytes_up_to(limits, Body::new(body), max).await?;
     Ok(Request::from_parts(parts, Body::from(bytes)))
 }
 
