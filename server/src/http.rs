@@ -246,12 +246,12 @@ pub(crate) fn refused(r: Refusal) -> Response {
 
 /// Reads a request's whole body before it is routed, within the body timeout: at most
 /// [`MAX_BODY`], or [`MAX_DIRECTOR_BODY`] for an event route with a bearer token (only a
-/// director's routes take more), so nobody makes the server hold more per connection than
-/// before. A handler that answers without reading the
-/// body (starting a round takes none) or refuses before reading it would otherwise close the
-/// socket with the body unread, and the kernel then resets the connection: a client that sent
-/// the body in a packet of its own after the head (browsers do) could lose the answer to a
-/// request that was carried out. Each handler still applies its own, smaller cap.
+/// director's routes take more), so nobody makes the server hold more per connection than the
+/// handlers allowed before. A handler that answers without reading the body (starting a round
+/// takes none) or refuses before reading it would otherwise close the socket with the body
+/// unread, and the kernel then resets the connection: a client that sent the body in a packet
+/// of its own after the head (browsers do) could lose the answer to a request that was carried
+/// out. Each handler still applies its own cap to what was read.
 async fn whole_request(
     req: Request<hyper::body::Incoming>,
     limits: &Limits,

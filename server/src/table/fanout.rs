@@ -34,24 +34,15 @@ impl<G: TableGame> Table<G> {
     /// kind of viewer; `seat_views` are the seats' views now, already built for the computer
     /// players.
     pub(super) fn broadcast_entry(&mut self, seq: u64, seat_views: &[G::View]) {
-        // A handful of kinds of viewer: a list searched beats a hash map made every action.
-        let mut texts: Vec<(Who, String)> = Vec::with_capacity(seat_views.len() + 2);
+        let mut texts: HashMap<Who, String> = HashMap::new();
         let mut slow = Vec::new();
         for s in &self.subscribers {
-            let at = match texts.iter().position(|(who, _)| *who == s.who) {
-                Some(at) => at,
-                None => {
-                    let text = match s.who {
-                        Who::Seat(seat) if seat < seat_views.len() => {
-                            self.events_text_with(seq, s.who, Some(&seat_views[seat]))
-                        }
-                        _ => self.events_text(seq, s.who, true),
-                    };
-                    texts.push((s.who, text));
-                    texts.len() - 1
+            let text = texts.entry(s.who).or_insert_with(|| match s.who {
+                Who::Seat(seat) if seat < seat_views.len() => {
+                    self.events_text_with(seq, s.who, Some(&seat_views[seat]))
                 }
-            };
-            let text = &texts[at].1;
+                _ => self.events_text(seq, s.who, true),
+            });
             if s.outlet.tx.try_send(text.clone()).is_err() {
                 s.outlet
                     .close_with(close::SLOW_READER, "outbound queue full");
