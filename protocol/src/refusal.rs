@@ -221,14 +221,8 @@ pub enum SeatFault {
     NotTheTeams { seat: usize, theirs: [usize; 3] },
 }
 
-/// What is wrong with a display name.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum NameFault {
-    /// Not 1 to 24 characters.
-    Length,
-    /// Reserved for bots.
-    Reserved { name: String },
-}
+/// Why a display name is refused: the rules crate's, one rule for every place a name is typed.
+pub use rules::name::NameFault;
 
 /// What is wrong with a request in itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -511,13 +505,7 @@ impl Refusal {
                 format!("这一局您队的座位是 {a}、{b}、{c}"),
                 format!("seat {seat} is not your team's in this game: it sits at {a}, {b} and {c}"),
             ),
-            Refusal::BadName(NameFault::Length) => {
-                w("名字要 1 到 24 个字", "a name is 1 to 24 characters")
-            }
-            Refusal::BadName(NameFault::Reserved { name }) => w(
-                format!("「{name}」是留给机器人的名字，请换一个"),
-                format!("\"{name}\" is reserved for bots: choose another name"),
-            ),
+            Refusal::BadName(fault) => Words::explain(fault),
             Refusal::UnknownGame { game, known } if known.is_empty() => w(
                 format!("没有这种玩法「{game}」"),
                 format!("unknown game \"{game}\""),

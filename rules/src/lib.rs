@@ -6,12 +6,15 @@
 //! - [`cards`]: cards, the notation of the rules specs (`S10`, `HA`, `BJ`, `RJ`), hands as
 //!   multisets over any number of decks, card points.
 //! - [`deal`]: seeds, their public commitment, and the seeded shuffle every board is dealt from.
+//! - [`name`]: display names, one rule for tables, events and practice (none passes for a
+//!   computer seat).
 //! - [`Explain`]: every rejection of every engine has a stable machine code and a message in
 //!   Chinese and English that names the rule.
 
 pub mod cards;
 pub mod deal;
 pub mod gouji;
+pub mod name;
 pub mod shengji;
 
 /// What every rule error says about itself: a stable code for machines, plain words for people.

@@ -5,16 +5,14 @@ use std::sync::Arc;
 
 use dashmap::DashMap;
 use protocol::{
-    CreateTable, JoinSeat, Joined, LeaveSeat, NameFault, Problem, Refusal, SeatFault, TableState,
+    CreateTable, JoinSeat, Joined, LeaveSeat, Problem, Refusal, SeatFault, TableState,
     TableSummary, Wrong,
 };
 
 use crate::games::Games;
 use crate::seat_token;
 use crate::store::{self, Journal, SeatRecord, StoredTable, TableHeader};
-use crate::table::{
-    seed_in_use, DealFixed, TableDeps, TableHandle, TableSettings, BOT_NAME_PREFIX,
-};
+use crate::table::{seed_in_use, DealFixed, TableDeps, TableHandle, TableSettings};
 
 pub struct Lobby {
     pub games: Games,
@@ -32,40 +30,13 @@ pub struct Lobby {
     pub taking: tokio::sync::Mutex<()>,
 }
 
-/// Names a player may not take: what the tables call their bots, so nobody passes for one.
-const RESERVED_NAMES: [&str; 4] = ["机器人", "bot", "Bot", "电脑"];
 /// Seconds a table may give one play (`CreateTable::play_seconds`).
 const PLAY_SECONDS: std::ops::RangeInclusive<u32> = 15..=120;
 
-/// Characters that change how a name looks without being seen: bidi embeddings, overrides and
-/// isolates (which can make a name read backwards), marks, zero-width characters and the BOM.
-fn invisible(c: char) -> bool {
-    matches!(c,
-        '\u{200B}'..='\u{200F}' // zero-width space, non-joiner, joiner; LRM, RLM
-        | '\u{202A}'..='\u{202E}' // bidi embeddings and overrides
-        | '\u{2066}'..='\u{2069}' // bidi isolates
-        | '\u{2060}' // word joiner
-        | '\u{061C}' // Arabic letter mark (a bidi mark)
-        | '\u{FEFF}' // byte order mark
-        | '\u{2028}' | '\u{2029}' // line and paragraph separators
-    ) || c.is_control()
-}
-
-/// A display name as shown and stored: NFC (so one name has one form whichever way it was
-/// typed), without invisible or control characters, trimmed; 1 to 24 characters and not a name
-/// the tables reserve for bots.
+/// A display name as shown and stored ([`rules::name::display_name`]), refused as the lobby
+/// refuses.
 pub fn display_name(raw: &str) -> Result<String, Refusal> {
-    use unicode_normalization::UnicodeNormalization;
-    let cleaned: String = raw.chars().filter(|&c| !invisible(c)).nfc().collect();
-    let name = cleaned.trim().to_string();
-    let chars = name.chars().count();
-    if chars == 0 || chars > 24 {
-        return Err(Refusal::BadName(NameFault::Length));
-    }
-    if RESERVED_NAMES.contains(&name.as_str()) || name.starts_with(BOT_NAME_PREFIX) {
-        return Err(Refusal::BadName(NameFault::Reserved { name }));
-    }
-    Ok(name)
+    rules::name::display_name(raw).map_err(Refusal::BadName)
 }
 
 impl Lobby {

@@ -4,8 +4,8 @@ use super::*;
 use protocol::SeatFault;
 
 /// What the table calls its bots: 「电脑·」 and the seat (「电脑·东」, 「电脑·A2」), so players
-/// tell them apart. The lobby refuses any name that starts so: no person passes for a bot.
-pub const BOT_NAME_PREFIX: &str = "电脑·";
+/// tell them apart. No person's name starts so ([`rules::name`]).
+pub use rules::name::COMPUTER_PREFIX as BOT_NAME_PREFIX;
 
 /// A bot's display name at `seat` of a table of `game` (its seat as players say it).
 fn bot_name(game: &str, seat: usize) -> String {
