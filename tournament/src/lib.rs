@@ -26,6 +26,7 @@
 //!
 //! [`Error`] is every refusal, with a stable code and a message in Chinese and English.
 
+pub mod competition;
 pub mod error;
 pub mod gouji;
 pub mod matchpoints;

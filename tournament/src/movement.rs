@@ -30,10 +30,11 @@ use crate::error::Error;
 use crate::seat::Direction;
 
 /// How an even number of tables avoids replaying boards; odd counts take [`Variant::Plain`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Variant {
     /// Odd table counts: the plain Mitchell.
+    #[default]
     Plain,
     /// Even: the EW pairs skip a table after half the rounds (`--skip`).
     Skip,

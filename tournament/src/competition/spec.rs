@@ -1,0 +1,66 @@
+//! 赛事规程 (what the director creates): the competition's game, name, size and fixed terms, and
+//! the entries as the director types them. Both are logged as they were given (`create` and
+//! `register` entries), so their JSON is the log's and never changes shape.
+
+use serde::{Deserialize, Serialize};
+
+use crate::movement::Variant;
+
+/// A competition as created. `game` is the wire name of the engine its tables deal (the kind
+/// reads it: `shengji` pairs, `gouji` teams).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spec {
+    pub game: String,
+    /// 1–60 characters.
+    pub name: String,
+    /// 80分: tables in play, one NS and one EW pair each. 够级: 0.
+    #[serde(default)]
+    pub tables: u32,
+    /// 80分 only.
+    #[serde(default)]
+    pub rounds: u32,
+    /// 80分 only.
+    #[serde(default)]
+    pub boards_per_round: u32,
+    #[serde(default)]
+    pub movement: Variant,
+    /// The game's ruleset; the server names its default when absent, before logging.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruleset: Option<String>,
+    /// 80分 定级 for every board (`"2"` … `"A"`); drawn per board from the seed when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
+    /// 80分 定主 for every board (`"S"`, `"H"`, `"D"`, `"C"`, `"NT"`); drawn when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trump: Option<String>,
+    /// 80分 minutes a board (每副牌比赛时间12分钟).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board_minutes: Option<u32>,
+    /// The entries given with the creation (registered with it); none: registered later.
+    #[serde(default)]
+    pub entries: Vec<Entry>,
+    /// 够级: groups of the draw; 2, or the most teams one organisation has, when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub groups: Option<u32>,
+    /// 够级: games of the final (a multiple of 3); 3 when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_games: Option<u32>,
+}
+
+/// One entry as the director types it: a pair (two names) or a 够级 team (three).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    /// The players' names (80分: North or East first, then South or West; 够级: seats 1, 2, 3).
+    pub names: Vec<String>,
+    /// The unit they play for (单位).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub organisation: Option<String>,
+    /// Computers play its seats (so four friends can rehearse a whole session).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
+    /// 够级: the team's name; `{organisation}{k}队`, else `第{n}队`, when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team: Option<String>,
+}
