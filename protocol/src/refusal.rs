@@ -56,7 +56,6 @@ pub mod codes {
     pub const NO_EVENT: &str = "no_event";
     pub const BAD_PAIR_TOKEN: &str = "bad_pair_token";
     pub const EVENT_TABLE: &str = "event_table";
-    pub const EVENT_STATE: &str = "event_state";
 }
 
 /// Why the server refused a request, a message or an action. Nothing changed.
@@ -159,8 +158,6 @@ pub enum Refusal {
     NoEvent,
     /// A pair token that names no pair of the event.
     BadPairToken,
-    /// The call does not fit where the event is; the event's state machine words why.
-    EventState(Words),
 
     /// A rule engine's refusal, as the engine words it (`rules::Explain`): its code is the
     /// engine's, not one of ours.
@@ -328,7 +325,6 @@ impl Refusal {
             Refusal::NotDirector { .. } => NOT_DIRECTOR,
             Refusal::NoEvent => NO_EVENT,
             Refusal::BadPairToken => BAD_PAIR_TOKEN,
-            Refusal::EventState(_) => EVENT_STATE,
             Refusal::Rule(p) => &p.code,
         }
     }
@@ -347,7 +343,7 @@ impl Refusal {
             Refusal::NoTable | Refusal::NotFound { .. } | Refusal::NoEvent => 404,
             Refusal::MethodNotAllowed => 405,
             Refusal::Timeout => 408,
-            Refusal::SeatTaken | Refusal::EventState(_) => 409,
+            Refusal::SeatTaken => 409,
             Refusal::TableClosed => 410,
             Refusal::TooBig { .. } => 413,
             Refusal::BadContentType => 415,
@@ -359,16 +355,6 @@ impl Refusal {
             // The rest are wrong requests, messages or actions, and an engine's refusals.
             _ => 400,
         }
-    }
-
-    /// The HTTP status of a refusal that reached us as a [`Problem`] (a server path that carries
-    /// an engine's refusal too): the status of the variant with its code, `400` for an
-    /// engine's code.
-    pub fn status_of(problem: &Problem) -> u16 {
-        Refusal::every_kind()
-            .into_iter()
-            .find(|r| r.code() == problem.code)
-            .map_or(400, |r| r.status())
     }
 
     /// The WebSocket close code when this refusal ends a connection (a `hello` refused, a
@@ -595,7 +581,7 @@ impl Refusal {
                 "服务器暂时读不到记录，请稍后再试",
                 format!("the store could not be read: {detail}"),
             ),
-            Refusal::Internal(words) | Refusal::EventState(words) => words.clone(),
+            Refusal::Internal(words) => words.clone(),
             Refusal::NotDirector { no_director: false } => w(
                 "只有裁判长可以这样做（需要裁判长凭证）",
                 "only the director may do this (Authorization: Bearer <director token>)",
@@ -623,8 +609,8 @@ impl Refusal {
         }
     }
 
-    /// One refusal of every kind (every variant, every sub-case), for tests, documentation and
-    /// [`Refusal::status_of`]. A new variant must be added here too: the match below reminds.
+    /// One refusal of every kind (every variant, every sub-case), for tests and documentation.
+    /// A new variant must be added here too: the match below reminds.
     pub fn every_kind() -> Vec<Refusal> {
         let s = || "…".to_string();
         let words = || Words::new("…", "…");
@@ -739,7 +725,6 @@ impl Refusal {
             Refusal::NotDirector { no_director: true },
             Refusal::NoEvent,
             Refusal::BadPairToken,
-            Refusal::EventState(words()),
         ];
         for r in &all {
             // Adding a variant stops the build here until it is listed above as well.
@@ -784,8 +769,7 @@ impl Refusal {
                 | Refusal::Internal(_)
                 | Refusal::NotDirector { .. }
                 | Refusal::NoEvent
-                | Refusal::BadPairToken
-                | Refusal::EventState(_) => {}
+                | Refusal::BadPairToken => {}
                 // The engine's refusals are the rules crate's to list.
                 Refusal::Rule(_) => unreachable!("not a kind of ours"),
             }
@@ -959,11 +943,9 @@ mod tests {
     }
 
     #[test]
-    fn a_problem_keeps_its_status_by_code_and_an_engines_is_400() {
-        assert_eq!(Refusal::status_of(&Refusal::SeatTaken.problem()), 409);
-        assert_eq!(Refusal::status_of(&Refusal::NoEvent.problem()), 404);
+    fn an_engines_refusal_keeps_its_code_and_words() {
         let engine = Problem::new("must_follow_suit", "…", "…");
-        assert_eq!(Refusal::status_of(&engine), 400);
         assert_eq!(Problem::from(Refusal::Rule(engine.clone())), engine);
+        assert_eq!(Refusal::Rule(engine).status(), 400);
     }
 }

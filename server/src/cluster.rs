@@ -3,9 +3,9 @@
 //!
 //! Every [`Node::renew_every`] (a fifth of the lease): renew the lease of every table served
 //! here, and stop serving those whose lease another node holds now (their connections are told to
-//! reconnect and are then sent there); the same for the events run here ([`Events::hand_over`]);
+//! reconnect and are then sent there); the same for the competitions run here ([`Competitions::hand_over`]);
 //! then look for events and open tables that no live lease names and take them over
-//! ([`Events::take`], [`Lobby::take`]: acquire, load the log, rebuild, as a restart does; an
+//! ([`Competitions::take`], [`Lobby::take`]: acquire, load the log, rebuild, as a restart does; an
 //! event first, so its tables, which only the node running it may take, follow it). When the
 //! database cannot be reached for so long that our leases may have run out, every table and
 //! event stops: another node may be serving them already.
@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use tokio::time::{interval, Instant, MissedTickBehavior};
 
-use crate::event::Events;
+use crate::competition::Competitions;
 use crate::lobby::Lobby;
 use crate::store::Leases;
 
@@ -44,7 +44,7 @@ pub async fn take_free(lobby: &Lobby, skip: &HashSet<String>) -> Vec<(String, St
 }
 
 /// Runs until aborted (the server's shutdown aborts it before releasing the leases).
-pub async fn run(lobby: Arc<Lobby>, leases: Arc<Leases>, events: Arc<Events>) {
+pub async fn run(lobby: Arc<Lobby>, leases: Arc<Leases>, competitions: Arc<Competitions>) {
     let every = leases.node.renew_every();
     let mut tick = interval(every);
     tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
@@ -56,7 +56,7 @@ pub async fn run(lobby: Arc<Lobby>, leases: Arc<Leases>, events: Arc<Events>) {
         tick.tick().await;
         let round = Instant::now();
         let ours: Vec<String> = lobby.tables.iter().map(|t| t.key().clone()).collect();
-        let our_events = events.ids();
+        let our_events = competitions.ids();
         let renewed = match leases.renew(&ours).await {
             Ok(held) => leases.renew_events(&our_events).await.map(|e| (held, e)),
             Err(e) => Err(e),
@@ -65,7 +65,7 @@ pub async fn run(lobby: Arc<Lobby>, leases: Arc<Leases>, events: Arc<Events>) {
             Ok((held, held_events)) => {
                 held_until = round + leases.node.lease;
                 for id in our_events.iter().filter(|id| !held_events.contains(*id)) {
-                    events.hand_over(id).await;
+                    competitions.hand_over(id).await;
                 }
                 for id in ours.iter().filter(|id| !held.contains(*id)) {
                     lobby.hand_over(id);
@@ -76,7 +76,7 @@ pub async fn run(lobby: Arc<Lobby>, leases: Arc<Leases>, events: Arc<Events>) {
                 if Instant::now() + every >= held_until {
                     tracing::error!("leases may have run out: no longer serving any table");
                     for id in &our_events {
-                        events.hand_over(id).await;
+                        competitions.hand_over(id).await;
                     }
                     for id in &ours {
                         lobby.hand_over(id);
@@ -84,7 +84,7 @@ pub async fn run(lobby: Arc<Lobby>, leases: Arc<Leases>, events: Arc<Events>) {
                 }
             }
         }
-        for (id, why) in events.take_free(&unrunnable).await {
+        for (id, why) in competitions.take_free(&unrunnable).await {
             tracing::error!(event = %id, reason = %why, "event not rebuilt from its log");
             unrunnable.insert(id);
         }

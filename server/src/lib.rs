@@ -17,8 +17,9 @@
 //!   events' rows and logs behind a second, small one.
 //! - [`cluster`]: past one machine, the background task that renews this node's leases and takes
 //!   over the tables of nodes that died.
-//! - [`event`]: events (赛事) run by a director: 80分 duplicate pairs over a Mitchell movement,
-//!   tables opened per board, results read back, standings (`/api/events/…`).
+//! - [`competition`]: competitions (赛事) run by a director, each an actor over the `tournament`
+//!   crate's pure state machine: 80分 duplicate pairs and 够级 teams; tables opened per board,
+//!   their results awaited, standings and printed results (`/api/events/…`).
 //! - [`invite`]: a table's invite link as a QR code (SVG).
 //! - [`clock`], [`limits`], [`seat_token`], [`shutdown`]: the small pieces.
 //!
@@ -26,8 +27,8 @@
 
 pub mod clock;
 pub mod cluster;
+pub mod competition;
 pub mod connection;
-pub mod event;
 pub mod games;
 pub mod http;
 pub mod invite;
@@ -118,7 +119,7 @@ pub struct Running {
     pub lobby: Arc<lobby::Lobby>,
     /// Tables that could not be rebuilt at start, with the reason.
     pub not_recovered: Vec<(String, String)>,
-    pub events: Arc<event::Events>,
+    pub competitions: Arc<competition::Competitions>,
     /// Events that could not be rebuilt at start, with the reason.
     pub events_not_recovered: Vec<(String, String)>,
     stop: Option<oneshot::Sender<()>>,
@@ -236,8 +237,11 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
     // Events next (their tables are back), before anyone can connect: the events rebuilt from
     // their logs, their seeds sealed again. Past one machine: those no other node runs, each
     // then taking its tables.
-    let (events, mut events_not_recovered) =
-        event::Events::start(lobby.clone(), event_store, config.director_token.as_deref())?;
+    let (events, mut events_not_recovered) = competition::Competitions::start(
+        lobby.clone(),
+        event_store,
+        config.director_token.as_deref(),
+    )?;
     if leases.is_some() {
         events_not_recovered.extend(events.take_free(&Default::default()).await);
     }
@@ -258,8 +262,8 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
     };
     let switch = shutdown::ShutdownSwitch::new();
     let mut app = http::App::new(lobby.clone(), &config, switch.subscribe());
-    app.extra = event::api::routes(Arc::new(event::api::EventApi {
-        events: events.clone(),
+    app.extra = competition::api::routes(Arc::new(competition::api::CompetitionApi {
+        competitions: events.clone(),
         limits: app.limits.clone(),
         bad_tokens: app.bad_tokens.clone(),
     }));
@@ -305,7 +309,7 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
         addr,
         lobby,
         not_recovered,
-        events,
+        competitions: events,
         events_not_recovered,
         stop: Some(stop_tx),
         done,

@@ -230,29 +230,97 @@ pub struct Standing {
     pub disqualified: bool,
 }
 
-/// Checks and scores a session: every board, then both rankings.
-pub fn score(input: ScoreInput) -> Result<ScoreOutput, Error> {
-    let index = pair_index(&input.pairs)?;
-    let lookup = |direction: Direction, pair: &PairId| -> Result<usize, Error> {
-        index[&direction]
+/// One result, checked: its pairs as indices into the input's lists, and its outcome.
+struct Checked<'a> {
+    input: &'a ResultIn,
+    ns: Option<usize>,
+    ew: Option<usize>,
+    outcome: Outcome,
+}
+
+/// Pair ids to their index in the input's lists, per direction.
+struct Lookup(HashMap<Direction, HashMap<PairId, usize>>);
+
+impl Lookup {
+    fn pair(&self, direction: Direction, pair: &PairId) -> Result<usize, Error> {
+        self.0[&direction]
             .get(pair)
             .copied()
             .ok_or_else(|| Error::UnknownPair {
                 direction,
                 pair: pair.0.clone(),
             })
-    };
-    let find = |direction: Direction, pair: &Option<PairId>| -> Result<Option<usize>, Error> {
-        pair.as_ref().map(|p| lookup(direction, p)).transpose()
-    };
-
-    // Check every result, and collect them per board.
-    struct Checked<'a> {
-        input: &'a ResultIn,
-        ns: Option<usize>,
-        ew: Option<usize>,
-        outcome: Outcome,
     }
+
+    fn find(&self, direction: Direction, pair: &Option<PairId>) -> Result<Option<usize>, Error> {
+        pair.as_ref().map(|p| self.pair(direction, p)).transpose()
+    }
+}
+
+/// Checks and scores a session: every board, then both rankings.
+pub fn score(input: ScoreInput) -> Result<ScoreOutput, Error> {
+    let lookup = Lookup(pair_index(&input.pairs)?);
+    let (boards, declarers) = check_results(&input, &lookup)?;
+    let mut deducted: HashMap<(Direction, usize), Mp> = HashMap::new();
+    for d in &input.deductions {
+        let p = lookup.pair(d.direction, &d.pair)?;
+        let mp = Mp::from_halves_f64(d.mp)
+            .filter(|mp| *mp > Mp::ZERO)
+            .ok_or_else(|| Error::BadDeduction {
+                direction: d.direction,
+                pair: d.pair.0.clone(),
+                mp: d.mp,
+            })?;
+        let total = deducted.entry((d.direction, p)).or_insert(Mp::ZERO);
+        *total = *total + mp;
+    }
+    let mut disqualified: HashSet<(Direction, usize)> = HashSet::new();
+    for q in &input.disqualified {
+        disqualified.insert((q.direction, lookup.pair(q.direction, &q.pair)?));
+    }
+    let (boards_out, per_pair) = score_boards(boards, &declarers);
+    let rank = |direction: Direction| -> Vec<Standing> {
+        let pairs = input.pairs_of(direction);
+        let entries: Vec<Entry<usize>> = (0..pairs.len())
+            .map(|p| {
+                let boards = per_pair.get(&(direction, p)).cloned().unwrap_or_default();
+                let off = deducted.get(&(direction, p)).copied().unwrap_or(Mp::ZERO);
+                Entry {
+                    id: p,
+                    total: boards.iter().copied().sum::<Mp>() - off,
+                    boards,
+                    disqualified: disqualified.contains(&(direction, p)),
+                }
+            })
+            .collect();
+        ranking::rank(&entries)
+            .into_iter()
+            .map(|placed| Standing {
+                pair: pairs[placed.id].clone(),
+                mp: placed.total,
+                place: placed.place,
+                prize: placed.prize,
+                deducted: deducted.get(&(direction, placed.id)).copied(),
+                disqualified: placed.disqualified,
+            })
+            .collect()
+    };
+    Ok(ScoreOutput {
+        boards: boards_out,
+        ranking: Ranking {
+            ns: rank(Direction::NS),
+            ew: rank(Direction::EW),
+        },
+    })
+}
+
+/// Every result checked (its pairs known, one outcome, 定庄 one declarer a board, no meeting
+/// or pair twice on a board) and gathered per board, with each board's declarer seat.
+#[allow(clippy::type_complexity)]
+fn check_results<'a>(
+    input: &'a ScoreInput,
+    lookup: &Lookup,
+) -> Result<(BTreeMap<u32, Vec<Checked<'a>>>, HashMap<u32, Seat>), Error> {
     let mut boards: BTreeMap<u32, Vec<Checked>> = BTreeMap::new();
     let mut declarers: HashMap<u32, Seat> = HashMap::new();
     let mut meetings: HashSet<(u32, usize, usize)> = HashSet::new();
@@ -262,46 +330,9 @@ pub fn score(input: ScoreInput) -> Result<ScoreOutput, Error> {
         if board == 0 {
             return Err(Error::BadBoard { board });
         }
-        let ns = find(Direction::NS, &r.ns)?;
-        let ew = find(Direction::EW, &r.ew)?;
-        let outcome = match (r.defenders, r.artificial) {
-            (Some(_), Some(_)) => return Err(Error::TwoOutcomes { board }),
-            (None, None) => return Err(Error::NoOutcome { board }),
-            (Some(defenders), None) => {
-                for (direction, pair) in [(Direction::NS, ns), (Direction::EW, ew)] {
-                    if pair.is_none() {
-                        return Err(Error::MissingPair { board, direction });
-                    }
-                }
-                if r.declarer.is_none() {
-                    return Err(Error::MissingDeclarer { board });
-                }
-                if defenders % 5 != 0 {
-                    return Err(Error::BadPoints { board, defenders });
-                }
-                Outcome::Played { defenders }
-            }
-            (None, Some(a)) => {
-                if ns.is_none() && ew.is_none() {
-                    return Err(Error::MissingPair {
-                        board,
-                        direction: Direction::NS,
-                    });
-                }
-                for (direction, pair, given) in
-                    [(Direction::NS, ns, a.ns), (Direction::EW, ew, a.ew)]
-                {
-                    if pair.is_some() != given.is_some() {
-                        return Err(Error::ArtificialSide {
-                            board,
-                            direction,
-                            given: given.is_some(),
-                        });
-                    }
-                }
-                Outcome::Artificial { ns: a.ns, ew: a.ew }
-            }
-        };
+        let ns = lookup.find(Direction::NS, &r.ns)?;
+        let ew = lookup.find(Direction::EW, &r.ew)?;
+        let outcome = outcome_of(r, ns, ew)?;
         if let Some(seat) = r.declarer {
             let first = *declarers.entry(board).or_insert(seat);
             if first != seat {
@@ -339,27 +370,58 @@ pub fn score(input: ScoreInput) -> Result<ScoreOutput, Error> {
             outcome,
         });
     }
+    Ok((boards, declarers))
+}
 
-    let mut deducted: HashMap<(Direction, usize), Mp> = HashMap::new();
-    for d in &input.deductions {
-        let p = lookup(d.direction, &d.pair)?;
-        let mp = Mp::from_halves_f64(d.mp)
-            .filter(|mp| *mp > Mp::ZERO)
-            .ok_or_else(|| Error::BadDeduction {
-                direction: d.direction,
-                pair: d.pair.0.clone(),
-                mp: d.mp,
-            })?;
-        let total = deducted.entry((d.direction, p)).or_insert(Mp::ZERO);
-        *total = *total + mp;
+/// One result's outcome, checked: a played result has both pairs, its declarer and points in
+/// fives; an artificial one a score for each side that has a pair and none for a phantom.
+fn outcome_of(r: &ResultIn, ns: Option<usize>, ew: Option<usize>) -> Result<Outcome, Error> {
+    let board = r.board;
+    match (r.defenders, r.artificial) {
+        (Some(_), Some(_)) => Err(Error::TwoOutcomes { board }),
+        (None, None) => Err(Error::NoOutcome { board }),
+        (Some(defenders), None) => {
+            for (direction, pair) in [(Direction::NS, ns), (Direction::EW, ew)] {
+                if pair.is_none() {
+                    return Err(Error::MissingPair { board, direction });
+                }
+            }
+            if r.declarer.is_none() {
+                return Err(Error::MissingDeclarer { board });
+            }
+            if defenders % 5 != 0 {
+                return Err(Error::BadPoints { board, defenders });
+            }
+            Ok(Outcome::Played { defenders })
+        }
+        (None, Some(a)) => {
+            if ns.is_none() && ew.is_none() {
+                return Err(Error::MissingPair {
+                    board,
+                    direction: Direction::NS,
+                });
+            }
+            for (direction, pair, given) in [(Direction::NS, ns, a.ns), (Direction::EW, ew, a.ew)] {
+                if pair.is_some() != given.is_some() {
+                    return Err(Error::ArtificialSide {
+                        board,
+                        direction,
+                        given: given.is_some(),
+                    });
+                }
+            }
+            Ok(Outcome::Artificial { ns: a.ns, ew: a.ew })
+        }
     }
-    let mut disqualified: HashSet<(Direction, usize)> = HashSet::new();
-    for q in &input.disqualified {
-        let p = lookup(q.direction, &q.pair)?;
-        disqualified.insert((q.direction, p));
-    }
+}
 
-    // Score the boards: E is the number of results of the most-played board.
+/// Every board scored across its tables (E: the number of results of the most-played board),
+/// and each pair's match points board by board.
+#[allow(clippy::type_complexity)]
+fn score_boards(
+    boards: BTreeMap<u32, Vec<Checked>>,
+    declarers: &HashMap<u32, Seat>,
+) -> (Vec<BoardOut>, HashMap<(Direction, usize), Vec<Mp>>) {
     let expected = boards.values().map(Vec::len).max().unwrap_or(0);
     let mut per_pair: HashMap<(Direction, usize), Vec<Mp>> = HashMap::new();
     let mut boards_out = Vec::with_capacity(boards.len());
@@ -393,40 +455,7 @@ pub fn score(input: ScoreInput) -> Result<ScoreOutput, Error> {
             results: out,
         });
     }
-
-    let rank = |direction: Direction| -> Vec<Standing> {
-        let pairs = input.pairs_of(direction);
-        let entries: Vec<Entry<usize>> = (0..pairs.len())
-            .map(|p| {
-                let boards = per_pair.get(&(direction, p)).cloned().unwrap_or_default();
-                let off = deducted.get(&(direction, p)).copied().unwrap_or(Mp::ZERO);
-                Entry {
-                    id: p,
-                    total: boards.iter().copied().sum::<Mp>() - off,
-                    boards,
-                    disqualified: disqualified.contains(&(direction, p)),
-                }
-            })
-            .collect();
-        ranking::rank(&entries)
-            .into_iter()
-            .map(|placed| Standing {
-                pair: pairs[placed.id].clone(),
-                mp: placed.total,
-                place: placed.place,
-                prize: placed.prize,
-                deducted: deducted.get(&(direction, placed.id)).copied(),
-                disqualified: placed.disqualified,
-            })
-            .collect()
-    };
-    Ok(ScoreOutput {
-        boards: boards_out,
-        ranking: Ranking {
-            ns: rank(Direction::NS),
-            ew: rank(Direction::EW),
-        },
-    })
+    (boards_out, per_pair)
 }
 
 impl ScoreInput {

@@ -7,6 +7,7 @@ use bots::{Budget, Level, SeatPlayer};
 use protocol::{Refusal, Wrong};
 use rules::deal::Seed;
 use rules::Engine;
+use tournament::competition::TableResult;
 
 /// A game engine a table can run.
 pub trait TableGame:
@@ -31,6 +32,12 @@ pub trait TableGame:
     fn player(level: Level) -> Box<dyn SeatPlayer<Self>> {
         let _ = level;
         Box::new(bots::Simplest)
+    }
+    /// The finished board's (or game's) result as a competition scores it; `None` while play
+    /// is not over, and for games no competition plays. The table publishes it when it changes
+    /// ([`super::TableHandle::result`]): a competition's runner awaits it.
+    fn result(&self) -> Option<TableResult> {
+        None
     }
 }
 
@@ -147,6 +154,26 @@ impl TableGame for rules::shengji::Board {
     fn player(level: Level) -> Box<dyn SeatPlayer<Self>> {
         Box::new(bots::shengji::Player::new(level, Budget::DEFAULT))
     }
+
+    /// The declarer's seat and the defenders' points: the board's result (a ruling's, or the
+    /// cards' with the kitty and penalties).
+    fn result(&self) -> Option<TableResult> {
+        if !self.is_over() {
+            return None;
+        }
+        use tournament::Seat;
+        let declarer = match self.declarer().letter() {
+            "N" => Seat::N,
+            "E" => Seat::E,
+            "S" => Seat::S,
+            _ => Seat::W,
+        };
+        Some(TableResult::Board {
+            declarer,
+            defenders: rules::shengji::Board::result(self)
+                .unwrap_or_else(|| self.defenders_points()),
+        })
+    }
 }
 
 /// 够级: one game (局) of the seed.
@@ -173,5 +200,30 @@ impl TableGame for rules::gouji::Game {
 
     fn player(level: Level) -> Box<dyn SeatPlayer<Self>> {
         Box::new(bots::gouji::Player::new(level, Budget::DEFAULT))
+    }
+
+    /// Team points as the engine scored them (referee deductions and a forfeit included), 头科
+    /// (none after a forfeit) and every 大落 (the last out, and a failed burner).
+    fn result(&self) -> Option<TableResult> {
+        use rules::gouji::{Place, Seat, Status};
+        let (score, outcome) = self.score()?;
+        let forfeit = matches!(outcome, rules::gouji::Outcome::Forfeit { .. });
+        let first = Seat::ALL
+            .into_iter()
+            .find(|s| !forfeit && self.places()[s.index()] == Some(Place::First))
+            .map(|s| s.team().into());
+        let last = Seat::ALL
+            .into_iter()
+            .filter(|s| {
+                self.status(*s) == Status::Failed || self.places()[s.index()] == Some(Place::Last)
+            })
+            .map(|s| s.team().into())
+            .collect();
+        Some(TableResult::Game(tournament::gouji::GameRecord {
+            a: score.a,
+            b: score.b,
+            first,
+            last,
+        }))
     }
 }

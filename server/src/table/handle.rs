@@ -121,6 +121,8 @@ pub struct TableHandle {
     /// The table's public summary, published by the actor after every change, so listing a
     /// thousand tables does not message a thousand actors.
     pub(super) summary: watch::Receiver<TableSummary>,
+    /// The board's result once play is over (see `Table::result`).
+    pub(super) result: watch::Receiver<Option<tournament::competition::TableResult>>,
     /// Set when the actor stopped after a failed write (or a panic) and the table is being
     /// rebuilt from its log: requests are told to retry, not that the table is gone.
     pub(super) rebuilding: Arc<AtomicBool>,
@@ -129,6 +131,12 @@ pub struct TableHandle {
 impl TableHandle {
     pub fn summary(&self) -> TableSummary {
         self.summary.borrow().clone()
+    }
+
+    /// The board's result, watched: `None` until play is over; changed again by a ruling after
+    /// the last trick. Its sender goes when the actor does.
+    pub fn result(&self) -> watch::Receiver<Option<tournament::competition::TableResult>> {
+        self.result.clone()
     }
 
     pub(super) async fn ask<T>(

@@ -176,6 +176,10 @@ struct Table<G: TableGame> {
     review: Option<review::UnderReview>,
     deps: TableDeps,
     summary: watch::Sender<TableSummary>,
+    /// The finished board's result once play is over ([`TableGame::result`]), published when
+    /// it changes (a ruling after the last trick changes it again): a competition's runner
+    /// awaits it rather than reading the log.
+    result: watch::Sender<Option<tournament::competition::TableResult>>,
 }
 
 fn far_future() -> Instant {

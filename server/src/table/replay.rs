@@ -21,6 +21,18 @@ pub fn apply_stored<G: TableGame>(engine: &mut G, e: &LogEntry) -> Result<Vec<G:
         .map_err(|err| format!("entry {} refused on replay: {err:?}", e.seq))
 }
 
+/// The game a stored table's log made: its chain verified, its header dealt, every entry
+/// applied as it was live.
+pub fn rebuilt<G: TableGame>(stored: &StoredTable) -> Result<(G, DealFixed), String> {
+    let h = &stored.header;
+    store::verify(h, &stored.log).map_err(|t| format!("table {}: log tampered: {t}", h.id))?;
+    let (mut game, fixed) = dealt::<G>(h).map_err(|e| format!("table {}: {e}", h.id))?;
+    for e in &stored.log {
+        apply_stored(&mut game, e).map_err(|err| format!("table {}: {err}", h.id))?;
+    }
+    Ok((game, fixed))
+}
+
 /// Rebuilds (or starts) a table from what is stored and spawns its actor.
 pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<TableHandle, String> {
     let StoredTable {
@@ -109,6 +121,7 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
         head_hash: None,
     };
     let (summary, summary_rx) = watch::channel(placeholder);
+    let (result, result_rx) = watch::channel(engine.result());
     let rebuilding = Arc::new(AtomicBool::new(false));
     let prev_hash = log
         .last()
@@ -143,6 +156,7 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
         review: None,
         deps,
         summary,
+        result,
     };
     table.restart_clock();
     // A table of bots alone plays on with no one watching (and after a restart).
@@ -153,6 +167,7 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
         game: G::GAME,
         tx,
         summary: summary_rx,
+        result: result_rx,
         rebuilding,
     };
     // Every log line of the actor carries the table's id and game.

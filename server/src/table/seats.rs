@@ -273,6 +273,12 @@ impl<G: TableGame> Table<G> {
     }
 
     pub(super) fn publish(&self) {
+        let result = self.engine.result();
+        self.result.send_if_modified(|now| {
+            let changed = *now != result;
+            *now = result;
+            changed
+        });
         self.summary.send_replace(TableSummary {
             id: self.id.clone(),
             game: self.header.game.clone(),

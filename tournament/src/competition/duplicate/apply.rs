@@ -42,7 +42,10 @@ pub(super) fn apply(d: &mut Duplicate, seq: u64, action: &DuplicateAction) -> Re
         } => {
             d.common.in_play(*round)?;
             board_of(d, *round, *table, *board)?;
-            d.plays.entry((*round, *table, *board)).or_default().table_id = Some(table_id.clone());
+            d.plays
+                .entry((*round, *table, *board))
+                .or_default()
+                .table_id = Some(table_id.clone());
             Ok(())
         }
         A::Result {

@@ -20,9 +20,9 @@ use std::collections::BTreeMap;
 
 use rules::deal::Seed;
 
-pub use action::{DeductionKind, DuplicateAction};
 pub use crate::score::ArtificialScores;
-pub use lateness::{LATE_MS, RoundClock};
+pub use action::{DeductionKind, DuplicateAction};
+pub use lateness::{RoundClock, LATE_MS};
 
 use super::text::{optional, text, MAX_NAME, MAX_TITLE};
 use super::{Common, Competition, Entry, Error, Field, Spec, TableNeed, TableResult};

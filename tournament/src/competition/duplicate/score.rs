@@ -3,9 +3,7 @@
 //! rankings (NS and EW apart, 双冠军).
 
 use super::*;
-use crate::score::{
-    Deduction, PairId, PairRef, Pairs, ResultIn, ScoreInput, ScoreOutput,
-};
+use crate::score::{Deduction, PairId, PairRef, Pairs, ResultIn, ScoreInput, ScoreOutput};
 
 impl Duplicate {
     /// The results of rounds `1..=upto` as the scoring library reads them.

@@ -132,7 +132,8 @@ fn draw(t: &mut Teams, round: u32, drawn: &Drawn) -> Result<(), Error> {
     let mut left = t.left.clone();
     match (&drawn.groups, round) {
         (Some(groups), 1) => {
-            if sorted(groups.iter().flat_map(|g| &g.teams)) != sorted(t.teams.iter().map(|x| &x.name))
+            if sorted(groups.iter().flat_map(|g| &g.teams))
+                != sorted(t.teams.iter().map(|x| &x.name))
             {
                 return wrong("the groups are not the registered teams");
             }
@@ -144,12 +145,7 @@ fn draw(t: &mut Teams, round: u32, drawn: &Drawn) -> Result<(), Error> {
     let teams_left = sorted(left.iter().flat_map(|g| &g.teams));
     let kind = match (&drawn.knockout, &drawn.final_groups) {
         (Some(k), None) if teams_left.len() > MIN_TEAMS => {
-            let named = sorted(
-                k.matches
-                    .iter()
-                    .flat_map(|m| [&m.a, &m.b])
-                    .chain(&k.byes),
-            );
+            let named = sorted(k.matches.iter().flat_map(|m| [&m.a, &m.b]).chain(&k.byes));
             if named != teams_left || k.matches.is_empty() {
                 return wrong("the knockout round is not the teams still in");
             }

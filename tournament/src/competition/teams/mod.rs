@@ -456,7 +456,8 @@ impl Teams {
     pub fn draw_for(&self, round: u32, seed: &Seed) -> Result<Drawn, Error> {
         let (groups, left) = if round == 1 {
             let entrants = entrants(&self.teams);
-            let g = crate::gouji::draw_groups(&entrants, self.groups_for(&entrants) as usize, seed)?;
+            let g =
+                crate::gouji::draw_groups(&entrants, self.groups_for(&entrants) as usize, seed)?;
             (Some(g.clone()), g)
         } else {
             (None, self.left.clone())

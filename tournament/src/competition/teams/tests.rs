@@ -114,7 +114,10 @@ impl Log {
 #[test]
 fn a_level_match_plays_an_extra_game_and_the_final_one_for_a_tie() {
     let mut g = Log::new(entries(7));
-    assert_eq!(g.t.teams[0].name, "单位11队", "named after the organisation");
+    assert_eq!(
+        g.t.teams[0].name, "单位11队",
+        "named after the organisation"
+    );
     g.start(1);
     // Seven teams: one match takes the field to six.
     assert_eq!(g.t.matches(1).len(), 1);
@@ -187,7 +190,11 @@ fn a_level_match_plays_an_extra_game_and_the_final_one_for_a_tie() {
         .iter()
         .find(|s| level_two.contains(&s.team))
         .map(|s| s.team.clone());
-    assert_eq!(first_of_two, Some(extra.a.clone()), "A took 头科 in the extra game");
+    assert_eq!(
+        first_of_two,
+        Some(extra.a.clone()),
+        "A took 头科 in the extra game"
+    );
     g.close(2, false).unwrap();
     assert!(g.t.over());
     assert_eq!(
@@ -200,7 +207,9 @@ fn a_level_match_plays_an_extra_game_and_the_final_one_for_a_tie() {
     // The standing: the six finalists placed, the team knocked out in round 1 last.
     let standing = g.t.standing(2);
     assert_eq!(standing.len(), 7);
-    assert!(standing[..6].iter().all(|s| s.reach == standing::Reach::Final && s.place.is_some()));
+    assert!(standing[..6]
+        .iter()
+        .all(|s| s.reach == standing::Reach::Final && s.place.is_some()));
     assert_eq!(
         (standing[6].reach, standing[6].out_round),
         (standing::Reach::Out, Some(1))
@@ -257,7 +266,12 @@ fn a_knockout_match_level_after_its_extra_games_is_decided_by_the_directors_lot(
     for extra in 1..=MAX_EXTRA_GAMES {
         // Not spent yet: a lot is refused (409) and changes nothing.
         let err = g.lot(1, &a, "抽签").unwrap_err();
-        assert_eq!(err.refused(), Refused::NotNow, "after {} extra games", extra - 1);
+        assert_eq!(
+            err.refused(),
+            Refused::NotNow,
+            "after {} extra games",
+            extra - 1
+        );
         assert!(!g.t.lot_needed(1, 1));
         assert_eq!(g.play_open(&level()), 1);
     }
@@ -268,7 +282,11 @@ fn a_knockout_match_level_after_its_extra_games_is_decided_by_the_directors_lot(
     assert_eq!(g.close(1, false).unwrap_err().refused(), Refused::NotNow);
 
     // Refused, changing nothing: a team not in the match, a table with no match, no reason.
-    let other = g.t.teams.iter().find(|t| t.name != a && t.name != b).unwrap();
+    let other =
+        g.t.teams
+            .iter()
+            .find(|t| t.name != a && t.name != b)
+            .unwrap();
     let (other_name, other_number) = (other.name.clone(), other.number.to_string());
     for (table, who) in [
         (1, other_name.as_str()),
@@ -294,7 +312,11 @@ fn a_knockout_match_level_after_its_extra_games_is_decided_by_the_directors_lot(
         g.t.stage(1).unwrap().lots[&1].reason,
         "双方队长在裁判长面前抽签"
     );
-    assert_eq!(g.lot(1, &a, "再抽"), Err(Error::LotDrawn { table: 1 }), "once");
+    assert_eq!(
+        g.lot(1, &a, "再抽"),
+        Err(Error::LotDrawn { table: 1 }),
+        "once"
+    );
     assert!(g.t.round_complete(1));
     g.close(1, false).unwrap();
     assert!(g.t.left.iter().all(|gr| !gr.teams.contains(&a)), "A is out");
@@ -310,7 +332,11 @@ fn a_ruling_on_a_finished_game_replaces_its_result_and_what_follows_from_it() {
         g.play_open(&level());
     }
     let open = g.t.open_now(1);
-    assert_eq!((open[0].game, open[0].extra), (7, true), "level: an extra game");
+    assert_eq!(
+        (open[0].game, open[0].extra),
+        (7, true),
+        "level: an extra game"
+    );
     let a = open[0].a.clone();
     let won_by_a = GameRecord {
         a: 4,
@@ -401,9 +427,15 @@ fn a_people_teams_captain_signs_its_games_before_the_round_closes() {
     }
     // A dispute needs its note; the people's team signs games 1–3.
     assert_eq!(g.act(sign(1, false, None)), Err(Error::DisputeNeedsNote));
-    assert_eq!(g.act(sign(99, true, None)), Err(Error::NoSuchTeam { team: 99 }));
+    assert_eq!(
+        g.act(sign(99, true, None)),
+        Err(Error::NoSuchTeam { team: 99 })
+    );
     g.act(sign(1, true, None)).unwrap();
-    assert!(g.t.unconfirmed(1).is_empty(), "the computer team signs by itself");
+    assert!(
+        g.t.unconfirmed(1).is_empty(),
+        "the computer team signs by itself"
+    );
     for _ in 4..=MATCH_GAMES {
         g.play_open(&a_wins);
     }
@@ -472,7 +504,10 @@ fn teams_and_draws_are_checked() {
         create(entries(6), None, Some(4)).unwrap_err(),
         Error::FinalGameCount { games: 4 }
     );
-    assert_eq!(create(entries(6), Some(0), None).unwrap_err(), Error::NoGroups);
+    assert_eq!(
+        create(entries(6), Some(0), None).unwrap_err(),
+        Error::NoGroups
+    );
     let mut fixed = spec(entries(6), None, None);
     fixed.level = Some("2".into());
     assert_eq!(Teams::create("g", &fixed).unwrap_err(), Error::NothingToFix);
@@ -502,7 +537,10 @@ fn teams_and_draws_are_checked() {
 #[test]
 fn a_team_competition_does_not_finish_early_and_the_log_replays() {
     let mut g = Log::new(entries(6));
-    assert_eq!(g.act(TeamsAction::Reveal { early: true }), Err(Error::NoEarlyFinish));
+    assert_eq!(
+        g.act(TeamsAction::Reveal { early: true }),
+        Err(Error::NoEarlyFinish)
+    );
     g.start(1);
     g.play_open(&GameRecord {
         a: 2,
@@ -540,12 +578,11 @@ fn teams_a_final_cannot_separate_share_the_place_and_the_next_ones_stay_empty() 
     assert_eq!(extras as u32, MAX_EXTRA_GAMES);
     g.close(1, false).unwrap();
 
-    let places: Vec<(String, Option<u32>)> = g
-        .t
-        .standing(1)
-        .into_iter()
-        .map(|t| (t.team, t.place))
-        .collect();
+    let places: Vec<(String, Option<u32>)> =
+        g.t.standing(1)
+            .into_iter()
+            .map(|t| (t.team, t.place))
+            .collect();
     let shared = places.iter().filter(|(_, p)| *p == Some(1)).count();
     assert_eq!(shared, 5, "five teams share first place: {places:?}");
     assert!(

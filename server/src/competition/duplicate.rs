@@ -1,0 +1,347 @@
+//! 80分 pairs as the server runs them ([`Duplicate`]): the director's steps only they have
+//! (adjust a board, deduct, disqualify, rule a pair late), a pair's card and seats, and the wire
+//! views — the console's rounds and tables, the pair's page, the seating and table cards, the
+//! standings (NS and EW apart) and the printed results.
+
+use protocol::{
+    AdjustResult, DeductionIn, DisqualifyIn, EventBoard, EventCards, EventRound, EventTable,
+    EventView, ForfeitIn, PairCard, PairInfo, PairRound, PairStatus, Refusal, SeatFault, TableCard,
+};
+use tournament::competition::duplicate::{declarer_of, Duplicate, DuplicateAction, Pair, Play};
+use tournament::competition::{Competition, Error};
+use tournament::score::Standing;
+use tournament::Direction;
+
+use super::denied::Denied;
+use super::kind::{Ctx, Kind, Place};
+use super::standings::{DeductionLine, Line, Rankings, Standings};
+use super::{printed, tokens, wire};
+use crate::store::EventHeader;
+
+/// The director's steps only 80分 pairs have.
+pub enum DuplicateStep {
+    Adjust(AdjustResult),
+    Deduct(DeductionIn),
+    Disqualify(DisqualifyIn),
+    Forfeit(ForfeitIn),
+}
+
+pub fn pair_info(p: &Pair) -> PairInfo {
+    PairInfo {
+        direction: p.direction.name().to_string(),
+        number: p.number,
+        names: p.names.clone(),
+        organisation: p.organisation.clone(),
+        bot: p.bot,
+    }
+}
+
+fn result_of(play: &Play, board: u32) -> Option<protocol::BoardResult> {
+    match (&play.adjusted, &play.played) {
+        (Some(a), _) => Some(protocol::BoardResult {
+            declarer: a.defenders.map(|_| format!("{:?}", declarer_of(board))),
+            defenders: a.defenders,
+            artificial: a.artificial.as_ref().map(wire::artificial_pair),
+            adjusted: true,
+        }),
+        (None, Some(p)) => Some(protocol::BoardResult {
+            declarer: Some(format!("{:?}", p.declarer)),
+            defenders: Some(p.defenders),
+            artificial: None,
+            adjusted: false,
+        }),
+        (None, None) => None,
+    }
+}
+
+/// One table of one round as the console (and, for its own table, a pair) sees it.
+fn table_view(
+    d: &Duplicate,
+    ctx: &Ctx,
+    round: u32,
+    table: u32,
+    results: bool,
+) -> Option<EventTable> {
+    let plan = d.table_plan(round, table)?;
+    let c = d.confirms.get(&(round, table));
+    let seated =
+        |direction, number: Option<u32>| number.and_then(|n| d.seated_at(round, direction, n));
+    Some(EventTable {
+        table,
+        ns: plan.ns,
+        ew: plan.ew,
+        ns_seated_ms: seated(Direction::NS, plan.ns),
+        ew_seated_ms: seated(Direction::EW, plan.ew),
+        forfeits: [(Direction::NS, plan.ns), (Direction::EW, plan.ew)]
+            .into_iter()
+            .filter(|(dir, n)| n.is_some_and(|n| d.forfeited(round, *dir, n)))
+            .map(|(dir, _)| dir.name().to_string())
+            .collect(),
+        boards: plan
+            .boards
+            .iter()
+            .map(|&board| {
+                let play = d.play(round, table, board);
+                let table_id = play.and_then(|p| p.table_id.clone());
+                let now = table_id.as_deref().and_then(|t| ctx.table(t));
+                EventBoard {
+                    board,
+                    state: now.map(|n| n.0),
+                    seq: now.map(|n| n.1),
+                    table_id,
+                    result: play.filter(|_| results).and_then(|p| result_of(p, board)),
+                    done: play.is_some_and(Play::done),
+                }
+            })
+            .collect(),
+        ns_confirmed: d.confirmed(round, table, Direction::NS),
+        ew_confirmed: d.confirmed(round, table, Direction::EW),
+        dispute: c.and_then(|c| c.dispute.clone()),
+    })
+}
+
+impl Kind for Duplicate {
+    type Game = rules::shengji::Board;
+    type Step = DuplicateStep;
+    type Holder = Pair;
+
+    fn step(&self, step: DuplicateStep, now_ms: u64) -> Result<DuplicateAction, Denied> {
+        Ok(match step {
+            DuplicateStep::Adjust(a) => DuplicateAction::Adjust {
+                round: a.round,
+                table: a.table,
+                board: a.board,
+                defenders: a.defenders,
+                artificial: a
+                    .artificial
+                    .as_ref()
+                    .map(wire::artificial_scores)
+                    .transpose()?,
+                reason: a.reason,
+            },
+            DuplicateStep::Deduct(x) => DuplicateAction::Deduction {
+                direction: wire::direction(&x.direction)?,
+                pair: x.pair,
+                mp: x.mp.unwrap_or(0.5),
+                reason: x.reason,
+                kind: wire::deduction_kind(x.kind),
+            },
+            DuplicateStep::Disqualify(x) => DuplicateAction::Disqualify {
+                direction: wire::direction(&x.direction)?,
+                pair: x.pair,
+                reason: x.reason,
+            },
+            DuplicateStep::Forfeit(x) => DuplicateAction::Forfeit {
+                round: self.common.playing().ok_or(Error::NoRound)?,
+                direction: wire::direction(&x.direction)?,
+                pair: x.pair,
+                reason: x.reason,
+                at_ms: now_ms,
+            },
+        })
+    }
+
+    fn holder(&self, header: &EventHeader, token: &str) -> Option<Pair> {
+        if self.common.registered == 0 {
+            return None;
+        }
+        self.pairs
+            .iter()
+            .find(|p| {
+                let card =
+                    tokens::pair_token(&header.pair_secret, &header.id, self.common.registered, p);
+                !p.bot && tokens::same(&card, token)
+            })
+            .cloned()
+    }
+
+    fn place(&self, who: &Pair) -> Result<Place, Denied> {
+        let s = self.sitting(who)?;
+        Ok(Place {
+            round: s.round,
+            table_no: s.table,
+            slot: s.board,
+            table_id: s.table_id,
+            seats: who.seats().map(|seat| (seat, who.player(seat))).to_vec(),
+        })
+    }
+
+    fn not_yours(who: &Pair, _place: &Place, seat: usize) -> Refusal {
+        let theirs = who.seats();
+        Refusal::BadSeat(SeatFault::NotThePairs {
+            seat,
+            theirs,
+            zh: who.direction.zh().to_string(),
+            en: who.direction.name().to_string(),
+        })
+    }
+
+    fn seated(
+        &self,
+        who: &Pair,
+        place: &Place,
+        seat: usize,
+        now_ms: u64,
+    ) -> Option<DuplicateAction> {
+        (!self.has_sat(place.round, who.direction, who.number, seat)).then_some(
+            DuplicateAction::Seated {
+                round: place.round,
+                direction: who.direction,
+                pair: who.number,
+                seat,
+                at_ms: now_ms,
+            },
+        )
+    }
+
+    fn confirm(
+        &self,
+        who: &Pair,
+        agree: bool,
+        note: Option<String>,
+    ) -> Result<DuplicateAction, Denied> {
+        let round = self.common.playing().ok_or(Error::NoRound)?;
+        let table = self.table_of(round, who).ok_or(Error::SitsOut)?.table;
+        Ok(DuplicateAction::Confirm {
+            round,
+            table,
+            direction: who.direction,
+            agree,
+            note,
+        })
+    }
+
+    fn view(&self, ctx: &Ctx, full: bool) -> EventView {
+        let c = &self.common;
+        let results = full || c.finished();
+        let clock = self.clock(c.round);
+        EventView {
+            round_started_ms: clock.map(|k| k.started_ms),
+            round_deadline_ms: clock.map(|k| k.deadline_ms),
+            pairs: self.pairs.iter().map(pair_info).collect(),
+            schedule: self
+                .movement
+                .rounds
+                .iter()
+                .map(|r| EventRound {
+                    round: r.round,
+                    state: if r.round <= c.closed {
+                        "closed"
+                    } else if r.round <= c.round {
+                        "playing"
+                    } else {
+                        "waiting"
+                    }
+                    .to_string(),
+                    tables: r
+                        .tables
+                        .iter()
+                        .filter_map(|t| table_view(self, ctx, r.round, t.table, results))
+                        .collect(),
+                    bye_stand: r.bye_stand.clone(),
+                })
+                .collect(),
+            ..ctx.base_view(c, self.rounds())
+        }
+    }
+
+    fn status(&self, ctx: &Ctx, who: &Pair) -> PairStatus {
+        let round = self.common.round;
+        PairStatus {
+            pair: pair_info(who),
+            event: ctx.header.id.clone(),
+            round,
+            table: self
+                .table_of(round, who)
+                .and_then(|t| table_view(self, ctx, round, t.table, true)),
+            earlier: (1..round)
+                .filter_map(|r| {
+                    let t = self.table_of(r, who)?;
+                    Some(PairRound {
+                        round: r,
+                        table: table_view(self, ctx, r, t.table, true)?,
+                    })
+                })
+                .collect(),
+            team: None,
+        }
+    }
+
+    fn cards(&self, header: &EventHeader) -> EventCards {
+        let registered = self.common.registered;
+        EventCards {
+            pairs: self
+                .pairs
+                .iter()
+                .map(|p| PairCard {
+                    pair: pair_info(p),
+                    token: (!p.bot).then(|| {
+                        tokens::pair_token(&header.pair_secret, &header.id, registered, p)
+                    }),
+                })
+                .collect(),
+            tables: (1..=self.tables())
+                .filter_map(|t| {
+                    tournament::movement_card(&self.movement, t)
+                        .ok()
+                        .map(|card| TableCard { table: t, card })
+                })
+                .collect(),
+            teams: Vec::new(),
+        }
+    }
+
+    fn standings(&self, full: bool) -> Result<Standings, Denied> {
+        let c = &self.common;
+        let full = full || c.finished();
+        let upto = if full { c.round } else { c.closed };
+        // The competition's own results fail the scoring only if its records disagree.
+        let out = self
+            .score(upto)
+            .map_err(|e| Denied::Server(Refusal::Internal(protocol::Words::explain(&e))))?;
+        let lines = |direction: Direction, list: &[Standing]| -> Vec<Line> {
+            list.iter()
+                .filter_map(|s| {
+                    let pair = self.pair(direction, s.pair.0.parse().ok()?)?;
+                    Some(Line {
+                        pair: pair_info(pair),
+                        mp: s.mp,
+                        place: s.place,
+                        prize: s.prize,
+                        deducted: s.deducted,
+                        disqualified: s.disqualified,
+                    })
+                })
+                .collect()
+        };
+        Ok(Standings {
+            id: c.id.clone(),
+            name: c.spec.name.clone(),
+            is_final: c.finished(),
+            through_round: upto,
+            live: full && c.playing().is_some(),
+            ranking: Rankings {
+                ns: lines(Direction::NS, &out.ranking.ns),
+                ew: lines(Direction::EW, &out.ranking.ew),
+            },
+            boards: full.then_some(out.boards),
+            deductions: full.then(|| {
+                self.deductions
+                    .iter()
+                    .map(|d| DeductionLine {
+                        direction: d.direction,
+                        pair: d.pair,
+                        mp: d.mp,
+                        reason: d.reason.clone(),
+                    })
+                    .collect()
+            }),
+            gouji: None,
+        })
+    }
+
+    fn page(&self, s: &Standings, header: &EventHeader) -> String {
+        let body = printed::pairs_body(s, self, &printed::status(s));
+        printed::page(s, body, header)
+    }
+}

@@ -1,0 +1,449 @@
+//! Competitions (赛事) run by a director: 80分 duplicate pairs over a Mitchell movement and 够级
+//! team matches, each a pure state machine of the `tournament` crate
+//! (`tournament::competition`) that the server runs the way it runs a table.
+//!
+//! A director (`--director-token`) creates a competition, registers the entries and starts each
+//! round; the competition's actor opens that round's tables (dealt from its seed), seats each
+//! pair or team with its card's token, logs each table's result when the table publishes it,
+//! opens the next board, and scores everything. At the end of a round the players confirm their
+//! results (or dispute them); the director adjusts, deducts, closes the round, and after the last
+//! one reveals the seed, so anyone can re-deal every board.
+//!
+//! One concern a file:
+//!
+//! - this file: the registry of competitions and the kinds it runs; creating one; rebuilding
+//!   every one from its log at start; past one machine, taking one over and handing one on.
+//! - [`live`]: one competition's actor: every change check → store → apply, and its tables run.
+//! - [`handle`]: the way in to an actor and the calls it takes.
+//! - [`kind`]: what the server needs of a kind beyond its engine; [`duplicate`] and [`teams`]
+//!   are the two kinds: their steps, cards, seats and wire views.
+//! - [`tables`]: opening a competition's table; where a table is now.
+//! - [`standings`], [`printed`]: the standings as sent, the CSV and the A4 page.
+//! - [`tokens`]: the tokens printed on the cards.
+//! - [`wire`]: the wire's requests as the competition's own types, and back.
+//! - [`denied`]: a refused call and its HTTP status.
+//! - [`api`]: the HTTP routes (`/api/events/…`), the director's bearer token.
+//!
+//! Past one machine (PostgreSQL) each competition is run by one node, the holder of its lease
+//! (`event_leases`, store/lease.rs): a node rebuilds at start only those no live lease names,
+//! takes over those of a node that died (the cluster task, or on the spot when asked for one),
+//! gives up one whose lease another node took, and sends every other competition's calls to the
+//! node that runs it (`307`, [`api`]). The tables follow it: only the node running a
+//! competition may take its tables over.
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use dashmap::DashMap;
+use protocol::{CreateEvent, EventBrief, EventView, Refusal};
+use tokio::sync::Mutex;
+use tournament::competition::{Competition, Duplicate, Error, Teams};
+
+pub mod api;
+pub mod denied;
+pub mod duplicate;
+pub mod handle;
+pub mod kind;
+pub mod live;
+pub mod printed;
+pub mod standings;
+pub mod tables;
+pub mod teams;
+pub mod tokens;
+pub mod wire;
+
+use denied::Denied;
+use handle::Held;
+use kind::Kind;
+use live::Deps;
+
+use crate::lobby::Lobby;
+use crate::seat_token;
+use crate::store::{self, event_entry_hash, event_genesis, EventEntry, EventHeader};
+use crate::store::{EventStore, StoredEvent};
+use crate::table::{DealFixed, TableGame};
+
+/// Competitions that could not be rebuilt at start: (id, why).
+pub type NotRebuilt = Vec<(String, String)>;
+
+/// Runs `$body` with the type `$K` standing for the kind of competition whose tables deal
+/// `$game`: the one place a game's name picks a kind. `$none` when no kind plays it.
+macro_rules! by_game {
+    ($game:expr, $K:ident => $body:expr, $none:expr) => {{
+        let game: &str = $game;
+        if game == <Duplicate as Competition>::GAME {
+            type $K = Duplicate;
+            $body
+        } else if game == <Teams as Competition>::GAME {
+            type $K = Teams;
+            $body
+        } else {
+            $none
+        }
+    }};
+}
+
+/// One competition in the registry.
+struct Slot {
+    held: Held,
+    /// Its seed's commitment: its tables deal from that seed.
+    commitment: String,
+    created_ms: u64,
+}
+
+/// Every competition this node runs, by id.
+pub struct Competitions {
+    deps: Arc<Deps>,
+    held: DashMap<String, Slot>,
+    /// SHA-256 of the director's token; `None`: no director role.
+    director_hash: Option<String>,
+    /// Held while a competition is being taken over, so two requests rebuild it once.
+    taking: Mutex<()>,
+}
+
+impl Competitions {
+    /// Rebuilds every stored competition from its log (what failed, with the reason, is
+    /// returned and left stored, unserved). Past one machine it rebuilds none here:
+    /// [`Competitions::take_free`] takes those no other node runs.
+    pub fn start(
+        lobby: Arc<Lobby>,
+        mut store: Box<dyn EventStore>,
+        director_token: Option<&str>,
+    ) -> Result<(Arc<Competitions>, NotRebuilt), String> {
+        let stored = if lobby.leases.is_some() {
+            Vec::new()
+        } else {
+            store.events().map_err(|e| e.to_string())?
+        };
+        let all = Arc::new(Competitions {
+            deps: Arc::new(Deps {
+                sealed: lobby.settings.sealed_seeds.clone(),
+                lobby,
+                store: Arc::new(std::sync::Mutex::new(store)),
+                stopping: AtomicBool::new(false),
+            }),
+            held: DashMap::new(),
+            director_hash: director_token.map(seat_token::hash),
+            taking: Mutex::new(()),
+        });
+        let mut failed = Vec::new();
+        for s in stored {
+            let id = s.header.id.clone();
+            if let Err(e) = all.install(s) {
+                failed.push((id, e));
+            }
+        }
+        Ok((all, failed))
+    }
+
+    /// Rebuilds one stored competition, seals its seed while it runs and starts its actor.
+    fn install(&self, s: StoredEvent) -> Result<(), String> {
+        let game = s.header.game.clone();
+        by_game!(&game, K => self.install_kind::<K>(s), Err(format!(
+            "competition {}: no competition of \"{game}\" is run here",
+            s.header.id
+        )))
+    }
+
+    fn install_kind<K: Kind>(&self, s: StoredEvent) -> Result<(), String>
+    where
+        Held: From<handle::Handle<K>>,
+    {
+        let id = s.header.id.clone();
+        store::verify_event(&s.header, &s.log)
+            .map_err(|t| format!("competition {id}: log tampered: {t}"))?;
+        let actions = s
+            .log
+            .iter()
+            .map(|e| {
+                serde_json::from_str::<K::Action>(&e.action)
+                    .map(|a| (e.seq, a))
+                    .map_err(|err| format!("competition {id}: entry {}: {err}", e.seq))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let c = K::replay(&id, &actions).map_err(|(seq, e)| {
+            let p = protocol::Problem::explain(&e);
+            format!("competition {id}: entry {seq} refused on replay: {}", p.en)
+        })?;
+        if !c.common().finished() {
+            self.deps.sealed.insert(s.header.seed_commitment.clone());
+        }
+        let prev_hash = s
+            .log
+            .last()
+            .map(|e| e.hash.clone())
+            .unwrap_or_else(|| event_genesis(&s.header));
+        self.insert::<K>(s.header, c, s.log.len() as u64, prev_hash);
+        Ok(())
+    }
+
+    fn insert<K: Kind>(&self, header: EventHeader, c: K, seq: u64, prev_hash: String) -> Held
+    where
+        Held: From<handle::Handle<K>>,
+    {
+        let (id, commitment, created_ms) = (
+            header.id.clone(),
+            header.seed_commitment.clone(),
+            header.created_ms,
+        );
+        let held = Held::from(live::spawn(header, c, seq, prev_hash, self.deps.clone()));
+        self.held.insert(
+            id,
+            Slot {
+                held: held.clone(),
+                commitment,
+                created_ms,
+            },
+        );
+        held
+    }
+
+    /// The competition `id`, if it runs here.
+    pub fn get(&self, id: &str) -> Result<Held, Denied> {
+        self.held
+            .get(id)
+            .map(|s| s.held.clone())
+            .ok_or(Denied::Server(Refusal::NoEvent))
+    }
+
+    /// Creates a competition: the seed drawn, its commitment published, the entries registered
+    /// if given. Its console view.
+    pub async fn create(&self, spec: CreateEvent) -> Result<EventView, Denied> {
+        let game = spec.game.clone();
+        let held = by_game!(&game, K => self.create_kind::<K>(spec).await?, {
+            let known = self.deps.lobby.games.get(&game).is_some();
+            return Err(if known {
+                Error::NotRunLive { game }.into()
+            } else {
+                Refusal::UnknownGame { game, known: vec![] }.into()
+            });
+        });
+        handle::each!(&held, h => h.view(true).await)
+    }
+
+    async fn create_kind<K: Kind>(&self, spec: CreateEvent) -> Result<Held, Denied>
+    where
+        Held: From<handle::Handle<K>>,
+    {
+        let mut spec = wire::spec(spec);
+        let ruleset = spec
+            .ruleset
+            .get_or_insert_with(|| K::Game::DEFAULT_RULESET.to_string())
+            .clone();
+        let mut id = seat_token::table_code();
+        while self.held.contains_key(&id) {
+            id = seat_token::table_code();
+        }
+        let c = K::create(&id, &spec)?;
+        // The ruleset and the fixed deal, as the tables will read them.
+        let fixed = DealFixed {
+            level: spec.level.clone(),
+            trump: spec.trump.clone(),
+            play_seconds: None,
+            bot_level: None,
+        };
+        K::Game::start(&ruleset, &rules::deal::Seed([0; 32]), 1, &fixed)?;
+        let seed = rules::deal::Seed(seat_token::random_bytes::<32>());
+        let header = EventHeader {
+            id: id.clone(),
+            game: K::GAME.to_string(),
+            name: c.common().spec.name.clone(),
+            seed: seed.to_hex(),
+            seed_commitment: seed.commitment(),
+            pair_secret: rules::deal::hex(&seat_token::random_bytes::<32>()),
+            created_ms: store::now_ms(),
+        };
+        let mut first = EventEntry {
+            seq: 1,
+            action: serde_json::to_string(&K::created(spec)).expect("actions serialise"),
+            time_ms: header.created_ms,
+            hash: String::new(),
+        };
+        first.hash = event_entry_hash(&event_genesis(&header), &first);
+        // Sealed before any table can deal from it.
+        self.deps.sealed.insert(header.seed_commitment.clone());
+        let (db, h, e) = (self.deps.store.clone(), header.clone(), first.clone());
+        let written = tokio::task::spawn_blocking(move || {
+            db.lock()
+                .expect("competition store lock")
+                .create_event(&h, &e)
+        })
+        .await
+        .map_err(|e| e.to_string())
+        .and_then(|r| r.map_err(|e| e.0));
+        if let Err(detail) = written {
+            self.deps.sealed.remove(&header.seed_commitment);
+            return Err(Refusal::StoreFailed {
+                detail,
+                reading: false,
+            }
+            .into());
+        }
+        tracing::info!(competition = %id, game = K::GAME, "competition created");
+        Ok(self.insert::<K>(header, c, 1, first.hash))
+    }
+
+    /// Every competition run here, newest first.
+    pub fn list(&self) -> Vec<EventBrief> {
+        let mut out: Vec<(u64, EventBrief)> = self
+            .held
+            .iter()
+            .map(|s| (s.created_ms, s.held.brief()))
+            .collect();
+        out.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.id.cmp(&b.1.id)));
+        out.into_iter().map(|(_, b)| b).collect()
+    }
+
+    /// Stops the runners (at shutdown, before the tables stop).
+    pub fn stop(&self) {
+        self.deps.stopping.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether `token` is the director's.
+    pub fn is_director(&self, token: &str) -> bool {
+        self.director_hash
+            .as_deref()
+            .is_some_and(|h| seat_token::same(h, &seat_token::hash(token)))
+    }
+
+    /// Whether a director role was configured at all.
+    pub fn has_director(&self) -> bool {
+        self.director_hash.is_some()
+    }
+
+    // --- past one machine ---------------------------------------------------------------------
+
+    /// The competitions this node runs.
+    pub fn ids(&self) -> Vec<String> {
+        self.held.iter().map(|e| e.key().clone()).collect()
+    }
+
+    /// Past one machine: takes a competition no live lease names (its node died or stopped, or
+    /// it was never run): its seed sealed, then its lease, then its log loaded and replayed as
+    /// at a restart; it then takes its tables as it looks at them. True when it runs here after
+    /// the call. On one machine: whether it is here.
+    pub async fn take(&self, id: &str) -> Result<bool, String> {
+        let Some(leases) = self.deps.lobby.leases.clone() else {
+            return Ok(self.held.contains_key(id));
+        };
+        let _one_at_a_time = self.taking.lock().await;
+        if self.held.contains_key(id) {
+            return Ok(true);
+        }
+        if self.deps.stopping.load(Ordering::Relaxed) {
+            return Ok(false);
+        }
+        let err = |e: store::StoreError| e.to_string();
+        let Some((commitment, finished)) = leases.event_commitment(id).await.map_err(err)? else {
+            return Ok(false);
+        };
+        // Sealed before the lease is ours: from then on this node may take the competition's
+        // tables, and none of them may show its seed.
+        let sealed_now = !finished && self.deps.sealed.insert(commitment.clone());
+        let unseal = || {
+            if sealed_now {
+                self.deps.sealed.remove(&commitment);
+            }
+        };
+        match leases.acquire_event(id).await {
+            Ok(true) => {}
+            Ok(false) => {
+                unseal();
+                return Ok(false);
+            }
+            Err(e) => {
+                unseal();
+                return Err(e.to_string());
+            }
+        }
+        let (db, key) = (self.deps.store.clone(), id.to_string());
+        let stored = tokio::task::spawn_blocking(move || {
+            db.lock().expect("competition store lock").event(&key)
+        })
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(err)?;
+        let Some(stored) = stored else {
+            unseal();
+            return Ok(false);
+        };
+        // A log that fails here stays stored, unserved (its seed stays sealed here).
+        self.install(stored)?;
+        tracing::info!(competition = %id, "took the competition over: rebuilt from its log");
+        Ok(true)
+    }
+
+    /// Past one machine: takes every competition no live lease names, except those that
+    /// already failed to rebuild here (`skip`); the ones that fail now, with why.
+    pub async fn take_free(&self, skip: &HashSet<String>) -> NotRebuilt {
+        let Some(leases) = self.deps.lobby.leases.clone() else {
+            return Vec::new();
+        };
+        let free = match leases.free_events().await {
+            Ok(ids) => ids,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot look for competitions to take over");
+                return Vec::new();
+            }
+        };
+        let mut failed = Vec::new();
+        for id in free.into_iter().filter(|id| !skip.contains(id)) {
+            if let Err(why) = self.take(&id).await {
+                failed.push((id, why));
+            }
+        }
+        failed
+    }
+
+    /// Past one machine: for a competition not run here, the address of the node that runs
+    /// it. One whose lease is free is taken over on the spot (then run here: `None`). `None`
+    /// too for an unknown competition, and on one machine.
+    pub async fn elsewhere(&self, id: &str) -> Option<String> {
+        let leases = self.deps.lobby.leases.clone()?;
+        if self.held.contains_key(id) {
+            return None;
+        }
+        match leases.event_owner(id).await {
+            Ok(store::Owner::Other { address, .. }) => Some(address),
+            Ok(store::Owner::Free | store::Owner::Me) => {
+                if let Err(e) = self.take(id).await {
+                    tracing::error!(competition = %id, reason = %e, "competition not rebuilt from its log");
+                }
+                None
+            }
+            Ok(store::Owner::None) => None,
+            Err(e) => {
+                tracing::warn!(competition = %id, error = %e, "cannot look up the competition's node");
+                None
+            }
+        }
+    }
+
+    /// Past one machine: stops running a competition whose lease another node holds now (its
+    /// actor ends; its writes were fenced already), and gives up its tables served here (their
+    /// connections are told to reconnect and are sent to the tables' next owner, which can only
+    /// be the node now running the competition).
+    pub async fn hand_over(&self, id: &str) {
+        let Some((_, slot)) = self.held.remove(id) else {
+            return;
+        };
+        tracing::warn!(competition = %id, "lease lost: another node runs the competition now");
+        slot.held.stop().await;
+        let lobby = &self.deps.lobby;
+        let tables: Vec<String> = lobby
+            .tables
+            .iter()
+            .filter(|t| t.summary().seed_commitment == slot.commitment)
+            .map(|t| t.key().clone())
+            .collect();
+        for t in &tables {
+            lobby.hand_over(t);
+        }
+        if let Some(leases) = &lobby.leases {
+            if let Err(e) = leases.release(&tables).await {
+                tracing::warn!(error = %e, "the competition's tables' leases run out by themselves");
+            }
+        }
+    }
+}

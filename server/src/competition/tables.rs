@@ -1,0 +1,113 @@
+//! A competition's hands on its tables: opening the table a [`TableNeed`] names (the
+//! competition's seed and the need's deal, its ruleset and fixed level and trump, computers in
+//! the seats of a computer pair or team), and where a table is now — open here (its result
+//! watched), over (its result, as the table published it, or as its stored log gives it when it
+//! is no longer served here), gone, or served by another node.
+
+use protocol::{CreateTable, Refusal};
+use tournament::competition::{Common, TableNeed, TableResult};
+
+use super::denied::Denied;
+use crate::lobby::Lobby;
+use crate::store::{self, EventHeader};
+use crate::table::{TableGame, TableHandle};
+
+/// Where a need's table is now.
+pub enum Now {
+    /// Being played (or waiting for its players) here: its result is awaited.
+    Open(TableHandle),
+    /// Play is over: its result.
+    Over(String, TableResult),
+    /// None opened yet, or it closed (or was lost) before the board was over: open one.
+    Gone,
+    /// Past one machine: served by another node, or waiting to be taken over: look again later.
+    Elsewhere,
+}
+
+/// Opens the table that deals `need`: its id.
+pub async fn open<G: TableGame>(
+    lobby: &Lobby,
+    header: &EventHeader,
+    common: &Common,
+    need: &TableNeed,
+) -> Result<String, Denied> {
+    let req = CreateTable {
+        game: G::GAME.to_string(),
+        ruleset: common.spec.ruleset.clone(),
+        seed: Some(header.seed.clone()),
+        board: Some(need.deal),
+        bots: need.computers.clone(),
+        level: common.spec.level.clone(),
+        trump: common.spec.trump.clone(),
+        // A competition's tables keep the ruleset's clocks (the competition's).
+        play_seconds: None,
+        // Computers sit only for entries that are absent: the default level.
+        bot_level: None,
+    };
+    Ok(lobby.create(req).await?.id)
+}
+
+/// Where `need`'s table is now.
+pub async fn now<G: TableGame>(lobby: &Lobby, need: &TableNeed) -> Result<Now, Denied> {
+    let Some(id) = &need.table_id else {
+        return Ok(Now::Gone);
+    };
+    if let Some(handle) = lobby.get(id) {
+        let result = handle.result().borrow().clone();
+        return Ok(match result {
+            Some(r) => Now::Over(id.clone(), r),
+            None => Now::Open(handle),
+        });
+    }
+    // Not served here: closed idle, not rebuilt at start, or (past one machine) another
+    // node's. Its log is the truth: read once, as a restart would rebuild it.
+    let failed = |e: String| {
+        Denied::Server(Refusal::StoreFailed {
+            detail: e,
+            reading: true,
+        })
+    };
+    let stored = lobby
+        .journal
+        .load(id)
+        .await
+        .map_err(|e| failed(e.to_string()))?;
+    let Some(stored) = stored else {
+        return Ok(Now::Gone);
+    };
+    let (game, _) = crate::table::replay::rebuilt::<G>(&stored).map_err(failed)?;
+    if let Some(r) = game.result() {
+        return Ok(Now::Over(id.clone(), r));
+    }
+    let Some(leases) = &lobby.leases else {
+        return Ok(Now::Gone);
+    };
+    match leases.owner(id).await.map_err(|e| failed(e.to_string()))? {
+        store::Owner::Other { .. } => Ok(Now::Elsewhere),
+        store::Owner::Free | store::Owner::Me => {
+            // Taken over here (the competition's tables follow the node that runs it); or not
+            // ours to take now (this node is full): looked at again later.
+            lobby.take(id).await.map_err(failed)?;
+            Ok(Now::Elsewhere)
+        }
+        store::Owner::None => Ok(Now::Gone),
+    }
+}
+
+/// Resolves when any of `tables` publishes its result or goes away.
+pub async fn any_reports(tables: &[TableHandle]) {
+    if tables.is_empty() {
+        return std::future::pending().await;
+    }
+    let waits = tables.iter().map(|t| {
+        let mut result = t.result();
+        let closed = t.closed();
+        Box::pin(async move {
+            tokio::select! {
+                _ = result.wait_for(Option::is_some) => {}
+                _ = closed => {}
+            }
+        })
+    });
+    futures_util::future::select_all(waits).await;
+}
