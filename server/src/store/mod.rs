@@ -152,6 +152,42 @@ pub fn open(db: &str, node: Option<Node>) -> Result<Box<dyn Store>, StoreError> 
     }
 }
 
+/// A table's state as both stores keep it in `tables.state`.
+fn state_name(s: TableState) -> &'static str {
+    match s {
+        TableState::Waiting => "waiting",
+        TableState::Playing => "playing",
+        TableState::Over => "over",
+        TableState::Closed => "closed",
+    }
+}
+
+/// A stored state read back. One this paiju does not know (written by a newer one, or by hand)
+/// is an error naming it: read as closed, the table would silently never be rebuilt.
+fn parse_state(table: &str, s: &str) -> Result<TableState, StoreError> {
+    match s {
+        "waiting" => Ok(TableState::Waiting),
+        "playing" => Ok(TableState::Playing),
+        "over" => Ok(TableState::Over),
+        "closed" => Ok(TableState::Closed),
+        other => Err(StoreError(format!(
+            "table {table} has the unknown state {other:?} (known: waiting, playing, over, closed)"
+        ))),
+    }
+}
+
+/// Refuses a database whose schema is newer than this paiju's migrations (`known` of them):
+/// writing to it could undo what the newer one relies on.
+fn check_schema_version(at: usize, known: usize) -> Result<(), StoreError> {
+    if at > known {
+        return Err(StoreError(format!(
+            "the database's schema is version {at}, newer than this paiju knows ({known}): \
+             upgrade paiju"
+        )));
+    }
+    Ok(())
+}
+
 pub fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
