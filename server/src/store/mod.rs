@@ -25,6 +25,8 @@ mod chain;
 mod events;
 mod journal;
 pub mod lease;
+// Which store a `--db` names: it knows both backends, which know this file's types.
+mod open;
 pub mod postgres;
 mod sqlite;
 #[cfg(test)]
@@ -36,6 +38,7 @@ pub use events::{
 };
 pub use journal::{Journal, JournalThread};
 pub use lease::{Leases, Owner};
+pub use open::open;
 pub use postgres::{is_postgres_url, Node, PostgresStore};
 pub use sqlite::SqliteStore;
 
@@ -139,17 +142,6 @@ pub trait Store: Send {
     fn table(&mut self, id: &str) -> Result<Option<StoredTable>, StoreError>;
     /// Every table's id, closed ones too, oldest first (`paiju verify`, `paiju migrate`).
     fn ids(&mut self) -> Result<Vec<String>, StoreError>;
-}
-
-/// Opens the store a `--db` value names: PostgreSQL for a `postgres://` or `postgresql://` URL
-/// (writes fenced by `node`'s leases when given), else a SQLite file (created if missing).
-/// Blocking: call it off the async runtime.
-pub fn open(db: &str, node: Option<Node>) -> Result<Box<dyn Store>, StoreError> {
-    if is_postgres_url(db) {
-        Ok(Box::new(PostgresStore::open(db, node)?))
-    } else {
-        Ok(Box::new(SqliteStore::open(std::path::Path::new(db))?))
-    }
 }
 
 /// A table's state as both stores keep it in `tables.state`.
