@@ -9,7 +9,7 @@
 //!
 //! [`Store`] is the one trait the server writes through: [`SqliteStore`] (the embedded default,
 //! one file) or [`PostgresStore`] (several nodes on one database, `--db postgres://…`), chosen by
-//! [`open`]. [`Journal`] puts any store on its own thread and commits whatever has queued up in
+//! [`open()`]. [`Journal`] puts any store on its own thread and commits whatever has queued up in
 //! one transaction (group commit), so a thousand tables share a few fsyncs. Past one machine,
 //! [`Leases`] say which node serves which table (docs/operations.md, "Past one machine").
 
@@ -62,7 +62,7 @@ pub struct TableHeader {
     /// Board (80分) or game (够级) number dealt from the seed.
     pub board: u32,
     /// What the director fixed instead of drawing it from the seed (80分 定级、定主), as the JSON
-    /// of [`crate::game::DealFixed`]; `{}` when nothing was fixed. Part of the deal, so part of
+    /// of [`crate::table::DealFixed`]; `{}` when nothing was fixed. Part of the deal, so part of
     /// the chain's first link.
     pub fixed: String,
     /// Unix milliseconds.
