@@ -953,7 +953,8 @@ fn an_acyclic_crate_passes() {
         (
             "src/http.rs",
             "use crate::{Config, table::{self, Seat}};\n\
-             pub fn serve(c: Config, t: table::Table) { let _ = c.table; Seat::at(&t); std::mem::drop(t) }",
+             pub fn serve(c: Config, t: table::Table) { let _ = c.table; Seat::at(&t); std::mem::drop(t) }\n\
+             #[cfg(test)]\nmod tests { use crate::start; }",
         ),
     ]);
     assert_eq!(found, Vec::<String>::new());
