@@ -1,7 +1,7 @@
 //! The load generator (`paiju load`): N tables of bot clients over real WebSockets on loopback.
 //!
 //! It starts `paiju serve` as a separate process (so the server's memory and CPU can be read
-//! from /proc/<pid>), and measures two floors in the same run:
+//! from `/proc/<pid>`), and measures two floors in the same run:
 //!
 //! - the network floor: a bare tokio-tungstenite fan-out server, in a child process of its own
 //!   (`paiju load --echo-server`), with as many connections open as the load has, grouped in
@@ -255,7 +255,7 @@ impl std::fmt::Display for LoadReport {
     }
 }
 
-/// User + system CPU seconds of a process so far (/proc/<pid>/stat, fields 14 and 15).
+/// User + system CPU seconds of a process so far (`/proc/<pid>/stat`, fields 14 and 15).
 pub fn cpu_seconds(pid: &str) -> f64 {
     let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
         return 0.0;
@@ -269,7 +269,7 @@ pub fn cpu_seconds(pid: &str) -> f64 {
 }
 
 /// CPU seconds of a process's live threads so far, to the nanosecond (the scheduler's own
-/// count, /proc/<pid>/task/*/schedstat): a short phase is a few ticks of /proc/<pid>/stat.
+/// count, `/proc/<pid>/task/*/schedstat`): a short phase is a few ticks of `/proc/<pid>/stat`.
 fn threads_cpu_seconds(pid: u32) -> f64 {
     let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
         return 0.0;

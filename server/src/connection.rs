@@ -9,8 +9,8 @@
 //! or a close at once), [`Session::serve`] (the loop: which of frame, close, table gone, hello
 //! deadline, presence, broom or shutdown comes first), [`Session::on_frame`] (frame rules and
 //! the rate limit), [`Session::dispatch`] (the `ClientIn` messages), [`Session::hello`] (the
-//! handshake), [`Session::check_presence`] and [`Session::sweep`] (quiet seats, silent
-//! sockets), and [`finish_closing`] (the closing handshake).
+//! handshake), [`Session::upkeep`] (quiet seats, pings, silent sockets), and
+//! [`finish_closing`] (the closing handshake).
 //!
 //! Until `hello` the connection is on probation: `hello` is the only message it may send, and it
 //! must come within `Limits::hello_within`, so a socket that never joins a table cannot keep a

@@ -30,11 +30,11 @@ use tokio::sync::Semaphore;
 use tokio::time::Instant;
 use tower::ServiceExt;
 
+use crate::config::Config;
 use crate::connection::{self, Conn};
 use crate::limits::{AddressBuckets, AddressCount, AddressSlot, Limits};
 use crate::lobby::Lobby;
 use crate::shutdown::{Shutdown, ShutdownSwitch};
-use crate::Config;
 
 /// Request bodies are JSON of a few hundred bytes; 8 KiB is generous.
 pub const MAX_BODY: usize = 8 * 1024;

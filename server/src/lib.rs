@@ -11,7 +11,8 @@
 //! - [`table`]: one actor task per table owning its engine: apply → store → ack → broadcast,
 //!   per-viewer redaction, clocks and 托管, bots in seats at the table's level (thinking off the
 //!   actor), the idle broom.
-//! - [`game`]: the games as `rules::Engine`s the tables are generic over.
+//! - [`games`]: the one registry of hosted games, each a `rules::Engine` behind [`TableGame`],
+//!   which the tables are generic over.
 //! - [`store`]: the hash-chained event log behind one trait (SQLite, WAL; or PostgreSQL), group
 //!   commit, `verify`; past one machine, the leases that say which node serves which table;
 //!   events' rows and logs behind a second, small one.
@@ -23,11 +24,21 @@
 //! - [`invite`]: a table's invite link as a QR code (SVG).
 //! - [`clock`], [`limits`], [`seat_token`], [`shutdown`]: the small pieces.
 //!
-//! [`start`] runs a server on a listener; `main.rs` is a thin command line around it.
+//! [`start`] runs a server with a [`Config`] (config.rs: what `paiju serve`'s flags set);
+//! `main.rs` is a thin command line around it. This file defines nothing its modules use, so
+//! no arrow points back up at it (tests/tests/module_graph.rs).
+//!
+//! Module docs name private parts too (connection.rs's `Session`, http.rs's `json_refusals`):
+//! they are a map for readers of the source, rendered by `cargo doc --document-private-items`.
+
+// The module docs above and in the modules link to private items on purpose (see above); the
+// links are still checked, a broken one fails `cargo doc` (scripts/test).
+#![allow(rustdoc::private_intra_doc_links)]
 
 pub mod clock;
 pub mod cluster;
 pub mod competition;
+mod config;
 pub mod connection;
 pub mod games;
 pub mod http;
@@ -43,74 +54,13 @@ pub mod table;
 pub mod web;
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use tokio::sync::oneshot;
 
+pub use config::Config;
 pub use games::Games;
 pub use table::{DealFixed, TableGame};
-
-/// How a server runs. [`Config::default`] is what `paiju serve` uses without flags.
-#[derive(Clone, Debug)]
-pub struct Config {
-    pub listen: SocketAddr,
-    /// The SQLite database file, or a `postgres://` (`postgresql://`) URL: several nodes on one
-    /// PostgreSQL database, each table served by the node holding its lease.
-    pub db: PathBuf,
-    /// Past one machine: the address clients reach this node at (`http://10.0.0.2:8080`), told
-    /// to clients that ask another node for a table served here. `None`: `http://` and the
-    /// address it listens on.
-    pub advertise: Option<String>,
-    /// Past one machine: how long a table's lease lasts unless renewed (renewed every fifth of
-    /// it): how soon another node takes over the tables of a node that died.
-    pub lease: Duration,
-    /// The web client's directory, served from disk (while developing it); `None`: the copy
-    /// embedded in the binary at build time ([`web::WEB_FILES`]).
-    pub web: Option<PathBuf>,
-    /// The referee's token; `None`: no referee role.
-    pub referee_token: Option<String>,
-    /// The director's token (events: create, start and close rounds, adjust, reveal); `None`:
-    /// no director role. Never the referee's.
-    pub director_token: Option<String>,
-    /// Real seconds per game second: 1.0 in play, small in tests.
-    pub clock_scale: f64,
-    /// How long bots wait before playing.
-    pub bot_delay: Duration,
-    /// How long a 高手 bot thinks on a quiet server (less when many think at once; see
-    /// `table::computer`). One second in play; tests make it short.
-    pub expert_think: Duration,
-    /// Tables with no connection for this long are closed (their logs kept).
-    pub idle_after: Duration,
-    pub limits: limits::Limits,
-    /// Browser origins allowed besides our own host (`*`: any).
-    pub allow_origins: Vec<String>,
-    /// Host names (in the `Host` header) served besides IP literals and `localhost`, e.g. the
-    /// public name behind a proxy (`*`: any). Others are refused against DNS rebinding.
-    pub allow_hosts: Vec<String>,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            listen: "127.0.0.1:8080".parse().expect("address"),
-            db: PathBuf::from("paiju.db"),
-            advertise: None,
-            lease: Duration::from_secs(10),
-            web: None,
-            referee_token: None,
-            director_token: None,
-            clock_scale: 1.0,
-            bot_delay: Duration::from_millis(600),
-            expert_think: table::THINK,
-            idle_after: Duration::from_secs(30 * 60),
-            limits: limits::Limits::default(),
-            allow_origins: Vec::new(),
-            allow_hosts: Vec::new(),
-        }
-    }
-}
 
 /// A running server.
 pub struct Running {

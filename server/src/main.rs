@@ -15,6 +15,9 @@
 //!   (docs/referee.md).
 //! - `paiju event movement | score`: the pure event logic (docs/tournaments.md).
 
+// Its doc comments are the command line's `--help` (clap): `<table id>` there names an
+// argument, not an HTML tag, and a URL is printed as written.
+#[allow(rustdoc::invalid_html_tags, rustdoc::bare_urls)]
 mod cli;
 use server::referee;
 

@@ -582,10 +582,22 @@ async fn a_node_whose_table_was_taken_cannot_append_and_does_not_rebuild_it() {
         }
     }
     drop(seats);
-    // `a` did not rebuild the table: it sends everyone to `b`.
-    tokio::time::sleep(Duration::from_secs(1)).await;
-    let (status, location, _) = http(a.addr, "GET", &format!("/api/tables/{}", t.id), None).await;
-    assert_eq!(status, 307);
+    // `a` does not rebuild the table: while its handle waits for the first retry (200 ms) it
+    // still shows the table; then it finds `b` holds the lease, drops the table for good, and
+    // sends everyone to `b` (a rebuild here would have kept answering 200).
+    let deadline = Instant::now() + Duration::from_secs(3);
+    let location = loop {
+        let (status, location, _) =
+            http(a.addr, "GET", &format!("/api/tables/{}", t.id), None).await;
+        if status == 307 {
+            break location;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "a still answers {status} for the table after 3 s"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
     assert!(location.unwrap().starts_with(&base(b.addr)));
     let (seat, closes) = Seat::hello(a.addr, b.addr, &t.id, &tokens[0], Some(8)).await;
     assert_eq!(seat.at, b.addr);

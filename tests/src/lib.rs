@@ -5,6 +5,7 @@
 //!   `paiju serve`.
 //! - [`TestServer`]: the real server on 127.0.0.1:0 with a fresh SQLite file.
 //! - [`Client`]: a tokio-tungstenite client that speaks the protocol and keeps every frame.
+//! - [`eventually`]: the one way a test waits for what the server does in its own time.
 
 pub mod tally;
 
@@ -48,6 +49,28 @@ pub fn test_config(db: PathBuf) -> Config {
         clock_scale: 1.0,
         bot_delay: Duration::ZERO,
         ..Config::default()
+    }
+}
+
+/// Waits for something the server does in its own time (a table closing, a rebuild, a count
+/// reaching zero): asks `check` every 20 ms until it gives a value, and panics naming `what`
+/// when `within` passes first. The deadline belongs to the condition (a little past when it is
+/// due), so a test neither guesses a sleep nor waits long for what will not come.
+pub async fn eventually<T>(
+    within: Duration,
+    what: &str,
+    mut check: impl std::ops::AsyncFnMut() -> Option<T>,
+) -> T {
+    let deadline = tokio::time::Instant::now() + within;
+    loop {
+        if let Some(found) = check().await {
+            return found;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "not within {within:?}: {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
 

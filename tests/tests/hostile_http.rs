@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
 use paiju_tests::{
-    connect_from, raw_http, raw_http_on, temp_dir, test_config, Client, Closed, TestServer,
-    REFEREE_TOKEN,
+    connect_from, eventually, raw_http, raw_http_on, temp_dir, test_config, Client, Closed,
+    TestServer, REFEREE_TOKEN,
 };
 use protocol::{close, ClientOut, TableSummary};
 use serde_json::json;
@@ -68,20 +68,19 @@ async fn closed_within(sock: &mut TcpStream, wait: Duration) -> bool {
 /// Waits until the server holds no WebSocket connection (its `/metrics` say so): the last
 /// one's permit is free again. Panics after 5 s.
 async fn until_no_connections(addr: SocketAddr) {
-    let deadline = Instant::now() + Duration::from_secs(5);
-    loop {
-        let (_, text) = bots::http::request(addr, "GET", "/metrics", None)
-            .await
-            .unwrap();
-        if text.lines().any(|l| l.trim() == "paiju_connections 0") {
-            return;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "a connection was still open after 5 s:\n{text}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    eventually(
+        Duration::from_secs(5),
+        "no connection left open",
+        async || {
+            let (_, text) = bots::http::request(addr, "GET", "/metrics", None)
+                .await
+                .unwrap();
+            text.lines()
+                .any(|l| l.trim() == "paiju_connections 0")
+                .then_some(())
+        },
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -322,6 +321,7 @@ async fn the_answer_waits_for_the_whole_body() {
         let mut sock = TcpStream::connect(a).await.unwrap();
         sock.write_all(head).await.unwrap();
         let mut early = [0u8; 64];
+        // A wait that proves a negative: nothing may come back in it.
         let before = tokio::time::timeout(Duration::from_millis(300), sock.read(&mut early)).await;
         assert!(
             before.is_err(),
@@ -355,15 +355,35 @@ async fn many_silent_sockets_from_one_address_hit_the_cap_and_time_out() {
     for _ in 0..12 {
         silent.push(TcpStream::connect(s.addr).await.unwrap());
     }
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let checks = silent
+    // The four over the cap are closed as soon as they are accepted, long before the header
+    // timeout (2 s) would close any.
+    let mut closed = vec![false; silent.len()];
+    eventually(
+        Duration::from_secs(1),
+        "the four over the cap closed at once",
+        async || {
+            for (sock, c) in silent.iter_mut().zip(closed.iter_mut()) {
+                if !*c {
+                    *c = closed_within(sock, Duration::from_millis(10)).await;
+                }
+            }
+            let n = closed.iter().filter(|&&c| c).count();
+            assert!(n <= 4, "only the four over the cap are closed: {closed:?}");
+            (n == 4).then_some(())
+        },
+    )
+    .await;
+    // And the eight under it are not: a wait that proves they stay open (still well inside
+    // the header timeout).
+    let later = silent
         .iter_mut()
-        .map(|sock| closed_within(sock, Duration::from_millis(300)));
-    let closed = futures_util::future::join_all(checks).await;
-    assert_eq!(
-        closed.iter().filter(|&&c| c).count(),
-        4,
-        "the four over the cap are closed at once: {closed:?}"
+        .zip(&closed)
+        .filter(|(_, &c)| !c)
+        .map(|(sock, _)| closed_within(sock, Duration::from_millis(300)));
+    let later = futures_util::future::join_all(later).await;
+    assert!(
+        later.iter().all(|&c| !c),
+        "one under the cap was closed: {later:?}"
     );
     let mut held: Vec<TcpStream> = silent
         .into_iter()
@@ -386,16 +406,13 @@ async fn many_silent_sockets_from_one_address_hit_the_cap_and_time_out() {
             "closed by the header timeout"
         );
     }
-    let mut served = false;
-    for _ in 0..20 {
-        if let Ok(r) = raw_http(s.addr, &list).await {
-            assert_eq!(r.status, 200);
-            served = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert!(served, "the address is served again");
+    let r = eventually(
+        Duration::from_secs(2),
+        "the address is served again",
+        async || raw_http(s.addr, &list).await.ok(),
+    )
+    .await;
+    assert_eq!(r.status, 200);
     s.running.shutdown().await;
 }
 

@@ -2,7 +2,7 @@
 
 use futures_util::SinkExt;
 use paiju_tests::tally::Tally;
-use paiju_tests::{temp_dir, test_config, Client, Closed, TestServer};
+use paiju_tests::{eventually, temp_dir, test_config, Client, Closed, TestServer};
 use protocol::{close, ClientOut};
 use serde_json::json;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -201,20 +201,18 @@ async fn the_broom_closes_silent_clients_and_slow_readers_are_dropped() {
         .create(json!({"game": "tally", "bots": [0, 1, 2, 3]}))
         .await;
     // Polled, not watched: a watcher would be a slow reader here too (a queue of one).
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
-    loop {
-        let (_, body) = bots::http::request(s.addr, "GET", &format!("/api/tables/{}", t.id), None)
-            .await
-            .unwrap();
-        if body.contains("\"state\":\"over\"") {
-            break;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the bots did not finish within 30 s: {body}"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-    }
+    let table = format!("/api/tables/{}", t.id);
+    eventually(
+        std::time::Duration::from_secs(30),
+        "the bots finished",
+        async || {
+            let (_, body) = bots::http::request(s.addr, "GET", &table, None)
+                .await
+                .unwrap();
+            body.contains("\"state\":\"over\"").then_some(())
+        },
+    )
+    .await;
 
     // A reader whose queue cannot hold the catch-up (welcome and twelve events) is closed
     // with 4008; it may come back with its last seq.
@@ -242,25 +240,21 @@ async fn the_broom_closes_silent_clients_and_slow_readers_are_dropped() {
     };
     let mut silent = s.client(&t.id).await;
     silent.send_text(r#"{"type":"hello","last_seq":12}"#).await;
-    let mut seen = false;
-    for _ in 0..50 {
-        if spectators(s.addr).await == 1 {
-            seen = true;
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-    }
-    assert!(seen, "the silent client was attached");
+    // Attached as soon as its hello is read, and until the broom's 200 ms of silence are up.
+    eventually(
+        std::time::Duration::from_secs(1),
+        "the silent client was attached",
+        async || (spectators(s.addr).await == 1).then_some(()),
+    )
+    .await;
     // The broom sweeps every 50 ms what was silent for 200 ms: polled (the lobby's count is
-    // all that shows it), with a deadline far past that window for a busy machine.
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(5);
-    while spectators(s.addr).await != 0 {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the broom removed it (still attached after 5 s)"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    // all that shows it), with a deadline past that window for a busy machine.
+    eventually(
+        std::time::Duration::from_secs(2),
+        "the broom removed the silent client",
+        async || (spectators(s.addr).await == 0).then_some(()),
+    )
+    .await;
     // It sent nothing and read nothing: the close frame (4001) may reach it, or the reset that
     // follows may overtake it.
     let end = silent.closed().await;

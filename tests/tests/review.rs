@@ -84,7 +84,8 @@ async fn under_review_the_clock_stands_still_and_goes_on_with_what_was_left() {
     assert_eq!(reason.as_deref(), Some("查牌：核对北家的底牌"));
     assert_eq!(clock.map(|c| c.remaining_ms), Some(stopped.remaining_ms));
 
-    // Longer than the whole allowance: the clock does not run out, nothing is played.
+    // Longer than the whole allowance: the clock does not run out, nothing is played. A fixed
+    // wait on purpose: it proves that something does not happen in it.
     tokio::time::sleep(Duration::from_millis(3500)).await;
     // Meanwhile the player cannot play.
     let ClientOut::Snapshot { view, .. } = ({

@@ -6,7 +6,9 @@ use std::collections::HashSet;
 use std::time::Duration;
 
 use paiju_tests::tally::{Tally, TallyEvent, TallyView};
-use paiju_tests::{bots_play_out, temp_dir, test_config, Closed, TestServer, REFEREE_TOKEN};
+use paiju_tests::{
+    bots_play_out, eventually, temp_dir, test_config, Closed, TestServer, REFEREE_TOKEN,
+};
 use protocol::{close, Actor, ClientIn, ClientOut, Role, TableState};
 use rules::{Engine, Viewer};
 use serde_json::{json, Value};
@@ -605,19 +607,19 @@ async fn idle_tables_are_closed_and_their_logs_kept() {
     config.idle_after = Duration::from_millis(100);
     let s = TestServer::start_with(config).await;
     let t = s.create(json!({"game": "tally"})).await;
-    let mut gone = false;
-    for _ in 0..100 {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-        let (status, _) =
-            bots::http::request(s.addr, "GET", &format!("/api/tables/{}", t.id), None)
+    let path = format!("/api/tables/{}", t.id);
+    // Idle for 100 ms: closed soon after.
+    eventually(
+        Duration::from_secs(2),
+        "the idle table was closed",
+        async || {
+            let (status, _) = bots::http::request(s.addr, "GET", &path, None)
                 .await
                 .unwrap();
-        if status == 404 {
-            gone = true;
-            break;
-        }
-    }
-    assert!(gone, "the idle table was closed");
+            (status == 404).then_some(())
+        },
+    )
+    .await;
     let mut st = SqliteStore::open(&s.db).unwrap();
     assert_eq!(st.table(&t.id).unwrap().unwrap().state, TableState::Closed);
     s.running.shutdown().await;
@@ -687,22 +689,25 @@ async fn a_failed_write_is_never_acknowledged_and_a_restart_recovers() {
         .execute_batch("DROP TRIGGER broken_disk")
         .unwrap();
     drop(disk);
-    // Mended: the table rebuilds itself from its log, no restart needed.
-    let mut back = None;
-    for _ in 0..100 {
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        let mut c = s.client(&t.id).await;
-        c.send(&ClientIn::Hello {
-            token: Some(tokens[0].clone()),
-            last_seq: Some(0),
-        })
-        .await;
-        if let Some(ClientOut::Welcome { seq, .. }) = c.next_message().await {
-            back = Some((c, seq));
-            break;
-        }
-    }
-    let (mut c0, seq) = back.expect("the table came back by itself");
+    // Mended: the table rebuilds itself from its log, no restart needed, at its next retry
+    // (the retries back off from 200 ms, doubling: the next is due within a few seconds).
+    let (mut c0, seq) = eventually(
+        Duration::from_secs(10),
+        "the table came back by itself",
+        async || {
+            let mut c = s.client(&t.id).await;
+            c.send(&ClientIn::Hello {
+                token: Some(tokens[0].clone()),
+                last_seq: Some(0),
+            })
+            .await;
+            match c.next_message().await {
+                Some(ClientOut::Welcome { seq, .. }) => Some((c, seq)),
+                _ => None,
+            }
+        },
+    )
+    .await;
     assert_eq!(seq, 0, "the table is back as its log has it");
     c0.act_with_id(1, json!({"type": "play", "tile": tile}), None)
         .await;

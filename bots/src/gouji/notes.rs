@@ -4,7 +4,7 @@
 //! looks at every view it receives (one after each action at the table) sees each set put on
 //! the table and each pass, 让 and declined burn: [`Notes`] reads each step off two
 //! consecutive views and keeps the game's actions in order. From them follow the cards played
-//! per seat and per rank ([`Seen`]) and, for the Expert, a replay of the whole game on a
+//! per seat and per rank ([`Notes::played`]) and, for the Expert, a replay of the whole game on a
 //! sampled deal.
 //!
 //! Some steps cannot be read off the views: another seat's set that wins its trick at once

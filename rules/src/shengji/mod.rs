@@ -3,7 +3,7 @@
 //! A map, by rule:
 //!
 //! - [`order`] 主与牌序: trumps, effective suits, strengths, adjacency for tractors.
-//! - [`unit`] 牌型: a lead cut into singles, pairs and tractors.
+//! - [`unit`](mod@unit) 牌型: a lead cut into singles, pairs and tractors.
 //! - [`throw`] 甩牌: does a throw stand, and what a failed one costs and forces.
 //! - [`ladder`] 跟牌的阶梯: the shapes a follower must match, rung by rung.
 //! - [`follow`] 跟牌: follow legality with its reason, legal-play enumeration, the lowest play.

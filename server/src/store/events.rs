@@ -10,7 +10,7 @@
 //! [`EventStore`] is its own small trait, beside [`Store`], so the tables' journal is untouched:
 //! the event service writes through a second connection to the same database (SQLite in WAL mode
 //! takes one writer at a time and waits its turn: `busy_timeout`). [`PostgresStore`] implements
-//! it over the same two tables (migration 3 of postgres.rs). Past one machine an event is run by
+//! it over the same two tables (migration 3 of sqlite.rs and of postgres.rs). Past one machine an event is run by
 //! one node, the holder of its row in `event_leases` (lease.rs): a store that belongs to a
 //! serving node checks that lease in the transaction of every write (`SELECT … FOR SHARE`), as a
 //! table's writes check the table's, and the `(event_id, seq)` key refuses a second entry *n*.
@@ -106,34 +106,11 @@ pub fn verify_event(h: &EventHeader, log: &[EventEntry]) -> Result<(), Tampered>
     )
 }
 
-const EVENT_SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS events (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    name TEXT NOT NULL,
-    seed TEXT NOT NULL,
-    seed_commitment TEXT NOT NULL,
-    pair_secret TEXT NOT NULL,
-    created_ms INTEGER NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS event_log (
-    event_id TEXT NOT NULL REFERENCES events(id),
-    seq INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    time_ms INTEGER NOT NULL,
-    hash TEXT NOT NULL,
-    PRIMARY KEY (event_id, seq)
-) WITHOUT ROWID;
-";
-
 impl SqliteStore {
-    /// Opens the database for the event service (a second connection beside the tables'
-    /// journal) and makes sure the event tables exist.
+    /// Opens the database for the event service: a second connection beside the tables'
+    /// journal. The event tables are the schema's (sqlite.rs, migration 3), as every table is.
     pub fn open_events(path: &std::path::Path) -> Result<SqliteStore, StoreError> {
-        let store = SqliteStore::open(path)?;
-        store.connection().execute_batch(EVENT_SCHEMA)?;
-        Ok(store)
+        SqliteStore::open(path)
     }
 
     fn insert_entry(

@@ -9,7 +9,7 @@
 //!
 //! [`Store`] is the one trait the server writes through: [`SqliteStore`] (the embedded default,
 //! one file) or [`PostgresStore`] (several nodes on one database, `--db postgres://…`), chosen by
-//! [`open`]. [`Journal`] puts any store on its own thread and commits whatever has queued up in
+//! [`open()`]. [`Journal`] puts any store on its own thread and commits whatever has queued up in
 //! one transaction (group commit), so a thousand tables share a few fsyncs. Past one machine,
 //! [`Leases`] say which node serves which table (docs/operations.md, "Past one machine").
 
@@ -25,6 +25,8 @@ mod chain;
 mod events;
 mod journal;
 pub mod lease;
+// Which store a `--db` names: it knows both backends, which know this file's types.
+mod open;
 pub mod postgres;
 mod sqlite;
 #[cfg(test)]
@@ -36,6 +38,7 @@ pub use events::{
 };
 pub use journal::{Journal, JournalThread};
 pub use lease::{Leases, Owner};
+pub use open::open;
 pub use postgres::{is_postgres_url, Node, PostgresStore};
 pub use sqlite::SqliteStore;
 
@@ -59,7 +62,7 @@ pub struct TableHeader {
     /// Board (80分) or game (够级) number dealt from the seed.
     pub board: u32,
     /// What the director fixed instead of drawing it from the seed (80分 定级、定主), as the JSON
-    /// of [`crate::game::DealFixed`]; `{}` when nothing was fixed. Part of the deal, so part of
+    /// of [`crate::table::DealFixed`]; `{}` when nothing was fixed. Part of the deal, so part of
     /// the chain's first link.
     pub fixed: String,
     /// Unix milliseconds.
@@ -141,15 +144,40 @@ pub trait Store: Send {
     fn ids(&mut self) -> Result<Vec<String>, StoreError>;
 }
 
-/// Opens the store a `--db` value names: PostgreSQL for a `postgres://` or `postgresql://` URL
-/// (writes fenced by `node`'s leases when given), else a SQLite file (created if missing).
-/// Blocking: call it off the async runtime.
-pub fn open(db: &str, node: Option<Node>) -> Result<Box<dyn Store>, StoreError> {
-    if is_postgres_url(db) {
-        Ok(Box::new(PostgresStore::open(db, node)?))
-    } else {
-        Ok(Box::new(SqliteStore::open(std::path::Path::new(db))?))
+/// A table's state as both stores keep it in `tables.state`.
+fn state_name(s: TableState) -> &'static str {
+    match s {
+        TableState::Waiting => "waiting",
+        TableState::Playing => "playing",
+        TableState::Over => "over",
+        TableState::Closed => "closed",
     }
+}
+
+/// A stored state read back. One this paiju does not know (written by a newer one, or by hand)
+/// is an error naming it: read as closed, the table would silently never be rebuilt.
+fn parse_state(table: &str, s: &str) -> Result<TableState, StoreError> {
+    match s {
+        "waiting" => Ok(TableState::Waiting),
+        "playing" => Ok(TableState::Playing),
+        "over" => Ok(TableState::Over),
+        "closed" => Ok(TableState::Closed),
+        other => Err(StoreError(format!(
+            "table {table} has the unknown state {other:?} (known: waiting, playing, over, closed)"
+        ))),
+    }
+}
+
+/// Refuses a database whose schema is newer than this paiju's migrations (`known` of them):
+/// writing to it could undo what the newer one relies on.
+fn check_schema_version(at: usize, known: usize) -> Result<(), StoreError> {
+    if at > known {
+        return Err(StoreError(format!(
+            "the database's schema is version {at}, newer than this paiju knows ({known}): \
+             upgrade paiju"
+        )));
+    }
+    Ok(())
 }
 
 pub fn now_ms() -> u64 {

@@ -152,13 +152,7 @@ pub(super) async fn migrate(client: &mut Client) -> Result<usize, StoreError> {
         .await?
         .get(0);
     let at = at as usize;
-    if at > MIGRATIONS.len() {
-        return Err(StoreError(format!(
-            "the database's schema is version {at}, newer than this paiju knows ({}): \
-             upgrade paiju",
-            MIGRATIONS.len()
-        )));
-    }
+    check_schema_version(at, MIGRATIONS.len())?;
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(at) {
         tx.batch_execute(sql).await?;
         tx.execute(
@@ -320,28 +314,27 @@ impl PostgresStore {
             "SELECT id, game, ruleset, options, deal_algorithm, seed, seed_commitment, board,
                     fixed, created_ms, state FROM tables WHERE {filter} ORDER BY created_ms, id"
         );
-        Ok(client
+        client
             .query(&sql, &[&arg])
             .await?
             .iter()
             .map(|r| {
-                (
-                    TableHeader {
-                        id: r.get(0),
-                        game: r.get(1),
-                        ruleset: r.get(2),
-                        options: r.get(3),
-                        deal_algorithm: r.get(4),
-                        seed: r.get(5),
-                        seed_commitment: r.get(6),
-                        board: r.get::<_, i64>(7) as u32,
-                        fixed: r.get(8),
-                        created_ms: r.get::<_, i64>(9) as u64,
-                    },
-                    super::sqlite::parse_state(r.get(10)),
-                )
+                let header = TableHeader {
+                    id: r.get(0),
+                    game: r.get(1),
+                    ruleset: r.get(2),
+                    options: r.get(3),
+                    deal_algorithm: r.get(4),
+                    seed: r.get(5),
+                    seed_commitment: r.get(6),
+                    board: r.get::<_, i64>(7) as u32,
+                    fixed: r.get(8),
+                    created_ms: r.get::<_, i64>(9) as u64,
+                };
+                let state = parse_state(&header.id, r.get(10))?;
+                Ok((header, state))
             })
-            .collect())
+            .collect()
     }
 }
 
@@ -408,7 +401,7 @@ impl Store for PostgresStore {
                     &(h.board as i64),
                     &h.fixed,
                     &(h.created_ms as i64),
-                    &super::sqlite::state_name(t.state),
+                    &state_name(t.state),
                 ],
             )
             .await?;
@@ -514,7 +507,7 @@ impl Store for PostgresStore {
             fence(&tx, node.as_ref(), &[table]).await?;
             tx.execute(
                 "UPDATE tables SET state = $2 WHERE id = $1",
-                &[&table, &super::sqlite::state_name(state)],
+                &[&table, &state_name(state)],
             )
             .await?;
             // A closed table is served by no one: its lease goes with it.

@@ -7,85 +7,142 @@ pub struct SqliteStore {
     conn: rusqlite::Connection,
 }
 
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    ruleset TEXT NOT NULL,
-    options TEXT NOT NULL,
-    deal_algorithm TEXT NOT NULL,
-    seed TEXT NOT NULL,
-    seed_commitment TEXT NOT NULL,
-    board INTEGER NOT NULL,
-    fixed TEXT NOT NULL DEFAULT '{}',
-    created_ms INTEGER NOT NULL,
-    state TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL,
-    name TEXT,
-    token_hash TEXT,
-    bot INTEGER NOT NULL,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS log (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seq INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    actor TEXT NOT NULL,
-    client_id INTEGER,
-    action TEXT NOT NULL,
-    time_ms INTEGER NOT NULL,
-    hash TEXT NOT NULL,
-    occupant TEXT,
-    reason TEXT,
-    PRIMARY KEY (table_id, seq)
-) WITHOUT ROWID;
-";
+/// The migrations, in order: entry `i` brings the schema to version `i + 1`, recorded in
+/// `schema_version` as on PostgreSQL (postgres.rs). Never edit one that has shipped; add the next.
+/// (Each list is its own store's history: PostgreSQL started with the columns of 2 and has
+/// leases, SQLite neither.)
+const MIGRATIONS: [&str; 3] = [
+    // 1: tables, their seats and their logs, as first shipped.
+    "CREATE TABLE tables (
+        id TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        ruleset TEXT NOT NULL,
+        options TEXT NOT NULL,
+        deal_algorithm TEXT NOT NULL,
+        seed TEXT NOT NULL,
+        seed_commitment TEXT NOT NULL,
+        board INTEGER NOT NULL,
+        fixed TEXT NOT NULL DEFAULT '{}',
+        created_ms INTEGER NOT NULL,
+        state TEXT NOT NULL
+    );
+    CREATE TABLE seats (
+        table_id TEXT NOT NULL REFERENCES tables(id),
+        seat INTEGER NOT NULL,
+        name TEXT,
+        token_hash TEXT,
+        bot INTEGER NOT NULL,
+        PRIMARY KEY (table_id, seat)
+    );
+    CREATE TABLE log (
+        table_id TEXT NOT NULL REFERENCES tables(id),
+        seq INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        actor TEXT NOT NULL,
+        client_id INTEGER,
+        action TEXT NOT NULL,
+        time_ms INTEGER NOT NULL,
+        hash TEXT NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    ) WITHOUT ROWID;",
+    // 2: who sent each action (its seat token's occupant) and a referee's stated reason.
+    "ALTER TABLE log ADD COLUMN occupant TEXT;
+    ALTER TABLE log ADD COLUMN reason TEXT;",
+    // 3: events (赛事) and their hash-chained logs (events.rs).
+    "CREATE TABLE events (
+        id TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        name TEXT NOT NULL,
+        seed TEXT NOT NULL,
+        seed_commitment TEXT NOT NULL,
+        pair_secret TEXT NOT NULL,
+        created_ms INTEGER NOT NULL,
+        finished INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE event_log (
+        event_id TEXT NOT NULL REFERENCES events(id),
+        seq INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        time_ms INTEGER NOT NULL,
+        hash TEXT NOT NULL,
+        PRIMARY KEY (event_id, seq)
+    ) WITHOUT ROWID;",
+];
 
-/// Columns added after the first schema, for databases made before them.
-const ADDED_COLUMNS: [(&str, &str, &str); 2] =
-    [("log", "occupant", "TEXT"), ("log", "reason", "TEXT")];
-
-pub(super) fn state_name(s: TableState) -> &'static str {
-    match s {
-        TableState::Waiting => "waiting",
-        TableState::Playing => "playing",
-        TableState::Over => "over",
-        TableState::Closed => "closed",
+/// Brings a database's schema up to date; the version it is at after. One transaction, begun
+/// `IMMEDIATE` so that it holds the write lock from the start: the events' connection opens the
+/// same file at the same moment and waits (`busy_timeout`) until this one has migrated, as a
+/// second PostgreSQL node waits for the advisory lock.
+fn migrate(conn: &mut rusqlite::Connection) -> Result<usize, StoreError> {
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    tx.execute_batch(
+        "CREATE TABLE IF NOT EXISTS schema_version (
+            version INTEGER NOT NULL,
+            applied_ms INTEGER NOT NULL
+        )",
+    )?;
+    let mut at = tx.query_row(
+        "SELECT COALESCE(MAX(version), 0) FROM schema_version",
+        [],
+        |r| r.get::<_, i64>(0),
+    )? as usize;
+    if at == 0 {
+        // Made before versions were recorded (or new): what is there says how far it got.
+        // Those versions are recorded as found (`applied_ms` 0), not run again.
+        at = unversioned_version(&tx)?;
+        for version in 1..=at {
+            tx.execute(
+                "INSERT INTO schema_version (version, applied_ms) VALUES (?1, 0)",
+                [version as i64],
+            )?;
+        }
     }
+    check_schema_version(at, MIGRATIONS.len())?;
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(at) {
+        tx.execute_batch(sql)?;
+        tx.execute(
+            "INSERT INTO schema_version (version, applied_ms) VALUES (?1, ?2)",
+            rusqlite::params![i as i64 + 1, now_ms() as i64],
+        )?;
+    }
+    tx.commit()?;
+    Ok(MIGRATIONS.len())
 }
 
-pub(super) fn parse_state(s: &str) -> TableState {
-    match s {
-        "waiting" => TableState::Waiting,
-        "playing" => TableState::Playing,
-        "over" => TableState::Over,
-        _ => TableState::Closed,
-    }
+/// The version of a database from before `schema_version`: how many of the migrations, in
+/// order, left their mark (the table or column each makes). Such a database was made by a paiju
+/// that ran the same statements without numbers: `CREATE TABLE IF NOT EXISTS` for 1 and 3 (3
+/// when the event service first opened it), and 2's columns added when missing.
+fn unversioned_version(conn: &rusqlite::Connection) -> Result<usize, StoreError> {
+    let table = |name: &str| -> Result<bool, StoreError> {
+        Ok(conn
+            .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1")?
+            .exists([name])?)
+    };
+    let column = |table: &str, name: &str| -> Result<bool, StoreError> {
+        Ok(conn
+            .prepare("SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2")?
+            .exists([table, name])?)
+    };
+    let marks = [
+        table("tables")?,
+        column("log", "occupant")?,
+        table("events")?,
+    ];
+    Ok(marks.iter().take_while(|&&made| made).count())
 }
 
 impl SqliteStore {
-    /// Opens (or creates) the database. `synchronous=FULL`: a commit is on disk before the
-    /// action is acknowledged, even across a power cut; group commit keeps that affordable.
+    /// Opens (or creates) the database and brings its schema up to date (`MIGRATIONS`).
+    /// `synchronous=FULL`: a commit is on disk before the action is acknowledged, even across a
+    /// power cut; group commit keeps that affordable.
     pub fn open(path: &std::path::Path) -> Result<SqliteStore, StoreError> {
-        let conn = rusqlite::Connection::open(path)?;
+        let mut conn = rusqlite::Connection::open(path)?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        conn.execute_batch(SCHEMA)?;
-        for (table, column, kind) in ADDED_COLUMNS {
-            let has: bool = conn
-                .prepare(&format!(
-                    "SELECT 1 FROM pragma_table_info('{table}') WHERE name = ?1"
-                ))?
-                .exists([column])?;
-            if !has {
-                conn.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {kind}"))?;
-            }
-        }
+        migrate(&mut conn)?;
         Ok(SqliteStore { conn })
     }
 
@@ -158,11 +215,16 @@ impl SqliteStore {
                         fixed: r.get(8)?,
                         created_ms: r.get::<_, i64>(9)? as u64,
                     },
-                    parse_state(&r.get::<_, String>(10)?),
+                    r.get::<_, String>(10)?,
                 ))
             })?
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(rows)
+        rows.into_iter()
+            .map(|(header, state)| {
+                let state = parse_state(&header.id, &state)?;
+                Ok((header, state))
+            })
+            .collect()
     }
 
     /// Every table's id (for `paiju verify`).

@@ -11,14 +11,7 @@ type Factory = Box<dyn Fn() -> Box<dyn Store>>;
 
 /// The backends, each with a fresh, empty store for the test `name`.
 fn backends(name: &str) -> Vec<(&'static str, Factory)> {
-    let dir = std::env::temp_dir().join(format!(
-        "paiju-store-{name}-{}-{}",
-        std::process::id(),
-        now_ms()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("t.db");
-    let _ = std::fs::remove_file(&path);
+    let path = sqlite_path("store", name);
     let url = postgres::test_database(name);
     vec![
         (
@@ -30,6 +23,19 @@ fn backends(name: &str) -> Vec<(&'static str, Factory)> {
             Box::new(move || Box::new(PostgresStore::open(&url, None).unwrap()) as Box<dyn Store>),
         ),
     ]
+}
+
+/// A SQLite file that does not exist yet, in a fresh folder for the test `name`.
+fn sqlite_path(kind: &str, name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "paiju-{kind}-{name}-{}-{}",
+        std::process::id(),
+        now_ms()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("t.db");
+    let _ = std::fs::remove_file(&path);
+    path
 }
 
 pub(crate) fn header(id: &str) -> TableHeader {
@@ -236,6 +242,324 @@ fn postgres_migrations_are_versioned_and_run_once() {
     assert!(err.0.contains("newer"), "{err}");
 }
 
+// --- SQLite's migrations and what it reads back ---------------------------------------------
+
+/// The tables, seats and log as paiju made them before its schema had versions: `CREATE TABLE
+/// IF NOT EXISTS` on every open, the log's `occupant` and `reason` added when missing. A frozen
+/// copy of what that code ran, not built from `MIGRATIONS`: an edit of a shipped migration must
+/// not pass by changing both sides.
+const UNVERSIONED_TABLES: &str = "
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    ruleset TEXT NOT NULL,
+    options TEXT NOT NULL,
+    deal_algorithm TEXT NOT NULL,
+    seed TEXT NOT NULL,
+    seed_commitment TEXT NOT NULL,
+    board INTEGER NOT NULL,
+    fixed TEXT NOT NULL DEFAULT '{}',
+    created_ms INTEGER NOT NULL,
+    state TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    name TEXT,
+    token_hash TEXT,
+    bot INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS log (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seq INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    actor TEXT NOT NULL,
+    client_id INTEGER,
+    action TEXT NOT NULL,
+    time_ms INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    PRIMARY KEY (table_id, seq)
+) WITHOUT ROWID;
+";
+const UNVERSIONED_COLUMNS: &str = "
+ALTER TABLE log ADD COLUMN occupant TEXT;
+ALTER TABLE log ADD COLUMN reason TEXT;
+";
+/// The event tables as the event service made them then (its `EVENT_SCHEMA`).
+const UNVERSIONED_EVENTS: &str = "
+CREATE TABLE IF NOT EXISTS events (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    name TEXT NOT NULL,
+    seed TEXT NOT NULL,
+    seed_commitment TEXT NOT NULL,
+    pair_secret TEXT NOT NULL,
+    created_ms INTEGER NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS event_log (
+    event_id TEXT NOT NULL REFERENCES events(id),
+    seq INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    time_ms INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    PRIMARY KEY (event_id, seq)
+) WITHOUT ROWID;
+";
+
+/// A table written row by row as the paiju of that layout wrote it (`occupant` and `reason`
+/// only when the log has those columns).
+fn insert_unversioned(conn: &rusqlite::Connection, t: &StoredTable, columns: bool) {
+    let h = &t.header;
+    conn.execute(
+        "INSERT INTO tables VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        rusqlite::params![
+            h.id,
+            h.game,
+            h.ruleset,
+            h.options,
+            h.deal_algorithm,
+            h.seed,
+            h.seed_commitment,
+            h.board as i64,
+            h.fixed,
+            h.created_ms as i64,
+            state_name(t.state)
+        ],
+    )
+    .unwrap();
+    for s in &t.seats {
+        conn.execute(
+            "INSERT INTO seats VALUES (?1, ?2, ?3, ?4, ?5)",
+            rusqlite::params![h.id, s.seat as i64, s.name, s.token_hash, s.bot as i64],
+        )
+        .unwrap();
+    }
+    for e in &t.log {
+        let row = rusqlite::params![
+            h.id,
+            e.seq as i64,
+            e.seat as i64,
+            e.actor.name(),
+            e.client_id.map(|i| i as i64),
+            e.action,
+            e.time_ms as i64,
+            e.hash
+        ];
+        if columns {
+            conn.execute(
+                "INSERT INTO log (table_id, seq, seat, actor, client_id, action, time_ms, hash,
+                                  occupant, reason)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                rusqlite::params_from_iter(
+                    row.iter()
+                        .copied()
+                        .chain([&e.occupant as &dyn rusqlite::ToSql, &e.reason]),
+                ),
+            )
+            .unwrap();
+        } else {
+            conn.execute(
+                "INSERT INTO log (table_id, seq, seat, actor, client_id, action, time_ms, hash)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                row,
+            )
+            .unwrap();
+        }
+    }
+}
+
+/// `schema_version` as (version, applied by these migrations rather than found).
+fn sqlite_versions(store: &SqliteStore) -> Vec<(i64, bool)> {
+    let mut st = store
+        .connection()
+        .prepare("SELECT version, applied_ms FROM schema_version ORDER BY version")
+        .unwrap();
+    st.query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? > 0)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+/// Every table's columns (name, type, not null, default, key), by table.
+fn sqlite_layout(conn: &rusqlite::Connection) -> Vec<(String, Vec<String>)> {
+    let names: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    names
+        .into_iter()
+        .map(|table| {
+            let columns = conn
+                .prepare(
+                    "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?1)",
+                )
+                .unwrap()
+                .query_map([&table], |r| {
+                    Ok(format!(
+                        "{} {} {} {:?} {}",
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, i64>(2)?,
+                        r.get::<_, Option<String>>(3)?,
+                        r.get::<_, i64>(4)?
+                    ))
+                })
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
+            (table, columns)
+        })
+        .collect()
+}
+
+/// Asserts that a database has the layout a new one gets from the migrations.
+fn assert_layout_is_the_migrations(store: &SqliteStore, name: &str) {
+    let fresh = SqliteStore::open(&sqlite_path("store", name)).unwrap();
+    assert_eq!(
+        sqlite_layout(store.connection()),
+        sqlite_layout(fresh.connection())
+    );
+}
+
+#[test]
+fn sqlite_migrations_are_versioned_and_run_once() {
+    let path = sqlite_path("store", "migrations");
+    let first = SqliteStore::open(&path).unwrap();
+    assert_eq!(sqlite_versions(&first), [(1, true), (2, true), (3, true)]);
+    drop(SqliteStore::open(&path).unwrap());
+    assert_eq!(sqlite_versions(&first), [(1, true), (2, true), (3, true)]);
+    // A database a newer paiju migrated is refused, not written to.
+    first
+        .connection()
+        .execute("INSERT INTO schema_version VALUES (4, 1)", [])
+        .unwrap();
+    let err = SqliteStore::open(&path).err().unwrap();
+    assert!(err.0.contains("version 4, newer"), "{err}");
+}
+
+#[test]
+fn a_sqlite_database_of_the_unversioned_layout_upgrades_without_loss() {
+    let path = sqlite_path("store", "unversioned");
+    let mut t = table("t1");
+    t.state = TableState::Playing;
+    t.log = chain(&t.header, 4);
+    let e = event_header("e1", 5);
+    let mut elog = event_entries(&event_genesis(&e), 1, 2);
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(UNVERSIONED_TABLES).unwrap();
+        conn.execute_batch(UNVERSIONED_COLUMNS).unwrap();
+        conn.execute_batch(UNVERSIONED_EVENTS).unwrap();
+        insert_unversioned(&conn, &t, true);
+        conn.execute(
+            "INSERT INTO events (id, game, name, seed, seed_commitment, pair_secret, created_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            rusqlite::params![
+                e.id,
+                e.game,
+                e.name,
+                e.seed,
+                e.seed_commitment,
+                e.pair_secret,
+                e.created_ms as i64
+            ],
+        )
+        .unwrap();
+        for x in &elog {
+            conn.execute(
+                "INSERT INTO event_log VALUES (?1, ?2, ?3, ?4, ?5)",
+                rusqlite::params![e.id, x.seq as i64, x.action, x.time_ms as i64, x.hash],
+            )
+            .unwrap();
+        }
+    }
+    let mut store = SqliteStore::open(&path).unwrap();
+    // Every version was there already: found, none run again; the layout is the migrations'.
+    assert_eq!(
+        sqlite_versions(&store),
+        [(1, false), (2, false), (3, false)]
+    );
+    assert_layout_is_the_migrations(&store, "unversioned_fresh");
+    let back = store.table("t1").unwrap().unwrap();
+    assert_eq!(
+        (&back.header, back.state, &back.seats, &back.log),
+        (&t.header, t.state, &t.seats, &t.log)
+    );
+    assert_eq!(verify(&back.header, &back.log), Ok(()));
+    assert_eq!(store.open_tables().unwrap().len(), 1);
+    let events = store.events().unwrap();
+    assert_eq!(events.len(), 1);
+    assert_eq!((&events[0].header, &events[0].log), (&e, &elog));
+    // And it is writable in its new version.
+    elog.extend(event_entries(&elog[1].hash, 3, 3));
+    store.append_event("e1", &elog[2]).unwrap();
+    let more = entries(&t.log[3].hash, 5, 5, "");
+    store.append(&[("t1".into(), more[0].clone())]).unwrap();
+    assert_eq!(store.table("t1").unwrap().unwrap().log.len(), 5);
+}
+
+#[test]
+fn a_sqlite_database_from_before_the_logs_occupant_gets_it_and_the_events() {
+    let path = sqlite_path("store", "first_layout");
+    let mut t = table("t1");
+    // Entries of that time: no occupant, no reason (both hashed only when present).
+    let mut prev = genesis(&t.header);
+    t.log = chain(&t.header, 3)
+        .into_iter()
+        .map(|mut e| {
+            e.occupant = None;
+            e.reason = None;
+            e.hash = entry_hash(&prev, &e);
+            prev = e.hash.clone();
+            e
+        })
+        .collect();
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(UNVERSIONED_TABLES).unwrap();
+        insert_unversioned(&conn, &t, false);
+    }
+    let mut store = SqliteStore::open(&path).unwrap();
+    assert_eq!(sqlite_versions(&store), [(1, false), (2, true), (3, true)]);
+    assert_layout_is_the_migrations(&store, "first_layout_fresh");
+    let back = store.table("t1").unwrap().unwrap();
+    assert_eq!(
+        (&back.header, &back.seats, &back.log),
+        (&t.header, &t.seats, &t.log)
+    );
+    assert_eq!(verify(&back.header, &back.log), Ok(()));
+    assert!(store.events().unwrap().is_empty());
+}
+
+#[test]
+fn an_unknown_stored_state_is_an_error_naming_it() {
+    let mut sqlite = SqliteStore::open(&sqlite_path("store", "unknown_state")).unwrap();
+    sqlite.create_table(&table("t1")).unwrap();
+    sqlite
+        .connection()
+        .execute("UPDATE tables SET state = 'paused'", [])
+        .unwrap();
+    let mut pg = PostgresStore::open(&postgres::test_database("unknown_state"), None).unwrap();
+    pg.create_table(&table("t1")).unwrap();
+    pg.execute("UPDATE tables SET state = 'paused'").unwrap();
+    let stores: [(&str, &mut dyn Store); 2] = [("sqlite", &mut sqlite), ("postgres", &mut pg)];
+    for (backend, store) in stores {
+        // Read as closed, the table would never be rebuilt, and nobody would know why.
+        for err in [store.table("t1").err(), store.open_tables().err()] {
+            let err = err.unwrap_or_else(|| panic!("{backend}: read as a known state"));
+            assert!(
+                err.0.contains("table t1") && err.0.contains("\"paused\""),
+                "{backend}: {err}"
+            );
+        }
+    }
+}
+
 fn node(id: &str) -> Node {
     Node {
         id: id.into(),
@@ -377,14 +701,7 @@ type EventFactory = Box<dyn Fn() -> Box<dyn EventStore>>;
 
 /// The backends of [`EventStore`], each with a fresh, empty database for the test `name`.
 fn event_backends(name: &str) -> Vec<(&'static str, EventFactory)> {
-    let dir = std::env::temp_dir().join(format!(
-        "paiju-events-{name}-{}-{}",
-        std::process::id(),
-        now_ms()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("e.db");
-    let _ = std::fs::remove_file(&path);
+    let path = sqlite_path("events", name);
     let url = postgres::test_database(name);
     vec![
         (

@@ -265,7 +265,7 @@ fn decide<G: TableGame>(
 }
 
 /// A person's seat's 托管 player, made from the table's log: shown the seat's view of the deal
-/// and then after each entry up to `seq`, as [`super::replay::spawn`] shows a rebuilt table's
+/// and then after each entry up to `seq`, as [`super::spawn`] shows a rebuilt table's
 /// players. If the log cannot be read or replayed (a store failure; never otherwise: the
 /// table itself was built from it), a player that knows only what it is shown from now on.
 fn made<G: TableGame>(

@@ -11,13 +11,16 @@
 //! been connected for a while.
 //!
 //! One concern a file: [`handle`] (the way in: `TableHandle`, the commands, who a connection
-//! is), [`replay`] (building a table from its log, at start and after a failure; supervising the
-//! actor), `seats` (joining, leaving, attaching, presence, the summary), `acting` (the path of
-//! an action: who may act, ids, questions, stale decisions, commit; clocks and bots), `fanout`
-//! (per-viewer frames into bounded queues), `review` (the referee stops the clocks while they
-//! look into something), `computer` (the computer players: one per computer seat, fed every
-//! view, and one for a person's seat once it needs 托管, made from the log; deciding off the
-//! actor). This file holds the table's state and its loop.
+//! is), [`replay`] (a table's engine from its header and log), `supervise` (starting the actor
+//! from what is stored, at start and after a failure; supervising it), `seats` (joining,
+//! leaving, attaching, presence, the summary), `acting` (the path of an action: who may act,
+//! questions, stale decisions, commit; clocks and bots), `ids` (what each recent action id was
+//! told), `fanout` (per-viewer frames into bounded queues), `review` (the referee stops the
+//! clocks while they look into something), `computer` (the computer players: one per computer
+//! seat, fed every view, and one for a person's seat once it needs 托管, made from the log;
+//! deciding off the actor). This file holds the table's state and its loop; the files that
+//! work on that state (`impl Table` in acting, seats, fanout, review, supervise) use it, and it
+//! uses none of them (the module-graph test keeps arrows one way).
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -42,18 +45,19 @@ mod computer;
 mod fanout;
 mod game;
 pub mod handle;
+mod ids;
 pub mod replay;
 mod review;
 mod seats;
+mod supervise;
 
-use acting::{IdCache, Told};
 pub use computer::{expert_time, THINK, THINK_FLOOR};
 pub use game::{DealFixed, TableGame};
 pub(crate) use handle::Command;
 pub use handle::{seed_in_use, Act, CloseWith, Outlet, TableHandle, Who};
-pub use replay::spawn;
-use replay::Ending;
+use ids::{IdCache, Told, REFEREE_KEY};
 pub use seats::BOT_NAME_PREFIX;
+pub use supervise::spawn;
 
 /// What every table needs from the server, fixed at start-up.
 #[derive(Clone, Debug)]
@@ -122,13 +126,6 @@ struct Subscriber {
     quiet: bool,
 }
 
-/// Who sent an action id, for the id caches: the referee, or a seat token's holder
-/// ([`store::occupant`]). Keyed by occupancy, not seat: a stranger who takes a seat someone left
-/// and reuses an id is not answered with the previous occupant's ack.
-const REFEREE_KEY: &str = "referee";
-/// Accepted and refused ids remembered per table. A resend older than this is still never
-/// applied twice: it carries the seq it was decided on, which is then stale.
-const ID_CACHE: usize = 256;
 /// Entries kept in memory for catching up reconnecting clients; a client further behind (or
 /// further than its outbound queue holds) gets a snapshot instead (lila-ws's short history).
 const HISTORY: usize = 48;
@@ -173,13 +170,42 @@ struct Table<G: TableGame> {
     /// trusted, so the actor stops; a restart rebuilds the table from its log.
     broken: bool,
     /// The referee has the table under review: no clock runs, bots wait, players cannot act.
-    review: Option<review::UnderReview>,
+    review: Option<UnderReview>,
     deps: TableDeps,
     summary: watch::Sender<TableSummary>,
     /// The finished board's result once play is over ([`TableGame::result`]), published when
     /// it changes (a ruling after the last trick changes it again): a competition's runner
     /// awaits it rather than reading the log.
     result: watch::Sender<Option<tournament::competition::TableResult>>,
+}
+
+/// A table under review (review.rs).
+pub(super) struct UnderReview {
+    /// The referee's words, shown to everyone.
+    reason: String,
+    /// When the review began: the game's own time is moved on by what it lasted.
+    since: Instant,
+    /// The move clock as it stood when it was stopped.
+    stopped: Option<Stopped>,
+}
+
+/// A stopped move clock.
+#[derive(Clone, Copy)]
+struct Stopped {
+    /// The seq the clock was running for (the move it timed).
+    seq: u64,
+    /// What was left of it.
+    left: Duration,
+    /// Its whole allowance.
+    limit: Duration,
+}
+
+/// How an actor's loop ended: what its supervisor (supervise.rs) does next.
+pub(super) enum Ending {
+    /// Closed or stopped: it leaves the registry.
+    Done,
+    /// A write failed: it is rebuilt from its log.
+    Broken,
 }
 
 fn far_future() -> Instant {

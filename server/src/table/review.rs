@@ -13,27 +13,6 @@ use super::*;
 use crate::clock::MoveClock;
 use protocol::ReasonFault;
 
-/// A table under review.
-pub(super) struct UnderReview {
-    /// The referee's words, shown to everyone.
-    reason: String,
-    /// When the review began: the game's own time is moved on by what it lasted.
-    since: Instant,
-    /// The move clock as it stood when it was stopped.
-    stopped: Option<Stopped>,
-}
-
-/// A stopped move clock.
-#[derive(Clone, Copy)]
-struct Stopped {
-    /// The seq the clock was running for (the move it timed).
-    seq: u64,
-    /// What was left of it.
-    left: Duration,
-    /// Its whole allowance.
-    limit: Duration,
-}
-
 impl<G: TableGame> Table<G> {
     /// `review` from a connection: only the referee may; `on` needs a reason.
     pub(super) fn review(&mut self, conn: u64, on: bool, reason: Option<String>) {

@@ -319,8 +319,9 @@ impl<G: TableGame> Table<G> {
     }
 
     /// The seed may be shown once this table is over and no other open table deals from it
-    /// (tables of one tournament share a seed and play other boards of it). [`Lobby`]
-    /// (crate::lobby::Lobby) checks again when it lists tables, as other tables end later.
+    /// (tables of one tournament share a seed and play other boards of it). The
+    /// [`Lobby`](crate::lobby::Lobby) checks again when it lists tables, as other tables end
+    /// later.
     pub(super) fn seed_public(&self) -> bool {
         self.state == TableState::Over
             && !self.sealed()

@@ -1,10 +1,15 @@
 //! Each entry of an 80分 pairs log checked against the state and applied: one function an
 //! action. A refusal changes nothing (every check comes before the first write).
 
-use super::*;
+use super::action::{DeductionKind, DuplicateAction};
+use super::state::{Adjusted, Confirms, Deducted, Duplicate, Played, RoundClock, BOARD_MINUTES};
+use crate::competition::text::optional;
 use crate::competition::text::reason as reason_text;
 use crate::competition::text::MAX_REASON;
+use crate::competition::{Error, Field};
 use crate::matchpoints::Artificial;
+use crate::score::ArtificialScores;
+use crate::seat::Direction;
 
 pub(super) fn apply(d: &mut Duplicate, seq: u64, action: &DuplicateAction) -> Result<(), Error> {
     if d.common.finished() {

@@ -3,20 +3,15 @@
 //! 弃权): every board of its table without a played result gets A− for it and A+ for its
 //! opponents (A− too if they were ruled late as well).
 
-use super::*;
+use super::state::{Adjusted, Duplicate, RoundClock};
 use crate::competition::text::reason as reason_text;
+use crate::competition::Error;
 use crate::matchpoints::Artificial;
+use crate::score::ArtificialScores;
+use crate::seat::Direction;
 
 /// How late a pair may sit down: more than 10 minutes forfeits the round.
 pub const LATE_MS: u64 = 10 * 60 * 1000;
-
-/// A round's clock: when it started, from the `start_round` entry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RoundClock {
-    pub started_ms: u64,
-    /// The start plus `boards_per_round` × `board_minutes` (每副牌比赛时间12分钟).
-    pub deadline_ms: u64,
-}
 
 impl Duplicate {
     /// The round's clock, if its start was logged with a time.

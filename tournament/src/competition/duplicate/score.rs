@@ -2,8 +2,11 @@
 //! library's input (`tournament::score`); out come every board's match points and the two
 //! rankings (NS and EW apart, 双冠军).
 
-use super::*;
+use super::state::{declarer_of, Duplicate, Play};
+use crate::competition::Error;
+use crate::movement::TableRound;
 use crate::score::{Deduction, PairId, PairRef, Pairs, ResultIn, ScoreInput, ScoreOutput};
+use crate::seat::Direction;
 
 impl Duplicate {
     /// The results of rounds `1..=upto` as the scoring library reads them.

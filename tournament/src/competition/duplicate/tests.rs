@@ -2,9 +2,10 @@
 //! lateness, the early finish, and the replay.
 
 use super::*;
-use crate::competition::{Competition, Refused};
+use crate::competition::{Competition, Entry, Error, Refused, Spec, TableResult};
 use crate::matchpoints::Artificial;
 use crate::movement::Variant;
+use crate::seat::{Direction, Seat};
 use rules::Explain;
 
 /// An artificial score by its printed name.

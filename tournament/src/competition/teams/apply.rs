@@ -1,8 +1,12 @@
 //! Each entry of a 够级 log checked against the state and applied: one function an action. A
 //! refusal changes nothing (every check comes before the first write).
 
-use super::*;
+use super::action::{Drawn, TeamsAction};
+use super::stage::{Lot, RoundKind, Stage, MAX_EXTRA_GAMES};
+use super::state::{Teams, MIN_TEAMS};
+use crate::competition::text::optional;
 use crate::competition::text::{reason as reason_text, MAX_REASON};
+use crate::competition::{Error, Field};
 use crate::gouji::{advance, GameRecord, TeamDeduction};
 
 pub(super) fn apply(t: &mut Teams, seq: u64, action: &TeamsAction) -> Result<(), Error> {

@@ -2,7 +2,7 @@
 //! fewer 大落, extra games), then the teams still in, then the teams knocked out, latest round
 //! first (each by the points of the match it lost).
 
-use super::*;
+use super::state::Teams;
 use crate::gouji::{Placing, TieBreak};
 
 /// Where a team is in the competition.

@@ -2,8 +2,10 @@
 //! final with its rotation and extra games, rulings, the captains' signatures, the checks.
 
 use super::*;
-use crate::competition::Refused;
+use crate::competition::{Competition, Entry, Error, Refused, Spec, TableResult};
 use crate::gouji::GameRecord;
+use crate::gouji::Side;
+use rules::deal::Seed;
 
 fn entries(n: usize) -> Vec<Entry> {
     (1..=n)

@@ -1,0 +1,734 @@
+//! Events (赛事), plain JSON over HTTP: 80分 duplicate pairs and 够级 teams, run by a director
+//! (docs/tournaments.md). The director creates an event ([`CreateEvent`]) and registers its
+//! entries ([`RegisterEntries`]); everyone reads it ([`EventView`], [`EventBrief`]); a pair or
+//! team sits down by its token ([`EventJoin`]), sees itself ([`PairStatus`], [`TeamStatus`]) and
+//! confirms its results ([`ConfirmResults`], [`GameConfirm`]); the director rules on them
+//! ([`AdjustResult`], [`DeductionIn`], [`GameAdjustIn`], …).
+
+use serde::{Deserialize, Serialize};
+
+use crate::lobby::{SeatIndex, TableState};
+
+/// How the EW pairs and the boards move round the tables (米切尔移位): odd table counts take
+/// `plain`, even ones `skip` or `relay` (the director chooses).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MovementKind {
+    #[default]
+    Plain,
+    Skip,
+    Relay,
+}
+
+/// One entry (a pair of players) as the director registers it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EntryIn {
+    /// The two players' names (North or East first, then South or West).
+    pub names: Vec<String>,
+    /// The unit they play for (单位), printed on the cards and results.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub organisation: Option<String>,
+    /// A practice pair: bots play its seats (so four friends can rehearse a whole session).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
+    /// 够级: the team's name (e.g. 「山亭1队」); `{organisation}{k}队`, else `第{n}队`, when
+    /// absent. 80分 pairs have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team: Option<String>,
+}
+
+/// `POST /api/events` (director): a new event. The event seed is drawn by the server; only its
+/// SHA-256 commitment is published until the director reveals it after the last board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateEvent {
+    /// `"shengji"`: 80分 duplicate pairs (计副制米切尔); `"gouji"`: 够级 teams (group knockout of
+    /// six-game matches, then the final of six teams on three tables).
+    pub game: String,
+    /// The event's name (1–60 characters), e.g. 「第九届老年人智力运动会 80分」.
+    pub name: String,
+    /// 80分: tables in play, one NS and one EW pair each. 够级: not used (0).
+    #[serde(default)]
+    pub tables: u32,
+    /// 80分 only.
+    #[serde(default)]
+    pub rounds: u32,
+    /// 80分 only.
+    #[serde(default)]
+    pub boards_per_round: u32,
+    #[serde(default)]
+    pub movement: MovementKind,
+    /// The game's ruleset; its default when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruleset: Option<String>,
+    /// 定级 for every board (`"2"` … `"A"`); drawn per board from the seed when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
+    /// 定主 for every board (`"S"`, `"H"`, `"D"`, `"C"`, `"NT"`); drawn when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trump: Option<String>,
+    /// Minutes allowed a board (每副牌比赛时间12分钟), printed on the movement card. The tables'
+    /// own move clocks are the ruleset's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board_minutes: Option<u32>,
+    /// The pairs, NS 1…T then EW 1…T (2 × `tables` entries); 够级: the teams (three names each),
+    /// at least six. May also be registered later (`POST /api/events/{id}/entries`), until round
+    /// 1 starts.
+    #[serde(default)]
+    pub entries: Vec<EntryIn>,
+    /// 够级: groups of the draw (小组: 甲, 乙, …); when absent 2, or the most teams one
+    /// organisation has if that is more.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub groups: Option<u32>,
+    /// 够级: games of the final (a multiple of 3: in three games every A team meets every B
+    /// team once); 3 when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_games: Option<u32>,
+}
+
+/// `POST /api/events/{id}/entries` (director): registers (or re-registers, before round 1)
+/// every pair. Fresh pair tokens are made each time.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegisterEntries {
+    pub entries: Vec<EntryIn>,
+}
+
+/// A pair as everyone may see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairInfo {
+    /// `"NS"` or `"EW"`.
+    pub direction: String,
+    /// The pair's number in its direction (NS n starts at table n, so does EW n).
+    pub number: u32,
+    pub names: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub organisation: Option<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
+}
+
+/// A pair's seating card: the pair and its token (none for a bot pair). Given to the director
+/// only (`GET /api/events/{id}/cards`, and the answer to registering).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairCard {
+    #[serde(flatten)]
+    pub pair: PairInfo,
+    /// 12 characters without look-alikes, written `xxxx-xxxx-xxxx`; dashes and case are
+    /// ignored when typed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+}
+
+/// The director's printable material: every pair's card and every table's movement card.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventCards {
+    pub pairs: Vec<PairCard>,
+    /// `tournament::movement_card` per table: plain text for a fixed-width font.
+    pub tables: Vec<TableCard>,
+    /// 够级: every team's card with its token (none for a bot team).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub teams: Vec<TeamCard>,
+}
+
+/// A 够级 team's card: the team and its token (the director's only).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TeamCard {
+    #[serde(flatten)]
+    pub team: TeamInfo,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableCard {
+    pub table: u32,
+    pub card: String,
+}
+
+/// Where an event is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventState {
+    /// Created; pairs registering; no round started.
+    Registering,
+    /// A round is being played or the next one waits for the director.
+    Running,
+    /// Every round closed and the seed revealed: results are final.
+    Finished,
+}
+
+/// One board's result at one table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardResult {
+    /// The board's declarer seat (定庄): `"N"`, `"E"`, `"S"`, `"W"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declarer: Option<String>,
+    /// Defenders' points (闲家得分), penalties included.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defenders: Option<i32>,
+    /// Artificial scores (`"A"`, `"A+"`, `"A-"`) per side, instead of points.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub artificial: Option<ArtificialPair>,
+    /// Set by the director (an adjusted or artificial result), not taken from the table.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub adjusted: bool,
+}
+
+/// Artificial scores of the two sides of a table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArtificialPair {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ns: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ew: Option<String>,
+}
+
+/// One board of one table in one round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventBoard {
+    pub board: u32,
+    /// The table (牌桌) dealing it, once opened.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table_id: Option<String>,
+    /// That table's state now (from the lobby); absent once it has closed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<TableState>,
+    /// That table's seq now (how far play has gone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<u64>,
+    /// Shown to the director, and to everyone once the event is finished.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<BoardResult>,
+    /// The board has a result (from its table or the director).
+    pub done: bool,
+}
+
+/// One table of a round: who meets whom on which boards, and the pairs' confirmations.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventTable {
+    pub table: u32,
+    /// The NS pair; `null` where it is the phantom of a half table (the EW pair sits out).
+    pub ns: Option<u32>,
+    /// The EW pair; `null` where it is the phantom of a half table (the NS pair sits out).
+    pub ew: Option<u32>,
+    pub boards: Vec<EventBoard>,
+    /// NS recorded (confirmed) the results; a bot pair always has.
+    pub ns_confirmed: bool,
+    /// EW checked (confirmed) them.
+    pub ew_confirmed: bool,
+    /// A pair disputes the results and has called the referee: its note.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dispute: Option<String>,
+    /// When NS were both seated at the table this round (server time, ms since the epoch).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ns_seated_ms: Option<u64>,
+    /// When EW were both seated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ew_seated_ms: Option<u64>,
+    /// The directions (`"NS"`, `"EW"`) that the director ruled forfeit this round for
+    /// lateness (迟到超过10分钟，判违规方该轮弃权).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub forfeits: Vec<String>,
+}
+
+/// One round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventRound {
+    pub round: u32,
+    /// `"waiting"` (not started), `"playing"`, `"closed"`.
+    pub state: String,
+    pub tables: Vec<EventTable>,
+    /// Relay movements: the boards resting on the bye stand this round.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bye_stand: Option<Vec<u32>>,
+}
+
+/// `GET /api/events/{id}`: the event as everyone may see it (results only to the director
+/// until it is finished).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventView {
+    pub id: String,
+    pub name: String,
+    pub game: String,
+    pub ruleset: String,
+    pub tables: u32,
+    pub rounds: u32,
+    pub boards_per_round: u32,
+    pub movement: MovementKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trump: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board_minutes: Option<u32>,
+    pub state: EventState,
+    /// The last round started (0: none yet).
+    pub round: u32,
+    /// The last round closed.
+    pub closed: u32,
+    /// When the round being played (or the last one) started: server time, ms since the epoch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round_started_ms: Option<u64>,
+    /// When its time is up: the start plus `boards_per_round` × `board_minutes` (12 when
+    /// absent). Nothing happens by itself then: the director rules on unplayed boards.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round_deadline_ms: Option<u64>,
+    /// The server's clock when this view was made, so a page counts down from the server's
+    /// time, not its own.
+    pub now_ms: u64,
+    /// The event was finished before its planned rounds were all played (`rounds` stays the
+    /// plan; `closed` is how many were).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub finished_early: bool,
+    /// SHA-256 of the event seed, published at creation.
+    pub seed_commitment: String,
+    pub deal_algorithm: String,
+    /// The seed, once revealed: anyone can re-deal every board (`paiju deal`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<String>,
+    pub pairs: Vec<PairInfo>,
+    pub schedule: Vec<EventRound>,
+    /// Entries in the event's log (the hash chain's length).
+    pub log_len: u64,
+    /// The hash of the log's last entry.
+    pub head_hash: String,
+    /// 够级 events: the teams, the draw and every match and game (`pairs` and `schedule` are
+    /// empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gouji: Option<GoujiView>,
+}
+
+/// A 够级 team as everyone may see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TeamInfo {
+    /// In the order registered, from 1.
+    pub number: u32,
+    /// The team's name, unique in the event (the draw and the results name teams by it).
+    pub name: String,
+    /// The three players, seats 1, 2, 3 of the team's side.
+    pub names: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub organisation: Option<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
+}
+
+/// A 够级 event: teams, draw, stages.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GoujiView {
+    pub teams: Vec<TeamInfo>,
+    /// The groups as drawn at round 1 (小组, no two teams of one organisation in a group).
+    pub groups: Vec<GoujiGroup>,
+    /// Games of the final.
+    pub final_games: u32,
+    /// One per round started: knockout rounds, then the final.
+    pub stages: Vec<GoujiStage>,
+    /// What the next round will be: `"knockout"` or `"final"`; absent once the final is drawn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GoujiGroup {
+    pub name: String,
+    pub teams: Vec<String>,
+}
+
+/// One round of a 够级 event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GoujiStage {
+    pub round: u32,
+    /// `"knockout"` or `"final"`.
+    pub kind: String,
+    /// `"drawing"`, `"playing"`, `"closed"`.
+    pub state: String,
+    /// Knockout: the matches (table n is match n).
+    pub matches: Vec<GoujiMatch>,
+    /// Knockout: the teams with a bye (轮空).
+    pub byes: Vec<String>,
+    /// The final: groups A and B, in their starting table order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_groups: Option<GoujiFinalGroups>,
+    /// Every game of the round opened so far or to come (a match's games in order; the
+    /// final's games table by table), with who sits A and B.
+    pub games: Vec<GoujiGame>,
+    /// Team deductions (扣该队4分) made in this round.
+    pub deductions: Vec<TeamDeductionLine>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GoujiFinalGroups {
+    pub a: Vec<String>,
+    pub b: Vec<String>,
+}
+
+/// A knockout match: six games at one table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GoujiMatch {
+    pub table: u32,
+    pub group: String,
+    /// The team in seats A1…A3 (A1 leads every game).
+    pub a: String,
+    pub b: String,
+    /// Games with a result (extra games not counted).
+    pub played: u32,
+    /// Totals so far, deductions off (director, or once final).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<[i32; 2]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner: Option<String>,
+    /// Six games in and level on points, 头科 and 大落: an extra game is played.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub extra_game_needed: bool,
+    /// Its extra games are all played and it is still level: the director draws lots
+    /// (`POST /api/events/{id}/lot`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lot_needed: bool,
+    /// Decided by the director's lot: the reason (director, or once final).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lot: Option<String>,
+}
+
+/// One game at one table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GoujiGame {
+    pub table: u32,
+    /// From 1 in its match (or the final); an extra game follows the scheduled ones.
+    pub game: u32,
+    /// The deal: `paiju deal --game gouji --seed … --board {deal}` once the seed is revealed.
+    pub deal: u32,
+    pub a: String,
+    pub b: String,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub extra: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<TableState>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<u64>,
+    /// Director, or once final.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<GoujiGameResult>,
+    /// The director's reason, where the result is the director's ruling rather than the table's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjusted: Option<String>,
+    /// Each team's captain's word on the result (director, or once final).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub confirms: Vec<GameConfirm>,
+    pub done: bool,
+}
+
+/// A team captain's word on a game's result: agreed, or disputed with a note.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameConfirm {
+    pub team: String,
+    pub agree: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A game's result as the engine scored it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GoujiGameResult {
+    /// Team A's points, then B's.
+    pub a: i32,
+    pub b: i32,
+    /// The side that took 头科 (`"a"`, `"b"`), none after a forfeit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first: Option<String>,
+    /// The side of every 大落.
+    pub last: Vec<String>,
+}
+
+/// A team deduction as logged.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TeamDeductionLine {
+    pub round: u32,
+    pub team: String,
+    pub points: i32,
+    pub reason: String,
+}
+
+/// `POST /api/events/{id}/team-deductions` (director, 够级): 扣该队4分, in the round being played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TeamDeductionIn {
+    /// The team's number.
+    pub team: u32,
+    /// 4 when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<i32>,
+    pub reason: String,
+}
+
+/// `POST /api/events/{id}/games/adjust` (director, 够级): the director's ruling on a finished
+/// game of the round being played. Its result is replaced by `result` and marked adjusted.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameAdjustIn {
+    pub table: u32,
+    pub game: u32,
+    pub result: GoujiGameResult,
+    pub reason: String,
+}
+
+/// `POST /api/events/{id}/lot` (director, 够级): the lot drawn in person for a knockout match
+/// still level after its extra games; `winner` is a team of that match, by name or number.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LotIn {
+    pub table: u32,
+    pub winner: String,
+    pub reason: String,
+}
+
+/// `GET /api/events`: one line per event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventBrief {
+    pub id: String,
+    pub name: String,
+    pub game: String,
+    pub state: EventState,
+    pub round: u32,
+    pub rounds: u32,
+}
+
+/// `POST /api/events/{id}/join`: a player of a pair sits down at the pair's current board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventJoin {
+    /// The pair token from the seating card.
+    pub token: String,
+    /// One of the pair's two seats (NS: 0 or 2; EW: 1 or 3); the first free one when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<SeatIndex>,
+    /// Display name; the registered name for that seat when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// The answer to [`EventJoin`]: a seat at a table, as [`Joined`](crate::Joined), and where it is in the event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventJoined {
+    pub table: String,
+    pub seat: SeatIndex,
+    /// The seat token (asking again with the pair token gives the same one).
+    pub token: String,
+    pub round: u32,
+    /// The event's table number (桌号).
+    pub table_no: u32,
+    pub board: u32,
+}
+
+/// `POST /api/events/{id}/pair` and `/confirm`: a pair's own view, by its token.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PairToken {
+    pub token: String,
+}
+
+/// `POST /api/events/{id}/confirm`: at the end of a round NS record and EW check the board
+/// results of their table (随牌记录卡); a pair that disputes them calls the referee.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfirmResults {
+    pub token: String,
+    /// `true`: the results are right; `false`: disputed (a `note` is required).
+    pub agree: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A pair's view of itself: where it plays now and its own results this round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairStatus {
+    #[serde(flatten)]
+    pub pair: PairInfo,
+    pub event: String,
+    /// The round it plays or last played (0: none started).
+    pub round: u32,
+    /// Its table in that round and the boards there, with results (its own: it played them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<EventTable>,
+    /// Its tables of the earlier rounds, with its results there, oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier: Vec<PairRound>,
+    /// 够级 (a team token; `direction` is `"team"`): the team's own match this round.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team: Option<TeamStatus>,
+}
+
+/// A 够级 team's own view of the round it plays (or last played): its match, its games with
+/// their results (its own: it played them), its totals. Never another match's results before
+/// the public sees them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TeamStatus {
+    pub name: String,
+    /// `"waiting"` (no round drawn yet), `"knockout"`, `"final"`, `"bye"` (轮空 this round),
+    /// `"out"` (lost a knockout match).
+    pub stage: String,
+    /// The round `stage` is about (0: none yet).
+    pub round: u32,
+    /// Knockout: the team it plays.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opponent: Option<String>,
+    /// The final: the team's group, `"A"` or `"B"`, and both groups in starting table order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_group: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_groups: Option<GoujiFinalGroups>,
+    /// Its games of the round in order: the scheduled ones (played or to come: the final's
+    /// rotation) and the extra games opened so far.
+    pub games: Vec<TeamGame>,
+    /// Totals over its games of the round with deductions off: itself first, then (knockout)
+    /// its opponent.
+    pub totals: Vec<TeamTotal>,
+    /// Knockout: the match's winner, once decided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner: Option<String>,
+    /// Knockout: decided by the director's lot, the reason.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lot: Option<String>,
+    /// `"out"`: the round it lost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub out_round: Option<u32>,
+    /// The knockout matches it played (and won) before this round, oldest first, each as above
+    /// (their own `earlier` empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier: Vec<TeamStatus>,
+}
+
+/// One game of a team, from its side of the table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TeamGame {
+    pub table: u32,
+    pub game: u32,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub extra: bool,
+    /// `"a"` (seats A1–A3: 0, 2, 4) or `"b"` (B1–B3: 1, 3, 5).
+    pub side: String,
+    pub opponent: String,
+    pub done: bool,
+    /// The game it is to play now (its table is open or opening): where 「入座打牌」 seats it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub now: bool,
+    /// Once finished: the game's result (A's points, B's, 头科, 大落 by side).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<GoujiGameResult>,
+    /// The director's ruling on it, the reason.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjusted: Option<String>,
+    /// The team's own word on the result once finished: `"agreed"`, `"disputed"` or absent (not
+    /// signed yet; a ruling asks again).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signed: Option<String>,
+}
+
+/// A team's totals over its games of a round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TeamTotal {
+    pub team: String,
+    /// Points with deductions off.
+    pub points: i32,
+    pub firsts: u32,
+    pub lasts: u32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub deducted: i32,
+}
+
+fn is_zero(x: &i32) -> bool {
+    *x == 0
+}
+
+/// One earlier round of a pair: its table there.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairRound {
+    pub round: u32,
+    pub table: EventTable,
+}
+
+/// `POST /api/events/{id}/adjust` (director): an adjusted (assigned points) or artificial
+/// result for one board of one table, replacing the table's.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdjustResult {
+    pub round: u32,
+    pub table: u32,
+    pub board: u32,
+    /// Assigned defenders' points (a multiple of 5), e.g. 120 for 判违规方负.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defenders: Option<i32>,
+    /// Or artificial scores: `A` 50 %, `A+` 60 %, `A-` 40 % of the top.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub artificial: Option<ArtificialPair>,
+    pub reason: String,
+}
+
+/// `POST /api/events/{id}/deductions` (director): 0.5 比赛分 off a pair's total.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeductionIn {
+    /// `"NS"` or `"EW"`.
+    pub direction: String,
+    pub pair: u32,
+    /// Match points off: 0.5 when absent; a positive multiple of 0.5.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mp: Option<f64>,
+    pub reason: String,
+    /// What the offence was; `signalling` (传递非法信息): the pair's second one disqualifies it
+    /// in the same step (累计二次以上传递非法信息的，取消违规方比赛资格).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<DeductionKind>,
+}
+
+/// The kind of offence a deduction is for, where it matters to what follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeductionKind {
+    /// 传递非法信息 (illegal signalling): twice disqualifies.
+    Signalling,
+}
+
+/// `POST /api/events/{id}/forfeit` (director): a pair more than 10 minutes late forfeits the
+/// round (比赛一方迟到超过10分钟，判违规方该轮弃权).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ForfeitIn {
+    /// `"NS"` or `"EW"`.
+    pub direction: String,
+    pub pair: u32,
+    pub reason: String,
+}
+
+/// `POST /api/events/{id}/reveal` (director): the body is optional.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RevealSeed {
+    /// Finish after fewer rounds than planned (every round started is closed).
+    #[serde(default)]
+    pub early: bool,
+}
+
+/// `POST /api/events/{id}/disqualify` (director): the pair plays no more boards, its finished
+/// results stand in everyone else's scores, its place is filled by the pairs below it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DisqualifyIn {
+    /// `"NS"` or `"EW"`.
+    pub direction: String,
+    pub pair: u32,
+    pub reason: String,
+}
+
+/// `POST /api/events/{id}/rounds/{r}/close` (director).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CloseRound {
+    /// Close although a pair has not confirmed, or disputes (the director has ruled).
+    #[serde(default)]
+    pub force: bool,
+}
