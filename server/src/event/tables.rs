@@ -113,9 +113,9 @@ async fn elsewhere<T>(lobby: &Lobby, id: &str) -> Result<TableNow<T>, String> {
 pub fn outcome(stored: &StoredTable) -> Result<Option<(String, i32)>, String> {
     let h = &stored.header;
     store::verify(h, &stored.log).map_err(|t| format!("table {}: {t}", h.id))?;
-    let (mut board, _) = dealt::<rules::shengji::Board>(h)?;
+    let mut board = dealt::<rules::shengji::Board>(h).map_err(|w| w.en)?.engine;
     for e in &stored.log {
-        apply_stored(&mut board, e)?;
+        apply_stored(&mut board, e).map_err(|f| format!("entry {}: {f}", e.seq))?;
     }
     if !board.is_over() {
         return Ok(None);
@@ -171,9 +171,9 @@ pub fn gouji_outcome(
     use rules::gouji::{Place, Seat, Status};
     let h = &stored.header;
     store::verify(h, &stored.log).map_err(|t| format!("table {}: {t}", h.id))?;
-    let (mut game, _) = dealt::<rules::gouji::Game>(h)?;
+    let mut game = dealt::<rules::gouji::Game>(h).map_err(|w| w.en)?.engine;
     for e in &stored.log {
-        apply_stored(&mut game, e)?;
+        apply_stored(&mut game, e).map_err(|f| format!("entry {}: {f}", e.seq))?;
     }
     let Some((score, outcome)) = game.score() else {
         return Ok(None);

@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use super::lang::{Lang, Words};
 use crate::store::{self, LogEntry, SqliteStore, Store, StoredTable, TableHeader, Tampered};
-use crate::table::DealFixed;
+use crate::table::replay::{apply_stored, dealt, Applied, EntryFault};
 
 /// One log entry re-applied: the entry, its action as the engine reads it, and what happened.
 #[derive(Clone, Debug)]
@@ -39,7 +39,8 @@ pub struct Run<G: Engine> {
 }
 
 impl<G: Engine + Clone> Run<G> {
-    /// Re-applies `log` to `dealt`. Stops at the first entry that does not read or is refused.
+    /// Re-applies `log` to `dealt` (as the table did: [`apply_stored`]). Stops at the first
+    /// entry that does not read or is refused.
     pub fn replay(dealt: G, log: &[LogEntry]) -> (Run<G>, Option<Fault>)
     where
         G: crate::table::TableGame,
@@ -48,20 +49,17 @@ impl<G: Engine + Clone> Run<G> {
         let mut steps = Vec::with_capacity(log.len());
         let mut fault = None;
         for e in log {
-            let action: G::Action = match serde_json::from_str(&e.action) {
-                Ok(a) => a,
-                Err(err) => {
-                    fault = Some(Fault::unreadable(G::GAME, e, &err.to_string()));
-                    break;
-                }
-            };
-            match engine.apply(e.seat, e.actor, action.clone()) {
-                Ok(events) => steps.push(Step {
+            match apply_stored(&mut engine, e) {
+                Ok(Applied { action, events }) => steps.push(Step {
                     entry: e.clone(),
                     action,
                     events,
                 }),
-                Err(err) => {
+                Err(EntryFault::Unreadable(err)) => {
+                    fault = Some(Fault::unreadable(e, &err));
+                    break;
+                }
+                Err(EntryFault::Refused(err)) => {
                     fault = Some(Fault::refused(G::GAME, e, &err));
                     break;
                 }
@@ -153,7 +151,7 @@ impl Fault {
         }
     }
 
-    fn unreadable(_game: &str, e: &LogEntry, err: &str) -> Fault {
+    fn unreadable(e: &LogEntry, err: &str) -> Fault {
         Fault {
             kind: "unreadable_action",
             seq: Some(e.seq),
@@ -392,111 +390,6 @@ pub fn load(db: &Path, id: &str) -> Result<StoredTable, String> {
         .ok_or_else(|| format!("no table {id} in {}", db.display()))
 }
 
-/// The engine of a 80分 header: the board re-dealt from the seed (with what the director
-/// fixed), under the options recorded in the header (what was enforced then).
-pub fn start_shengji(h: &TableHeader) -> Result<(rules::shengji::Board, Vec<Words>), Words> {
-    let seed = seed_of(h)?;
-    let fixed = DealFixed::from_json(&h.fixed)
-        .map_err(|e| Words::new(format!("定级定主记录读不懂：{e}"), e.clone()))?;
-    let fixed = fixed.shengji().map_err(|r| {
-        let w = r.words();
-        Words::new(w.zh, w.en)
-    })?;
-    let (rules, notes) = ruleset::<rules::shengji::Ruleset>(
-        h,
-        rules::shengji::Ruleset::by_name(&h.ruleset),
-        "80分",
-    )?;
-    let deal = rules::deal::deal_shengji(&seed, h.board, fixed);
-    Ok((rules::shengji::Board::new(&deal, rules), notes))
-}
-
-/// The engine of a 够级 header: the game re-dealt from the seed under the recorded options.
-pub fn start_gouji(h: &TableHeader) -> Result<(rules::gouji::Game, Vec<Words>), Words> {
-    let seed = seed_of(h)?;
-    let fixed = DealFixed::from_json(&h.fixed)
-        .map_err(|e| Words::new(format!("定级定主记录读不懂：{e}"), e.clone()))?;
-    fixed.nothing("够级", "gouji").map_err(|r| {
-        let w = r.words();
-        Words::new(w.zh, w.en)
-    })?;
-    let (rules, notes) =
-        ruleset::<rules::gouji::Ruleset>(h, rules::gouji::Ruleset::by_name(&h.ruleset), "够级")?;
-    let deal = rules::deal::deal_gouji(&seed, h.board);
-    Ok((rules::gouji::Game::new(&deal, rules), notes))
-}
-
-fn seed_of(h: &TableHeader) -> Result<Seed, Words> {
-    if h.deal_algorithm != rules::deal::ALGORITHM {
-        return Err(Words::new(
-            format!(
-                "这张桌的牌用「{}」发出，本程序用「{}」：无法重新发牌",
-                h.deal_algorithm,
-                rules::deal::ALGORITHM
-            ),
-            format!(
-                "this table was dealt with {:?}; this build deals with {:?} and cannot re-deal it",
-                h.deal_algorithm,
-                rules::deal::ALGORITHM
-            ),
-        ));
-    }
-    Seed::from_hex(&h.seed).map_err(|e| Words::new(e.zh(), e.en()))
-}
-
-/// The ruleset a header recorded: its options as JSON if they read, else today's ruleset of
-/// that name. A difference between the two is a note.
-fn ruleset<R>(h: &TableHeader, named: Option<R>, game: &str) -> Result<(R, Vec<Words>), Words>
-where
-    R: serde::de::DeserializeOwned + Serialize + PartialEq,
-{
-    let recorded: Option<R> = serde_json::from_str(&h.options).ok();
-    let mut notes = Vec::new();
-    let rules = match (recorded, named) {
-        (Some(r), Some(n)) => {
-            if r != n {
-                notes.push(Words::new(
-                    format!(
-                        "规则「{}」的选项自这张桌以来有变化：按记录的选项复盘",
-                        h.ruleset
-                    ),
-                    format!(
-                        "the options of ruleset {:?} changed since this table: replayed under the recorded options",
-                        h.ruleset
-                    ),
-                ));
-            }
-            r
-        }
-        (Some(r), None) => {
-            notes.push(Words::new(
-                format!("本程序没有规则「{}」：按记录的选项复盘", h.ruleset),
-                format!(
-                    "this build has no ruleset {:?}: replayed under the recorded options",
-                    h.ruleset
-                ),
-            ));
-            r
-        }
-        (None, Some(n)) => {
-            if h.options.trim() != "{}" {
-                notes.push(Words::new(
-                    "记录的规则选项读不懂：按本程序同名规则复盘",
-                    "the recorded options do not read: replayed under this build's ruleset of that name",
-                ));
-            }
-            n
-        }
-        (None, None) => {
-            return Err(Words::new(
-                format!("{game}没有「{}」这套规则", h.ruleset),
-                format!("{game} has no ruleset {:?}", h.ruleset),
-            ))
-        }
-    };
-    Ok((rules, notes))
-}
-
 /// Checks and replays a stored table: the chain, the header, every action (with its actor),
 /// the recorded state, and `head` if given (the `head_hash` published with the result).
 pub fn check(table: StoredTable, head: Option<&str>) -> Checked {
@@ -512,13 +405,13 @@ pub fn check(table: StoredTable, head: Option<&str>) -> Checked {
         return checked;
     }
     let started = match t.header.game.as_str() {
-        "shengji" => start_shengji(&t.header).map(|(board, notes)| {
-            let (run, fault) = Run::replay(board, &t.log);
-            (Replayed::Shengji(run), fault, notes)
+        "shengji" => dealt::<rules::shengji::Board>(&t.header).map(|d| {
+            let (run, fault) = Run::replay(d.engine, &t.log);
+            (Replayed::Shengji(run), fault, d.notes)
         }),
-        "gouji" => start_gouji(&t.header).map(|(game, notes)| {
-            let (run, fault) = Run::replay(game, &t.log);
-            (Replayed::Gouji(run), fault, notes)
+        "gouji" => dealt::<rules::gouji::Game>(&t.header).map(|d| {
+            let (run, fault) = Run::replay(d.engine, &t.log);
+            (Replayed::Gouji(run), fault, d.notes)
         }),
         other => Err(Words::new(
             format!("不认识的游戏「{other}」（80分 shengji 或 够级 gouji）"),

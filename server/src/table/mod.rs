@@ -53,7 +53,7 @@ pub(crate) use handle::Command;
 pub use handle::{seed_in_use, Act, CloseWith, Outlet, TableHandle, Who};
 pub use replay::spawn;
 use replay::Ending;
-pub use seats::BOT_NAME_PREFIX;
+pub use seats::{bot_name, BOT_NAME_PREFIX};
 
 /// What every table needs from the server, fixed at start-up.
 #[derive(Clone, Debug)]
