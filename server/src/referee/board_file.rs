@@ -12,7 +12,6 @@
 //! Export then import gives the same header, seats (names and bots), log and result.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 
 use protocol::TableState;
 use rules::cards::{Card, Rank, Suit};
@@ -20,7 +19,6 @@ use rules::deal::Seed;
 use rules::Actor;
 use serde_json::{Map, Value};
 
-use super::args::Args;
 use super::lang::Lang;
 use super::replayed::{self, Checked, Replayed, Run};
 use super::words;
@@ -864,8 +862,9 @@ pub fn store_table(db: &std::path::Path, t: &StoredTable) -> Result<&'static str
 
 /// A board of a file, read back and checked, for the tools that take `--file` instead of a
 /// database: the one board in it, or the one with `[Table "id"]`.
-pub fn checked_from_file(path: &str, id: Option<&str>) -> Result<Checked, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+pub fn checked_from_file(path: &std::path::Path, id: Option<&str>) -> Result<Checked, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let path = path.display();
     let boards = parse(&text).map_err(|e| format!("{path}: {e}"))?;
     let board = match id {
         Some(id) => boards
@@ -885,92 +884,30 @@ pub fn checked_from_file(path: &str, id: Option<&str>) -> Result<Checked, String
         .map_err(|e| format!("{path}: {e}"))
 }
 
-// ---------------------------------------------------------------------------------------------
-// The commands
-// ---------------------------------------------------------------------------------------------
-
-/// `paiju export <table id>… [--db FILE] [--event NAME]`: the tables in the board format, one
-/// board after another, to standard output.
-pub fn run_export(args: &[String]) -> Result<(), String> {
-    let a = Args::parse(args, &["db", "event"], &[])?;
-    if a.positional.is_empty() {
-        return Err("expected <table id>…".into());
-    }
-    let db = a.db();
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{MAGIC} — docs/referee.md").map_err(|e| e.to_string())?;
-    for id in &a.positional {
-        let checked = replayed::check(replayed::load(&db, id)?, None);
-        let text = export(&checked, a.value("event"))?;
-        writeln!(out).map_err(|e| e.to_string())?;
-        out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
-    }
-    out.flush().map_err(|e| e.to_string())
-}
-
-/// `paiju import FILE [--db FILE] [--check] [--as ID] [--lang zh|en]`.
-pub fn run_import(args: &[String]) -> Result<(), String> {
-    let a = Args::parse(args, &["db", "as", "lang"], &["check"])?;
-    let file = &a.positionals(&["FILE"])?[0];
-    let lang = a.lang()?;
-    let text = if file == "-" {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| e.to_string())?;
-        s
-    } else {
-        std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?
+/// What `paiju import` says of a board read back: `sj1：80分 第 1 副，52 条动作，结果 85；已存入`.
+pub fn imported_line(imported: &Imported, stored: &str, lang: Lang) -> String {
+    let t = &imported.checked.table;
+    let what = match &imported.checked.replayed {
+        Some(r) => result_tag(r),
+        None => "*".into(),
     };
-    let boards = parse(&text).map_err(|e| format!("{file}: {e}"))?;
-    if boards.is_empty() {
-        return Err(format!("{file}: no board in it"));
+    let game = match (t.header.game.as_str(), lang) {
+        ("gouji", Lang::Zh) => "够级 第 {} 局",
+        (_, Lang::Zh) => "80分 第 {} 副",
+        ("gouji", Lang::En) => "gouji game {}",
+        (_, Lang::En) => "shengji board {}",
     }
-    if a.value("as").is_some() && boards.len() > 1 {
-        return Err("--as renames one board; the file holds several".into());
+    .replace("{}", &t.header.board.to_string());
+    match lang {
+        Lang::Zh => format!(
+            "{}：{game}，{} 条动作，结果 {what}；{stored}",
+            t.header.id,
+            t.log.len()
+        ),
+        Lang::En => format!(
+            "{}: {game}, {} actions, result {what}; {stored}",
+            t.header.id,
+            t.log.len()
+        ),
     }
-    let mut out = std::io::stdout().lock();
-    for b in &boards {
-        let imported = import_board(b, a.value("as")).map_err(|e| format!("{file}: {e}"))?;
-        let t = &imported.checked.table;
-        let what = match &imported.checked.replayed {
-            Some(r) => result_tag(r),
-            None => "*".into(),
-        };
-        let stored = if a.switch("check") {
-            lang.pick("已核对（未存入）", "checked (not stored)")
-        } else if !imported.storable {
-            return Err(format!(
-                "{file}: table {}: no seed, so no table record can be made (use --check)",
-                t.header.id
-            ));
-        } else {
-            match store_table(&a.db(), t)? {
-                "stored" => lang.pick("已存入", "stored"),
-                _ => lang.pick("已存在，完全相同", "already stored, identical"),
-            }
-        };
-        let game = match (t.header.game.as_str(), lang) {
-            ("gouji", Lang::Zh) => "够级 第 {} 局",
-            (_, Lang::Zh) => "80分 第 {} 副",
-            ("gouji", Lang::En) => "gouji game {}",
-            (_, Lang::En) => "shengji board {}",
-        }
-        .replace("{}", &t.header.board.to_string());
-        let line = match lang {
-            Lang::Zh => format!(
-                "{}：{game}，{} 条动作，结果 {what}；{stored}",
-                t.header.id,
-                t.log.len()
-            ),
-            Lang::En => format!(
-                "{}: {game}, {} actions, result {what}; {stored}",
-                t.header.id,
-                t.log.len()
-            ),
-        };
-        writeln!(out, "{line}").map_err(|e| e.to_string())?;
-        for f in &imported.findings {
-            writeln!(out, "  {f}").map_err(|e| e.to_string())?;
-        }
-    }
-    out.flush().map_err(|e| e.to_string())
 }

@@ -2,25 +2,15 @@
 
 use rules::cards::Card;
 use rules::deal::{self, Fixed, Seed};
-use rules::Explain;
 use serde_json::{json, Map, Value};
 
-pub fn run(args: &[String]) -> Result<(), String> {
-    let f = super::flags(args, &["game", "seed", "board"])?;
-    let game = f.get("game").copied().unwrap_or("shengji");
-    let seed = Seed::from_hex(f.get("seed").ok_or("--seed is required")?).map_err(|e| e.en())?;
-    let board: u32 = f
-        .get("board")
-        .ok_or("--board is required")?
-        .parse()
-        .map_err(|_| "--board must be a whole number from 0 to 4294967295".to_string())?;
-    let out = match game {
-        "shengji" => shengji(&seed, board),
-        "gouji" => gouji(&seed, board),
-        other => return Err(format!("unknown game {other:?} (shengji or gouji)")),
-    };
-    println!("{out}");
-    Ok(())
+/// The JSON of one board of `game`.
+pub fn json(game: &str, seed: &Seed, board: u32) -> Result<Value, String> {
+    match game {
+        "shengji" => Ok(shengji(seed, board)),
+        "gouji" => Ok(gouji(seed, board)),
+        other => Err(format!("unknown game {other:?} (shengji or gouji)")),
+    }
 }
 
 fn cards(cs: &[Card]) -> Value {

@@ -10,16 +10,13 @@
 //! lead and the follower's holding in its suit, the blocked units of a throw and the cards that
 //! blocked them, the top set, 对头 and 级牌, the burn) using the engines' public predicates.
 
-use std::io::Write;
-
 use rules::cards::{Card, Hand};
 use rules::{Actor, Engine, Explain};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::args::Args;
 use super::lang::{Lang, Words};
-use super::replayed::{self, Checked, Replayed};
+use super::replayed::{Checked, Replayed};
 use super::words::{self, gouji as gw, shengji as sw};
 
 /// The engine's verdict on an action.
@@ -90,59 +87,34 @@ pub struct Explanation {
     pub events: Vec<Words>,
 }
 
-pub fn run(args: &[String]) -> Result<(), String> {
-    let a = Args::parse(
-        args,
-        &["db", "file", "lang", "try", "seat", "actor", "head"],
-        &["json"],
-    )?;
-    let (checked, seq) = match (a.value("file"), a.positional.as_slice()) {
-        // A board file instead of the database: `--file board.txt [<table id>] <seq>`.
-        (Some(file), [seq]) => (super::board_file::checked_from_file(file, None)?, seq),
-        (Some(file), [id, seq]) => (super::board_file::checked_from_file(file, Some(id))?, seq),
-        (None, [id, seq]) => (
-            replayed::check(replayed::load(&a.db(), id)?, a.value("head")),
-            seq,
-        ),
-        _ => return Err("expected <table id> <seq> (or --file FILE [<table id>] <seq>)".into()),
-    };
-    let id = checked.table.header.id.clone();
-    let seq: u64 = seq
-        .parse()
-        .map_err(|_| format!("<seq> must be a whole number, not {seq:?}"))?;
-    let lang = a.lang()?;
+/// `--try`: an action that was not logged, by a seat, asked about at some point of the log.
+#[derive(Clone, Debug)]
+pub struct Try {
+    /// The action's JSON.
+    pub action: String,
+    /// The seat as the referee writes it: an index, or `N`…`W`, `A1`…`B3`.
+    pub seat: String,
+    /// Who would act; by default who may take such an action.
+    pub actor: Option<Actor>,
+}
+
+/// What `paiju explain` answers: why logged entry `seq` was legal, or why `try_action` would be
+/// refused there. A record that does not hold up to `seq` is not explained.
+pub fn ask(checked: &Checked, seq: u64, try_action: Option<&Try>) -> Result<Explanation, Words> {
     if let Some(f) = &checked.fault {
         if checked.replayed.is_none() || f.seq.is_some_and(|s| s <= seq) {
-            return Err(format!("table {id}: {}", lang.of(&f.words)));
+            return Err(f.words.clone());
         }
     }
-    let e = match a.value("try") {
-        None => {
-            if a.value("seat").is_some() || a.value("actor").is_some() {
-                return Err("--seat and --actor go with --try".into());
-            }
-            explain(&checked, seq)?
+    match try_action {
+        None => explain(checked, seq),
+        Some(t) => {
+            let seat =
+                words::parse_seat(&checked.table.header.game, &t.seat).map_err(Words::same)?;
+            explain_try(checked, seq, seat, &t.action, t.actor)
         }
-        Some(action) => {
-            let seat = a
-                .value("seat")
-                .ok_or("--try needs --seat (an index, or N E S W, or A1 … B3)")?;
-            let seat = words::parse_seat(&checked.table.header.game, seat)?;
-            let actor = a
-                .value("actor")
-                .map(|s| Actor::parse(s).ok_or_else(|| format!("--actor: unknown actor {s:?}")))
-                .transpose()?;
-            explain_try(&checked, seq, seat, action, actor)?
-        }
-    };
-    let text = if a.switch("json") {
-        serde_json::to_string_pretty(&e).map_err(|e| e.to_string())? + "\n"
-    } else {
-        text(&e, lang)
-    };
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
-    out.flush().map_err(|e| e.to_string())
+    }
+    .map_err(Words::same)
 }
 
 /// Why the logged action `seq` was legal.

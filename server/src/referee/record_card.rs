@@ -9,15 +9,13 @@
 //! paper; the footer carries the log's last hash, so a card can be checked against its log.
 
 use std::fmt::Write as _;
-use std::io::Write;
 
 use rules::cards::{Card, Suit};
 use rules::shengji::{Board, Event, Seat};
 
-use super::args::Args;
 use super::lang::Lang;
 use super::replay::seat_name;
-use super::replayed::{self, Checked, Replayed};
+use super::replayed::{Checked, Replayed};
 use super::words::{self, shengji as sw};
 
 /// How to print.
@@ -37,35 +35,6 @@ impl Default for CardOptions {
             event: None,
         }
     }
-}
-
-pub fn run(args: &[String]) -> Result<(), String> {
-    let a = Args::parse(args, &["db", "paper", "event", "lang"], &[])?;
-    if a.positional.is_empty() {
-        return Err("expected <table id>…".into());
-    }
-    let paper = a.value("paper").unwrap_or("a5").to_ascii_lowercase();
-    if paper != "a5" && paper != "a4" {
-        return Err(format!("--paper: {paper:?} is not a5 or a4"));
-    }
-    let opts = CardOptions {
-        lang: a.lang()?,
-        paper,
-        event: a.value("event").map(str::to_string),
-    };
-    let db = a.db();
-    let mut checked = Vec::new();
-    for id in &a.positional {
-        let c = replayed::check(replayed::load(&db, id)?, None);
-        if let Some(f) = &c.fault {
-            return Err(format!("table {id}: {}", opts.lang.of(&f.words)));
-        }
-        checked.push(c);
-    }
-    let html = page(&checked, &opts)?;
-    let mut out = std::io::stdout().lock();
-    out.write_all(html.as_bytes()).map_err(|e| e.to_string())?;
-    out.flush().map_err(|e| e.to_string())
 }
 
 /// HTML-escapes text.

@@ -12,14 +12,11 @@
 //! A record that does not hold is told exactly where and why (see [`super::replayed::Fault`])
 //! and the command fails.
 
-use std::io::Write;
-
 use rules::{Engine, Viewer};
 use serde_json::{json, Map, Value};
 
-use super::args::Args;
 use super::lang::Lang;
-use super::replayed::{self, Checked, Replayed, Run};
+use super::replayed::{Checked, Replayed, Run};
 use super::words::{self, gouji as gw, shengji as sw};
 use crate::store::{LogEntry, SeatRecord, StoredTable};
 
@@ -32,49 +29,14 @@ pub struct Options {
     pub at: Option<u64>,
 }
 
-pub fn run(args: &[String]) -> Result<(), String> {
-    let a = Args::parse(args, &["db", "file", "at", "lang", "head"], &["json"])?;
-    let opts = Options {
-        lang: a.lang()?,
-        json: a.switch("json"),
-        at: a.number("at")?,
-    };
-    let checked = match a.value("file") {
-        // A board file instead of the database: `paiju replay --file board.txt [<table id>]`.
-        Some(file) => {
-            if a.positional.len() > 1 {
-                return Err("expected [<table id>] with --file".into());
-            }
-            super::board_file::checked_from_file(file, a.positional.first().map(String::as_str))?
-        }
-        None => {
-            let id = &a.positionals(&["<table id>"])?[0];
-            replayed::check(replayed::load(&a.db(), id)?, a.value("head"))
-        }
-    };
-    let id = checked.table.header.id.clone();
-    let mut out = std::io::stdout().lock();
-    write(&checked, &opts, &mut out)?;
-    out.flush().map_err(|e| e.to_string())?;
-    match &checked.fault {
-        Some(f) => Err(format!("table {id}: {}", opts.lang.of(&f.words))),
-        None => Ok(()),
-    }
-}
-
-/// Writes the replay (or the state `--at`) of a checked table.
-pub fn write(checked: &Checked, opts: &Options, out: &mut impl Write) -> Result<(), String> {
-    let text = match (opts.at, opts.json) {
+/// The replay (or the state `--at`) of a checked table, as text or JSON.
+pub fn report(checked: &Checked, opts: &Options) -> Result<String, String> {
+    Ok(match (opts.at, opts.json) {
         (None, false) => text(checked, opts.lang),
         (None, true) => pretty(&json(checked)),
         (Some(n), false) => state_text(checked, n, opts.lang)?,
         (Some(n), true) => pretty(&state_json(checked, n)?),
-    };
-    out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
-    if !text.ends_with('\n') {
-        out.write_all(b"\n").map_err(|e| e.to_string())?;
-    }
-    Ok(())
+    })
 }
 
 fn pretty(v: &Value) -> String {
