@@ -12,6 +12,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 use server::limits::Limits;
 use server::referee::command::{self, TableAt};
+use server::referee::desk::desk_of;
 use server::referee::lang::Lang;
 use server::referee::{self};
 use server::store::{self, Store};
@@ -119,8 +120,11 @@ fn lang(s: &str) -> Result<Lang, String> {
     Lang::parse(s)
 }
 
+/// 80分's wire name: the game of `deal`, `load` and `arena` when none is named.
+const SHENGJI: &str = <rules::shengji::Board as server::TableGame>::GAME;
+
 /// A game this server hosts, by its wire name.
-fn game(s: &str) -> Result<String, String> {
+fn hosted_game(s: &str) -> Result<String, String> {
     let games = Games::standard();
     match games.get(s) {
         Some(_) => Ok(s.to_string()),
@@ -129,6 +133,22 @@ fn game(s: &str) -> Result<String, String> {
             games.names().join(" or ")
         )),
     }
+}
+
+/// A game the arena plays (its wire name, or 80分 / 够级).
+fn arena_game(s: &str) -> Result<bots::arena::Game, String> {
+    use bots::arena::Game;
+    Game::parse(s).ok_or_else(|| {
+        let known = [Game::Shengji, Game::Gouji].map(Game::name);
+        format!("unknown game {s:?} ({})", known.join(" or "))
+    })
+}
+
+/// A game the referee's desk knows, by its wire name.
+fn game(s: &str) -> Result<String, String> {
+    desk_of(&Games::standard(), s)
+        .map(|_| s.to_string())
+        .map_err(|w| w.en)
 }
 
 /// 64 hex digits (kept as text: the seed type prints nothing, on purpose).
@@ -141,7 +161,7 @@ fn seed(s: &str) -> Result<String, String> {
 #[derive(Args, Debug)]
 pub struct DealArgs {
     /// The game: its wire name.
-    #[arg(long, default_value = <rules::shengji::Board as server::TableGame>::GAME, value_parser = game)]
+    #[arg(long, default_value = SHENGJI, value_parser = game)]
     pub game: String,
     /// The seed: 64 hex digits.
     #[arg(long, value_name = "HEX", value_parser = seed)]
@@ -280,7 +300,7 @@ pub struct RecordCardArgs {
 
 /// `paiju deal`.
 pub fn deal(a: DealArgs) -> Result<(), String> {
-    command::deal(&a.game, &a.seed, a.board)
+    command::deal(&Games::standard(), &a.game, &a.seed, a.board)
 }
 
 /// `paiju replay`.
@@ -291,7 +311,7 @@ pub fn replay(a: ReplayArgs) -> Result<(), String> {
         at: a.at,
     };
     let at = a.source.table_at(a.table.as_deref());
-    command::replay(&at, a.source.head.as_deref(), &opts)
+    command::replay(&Games::standard(), &at, a.source.head.as_deref(), &opts)
 }
 
 /// `paiju explain`: `<table id> <seq>`, or with --file `[<table id>] <seq>`.
@@ -317,6 +337,7 @@ pub fn explain(a: ExplainArgs) -> Result<(), String> {
         _ => None,
     };
     command::explain(
+        &Games::standard(),
         &at,
         seq,
         a.source.head.as_deref(),
@@ -328,12 +349,19 @@ pub fn explain(a: ExplainArgs) -> Result<(), String> {
 
 /// `paiju export`.
 pub fn export(a: ExportArgs) -> Result<(), String> {
-    command::export(&a.db.db, &a.tables, a.event.as_deref())
+    command::export(&Games::standard(), &a.db.db, &a.tables, a.event.as_deref())
 }
 
 /// `paiju import`.
 pub fn import(a: ImportArgs) -> Result<(), String> {
-    command::import(&a.file, &a.db, a.check, a.rename.as_deref(), a.lang.lang)
+    command::import(
+        &Games::standard(),
+        &a.file,
+        &a.db,
+        a.check,
+        a.rename.as_deref(),
+        a.lang.lang,
+    )
 }
 
 /// `paiju record-card`.
@@ -343,7 +371,7 @@ pub fn record_card(a: RecordCardArgs) -> Result<(), String> {
         paper: a.paper.to_ascii_lowercase(),
         event: a.event,
     };
-    command::record_card(&a.db.db, &a.tables, &opts)
+    command::record_card(&Games::standard(), &a.db.db, &a.tables, &opts)
 }
 
 /// `paiju event …`: the pure event logic of the `tournament` crate. A refusal is printed as the
@@ -554,8 +582,8 @@ pub struct BotArgs {
 #[derive(Args, Debug)]
 pub struct ArenaArgs {
     /// shengji (80分: the defenders' points per board) or gouji (够级: team points per game).
-    #[arg(long, default_value = "shengji", value_parser = ["shengji", "gouji"])]
-    pub game: String,
+    #[arg(long, default_value = SHENGJI, value_parser = arena_game)]
+    pub game: bots::arena::Game,
     /// Level A: beginner, club or expert.
     #[arg(long, value_name = "LEVEL", default_value = "club", value_parser = level)]
     pub a: bots::Level,
@@ -646,19 +674,11 @@ pub fn bot(args: BotArgs) -> Result<(), String> {
                 deadline: Duration::from_secs(args.minutes * 60),
                 ..Default::default()
             };
-            let report = match table.game.as_str() {
-                "shengji" => {
-                    let p = bots::shengji::Player::new(level, bots::Budget::DEFAULT);
-                    bots::client::play_as::<rules::shengji::Board>(&url, &token, opts, Box::new(p))
-                        .await?
-                }
-                "gouji" => {
-                    let p = bots::gouji::Player::new(level, bots::Budget::DEFAULT);
-                    bots::client::play_as::<rules::gouji::Game>(&url, &token, opts, Box::new(p))
-                        .await?
-                }
-                other => return Err(format!("table {} plays {other}: no bot for it", table.id)),
-            };
+            let kind = Games::standard()
+                .get(&table.game)
+                .cloned()
+                .ok_or_else(|| format!("table {} plays {}: no bot for it", table.id, table.game))?;
+            let report = kind.bot(url, token, opts, level).await?;
             println!(
                 "paiju bot: table {} seat {:?} at {} ({}): {} actions, last seq {}, {}",
                 table.id,
@@ -675,7 +695,7 @@ pub fn bot(args: BotArgs) -> Result<(), String> {
 
 /// `paiju arena`: a duplicate match between two levels (or the person-wait and notes checks).
 pub fn arena(args: ArenaArgs) -> Result<(), String> {
-    use bots::arena::{run, Config as Match, Game};
+    use bots::arena::{run, Config as Match};
     if let Some(games) = args.notes {
         let (seats, complete, exact) = bots::arena::gouji::notes_check(games, 1);
         println!(
@@ -691,8 +711,7 @@ pub fn arena(args: ArenaArgs) -> Result<(), String> {
         );
         return Ok(());
     }
-    let game = Game::parse(&args.game).ok_or("--game: shengji or gouji")?;
-    let mut config = Match::new(game, args.a, args.b, args.deals, args.seed);
+    let mut config = Match::new(args.game, args.a, args.b, args.deals, args.seed);
     if let Some(n) = args.playouts {
         config.budget = bots::Budget::Playouts(n);
     }
@@ -715,7 +734,7 @@ pub struct LoadArgs {
     #[arg(long, value_name = "N", default_value_t = 100, value_parser = count)]
     pub tables: usize,
     /// The game the tables play.
-    #[arg(long, default_value = "shengji", value_parser = ["shengji", "gouji"])]
+    #[arg(long, default_value = SHENGJI, value_parser = hosted_game)]
     pub game: String,
     /// Mean think time of a bot before each move.
     #[arg(long, value_name = "MS", default_value_t = 200)]

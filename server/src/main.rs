@@ -40,7 +40,8 @@ fn main() -> ExitCode {
         cli::Command::RecordCard(a) => cli::record_card(a),
         cli::Command::Event(cmd) => cli::event(cmd),
         cli::Command::Judge => {
-            referee::judge::run(std::io::stdin().lock(), std::io::stdout().lock())
+            let games = server::Games::standard();
+            referee::command::judge(&games, std::io::stdin().lock(), std::io::stdout().lock())
         }
     };
     match result {

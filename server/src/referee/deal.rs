@@ -4,14 +4,7 @@ use rules::cards::Card;
 use rules::deal::{self, Fixed, Seed};
 use serde_json::{json, Map, Value};
 
-/// The JSON of one board of `game`.
-pub fn json(game: &str, seed: &Seed, board: u32) -> Result<Value, String> {
-    match game {
-        "shengji" => Ok(shengji(seed, board)),
-        "gouji" => Ok(gouji(seed, board)),
-        other => Err(format!("unknown game {other:?} (shengji or gouji)")),
-    }
-}
+use crate::table::TableGame;
 
 fn cards(cs: &[Card]) -> Value {
     json!(cs.iter().map(|c| c.to_string()).collect::<Vec<_>>())
@@ -25,7 +18,7 @@ pub fn shengji(seed: &Seed, board: u32) -> Value {
         .map(|s| (s.letter().to_string(), cards(&d.hands[s.index()])))
         .collect();
     json!({
-        "game": "shengji",
+        "game": <rules::shengji::Board as TableGame>::GAME,
         "board": board,
         "algorithm": deal::ALGORITHM,
         "commitment": seed.commitment(),
@@ -45,7 +38,7 @@ pub fn gouji(seed: &Seed, game: u32) -> Value {
         .map(|s| (s.name().to_string(), cards(&d.hands[s.index()])))
         .collect();
     json!({
-        "game": "gouji",
+        "game": <rules::gouji::Game as TableGame>::GAME,
         "board": game,
         "algorithm": deal::ALGORITHM,
         "commitment": seed.commitment(),

@@ -13,11 +13,16 @@
 //! - [`record_card`]: `paiju record-card`, the 升级双人赛随牌记录卡 of an 80分 board as
 //!   printable HTML.
 //! - [`words`]: events and actions told in Chinese and English; [`lang`]: the languages.
+//! - [`desk`]: what the desk needs of a game ([`desk::DeskGame`]: 80分 and 够级 are), and
+//!   every command of one game with its type erased ([`desk::Desk`]), which the registry of
+//!   games (`Games`) holds: the desk dispatches by a table's game through it, never by a
+//!   game's name.
 //! - [`command`]: the commands, from their parsed arguments to what they print.
 
 pub mod board_file;
 pub mod command;
 pub mod deal;
+pub mod desk;
 pub mod explain;
 pub mod judge;
 pub mod lang;

@@ -15,8 +15,10 @@ use rules::{Engine, Explain};
 use serde::Serialize;
 
 use super::lang::{Lang, Words};
+use super::words::{self, GameWords};
 use crate::store::{self, LogEntry, SqliteStore, Store, StoredTable, TableHeader, Tampered};
 use crate::table::replay::{apply_stored, dealt, Applied, EntryFault};
+use crate::table::TableGame;
 
 /// One log entry re-applied: the entry, its action as the engine reads it, and what happened.
 #[derive(Clone, Debug)]
@@ -38,13 +40,10 @@ pub struct Run<G: Engine> {
     pub end: G,
 }
 
-impl<G: Engine + Clone> Run<G> {
+impl<G: TableGame + GameWords + Clone> Run<G> {
     /// Re-applies `log` to `dealt` (as the table did: [`apply_stored`]). Stops at the first
     /// entry that does not read or is refused.
-    pub fn replay(dealt: G, log: &[LogEntry]) -> (Run<G>, Option<Fault>)
-    where
-        G: crate::table::TableGame,
-    {
+    pub fn replay(dealt: G, log: &[LogEntry]) -> (Run<G>, Option<Fault>) {
         let mut engine = dealt.clone();
         let mut steps = Vec::with_capacity(log.len());
         let mut fault = None;
@@ -60,7 +59,7 @@ impl<G: Engine + Clone> Run<G> {
                     break;
                 }
                 Err(EntryFault::Refused(err)) => {
-                    fault = Some(Fault::refused(G::GAME, e, &err));
+                    fault = Some(Fault::refused::<G>(e, &err));
                     break;
                 }
             }
@@ -84,44 +83,6 @@ impl<G: Engine + Clone> Run<G> {
                 .expect("an accepted step is accepted again");
         }
         g
-    }
-}
-
-/// A table's game, replayed.
-// One value per command run: the size difference between the variants does not matter.
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug)]
-pub enum Replayed {
-    Shengji(Run<rules::shengji::Board>),
-    Gouji(Run<rules::gouji::Game>),
-}
-
-impl Replayed {
-    pub fn game(&self) -> &'static str {
-        match self {
-            Replayed::Shengji(_) => "shengji",
-            Replayed::Gouji(_) => "gouji",
-        }
-    }
-
-    /// Steps replayed.
-    pub fn len(&self) -> usize {
-        match self {
-            Replayed::Shengji(r) => r.steps.len(),
-            Replayed::Gouji(r) => r.steps.len(),
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// True if the replayed game ended.
-    pub fn is_over(&self) -> bool {
-        match self {
-            Replayed::Shengji(r) => r.end.is_over(),
-            Replayed::Gouji(r) => r.end.is_over(),
-        }
     }
 }
 
@@ -166,7 +127,7 @@ impl Fault {
         }
     }
 
-    fn refused(game: &str, e: &LogEntry, err: &impl Explain) -> Fault {
+    fn refused<G: GameWords>(e: &LogEntry, err: &impl Explain) -> Fault {
         Fault {
             kind: "refused",
             seq: Some(e.seq),
@@ -175,7 +136,7 @@ impl Fault {
                 format!(
                     "第 {} 条记录（座位 {}，{}，{}）引擎不再接受：{} [{}]",
                     e.seq,
-                    seat_label(game, e.seat, Lang::Zh),
+                    words::seat::<G>(e.seat, Lang::Zh),
                     e.actor.name(),
                     e.action,
                     err.zh(),
@@ -184,7 +145,7 @@ impl Fault {
                 format!(
                     "entry {} (seat {}, {}, {}) is refused by the engine: {} [{}]",
                     e.seq,
-                    seat_label(game, e.seat, Lang::En),
+                    words::seat::<G>(e.seat, Lang::En),
                     e.actor.name(),
                     e.action,
                     err.en(),
@@ -201,20 +162,8 @@ impl std::fmt::Display for Fault {
     }
 }
 
-/// A seat as the game names it (`东`/`E`, `A1`); the index when out of range or unknown.
-pub fn seat_label(game: &str, i: usize, lang: Lang) -> String {
-    match game {
-        "shengji" if i < 4 => {
-            let s = rules::shengji::Seat::from_index(i);
-            lang.pick(s.zh(), s.letter()).to_string()
-        }
-        "gouji" if i < 6 => rules::gouji::Seat::from_index(i).name().to_string(),
-        _ => i.to_string(),
-    }
-}
-
 /// Says exactly where and why the chain breaks, from [`store::verify`]'s verdict.
-pub fn chain_fault(header: &TableHeader, log: &[LogEntry], t: &Tampered) -> Fault {
+pub fn chain_fault<G: GameWords>(header: &TableHeader, log: &[LogEntry], t: &Tampered) -> Fault {
     match t {
         Tampered::Seed => {
             let hashed = Seed::from_hex(&header.seed)
@@ -317,7 +266,7 @@ pub fn chain_fault(header: &TableHeader, log: &[LogEntry], t: &Tampered) -> Faul
                 format!(
                     "{} {}, {}, {}, {} {}{}{}",
                     lang.pick("座位", "seat"),
-                    seat_label(&header.game, e.seat, lang),
+                    words::seat::<G>(e.seat, lang),
                     e.actor.name(),
                     e.action,
                     lang.pick("时间", "time"),
@@ -354,12 +303,12 @@ pub fn chain_fault(header: &TableHeader, log: &[LogEntry], t: &Tampered) -> Faul
     }
 }
 
-/// A stored table, checked and replayed.
+/// A stored table of `G`, checked and replayed.
 #[derive(Clone, Debug)]
-pub struct Checked {
+pub struct Checked<G: Engine> {
     pub table: StoredTable,
-    /// The replay; up to the fault if there is one (empty if the chain or header failed).
-    pub replayed: Option<Replayed>,
+    /// The replay; up to the fault if there is one (none if the chain or header failed).
+    pub replayed: Option<Run<G>>,
     /// The first thing that does not hold; `None`: the chain verifies, every action is
     /// accepted, and the replay agrees with the table's recorded state (and published head).
     pub fault: Option<Fault>,
@@ -367,7 +316,7 @@ pub struct Checked {
     pub notes: Vec<Words>,
 }
 
-impl Checked {
+impl<G: Engine> Checked<G> {
     pub fn ok(&self) -> bool {
         self.fault.is_none()
     }
@@ -392,7 +341,10 @@ pub fn load(db: &Path, id: &str) -> Result<StoredTable, String> {
 
 /// Checks and replays a stored table: the chain, the header, every action (with its actor),
 /// the recorded state, and `head` if given (the `head_hash` published with the result).
-pub fn check(table: StoredTable, head: Option<&str>) -> Checked {
+pub fn check<G: TableGame + GameWords + Clone>(
+    table: StoredTable,
+    head: Option<&str>,
+) -> Checked<G> {
     let mut checked = Checked {
         replayed: None,
         fault: None,
@@ -401,33 +353,21 @@ pub fn check(table: StoredTable, head: Option<&str>) -> Checked {
     };
     let t = &checked.table;
     if let Err(tampered) = store::verify(&t.header, &t.log) {
-        checked.fault = Some(chain_fault(&t.header, &t.log, &tampered));
+        checked.fault = Some(chain_fault::<G>(&t.header, &t.log, &tampered));
         return checked;
     }
-    let started = match t.header.game.as_str() {
-        "shengji" => dealt::<rules::shengji::Board>(&t.header).map(|d| {
-            let (run, fault) = Run::replay(d.engine, &t.log);
-            (Replayed::Shengji(run), fault, d.notes)
-        }),
-        "gouji" => dealt::<rules::gouji::Game>(&t.header).map(|d| {
-            let (run, fault) = Run::replay(d.engine, &t.log);
-            (Replayed::Gouji(run), fault, d.notes)
-        }),
-        other => Err(Words::new(
-            format!("不认识的游戏「{other}」（80分 shengji 或 够级 gouji）"),
-            format!("unknown game {other:?} (shengji or gouji)"),
-        )),
-    };
-    let (replayed, fault, notes) = match started {
-        Ok(x) => x,
+    let (replayed, fault) = match dealt::<G>(&t.header) {
+        Ok(d) => {
+            checked.notes = d.notes;
+            Run::replay(d.engine, &t.log)
+        }
         Err(words) => {
             checked.fault = Some(Fault::header(words));
             return checked;
         }
     };
-    checked.notes = notes;
     let mut fault = fault;
-    if fault.is_none() && t.state == TableState::Over && !replayed.is_over() {
+    if fault.is_none() && t.state == TableState::Over && !replayed.end.is_over() {
         fault = Some(Fault {
             kind: "not_over",
             seq: t.log.last().map(|e| e.seq),
