@@ -63,6 +63,9 @@ fn every_finished_game_replays_to_its_result_in_both_languages_and_as_json() {
             assert!(en.contains(&format!("Trick {}\n", tr.trick)));
             assert!(en.contains(&format!("wins trick {}: {} points", tr.trick, tr.points)));
         }
+        // The seats' players as the table named them; its computer as the table calls it.
+        assert!(zh.contains("座位：北 老王 · 东 电脑·东 · 南 张师傅"), "{zh}");
+        assert!(en.contains("Seats: N 老王 · E 电脑·东 · S 张师傅"), "{en}");
         let result = end.result().unwrap();
         assert!(zh.contains(&format!("结果：闲家 {result} 分")), "{zh}");
         assert!(en.contains(&format!("Result: defenders {result} points")));
@@ -114,6 +117,8 @@ fn every_finished_game_replays_to_its_result_in_both_languages_and_as_json() {
             assert!(zh.contains(&hand), "the dealt hand of {s}");
         }
         assert!(zh.contains("第 1 轮（A1 发牌）"));
+        assert!(zh.contains("A1 老王 · B1 电脑·B1 · A2 张师傅"), "{zh}");
+        assert!(zh.contains("A3 电脑·A3"), "{zh}");
         let passes = checked
             .table
             .log

@@ -177,7 +177,7 @@ pub fn one(checked: &Checked<Board>, opts: &CardOptions) -> Result<String, Strin
         "<h1>{}</h1>",
         lang.pick("升级双人赛随牌记录卡", "Shengji pairs record card")
     );
-    let name = |seat: Seat| esc(&seat_name::<Board>(&t.seats, seat.index(), lang));
+    let name = |seat: Seat| esc(&seat_name::<Board>(&t.seats, seat.index()));
     let fixed = crate::table::DealFixed::from_json(&h.fixed).unwrap_or_default();
     let fixed_mark = |yes: bool| {
         if yes {

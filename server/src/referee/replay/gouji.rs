@@ -21,7 +21,7 @@ impl ReplayGame for Game {
                 format!(
                     "{} {}",
                     gw::seat(*s),
-                    seat_name::<Game>(&t.seats, s.index(), lang)
+                    seat_name::<Game>(&t.seats, s.index())
                 )
             })
             .collect();

@@ -69,11 +69,12 @@ fn pretty(v: &Value) -> String {
     serde_json::to_string_pretty(v).unwrap_or_default()
 }
 
-/// A seat's name as recorded: `老王`, `机器人`, `—` for an empty seat.
-pub fn seat_name<G: TableGame>(seats: &[SeatRecord], i: usize, lang: Lang) -> String {
+/// A seat's player as the table named them: `老王`; a computer as the table calls it
+/// (`电脑·东`, as the players saw it); `—` for an empty seat.
+pub fn seat_name<G: TableGame>(seats: &[SeatRecord], i: usize) -> String {
     match seats.iter().find(|s| s.seat == i) {
+        Some(SeatRecord { bot: true, .. }) => crate::table::bot_name::<G>(i),
         Some(SeatRecord { name: Some(n), .. }) => n.clone(),
-        Some(SeatRecord { bot: true, .. }) => lang.pick("机器人", "bot").into(),
         _ => "—".into(),
     }
 }

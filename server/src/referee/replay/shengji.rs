@@ -62,7 +62,7 @@ impl ReplayGame for Board {
                 format!(
                     "{} {}",
                     sw::seat(*s, lang),
-                    seat_name::<Board>(&t.seats, s.index(), lang)
+                    seat_name::<Board>(&t.seats, s.index())
                 )
             })
             .collect();
