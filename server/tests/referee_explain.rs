@@ -284,6 +284,27 @@ fn the_command_explains_in_both_languages_and_tries() {
         "explain", "sj1", "2", "--db", db, "--try", "{", "--seat", "N",
     ]);
     assert!(!ok && err.contains("not an action of 80分"), "{err}");
+    // A seat the table does not have is refused, not taken for another (99 was 西).
+    for seat in ["99", "4", "A1"] {
+        let (ok, out, err) = paiju(&[
+            "explain", "sj1", "2", "--db", db, "--try", &action, "--seat", seat,
+        ]);
+        assert!(!ok && out.is_empty(), "--seat {seat}: {out}");
+        assert!(
+            err.contains(&format!("--seat: \"{seat}\" is not a seat of 80分"))
+                && err.contains("N E S W, or 0 to 3"),
+            "{err}"
+        );
+    }
+    let pass = r#"{"type":"pass"}"#;
+    let (ok, _, err) = paiju(&[
+        "explain", "gj1", "2", "--db", db, "--try", pass, "--seat", "6",
+    ]);
+    assert!(!ok && err.contains("A1 B1 A2 B2 A3 B3, or 0 to 5"), "{err}");
+    let (ok, _, err) = paiju(&[
+        "explain", "gj1", "2", "--db", db, "--try", pass, "--seat", "5",
+    ]);
+    assert!(ok, "B3 is seat 5 of 够级: {err}");
     let (ok, _, err) = paiju(&["explain", "sj1", "100000", "--db", db]);
     assert!(!ok && err.contains("no replayed action"));
 }

@@ -64,7 +64,10 @@ fn every_finished_game_replays_to_its_result_in_both_languages_and_as_json() {
             assert!(en.contains(&format!("wins trick {}: {} points", tr.trick, tr.points)));
         }
         // The seats' players as the table named them; its computer as the table calls it.
-        assert!(zh.contains("座位：北 老王 · 东 电脑·东 · 南 张师傅"), "{zh}");
+        assert!(
+            zh.contains("座位：北 老王 · 东 电脑·东 · 南 张师傅"),
+            "{zh}"
+        );
         assert!(en.contains("Seats: N 老王 · E 电脑·东 · S 张师傅"), "{en}");
         let result = end.result().unwrap();
         assert!(zh.contains(&format!("结果：闲家 {result} 分")), "{zh}");

@@ -135,7 +135,8 @@ pub fn ask<G: ExplainGame>(
     match try_action {
         None => explain(checked, seq),
         Some(t) => {
-            let seat = words::parse_seat::<G>(&t.seat).map_err(Words::same)?;
+            let seat =
+                words::parse_seat::<G>(&t.seat).map_err(|e| Words::same(format!("--seat: {e}")))?;
             explain_try(checked, seq, seat, &t.action, t.actor)
         }
     }
@@ -174,6 +175,9 @@ pub fn explain_try<G: ExplainGame>(
     actor: Option<Actor>,
 ) -> Result<Explanation, String> {
     let run = replayed_of(checked)?;
+    if seat >= G::SEATS {
+        return Err(format!("--seat: the table has no seat {seat}"));
+    }
     if seq == 0 || seq as usize > run.steps.len() + 1 {
         return Err(format!(
             "--try goes before an action 1 to {} (one past the last: after the log)",

@@ -171,12 +171,22 @@ pub fn parse_iso_time(s: &str) -> Option<u64> {
     (iso_time(back) == s).then_some(back)
 }
 
-/// A seat by index or by label (`N`, `A1`): the reverse of the seat words.
+/// A seat of the game by its index or its label (`2`, `N`, `a1`): the reverse of the seat
+/// words. A seat its tables do not have (`99` at 80分) is refused, naming the ones they have.
 pub fn parse_seat<G: GameWords>(s: &str) -> Result<usize, String> {
-    if let Ok(i) = s.parse::<usize>() {
-        return Ok(i);
-    }
-    G::seat_named(s).ok_or_else(|| format!("--seat: {s:?} is not a seat of {}", G::title(Lang::En)))
+    let seat = match s.trim().parse::<usize>() {
+        Ok(i) => Some(i).filter(|&i| i < G::SEATS),
+        Err(_) => G::seat_named(s),
+    };
+    seat.ok_or_else(|| {
+        let labels: Vec<&str> = (0..G::SEATS).map(G::seat_label).collect();
+        format!(
+            "{s:?} is not a seat of {} ({}, or 0 to {})",
+            G::title(Lang::En),
+            labels.join(" "),
+            G::SEATS - 1
+        )
+    })
 }
 
 #[cfg(test)]
