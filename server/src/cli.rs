@@ -246,6 +246,10 @@ pub struct ExplainArgs {
     pub lang: LangArg,
 }
 
+fn table_id(s: &str) -> Result<String, String> {
+    server::seat_token::check_table_code(s).map(|()| s.to_string())
+}
+
 fn actor(s: &str) -> Result<rules::Actor, String> {
     rules::Actor::parse(s)
         .ok_or_else(|| format!("unknown actor {s:?} (player, bot, auto, clock or referee)"))
@@ -274,8 +278,9 @@ pub struct ImportArgs {
     /// Check every board, store none.
     #[arg(long)]
     pub check: bool,
-    /// Store the one board of the file under this table id (its chain is rebuilt for it).
-    #[arg(long = "as", value_name = "ID")]
+    /// Store the one board of the file under this table id (its chain is rebuilt for it): 1 to
+    /// 8 letters or digits, as the server makes them.
+    #[arg(long = "as", value_name = "ID", value_parser = table_id)]
     pub rename: Option<String>,
     #[command(flatten)]
     pub lang: LangArg,

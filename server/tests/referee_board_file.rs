@@ -234,3 +234,71 @@ fn the_action_notation_gives_back_the_stored_text() {
     // Written out of the canonical form: kept verbatim.
     assert!(notation(r#"{"cards":["SA"],"type":"play"}"#).starts_with('{'));
 }
+
+#[test]
+fn an_import_refuses_a_table_id_the_server_would_not_make_and_stores_nothing() {
+    let t = finished_tables("badid", 2, 0);
+    let dir = t.db.parent().unwrap();
+    let target = dir.join("target.db");
+    let text = export::<Board>(&t.db, "sj1");
+    let file = dir.join("sj1.txt");
+    std::fs::write(&file, &text).unwrap();
+    let long = "x".repeat(5000);
+    for bad in ["", "../../etc/x", "sj 1", long.as_str()] {
+        // Named by --as: the command line refuses it (exit 2, the flag named).
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_paiju"))
+            .args(["import", file.to_str().unwrap(), "--as", bad, "--db"])
+            .arg(&target)
+            .output()
+            .unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "--as {bad:?}: {err}");
+        assert!(
+            err.contains("--as") && err.contains("is not a table id"),
+            "{err}"
+        );
+        assert!(!target.exists(), "--as {bad:?}: nothing stored");
+        // Written in the file's [Table] tag: refused before anything is stored, even with a
+        // good board before it in the file, and with --check too.
+        let tag = format!("[Table {}]", serde_json::to_string(bad).unwrap());
+        let two = format!(
+            "{}\n{}",
+            export::<Board>(&t.db, "sj2"),
+            text.replace("[Table \"sj1\"]", &tag)
+        );
+        let bad_file = dir.join("bad.txt");
+        std::fs::write(&bad_file, two).unwrap();
+        for check in [false, true] {
+            let mut args = vec!["import", bad_file.to_str().unwrap(), "--db"];
+            args.push(target.to_str().unwrap());
+            if check {
+                args.push("--check");
+            }
+            let (ok, out, err) = paiju(&args);
+            assert!(!ok, "[Table {bad:?}]: {out}");
+            assert!(out.is_empty(), "nothing imported: {out}");
+            assert!(
+                err.contains("[Table]") && err.contains("is not a table id"),
+                "{err}"
+            );
+            assert!(err.len() < 1000, "the id is not written out whole: {err}");
+            assert!(!target.exists(), "[Table {bad:?}]: nothing stored");
+        }
+    }
+    // An id like the server's is stored.
+    let (ok, out, err) = paiju(&[
+        "import",
+        file.to_str().unwrap(),
+        "--as",
+        "654321",
+        "--db",
+        target.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("654321：80分 第 1 副"), "{out}");
+    assert!(SqliteStore::open(&target)
+        .unwrap()
+        .table("654321")
+        .unwrap()
+        .is_some());
+}

@@ -395,6 +395,11 @@ impl BoardText {
             .map_err(|_| mismatch(self, "[Board] is not a number"))
     }
 
+    /// The `Table` tag: the table's id.
+    pub fn table(&self) -> Option<&str> {
+        self.get("Table")
+    }
+
     /// The `Game` tag: the game's wire name.
     pub fn game(&self) -> Result<&str, String> {
         self.need("Game")

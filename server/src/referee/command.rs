@@ -143,6 +143,16 @@ pub fn import(
     if rename.is_some() && boards.len() > 1 {
         return Err("--as renames one board; the file holds several".into());
     }
+    // Every id a board would be stored under, before any is stored: an id the server would
+    // not make (empty, a path, a page of text) changes nothing.
+    for b in &boards {
+        if let Some(id) = rename.or(b.table()) {
+            crate::seat_token::check_table_code(id).map_err(|e| match rename {
+                Some(_) => format!("--as: {e}"),
+                None => format!("{file}: [Table]: {e}"),
+            })?;
+        }
+    }
     for b in &boards {
         let imported = b
             .game()
