@@ -428,6 +428,18 @@ mod tests {
         let d = dealt::<Board>(&header(&DealFixed::default(), &options)).unwrap();
         assert_eq!(d.engine.rules(), &then);
         assert!(d.notes[0].en.contains("changed since this table"));
+        // 够级's clock too.
+        let mut h = header(&DealFixed::default(), "{}");
+        h.game = rules::gouji::Game::GAME.into();
+        h.ruleset = rules::gouji::Game::DEFAULT_RULESET.into();
+        h.options = rules::gouji::Game::options(&h.ruleset);
+        h.fixed = DealFixed {
+            play_seconds: Some(45),
+            ..DealFixed::default()
+        }
+        .to_json();
+        let d = dealt::<rules::gouji::Game>(&h).unwrap();
+        assert_eq!(d.engine.ruleset().move_seconds, 45);
         // Another deal algorithm cannot be re-dealt.
         let mut h = header(&DealFixed::default(), &today);
         h.deal_algorithm = "paiju-deal-0".into();
