@@ -1,7 +1,9 @@
-//! The command line (clap, derive): `serve`, `load`, `bot`, `arena`, `verify`, `migrate`, and the referee's
-//! `deal` and `judge`. Every value is checked here, so a bad flag stops the program with a clear message
-//! and exit code 2 before anything starts (a NaN clock scale or a negative idle time used to
-//! panic deep inside the server).
+//! The command line (clap, derive), every subcommand of it: `serve`, `load`, `bot`, `arena`,
+//! `verify`, `migrate`, the referee's `deal`, `judge`, `replay`, `explain`, `export`, `import`
+//! and `record-card`, and `event …`. Every value is checked here, so a bad flag stops the
+//! program with a clear message and exit code 2 before anything starts (a NaN clock scale or a
+//! negative idle time used to panic deep inside the server), and `paiju <command> --help` says
+//! what each takes. The referee's commands then run in `server::referee::command`.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -9,6 +11,10 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use server::limits::Limits;
+use server::referee::command::{self, TableAt};
+use server::referee::desk::desk_of;
+use server::referee::lang::Lang;
+use server::referee::{self};
 use server::store::{self, Store};
 use server::{Config, Games};
 
@@ -43,47 +49,21 @@ pub enum Command {
     /// Copies a SQLite store (tables and events) into PostgreSQL (past one machine), checking
     /// every chain.
     Migrate(MigrateArgs),
-    /// One board re-dealt from its seed, as JSON: --game shengji|gouji --seed <64 hex> --board <n>.
-    // Its arguments go to `referee::deal` untouched: its messages are part of its tests.
-    #[command(disable_help_flag = true)]
-    Deal {
-        #[arg(num_args = 0.., trailing_var_arg = true, allow_hyphen_values = true)]
-        args: Vec<String>,
-    },
+    /// One board re-dealt from its seed, as JSON (docs/referee.md).
+    Deal(DealArgs),
     /// Answers rule questions, one JSON object a line on standard input (docs/referee.md).
     Judge,
     /// Replays a stored table through the engine, every hand shown, checking its chain and
-    /// result: <table id> [--db FILE] [--at N] [--lang zh|en] [--json] [--head HASH].
-    #[command(disable_help_flag = true)]
-    Replay {
-        #[arg(num_args = 0.., trailing_var_arg = true, allow_hyphen_values = true)]
-        args: Vec<String>,
-    },
-    /// Why a logged action was legal, or why another would be refused: <table id> <seq>
-    /// [--try JSON --seat N] [--db FILE] [--json].
-    #[command(disable_help_flag = true)]
-    Explain {
-        #[arg(num_args = 0.., trailing_var_arg = true, allow_hyphen_values = true)]
-        args: Vec<String>,
-    },
-    /// Writes a stored table in the board format: <table id> [--db FILE].
-    #[command(disable_help_flag = true)]
-    Export {
-        #[arg(num_args = 0.., trailing_var_arg = true, allow_hyphen_values = true)]
-        args: Vec<String>,
-    },
-    /// Checks a board file against a re-deal and stores it: FILE [--db FILE] [--check].
-    #[command(disable_help_flag = true)]
-    Import {
-        #[arg(num_args = 0.., trailing_var_arg = true, allow_hyphen_values = true)]
-        args: Vec<String>,
-    },
-    /// The printable record card (随牌记录卡) of 80分 boards: <table id>… [--paper a5|a4].
-    #[command(disable_help_flag = true)]
-    RecordCard {
-        #[arg(num_args = 0.., trailing_var_arg = true, allow_hyphen_values = true)]
-        args: Vec<String>,
-    },
+    /// result; --at N the full state after action N.
+    Replay(ReplayArgs),
+    /// Why a logged action was legal, or (--try) why another would be refused.
+    Explain(ExplainArgs),
+    /// Writes stored tables in the board format (docs/referee.md).
+    Export(ExportArgs),
+    /// Checks the boards of a board file against a re-deal and stores them.
+    Import(ImportArgs),
+    /// The printable record card (随牌记录卡) of 80分 boards, as HTML.
+    RecordCard(RecordCardArgs),
     /// Events: a Mitchell movement, or an 80分 duplicate session scored (docs/tournaments.md).
     #[command(subcommand)]
     Event(EventCommand),
@@ -118,6 +98,285 @@ pub struct MovementArgs {
     /// Print this table's movement card (text) instead of the JSON.
     #[arg(long, value_name = "T")]
     pub card: Option<u32>,
+}
+
+/// Where a referee command reads its tables: a database (`--db`), or a board file (`--file`).
+#[derive(Args, Debug)]
+pub struct DbArg {
+    /// The SQLite database (a copy made with `sqlite3 .backup` is best).
+    #[arg(long, value_name = "FILE", default_value = "paiju.db")]
+    pub db: PathBuf,
+}
+
+/// The language of a referee command's report.
+#[derive(Args, Debug)]
+pub struct LangArg {
+    /// zh (the default, as the players speak) or en.
+    #[arg(long, value_name = "zh|en", default_value = "zh", value_parser = lang)]
+    pub lang: Lang,
+}
+
+fn lang(s: &str) -> Result<Lang, String> {
+    Lang::parse(s)
+}
+
+/// 80分's wire name: the game of `deal`, `load` and `arena` when none is named.
+const SHENGJI: &str = <rules::shengji::Board as server::TableGame>::GAME;
+
+/// A game this server hosts, by its wire name.
+fn hosted_game(s: &str) -> Result<String, String> {
+    let games = Games::standard();
+    match games.get(s) {
+        Some(_) => Ok(s.to_string()),
+        None => Err(format!(
+            "unknown game {s:?} ({})",
+            games.names().join(" or ")
+        )),
+    }
+}
+
+/// A game the arena plays (its wire name, or 80分 / 够级).
+fn arena_game(s: &str) -> Result<bots::arena::Game, String> {
+    use bots::arena::Game;
+    Game::parse(s).ok_or_else(|| {
+        let known = [Game::Shengji, Game::Gouji].map(Game::name);
+        format!("unknown game {s:?} ({})", known.join(" or "))
+    })
+}
+
+/// A game the referee's desk knows, by its wire name.
+fn game(s: &str) -> Result<String, String> {
+    desk_of(&Games::standard(), s)
+        .map(|_| s.to_string())
+        .map_err(|w| w.en)
+}
+
+/// 64 hex digits (kept as text: the seed type prints nothing, on purpose).
+fn seed(s: &str) -> Result<String, String> {
+    rules::deal::Seed::from_hex(s)
+        .map(|seed| seed.to_hex())
+        .map_err(|e| rules::Explain::en(&e))
+}
+
+#[derive(Args, Debug)]
+pub struct DealArgs {
+    /// The game: its wire name.
+    #[arg(long, default_value = SHENGJI, value_parser = game)]
+    pub game: String,
+    /// The seed: 64 hex digits.
+    #[arg(long, value_name = "HEX", value_parser = seed)]
+    pub seed: String,
+    /// The board (80分) or game (够级) number.
+    #[arg(long, value_name = "N")]
+    pub board: u32,
+}
+
+/// Where `replay` and `explain` read their table, and the hash its log must end at.
+#[derive(Args, Debug)]
+pub struct SourceArgs {
+    #[command(flatten)]
+    pub db: DbArg,
+    /// A board file instead of the database.
+    #[arg(long, value_name = "BOARD FILE")]
+    pub file: Option<PathBuf>,
+    /// The `head_hash` published with the result: the log's last hash must still be it.
+    #[arg(long, value_name = "HASH", conflicts_with = "file")]
+    pub head: Option<String>,
+}
+
+impl SourceArgs {
+    /// The board file's board (the one of that id, or the only one), or the database's table.
+    fn table_at(&self, id: Option<&str>) -> TableAt {
+        match &self.file {
+            Some(path) => TableAt::File {
+                path: path.clone(),
+                id: id.map(str::to_string),
+            },
+            None => TableAt::Stored {
+                db: self.db.db.clone(),
+                id: id.unwrap_or_default().to_string(),
+            },
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// The table's id; with --file, which board of the file (needed when it holds several).
+    #[arg(value_name = "TABLE ID", required_unless_present = "file")]
+    pub table: Option<String>,
+    #[command(flatten)]
+    pub source: SourceArgs,
+    /// The full state (every hand) after action N instead of the whole game (0: as dealt).
+    #[arg(long, value_name = "N")]
+    pub at: Option<u64>,
+    /// JSON instead of text (with --at: the engine's referee view).
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub lang: LangArg,
+}
+
+#[derive(Args, Debug)]
+pub struct ExplainArgs {
+    /// The table's id. With --file: the board with that [Table] tag, which may be left out
+    /// (SEQ alone) when the file holds one board.
+    #[arg(value_name = "TABLE ID")]
+    pub table: String,
+    /// The entry asked about: the log is replayed to the one before it.
+    #[arg(value_name = "SEQ")]
+    pub seq: Option<u64>,
+    #[command(flatten)]
+    pub source: SourceArgs,
+    /// Another action at that point, as JSON (`{"type":"play","cards":["C2"]}`): why the
+    /// engine would refuse it, or what it would do. SEQ may be one past the last entry.
+    #[arg(long = "try", value_name = "ACTION JSON", requires = "seat")]
+    pub try_action: Option<String>,
+    /// With --try: the seat that would act (an index, or N E S W, or A1 … B3).
+    #[arg(long, value_name = "SEAT", requires = "try_action")]
+    pub seat: Option<String>,
+    /// With --try: who would act (player, bot, auto, clock, referee); by default who may take
+    /// such an action.
+    #[arg(long, value_name = "ACTOR", requires = "try_action", value_parser = actor)]
+    pub actor: Option<rules::Actor>,
+    /// JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub lang: LangArg,
+}
+
+fn table_id(s: &str) -> Result<String, String> {
+    server::seat_token::check_table_code(s).map(|()| s.to_string())
+}
+
+fn actor(s: &str) -> Result<rules::Actor, String> {
+    rules::Actor::parse(s)
+        .ok_or_else(|| format!("unknown actor {s:?} (player, bot, auto, clock or referee)"))
+}
+
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// The tables to write, one board after another.
+    #[arg(value_name = "TABLE ID", required = true)]
+    pub tables: Vec<String>,
+    #[command(flatten)]
+    pub db: DbArg,
+    /// The `Event` tag's value: the event's name.
+    #[arg(long, value_name = "NAME")]
+    pub event: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct ImportArgs {
+    /// The board file (`-`: standard input).
+    #[arg(value_name = "BOARD FILE")]
+    pub file: String,
+    /// Where to store the tables (created if it does not exist).
+    #[arg(long, value_name = "FILE", default_value = "paiju.db")]
+    pub db: PathBuf,
+    /// Check every board, store none.
+    #[arg(long)]
+    pub check: bool,
+    /// Store the one board of the file under this table id (its chain is rebuilt for it): 1 to
+    /// 8 letters or digits, as the server makes them.
+    #[arg(long = "as", value_name = "ID", value_parser = table_id)]
+    pub rename: Option<String>,
+    #[command(flatten)]
+    pub lang: LangArg,
+}
+
+#[derive(Args, Debug)]
+pub struct RecordCardArgs {
+    /// The 80分 tables, one card each.
+    #[arg(value_name = "TABLE ID", required = true)]
+    pub tables: Vec<String>,
+    #[command(flatten)]
+    pub db: DbArg,
+    /// The paper the cards are printed on, one card a page.
+    #[arg(long, value_name = "PAPER", default_value = "a5", value_parser = ["a5", "a4"], ignore_case = true)]
+    pub paper: String,
+    /// The event's name, printed on each card.
+    #[arg(long, value_name = "NAME")]
+    pub event: Option<String>,
+    #[command(flatten)]
+    pub lang: LangArg,
+}
+
+/// `paiju deal`.
+pub fn deal(a: DealArgs) -> Result<(), String> {
+    command::deal(&Games::standard(), &a.game, &a.seed, a.board)
+}
+
+/// `paiju replay`.
+pub fn replay(a: ReplayArgs) -> Result<(), String> {
+    let opts = referee::replay::Options {
+        lang: a.lang.lang,
+        json: a.json,
+        at: a.at,
+    };
+    let at = a.source.table_at(a.table.as_deref());
+    command::replay(&Games::standard(), &at, a.source.head.as_deref(), &opts)
+}
+
+/// `paiju explain`: `<table id> <seq>`, or with --file `[<table id>] <seq>`.
+pub fn explain(a: ExplainArgs) -> Result<(), String> {
+    let (id, seq) = match (a.seq, &a.source.file) {
+        (Some(seq), _) => (Some(a.table.as_str()), seq),
+        (None, Some(_)) => {
+            let seq = a
+                .table
+                .parse()
+                .map_err(|_| format!("<SEQ> must be a whole number, not {:?}", a.table))?;
+            (None, seq)
+        }
+        (None, None) => return Err("expected <TABLE ID> <SEQ>".into()),
+    };
+    let at = a.source.table_at(id);
+    let try_action = match (a.try_action, a.seat) {
+        (Some(action), Some(seat)) => Some(referee::explain::Try {
+            action,
+            seat,
+            actor: a.actor,
+        }),
+        _ => None,
+    };
+    command::explain(
+        &Games::standard(),
+        &at,
+        seq,
+        a.source.head.as_deref(),
+        try_action.as_ref(),
+        a.lang.lang,
+        a.json,
+    )
+}
+
+/// `paiju export`.
+pub fn export(a: ExportArgs) -> Result<(), String> {
+    command::export(&Games::standard(), &a.db.db, &a.tables, a.event.as_deref())
+}
+
+/// `paiju import`.
+pub fn import(a: ImportArgs) -> Result<(), String> {
+    command::import(
+        &Games::standard(),
+        &a.file,
+        &a.db,
+        a.check,
+        a.rename.as_deref(),
+        a.lang.lang,
+    )
+}
+
+/// `paiju record-card`.
+pub fn record_card(a: RecordCardArgs) -> Result<(), String> {
+    let opts = referee::record_card::CardOptions {
+        lang: a.lang.lang,
+        paper: a.paper.to_ascii_lowercase(),
+        event: a.event,
+    };
+    command::record_card(&Games::standard(), &a.db.db, &a.tables, &opts)
 }
 
 /// `paiju event …`: the pure event logic of the `tournament` crate. A refusal is printed as the
@@ -328,8 +587,8 @@ pub struct BotArgs {
 #[derive(Args, Debug)]
 pub struct ArenaArgs {
     /// shengji (80分: the defenders' points per board) or gouji (够级: team points per game).
-    #[arg(long, default_value = "shengji", value_parser = ["shengji", "gouji"])]
-    pub game: String,
+    #[arg(long, default_value = SHENGJI, value_parser = arena_game)]
+    pub game: bots::arena::Game,
     /// Level A: beginner, club or expert.
     #[arg(long, value_name = "LEVEL", default_value = "club", value_parser = level)]
     pub a: bots::Level,
@@ -420,19 +679,11 @@ pub fn bot(args: BotArgs) -> Result<(), String> {
                 deadline: Duration::from_secs(args.minutes * 60),
                 ..Default::default()
             };
-            let report = match table.game.as_str() {
-                "shengji" => {
-                    let p = bots::shengji::Player::new(level, bots::Budget::DEFAULT);
-                    bots::client::play_as::<rules::shengji::Board>(&url, &token, opts, Box::new(p))
-                        .await?
-                }
-                "gouji" => {
-                    let p = bots::gouji::Player::new(level, bots::Budget::DEFAULT);
-                    bots::client::play_as::<rules::gouji::Game>(&url, &token, opts, Box::new(p))
-                        .await?
-                }
-                other => return Err(format!("table {} plays {other}: no bot for it", table.id)),
-            };
+            let kind = Games::standard()
+                .get(&table.game)
+                .cloned()
+                .ok_or_else(|| format!("table {} plays {}: no bot for it", table.id, table.game))?;
+            let report = kind.bot(url, token, opts, level).await?;
             println!(
                 "paiju bot: table {} seat {:?} at {} ({}): {} actions, last seq {}, {}",
                 table.id,
@@ -449,7 +700,7 @@ pub fn bot(args: BotArgs) -> Result<(), String> {
 
 /// `paiju arena`: a duplicate match between two levels (or the person-wait and notes checks).
 pub fn arena(args: ArenaArgs) -> Result<(), String> {
-    use bots::arena::{run, Config as Match, Game};
+    use bots::arena::{run, Config as Match};
     if let Some(games) = args.notes {
         let (seats, complete, exact) = bots::arena::gouji::notes_check(games, 1);
         println!(
@@ -465,8 +716,7 @@ pub fn arena(args: ArenaArgs) -> Result<(), String> {
         );
         return Ok(());
     }
-    let game = Game::parse(&args.game).ok_or("--game: shengji or gouji")?;
-    let mut config = Match::new(game, args.a, args.b, args.deals, args.seed);
+    let mut config = Match::new(args.game, args.a, args.b, args.deals, args.seed);
     if let Some(n) = args.playouts {
         config.budget = bots::Budget::Playouts(n);
     }
@@ -489,7 +739,7 @@ pub struct LoadArgs {
     #[arg(long, value_name = "N", default_value_t = 100, value_parser = count)]
     pub tables: usize,
     /// The game the tables play.
-    #[arg(long, default_value = "shengji", value_parser = ["shengji", "gouji"])]
+    #[arg(long, default_value = SHENGJI, value_parser = hosted_game)]
     pub game: String,
     /// Mean think time of a bot before each move.
     #[arg(long, value_name = "MS", default_value_t = 200)]

@@ -1,7 +1,8 @@
 //! The registry of the games a server hosts, by wire name (`shengji`, `gouji`, and the tests'
-//! stand-in game): every game-specific lookup goes through it, so hosting a third game is one
-//! more `.with::<G>()` in [`Games::standard`]. The type erasure here is what lets tables of
-//! different games share one lobby.
+//! stand-in game): every game-specific lookup goes through it — the lobby's, the tables', the
+//! referee's desk's ([`GameKind::desk`]) — so hosting a third game is one more `.with::<G>()` in
+//! [`Games::standard`] (`.with_desk::<G>()` for a game the referee's tools know too). The type
+//! erasure here is what lets tables of different games share one lobby.
 
 use std::collections::BTreeMap;
 use std::marker::PhantomData;
@@ -10,6 +11,7 @@ use std::sync::Arc;
 use protocol::Refusal;
 use rules::deal::Seed;
 
+use crate::referee::desk::{self, Desk, DeskGame, Desks};
 use crate::store::StoredTable;
 use crate::table::{DealFixed, TableDeps, TableGame, TableHandle};
 
@@ -40,13 +42,32 @@ pub trait GameKind: Send + Sync {
     }
     /// `paiju load` with bot clients of this game.
     fn load(&self, opts: bots::load::LoadOptions) -> LoadRun;
+    /// `paiju bot`: one seat of a table of this game, its seat token `token`, played over
+    /// WebSocket (`url`) by this game's computer player at `level`.
+    fn bot(
+        &self,
+        url: String,
+        token: String,
+        opts: bots::client::BotOptions,
+        level: bots::Level,
+    ) -> BotRun;
+    /// The referee's desk for tables of this game (replay, explain, the board format, …);
+    /// `None` for a game it does not know (the tests' stand-in games).
+    fn desk(&self) -> Option<&dyn Desk>;
 }
 
 /// A running `paiju load`.
 pub type LoadRun =
     std::pin::Pin<Box<dyn std::future::Future<Output = Result<bots::load::LoadReport, String>>>>;
 
-struct Kind<G>(PhantomData<fn() -> G>);
+/// A running `paiju bot`.
+pub type BotRun =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<bots::client::BotReport, String>>>>;
+
+struct Kind<G> {
+    desk: Option<Box<dyn Desk>>,
+    game: PhantomData<fn() -> G>,
+}
 
 impl<G: TableGame> GameKind for Kind<G> {
     fn name(&self) -> &'static str {
@@ -73,6 +94,20 @@ impl<G: TableGame> GameKind for Kind<G> {
     fn load(&self, opts: bots::load::LoadOptions) -> LoadRun {
         Box::pin(bots::load::run::<G>(opts))
     }
+    fn bot(
+        &self,
+        url: String,
+        token: String,
+        opts: bots::client::BotOptions,
+        level: bots::Level,
+    ) -> BotRun {
+        Box::pin(
+            async move { bots::client::play_as::<G>(&url, &token, opts, G::player(level)).await },
+        )
+    }
+    fn desk(&self) -> Option<&dyn Desk> {
+        self.desk.as_deref()
+    }
 }
 
 /// The games this server hosts, by wire name.
@@ -85,16 +120,29 @@ impl Games {
     }
 
     /// Adds a game (tests add their own small games this way).
-    pub fn with<G: TableGame>(mut self) -> Games {
-        self.0.insert(G::GAME, Arc::new(Kind::<G>(PhantomData)));
+    pub fn with<G: TableGame>(self) -> Games {
+        self.add::<G>(None)
+    }
+
+    /// Adds a game the referee's desk knows too.
+    pub fn with_desk<G: DeskGame>(self) -> Games {
+        self.add::<G>(Some(desk::desk::<G>()))
+    }
+
+    fn add<G: TableGame>(mut self, desk: Option<Box<dyn Desk>>) -> Games {
+        let kind = Kind::<G> {
+            desk,
+            game: PhantomData,
+        };
+        self.0.insert(G::GAME, Arc::new(kind));
         self
     }
 
     /// The games `paiju serve` hosts: 80分 and 够级.
     pub fn standard() -> Games {
         Games::empty()
-            .with::<rules::shengji::Board>()
-            .with::<rules::gouji::Game>()
+            .with_desk::<rules::shengji::Board>()
+            .with_desk::<rules::gouji::Game>()
     }
 
     pub fn get(&self, name: &str) -> Option<&Arc<dyn GameKind>> {
@@ -103,5 +151,20 @@ impl Games {
 
     pub fn names(&self) -> Vec<&'static str> {
         self.0.keys().copied().collect()
+    }
+}
+
+/// The referee's desk finds a table's game here.
+impl Desks for Games {
+    fn desk(&self, game: &str) -> Option<&dyn Desk> {
+        self.get(game)?.desk()
+    }
+
+    fn desk_games(&self) -> Vec<&'static str> {
+        self.0
+            .iter()
+            .filter(|(_, kind)| kind.desk().is_some())
+            .map(|(name, _)| *name)
+            .collect()
     }
 }

@@ -34,7 +34,9 @@ use crate::config::Config;
 use crate::connection::{self, Conn};
 use crate::limits::{AddressBuckets, AddressCount, AddressSlot, Limits};
 use crate::lobby::Lobby;
+use crate::referee::desk::{desk_of, Desk, Source};
 use crate::shutdown::{Shutdown, ShutdownSwitch};
+use crate::store::StoredTable;
 
 /// Request bodies are JSON of a few hundred bytes; 8 KiB is generous.
 pub const MAX_BODY: usize = 8 * 1024;
@@ -465,26 +467,31 @@ fn is_referee(app: &App, headers: &HeaderMap) -> bool {
         .is_some_and(|t| crate::seat_token::same(want, &crate::seat_token::hash(t.trim())))
 }
 
-/// A stored table, replayed through the engine, for the referee at any time and for everyone
-/// once the table is over and its seed is public (no open table deals from it any more): every
-/// hand is in it.
-async fn replayed_for(
-    app: &App,
+/// A stored table and the desk of its game, for the referee at any time and for everyone once
+/// the table is over and its seed is public (no open table deals from it any more): its replay
+/// shows every hand.
+async fn replayed_for<'a>(
+    app: &'a App,
     id: &str,
     headers: &HeaderMap,
-) -> Result<crate::referee::replayed::Checked, Response> {
+) -> Result<(StoredTable, &'a dyn Desk), Response> {
     let public = app.lobby.summary(id).is_some_and(|s| s.seed.is_some());
     if !public && !is_referee(app, headers) {
         return Err(refused(Refusal::NotYetPublic));
     }
-    match app.lobby.journal.load(id).await {
-        Ok(Some(stored)) => Ok(crate::referee::replayed::check(stored, None)),
-        Ok(None) => Err(refused(Refusal::NoTable)),
-        Err(e) => Err(refused(Refusal::StoreFailed {
-            detail: e.0,
-            reading: true,
-        })),
-    }
+    let stored = match app.lobby.journal.load(id).await {
+        Ok(Some(stored)) => stored,
+        Ok(None) => return Err(refused(Refusal::NoTable)),
+        Err(e) => {
+            return Err(refused(Refusal::StoreFailed {
+                detail: e.0,
+                reading: true,
+            }))
+        }
+    };
+    let desk = desk_of(&app.lobby.games, &stored.header.game)
+        .map_err(|w| refused(Refusal::BadRequest(Wrong::Said(w))))?;
+    Ok((stored, desk))
 }
 
 #[derive(serde::Deserialize)]
@@ -501,16 +508,13 @@ async fn replay(
     axum::extract::Query(q): axum::extract::Query<ReplayQuery>,
     headers: HeaderMap,
 ) -> Response {
-    let checked = match replayed_for(&app, &id, &headers).await {
-        Ok(c) => c,
+    let (stored, desk) = match replayed_for(&app, &id, &headers).await {
+        Ok(found) => found,
         Err(r) => return r,
     };
-    match q.at {
-        None => Json(crate::referee::replay::json(&checked)).into_response(),
-        Some(n) => match crate::referee::replay::state_json(&checked, n) {
-            Ok(v) => Json(v).into_response(),
-            Err(e) => refused(Refusal::BadRequest(Wrong::Said(Words::same(e)))),
-        },
+    match desk.replay_json(stored, q.at) {
+        Ok(v) => Json(v).into_response(),
+        Err(e) => refused(Refusal::BadRequest(Wrong::Said(Words::same(e)))),
     }
 }
 
@@ -521,13 +525,13 @@ async fn explain(
     UrlPath((id, seq)): UrlPath<(String, u64)>,
     headers: HeaderMap,
 ) -> Response {
-    let checked = match replayed_for(&app, &id, &headers).await {
-        Ok(c) => c,
+    let (stored, desk) = match replayed_for(&app, &id, &headers).await {
+        Ok(found) => found,
         Err(r) => return r,
     };
-    match crate::referee::explain::explain(&checked, seq) {
+    match desk.explain(Source::Stored(Box::new(stored), None), seq, None) {
         Ok(e) => Json(e).into_response(),
-        Err(e) => refused(Refusal::BadRequest(Wrong::Said(Words::same(e)))),
+        Err(w) => refused(Refusal::BadRequest(Wrong::Said(w))),
     }
 }
 

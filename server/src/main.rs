@@ -35,15 +35,16 @@ fn main() -> ExitCode {
         cli::Command::Arena(args) => cli::arena(args),
         cli::Command::Verify(args) => cli::verify(args),
         cli::Command::Migrate(args) => cli::migrate(args),
-        cli::Command::Deal { args } => referee::deal::run(&args),
-        cli::Command::Replay { args } => referee::replay::run(&args),
-        cli::Command::Explain { args } => referee::explain::run(&args),
-        cli::Command::Export { args } => referee::board_file::run_export(&args),
-        cli::Command::Import { args } => referee::board_file::run_import(&args),
-        cli::Command::RecordCard { args } => referee::record_card::run(&args),
+        cli::Command::Deal(a) => cli::deal(a),
+        cli::Command::Replay(a) => cli::replay(a),
+        cli::Command::Explain(a) => cli::explain(a),
+        cli::Command::Export(a) => cli::export(a),
+        cli::Command::Import(a) => cli::import(a),
+        cli::Command::RecordCard(a) => cli::record_card(a),
         cli::Command::Event(cmd) => cli::event(cmd),
         cli::Command::Judge => {
-            referee::judge::run(std::io::stdin().lock(), std::io::stdout().lock())
+            let games = server::Games::standard();
+            referee::command::judge(&games, std::io::stdin().lock(), std::io::stdout().lock())
         }
     };
     match result {

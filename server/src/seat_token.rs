@@ -38,6 +38,27 @@ pub fn table_code() -> String {
     format!("{n:06}")
 }
 
+/// The longest code the server has given a table: six digits now, eight letters and digits
+/// before (the older codes, 「K3M9QZ7A」).
+pub const TABLE_CODE_LONGEST: usize = 8;
+
+/// Whether `id` can be a table's code, as the server makes them: 1 to
+/// [`TABLE_CODE_LONGEST`] ASCII letters or digits. What a tool stores under a code it is given
+/// (`paiju import --as`) passes here first: no empty id, no path (`../../etc/x`), no page of
+/// text.
+pub fn check_table_code(id: &str) -> Result<(), String> {
+    let fits = (1..=TABLE_CODE_LONGEST).contains(&id.len())
+        && id.bytes().all(|b| b.is_ascii_alphanumeric());
+    if fits {
+        return Ok(());
+    }
+    let shown: String = id.chars().take(24).collect();
+    let more = if shown.len() < id.len() { "…" } else { "" };
+    Err(format!(
+        "{shown:?}{more} is not a table id: an id is 1 to {TABLE_CODE_LONGEST} letters or digits, as the server makes them (123456)"
+    ))
+}
+
 /// A code as a person gives it: spaces and dashes dropped, letters lower case (older codes had
 /// letters), so 「123 456」, 「123-456」 and 「K3M9QZ7A」 find their tables.
 pub fn normalise_code(raw: &str) -> String {
@@ -75,5 +96,18 @@ mod tests {
         assert_eq!(normalise_code(" 123 456 "), "123456");
         assert_eq!(normalise_code("123-456"), "123456");
         assert_eq!(normalise_code("K3M9 QZ7A"), "k3m9qz7a");
+        for id in [code.as_str(), "K3M9QZ7A", "sj1"] {
+            assert_eq!(check_table_code(id), Ok(()), "{id}");
+        }
+        for id in [
+            "",
+            "../../etc/x",
+            "a b",
+            "123456789",
+            "表1",
+            &"x".repeat(5000),
+        ] {
+            assert!(check_table_code(id).is_err(), "{id}");
+        }
     }
 }

@@ -5,12 +5,14 @@
 mod referee_support;
 
 use referee_support::{finished_tables, paiju};
-use server::referee::board_file::{self, from_notation, notation};
-use server::referee::replayed::{self, Replayed};
+use rules::gouji::Game;
+use rules::shengji::Board;
+use server::referee::board_file::{self, from_notation, notation, BoardFileGame};
+use server::referee::replayed;
 use server::store::{SqliteStore, Store};
 
-fn export(db: &std::path::Path, id: &str) -> String {
-    let checked = replayed::check(replayed::load(db, id).unwrap(), None);
+fn export<G: BoardFileGame>(db: &std::path::Path, id: &str) -> String {
+    let checked = replayed::check::<G>(replayed::load(db, id).unwrap(), None);
     board_file::export(&checked, Some("福建省第九届老年人智力运动会")).unwrap()
 }
 
@@ -18,19 +20,23 @@ fn export(db: &std::path::Path, id: &str) -> String {
 fn export_then_import_round_trips_both_games() {
     let t = finished_tables("roundtrip", 3, 2);
     let target = t.db.parent().unwrap().join("target.db");
-    let ids: Vec<&String> = t
-        .shengji
-        .iter()
-        .map(|x| &x.0)
-        .chain(t.gouji.iter().map(|x| &x.0))
-        .collect();
-    for id in ids {
-        let text = export(&t.db, id);
+    for (id, _) in &t.shengji {
+        round_trip::<Board>(&t.db, &target, id);
+    }
+    for (id, _) in &t.gouji {
+        round_trip::<Game>(&t.db, &target, id);
+    }
+}
+
+/// Table `id` of `db` exported, imported into `target`, and the same again.
+fn round_trip<G: BoardFileGame>(db: &std::path::Path, target: &std::path::Path, id: &str) {
+    {
+        let text = export::<G>(db, id);
         assert!(text.contains(&format!("[Table \"{id}\"]")));
         assert!(text.contains("[Seed \"") && text.contains("[Deal \""));
         let boards = board_file::parse(&text).unwrap();
         assert_eq!(boards.len(), 1);
-        let imported = board_file::import_board(&boards[0], None).unwrap();
+        let imported = board_file::import_board::<G>(&boards[0], None).unwrap();
         assert!(imported.storable);
         assert!(imported
             .findings
@@ -38,16 +44,16 @@ fn export_then_import_round_trips_both_games() {
             .any(|f| f.contains("is the re-deal")));
         assert!(imported.findings.iter().any(|f| f.contains("[Head]")));
         assert_eq!(
-            board_file::store_table(&target, &imported.checked.table).unwrap(),
+            board_file::store_table(target, &imported.checked.table).unwrap(),
             "stored"
         );
         // Again: the same record is recognised.
         assert_eq!(
-            board_file::store_table(&target, &imported.checked.table).unwrap(),
+            board_file::store_table(target, &imported.checked.table).unwrap(),
             "already stored, identical"
         );
-        let original = replayed::load(&t.db, id).unwrap();
-        let back = replayed::load(&target, id).unwrap();
+        let original = replayed::load(db, id).unwrap();
+        let back = replayed::load(target, id).unwrap();
         assert_eq!(back.header, original.header, "{id}: the header");
         assert_eq!(back.log, original.log, "{id}: the log, hashes and all");
         assert_eq!(back.state, original.state);
@@ -57,13 +63,13 @@ fn export_then_import_round_trips_both_games() {
                 .collect::<Vec<_>>()
         };
         assert_eq!(names(&back.seats), names(&original.seats));
-        let a = replayed::check(original, None);
-        let b = replayed::check(back, None);
+        let a = replayed::check::<G>(original, None);
+        let b = replayed::check::<G>(back, None);
         assert!(b.ok());
-        let result = |c: &replayed::Checked| board_file::result_tag(c.replayed.as_ref().unwrap());
+        let result = |c: &replayed::Checked<G>| G::result_tag(&c.replayed.as_ref().unwrap().end);
         assert_eq!(result(&a), result(&b));
         // And the export of the imported table is the same text.
-        assert_eq!(export(&target, id), text);
+        assert_eq!(export::<G>(target, id), text);
     }
 }
 
@@ -104,10 +110,10 @@ fn the_commands_round_trip_through_a_file() {
 #[test]
 fn a_file_that_does_not_hold_is_refused() {
     let t = finished_tables("badfile", 1, 0);
-    let text = export(&t.db, "sj1");
+    let text = export::<Board>(&t.db, "sj1");
     let check = |text: &str| -> Result<(), String> {
         let boards = board_file::parse(text)?;
-        board_file::import_board(&boards[0], None).map(|_| ())
+        board_file::import_board::<Board>(&boards[0], None).map(|_| ())
     };
     assert!(check(&text).is_ok());
 
@@ -184,16 +190,14 @@ fn a_file_that_does_not_hold_is_refused() {
         .collect::<Vec<_>>()
         .join("\n");
     let boards = board_file::parse(&unseeded).unwrap();
-    let imported = board_file::import_board(&boards[0], None).unwrap();
+    let imported = board_file::import_board::<Board>(&boards[0], None).unwrap();
     assert!(!imported.storable);
-    let Some(Replayed::Shengji(run)) = &imported.checked.replayed else {
-        panic!()
-    };
+    let run = imported.checked.replayed.as_ref().unwrap();
     assert_eq!(run.end.result(), t.shengji[0].1.result());
 
     // Stored under another id: the chain is rebuilt for it.
     let boards = board_file::parse(&text).unwrap();
-    let renamed = board_file::import_board(&boards[0], Some("copy1")).unwrap();
+    let renamed = board_file::import_board::<Board>(&boards[0], Some("copy1")).unwrap();
     let target = t.db.parent().unwrap().join("target.db");
     board_file::store_table(&target, &renamed.checked.table).unwrap();
     let mut s = SqliteStore::open(&target).unwrap();
@@ -229,4 +233,72 @@ fn the_action_notation_gives_back_the_stored_text() {
     );
     // Written out of the canonical form: kept verbatim.
     assert!(notation(r#"{"cards":["SA"],"type":"play"}"#).starts_with('{'));
+}
+
+#[test]
+fn an_import_refuses_a_table_id_the_server_would_not_make_and_stores_nothing() {
+    let t = finished_tables("badid", 2, 0);
+    let dir = t.db.parent().unwrap();
+    let target = dir.join("target.db");
+    let text = export::<Board>(&t.db, "sj1");
+    let file = dir.join("sj1.txt");
+    std::fs::write(&file, &text).unwrap();
+    let long = "x".repeat(5000);
+    for bad in ["", "../../etc/x", "sj 1", long.as_str()] {
+        // Named by --as: the command line refuses it (exit 2, the flag named).
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_paiju"))
+            .args(["import", file.to_str().unwrap(), "--as", bad, "--db"])
+            .arg(&target)
+            .output()
+            .unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "--as {bad:?}: {err}");
+        assert!(
+            err.contains("--as") && err.contains("is not a table id"),
+            "{err}"
+        );
+        assert!(!target.exists(), "--as {bad:?}: nothing stored");
+        // Written in the file's [Table] tag: refused before anything is stored, even with a
+        // good board before it in the file, and with --check too.
+        let tag = format!("[Table {}]", serde_json::to_string(bad).unwrap());
+        let two = format!(
+            "{}\n{}",
+            export::<Board>(&t.db, "sj2"),
+            text.replace("[Table \"sj1\"]", &tag)
+        );
+        let bad_file = dir.join("bad.txt");
+        std::fs::write(&bad_file, two).unwrap();
+        for check in [false, true] {
+            let mut args = vec!["import", bad_file.to_str().unwrap(), "--db"];
+            args.push(target.to_str().unwrap());
+            if check {
+                args.push("--check");
+            }
+            let (ok, out, err) = paiju(&args);
+            assert!(!ok, "[Table {bad:?}]: {out}");
+            assert!(out.is_empty(), "nothing imported: {out}");
+            assert!(
+                err.contains("[Table]") && err.contains("is not a table id"),
+                "{err}"
+            );
+            assert!(err.len() < 1000, "the id is not written out whole: {err}");
+            assert!(!target.exists(), "[Table {bad:?}]: nothing stored");
+        }
+    }
+    // An id like the server's is stored.
+    let (ok, out, err) = paiju(&[
+        "import",
+        file.to_str().unwrap(),
+        "--as",
+        "654321",
+        "--db",
+        target.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("654321：80分 第 1 副"), "{out}");
+    assert!(SqliteStore::open(&target)
+        .unwrap()
+        .table("654321")
+        .unwrap()
+        .is_some());
 }

@@ -6,11 +6,13 @@ mod referee_support;
 
 use referee_support::{finished_tables, paiju, Rng};
 use rules::cards::Card;
+use rules::gouji::Game;
+use rules::shengji::Board;
 use rules::{Actor, Engine, Explain, Viewer};
 use serde_json::Value;
 use server::referee::explain;
 use server::referee::lang::Lang;
-use server::referee::replayed::{self, Replayed};
+use server::referee::replayed;
 
 /// A random action that is probably wrong, for the seat to act or another.
 fn wrong_shengji(
@@ -87,10 +89,8 @@ fn every_logged_action_is_explained_as_legal_and_wrong_ones_with_the_engines_cod
     let mut seen_rules = std::collections::BTreeSet::new();
     let mut wrong_codes = std::collections::BTreeSet::new();
     for (id, _) in &t.shengji {
-        let checked = replayed::check(replayed::load(&t.db, id).unwrap(), None);
-        let Some(Replayed::Shengji(run)) = &checked.replayed else {
-            panic!()
-        };
+        let checked = replayed::check::<Board>(replayed::load(&t.db, id).unwrap(), None);
+        let run = checked.replayed.as_ref().unwrap();
         for seq in 1..=run.steps.len() as u64 {
             let e = explain::explain(&checked, seq).unwrap();
             assert!(e.verdict.legal, "{id} #{seq}: {:?}", e.verdict);
@@ -130,10 +130,8 @@ fn every_logged_action_is_explained_as_legal_and_wrong_ones_with_the_engines_cod
         }
     }
     for (id, _) in &t.gouji {
-        let checked = replayed::check(replayed::load(&t.db, id).unwrap(), None);
-        let Some(Replayed::Gouji(run)) = &checked.replayed else {
-            panic!()
-        };
+        let checked = replayed::check::<Game>(replayed::load(&t.db, id).unwrap(), None);
+        let run = checked.replayed.as_ref().unwrap();
         let mut before = run.dealt.clone();
         for (k, step) in run.steps.iter().enumerate() {
             let seq = k as u64 + 1;
@@ -198,10 +196,8 @@ fn a_failed_throw_names_the_blocked_units_and_the_cards_that_blocked_them() {
     let t = finished_tables("throw", 3, 0);
     let mut found = false;
     for (id, _) in &t.shengji {
-        let checked = replayed::check(replayed::load(&t.db, id).unwrap(), None);
-        let Some(Replayed::Shengji(run)) = &checked.replayed else {
-            panic!()
-        };
+        let checked = replayed::check::<Board>(replayed::load(&t.db, id).unwrap(), None);
+        let run = checked.replayed.as_ref().unwrap();
         for (k, step) in run.steps.iter().enumerate() {
             let Some(rules::shengji::Event::ThrowFailed(failure)) = step
                 .events
@@ -244,10 +240,8 @@ fn the_command_explains_in_both_languages_and_tries() {
     assert!(out.contains("A1"));
 
     // Why a hypothetical action would be refused: the engine's code, zh and en.
-    let checked = replayed::check(replayed::load(&t.db, "sj1").unwrap(), None);
-    let Some(Replayed::Shengji(run)) = &checked.replayed else {
-        panic!()
-    };
+    let checked = replayed::check::<Board>(replayed::load(&t.db, "sj1").unwrap(), None);
+    let run = checked.replayed.as_ref().unwrap();
     let b = run.after(1);
     let to_act = rules::shengji::Board::to_act(&b).unwrap();
     let other = to_act.next();
@@ -289,7 +283,28 @@ fn the_command_explains_in_both_languages_and_tries() {
     let (ok, _, err) = paiju(&[
         "explain", "sj1", "2", "--db", db, "--try", "{", "--seat", "N",
     ]);
-    assert!(!ok && err.contains("not an 80分 action"));
+    assert!(!ok && err.contains("not an action of 80分"), "{err}");
+    // A seat the table does not have is refused, not taken for another (99 was 西).
+    for seat in ["99", "4", "A1"] {
+        let (ok, out, err) = paiju(&[
+            "explain", "sj1", "2", "--db", db, "--try", &action, "--seat", seat,
+        ]);
+        assert!(!ok && out.is_empty(), "--seat {seat}: {out}");
+        assert!(
+            err.contains(&format!("--seat: \"{seat}\" is not a seat of 80分"))
+                && err.contains("N E S W, or 0 to 3"),
+            "{err}"
+        );
+    }
+    let pass = r#"{"type":"pass"}"#;
+    let (ok, _, err) = paiju(&[
+        "explain", "gj1", "2", "--db", db, "--try", pass, "--seat", "6",
+    ]);
+    assert!(!ok && err.contains("A1 B1 A2 B2 A3 B3, or 0 to 5"), "{err}");
+    let (ok, _, err) = paiju(&[
+        "explain", "gj1", "2", "--db", db, "--try", pass, "--seat", "5",
+    ]);
+    assert!(ok, "B3 is seat 5 of 够级: {err}");
     let (ok, _, err) = paiju(&["explain", "sj1", "100000", "--db", db]);
     assert!(!ok && err.contains("no replayed action"));
 }
@@ -324,7 +339,7 @@ B3 SA HA BJ RJ S7 S8 S9
 fn the_gouji_rules_are_named_on_a_written_board() {
     use server::referee::board_file;
     let boards = board_file::parse(EXAMPLE_1).unwrap();
-    let imported = board_file::import_board(&boards[0], None).unwrap();
+    let imported = board_file::import_board::<Game>(&boards[0], None).unwrap();
     assert!(!imported.storable, "no seed: checked only");
     let checked = &imported.checked;
     let rules_of = |seq: u64| {

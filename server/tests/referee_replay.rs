@@ -6,10 +6,12 @@
 mod referee_support;
 
 use referee_support::{finished_tables, paiju, Tables};
+use rules::gouji::Game;
+use rules::shengji::Board;
 use rules::{Engine, Viewer};
 use serde_json::Value;
 use server::referee::lang::Lang;
-use server::referee::replayed::{self, Replayed};
+use server::referee::replayed;
 use server::referee::{record_card, replay};
 use server::store::{Store, TableHeader};
 
@@ -25,11 +27,9 @@ fn db_arg(t: &Tables) -> String {
 fn every_finished_game_replays_to_its_result_in_both_languages_and_as_json() {
     let t = tables("replay");
     for (id, end) in &t.shengji {
-        let checked = replayed::check(replayed::load(&t.db, id).unwrap(), None);
+        let checked = replayed::check::<Board>(replayed::load(&t.db, id).unwrap(), None);
         assert!(checked.ok(), "{id}: {:?}", checked.fault);
-        let Some(Replayed::Shengji(run)) = &checked.replayed else {
-            panic!("80分")
-        };
+        let run = checked.replayed.as_ref().expect("80分");
         assert_eq!(&run.end, end, "{id}: the replay ends where the play ended");
         assert_eq!(run.steps.len(), checked.table.log.len());
 
@@ -63,6 +63,12 @@ fn every_finished_game_replays_to_its_result_in_both_languages_and_as_json() {
             assert!(en.contains(&format!("Trick {}\n", tr.trick)));
             assert!(en.contains(&format!("wins trick {}: {} points", tr.trick, tr.points)));
         }
+        // The seats' players as the table named them; its computer as the table calls it.
+        assert!(
+            zh.contains("座位：北 老王 · 东 电脑·东 · 南 张师傅"),
+            "{zh}"
+        );
+        assert!(en.contains("Seats: N 老王 · E 电脑·东 · S 张师傅"), "{en}");
         let result = end.result().unwrap();
         assert!(zh.contains(&format!("结果：闲家 {result} 分")), "{zh}");
         assert!(en.contains(&format!("Result: defenders {result} points")));
@@ -92,11 +98,9 @@ fn every_finished_game_replays_to_its_result_in_both_languages_and_as_json() {
         );
     }
     for (id, end) in &t.gouji {
-        let checked = replayed::check(replayed::load(&t.db, id).unwrap(), None);
+        let checked = replayed::check::<Game>(replayed::load(&t.db, id).unwrap(), None);
         assert!(checked.ok(), "{id}: {:?}", checked.fault);
-        let Some(Replayed::Gouji(run)) = &checked.replayed else {
-            panic!("够级")
-        };
+        let run = checked.replayed.as_ref().expect("够级");
         assert_eq!(&run.end, end);
         let (score, _) = end.score().unwrap();
         let zh = replay::text(&checked, Lang::Zh);
@@ -116,6 +120,8 @@ fn every_finished_game_replays_to_its_result_in_both_languages_and_as_json() {
             assert!(zh.contains(&hand), "the dealt hand of {s}");
         }
         assert!(zh.contains("第 1 轮（A1 发牌）"));
+        assert!(zh.contains("A1 老王 · B1 电脑·B1 · A2 张师傅"), "{zh}");
+        assert!(zh.contains("A3 电脑·A3"), "{zh}");
         let passes = checked
             .table
             .log
@@ -157,10 +163,8 @@ fn every_finished_game_replays_to_its_result_in_both_languages_and_as_json() {
 fn at_n_shows_the_full_state_with_every_hand() {
     let t = finished_tables("at", 1, 1);
     let db = db_arg(&t);
-    let checked = replayed::check(replayed::load(&t.db, "sj1").unwrap(), None);
-    let Some(Replayed::Shengji(run)) = &checked.replayed else {
-        panic!()
-    };
+    let checked = replayed::check::<Board>(replayed::load(&t.db, "sj1").unwrap(), None);
+    let run = checked.replayed.as_ref().unwrap();
     for n in [0u64, 1, 9, 30] {
         let (ok, out, err) = paiju(&[
             "replay",
@@ -282,12 +286,12 @@ fn a_tampered_log_is_reported_with_its_entry_and_what_does_not_match() {
         e.hash = server::store::entry_hash(&prev, e);
         prev = e.hash.clone();
     }
-    let checked = replayed::check(forged, None);
+    let checked = replayed::check::<Board>(forged, None);
     let f = checked.fault.as_ref().unwrap();
     assert_eq!((f.kind, f.seq), ("refused", Some(5)));
     assert!(f.code.is_some());
     assert_eq!(
-        checked.replayed.as_ref().unwrap().len(),
+        checked.replayed.as_ref().unwrap().steps.len(),
         4,
         "replayed up to the fault"
     );
@@ -313,7 +317,7 @@ fn the_record_card_holds_every_trick() {
     let t = finished_tables("card", 2, 1);
     let db = db_arg(&t);
     for (id, end) in &t.shengji {
-        let checked = replayed::check(replayed::load(&t.db, id).unwrap(), None);
+        let checked = replayed::check::<Board>(replayed::load(&t.db, id).unwrap(), None);
         let html = record_card::page(&[checked], &record_card::CardOptions::default()).unwrap();
         assert!(html.starts_with("<!DOCTYPE html>"));
         assert!(html.contains("升级双人赛随牌记录卡"));

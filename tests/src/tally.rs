@@ -254,24 +254,33 @@ impl Engine for Tally {
     }
 }
 
+/// Tally has one ruleset, `test`, and nothing in it to choose: its options are `{}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TallyRules {}
+
 impl server::TableGame for Tally {
     const GAME: &'static str = "tally";
     const DEFAULT_RULESET: &'static str = "test";
+    type Rules = TallyRules;
 
-    fn start(
-        ruleset: &str,
+    fn ruleset(name: &str) -> Result<TallyRules, Refusal> {
+        if name != "test" {
+            return Err(Refusal::UnknownRuleset {
+                game: "记分游戏".into(),
+                name: name.into(),
+                known: vec!["test".into()],
+            });
+        }
+        Ok(TallyRules {})
+    }
+
+    fn deal(
+        _rules: TallyRules,
         seed: &Seed,
         board: u32,
         fixed: &server::DealFixed,
     ) -> Result<Self, Refusal> {
         fixed.nothing("记分游戏", "tally")?;
-        if ruleset != "test" {
-            return Err(Refusal::UnknownRuleset {
-                game: "记分游戏".into(),
-                name: ruleset.into(),
-                known: vec!["test".into()],
-            });
-        }
         Ok(Tally::deal(seed, board))
     }
 }

@@ -2072,7 +2072,7 @@ fn gouji_redeal_matches(db: &mut dyn Store, v: &EventView) -> usize {
                     hand.swap_remove(i);
                 }
             }
-            let (table, _) = server::table::replay::rebuilt::<rules::gouji::Game>(&stored).unwrap();
+            let table = server::table::replay::rebuilt::<rules::gouji::Game>(&stored).unwrap();
             let Some(tournament::competition::TableResult::Game(record)) =
                 server::TableGame::result(&table)
             else {

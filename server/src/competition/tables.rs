@@ -75,7 +75,7 @@ pub async fn now<G: TableGame>(lobby: &Lobby, need: &TableNeed) -> Result<Now, D
     let Some(stored) = stored else {
         return Ok(Now::Gone);
     };
-    let (game, _) = crate::table::replay::rebuilt::<G>(&stored).map_err(failed)?;
+    let game = crate::table::replay::rebuilt::<G>(&stored).map_err(failed)?;
     if let Some(r) = game.result() {
         return Ok(Now::Over(id.clone(), r));
     }

@@ -12,20 +12,19 @@
 //! Export then import gives the same header, seats (names and bots), log and result.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 
 use protocol::TableState;
 use rules::cards::{Card, Rank, Suit};
 use rules::deal::Seed;
-use rules::Actor;
+use rules::{Actor, Engine};
 use serde_json::{Map, Value};
 
-use super::args::Args;
-use super::lang::Lang;
-use super::replayed::{self, Checked, Replayed, Run};
-use super::words;
+use super::lang::{Lang, Words};
+use super::replay::ReplayGame;
+use super::replayed::{self, Checked, Run};
+use super::words::{self, GameWords};
 use crate::store::{self, LogEntry, SeatRecord, Store, StoredTable, TableHeader};
-use crate::table::DealFixed;
+use crate::table::replay::dealt;
 
 /// The first line of every file written.
 pub const MAGIC: &str = "% paiju board file 1";
@@ -122,42 +121,132 @@ pub fn from_notation(text: &str) -> Result<String, String> {
     serde_json::to_string(&Value::Object(obj)).map_err(|e| e.to_string())
 }
 
-fn seat_label(game: &str, i: usize) -> String {
-    match game {
-        "gouji" => rules::gouji::Seat::from_index(i).name().to_string(),
-        _ => rules::shengji::Seat::from_index(i).letter().to_string(),
+/// What the board format writes of a game beyond what every game shares: the tags its deal
+/// decides, its result, and its deal as written by hand.
+pub trait BoardFileGame: ReplayGame {
+    /// The tags a deal decides, written after `State` and checked against a re-deal: 80分's
+    /// `Declarer`, `Level`, `Trump`.
+    fn deal_tags(dealt: &Self) -> Vec<(&'static str, String)>;
+    /// The result as the `Result` tag writes it; `*` while not over.
+    fn result_tag(end: &Self) -> String;
+    /// More of the result, written after `Result` and checked on import: 够级's `Places`.
+    fn more_result_tags(end: &Self) -> Vec<(&'static str, String)> {
+        let _ = end;
+        Vec::new()
     }
+    /// The game of a board without a seed: its deal as written (`hand` gives the hand of a
+    /// `Deal` line by its label) under `rules`.
+    fn as_written(
+        b: &BoardText,
+        rules: Self::Rules,
+        hand: &dyn Fn(&str) -> Result<Vec<Card>, String>,
+    ) -> Result<Self, String>;
 }
 
-/// The result as the `Result` tag writes it: 80分 the defenders' points (`85`, `85 final`
-/// once the referee finalised it), 够级 the team points (`A +6 B -6`); `*` while not over.
-pub fn result_tag(r: &Replayed) -> String {
-    match r {
-        Replayed::Shengji(run) => match run.end.result() {
-            Some(p) if run.end.is_final() => format!("{p} final"),
+/// 80分: the declarer, level and trump are the deal's; the result is the defenders' points.
+impl BoardFileGame for rules::shengji::Board {
+    fn deal_tags(dealt: &Self) -> Vec<(&'static str, String)> {
+        let o = dealt.order();
+        vec![
+            ("Declarer", dealt.declarer().letter().to_string()),
+            ("Level", o.level().symbol().to_string()),
+            (
+                "Trump",
+                o.trump_suit()
+                    .map(|s| s.letter().to_string())
+                    .unwrap_or_else(|| "NT".into()),
+            ),
+        ]
+    }
+
+    /// The defenders' points (`85`, `85 final` once the referee finalised it).
+    fn result_tag(end: &Self) -> String {
+        match end.result() {
+            Some(p) if end.is_final() => format!("{p} final"),
             Some(p) => p.to_string(),
             None => "*".into(),
-        },
-        Replayed::Gouji(run) => match run.end.score() {
-            Some((s, _)) => format!("A {:+} B {:+}", s.a, s.b),
-            None => "*".into(),
-        },
+        }
+    }
+
+    fn as_written(
+        b: &BoardText,
+        rules: Self::Rules,
+        hand: &dyn Fn(&str) -> Result<Vec<Card>, String>,
+    ) -> Result<Self, String> {
+        let declarer = rules::shengji::Seat::parse(b.need("Declarer")?)
+            .ok_or_else(|| mismatch(b, "[Declarer] is N, E, S or W"))?;
+        let level =
+            Rank::parse(b.need("Level")?).ok_or_else(|| mismatch(b, "[Level] is a rank 2 … A"))?;
+        let trump = match b.need("Trump")? {
+            t if t.eq_ignore_ascii_case("NT") => None,
+            t => Some(
+                t.chars()
+                    .next()
+                    .and_then(Suit::from_letter)
+                    .ok_or_else(|| mismatch(b, "[Trump] is S, H, D, C or NT"))?,
+            ),
+        };
+        let deal = rules::deal::ShengjiDeal {
+            board: b.board()?,
+            declarer: declarer.index(),
+            level,
+            trump,
+            hands: [hand("N")?, hand("E")?, hand("S")?, hand("W")?],
+            kitty: hand("K")?,
+            order_hash: String::new(),
+        };
+        Ok(rules::shengji::Board::new(&deal, rules))
     }
 }
 
-/// 够级 places as the `Places` tag writes them: `A1 1 B1 3 …` (1 头科 … 6 大落, `-` none).
-fn places_tag(g: &rules::gouji::Game) -> String {
-    rules::gouji::Seat::ALL
-        .iter()
-        .map(|s| {
-            let p = g
-                .place(*s)
-                .map(|p| (p.index() + 1).to_string())
-                .unwrap_or_else(|| "-".into());
-            format!("{} {p}", s.name())
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+/// 够级: the result is the team points (`A +6 B -6`), with the places.
+impl BoardFileGame for rules::gouji::Game {
+    fn deal_tags(_dealt: &Self) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
+
+    fn result_tag(end: &Self) -> String {
+        match end.score() {
+            Some((s, _)) => format!("A {:+} B {:+}", s.a, s.b),
+            None => "*".into(),
+        }
+    }
+
+    /// `Places`: `A1 1 B1 3 …` (1 头科 … 6 大落, `-` none).
+    fn more_result_tags(end: &Self) -> Vec<(&'static str, String)> {
+        let places = rules::gouji::Seat::ALL
+            .iter()
+            .map(|s| {
+                let p = end
+                    .place(*s)
+                    .map(|p| (p.index() + 1).to_string())
+                    .unwrap_or_else(|| "-".into());
+                format!("{} {p}", s.name())
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        vec![("Places", places)]
+    }
+
+    fn as_written(
+        b: &BoardText,
+        rules: Self::Rules,
+        hand: &dyn Fn(&str) -> Result<Vec<Card>, String>,
+    ) -> Result<Self, String> {
+        let deal = rules::deal::GoujiDeal {
+            game: b.board()?,
+            hands: [
+                hand("A1")?,
+                hand("B1")?,
+                hand("A2")?,
+                hand("B2")?,
+                hand("A3")?,
+                hand("B3")?,
+            ],
+            order_hash: String::new(),
+        };
+        Ok(rules::gouji::Game::new(&deal, rules))
+    }
 }
 
 fn state_name(s: TableState) -> &'static str {
@@ -180,14 +269,17 @@ fn parse_state(s: &str) -> Option<TableState> {
 }
 
 /// One checked table in the board format. Refuses a record that does not check.
-pub fn export(checked: &Checked, event: Option<&str>) -> Result<String, String> {
+pub fn export<G: BoardFileGame>(
+    checked: &Checked<G>,
+    event: Option<&str>,
+) -> Result<String, String> {
     if let Some(f) = &checked.fault {
         return Err(format!(
             "table {}: not exported: {}",
             checked.table.header.id, f.words.en
         ));
     }
-    let replayed = checked.replayed.as_ref().ok_or("nothing replayed")?;
+    let run = checked.replayed.as_ref().ok_or("nothing replayed")?;
     let t = &checked.table;
     let h = &t.header;
     let mut out = Vec::new();
@@ -209,26 +301,14 @@ pub fn export(checked: &Checked, event: Option<&str>) -> Result<String, String> 
     tag(&mut out, "Fixed", &h.fixed);
     tag(&mut out, "Created", &words::iso_time(h.created_ms));
     tag(&mut out, "State", state_name(t.state));
-    let n = match replayed {
-        Replayed::Shengji(run) => {
-            let o = run.dealt.order();
-            tag(&mut out, "Declarer", run.dealt.declarer().letter());
-            tag(&mut out, "Level", o.level().symbol());
-            tag(
-                &mut out,
-                "Trump",
-                &o.trump_suit()
-                    .map(|s| s.letter().to_string())
-                    .unwrap_or_else(|| "NT".into()),
-            );
-            4
-        }
-        Replayed::Gouji(_) => 6,
-    };
+    for (name, value) in G::deal_tags(&run.dealt) {
+        tag(&mut out, name, &value);
+    }
+    let n = G::SEATS;
     tag(&mut out, "Seats", &n.to_string());
     for i in 0..n {
         let rec = t.seats.iter().find(|s| s.seat == i);
-        let label = seat_label(&h.game, i);
+        let label = G::seat_label(i);
         out.push(match rec {
             Some(SeatRecord {
                 name: Some(name),
@@ -239,41 +319,21 @@ pub fn export(checked: &Checked, event: Option<&str>) -> Result<String, String> 
             _ => format!("{label} -"),
         });
     }
-    match replayed {
-        Replayed::Shengji(run) => {
-            let seed = Seed::from_hex(&h.seed).map_err(|e| e.0)?;
-            let fixed = DealFixed::from_json(&h.fixed)?
-                .shengji()
-                .map_err(|r| r.words().en)?;
-            let deal = rules::deal::deal_shengji(&seed, h.board, fixed);
-            tag(&mut out, "Deal", "N");
-            let o = run.dealt.order();
-            for s in rules::shengji::Seat::ALL {
-                out.push(format!(
-                    "{} {}",
-                    s.letter(),
-                    words::shengji::hand(o, &deal.hands[s.index()])
-                ));
-            }
-            out.push(format!("K {}", words::shengji::hand(o, &deal.kitty)));
-        }
-        Replayed::Gouji(run) => {
-            tag(&mut out, "Deal", "A1");
-            for s in rules::gouji::Seat::ALL {
-                out.push(format!(
-                    "{} {}",
-                    s.name(),
-                    words::gouji::hand(&run.dealt.hand(s).cards())
-                ));
-            }
-        }
+    let hands = G::deal_hands(h, &run.dealt)?;
+    tag(
+        &mut out,
+        "Deal",
+        hands.first().map_or("", |(label, _)| label),
+    );
+    for (label, cards) in &hands {
+        out.push(format!("{label} {}", G::hand_text(&run.dealt, cards)));
     }
     tag(&mut out, "Play", &t.log.len().to_string());
     for e in &t.log {
         let mut line = format!(
             "{} {} {} {} | {}",
             e.seq,
-            seat_label(&h.game, e.seat),
+            words::label::<G>(e.seat),
             e.actor.name(),
             notation(&e.action),
             words::iso_time(e.time_ms)
@@ -289,9 +349,9 @@ pub fn export(checked: &Checked, event: Option<&str>) -> Result<String, String> 
         }
         out.push(line);
     }
-    tag(&mut out, "Result", &result_tag(replayed));
-    if let Replayed::Gouji(run) = replayed {
-        tag(&mut out, "Places", &places_tag(&run.end));
+    tag(&mut out, "Result", &G::result_tag(&run.end));
+    for (name, value) in G::more_result_tags(&run.end) {
+        tag(&mut out, name, &value);
     }
     tag(
         &mut out,
@@ -326,6 +386,23 @@ impl BoardText {
     fn need(&self, name: &str) -> Result<&str, String> {
         self.get(name)
             .ok_or_else(|| format!("board at line {}: no [{name} …] tag", self.line))
+    }
+
+    /// The `Board` tag's number.
+    fn board(&self) -> Result<u32, String> {
+        self.need("Board")?
+            .parse()
+            .map_err(|_| mismatch(self, "[Board] is not a number"))
+    }
+
+    /// The `Table` tag: the table's id.
+    pub fn table(&self) -> Option<&str> {
+        self.get("Table")
+    }
+
+    /// The `Game` tag: the game's wire name.
+    pub fn game(&self) -> Result<&str, String> {
+        self.need("Game")
     }
 
     fn lines(&self, name: &str) -> &[(usize, String)] {
@@ -396,7 +473,7 @@ fn sorted(mut v: Vec<Card>) -> Vec<Card> {
 }
 
 /// The log entries of the `Play` section, without hashes.
-fn play_entries(b: &BoardText, game: &str) -> Result<Vec<LogEntry>, String> {
+fn play_entries<G: GameWords>(b: &BoardText) -> Result<Vec<LogEntry>, String> {
     let mut out = Vec::new();
     for (n, line) in b.lines("Play") {
         let n = *n;
@@ -409,7 +486,7 @@ fn play_entries(b: &BoardText, game: &str) -> Result<Vec<LogEntry>, String> {
             .and_then(|s| s.parse().ok())
             .ok_or_else(|| format!("line {n}: no seq"))?;
         let seat = parts.next().ok_or_else(|| format!("line {n}: no seat"))?;
-        let seat = super::words::parse_seat(game, seat).map_err(|e| format!("line {n}: {e}"))?;
+        let seat = words::parse_seat::<G>(seat).map_err(|e| format!("line {n}: {e}"))?;
         let actor = parts.next().ok_or_else(|| format!("line {n}: no actor"))?;
         let actor =
             Actor::parse(actor).ok_or_else(|| format!("line {n}: unknown actor {actor:?}"))?;
@@ -459,11 +536,11 @@ fn play_entries(b: &BoardText, game: &str) -> Result<Vec<LogEntry>, String> {
     Ok(out)
 }
 
-fn seats(b: &BoardText, game: &str) -> Result<Vec<SeatRecord>, String> {
+fn seats<G: GameWords>(b: &BoardText) -> Result<Vec<SeatRecord>, String> {
     let mut out = Vec::new();
     for (n, line) in b.lines("Seats") {
         let (label, rest) = line.split_once(' ').unwrap_or((line.as_str(), ""));
-        let seat = super::words::parse_seat(game, label).map_err(|e| format!("line {n}: {e}"))?;
+        let seat = words::parse_seat::<G>(label).map_err(|e| format!("line {n}: {e}"))?;
         let rest = rest.trim();
         let (bot, rest) = match rest.strip_prefix("bot") {
             Some(r) => (true, r.trim()),
@@ -488,8 +565,8 @@ fn seats(b: &BoardText, game: &str) -> Result<Vec<SeatRecord>, String> {
 
 /// A board read back: the table it makes, checked.
 #[derive(Debug)]
-pub struct Imported {
-    pub checked: Checked,
+pub struct Imported<G: Engine> {
+    pub checked: Checked<G>,
     /// What was checked besides the replay (the deal against a re-deal, the head).
     pub findings: Vec<String>,
     /// The file gave a seed: the table can be stored.
@@ -503,29 +580,22 @@ fn mismatch(b: &BoardText, what: &str) -> String {
 /// Reads one board back into a table record and checks it: seed and commitment, the deal
 /// against a re-deal, every action through the engine, the result, the head hash. `rename`:
 /// store under another id (the chain is then rebuilt for it).
-pub fn import_board(b: &BoardText, rename: Option<&str>) -> Result<Imported, String> {
-    let game = b.need("Game")?.to_string();
-    if game != "shengji" && game != "gouji" {
-        return Err(mismatch(b, &format!("unknown game {game:?}")));
+pub fn import_board<G: BoardFileGame>(
+    b: &BoardText,
+    rename: Option<&str>,
+) -> Result<Imported<G>, String> {
+    if b.game()? != G::GAME {
+        return Err(mismatch(
+            b,
+            &format!("[Game {:?}] is not {}", b.game()?, G::GAME),
+        ));
     }
-    let ruleset = b
-        .get("Ruleset")
-        .map(str::to_string)
-        .unwrap_or_else(|| match game.as_str() {
-            "gouji" => "zaozhuang-2017".into(),
-            _ => "fujian-2024".into(),
-        });
+    let ruleset = b.get("Ruleset").unwrap_or(G::DEFAULT_RULESET).to_string();
     let options = b
         .get("Options")
         .map(str::to_string)
-        .unwrap_or_else(|| match game.as_str() {
-            "gouji" => <rules::gouji::Game as crate::table::TableGame>::options(&ruleset),
-            _ => <rules::shengji::Board as crate::table::TableGame>::options(&ruleset),
-        });
-    let board: u32 = b
-        .need("Board")?
-        .parse()
-        .map_err(|_| mismatch(b, "[Board] is not a number"))?;
+        .unwrap_or_else(|| G::options(&ruleset));
+    let board = b.board()?;
     let id = rename
         .map(str::to_string)
         .or_else(|| b.get("Table").map(str::to_string))
@@ -537,8 +607,8 @@ pub fn import_board(b: &BoardText, rename: Option<&str>) -> Result<Imported, Str
         None => 0,
     };
     let mut findings = Vec::new();
-    let mut entries = play_entries(b, &game)?;
-    let seats = seats(b, &game)?;
+    let mut entries = play_entries::<G>(b)?;
+    let seats = seats::<G>(b)?;
     let deal_lines = b.lines("Deal");
     let hands_given: BTreeMap<String, Vec<Card>> = deal_lines
         .iter()
@@ -549,17 +619,19 @@ pub fn import_board(b: &BoardText, rename: Option<&str>) -> Result<Imported, Str
         .collect::<Result<_, String>>()?;
     let Some(seed_hex) = b.get("Seed") else {
         // A board written by hand: the deal as given, played through the engine.
-        let checked = check_unseeded(
-            b,
-            &game,
+        let header = TableHeader {
+            id,
+            game: G::GAME.to_string(),
+            ruleset,
+            options,
+            deal_algorithm: String::new(),
+            seed: String::new(),
+            seed_commitment: String::new(),
             board,
-            &ruleset,
-            &options,
-            &hands_given,
-            &entries,
-            seats,
-            &id,
-        )?;
+            fixed: "{}".into(),
+            created_ms: 0,
+        };
+        let checked = check_unseeded::<G>(b, header, &hands_given, &entries, seats)?;
         findings
             .push("no seed: the deal was played as written (nothing to re-deal it from)".into());
         return Ok(Imported {
@@ -580,7 +652,7 @@ pub fn import_board(b: &BoardText, rename: Option<&str>) -> Result<Imported, Str
     }
     let header = TableHeader {
         id: id.clone(),
-        game: game.clone(),
+        game: G::GAME.to_string(),
         ruleset,
         options,
         deal_algorithm: b
@@ -595,54 +667,21 @@ pub fn import_board(b: &BoardText, rename: Option<&str>) -> Result<Imported, Str
     };
     // The deal against a re-deal.
     if !hands_given.is_empty() {
-        let redealt: Vec<(String, Vec<Card>)> = match game.as_str() {
-            "shengji" => {
-                let fixed = DealFixed::from_json(&header.fixed)
-                    .map_err(|e| mismatch(b, &e))?
-                    .shengji()
-                    .map_err(|r| mismatch(b, &r.words().en))?;
-                let d = rules::deal::deal_shengji(&seed, board, fixed);
-                let mut v: Vec<(String, Vec<Card>)> = rules::shengji::Seat::ALL
-                    .iter()
-                    .map(|s| (s.letter().to_string(), d.hands[s.index()].clone()))
-                    .collect();
-                v.push(("K".into(), d.kitty.clone()));
-                for (tag_name, want) in [
-                    (
-                        "Declarer",
-                        rules::shengji::Seat::from_index(d.declarer)
-                            .letter()
-                            .to_string(),
-                    ),
-                    ("Level", d.level.symbol().to_string()),
-                    (
-                        "Trump",
-                        d.trump
-                            .map(|s| s.letter().to_string())
-                            .unwrap_or_else(|| "NT".into()),
-                    ),
-                ] {
-                    if let Some(got) = b.get(tag_name) {
-                        if !got.eq_ignore_ascii_case(&want) {
-                            return Err(mismatch(
-                                b,
-                                &format!("[{tag_name} {got:?}] but the re-deal gives {want:?}"),
-                            ));
-                        }
-                    }
+        // The one way a stored header is dealt: as the table dealt it.
+        let dealt = dealt::<G>(&header).map_err(|w| mismatch(b, &w.en))?.engine;
+        for (tag_name, want) in G::deal_tags(&dealt) {
+            if let Some(got) = b.get(tag_name) {
+                if !got.eq_ignore_ascii_case(&want) {
+                    return Err(mismatch(
+                        b,
+                        &format!("[{tag_name} {got:?}] but the re-deal gives {want:?}"),
+                    ));
                 }
-                v
             }
-            _ => {
-                let d = rules::deal::deal_gouji(&seed, board);
-                rules::gouji::Seat::ALL
-                    .iter()
-                    .map(|s| (s.name().to_string(), d.hands[s.index()].clone()))
-                    .collect()
-            }
-        };
+        }
+        let redealt = G::deal_hands(&header, &dealt).map_err(|e| mismatch(b, &e))?;
         for (label, want) in &redealt {
-            match hands_given.get(label) {
+            match hands_given.get(*label) {
                 Some(got) if sorted(got.clone()) == sorted(want.clone()) => {}
                 Some(got) => {
                     return Err(mismatch(
@@ -678,8 +717,8 @@ pub fn import_board(b: &BoardText, rename: Option<&str>) -> Result<Imported, Str
         seats,
         log: entries,
     };
-    let mut checked = replayed::check(table, None);
-    if b.get("State").is_none() && checked.replayed.as_ref().is_some_and(Replayed::is_over) {
+    let mut checked = replayed::check::<G>(table, None);
+    if b.get("State").is_none() && checked.replayed.as_ref().is_some_and(|r| r.end.is_over()) {
         checked.table.state = TableState::Over;
     }
     if let Some(f) = &checked.fault {
@@ -708,116 +747,47 @@ pub fn import_board(b: &BoardText, rename: Option<&str>) -> Result<Imported, Str
 }
 
 /// The written `Result` (and `Places`) against the replay's.
-fn check_result(b: &BoardText, checked: &Checked) -> Result<(), String> {
-    let r = checked.replayed.as_ref().ok_or("nothing replayed")?;
-    if let Some(written) = b.get("Result") {
-        let ours = result_tag(r);
-        if written.trim() != ours {
-            return Err(mismatch(
-                b,
-                &format!("[Result {written:?}] but the play reaches {ours:?}"),
-            ));
-        }
-    }
-    if let (Some(written), Replayed::Gouji(run)) = (b.get("Places"), r) {
-        let ours = places_tag(&run.end);
-        if written.trim() != ours {
-            return Err(mismatch(
-                b,
-                &format!("[Places {written:?}] but the play reaches {ours:?}"),
-            ));
+fn check_result<G: BoardFileGame>(b: &BoardText, checked: &Checked<G>) -> Result<(), String> {
+    let run = checked.replayed.as_ref().ok_or("nothing replayed")?;
+    let ours = [("Result", G::result_tag(&run.end))]
+        .into_iter()
+        .chain(G::more_result_tags(&run.end));
+    for (name, ours) in ours {
+        if let Some(written) = b.get(name) {
+            if written.trim() != ours {
+                return Err(mismatch(
+                    b,
+                    &format!("[{name} {written:?}] but the play reaches {ours:?}"),
+                ));
+            }
         }
     }
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
-fn check_unseeded(
+/// A board without a seed: its deal as written, played through the engine.
+fn check_unseeded<G: BoardFileGame>(
     b: &BoardText,
-    game: &str,
-    board: u32,
-    ruleset: &str,
-    options: &str,
+    header: TableHeader,
     hands: &BTreeMap<String, Vec<Card>>,
     entries: &[LogEntry],
     seats: Vec<SeatRecord>,
-    id: &str,
-) -> Result<Checked, String> {
+) -> Result<Checked<G>, String> {
     let hand = |label: &str| {
         hands
             .get(label)
             .cloned()
             .ok_or_else(|| mismatch(b, &format!("no seed, and [Deal] has no line for {label}")))
     };
-    let header = TableHeader {
-        id: id.to_string(),
-        game: game.to_string(),
-        ruleset: ruleset.to_string(),
-        options: options.to_string(),
-        deal_algorithm: String::new(),
-        seed: String::new(),
-        seed_commitment: String::new(),
-        board,
-        fixed: "{}".into(),
-        created_ms: 0,
-    };
-    let replayed = match game {
-        "shengji" => {
-            let declarer = rules::shengji::Seat::parse(b.need("Declarer")?)
-                .ok_or_else(|| mismatch(b, "[Declarer] is N, E, S or W"))?;
-            let level = Rank::parse(b.need("Level")?)
-                .ok_or_else(|| mismatch(b, "[Level] is a rank 2 … A"))?;
-            let trump = match b.need("Trump")? {
-                t if t.eq_ignore_ascii_case("NT") => None,
-                t => Some(
-                    t.chars()
-                        .next()
-                        .and_then(Suit::from_letter)
-                        .ok_or_else(|| mismatch(b, "[Trump] is S, H, D, C or NT"))?,
-                ),
-            };
-            let deal = rules::deal::ShengjiDeal {
-                board,
-                declarer: declarer.index(),
-                level,
-                trump,
-                hands: [hand("N")?, hand("E")?, hand("S")?, hand("W")?],
-                kitty: hand("K")?,
-                order_hash: String::new(),
-            };
-            let rules = serde_json::from_str(options)
-                .ok()
-                .or_else(|| rules::shengji::Ruleset::by_name(ruleset))
-                .ok_or_else(|| mismatch(b, &format!("unknown ruleset {ruleset:?}")))?;
-            let (run, fault) = Run::replay(rules::shengji::Board::new(&deal, rules), entries);
-            (Replayed::Shengji(run), fault)
-        }
-        _ => {
-            let deal = rules::deal::GoujiDeal {
-                game: board,
-                hands: [
-                    hand("A1")?,
-                    hand("B1")?,
-                    hand("A2")?,
-                    hand("B2")?,
-                    hand("A3")?,
-                    hand("B3")?,
-                ],
-                order_hash: String::new(),
-            };
-            let rules = serde_json::from_str(options)
-                .ok()
-                .or_else(|| rules::gouji::Ruleset::by_name(ruleset))
-                .ok_or_else(|| mismatch(b, &format!("unknown ruleset {ruleset:?}")))?;
-            let (run, fault) = Run::replay(rules::gouji::Game::new(&deal, rules), entries);
-            (Replayed::Gouji(run), fault)
-        }
-    };
-    let (replayed, fault) = replayed;
+    let rules = serde_json::from_str(&header.options)
+        .ok()
+        .or_else(|| G::ruleset(&header.ruleset).ok())
+        .ok_or_else(|| mismatch(b, &format!("unknown ruleset {:?}", header.ruleset)))?;
+    let (run, fault) = Run::replay(G::as_written(b, rules, &hand)?, entries);
     if let Some(f) = fault {
         return Err(mismatch(b, &f.words.en));
     }
-    let state = if replayed.is_over() {
+    let state = if run.end.is_over() {
         TableState::Over
     } else {
         TableState::Playing
@@ -829,7 +799,7 @@ fn check_unseeded(
             seats,
             log: entries.to_vec(),
         },
-        replayed: Some(replayed),
+        replayed: Some(run),
         fault: None,
         notes: Vec::new(),
     };
@@ -862,115 +832,46 @@ pub fn store_table(db: &std::path::Path, t: &StoredTable) -> Result<&'static str
     Ok("stored")
 }
 
-/// A board of a file, read back and checked, for the tools that take `--file` instead of a
-/// database: the one board in it, or the one with `[Table "id"]`.
-pub fn checked_from_file(path: &str, id: Option<&str>) -> Result<Checked, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    let boards = parse(&text).map_err(|e| format!("{path}: {e}"))?;
-    let board = match id {
-        Some(id) => boards
-            .iter()
-            .find(|b| b.get("Table") == Some(id))
-            .ok_or_else(|| format!("{path}: no board with [Table \"{id}\"]"))?,
-        None if boards.len() == 1 => &boards[0],
-        None => {
-            return Err(format!(
-                "{path} holds {} boards: name one by its table id",
-                boards.len()
-            ))
+/// The board of a file that the tools taking `--file` instead of a database read: the one
+/// board in it, or the one with `[Table "id"]`.
+pub fn board_of_file(path: &std::path::Path, id: Option<&str>) -> Result<BoardText, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let path = path.display();
+    let mut boards = parse(&text).map_err(|e| format!("{path}: {e}"))?;
+    match id {
+        Some(id) => {
+            let i = boards
+                .iter()
+                .position(|b| b.get("Table") == Some(id))
+                .ok_or_else(|| format!("{path}: no board with [Table \"{id}\"]"))?;
+            Ok(boards.swap_remove(i))
         }
-    };
-    import_board(board, None)
-        .map(|i| i.checked)
-        .map_err(|e| format!("{path}: {e}"))
+        None if boards.len() == 1 => Ok(boards.remove(0)),
+        None => Err(format!(
+            "{path} holds {} boards: name one by its table id",
+            boards.len()
+        )),
+    }
 }
 
-// ---------------------------------------------------------------------------------------------
-// The commands
-// ---------------------------------------------------------------------------------------------
-
-/// `paiju export <table id>… [--db FILE] [--event NAME]`: the tables in the board format, one
-/// board after another, to standard output.
-pub fn run_export(args: &[String]) -> Result<(), String> {
-    let a = Args::parse(args, &["db", "event"], &[])?;
-    if a.positional.is_empty() {
-        return Err("expected <table id>…".into());
-    }
-    let db = a.db();
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{MAGIC} — docs/referee.md").map_err(|e| e.to_string())?;
-    for id in &a.positional {
-        let checked = replayed::check(replayed::load(&db, id)?, None);
-        let text = export(&checked, a.value("event"))?;
-        writeln!(out).map_err(|e| e.to_string())?;
-        out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
-    }
-    out.flush().map_err(|e| e.to_string())
-}
-
-/// `paiju import FILE [--db FILE] [--check] [--as ID] [--lang zh|en]`.
-pub fn run_import(args: &[String]) -> Result<(), String> {
-    let a = Args::parse(args, &["db", "as", "lang"], &["check"])?;
-    let file = &a.positionals(&["FILE"])?[0];
-    let lang = a.lang()?;
-    let text = if file == "-" {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| e.to_string())?;
-        s
-    } else {
-        std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?
+/// What `paiju import` says of a board read back: `sj1：80分 第 1 副，52 条动作，结果 85`.
+pub fn imported<G: BoardFileGame>(imported: &Imported<G>) -> Words {
+    let t = &imported.checked.table;
+    let what = match &imported.checked.replayed {
+        Some(run) => G::result_tag(&run.end),
+        None => "*".into(),
     };
-    let boards = parse(&text).map_err(|e| format!("{file}: {e}"))?;
-    if boards.is_empty() {
-        return Err(format!("{file}: no board in it"));
-    }
-    if a.value("as").is_some() && boards.len() > 1 {
-        return Err("--as renames one board; the file holds several".into());
-    }
-    let mut out = std::io::stdout().lock();
-    for b in &boards {
-        let imported = import_board(b, a.value("as")).map_err(|e| format!("{file}: {e}"))?;
-        let t = &imported.checked.table;
-        let what = match &imported.checked.replayed {
-            Some(r) => result_tag(r),
-            None => "*".into(),
-        };
-        let stored = if a.switch("check") {
-            lang.pick("已核对（未存入）", "checked (not stored)")
-        } else if !imported.storable {
-            return Err(format!(
-                "{file}: table {}: no seed, so no table record can be made (use --check)",
-                t.header.id
-            ));
-        } else {
-            match store_table(&a.db(), t)? {
-                "stored" => lang.pick("已存入", "stored"),
-                _ => lang.pick("已存在，完全相同", "already stored, identical"),
-            }
-        };
-        let game = match (t.header.game.as_str(), lang) {
-            ("gouji", Lang::Zh) => "够级 第 {} 局",
-            (_, Lang::Zh) => "80分 第 {} 副",
-            ("gouji", Lang::En) => "gouji game {}",
-            (_, Lang::En) => "shengji board {}",
-        }
-        .replace("{}", &t.header.board.to_string());
-        let line = match lang {
-            Lang::Zh => format!(
-                "{}：{game}，{} 条动作，结果 {what}；{stored}",
-                t.header.id,
-                t.log.len()
-            ),
-            Lang::En => format!(
-                "{}: {game}, {} actions, result {what}; {stored}",
-                t.header.id,
-                t.log.len()
-            ),
-        };
-        writeln!(out, "{line}").map_err(|e| e.to_string())?;
-        for f in &imported.findings {
-            writeln!(out, "  {f}").map_err(|e| e.to_string())?;
-        }
-    }
-    out.flush().map_err(|e| e.to_string())
+    let (id, board, n) = (&t.header.id, t.header.board, t.log.len());
+    Words::new(
+        format!(
+            "{id}：{} 第 {board} {}，{n} 条动作，结果 {what}",
+            G::title(Lang::Zh),
+            G::deal_word(Lang::Zh)
+        ),
+        format!(
+            "{id}: {} {} {board}, {n} actions, result {what}",
+            G::GAME,
+            G::deal_word(Lang::En)
+        ),
+    )
 }

@@ -2,26 +2,9 @@
 
 use rules::cards::Card;
 use rules::deal::{self, Fixed, Seed};
-use rules::Explain;
 use serde_json::{json, Map, Value};
 
-pub fn run(args: &[String]) -> Result<(), String> {
-    let f = super::flags(args, &["game", "seed", "board"])?;
-    let game = f.get("game").copied().unwrap_or("shengji");
-    let seed = Seed::from_hex(f.get("seed").ok_or("--seed is required")?).map_err(|e| e.en())?;
-    let board: u32 = f
-        .get("board")
-        .ok_or("--board is required")?
-        .parse()
-        .map_err(|_| "--board must be a whole number from 0 to 4294967295".to_string())?;
-    let out = match game {
-        "shengji" => shengji(&seed, board),
-        "gouji" => gouji(&seed, board),
-        other => return Err(format!("unknown game {other:?} (shengji or gouji)")),
-    };
-    println!("{out}");
-    Ok(())
-}
+use crate::table::TableGame;
 
 fn cards(cs: &[Card]) -> Value {
     json!(cs.iter().map(|c| c.to_string()).collect::<Vec<_>>())
@@ -35,7 +18,7 @@ pub fn shengji(seed: &Seed, board: u32) -> Value {
         .map(|s| (s.letter().to_string(), cards(&d.hands[s.index()])))
         .collect();
     json!({
-        "game": "shengji",
+        "game": <rules::shengji::Board as TableGame>::GAME,
         "board": board,
         "algorithm": deal::ALGORITHM,
         "commitment": seed.commitment(),
@@ -55,7 +38,7 @@ pub fn gouji(seed: &Seed, game: u32) -> Value {
         .map(|s| (s.name().to_string(), cards(&d.hands[s.index()])))
         .collect();
     json!({
-        "game": "gouji",
+        "game": <rules::gouji::Game as TableGame>::GAME,
         "board": game,
         "algorithm": deal::ALGORITHM,
         "commitment": seed.commitment(),

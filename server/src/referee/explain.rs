@@ -10,17 +10,15 @@
 //! lead and the follower's holding in its suit, the blocked units of a throw and the cards that
 //! blocked them, the top set, 对头 and 级牌, the burn) using the engines' public predicates.
 
-use std::io::Write;
-
 use rules::cards::{Card, Hand};
 use rules::{Actor, Engine, Explain};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::args::Args;
 use super::lang::{Lang, Words};
-use super::replayed::{self, Checked, Replayed};
-use super::words::{self, gouji as gw, shengji as sw};
+use super::replayed::{Checked, Run};
+use super::words::{self, GameWords};
+use crate::table::TableGame;
 
 /// The engine's verdict on an action.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -64,6 +62,9 @@ pub struct Alternative {
 pub struct Explanation {
     pub table: String,
     pub game: &'static str,
+    /// The game's name, for the text (the JSON has `game`).
+    #[serde(skip)]
+    pub title: Words,
     /// The point: before action `seq` (the state after `seq − 1`).
     pub seq: u64,
     pub seat: usize,
@@ -90,162 +91,117 @@ pub struct Explanation {
     pub events: Vec<Words>,
 }
 
-pub fn run(args: &[String]) -> Result<(), String> {
-    let a = Args::parse(
-        args,
-        &["db", "file", "lang", "try", "seat", "actor", "head"],
-        &["json"],
-    )?;
-    let (checked, seq) = match (a.value("file"), a.positional.as_slice()) {
-        // A board file instead of the database: `--file board.txt [<table id>] <seq>`.
-        (Some(file), [seq]) => (super::board_file::checked_from_file(file, None)?, seq),
-        (Some(file), [id, seq]) => (super::board_file::checked_from_file(file, Some(id))?, seq),
-        (None, [id, seq]) => (
-            replayed::check(replayed::load(&a.db(), id)?, a.value("head")),
-            seq,
-        ),
-        _ => return Err("expected <table id> <seq> (or --file FILE [<table id>] <seq>)".into()),
-    };
-    let id = checked.table.header.id.clone();
-    let seq: u64 = seq
-        .parse()
-        .map_err(|_| format!("<seq> must be a whole number, not {seq:?}"))?;
-    let lang = a.lang()?;
+/// `--try`: an action that was not logged, by a seat, asked about at some point of the log.
+#[derive(Clone, Debug)]
+pub struct Try {
+    /// The action's JSON.
+    pub action: String,
+    /// The seat as the referee writes it: an index, or `N`…`W`, `A1`…`B3`.
+    pub seat: String,
+    /// Who would act; by default who may take such an action.
+    pub actor: Option<Actor>,
+}
+
+/// What `paiju explain` knows of a game: who takes an action when nobody says, and the rules
+/// an action of it is bound by.
+pub trait ExplainGame: GameWords + TableGame + Clone {
+    /// Who takes such an action when the referee does not say: the referee a ruling, the clock
+    /// a timeout, the player anything else.
+    fn taken_by(action: &Self::Action) -> Actor;
+    /// `e` (the action asked about, and where) explained at the position `before`: the
+    /// engine's verdict, the facts the rules looked at, the rules that bound it and the nearby
+    /// alternatives the engine refuses.
+    fn explain(
+        e: Explanation,
+        before: &Self,
+        seat: usize,
+        actor: Actor,
+        action: &Self::Action,
+    ) -> Explanation;
+}
+
+/// What `paiju explain` answers: why logged entry `seq` was legal, or why `try_action` would be
+/// refused there. A record that does not hold up to `seq` is not explained.
+pub fn ask<G: ExplainGame>(
+    checked: &Checked<G>,
+    seq: u64,
+    try_action: Option<&Try>,
+) -> Result<Explanation, Words> {
     if let Some(f) = &checked.fault {
         if checked.replayed.is_none() || f.seq.is_some_and(|s| s <= seq) {
-            return Err(format!("table {id}: {}", lang.of(&f.words)));
+            return Err(f.words.clone());
         }
     }
-    let e = match a.value("try") {
-        None => {
-            if a.value("seat").is_some() || a.value("actor").is_some() {
-                return Err("--seat and --actor go with --try".into());
-            }
-            explain(&checked, seq)?
+    match try_action {
+        None => explain(checked, seq),
+        Some(t) => {
+            let seat =
+                words::parse_seat::<G>(&t.seat).map_err(|e| Words::same(format!("--seat: {e}")))?;
+            explain_try(checked, seq, seat, &t.action, t.actor)
         }
-        Some(action) => {
-            let seat = a
-                .value("seat")
-                .ok_or("--try needs --seat (an index, or N E S W, or A1 … B3)")?;
-            let seat = words::parse_seat(&checked.table.header.game, seat)?;
-            let actor = a
-                .value("actor")
-                .map(|s| Actor::parse(s).ok_or_else(|| format!("--actor: unknown actor {s:?}")))
-                .transpose()?;
-            explain_try(&checked, seq, seat, action, actor)?
-        }
-    };
-    let text = if a.switch("json") {
-        serde_json::to_string_pretty(&e).map_err(|e| e.to_string())? + "\n"
-    } else {
-        text(&e, lang)
-    };
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
-    out.flush().map_err(|e| e.to_string())
+    }
+    .map_err(Words::same)
 }
 
 /// Why the logged action `seq` was legal.
-pub fn explain(checked: &Checked, seq: u64) -> Result<Explanation, String> {
-    let replayed = replayed_of(checked)?;
-    if seq == 0 || seq as usize > replayed.len() {
+pub fn explain<G: ExplainGame>(checked: &Checked<G>, seq: u64) -> Result<Explanation, String> {
+    let run = replayed_of(checked)?;
+    if seq == 0 || seq as usize > run.steps.len() {
         return Err(format!(
             "there is no replayed action {seq} (the log replays 1 to {})",
-            replayed.len()
+            run.steps.len()
         ));
     }
     let k = seq as usize - 1;
-    Ok(match replayed {
-        Replayed::Shengji(run) => {
-            let s = &run.steps[k];
-            shengji::explain(
-                Point::new(checked, seq),
-                &run.after(k),
-                s.entry.seat,
-                s.entry.actor,
-                &s.action,
-                None,
-            )
-        }
-        Replayed::Gouji(run) => {
-            let s = &run.steps[k];
-            gouji::explain(
-                Point::new(checked, seq),
-                &run.after(k),
-                s.entry.seat,
-                s.entry.actor,
-                &s.action,
-                None,
-            )
-        }
-    })
+    let s = &run.steps[k];
+    let e = Explanation::asked::<G>(checked, seq, s.entry.seat, s.entry.actor, &s.action, None);
+    Ok(G::explain(
+        e,
+        &run.after(k),
+        s.entry.seat,
+        s.entry.actor,
+        &s.action,
+    ))
 }
 
 /// Why a hypothetical action by `seat`, before action `seq` (1 up to one past the last), would
 /// be refused, or what it would do. `actor`: by default who may take such an action (the
 /// referee for a ruling, the clock for a timeout, the player otherwise).
-pub fn explain_try(
-    checked: &Checked,
+pub fn explain_try<G: ExplainGame>(
+    checked: &Checked<G>,
     seq: u64,
     seat: usize,
     action_json: &str,
     actor: Option<Actor>,
 ) -> Result<Explanation, String> {
-    let replayed = replayed_of(checked)?;
-    if seq == 0 || seq as usize > replayed.len() + 1 {
+    let run = replayed_of(checked)?;
+    if seat >= G::SEATS {
+        return Err(format!("--seat: the table has no seat {seat}"));
+    }
+    if seq == 0 || seq as usize > run.steps.len() + 1 {
         return Err(format!(
             "--try goes before an action 1 to {} (one past the last: after the log)",
-            replayed.len() + 1
+            run.steps.len() + 1
         ));
     }
     let k = seq as usize - 1;
-    Ok(match replayed {
-        Replayed::Shengji(run) => {
-            let action: rules::shengji::Action = serde_json::from_str(action_json)
-                .map_err(|e| format!("--try: not an 80分 action: {e}"))?;
-            let logged = run.steps.get(k).map(|s| {
-                told_entry(&s.entry, |l| {
-                    format!(
-                        "{} {}",
-                        sw::seat(rules::shengji::Seat::from_index(s.entry.seat), l),
-                        sw::action(&s.action, l)
-                    )
-                })
-            });
-            shengji::explain(
-                Point::new(checked, seq),
-                &run.after(k),
-                seat,
-                actor.unwrap_or(action.taken_by()),
-                &action,
-                Some(logged),
+    let action: G::Action = serde_json::from_str(action_json)
+        .map_err(|e| format!("--try: not an action of {}: {e}", G::title(Lang::En)))?;
+    let actor = actor.unwrap_or(G::taken_by(&action));
+    let logged = run.steps.get(k).map(|s| {
+        told_entry(&s.entry, |l| {
+            format!(
+                "{} {}",
+                words::seat::<G>(s.entry.seat, l),
+                G::action_words(&s.action, l)
             )
-        }
-        Replayed::Gouji(run) => {
-            let action: rules::gouji::Action = serde_json::from_str(action_json)
-                .map_err(|e| format!("--try: not a 够级 action: {e}"))?;
-            let logged = run.steps.get(k).map(|s| {
-                told_entry(&s.entry, |l| {
-                    format!(
-                        "{} {}",
-                        gw::seat(rules::gouji::Seat::from_index(s.entry.seat)),
-                        gw::action(&s.action, l)
-                    )
-                })
-            });
-            gouji::explain(
-                Point::new(checked, seq),
-                &run.after(k),
-                seat,
-                actor.unwrap_or(action.taken_by()),
-                &action,
-                Some(logged),
-            )
-        }
-    })
+        })
+    });
+    let e = Explanation::asked::<G>(checked, seq, seat, actor, &action, Some(logged));
+    Ok(G::explain(e, &run.after(k), seat, actor, &action))
 }
 
-fn replayed_of(checked: &Checked) -> Result<&Replayed, String> {
+fn replayed_of<G: Engine>(checked: &Checked<G>) -> Result<&Run<G>, String> {
     checked.replayed.as_ref().ok_or_else(|| {
         checked
             .fault
@@ -268,17 +224,48 @@ fn told_entry(e: &crate::store::LogEntry, tell: impl Fn(Lang) -> String) -> Word
     Words::new(both(Lang::Zh), both(Lang::En))
 }
 
-/// Where in which table the question is asked.
-struct Point {
-    table: String,
-    seq: u64,
-}
-
-impl Point {
-    fn new(checked: &Checked, seq: u64) -> Point {
-        Point {
+impl Explanation {
+    /// The question before any answer: `action` by `seat` and `actor` before entry `seq`
+    /// (`logged`: a `--try`, with what the log holds there), taken for legal until the engine
+    /// says otherwise.
+    fn asked<G: ExplainGame>(
+        checked: &Checked<G>,
+        seq: u64,
+        seat: usize,
+        actor: Actor,
+        action: &G::Action,
+        logged: Option<Option<Words>>,
+    ) -> Explanation {
+        let hypothetical = logged.is_some();
+        Explanation {
             table: checked.table.header.id.clone(),
+            game: G::GAME,
+            title: both(|l| G::title(l).to_string()),
             seq,
+            seat,
+            seat_label: words::label::<G>(seat),
+            actor: actor.name(),
+            action: serde_json::to_value(action).unwrap_or_default(),
+            told: both(|l| {
+                format!(
+                    "{} {}",
+                    words::seat::<G>(seat, l),
+                    G::action_words(action, l)
+                )
+            }),
+            hypothetical,
+            logged: logged.flatten(),
+            verdict: Verdict {
+                legal: true,
+                code: None,
+                words: accepted_words(seq, hypothetical),
+            },
+            context: Vec::new(),
+            rules: Vec::new(),
+            refused: Vec::new(),
+            also_legal: 0,
+            also_legal_examples: Vec::new(),
+            events: Vec::new(),
         }
     }
 }
@@ -443,8 +430,7 @@ mod shengji {
     use rules::{Actor, Engine, Explain};
 
     use super::{
-        accepted_words, actor_note, both, card_variants, Alternatives, Explanation, Point,
-        RuleNote, Verdict,
+        actor_note, both, card_variants, Alternatives, ExplainGame, Explanation, RuleNote, Verdict,
     };
     use crate::referee::lang::{Lang, Words};
     use crate::referee::words::{cards, shengji as sw};
@@ -534,195 +520,175 @@ mod shengji {
         both(|l| format!("{} {}", sw::unit_kind(u.kind(), l), cards(u.cards())))
     }
 
-    pub(super) fn explain(
-        point: Point,
-        before: &Board,
-        seat: usize,
-        actor: Actor,
-        action: &Action,
-        logged: Option<Option<Words>>,
-    ) -> Explanation {
-        let hypothetical = logged.is_some();
-        let s = Seat::from_index(seat);
-        let mut trial = before.clone();
-        let result = Engine::apply(&mut trial, seat, actor, action.clone());
-        let told = both(|l| format!("{} {}", sw::seat(s, l), sw::action(action, l)));
-        let mut e = Explanation {
-            table: point.table,
-            game: "shengji",
-            seq: point.seq,
-            seat,
-            seat_label: s.letter().to_string(),
-            actor: actor.name(),
-            action: serde_json::to_value(action).unwrap_or_default(),
-            told,
-            hypothetical,
-            logged: logged.flatten(),
-            verdict: Verdict {
-                legal: true,
-                code: None,
-                words: accepted_words(point.seq, hypothetical),
-            },
-            context: Vec::new(),
-            rules: Vec::new(),
-            refused: Vec::new(),
-            also_legal: 0,
-            also_legal_examples: Vec::new(),
-            events: Vec::new(),
-        };
-        context(before, &mut e);
-        match &result {
-            Ok(events) => {
-                e.events = events.iter().map(|ev| both(|l| sw::event(ev, l))).collect();
-            }
-            Err(err) => {
-                e.verdict = Verdict {
-                    legal: false,
-                    code: Some(err.code()),
-                    words: Words::explain(err),
-                };
-                if let (Some(to_act), Some(hint)) = (before.to_act(), before.clock_play()) {
-                    e.context.push(both(|l| match l {
-                        Lang::Zh => format!(
-                            "此时轮到 {}；引擎给出的一种合法出法：{}",
-                            sw::seat(to_act, l),
-                            cards(&hint)
-                        ),
-                        Lang::En => format!(
-                            "{} is to act; one legal play the engine offers: {}",
-                            sw::seat(to_act, l),
-                            cards(&hint)
-                        ),
-                    }));
+    impl ExplainGame for Board {
+        fn taken_by(action: &Action) -> Actor {
+            action.taken_by()
+        }
+
+        fn explain(
+            mut e: Explanation,
+            before: &Board,
+            seat: usize,
+            actor: Actor,
+            action: &Action,
+        ) -> Explanation {
+            let s = Seat::from_index(seat);
+            let mut trial = before.clone();
+            let result = Engine::apply(&mut trial, seat, actor, action.clone());
+            context(before, &mut e);
+            match &result {
+                Ok(events) => {
+                    e.events = events.iter().map(|ev| both(|l| sw::event(ev, l))).collect();
                 }
-                return e;
-            }
-        }
-        if let Some(n) = actor_note(actor, action.taken_by()) {
-            e.rules.push(n);
-        }
-        let mut alt = Alternatives::default();
-        // Another actor: a ruling or a timeout from a player; a move out of turn.
-        match action.taken_by() {
-            Actor::Referee | Actor::Clock => alt.ask(
-                before,
-                seat,
-                Actor::Player,
-                action.clone(),
-                both(|l| match l {
-                    Lang::Zh => format!("{} 自己{}", sw::seat(s, l), sw::action(action, l)),
-                    Lang::En => format!("{} itself: {}", sw::seat(s, l), sw::action(action, l)),
-                }),
-            ),
-            _ => {
-                let other = s.next();
-                alt.ask(
-                    before,
-                    other.index(),
-                    actor,
-                    action.clone(),
-                    both(|l| format!("{} {}", sw::seat(other, l), sw::action(action, l))),
-                );
-            }
-        }
-        match action {
-            Action::Bury { cards: c } => bury(before, s, actor, c, &mut alt, &mut e),
-            Action::Play { cards: c } if before.lead().is_none() => {
-                lead(before, s, actor, c, &mut alt, &mut e)
-            }
-            Action::Play { cards: c } => follow(before, s, actor, c, &mut alt, &mut e),
-            Action::Choose { unit } => {
-                if let Some((chooser, single, pair)) = before.pending_choice() {
-                    e.rules.push(RuleNote {
-                        rule: "choose",
-                        state: "bound",
-                        words: both(|l| match l {
+                Err(err) => {
+                    e.verdict = Verdict {
+                        legal: false,
+                        code: Some(err.code()),
+                        words: Words::explain(err),
+                    };
+                    if let (Some(to_act), Some(hint)) = (before.to_act(), before.clock_play()) {
+                        e.context.push(both(|l| match l {
                             Lang::Zh => format!(
-                                "甩错牌，单、对都被挡：由对方（{}）指定出最小的被挡单张 {} 或最小的被挡对子（拖拉机）{}",
-                                sw::seat(chooser, l),
-                                cards(single.cards()),
-                                cards(pair.cards())
+                                "此时轮到 {}；引擎给出的一种合法出法：{}",
+                                sw::seat(to_act, l),
+                                cards(&hint)
                             ),
                             Lang::En => format!(
-                                "a failed throw blocked singles and pairs: the opponent ({}) chooses the smallest blocked single {} or the smallest blocked pair (tractor) {}",
-                                sw::seat(chooser, l),
-                                cards(single.cards()),
-                                cards(pair.cards())
+                                "{} is to act; one legal play the engine offers: {}",
+                                sw::seat(to_act, l),
+                                cards(&hint)
+                            ),
+                        }));
+                    }
+                    return e;
+                }
+            }
+            if let Some(n) = actor_note(actor, action.taken_by()) {
+                e.rules.push(n);
+            }
+            let mut alt = Alternatives::default();
+            // Another actor: a ruling or a timeout from a player; a move out of turn.
+            match action.taken_by() {
+                Actor::Referee | Actor::Clock => alt.ask(
+                    before,
+                    seat,
+                    Actor::Player,
+                    action.clone(),
+                    both(|l| match l {
+                        Lang::Zh => format!("{} 自己{}", sw::seat(s, l), sw::action(action, l)),
+                        Lang::En => format!("{} itself: {}", sw::seat(s, l), sw::action(action, l)),
+                    }),
+                ),
+                _ => {
+                    let other = s.next();
+                    alt.ask(
+                        before,
+                        other.index(),
+                        actor,
+                        action.clone(),
+                        both(|l| format!("{} {}", sw::seat(other, l), sw::action(action, l))),
+                    );
+                }
+            }
+            match action {
+                Action::Bury { cards: c } => bury(before, s, actor, c, &mut alt, &mut e),
+                Action::Play { cards: c } if before.lead().is_none() => {
+                    lead(before, s, actor, c, &mut alt, &mut e)
+                }
+                Action::Play { cards: c } => follow(before, s, actor, c, &mut alt, &mut e),
+                Action::Choose { unit } => {
+                    if let Some((chooser, single, pair)) = before.pending_choice() {
+                        e.rules.push(RuleNote {
+                            rule: "choose",
+                            state: "bound",
+                            words: both(|l| match l {
+                                Lang::Zh => format!(
+                                    "甩错牌，单、对都被挡：由对方（{}）指定出最小的被挡单张 {} 或最小的被挡对子（拖拉机）{}",
+                                    sw::seat(chooser, l),
+                                    cards(single.cards()),
+                                    cards(pair.cards())
+                                ),
+                                Lang::En => format!(
+                                    "a failed throw blocked singles and pairs: the opponent ({}) chooses the smallest blocked single {} or the smallest blocked pair (tractor) {}",
+                                    sw::seat(chooser, l),
+                                    cards(single.cards()),
+                                    cards(pair.cards())
+                                ),
+                            }),
+                        });
+                    }
+                    let other = match unit {
+                        rules::shengji::UnitChoice::Single => rules::shengji::UnitChoice::Pair,
+                        rules::shengji::UnitChoice::Pair => rules::shengji::UnitChoice::Single,
+                    };
+                    let a = Action::Choose { unit: other };
+                    alt.ask(
+                        before,
+                        seat,
+                        actor,
+                        a.clone(),
+                        both(|l| format!("{} {}", sw::seat(s, l), sw::action(&a, l))),
+                    );
+                }
+                Action::Timeout => timeout(before, s, &result, &mut e),
+                Action::Penalty { points } => {
+                    e.rules.push(RuleNote {
+                        rule: "penalty",
+                        state: "info",
+                        words: both(|l| match l {
+                            Lang::Zh => format!(
+                                "罚分给对方：{} 是{}，罚 {points} 分（每次 1 到 {} 分）",
+                                sw::seat(s, l),
+                                sw::side(s, before.declarer(), l),
+                                rules::shengji::MAX_RULING_POINTS
+                            ),
+                            Lang::En => format!(
+                                "points to the other side: {} is on the {}, {points} points (1 to {} a ruling)",
+                                sw::seat(s, l),
+                                sw::side(s, before.declarer(), l),
+                                rules::shengji::MAX_RULING_POINTS
                             ),
                         }),
                     });
+                    let a = Action::Penalty { points: 0 };
+                    alt.ask(
+                        before,
+                        seat,
+                        actor,
+                        a.clone(),
+                        both(|l| format!("{} {}", sw::seat(s, l), sw::action(&a, l))),
+                    );
                 }
-                let other = match unit {
-                    rules::shengji::UnitChoice::Single => rules::shengji::UnitChoice::Pair,
-                    rules::shengji::UnitChoice::Pair => rules::shengji::UnitChoice::Single,
-                };
-                let a = Action::Choose { unit: other };
-                alt.ask(
-                    before,
-                    seat,
-                    actor,
-                    a.clone(),
-                    both(|l| format!("{} {}", sw::seat(s, l), sw::action(&a, l))),
-                );
-            }
-            Action::Timeout => timeout(before, s, &result, &mut e),
-            Action::Penalty { points } => {
-                e.rules.push(RuleNote {
-                    rule: "penalty",
+                Action::EndBoard => e.rules.push(RuleNote {
+                    rule: "ruling_end",
                     state: "info",
                     words: both(|l| match l {
                         Lang::Zh => format!(
-                            "罚分给对方：{} 是{}，罚 {points} 分（每次 1 到 {} 分）",
+                            "该副牌立即结束，判违规方（{}）负，非违规方得 {} 分",
                             sw::seat(s, l),
-                            sw::side(s, before.declarer(), l),
-                            rules::shengji::MAX_RULING_POINTS
+                            before.rules().ruling_end_points
                         ),
                         Lang::En => format!(
-                            "points to the other side: {} is on the {}, {points} points (1 to {} a ruling)",
+                            "the board ends at once: the offenders ({}'s side) lose, the other side gets {}",
                             sw::seat(s, l),
-                            sw::side(s, before.declarer(), l),
-                            rules::shengji::MAX_RULING_POINTS
+                            before.rules().ruling_end_points
                         ),
                     }),
-                });
-                let a = Action::Penalty { points: 0 };
-                alt.ask(
-                    before,
-                    seat,
-                    actor,
-                    a.clone(),
-                    both(|l| format!("{} {}", sw::seat(s, l), sw::action(&a, l))),
-                );
-            }
-            Action::EndBoard => e.rules.push(RuleNote {
-                rule: "ruling_end",
-                state: "info",
-                words: both(|l| match l {
-                    Lang::Zh => format!(
-                        "该副牌立即结束，判违规方（{}）负，非违规方得 {} 分",
-                        sw::seat(s, l),
-                        before.rules().ruling_end_points
-                    ),
-                    Lang::En => format!(
-                        "the board ends at once: the offenders ({}'s side) lose, the other side gets {}",
-                        sw::seat(s, l),
-                        before.rules().ruling_end_points
+                }),
+                Action::Finalize => e.rules.push(RuleNote {
+                    rule: "finalize",
+                    state: "info",
+                    words: Words::new(
+                        "本副已打完，裁判确认成绩：此后不再接受任何动作",
+                        "play was over; the referee finalises the result: nothing more is accepted",
                     ),
                 }),
-            }),
-            Action::Finalize => e.rules.push(RuleNote {
-                rule: "finalize",
-                state: "info",
-                words: Words::new(
-                    "本副已打完，裁判确认成绩：此后不再接受任何动作",
-                    "play was over; the referee finalises the result: nothing more is accepted",
-                ),
-            }),
+            }
+            e.refused = alt.refused;
+            e.also_legal = alt.legal;
+            e.also_legal_examples = alt.examples;
+            e
         }
-        e.refused = alt.refused;
-        e.also_legal = alt.legal;
-        e.also_legal_examples = alt.examples;
-        e
     }
 
     fn context(b: &Board, e: &mut Explanation) {
@@ -1244,182 +1210,162 @@ mod gouji {
     use rules::{Actor, Engine, Explain};
 
     use super::{
-        accepted_words, actor_note, both, card_variants, Alternatives, Explanation, Point,
-        RuleNote, Verdict,
+        actor_note, both, card_variants, Alternatives, ExplainGame, Explanation, RuleNote, Verdict,
     };
     use crate::referee::lang::{Lang, Words};
     use crate::referee::words::{cards, gouji as gw};
 
-    pub(super) fn explain(
-        point: Point,
-        before: &Game,
-        seat: usize,
-        actor: Actor,
-        action: &Action,
-        logged: Option<Option<Words>>,
-    ) -> Explanation {
-        let hypothetical = logged.is_some();
-        let s = Seat::from_index(seat);
-        let mut trial = before.clone();
-        let result = Engine::apply(&mut trial, seat, actor, action.clone());
-        let mut e = Explanation {
-            table: point.table,
-            game: "gouji",
-            seq: point.seq,
-            seat,
-            seat_label: s.name().to_string(),
-            actor: actor.name(),
-            action: serde_json::to_value(action).unwrap_or_default(),
-            told: both(|l| format!("{} {}", gw::seat(s), gw::action(action, l))),
-            hypothetical,
-            logged: logged.flatten(),
-            verdict: Verdict {
-                legal: true,
-                code: None,
-                words: accepted_words(point.seq, hypothetical),
-            },
-            context: Vec::new(),
-            rules: Vec::new(),
-            refused: Vec::new(),
-            also_legal: 0,
-            also_legal_examples: Vec::new(),
-            events: Vec::new(),
-        };
-        context(before, s, &mut e);
-        let events = match &result {
-            Ok(events) => events.clone(),
-            Err(err) => {
-                e.verdict = Verdict {
-                    legal: false,
-                    code: Some(err.code()),
-                    words: Words::explain(err),
-                };
-                return e;
-            }
-        };
-        e.events = events.iter().map(|ev| both(|l| gw::event(ev, l))).collect();
-        if let Some(n) = actor_note(actor, action.taken_by()) {
-            e.rules.push(n);
+    impl ExplainGame for Game {
+        fn taken_by(action: &Action) -> Actor {
+            action.taken_by()
         }
-        let mut alt = Alternatives::default();
-        let ask = |alt: &mut Alternatives, who: Seat, by: Actor, a: Action| {
-            let told = both(|l| format!("{} {}", gw::seat(who), gw::action(&a, l)));
-            alt.ask(before, who.index(), by, a, told);
-        };
-        match action.taken_by() {
-            Actor::Referee | Actor::Clock => ask(&mut alt, s, Actor::Player, action.clone()),
-            _ => ask(&mut alt, s.next(), actor, action.clone()),
-        }
-        for a in [Action::Pass, Action::Yield, Action::Decline] {
-            if a != *action && action.taken_by() == Actor::Player {
-                ask(&mut alt, s, actor, a);
-            }
-        }
-        match action {
-            Action::Play { cards: c } | Action::Burn { cards: c } => {
-                let burn = matches!(action, Action::Burn { .. });
-                let other = if burn {
-                    Action::Play { cards: c.clone() }
-                } else {
-                    Action::Burn { cards: c.clone() }
-                };
-                ask(&mut alt, s, actor, other);
-                for v in card_variants(before.hand(s), c) {
-                    let a = if burn {
-                        Action::Burn { cards: v }
-                    } else {
-                        Action::Play { cards: v }
+
+        fn explain(
+            mut e: Explanation,
+            before: &Game,
+            seat: usize,
+            actor: Actor,
+            action: &Action,
+        ) -> Explanation {
+            let s = Seat::from_index(seat);
+            let mut trial = before.clone();
+            let result = Engine::apply(&mut trial, seat, actor, action.clone());
+            context(before, s, &mut e);
+            let events = match &result {
+                Ok(events) => events.clone(),
+                Err(err) => {
+                    e.verdict = Verdict {
+                        legal: false,
+                        code: Some(err.code()),
+                        words: Words::explain(err),
                     };
+                    return e;
+                }
+            };
+            e.events = events.iter().map(|ev| both(|l| gw::event(ev, l))).collect();
+            if let Some(n) = actor_note(actor, action.taken_by()) {
+                e.rules.push(n);
+            }
+            let mut alt = Alternatives::default();
+            let ask = |alt: &mut Alternatives, who: Seat, by: Actor, a: Action| {
+                let told = both(|l| format!("{} {}", gw::seat(who), gw::action(&a, l)));
+                alt.ask(before, who.index(), by, a, told);
+            };
+            match action.taken_by() {
+                Actor::Referee | Actor::Clock => ask(&mut alt, s, Actor::Player, action.clone()),
+                _ => ask(&mut alt, s.next(), actor, action.clone()),
+            }
+            for a in [Action::Pass, Action::Yield, Action::Decline] {
+                if a != *action && action.taken_by() == Actor::Player {
                     ask(&mut alt, s, actor, a);
                 }
-                set_rules(before, s, c, burn, &events, &alt, &mut e);
             }
-            Action::Pass => pass_rules(before, s, &events, &mut e),
-            Action::Yield => e.rules.push(RuleNote {
-                rule: "only_opposite_may_yield",
-                state: "bound",
-                words: both(|l| {
-                    let owner = before.top().map(|t| gw::seat(t.owner)).unwrap_or("—");
-                    match l {
-                        Lang::Zh => format!(
-                            "让：只有桌面牌主（{owner}）的对头可以让，每套牌一次；{} 是 {owner} 的对头",
-                            gw::seat(s)
-                        ),
-                        Lang::En => format!(
-                            "让: only the opposite of the top set's owner ({owner}) may yield, once a set; {} is {owner}'s opposite",
-                            gw::seat(s)
-                        ),
+            match action {
+                Action::Play { cards: c } | Action::Burn { cards: c } => {
+                    let burn = matches!(action, Action::Burn { .. });
+                    let other = if burn {
+                        Action::Play { cards: c.clone() }
+                    } else {
+                        Action::Burn { cards: c.clone() }
+                    };
+                    ask(&mut alt, s, actor, other);
+                    for v in card_variants(before.hand(s), c) {
+                        let a = if burn {
+                            Action::Burn { cards: v }
+                        } else {
+                            Action::Play { cards: v }
+                        };
+                        ask(&mut alt, s, actor, a);
                     }
-                }),
-            }),
-            Action::Decline => e.rules.push(RuleNote {
-                rule: "no_burn_right",
-                state: "info",
-                words: both(|l| match l {
-                    Lang::Zh => format!("{} 被问是否烧牌，选择不烧（等于过这一套）", gw::seat(s)),
-                    Lang::En => format!(
-                        "{} was offered the burn and declined (a pass of this set)",
-                        gw::seat(s)
-                    ),
-                }),
-            }),
-            Action::Timeout => {
-                let warned = events
-                    .iter()
-                    .any(|ev| matches!(ev, rules::gouji::Event::Warned { .. }));
-                let r = before.ruleset();
-                e.rules.push(RuleNote {
-                    rule: "timeout",
+                    set_rules(before, s, c, burn, &events, &alt, &mut e);
+                }
+                Action::Pass => pass_rules(before, s, &events, &mut e),
+                Action::Yield => e.rules.push(RuleNote {
+                    rule: "only_opposite_may_yield",
                     state: "bound",
-                    words: both(|l| match (l, warned) {
-                        (Lang::Zh, true) => format!(
-                            "比赛限时：开局满 {} 分钟后每套牌限时 {} 秒，超时裁判予以警告：{} 被警告，再给 {} 秒",
-                            r.free_minutes,
-                            r.move_seconds,
-                            gw::seat(s),
-                            r.grace_seconds
-                        ),
-                        (Lang::Zh, false) => format!(
-                            "警告后超过 {} 秒仍不出牌者视为过牌：计时器替 {} 过牌（或不烧、或出最小的一套）",
-                            r.grace_seconds,
-                            gw::seat(s)
-                        ),
-                        (Lang::En, true) => format!(
-                            "after the first {} minutes each set has {} s; when they run out the seat is warned: {} is warned and has {} s more",
-                            r.free_minutes,
-                            r.move_seconds,
-                            gw::seat(s),
-                            r.grace_seconds
-                        ),
-                        (Lang::En, false) => format!(
-                            "{} s after the warning a seat that has not played has passed: the clock passes for {} (or declines, or leads its smallest set)",
-                            r.grace_seconds,
+                    words: both(|l| {
+                        let owner = before.top().map(|t| gw::seat(t.owner)).unwrap_or("—");
+                        match l {
+                            Lang::Zh => format!(
+                                "让：只有桌面牌主（{owner}）的对头可以让，每套牌一次；{} 是 {owner} 的对头",
+                                gw::seat(s)
+                            ),
+                            Lang::En => format!(
+                                "让: only the opposite of the top set's owner ({owner}) may yield, once a set; {} is {owner}'s opposite",
+                                gw::seat(s)
+                            ),
+                        }
+                    }),
+                }),
+                Action::Decline => e.rules.push(RuleNote {
+                    rule: "no_burn_right",
+                    state: "info",
+                    words: both(|l| match l {
+                        Lang::Zh => format!("{} 被问是否烧牌，选择不烧（等于过这一套）", gw::seat(s)),
+                        Lang::En => format!(
+                            "{} was offered the burn and declined (a pass of this set)",
                             gw::seat(s)
                         ),
                     }),
-                });
+                }),
+                Action::Timeout => {
+                    let warned = events
+                        .iter()
+                        .any(|ev| matches!(ev, rules::gouji::Event::Warned { .. }));
+                    let r = before.ruleset();
+                    e.rules.push(RuleNote {
+                        rule: "timeout",
+                        state: "bound",
+                        words: both(|l| match (l, warned) {
+                            (Lang::Zh, true) => format!(
+                                "比赛限时：开局满 {} 分钟后每套牌限时 {} 秒，超时裁判予以警告：{} 被警告，再给 {} 秒",
+                                r.free_minutes,
+                                r.move_seconds,
+                                gw::seat(s),
+                                r.grace_seconds
+                            ),
+                            (Lang::Zh, false) => format!(
+                                "警告后超过 {} 秒仍不出牌者视为过牌：计时器替 {} 过牌（或不烧、或出最小的一套）",
+                                r.grace_seconds,
+                                gw::seat(s)
+                            ),
+                            (Lang::En, true) => format!(
+                                "after the first {} minutes each set has {} s; when they run out the seat is warned: {} is warned and has {} s more",
+                                r.free_minutes,
+                                r.move_seconds,
+                                gw::seat(s),
+                                r.grace_seconds
+                            ),
+                            (Lang::En, false) => format!(
+                                "{} s after the warning a seat that has not played has passed: the clock passes for {} (or declines, or leads its smallest set)",
+                                r.grace_seconds,
+                                gw::seat(s)
+                            ),
+                        }),
+                    });
+                }
+                Action::Ruling { .. } => e.rules.push(RuleNote {
+                    rule: "ruling",
+                    state: "info",
+                    words: Words::new(
+                        "犯规与判罚：警告、扣该队 2 分或 4 分、0:12 判负",
+                        "offences and rulings: a warning, 2 or 4 points off the team, a 0:12 forfeit",
+                    ),
+                }),
+                Action::AskCount => e.rules.push(RuleNote {
+                    rule: "not_a_move",
+                    state: "info",
+                    words: Words::new(
+                        "问牌（旧日志里作为记录保存）：不改变牌局",
+                        "问牌 (kept as an entry by older logs): it changes nothing",
+                    ),
+                }),
             }
-            Action::Ruling { .. } => e.rules.push(RuleNote {
-                rule: "ruling",
-                state: "info",
-                words: Words::new(
-                    "犯规与判罚：警告、扣该队 2 分或 4 分、0:12 判负",
-                    "offences and rulings: a warning, 2 or 4 points off the team, a 0:12 forfeit",
-                ),
-            }),
-            Action::AskCount => e.rules.push(RuleNote {
-                rule: "not_a_move",
-                state: "info",
-                words: Words::new(
-                    "问牌（旧日志里作为记录保存）：不改变牌局",
-                    "问牌 (kept as an entry by older logs): it changes nothing",
-                ),
-            }),
+            e.refused = alt.refused;
+            e.also_legal = alt.legal;
+            e.also_legal_examples = alt.examples;
+            e
         }
-        e.refused = alt.refused;
-        e.also_legal = alt.legal;
-        e.also_legal_examples = alt.examples;
-        e
     }
 
     fn context(g: &Game, s: Seat, e: &mut Explanation) {
@@ -1796,12 +1742,7 @@ fn state_mark(state: &str, lang: Lang) -> &'static str {
 /// An explanation as text.
 pub fn text(e: &Explanation, lang: Lang) -> String {
     let mut lines = Vec::new();
-    let game = match (e.game, lang) {
-        ("gouji", Lang::Zh) => "够级",
-        ("gouji", Lang::En) => "够级 (gouji)",
-        (_, Lang::Zh) => "80分",
-        (_, Lang::En) => "80分 (shengji)",
-    };
+    let game = lang.of(&e.title);
     lines.push(match (lang, e.hypothetical) {
         (Lang::Zh, false) => format!("桌 {} · {game} · 第 {} 条记录", e.table, e.seq),
         (Lang::Zh, true) => format!("桌 {} · {game} · 假设在第 {} 条记录之前", e.table, e.seq),

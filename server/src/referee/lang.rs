@@ -14,7 +14,7 @@ impl Lang {
         match s.to_ascii_lowercase().as_str() {
             "zh" | "cn" | "zh-cn" => Ok(Lang::Zh),
             "en" => Ok(Lang::En),
-            other => Err(format!("--lang: {other:?} is not zh or en")),
+            other => Err(format!("{other:?} is not zh or en")),
         }
     }
 

@@ -12,12 +12,17 @@
 //!   `paiju import`.
 //! - [`record_card`]: `paiju record-card`, the 升级双人赛随牌记录卡 of an 80分 board as
 //!   printable HTML.
-//! - [`words`]: events and actions told in Chinese and English; [`lang`], [`args`]: the small
-//!   pieces.
+//! - [`words`]: events and actions told in Chinese and English; [`lang`]: the languages.
+//! - [`desk`]: what the desk needs of a game ([`desk::DeskGame`]: 80分 and 够级 are), and
+//!   every command of one game with its type erased ([`desk::Desk`]), which the registry of
+//!   games (`Games`) holds: the desk dispatches by a table's game through it, never by a
+//!   game's name.
+//! - [`command`]: the commands, from their parsed arguments to what they print.
 
-pub mod args;
 pub mod board_file;
+pub mod command;
 pub mod deal;
+pub mod desk;
 pub mod explain;
 pub mod judge;
 pub mod lang;
@@ -25,26 +30,3 @@ pub mod record_card;
 pub mod replay;
 pub mod replayed;
 pub mod words;
-
-/// Reads `--name value` pairs; an unknown flag or a missing value is an error.
-pub fn flags<'a>(
-    args: &'a [String],
-    known: &[&str],
-) -> Result<std::collections::HashMap<&'a str, &'a str>, String> {
-    let mut out = std::collections::HashMap::new();
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        let name = flag
-            .strip_prefix("--")
-            .filter(|n| known.contains(n))
-            .ok_or_else(|| {
-                format!(
-                    "unknown argument {flag:?} (expected one of --{})",
-                    known.join(", --")
-                )
-            })?;
-        let value = it.next().ok_or_else(|| format!("--{name} needs a value"))?;
-        out.insert(name, value.as_str());
-    }
-    Ok(out)
-}

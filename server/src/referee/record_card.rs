@@ -9,15 +9,13 @@
 //! paper; the footer carries the log's last hash, so a card can be checked against its log.
 
 use std::fmt::Write as _;
-use std::io::Write;
 
 use rules::cards::{Card, Suit};
 use rules::shengji::{Board, Event, Seat};
 
-use super::args::Args;
 use super::lang::Lang;
 use super::replay::seat_name;
-use super::replayed::{self, Checked, Replayed};
+use super::replayed::Checked;
 use super::words::{self, shengji as sw};
 
 /// How to print.
@@ -37,35 +35,6 @@ impl Default for CardOptions {
             event: None,
         }
     }
-}
-
-pub fn run(args: &[String]) -> Result<(), String> {
-    let a = Args::parse(args, &["db", "paper", "event", "lang"], &[])?;
-    if a.positional.is_empty() {
-        return Err("expected <table id>…".into());
-    }
-    let paper = a.value("paper").unwrap_or("a5").to_ascii_lowercase();
-    if paper != "a5" && paper != "a4" {
-        return Err(format!("--paper: {paper:?} is not a5 or a4"));
-    }
-    let opts = CardOptions {
-        lang: a.lang()?,
-        paper,
-        event: a.value("event").map(str::to_string),
-    };
-    let db = a.db();
-    let mut checked = Vec::new();
-    for id in &a.positional {
-        let c = replayed::check(replayed::load(&db, id)?, None);
-        if let Some(f) = &c.fault {
-            return Err(format!("table {id}: {}", opts.lang.of(&f.words)));
-        }
-        checked.push(c);
-    }
-    let html = page(&checked, &opts)?;
-    let mut out = std::io::stdout().lock();
-    out.write_all(html.as_bytes()).map_err(|e| e.to_string())?;
-    out.flush().map_err(|e| e.to_string())
 }
 
 /// HTML-escapes text.
@@ -155,7 +124,16 @@ fn trick_label(trick: u8, over: bool, lang: Lang) -> String {
 }
 
 /// The page: one card per table.
-pub fn page(tables: &[Checked], opts: &CardOptions) -> Result<String, String> {
+pub fn page(tables: &[Checked<Board>], opts: &CardOptions) -> Result<String, String> {
+    let cards = tables
+        .iter()
+        .map(|t| one(t, opts))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(page_of(&cards, opts))
+}
+
+/// The page of cards already written ([`one`]).
+pub fn page_of(cards: &[String], opts: &CardOptions) -> String {
     let lang = opts.lang;
     let mut html = String::new();
     let title = lang.pick("升级双人赛随牌记录卡", "Shengji pairs record card");
@@ -169,22 +147,20 @@ pub fn page(tables: &[Checked], opts: &CardOptions) -> Result<String, String> {
         "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n<title>{title}</title>\n<style>@page {{ size: {paper} portrait; margin: 6mm; }}\nhtml {{ font-size: {base}; }}{STYLE}</style>\n</head>\n<body>\n",
         lang.pick("zh-CN", "en")
     );
-    for t in tables {
-        html.push_str(&one(t, opts)?);
+    for card in cards {
+        html.push_str(card);
     }
     html.push_str("</body>\n</html>\n");
-    Ok(html)
+    html
 }
 
 /// One card.
-pub fn one(checked: &Checked, opts: &CardOptions) -> Result<String, String> {
+pub fn one(checked: &Checked<Board>, opts: &CardOptions) -> Result<String, String> {
     let lang = opts.lang;
-    let Some(Replayed::Shengji(run)) = &checked.replayed else {
-        return Err(format!(
-            "table {}: the record card is 80分's (this table is {})",
-            checked.table.header.id, checked.table.header.game
-        ));
-    };
+    let run = checked
+        .replayed
+        .as_ref()
+        .ok_or_else(|| format!("table {}: nothing replayed", checked.table.header.id))?;
     let t = &checked.table;
     let h = &t.header;
     let b: &Board = &run.end;
@@ -201,7 +177,7 @@ pub fn one(checked: &Checked, opts: &CardOptions) -> Result<String, String> {
         "<h1>{}</h1>",
         lang.pick("升级双人赛随牌记录卡", "Shengji pairs record card")
     );
-    let name = |seat: Seat| esc(&seat_name(&t.seats, seat.index(), lang));
+    let name = |seat: Seat| esc(&seat_name::<Board>(&t.seats, seat.index()));
     let fixed = crate::table::DealFixed::from_json(&h.fixed).unwrap_or_default();
     let fixed_mark = |yes: bool| {
         if yes {

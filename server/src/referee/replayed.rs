@@ -15,8 +15,10 @@ use rules::{Engine, Explain};
 use serde::Serialize;
 
 use super::lang::{Lang, Words};
+use super::words::{self, GameWords};
 use crate::store::{self, LogEntry, SqliteStore, Store, StoredTable, TableHeader, Tampered};
-use crate::table::DealFixed;
+use crate::table::replay::{apply_stored, dealt, Applied, EntryFault};
+use crate::table::TableGame;
 
 /// One log entry re-applied: the entry, its action as the engine reads it, and what happened.
 #[derive(Clone, Debug)]
@@ -38,31 +40,26 @@ pub struct Run<G: Engine> {
     pub end: G,
 }
 
-impl<G: Engine + Clone> Run<G> {
-    /// Re-applies `log` to `dealt`. Stops at the first entry that does not read or is refused.
-    pub fn replay(dealt: G, log: &[LogEntry]) -> (Run<G>, Option<Fault>)
-    where
-        G: crate::table::TableGame,
-    {
+impl<G: TableGame + GameWords + Clone> Run<G> {
+    /// Re-applies `log` to `dealt` (as the table did: [`apply_stored`]). Stops at the first
+    /// entry that does not read or is refused.
+    pub fn replay(dealt: G, log: &[LogEntry]) -> (Run<G>, Option<Fault>) {
         let mut engine = dealt.clone();
         let mut steps = Vec::with_capacity(log.len());
         let mut fault = None;
         for e in log {
-            let action: G::Action = match serde_json::from_str(&e.action) {
-                Ok(a) => a,
-                Err(err) => {
-                    fault = Some(Fault::unreadable(G::GAME, e, &err.to_string()));
-                    break;
-                }
-            };
-            match engine.apply(e.seat, e.actor, action.clone()) {
-                Ok(events) => steps.push(Step {
+            match apply_stored(&mut engine, e) {
+                Ok(Applied { action, events }) => steps.push(Step {
                     entry: e.clone(),
                     action,
                     events,
                 }),
-                Err(err) => {
-                    fault = Some(Fault::refused(G::GAME, e, &err));
+                Err(EntryFault::Unreadable(err)) => {
+                    fault = Some(Fault::unreadable(e, &err));
+                    break;
+                }
+                Err(EntryFault::Refused(err)) => {
+                    fault = Some(Fault::refused::<G>(e, &err));
                     break;
                 }
             }
@@ -86,44 +83,6 @@ impl<G: Engine + Clone> Run<G> {
                 .expect("an accepted step is accepted again");
         }
         g
-    }
-}
-
-/// A table's game, replayed.
-// One value per command run: the size difference between the variants does not matter.
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug)]
-pub enum Replayed {
-    Shengji(Run<rules::shengji::Board>),
-    Gouji(Run<rules::gouji::Game>),
-}
-
-impl Replayed {
-    pub fn game(&self) -> &'static str {
-        match self {
-            Replayed::Shengji(_) => "shengji",
-            Replayed::Gouji(_) => "gouji",
-        }
-    }
-
-    /// Steps replayed.
-    pub fn len(&self) -> usize {
-        match self {
-            Replayed::Shengji(r) => r.steps.len(),
-            Replayed::Gouji(r) => r.steps.len(),
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// True if the replayed game ended.
-    pub fn is_over(&self) -> bool {
-        match self {
-            Replayed::Shengji(r) => r.end.is_over(),
-            Replayed::Gouji(r) => r.end.is_over(),
-        }
     }
 }
 
@@ -153,7 +112,7 @@ impl Fault {
         }
     }
 
-    fn unreadable(_game: &str, e: &LogEntry, err: &str) -> Fault {
+    fn unreadable(e: &LogEntry, err: &str) -> Fault {
         Fault {
             kind: "unreadable_action",
             seq: Some(e.seq),
@@ -168,7 +127,7 @@ impl Fault {
         }
     }
 
-    fn refused(game: &str, e: &LogEntry, err: &impl Explain) -> Fault {
+    fn refused<G: GameWords>(e: &LogEntry, err: &impl Explain) -> Fault {
         Fault {
             kind: "refused",
             seq: Some(e.seq),
@@ -177,7 +136,7 @@ impl Fault {
                 format!(
                     "第 {} 条记录（座位 {}，{}，{}）引擎不再接受：{} [{}]",
                     e.seq,
-                    seat_label(game, e.seat, Lang::Zh),
+                    words::seat::<G>(e.seat, Lang::Zh),
                     e.actor.name(),
                     e.action,
                     err.zh(),
@@ -186,7 +145,7 @@ impl Fault {
                 format!(
                     "entry {} (seat {}, {}, {}) is refused by the engine: {} [{}]",
                     e.seq,
-                    seat_label(game, e.seat, Lang::En),
+                    words::seat::<G>(e.seat, Lang::En),
                     e.actor.name(),
                     e.action,
                     err.en(),
@@ -203,20 +162,8 @@ impl std::fmt::Display for Fault {
     }
 }
 
-/// A seat as the game names it (`东`/`E`, `A1`); the index when out of range or unknown.
-pub fn seat_label(game: &str, i: usize, lang: Lang) -> String {
-    match game {
-        "shengji" if i < 4 => {
-            let s = rules::shengji::Seat::from_index(i);
-            lang.pick(s.zh(), s.letter()).to_string()
-        }
-        "gouji" if i < 6 => rules::gouji::Seat::from_index(i).name().to_string(),
-        _ => i.to_string(),
-    }
-}
-
 /// Says exactly where and why the chain breaks, from [`store::verify`]'s verdict.
-pub fn chain_fault(header: &TableHeader, log: &[LogEntry], t: &Tampered) -> Fault {
+pub fn chain_fault<G: GameWords>(header: &TableHeader, log: &[LogEntry], t: &Tampered) -> Fault {
     match t {
         Tampered::Seed => {
             let hashed = Seed::from_hex(&header.seed)
@@ -319,7 +266,7 @@ pub fn chain_fault(header: &TableHeader, log: &[LogEntry], t: &Tampered) -> Faul
                 format!(
                     "{} {}, {}, {}, {} {}{}{}",
                     lang.pick("座位", "seat"),
-                    seat_label(&header.game, e.seat, lang),
+                    words::seat::<G>(e.seat, lang),
                     e.actor.name(),
                     e.action,
                     lang.pick("时间", "time"),
@@ -356,12 +303,12 @@ pub fn chain_fault(header: &TableHeader, log: &[LogEntry], t: &Tampered) -> Faul
     }
 }
 
-/// A stored table, checked and replayed.
+/// A stored table of `G`, checked and replayed.
 #[derive(Clone, Debug)]
-pub struct Checked {
+pub struct Checked<G: Engine> {
     pub table: StoredTable,
-    /// The replay; up to the fault if there is one (empty if the chain or header failed).
-    pub replayed: Option<Replayed>,
+    /// The replay; up to the fault if there is one (none if the chain or header failed).
+    pub replayed: Option<Run<G>>,
     /// The first thing that does not hold; `None`: the chain verifies, every action is
     /// accepted, and the replay agrees with the table's recorded state (and published head).
     pub fault: Option<Fault>,
@@ -369,7 +316,7 @@ pub struct Checked {
     pub notes: Vec<Words>,
 }
 
-impl Checked {
+impl<G: Engine> Checked<G> {
     pub fn ok(&self) -> bool {
         self.fault.is_none()
     }
@@ -392,114 +339,12 @@ pub fn load(db: &Path, id: &str) -> Result<StoredTable, String> {
         .ok_or_else(|| format!("no table {id} in {}", db.display()))
 }
 
-/// The engine of a 80分 header: the board re-dealt from the seed (with what the director
-/// fixed), under the options recorded in the header (what was enforced then).
-pub fn start_shengji(h: &TableHeader) -> Result<(rules::shengji::Board, Vec<Words>), Words> {
-    let seed = seed_of(h)?;
-    let fixed = DealFixed::from_json(&h.fixed)
-        .map_err(|e| Words::new(format!("定级定主记录读不懂：{e}"), e.clone()))?;
-    let fixed = fixed.shengji().map_err(|r| {
-        let w = r.words();
-        Words::new(w.zh, w.en)
-    })?;
-    let (rules, notes) = ruleset::<rules::shengji::Ruleset>(
-        h,
-        rules::shengji::Ruleset::by_name(&h.ruleset),
-        "80分",
-    )?;
-    let deal = rules::deal::deal_shengji(&seed, h.board, fixed);
-    Ok((rules::shengji::Board::new(&deal, rules), notes))
-}
-
-/// The engine of a 够级 header: the game re-dealt from the seed under the recorded options.
-pub fn start_gouji(h: &TableHeader) -> Result<(rules::gouji::Game, Vec<Words>), Words> {
-    let seed = seed_of(h)?;
-    let fixed = DealFixed::from_json(&h.fixed)
-        .map_err(|e| Words::new(format!("定级定主记录读不懂：{e}"), e.clone()))?;
-    fixed.nothing("够级", "gouji").map_err(|r| {
-        let w = r.words();
-        Words::new(w.zh, w.en)
-    })?;
-    let (rules, notes) =
-        ruleset::<rules::gouji::Ruleset>(h, rules::gouji::Ruleset::by_name(&h.ruleset), "够级")?;
-    let deal = rules::deal::deal_gouji(&seed, h.board);
-    Ok((rules::gouji::Game::new(&deal, rules), notes))
-}
-
-fn seed_of(h: &TableHeader) -> Result<Seed, Words> {
-    if h.deal_algorithm != rules::deal::ALGORITHM {
-        return Err(Words::new(
-            format!(
-                "这张桌的牌用「{}」发出，本程序用「{}」：无法重新发牌",
-                h.deal_algorithm,
-                rules::deal::ALGORITHM
-            ),
-            format!(
-                "this table was dealt with {:?}; this build deals with {:?} and cannot re-deal it",
-                h.deal_algorithm,
-                rules::deal::ALGORITHM
-            ),
-        ));
-    }
-    Seed::from_hex(&h.seed).map_err(|e| Words::new(e.zh(), e.en()))
-}
-
-/// The ruleset a header recorded: its options as JSON if they read, else today's ruleset of
-/// that name. A difference between the two is a note.
-fn ruleset<R>(h: &TableHeader, named: Option<R>, game: &str) -> Result<(R, Vec<Words>), Words>
-where
-    R: serde::de::DeserializeOwned + Serialize + PartialEq,
-{
-    let recorded: Option<R> = serde_json::from_str(&h.options).ok();
-    let mut notes = Vec::new();
-    let rules = match (recorded, named) {
-        (Some(r), Some(n)) => {
-            if r != n {
-                notes.push(Words::new(
-                    format!(
-                        "规则「{}」的选项自这张桌以来有变化：按记录的选项复盘",
-                        h.ruleset
-                    ),
-                    format!(
-                        "the options of ruleset {:?} changed since this table: replayed under the recorded options",
-                        h.ruleset
-                    ),
-                ));
-            }
-            r
-        }
-        (Some(r), None) => {
-            notes.push(Words::new(
-                format!("本程序没有规则「{}」：按记录的选项复盘", h.ruleset),
-                format!(
-                    "this build has no ruleset {:?}: replayed under the recorded options",
-                    h.ruleset
-                ),
-            ));
-            r
-        }
-        (None, Some(n)) => {
-            if h.options.trim() != "{}" {
-                notes.push(Words::new(
-                    "记录的规则选项读不懂：按本程序同名规则复盘",
-                    "the recorded options do not read: replayed under this build's ruleset of that name",
-                ));
-            }
-            n
-        }
-        (None, None) => {
-            return Err(Words::new(
-                format!("{game}没有「{}」这套规则", h.ruleset),
-                format!("{game} has no ruleset {:?}", h.ruleset),
-            ))
-        }
-    };
-    Ok((rules, notes))
-}
-
 /// Checks and replays a stored table: the chain, the header, every action (with its actor),
 /// the recorded state, and `head` if given (the `head_hash` published with the result).
-pub fn check(table: StoredTable, head: Option<&str>) -> Checked {
+pub fn check<G: TableGame + GameWords + Clone>(
+    table: StoredTable,
+    head: Option<&str>,
+) -> Checked<G> {
     let mut checked = Checked {
         replayed: None,
         fault: None,
@@ -508,33 +353,21 @@ pub fn check(table: StoredTable, head: Option<&str>) -> Checked {
     };
     let t = &checked.table;
     if let Err(tampered) = store::verify(&t.header, &t.log) {
-        checked.fault = Some(chain_fault(&t.header, &t.log, &tampered));
+        checked.fault = Some(chain_fault::<G>(&t.header, &t.log, &tampered));
         return checked;
     }
-    let started = match t.header.game.as_str() {
-        "shengji" => start_shengji(&t.header).map(|(board, notes)| {
-            let (run, fault) = Run::replay(board, &t.log);
-            (Replayed::Shengji(run), fault, notes)
-        }),
-        "gouji" => start_gouji(&t.header).map(|(game, notes)| {
-            let (run, fault) = Run::replay(game, &t.log);
-            (Replayed::Gouji(run), fault, notes)
-        }),
-        other => Err(Words::new(
-            format!("不认识的游戏「{other}」（80分 shengji 或 够级 gouji）"),
-            format!("unknown game {other:?} (shengji or gouji)"),
-        )),
-    };
-    let (replayed, fault, notes) = match started {
-        Ok(x) => x,
+    let (replayed, fault) = match dealt::<G>(&t.header) {
+        Ok(d) => {
+            checked.notes = d.notes;
+            Run::replay(d.engine, &t.log)
+        }
         Err(words) => {
             checked.fault = Some(Fault::header(words));
             return checked;
         }
     };
-    checked.notes = notes;
     let mut fault = fault;
-    if fault.is_none() && t.state == TableState::Over && !replayed.is_over() {
+    if fault.is_none() && t.state == TableState::Over && !replayed.end.is_over() {
         fault = Some(Fault {
             kind: "not_over",
             seq: t.log.last().map(|e| e.seq),

@@ -295,11 +295,13 @@ fn replay_seat<G: TableGame>(
     seq: u64,
     player: &mut dyn SeatPlayer<G>,
 ) -> Result<(), String> {
-    let (mut engine, _) = super::replay::dealt::<G>(&stored.header)?;
+    let mut engine = super::replay::dealt::<G>(&stored.header)
+        .map_err(|w| w.en)?
+        .engine;
     player.observe_owned(engine.view(Viewer::Seat(seat)));
     let mut at = 0;
     for e in stored.log.iter().take_while(|e| e.seq <= seq) {
-        super::replay::apply_stored(&mut engine, e)?;
+        super::replay::apply_stored(&mut engine, e).map_err(|f| format!("entry {}: {f}", e.seq))?;
         player.observe_owned(engine.view(Viewer::Seat(seat)));
         at = e.seq;
     }

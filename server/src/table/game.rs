@@ -17,15 +17,37 @@ pub trait TableGame:
     const GAME: &'static str;
     /// The ruleset used when a table does not name one.
     const DEFAULT_RULESET: &'static str;
-    /// Deals board (or game) `board` of `seed` under the named ruleset. Unknown rulesets and
-    /// boards are refused with a [`Refusal`].
-    /// `fixed` is what the director fixed instead of drawing it; a game with nothing to fix
-    /// refuses anything there.
-    fn start(ruleset: &str, seed: &Seed, board: u32, fixed: &DealFixed) -> Result<Self, Refusal>;
-    /// The ruleset's options as JSON, recorded in the table's header.
+    /// Every option of a ruleset: recorded in the table's header (as JSON) when the table is
+    /// made, and what a rebuilt or replayed table plays under again, so a table keeps the rules
+    /// it was opened with whatever this build's ruleset of that name now says.
+    type Rules: Clone + PartialEq + serde::Serialize + serde::de::DeserializeOwned;
+    /// This build's ruleset of that name; an unknown one is refused with a [`Refusal`].
+    fn ruleset(name: &str) -> Result<Self::Rules, Refusal>;
+    /// Deals board (or game) `board` of `seed` under `rules`. `fixed` is what the director
+    /// fixed instead of drawing it, and the table's own clock (`fixed.play_seconds`), which
+    /// replaces the ruleset's; a game with nothing to fix refuses any fixing of the deal.
+    fn deal(
+        rules: Self::Rules,
+        seed: &Seed,
+        board: u32,
+        fixed: &DealFixed,
+    ) -> Result<Self, Refusal>;
+    /// A seat as the players at a table say it (「东」, 「A2」): the table's computers are
+    /// named after it. `None`: the seat's number stands in.
+    fn seat_zh(seat: usize) -> Option<&'static str> {
+        let _ = seat;
+        None
+    }
+    /// A new table's game: board `board` of `seed` under this build's ruleset `ruleset`.
+    fn start(ruleset: &str, seed: &Seed, board: u32, fixed: &DealFixed) -> Result<Self, Refusal> {
+        Self::deal(Self::ruleset(ruleset)?, seed, board, fixed)
+    }
+    /// The ruleset's options as JSON, recorded in a new table's header.
     fn options(ruleset: &str) -> String {
-        let _ = ruleset;
-        "{}".to_string()
+        Self::ruleset(ruleset)
+            .ok()
+            .and_then(|r| serde_json::to_string(&r).ok())
+            .unwrap_or_else(|| "{}".into())
     }
     /// A computer player for one seat at this level. A game with no players of its own (the
     /// tests' stand-in games) gets the simplest legal play whatever the level.
@@ -134,10 +156,19 @@ impl DealFixed {
 impl TableGame for rules::shengji::Board {
     const GAME: &'static str = "shengji";
     const DEFAULT_RULESET: &'static str = "fujian-2024";
+    type Rules = rules::shengji::Ruleset;
 
-    fn start(ruleset: &str, seed: &Seed, board: u32, fixed: &DealFixed) -> Result<Self, Refusal> {
-        let mut rules = rules::shengji::Ruleset::by_name(ruleset)
-            .ok_or_else(|| unknown_ruleset("80分", ruleset, &["fujian-2024"]))?;
+    fn ruleset(name: &str) -> Result<Self::Rules, Refusal> {
+        rules::shengji::Ruleset::by_name(name)
+            .ok_or_else(|| unknown_ruleset("80分", name, &["fujian-2024"]))
+    }
+
+    fn deal(
+        mut rules: Self::Rules,
+        seed: &Seed,
+        board: u32,
+        fixed: &DealFixed,
+    ) -> Result<Self, Refusal> {
         if let Some(s) = fixed.play_seconds {
             rules.play_seconds = s;
         }
@@ -145,10 +176,8 @@ impl TableGame for rules::shengji::Board {
         Ok(rules::shengji::Board::new(&deal, rules))
     }
 
-    fn options(ruleset: &str) -> String {
-        rules::shengji::Ruleset::by_name(ruleset)
-            .and_then(|r| serde_json::to_string(&r).ok())
-            .unwrap_or_else(|| "{}".into())
+    fn seat_zh(seat: usize) -> Option<&'static str> {
+        (seat < 4).then(|| rules::shengji::Seat::from_index(seat).zh())
     }
 
     fn player(level: Level) -> Box<dyn SeatPlayer<Self>> {
@@ -180,11 +209,20 @@ impl TableGame for rules::shengji::Board {
 impl TableGame for rules::gouji::Game {
     const GAME: &'static str = "gouji";
     const DEFAULT_RULESET: &'static str = "zaozhuang-2017";
+    type Rules = rules::gouji::Ruleset;
 
-    fn start(ruleset: &str, seed: &Seed, board: u32, fixed: &DealFixed) -> Result<Self, Refusal> {
-        fixed.nothing("够级", "gouji")?;
-        let mut rules = rules::gouji::Ruleset::by_name(ruleset)
-            .ok_or_else(|| unknown_ruleset("够级", ruleset, &rules::gouji::Ruleset::NAMES))?;
+    fn ruleset(name: &str) -> Result<Self::Rules, Refusal> {
+        rules::gouji::Ruleset::by_name(name)
+            .ok_or_else(|| unknown_ruleset("够级", name, &rules::gouji::Ruleset::NAMES))
+    }
+
+    fn deal(
+        mut rules: Self::Rules,
+        seed: &Seed,
+        board: u32,
+        fixed: &DealFixed,
+    ) -> Result<Self, Refusal> {
+        fixed.nothing("够级", Self::GAME)?;
         if let Some(s) = fixed.play_seconds {
             rules.move_seconds = s;
         }
@@ -192,10 +230,8 @@ impl TableGame for rules::gouji::Game {
         Ok(rules::gouji::Game::new(&deal, rules))
     }
 
-    fn options(ruleset: &str) -> String {
-        rules::gouji::Ruleset::by_name(ruleset)
-            .and_then(|r| serde_json::to_string(&r).ok())
-            .unwrap_or_else(|| "{}".into())
+    fn seat_zh(seat: usize) -> Option<&'static str> {
+        (seat < 6).then(|| rules::gouji::Seat::from_index(seat).name())
     }
 
     fn player(level: Level) -> Box<dyn SeatPlayer<Self>> {

@@ -56,7 +56,7 @@ pub use game::{DealFixed, TableGame};
 pub(crate) use handle::Command;
 pub use handle::{seed_in_use, Act, CloseWith, Outlet, TableHandle, Who};
 use ids::{IdCache, Told, REFEREE_KEY};
-pub use seats::BOT_NAME_PREFIX;
+pub use seats::{bot_name, BOT_NAME_PREFIX};
 pub use supervise::spawn;
 
 /// What every table needs from the server, fixed at start-up.

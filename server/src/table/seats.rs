@@ -7,19 +7,13 @@ use protocol::SeatFault;
 /// tell them apart. No person's name starts so ([`rules::name`]).
 pub use rules::name::COMPUTER_PREFIX as BOT_NAME_PREFIX;
 
-/// A bot's display name at `seat` of a table of `game` (its seat as players say it).
-fn bot_name(game: &str, seat: usize) -> String {
-    const COMPASS: [&str; 4] = ["北", "东", "南", "西"];
-    const GOUJI: [&str; 6] = ["A1", "B1", "A2", "B2", "A3", "B3"];
-    let label = match game {
-        "shengji" => COMPASS.get(seat).map(|s| s.to_string()),
-        "gouji" => GOUJI.get(seat).map(|s| s.to_string()),
-        _ => None,
-    };
-    format!(
-        "{BOT_NAME_PREFIX}{}",
-        label.unwrap_or_else(|| (seat + 1).to_string())
-    )
+/// A computer's display name at `seat` of a table of `G`: the seat as players say it (the
+/// table shows it, and the referee's replay names the computers the same way).
+pub fn bot_name<G: TableGame>(seat: usize) -> String {
+    match G::seat_zh(seat) {
+        Some(label) => format!("{BOT_NAME_PREFIX}{label}"),
+        None => format!("{BOT_NAME_PREFIX}{}", seat + 1),
+    }
 }
 
 impl<G: TableGame> Table<G> {
@@ -261,7 +255,7 @@ impl<G: TableGame> Table<G> {
             .map(|s| SeatInfo {
                 seat: s.seat,
                 name: if s.bot {
-                    Some(bot_name(&self.header.game, s.seat))
+                    Some(bot_name::<G>(s.seat))
                 } else {
                     s.name.clone()
                 },

@@ -1,7 +1,7 @@
 //! Starting a table's actor from what is stored (at start, and after a failed write or a
 //! panic), and supervising it: a table whose actor ended broken is rebuilt from its log.
 
-use super::replay::{apply_stored, dealt};
+use super::replay::{apply_stored, dealt, Dealt};
 use super::*;
 
 /// Rebuilds (or starts) a table from what is stored and spawns its actor.
@@ -14,7 +14,14 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
     } = stored;
     let id = header.id.clone();
     store::verify(&header, &log).map_err(|t| format!("table {id}: log tampered: {t}"))?;
-    let (mut engine, fixed) = dealt::<G>(&header).map_err(|e| format!("table {id}: {e}"))?;
+    let Dealt {
+        mut engine,
+        fixed,
+        notes,
+    } = dealt::<G>(&header).map_err(|w| format!("table {id}: {}", w.en))?;
+    for note in notes {
+        tracing::info!(table = %id, "{}", note.en);
+    }
     let n = engine.seats();
     let mut records: Vec<SeatRecord> = (0..n)
         .map(|seat| SeatRecord {
@@ -37,7 +44,9 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
     let mut history = VecDeque::with_capacity(HISTORY);
     let mut ids = IdCache::default();
     for e in &log {
-        let events = apply_stored(&mut engine, e).map_err(|err| format!("table {id}: {err}"))?;
+        let events = apply_stored(&mut engine, e)
+            .map_err(|f| format!("table {id}: entry {}: {f}", e.seq))?
+            .events;
         // The players remember the game as if they had been there all along.
         computers.observe(&engine);
         if let Some(cid) = e.client_id {

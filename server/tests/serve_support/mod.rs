@@ -3,19 +3,28 @@
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+
+/// The database of the server [`serve`] starts under `name`.
+pub fn db_of(name: &str) -> PathBuf {
+    std::env::temp_dir()
+        .join(format!("paiju-{name}-{}", std::process::id()))
+        .join("paiju.db")
+}
 
 /// `paiju serve --listen 127.0.0.1:0 --db <fresh> ARGS…` with these environment variables; the
 /// child (its standard error piped, for the test to read or drop) and the address it listens on.
 pub fn serve(name: &str, args: &[&str], envs: &[(&str, &str)]) -> (Child, SocketAddr) {
-    let dir = std::env::temp_dir().join(format!("paiju-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let db = db_of(name);
+    let dir = db.parent().unwrap();
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_paiju"))
         .args(["serve", "--listen", "127.0.0.1:0"])
         .args(args)
         .arg("--db")
-        .arg(dir.join("paiju.db"))
+        .arg(&db)
         .envs(envs.iter().copied())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -448,3 +448,32 @@ pub fn hand(cs: &[Card]) -> String {
     });
     cards(&v)
 }
+
+/// 够级: six seats, A1 B1 A2 B2 A3 B3 (the same in both languages), one game (局) a table.
+impl super::GameWords for rules::gouji::Game {
+    const SEATS: usize = 6;
+
+    fn title(lang: Lang) -> &'static str {
+        lang.pick("够级", "够级 (gouji)")
+    }
+
+    fn deal_word(lang: Lang) -> &'static str {
+        lang.pick("局", "game")
+    }
+
+    fn seat_label(i: usize) -> &'static str {
+        Seat::from_index(i).name()
+    }
+
+    fn seat_words(i: usize, _lang: Lang) -> &'static str {
+        seat(Seat::from_index(i))
+    }
+
+    fn seat_named(label: &str) -> Option<usize> {
+        Seat::parse(label).map(Seat::index)
+    }
+
+    fn action_words(a: &Action, lang: Lang) -> String {
+        action(a, lang)
+    }
+}

@@ -1,15 +1,54 @@
 //! 说法 (words): what happened at a table, told in Chinese or English — one module a game
-//! ([`shengji`], [`gouji`]) for its events, actions and seats; here what both share (actors,
-//! times, cards).
+//! ([`shengji`], [`gouji`]) for its events, actions and seats, each game's name and seats as
+//! every report says them ([`GameWords`]); here what all share (actors, times, cards).
 
 pub mod gouji;
 pub mod shengji;
 
 use rules::cards::Card;
-use rules::Actor;
+use rules::{Actor, Engine};
 
 use super::lang::Lang;
 use crate::store::LogEntry;
+
+/// A game as every report of the desk names it: its name, one deal of it, its seats, its
+/// actions.
+pub trait GameWords: Engine {
+    /// The seats at a table of it.
+    const SEATS: usize;
+    /// Its name: `80分`; in English `80分 (shengji)`.
+    fn title(lang: Lang) -> &'static str;
+    /// One deal of it: 副 / board (80分), 局 / game (够级).
+    fn deal_word(lang: Lang) -> &'static str;
+    /// Seat `seat` (below [`GameWords::SEATS`]) as the board format and the JSON write it:
+    /// `N`, `A1`.
+    fn seat_label(seat: usize) -> &'static str;
+    /// Seat `seat` (below [`GameWords::SEATS`]) in words: `北` (`N` in English), `A1`.
+    fn seat_words(seat: usize, lang: Lang) -> &'static str;
+    /// A seat by its label (`N`, `a1`).
+    fn seat_named(label: &str) -> Option<usize>;
+    /// An action in words: `出 SA SK`.
+    fn action_words(action: &Self::Action, lang: Lang) -> String;
+}
+
+/// Seat `i` as the board format and the JSON write it; its number when the game has no such
+/// seat (an entry written so).
+pub fn label<G: GameWords>(i: usize) -> String {
+    if i < G::SEATS {
+        G::seat_label(i).to_string()
+    } else {
+        i.to_string()
+    }
+}
+
+/// Seat `i` in words; its number when the game has no such seat.
+pub fn seat<G: GameWords>(i: usize, lang: Lang) -> String {
+    if i < G::SEATS {
+        G::seat_words(i, lang).to_string()
+    } else {
+        i.to_string()
+    }
+}
 
 /// Cards in the notation of the rules (`SA H10 BJ`); `—` for none.
 pub fn cards(cs: &[Card]) -> String {
@@ -132,16 +171,22 @@ pub fn parse_iso_time(s: &str) -> Option<u64> {
     (iso_time(back) == s).then_some(back)
 }
 
-/// A seat by index or by name (`N`, `A1`): the reverse of the seat words.
-pub fn parse_seat(game: &str, s: &str) -> Result<usize, String> {
-    if let Ok(i) = s.parse::<usize>() {
-        return Ok(i);
-    }
-    let found = match game {
-        "gouji" => rules::gouji::Seat::parse(s).map(|x| x.index()),
-        _ => rules::shengji::Seat::parse(s).map(|x| x.index()),
+/// A seat of the game by its index or its label (`2`, `N`, `a1`): the reverse of the seat
+/// words. A seat its tables do not have (`99` at 80分) is refused, naming the ones they have.
+pub fn parse_seat<G: GameWords>(s: &str) -> Result<usize, String> {
+    let seat = match s.trim().parse::<usize>() {
+        Ok(i) => Some(i).filter(|&i| i < G::SEATS),
+        Err(_) => G::seat_named(s),
     };
-    found.ok_or_else(|| format!("--seat: {s:?} is not a seat of {game}"))
+    seat.ok_or_else(|| {
+        let labels: Vec<&str> = (0..G::SEATS).map(G::seat_label).collect();
+        format!(
+            "{s:?} is not a seat of {} ({}, or 0 to {})",
+            G::title(Lang::En),
+            labels.join(" "),
+            G::SEATS - 1
+        )
+    })
 }
 
 #[cfg(test)]

@@ -418,3 +418,32 @@ pub fn hand(order: &rules::shengji::Order, cs: &[Card]) -> String {
     order.sort_for_display(&mut v);
     cards(&v)
 }
+
+/// 80分: four seats, N E S W (北 东 南 西), one board (副) a table.
+impl super::GameWords for rules::shengji::Board {
+    const SEATS: usize = 4;
+
+    fn title(lang: Lang) -> &'static str {
+        lang.pick("80分", "80分 (shengji)")
+    }
+
+    fn deal_word(lang: Lang) -> &'static str {
+        lang.pick("副", "board")
+    }
+
+    fn seat_label(seat: usize) -> &'static str {
+        Seat::from_index(seat).letter()
+    }
+
+    fn seat_words(i: usize, lang: Lang) -> &'static str {
+        seat(Seat::from_index(i), lang)
+    }
+
+    fn seat_named(label: &str) -> Option<usize> {
+        Seat::parse(label).map(Seat::index)
+    }
+
+    fn action_words(a: &Action, lang: Lang) -> String {
+        action(a, lang)
+    }
+}
