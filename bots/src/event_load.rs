@@ -16,7 +16,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use protocol::{EventCards, EventJoined, EventView, PairStatus};
+use protocol::{CompetitionCards, CompetitionJoined, CompetitionView, PairStatus};
 use serde_json::{json, Value};
 use tokio::task::JoinSet;
 
@@ -188,8 +188,8 @@ async fn pair_round(
         if status != 200 {
             return Err(format!("{join}: {status} {v}"));
         }
-        let first: EventJoined = serde_json::from_value(v).map_err(|e| e.to_string())?;
-        let partner: EventJoined = ok(
+        let first: CompetitionJoined = serde_json::from_value(v).map_err(|e| e.to_string())?;
+        let partner: CompetitionJoined = ok(
             addr,
             "POST",
             &join,
@@ -252,7 +252,7 @@ async fn run_in(opts: &EventLoadOptions, dir: &std::path::Path) -> Result<EventL
     } else {
         "plain"
     };
-    let ev: EventView = ok(
+    let ev: CompetitionView = ok(
         addr,
         "POST",
         "/api/events",
@@ -265,7 +265,8 @@ async fn run_in(opts: &EventLoadOptions, dir: &std::path::Path) -> Result<EventL
     )
     .await?;
     let id = ev.id;
-    let cards: EventCards = ok(addr, "GET", &format!("/api/events/{id}/cards"), true, None).await?;
+    let cards: CompetitionCards =
+        ok(addr, "GET", &format!("/api/events/{id}/cards"), true, None).await?;
     let tokens = |dir: &'static str| -> Vec<String> {
         cards
             .pairs
@@ -287,7 +288,7 @@ async fn run_in(opts: &EventLoadOptions, dir: &std::path::Path) -> Result<EventL
     let mut close = Duration::ZERO;
     for round in 1..=opts.rounds {
         let t = Instant::now();
-        let _: EventView = ok(
+        let _: CompetitionView = ok(
             addr,
             "POST",
             &format!("/api/events/{id}/rounds/{round}/start"),
@@ -327,7 +328,7 @@ async fn run_in(opts: &EventLoadOptions, dir: &std::path::Path) -> Result<EventL
             }
         }
         let c = Instant::now();
-        let _: EventView = ok(
+        let _: CompetitionView = ok(
             addr,
             "POST",
             &format!("/api/events/{id}/rounds/{round}/close"),
@@ -357,7 +358,7 @@ async fn run_in(opts: &EventLoadOptions, dir: &std::path::Path) -> Result<EventL
         return Err(format!("standings: {status} {standings}"));
     }
     let r = Instant::now();
-    let revealed: EventView = ok(
+    let revealed: CompetitionView = ok(
         addr,
         "POST",
         &format!("/api/events/{id}/reveal"),

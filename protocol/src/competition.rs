@@ -1,7 +1,7 @@
 //! Events (赛事), plain JSON over HTTP: 80分 duplicate pairs and 够级 teams, run by a director
-//! (docs/tournaments.md). The director creates an event ([`CreateEvent`]) and registers its
-//! entries ([`RegisterEntries`]); everyone reads it ([`EventView`], [`EventBrief`]); a pair or
-//! team sits down by its token ([`EventJoin`]), sees itself ([`PairStatus`], [`TeamStatus`]) and
+//! (docs/tournaments.md). The director creates an event ([`CreateCompetition`]) and registers its
+//! entries ([`RegisterEntries`]); everyone reads it ([`CompetitionView`], [`CompetitionBrief`]); a pair or
+//! team sits down by its token ([`CompetitionJoin`]), sees itself ([`PairStatus`], [`TeamStatus`]) and
 //! confirms its results ([`ConfirmResults`], [`GameConfirm`]); the director rules on them
 //! ([`AdjustResult`], [`DeductionIn`], [`GameAdjustIn`], …).
 
@@ -42,7 +42,7 @@ pub struct EntryIn {
 /// SHA-256 commitment is published until the director reveals it after the last board.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct CreateEvent {
+pub struct CreateCompetition {
     /// `"shengji"`: 80分 duplicate pairs (计副制米切尔); `"gouji"`: 够级 teams (group knockout of
     /// six-game matches, then the final of six teams on three tables).
     pub game: String,
@@ -123,7 +123,7 @@ pub struct PairCard {
 
 /// The director's printable material: every pair's card and every table's movement card.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EventCards {
+pub struct CompetitionCards {
     pub pairs: Vec<PairCard>,
     /// `tournament::movement_card` per table: plain text for a fixed-width font.
     pub tables: Vec<TableCard>,
@@ -150,7 +150,7 @@ pub struct TableCard {
 /// Where an event is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum EventState {
+pub enum CompetitionState {
     /// Created; pairs registering; no round started.
     Registering,
     /// A round is being played or the next one waits for the director.
@@ -188,7 +188,7 @@ pub struct ArtificialPair {
 
 /// One board of one table in one round.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EventBoard {
+pub struct CompetitionBoard {
     pub board: u32,
     /// The table (牌桌) dealing it, once opened.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -208,13 +208,13 @@ pub struct EventBoard {
 
 /// One table of a round: who meets whom on which boards, and the pairs' confirmations.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EventTable {
+pub struct CompetitionTable {
     pub table: u32,
     /// The NS pair; `null` where it is the phantom of a half table (the EW pair sits out).
     pub ns: Option<u32>,
     /// The EW pair; `null` where it is the phantom of a half table (the NS pair sits out).
     pub ew: Option<u32>,
-    pub boards: Vec<EventBoard>,
+    pub boards: Vec<CompetitionBoard>,
     /// NS recorded (confirmed) the results; a bot pair always has.
     pub ns_confirmed: bool,
     /// EW checked (confirmed) them.
@@ -236,11 +236,11 @@ pub struct EventTable {
 
 /// One round.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EventRound {
+pub struct CompetitionRound {
     pub round: u32,
     /// `"waiting"` (not started), `"playing"`, `"closed"`.
     pub state: String,
-    pub tables: Vec<EventTable>,
+    pub tables: Vec<CompetitionTable>,
     /// Relay movements: the boards resting on the bye stand this round.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bye_stand: Option<Vec<u32>>,
@@ -249,7 +249,7 @@ pub struct EventRound {
 /// `GET /api/events/{id}`: the event as everyone may see it (results only to the director
 /// until it is finished).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EventView {
+pub struct CompetitionView {
     pub id: String,
     pub name: String,
     pub game: String,
@@ -264,7 +264,7 @@ pub struct EventView {
     pub trump: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub board_minutes: Option<u32>,
-    pub state: EventState,
+    pub state: CompetitionState,
     /// The last round started (0: none yet).
     pub round: u32,
     /// The last round closed.
@@ -290,7 +290,7 @@ pub struct EventView {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<String>,
     pub pairs: Vec<PairInfo>,
-    pub schedule: Vec<EventRound>,
+    pub schedule: Vec<CompetitionRound>,
     /// Entries in the event's log (the hash chain's length).
     pub log_len: u64,
     /// The hash of the log's last entry.
@@ -488,11 +488,11 @@ pub struct LotIn {
 
 /// `GET /api/events`: one line per event.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EventBrief {
+pub struct CompetitionBrief {
     pub id: String,
     pub name: String,
     pub game: String,
-    pub state: EventState,
+    pub state: CompetitionState,
     pub round: u32,
     pub rounds: u32,
 }
@@ -500,7 +500,7 @@ pub struct EventBrief {
 /// `POST /api/events/{id}/join`: a player of a pair sits down at the pair's current board.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct EventJoin {
+pub struct CompetitionJoin {
     /// The pair token from the seating card.
     pub token: String,
     /// One of the pair's two seats (NS: 0 or 2; EW: 1 or 3); the first free one when absent.
@@ -511,9 +511,9 @@ pub struct EventJoin {
     pub name: Option<String>,
 }
 
-/// The answer to [`EventJoin`]: a seat at a table, as [`Joined`](crate::Joined), and where it is in the event.
+/// The answer to [`CompetitionJoin`]: a seat at a table, as [`Joined`](crate::Joined), and where it is in the event.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EventJoined {
+pub struct CompetitionJoined {
     pub table: String,
     pub seat: SeatIndex,
     /// The seat token (asking again with the pair token gives the same one).
@@ -553,7 +553,7 @@ pub struct PairStatus {
     pub round: u32,
     /// Its table in that round and the boards there, with results (its own: it played them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub table: Option<EventTable>,
+    pub table: Option<CompetitionTable>,
     /// Its tables of the earlier rounds, with its results there, oldest first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub earlier: Vec<PairRound>,
@@ -648,7 +648,7 @@ fn is_zero(x: &i32) -> bool {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PairRound {
     pub round: u32,
-    pub table: EventTable,
+    pub table: CompetitionTable,
 }
 
 /// `POST /api/events/{id}/adjust` (director): an adjusted (assigned points) or artificial

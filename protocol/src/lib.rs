@@ -5,7 +5,7 @@
 //! tagged by `"type"` (snake_case). The lobby (create, list, join, leave) is plain JSON over HTTP:
 //! [`CreateTable`], [`TableSummary`], [`JoinSeat`], [`Joined`], [`LeaveSeat`], [`Problem`].
 //! Events (赛事: 80分 duplicate pairs run by a director) are plain JSON over HTTP too:
-//! [`CreateEvent`], [`EventView`], [`EventJoin`], [`ConfirmResults`], [`AdjustResult`], … (see
+//! [`CreateCompetition`], [`CompetitionView`], [`CompetitionJoin`], [`ConfirmResults`], [`AdjustResult`], … (see
 //! docs/tournaments.md).
 //!
 //! Every refusal of the server is a [`Refusal`] (`refusal.rs`: one variant a code, with its HTTP
@@ -34,13 +34,13 @@ mod refusal;
 mod socket;
 
 pub use competition::{
-    AdjustResult, ArtificialPair, BoardResult, CloseRound, ConfirmResults, CreateEvent,
-    DeductionIn, DeductionKind, DisqualifyIn, EntryIn, EventBoard, EventBrief, EventCards,
-    EventJoin, EventJoined, EventRound, EventState, EventTable, EventView, ForfeitIn, GameAdjustIn,
-    GameConfirm, GoujiFinalGroups, GoujiGame, GoujiGameResult, GoujiGroup, GoujiMatch, GoujiStage,
-    GoujiView, LotIn, MovementKind, PairCard, PairInfo, PairRound, PairStatus, PairToken,
-    RegisterEntries, RevealSeed, TableCard, TeamCard, TeamDeductionIn, TeamDeductionLine, TeamGame,
-    TeamInfo, TeamStatus, TeamTotal,
+    AdjustResult, ArtificialPair, BoardResult, CloseRound, CompetitionBoard, CompetitionBrief,
+    CompetitionCards, CompetitionJoin, CompetitionJoined, CompetitionRound, CompetitionState,
+    CompetitionTable, CompetitionView, ConfirmResults, CreateCompetition, DeductionIn,
+    DeductionKind, DisqualifyIn, EntryIn, ForfeitIn, GameAdjustIn, GameConfirm, GoujiFinalGroups,
+    GoujiGame, GoujiGameResult, GoujiGroup, GoujiMatch, GoujiStage, GoujiView, LotIn, MovementKind,
+    PairCard, PairInfo, PairRound, PairStatus, PairToken, RegisterEntries, RevealSeed, TableCard,
+    TeamCard, TeamDeductionIn, TeamDeductionLine, TeamGame, TeamInfo, TeamStatus, TeamTotal,
 };
 pub use lobby::{
     CreateTable, JoinSeat, Joined, LeaveSeat, SeatIndex, SeatInfo, TableState, TableSummary,

@@ -125,7 +125,7 @@ pub enum Refusal {
     /// A table's replay before it is public.
     NotYetPublic,
     /// A table of an event: seats are taken with a pair token (`watching`: nobody watches).
-    EventTable { watching: bool },
+    CompetitionTable { watching: bool },
 
     // --- HTTP ---
     /// A request that is wrong in itself (see [`Wrong`]).
@@ -155,7 +155,7 @@ pub enum Refusal {
     /// A director-only call without the director's token (`no_director`: the server has none).
     NotDirector { no_director: bool },
     /// No such event.
-    NoEvent,
+    NoCompetition,
     /// A pair token that names no pair of the event.
     BadPairToken,
 
@@ -311,7 +311,7 @@ impl Refusal {
             Refusal::TableRebuilding => TABLE_REBUILDING,
             Refusal::Elsewhere { .. } => ELSEWHERE,
             Refusal::NotYetPublic => NOT_YET_PUBLIC,
-            Refusal::EventTable { .. } => EVENT_TABLE,
+            Refusal::CompetitionTable { .. } => EVENT_TABLE,
             Refusal::BadRequest(_) => BAD_REQUEST,
             Refusal::BadOrigin => BAD_ORIGIN,
             Refusal::BadHost => BAD_HOST,
@@ -323,7 +323,7 @@ impl Refusal {
             Refusal::StoreFailed { .. } => STORE_FAILED,
             Refusal::Internal(_) => INTERNAL,
             Refusal::NotDirector { .. } => NOT_DIRECTOR,
-            Refusal::NoEvent => NO_EVENT,
+            Refusal::NoCompetition => NO_EVENT,
             Refusal::BadPairToken => BAD_PAIR_TOKEN,
             Refusal::Rule(p) => &p.code,
         }
@@ -335,12 +335,12 @@ impl Refusal {
             Refusal::Elsewhere { .. } => 307,
             Refusal::BadToken
             | Refusal::NotYetPublic
-            | Refusal::EventTable { .. }
+            | Refusal::CompetitionTable { .. }
             | Refusal::BadOrigin
             | Refusal::BadHost
             | Refusal::NotDirector { .. }
             | Refusal::BadPairToken => 403,
-            Refusal::NoTable | Refusal::NotFound { .. } | Refusal::NoEvent => 404,
+            Refusal::NoTable | Refusal::NotFound { .. } | Refusal::NoCompetition => 404,
             Refusal::MethodNotAllowed => 405,
             Refusal::Timeout => 408,
             Refusal::SeatTaken => 409,
@@ -362,7 +362,7 @@ impl Refusal {
     pub fn close(&self) -> Option<u16> {
         match self {
             Refusal::BadToken => Some(close::BAD_TOKEN),
-            Refusal::NoTable | Refusal::TableClosed | Refusal::EventTable { .. } => {
+            Refusal::NoTable | Refusal::TableClosed | Refusal::CompetitionTable { .. } => {
                 Some(close::NO_TABLE)
             }
             Refusal::TableRebuilding => Some(close::RETRY),
@@ -534,11 +534,11 @@ impl Refusal {
                 "这副牌还不能复盘：它结束、且用同一种子的牌桌都结束后才公开（裁判随时可看）",
                 "this table cannot be replayed yet: it is public once it is over and no open table deals from its seed (a referee may at any time)",
             ),
-            Refusal::EventTable { watching: false } => w(
+            Refusal::CompetitionTable { watching: false } => w(
                 "这是比赛的牌桌：请用座位卡上的对号凭证入座",
                 "this table belongs to an event: sit down with your pair token",
             ),
-            Refusal::EventTable { watching: true } => w(
+            Refusal::CompetitionTable { watching: true } => w(
                 "这是比赛的牌桌，不能观战",
                 "this table belongs to an event: it cannot be watched",
             ),
@@ -590,7 +590,7 @@ impl Refusal {
                 "本服务器没有设裁判长（--director-token）",
                 "this server has no director role (start it with --director-token)",
             ),
-            Refusal::NoEvent => w("没有这个比赛", "no such event"),
+            Refusal::NoCompetition => w("没有这个比赛", "no such event"),
             Refusal::BadPairToken => w(
                 "对号凭证不对：请核对座位卡",
                 "that pair token is not valid for this event: check the seating card",
@@ -687,8 +687,8 @@ impl Refusal {
                 event: true,
             },
             Refusal::NotYetPublic,
-            Refusal::EventTable { watching: false },
-            Refusal::EventTable { watching: true },
+            Refusal::CompetitionTable { watching: false },
+            Refusal::CompetitionTable { watching: true },
             Refusal::BadRequest(Wrong::Body { detail: s() }),
             Refusal::BadRequest(Wrong::Unreadable { detail: s() }),
             Refusal::BadRequest(Wrong::NotUtf8),
@@ -723,7 +723,7 @@ impl Refusal {
             Refusal::Internal(words()),
             Refusal::NotDirector { no_director: false },
             Refusal::NotDirector { no_director: true },
-            Refusal::NoEvent,
+            Refusal::NoCompetition,
             Refusal::BadPairToken,
         ];
         for r in &all {
@@ -756,7 +756,7 @@ impl Refusal {
                 | Refusal::TableRebuilding
                 | Refusal::Elsewhere { .. }
                 | Refusal::NotYetPublic
-                | Refusal::EventTable { .. }
+                | Refusal::CompetitionTable { .. }
                 | Refusal::BadRequest(_)
                 | Refusal::BadOrigin
                 | Refusal::BadHost
@@ -768,7 +768,7 @@ impl Refusal {
                 | Refusal::StoreFailed { .. }
                 | Refusal::Internal(_)
                 | Refusal::NotDirector { .. }
-                | Refusal::NoEvent
+                | Refusal::NoCompetition
                 | Refusal::BadPairToken => {}
                 // The engine's refusals are the rules crate's to list.
                 Refusal::Rule(_) => unreachable!("not a kind of ours"),

@@ -1126,7 +1126,7 @@ pub fn verify(args: VerifyArgs) -> Result<(), String> {
         }
     }
     if args.table.is_none() {
-        bad += verify_events(&args.db, args.event.as_deref())?;
+        bad += verify_competitions(&args.db, args.event.as_deref())?;
     }
     if bad > 0 {
         Err(format!("{bad} table(s) or event(s) failed verification"))
@@ -1137,26 +1137,26 @@ pub fn verify(args: VerifyArgs) -> Result<(), String> {
 
 /// `paiju verify`, the events: each director's log against its hash chain, and the event's seed
 /// (once revealed) against the commitment published at creation. The number that failed.
-fn verify_events(db: &std::path::Path, only: Option<&str>) -> Result<usize, String> {
-    use store::EventStore;
+fn verify_competitions(db: &std::path::Path, only: Option<&str>) -> Result<usize, String> {
+    use store::CompetitionStore;
     let name = db.to_string_lossy().to_string();
     let err = |e: store::StoreError| format!("{}: {e}", store::postgres::redact(&name));
-    let mut events: Box<dyn EventStore> = if store::is_postgres_url(&name) {
+    let mut events: Box<dyn CompetitionStore> = if store::is_postgres_url(&name) {
         Box::new(store::PostgresStore::open(&name, None).map_err(err)?)
     } else {
-        Box::new(store::SqliteStore::open_events(db).map_err(err)?)
+        Box::new(store::SqliteStore::open_competitions(db).map_err(err)?)
     };
     let all = match only {
         Some(id) => vec![events
-            .event(id)
+            .competition(id)
             .map_err(err)?
             .ok_or_else(|| format!("no event {id}"))?],
-        None => events.events().map_err(err)?,
+        None => events.competitions().map_err(err)?,
     };
     let mut bad = 0;
     for e in all {
         let id = &e.header.id;
-        match store::verify_event(&e.header, &e.log) {
+        match store::verify_competition(&e.header, &e.log) {
             Ok(()) => println!("event {id}: ok, {} entries", e.log.len()),
             Err(t) => {
                 bad += 1;
@@ -1231,8 +1231,8 @@ pub fn migrate(args: MigrateArgs) -> Result<(), String> {
         println!("{id}: copied, {} entries, chain ok", t.log.len());
     }
     println!("{copied} table(s) copied");
-    let (events_copied, events_bad) = migrate_events(&args)?;
-    println!("{events_copied} event(s) copied");
+    let (competitions_copied, events_bad) = migrate_competitions(&args)?;
+    println!("{competitions_copied} event(s) copied");
     match (bad, events_bad) {
         (0, 0) => Ok(()),
         (t, 0) => Err(format!("{t} table(s) not copied")),
@@ -1244,24 +1244,24 @@ pub fn migrate(args: MigrateArgs) -> Result<(), String> {
 /// `paiju migrate`, the events (赛事): each event's chain checked in the source, copied (or
 /// finished, when an interrupted run copied part of it), read back and checked again. No node
 /// runs a copied event yet: the first node to start takes it. (copied, not copied)
-fn migrate_events(args: &MigrateArgs) -> Result<(usize, usize), String> {
-    use store::EventStore;
+fn migrate_competitions(args: &MigrateArgs) -> Result<(usize, usize), String> {
+    use store::CompetitionStore;
     let err = |e: store::StoreError| e.to_string();
-    let mut from = store::SqliteStore::open_events(&args.from).map_err(err)?;
+    let mut from = store::SqliteStore::open_competitions(&args.from).map_err(err)?;
     let mut to = store::PostgresStore::open(&args.to, None)
         .map_err(|e| format!("{}: {e}", store::postgres::redact(&args.to)))?;
     let (mut copied, mut bad) = (0, 0);
-    for e in from.events().map_err(err)? {
+    for e in from.competitions().map_err(err)? {
         let id = e.header.id.clone();
-        if let Err(t) = store::verify_event(&e.header, &e.log) {
+        if let Err(t) = store::verify_competition(&e.header, &e.log) {
             bad += 1;
             println!("event {id}: TAMPERED in the source, not copied: {t}");
             continue;
         }
-        let done = match to.event(&id).map_err(err)? {
+        let done = match to.competition(&id).map_err(err)? {
             None => match e.log.first() {
                 Some(first) => {
-                    to.create_event(&e.header, first).map_err(err)?;
+                    to.create_competition(&e.header, first).map_err(err)?;
                     1
                 }
                 None => {
@@ -1280,18 +1280,18 @@ fn migrate_events(args: &MigrateArgs) -> Result<(usize, usize), String> {
             }
         };
         for entry in &e.log[done..] {
-            to.append_event(&id, entry).map_err(err)?;
+            to.append_competition(&id, entry).map_err(err)?;
         }
         if e.finished {
-            to.set_event_finished(&id).map_err(err)?;
+            to.set_competition_finished(&id).map_err(err)?;
         }
         let back = to
-            .event(&id)
+            .competition(&id)
             .map_err(err)?
             .ok_or_else(|| format!("event {id}: not found after copying"))?;
         if back.log != e.log
             || back.finished != e.finished
-            || store::verify_event(&back.header, &back.log).is_err()
+            || store::verify_competition(&back.header, &back.log).is_err()
         {
             bad += 1;
             println!("event {id}: the copy does not match its source");

@@ -56,15 +56,21 @@ pub async fn run(lobby: Arc<Lobby>, leases: Arc<Leases>, competitions: Arc<Compe
         tick.tick().await;
         let round = Instant::now();
         let ours: Vec<String> = lobby.tables.iter().map(|t| t.key().clone()).collect();
-        let our_events = competitions.ids();
+        let our_competitions = competitions.ids();
         let renewed = match leases.renew(&ours).await {
-            Ok(held) => leases.renew_events(&our_events).await.map(|e| (held, e)),
+            Ok(held) => leases
+                .renew_competitions(&our_competitions)
+                .await
+                .map(|e| (held, e)),
             Err(e) => Err(e),
         };
         match renewed {
-            Ok((held, held_events)) => {
+            Ok((held, held_competitions)) => {
                 held_until = round + leases.node.lease;
-                for id in our_events.iter().filter(|id| !held_events.contains(*id)) {
+                for id in our_competitions
+                    .iter()
+                    .filter(|id| !held_competitions.contains(*id))
+                {
                     competitions.hand_over(id).await;
                 }
                 for id in ours.iter().filter(|id| !held.contains(*id)) {
@@ -75,7 +81,7 @@ pub async fn run(lobby: Arc<Lobby>, leases: Arc<Leases>, competitions: Arc<Compe
                 tracing::warn!(error = %e, "cannot renew this node's leases");
                 if Instant::now() + every >= held_until {
                     tracing::error!("leases may have run out: no longer serving any table");
-                    for id in &our_events {
+                    for id in &our_competitions {
                         competitions.hand_over(id).await;
                     }
                     for id in &ours {

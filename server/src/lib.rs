@@ -13,9 +13,9 @@
 //!   actor), the idle broom.
 //! - [`games`]: the one registry of hosted games, each a `rules::Engine` behind [`TableGame`],
 //!   which the tables are generic over.
-//! - [`store`]: the hash-chained event log behind one trait (SQLite, WAL; or PostgreSQL), group
+//! - [`store`]: the hash-chained log of each table behind one trait (SQLite, WAL; or PostgreSQL), group
 //!   commit, `verify`; past one machine, the leases that say which node serves which table;
-//!   events' rows and logs behind a second, small one.
+//!   competitions' rows and logs behind a second, small one.
 //! - [`cluster`]: past one machine, the background task that renews this node's leases and takes
 //!   over the tables of nodes that died.
 //! - [`competition`]: competitions (赛事) run by a director, each an actor over the `tournament`
@@ -70,8 +70,8 @@ pub struct Running {
     /// Tables that could not be rebuilt at start, with the reason.
     pub not_recovered: Vec<(String, String)>,
     pub competitions: Arc<competition::Competitions>,
-    /// Events that could not be rebuilt at start, with the reason.
-    pub events_not_recovered: Vec<(String, String)>,
+    /// Competitions that could not be rebuilt at start, with the reason.
+    pub competitions_not_recovered: Vec<(String, String)>,
     stop: Option<oneshot::Sender<()>>,
     done: tokio::task::JoinHandle<()>,
 }
@@ -109,54 +109,75 @@ pub fn advertised(addr: &str) -> Result<String, String> {
     Ok(url)
 }
 
-/// Binds, opens the store, rebuilds the open tables (past one machine: takes those no live lease
-/// names) and serves.
+/// The stores a server opens: the tables' (with the tables left open), the competitions' (a
+/// second connection to the same database), and past one machine this node's leases.
+struct Stores {
+    tables: Box<dyn store::Store>,
+    open: Vec<store::StoredTable>,
+    competitions: Box<dyn store::CompetitionStore>,
+    leases: Option<Arc<store::Leases>>,
+}
+
+/// Opens the database `config.db` names: a SQLite file, or past one machine a PostgreSQL URL
+/// (this node then known by `addr`, or `--advertise`).
+async fn open_stores(config: &Config, addr: SocketAddr) -> Result<Stores, String> {
+    let db = config.db.to_string_lossy().to_string();
+    if !store::is_postgres_url(&db) {
+        let cannot = |e: store::StoreError| format!("cannot open {}: {e}", config.db.display());
+        let mut sqlite = store::SqliteStore::open(&config.db).map_err(cannot)?;
+        let open = store::Store::open_tables(&mut sqlite).map_err(|e| e.to_string())?;
+        // The competitions' own connection to the same file.
+        let competitions = store::SqliteStore::open_competitions(&config.db).map_err(cannot)?;
+        return Ok(Stores {
+            tables: Box::new(sqlite),
+            open,
+            competitions: Box::new(competitions),
+            leases: None,
+        });
+    }
+    let node = store::Node {
+        id: rules::deal::hex(&seat_token::random_bytes::<6>()),
+        address: advertised(&config.advertise.clone().unwrap_or_else(|| addr.to_string()))?,
+        lease: config.lease,
+    };
+    let shown = store::postgres::redact(&db);
+    let leases = store::Leases::connect(&db, node.clone())
+        .await
+        .map_err(|e| format!("cannot open {shown}: {e}"))?;
+    // Blocking (each connects with a runtime of its own): off this runtime's threads. Two
+    // connections: the tables' journal, and the competitions' (their writes fenced by the
+    // competitions' leases, as the journal's by the tables').
+    let (pg, competitions) = tokio::task::spawn_blocking(move || {
+        Ok::<_, store::StoreError>((
+            store::PostgresStore::open(&db, Some(node.clone()))?,
+            store::PostgresStore::open(&db, Some(node))?,
+        ))
+    })
+    .await
+    .map_err(|e| e.to_string())?
+    .map_err(|e| format!("cannot open {shown}: {e}"))?;
+    Ok(Stores {
+        tables: Box::new(pg),
+        open: Vec::new(),
+        competitions: Box::new(competitions),
+        leases: Some(Arc::new(leases)),
+    })
+}
+
+/// Binds, opens the store, rebuilds the open tables and then the competitions (past one
+/// machine: takes those no live lease names) and serves.
 pub async fn start(config: Config, games: Games) -> Result<Running, String> {
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
-    let db = config.db.to_string_lossy().to_string();
-    let (store, leases, open, event_store): (Box<dyn store::Store>, _, _, _) =
-        if store::is_postgres_url(&db) {
-            let node = store::Node {
-                id: rules::deal::hex(&seat_token::random_bytes::<6>()),
-                address: advertised(&config.advertise.clone().unwrap_or_else(|| addr.to_string()))?,
-                lease: config.lease,
-            };
-            let shown = store::postgres::redact(&db);
-            let leases = store::Leases::connect(&db, node.clone())
-                .await
-                .map_err(|e| format!("cannot open {shown}: {e}"))?;
-            // Blocking (each connects with a runtime of its own): off this runtime's threads. Two
-            // connections: the tables' journal, and the events' (their writes fenced by the
-            // events' leases, as the journal's by the tables').
-            let (pg, events_pg) = tokio::task::spawn_blocking(move || {
-                Ok::<_, store::StoreError>((
-                    store::PostgresStore::open(&db, Some(node.clone()))?,
-                    store::PostgresStore::open(&db, Some(node))?,
-                ))
-            })
-            .await
-            .map_err(|e| e.to_string())?
-            .map_err(|e| format!("cannot open {shown}: {e}"))?;
-            let events_pg: Box<dyn store::EventStore> = Box::new(events_pg);
-            (Box::new(pg), Some(Arc::new(leases)), Vec::new(), events_pg)
-        } else {
-            let mut sqlite = store::SqliteStore::open(&config.db)
-                .map_err(|e| format!("cannot open {}: {e}", config.db.display()))?;
-            let open = store::Store::open_tables(&mut sqlite).map_err(|e| e.to_string())?;
-            // The events' own connection to the same file.
-            let events_db = store::SqliteStore::open_events(&config.db)
-                .map_err(|e| format!("cannot open {}: {e}", config.db.display()))?;
-            let events_db: Box<dyn store::EventStore> = Box::new(events_db);
-            (Box::new(sqlite), None, open, events_db)
-        };
     if config.director_token.is_some() && config.director_token == config.referee_token {
         return Err("the director's token must not be the referee's".into());
     }
+    let stores = open_stores(&config, addr).await?;
+    let leases = stores.leases.clone();
     let metrics = Arc::new(metrics::Metrics::new());
-    let (journal, journal_thread) = store::Journal::start(store, metrics.clone());
+    let (journal, journal_thread) = store::Journal::start(stores.tables, metrics.clone());
     let settings = Arc::new(table::TableSettings {
         clock_scale: clock::ClockScale(config.clock_scale),
         bot_delay: config.bot_delay,
@@ -175,56 +196,95 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
         leases: leases.clone(),
         taking: Default::default(),
     });
-    let mut not_recovered = lobby.recover(open);
+    let mut not_recovered = lobby.recover(stores.open);
     // Past one machine: the tables no node serves (all of them on a first start, those of a
-    // node that died; a running event's tables wait for the node that takes the event).
+    // node that died; a running competition's tables wait for the node that takes it).
     if leases.is_some() {
         not_recovered.extend(cluster::take_free(&lobby, &Default::default()).await);
     }
     for (id, why) in &not_recovered {
         tracing::error!(table = %id, reason = %why, "table not rebuilt from its log");
     }
-    // Events next (their tables are back), before anyone can connect: the events rebuilt from
-    // their logs, their seeds sealed again. Past one machine: those no other node runs, each
-    // then taking its tables.
-    let (events, mut events_not_recovered) = competition::Competitions::start(
+    // Competitions next (their tables are back), before anyone can connect: rebuilt from their
+    // logs, their seeds sealed again. Past one machine: those no other node runs, each then
+    // taking its tables.
+    let (competitions, mut competitions_not_recovered) = competition::Competitions::start(
         lobby.clone(),
-        event_store,
+        stores.competitions,
         config.director_token.as_deref(),
     )?;
     if leases.is_some() {
-        events_not_recovered.extend(events.take_free(&Default::default()).await);
+        competitions_not_recovered.extend(competitions.take_free(&Default::default()).await);
     }
-    for (id, why) in &events_not_recovered {
-        tracing::error!(event = %id, reason = %why, "event not rebuilt from its log");
+    for (id, why) in &competitions_not_recovered {
+        tracing::error!(competition = %id, reason = %why, "competition not rebuilt from its log");
     }
     // Past one machine: the task that keeps our leases and watches for more to take over.
-    let lease_keeper = match &leases {
-        Some(leases) => {
-            tracing::info!(node = %leases.node.id, address = %leases.node.address, "serving past one machine");
-            Some(tokio::spawn(cluster::run(
-                lobby.clone(),
-                leases.clone(),
-                events.clone(),
-            )))
-        }
-        None => None,
-    };
+    let lease_keeper = leases.as_ref().map(|leases| {
+        tracing::info!(node = %leases.node.id, address = %leases.node.address, "serving past one machine");
+        tokio::spawn(cluster::run(
+            lobby.clone(),
+            leases.clone(),
+            competitions.clone(),
+        ))
+    });
     let switch = shutdown::ShutdownSwitch::new();
     let mut app = http::App::new(lobby.clone(), &config, switch.subscribe());
     app.extra = competition::api::routes(Arc::new(competition::api::CompetitionApi {
-        competitions: events.clone(),
+        competitions: competitions.clone(),
         limits: app.limits.clone(),
         bad_tokens: app.bad_tokens.clone(),
     }));
-    let app = Arc::new(app);
     let (stop_tx, stop_rx) = oneshot::channel::<()>();
-    let (stopping_tx, stopping_rx) = oneshot::channel::<()>();
-    let server_lobby = lobby.clone();
-    let server_events = events.clone();
-    let done = tokio::spawn(async move {
+    let running = Serving {
+        app: Arc::new(app),
+        switch,
+        lobby: lobby.clone(),
+        competitions: competitions.clone(),
+        lease_keeper,
+        leases,
+        journal_thread,
+    };
+    let done = tokio::spawn(running.serve(listener, stop_rx));
+    Ok(Running {
+        addr,
+        lobby,
+        not_recovered,
+        competitions,
+        competitions_not_recovered,
+        stop: Some(stop_tx),
+        done,
+    })
+}
+
+/// What a started server holds until it stops.
+struct Serving {
+    app: Arc<http::App>,
+    switch: shutdown::ShutdownSwitch,
+    lobby: Arc<lobby::Lobby>,
+    competitions: Arc<competition::Competitions>,
+    lease_keeper: Option<tokio::task::JoinHandle<()>>,
+    leases: Option<Arc<store::Leases>>,
+    journal_thread: store::JournalThread,
+}
+
+impl Serving {
+    /// Serves until `stop`, then shuts down in order: the sockets told and waited for, the
+    /// competitions' runners stopped, every table's last command finished, the journal's last
+    /// commit on disk, past one machine the leases given back.
+    async fn serve(self, listener: tokio::net::TcpListener, stop: oneshot::Receiver<()>) {
+        let Serving {
+            app,
+            switch,
+            lobby,
+            competitions,
+            lease_keeper,
+            leases,
+            journal_thread,
+        } = self;
+        let (stopping_tx, stopping_rx) = oneshot::channel::<()>();
         let serve = http::serve(listener, app, async move {
-            let _ = stop_rx.await;
+            let _ = stop.await;
             let _ = stopping_tx.send(());
         });
         let sockets = async move {
@@ -237,15 +297,15 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
         if let Some(keeper) = lease_keeper {
             keeper.abort();
         }
-        // The events stop opening tables before the tables stop.
-        server_events.stop();
+        // The competitions stop opening tables before the tables stop.
+        competitions.stop();
         // Every table finishes the command it is on (its writes are then committed).
-        server_lobby.stop_all().await;
-        server_lobby.tables.clear();
+        lobby.stop_all().await;
+        lobby.tables.clear();
         // Commit what is queued and end the writer thread; wait for it so the last commit is
         // on disk before the process exits.
-        server_lobby.journal.stop().await;
-        drop(server_lobby);
+        lobby.journal.stop().await;
+        drop(lobby);
         let _ = tokio::task::spawn_blocking(move || journal_thread.join()).await;
         // Past one machine: everything is committed; other nodes may take our tables now,
         // rather than when the leases run out.
@@ -254,14 +314,5 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
                 tracing::warn!(error = %e, "leases not released: they run out by themselves");
             }
         }
-    });
-    Ok(Running {
-        addr,
-        lobby,
-        not_recovered,
-        competitions: events,
-        events_not_recovered,
-        stop: Some(stop_tx),
-        done,
-    })
+    }
 }

@@ -305,7 +305,7 @@ impl Lobby {
         let table = self.find(id)?;
         // An event's seats are taken with the pair's token (see the event module), never here.
         if self.sealed(&table.summary().seed_commitment) {
-            return Err(Refusal::EventTable { watching: false });
+            return Err(Refusal::CompetitionTable { watching: false });
         }
         let name = display_name(&req.name)?;
         let (token, hash) = seat_token::fresh();

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use futures_util::{SinkExt, StreamExt};
 use protocol::{close, ClientIn, ClientOut, Joined, TableState, TableSummary};
 use serde_json::{json, Value};
-use server::store::{self, EventStore, PostgresStore, Store};
+use server::store::{self, CompetitionStore, PostgresStore, Store};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -661,9 +661,9 @@ fn sample_table(id: &str, n: u64, state: TableState) -> store::StoredTable {
 }
 
 /// An event's header and a log of `n` chained entries.
-fn sample_event(id: &str, n: u64) -> (store::EventHeader, Vec<store::EventEntry>) {
+fn sample_event(id: &str, n: u64) -> (store::CompetitionHeader, Vec<store::CompetitionEntry>) {
     let seed = rules::deal::Seed::from_hex(SEED).unwrap();
-    let h = store::EventHeader {
+    let h = store::CompetitionHeader {
         id: id.into(),
         game: "shengji".into(),
         name: "迁移赛".into(),
@@ -672,16 +672,16 @@ fn sample_event(id: &str, n: u64) -> (store::EventHeader, Vec<store::EventEntry>
         pair_secret: "cd".repeat(32),
         created_ms: 7,
     };
-    let mut prev = store::event_genesis(&h);
+    let mut prev = store::competition_genesis(&h);
     let log = (1..=n)
         .map(|seq| {
-            let mut e = store::EventEntry {
+            let mut e = store::CompetitionEntry {
                 seq,
                 action: format!(r#"{{"type":"start_round","round":{seq}}}"#),
                 time_ms: 10 + seq,
                 hash: String::new(),
             };
-            e.hash = store::event_entry_hash(&prev, &e);
+            e.hash = store::competition_entry_hash(&prev, &e);
             prev = e.hash.clone();
             e
         })
@@ -722,13 +722,13 @@ fn migrate_copies_a_sqlite_store_checking_every_chain() {
             )
             .unwrap();
         // An event (赛事) with three entries, finished.
-        let mut ev = store::SqliteStore::open_events(&sqlite).unwrap();
+        let mut ev = store::SqliteStore::open_competitions(&sqlite).unwrap();
         let (h, log) = sample_event("ev1", 3);
-        ev.create_event(&h, &log[0]).unwrap();
+        ev.create_competition(&h, &log[0]).unwrap();
         for e in &log[1..] {
-            ev.append_event("ev1", e).unwrap();
+            ev.append_competition("ev1", e).unwrap();
         }
-        ev.set_event_finished("ev1").unwrap();
+        ev.set_competition_finished("ev1").unwrap();
     }
     let db = store::postgres::test_database("migrate");
     let migrate = || {
@@ -766,11 +766,15 @@ fn migrate_copies_a_sqlite_store_checking_every_chain() {
         );
     }
     {
-        let mut from = store::SqliteStore::open_events(&sqlite).unwrap();
+        let mut from = store::SqliteStore::open_competitions(&sqlite).unwrap();
         let mut to = PostgresStore::open(&db, None).unwrap();
         let (a, b) = (
-            EventStore::event(&mut from, "ev1").unwrap().unwrap(),
-            EventStore::event(&mut to, "ev1").unwrap().unwrap(),
+            CompetitionStore::competition(&mut from, "ev1")
+                .unwrap()
+                .unwrap(),
+            CompetitionStore::competition(&mut to, "ev1")
+                .unwrap()
+                .unwrap(),
         );
         assert_eq!((a.header, a.log, a.finished), (b.header, b.log, b.finished));
     }

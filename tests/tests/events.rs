@@ -23,10 +23,10 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use paiju_tests::{eventually, raw_http, temp_dir, test_config, TestServer, REFEREE_TOKEN};
-use protocol::{EventCards, EventJoined, EventView, PairStatus};
+use protocol::{CompetitionCards, CompetitionJoined, CompetitionView, PairStatus};
 use rules::cards::Card;
 use serde_json::{json, Value};
-use server::store::{self, EventStore, SqliteStore, Store};
+use server::store::{self, CompetitionStore, SqliteStore, Store};
 
 const DIRECTOR: &str = "7d1f3a9c5e2b8d4f6a0c1e3b5d7f9a2c";
 /// The bots' pause before a move against the real binary (it keeps the per-connection rate
@@ -65,7 +65,7 @@ async fn ok(addr: SocketAddr, method: &str, path: &str, auth: Option<&str>, body
     v
 }
 
-async fn view(addr: SocketAddr, id: &str) -> EventView {
+async fn view(addr: SocketAddr, id: &str) -> CompetitionView {
     serde_json::from_value(
         ok(
             addr,
@@ -84,8 +84,8 @@ async fn until(
     addr: SocketAddr,
     id: &str,
     what: &str,
-    f: impl Fn(&EventView) -> bool,
-) -> EventView {
+    f: impl Fn(&CompetitionView) -> bool,
+) -> CompetitionView {
     until_for(addr, id, what, 60, f).await
 }
 
@@ -109,7 +109,7 @@ impl Moving {
         }
     }
 
-    fn check(&mut self, v: &EventView, what: &str) {
+    fn check(&mut self, v: &CompetitionView, what: &str) {
         if v.log_len != self.log_len {
             self.log_len = v.log_len;
             self.since = std::time::Instant::now();
@@ -129,8 +129,8 @@ async fn until_moving(
     addr: SocketAddr,
     id: &str,
     what: &str,
-    f: impl Fn(&EventView) -> bool,
-) -> EventView {
+    f: impl Fn(&CompetitionView) -> bool,
+) -> CompetitionView {
     let mut moving = Moving::new();
     loop {
         let v = view(addr, id).await;
@@ -148,8 +148,8 @@ async fn until_for(
     id: &str,
     what: &str,
     secs: u32,
-    f: impl Fn(&EventView) -> bool,
-) -> EventView {
+    f: impl Fn(&CompetitionView) -> bool,
+) -> CompetitionView {
     for _ in 0..secs * 10 {
         let v = view(addr, id).await;
         if f(&v) {
@@ -160,7 +160,7 @@ async fn until_for(
     panic!("timed out waiting for {what}: {:#?}", view(addr, id).await);
 }
 
-fn round_done(v: &EventView, round: u32) -> bool {
+fn round_done(v: &CompetitionView, round: u32) -> bool {
     v.schedule[round as usize - 1]
         .tables
         .iter()
@@ -173,7 +173,7 @@ async fn director_post(addr: SocketAddr, path: String, body: Value) -> Value {
 }
 
 /// The event's cards (pair or team tokens), as the director prints them.
-async fn cards(addr: SocketAddr, id: &str) -> EventCards {
+async fn cards(addr: SocketAddr, id: &str) -> CompetitionCards {
     serde_json::from_value(
         ok(
             addr,
@@ -218,7 +218,12 @@ fn entries(tables: u32) -> Vec<Value> {
 /// are all played. The boards each seat got.
 /// `think`: the bots' pause before each move (the real binary keeps its per-connection rate
 /// limit).
-async fn play_round(addr: SocketAddr, id: &str, token: &str, think: Duration) -> Vec<EventJoined> {
+async fn play_round(
+    addr: SocketAddr,
+    id: &str,
+    token: &str,
+    think: Duration,
+) -> Vec<CompetitionJoined> {
     let mut sat = Vec::new();
     loop {
         let (status, v) = call(
@@ -234,11 +239,11 @@ async fn play_round(addr: SocketAddr, id: &str, token: &str, think: Duration) ->
             return sat;
         }
         assert_eq!(status, 200, "{v}");
-        let first: EventJoined = serde_json::from_value(v).unwrap();
+        let first: CompetitionJoined = serde_json::from_value(v).unwrap();
         // The partner takes the other seat (N and S, or E and W); asking again gives the same
         // seat token.
         let other = (first.seat + 2) % 4;
-        let partner: EventJoined = serde_json::from_value(
+        let partner: CompetitionJoined = serde_json::from_value(
             ok(
                 addr,
                 "POST",
@@ -251,7 +256,7 @@ async fn play_round(addr: SocketAddr, id: &str, token: &str, think: Duration) ->
         .unwrap();
         assert_eq!(partner.table, first.table);
         assert_ne!(partner.seat, first.seat);
-        let again: EventJoined = serde_json::from_value(
+        let again: CompetitionJoined = serde_json::from_value(
             ok(
                 addr,
                 "POST",
@@ -304,12 +309,12 @@ fn cards_from_log(t: &store::StoredTable) -> BTreeMap<usize, Vec<Card>> {
 /// Every board of the event, re-dealt from the revealed seed, is the deal its table played:
 /// each seat's cards played (the declarer's with the kitty it buried) are its hand (the
 /// declarer's with the kitty).
-fn redeal_matches(db: &Path, v: &EventView) -> usize {
+fn redeal_matches(db: &Path, v: &CompetitionView) -> usize {
     redeal_matches_in(&mut SqliteStore::open(db).unwrap(), v)
 }
 
 /// [`redeal_matches`] over any store.
-fn redeal_matches_in(db: &mut dyn Store, v: &EventView) -> usize {
+fn redeal_matches_in(db: &mut dyn Store, v: &CompetitionView) -> usize {
     let seed_hex = v.seed.as_deref().expect("revealed");
     let seed = rules::deal::Seed::from_hex(seed_hex).unwrap();
     assert_eq!(
@@ -366,12 +371,12 @@ async fn a_practice_event_runs_from_creation_to_the_revealed_seed() {
                "entries": entries(3)}),
     )
     .await;
-    let ev: EventView = serde_json::from_value(created).unwrap();
-    assert_eq!(ev.state, protocol::EventState::Registering);
+    let ev: CompetitionView = serde_json::from_value(created).unwrap();
+    assert_eq!(ev.state, protocol::CompetitionState::Registering);
     assert_eq!(ev.seed, None, "only the commitment is published");
     assert_eq!(ev.seed_commitment.len(), 64);
     let id = ev.id.clone();
-    let cards: EventCards = serde_json::from_value(
+    let cards: CompetitionCards = serde_json::from_value(
         ok(
             a,
             "GET",
@@ -421,7 +426,7 @@ async fn a_practice_event_runs_from_creation_to_the_revealed_seed() {
 
     let mut adjusted = false;
     for round in 1..=3u32 {
-        let v: EventView = serde_json::from_value(
+        let v: CompetitionView = serde_json::from_value(
             ok(
                 a,
                 "POST",
@@ -480,7 +485,7 @@ async fn a_practice_event_runs_from_creation_to_the_revealed_seed() {
         assert!(t.get("seed").is_none(), "{t}");
 
         // The public sees no board result while the event runs; the director does.
-        let public: EventView = serde_json::from_value(
+        let public: CompetitionView = serde_json::from_value(
             ok(a, "GET", &format!("/api/events/{id}"), None, json!(null)).await,
         )
         .unwrap();
@@ -609,7 +614,7 @@ async fn a_practice_event_runs_from_creation_to_the_revealed_seed() {
             json!({"token": ew2, "agree": true}),
         )
         .await;
-        let v: EventView = serde_json::from_value(
+        let v: CompetitionView = serde_json::from_value(
             ok(
                 a,
                 "POST",
@@ -646,7 +651,7 @@ async fn a_practice_event_runs_from_creation_to_the_revealed_seed() {
     assert_eq!(status, 409);
 
     // Reveal: the seed, and it matches its commitment.
-    let v: EventView = serde_json::from_value(
+    let v: CompetitionView = serde_json::from_value(
         ok(
             a,
             "POST",
@@ -657,7 +662,7 @@ async fn a_practice_event_runs_from_creation_to_the_revealed_seed() {
         .await,
     )
     .unwrap();
-    assert_eq!(v.state, protocol::EventState::Finished);
+    assert_eq!(v.state, protocol::CompetitionState::Finished);
     let seed = v.seed.clone().expect("revealed");
     // The tables show it too now.
     let t: Value = ok(
@@ -771,10 +776,10 @@ async fn a_practice_event_runs_from_creation_to_the_revealed_seed() {
     );
 
     // The event's log is a verified chain of every step.
-    let mut events = SqliteStore::open_events(&s.db).unwrap();
-    let stored = events.events().unwrap();
+    let mut events = SqliteStore::open_competitions(&s.db).unwrap();
+    let stored = events.competitions().unwrap();
     assert_eq!(stored.len(), 1);
-    store::verify_event(&stored[0].header, &stored[0].log).unwrap();
+    store::verify_competition(&stored[0].header, &stored[0].log).unwrap();
     assert!(stored[0].finished);
     assert_eq!(stored[0].log.len() as u64, v.log_len);
     s.running.shutdown().await;
@@ -791,7 +796,7 @@ async fn a_half_table_event_runs_to_an_early_finish_and_ranks() {
     let a = s.addr;
     let mut entries = vec![json!({"names": ["王阿姨", "李叔叔"]})];
     entries.extend((0..4).map(|_| json!({"names": [], "bot": true})));
-    let ev: EventView = serde_json::from_value(
+    let ev: CompetitionView = serde_json::from_value(
         director_post(
             a,
             "/api/events".into(),
@@ -815,7 +820,7 @@ async fn a_half_table_event_runs_to_an_early_finish_and_ranks() {
     let ns1 = cards(a, &id).await.pairs[0].token.clone().unwrap();
 
     // Round 1: the clock starts; the view carries the start and the deadline (12 minutes).
-    let v: EventView = serde_json::from_value(
+    let v: CompetitionView = serde_json::from_value(
         director_post(a, format!("/api/events/{id}/rounds/1/start"), json!({})).await,
     )
     .unwrap();
@@ -860,7 +865,7 @@ async fn a_half_table_event_runs_to_an_early_finish_and_ranks() {
     // Signalling: the second such deduction of NS 2 disqualifies it in the same step.
     let signal =
         json!({"direction": "NS", "pair": 2, "reason": "传递非法信息", "kind": "signalling"});
-    let v: EventView = serde_json::from_value(
+    let v: CompetitionView = serde_json::from_value(
         director_post(a, format!("/api/events/{id}/deductions"), signal.clone()).await,
     )
     .unwrap();
@@ -882,7 +887,7 @@ async fn a_half_table_event_runs_to_an_early_finish_and_ranks() {
             .clone()
     };
     assert!(ns2(&st).get("disqualified").is_none(), "{st}");
-    let v2: EventView = serde_json::from_value(
+    let v2: CompetitionView = serde_json::from_value(
         director_post(a, format!("/api/events/{id}/deductions"), signal).await,
     )
     .unwrap();
@@ -959,7 +964,7 @@ async fn a_half_table_event_runs_to_an_early_finish_and_ranks() {
         (409, Some("rounds_open")),
         "{p}"
     );
-    let v: EventView = serde_json::from_value(
+    let v: CompetitionView = serde_json::from_value(
         director_post(
             a,
             format!("/api/events/{id}/reveal"),
@@ -968,7 +973,7 @@ async fn a_half_table_event_runs_to_an_early_finish_and_ranks() {
         .await,
     )
     .unwrap();
-    assert_eq!(v.state, protocol::EventState::Finished);
+    assert_eq!(v.state, protocol::CompetitionState::Finished);
     assert!(v.finished_early);
     assert_eq!((v.closed, v.rounds), (2, 3));
     assert!(v.seed.is_some());
@@ -1045,7 +1050,7 @@ async fn a_disqualified_pair_plays_no_more_and_its_place_is_filled() {
     // Three tables, one round of one board: NS 1 are people, everyone else computers.
     let mut entries = vec![json!({"names": ["王阿姨", "李叔叔"]})];
     entries.extend((0..5).map(|_| json!({"names": [], "bot": true})));
-    let ev: EventView = serde_json::from_value(
+    let ev: CompetitionView = serde_json::from_value(
         director_post(
             a,
             "/api/events".into(),
@@ -1179,11 +1184,11 @@ async fn director_calls_refuse_everyone_else() {
     // A player's seat token, the referee's token, a made-up one, none at all.
     let table = s.create(json!({"game": "shengji"})).await;
     let seat = s.join(&table.id, 0, "老王").await.token;
-    let ev: EventView =
+    let ev: CompetitionView =
         serde_json::from_value(ok(a, "POST", "/api/events", Some(DIRECTOR), create.clone()).await)
             .unwrap();
     let id = ev.id;
-    let cards: EventCards = serde_json::from_value(
+    let cards: CompetitionCards = serde_json::from_value(
         ok(
             a,
             "GET",
@@ -1325,14 +1330,14 @@ async fn sigkill_mid_round_loses_nothing_and_the_event_finishes() {
     let bin = paiju_bin();
     let db = temp_dir("events-crash").join("paiju.db");
     let (mut child, a) = serve(&bin, &db);
-    let ev: EventView = serde_json::from_value(
+    let ev: CompetitionView = serde_json::from_value(
         ok(a, "POST", "/api/events", Some(DIRECTOR),
            json!({"game": "shengji", "name": "断电演练", "tables": 3, "rounds": 2, "boards_per_round": 2,
                   "entries": entries(3)})).await,
     )
     .unwrap();
     let id = ev.id.clone();
-    let cards: EventCards = serde_json::from_value(
+    let cards: CompetitionCards = serde_json::from_value(
         ok(
             a,
             "GET",
@@ -1361,7 +1366,7 @@ async fn sigkill_mid_round_loses_nothing_and_the_event_finishes() {
     )
     .await;
     // NS 1 sits down (its opponents are a bot pair: the board starts); EW 2 does not yet.
-    let joined: EventJoined = serde_json::from_value(
+    let joined: CompetitionJoined = serde_json::from_value(
         ok(
             a,
             "POST",
@@ -1393,9 +1398,9 @@ async fn sigkill_mid_round_loses_nothing_and_the_event_finishes() {
 
     // What was logged is on disk, a verified chain.
     {
-        let mut events = SqliteStore::open_events(&db).unwrap();
-        let stored = events.events().unwrap();
-        store::verify_event(&stored[0].header, &stored[0].log).unwrap();
+        let mut events = SqliteStore::open_competitions(&db).unwrap();
+        let stored = events.competitions().unwrap();
+        store::verify_competition(&stored[0].header, &stored[0].log).unwrap();
         assert!(stored[0].log.len() as u64 >= before.log_len);
     }
     // `paiju verify` checks the event's chain too; an edited director's log fails it.
@@ -1449,7 +1454,7 @@ async fn sigkill_mid_round_loses_nothing_and_the_event_finishes() {
         }
     }
     // NS 1 sits down again with the pair token: the same table, the same seat token.
-    let again: EventJoined = serde_json::from_value(
+    let again: CompetitionJoined = serde_json::from_value(
         ok(
             a,
             "POST",
@@ -1504,7 +1509,7 @@ async fn sigkill_mid_round_loses_nothing_and_the_event_finishes() {
         )
         .await;
     }
-    let v: EventView = serde_json::from_value(
+    let v: CompetitionView = serde_json::from_value(
         ok(
             a,
             "POST",
@@ -1515,7 +1520,7 @@ async fn sigkill_mid_round_loses_nothing_and_the_event_finishes() {
         .await,
     )
     .unwrap();
-    assert_eq!(v.state, protocol::EventState::Finished);
+    assert_eq!(v.state, protocol::CompetitionState::Finished);
     let st = ok(
         a,
         "GET",
@@ -1550,7 +1555,7 @@ fn postgres_config(name: &str) -> (server::Config, String) {
 /// Creates the small practice event (3 tables, 2 rounds of 1 board, NS 1 and EW 2 people, the
 /// rest bots) on `addr`; its id and the two people's pair tokens.
 async fn create_practice(addr: SocketAddr, name: &str) -> (String, String, String) {
-    let ev: EventView = serde_json::from_value(
+    let ev: CompetitionView = serde_json::from_value(
         ok(
             addr,
             "POST",
@@ -1562,7 +1567,7 @@ async fn create_practice(addr: SocketAddr, name: &str) -> (String, String, Strin
         .await,
     )
     .unwrap();
-    let cards: EventCards = serde_json::from_value(
+    let cards: CompetitionCards = serde_json::from_value(
         ok(
             addr,
             "GET",
@@ -1619,7 +1624,7 @@ async fn finish_round(addr: SocketAddr, id: &str, round: u32, ns1: &str, ew2: &s
 
 /// The event as stored in PostgreSQL: its chain verified, as long as the server said, and
 /// every board's table dealt from the revealed seed.
-async fn check_stored_on_postgres(url: &str, v: &EventView) {
+async fn check_stored_on_postgres(url: &str, v: &CompetitionView) {
     let (url, v) = (url.to_string(), v.clone());
     // Blocking (the store drives a runtime of its own): off the test's async threads.
     tokio::task::spawn_blocking(move || check_stored_blocking(&url, &v))
@@ -1627,10 +1632,12 @@ async fn check_stored_on_postgres(url: &str, v: &EventView) {
         .unwrap();
 }
 
-fn check_stored_blocking(url: &str, v: &EventView) {
+fn check_stored_blocking(url: &str, v: &CompetitionView) {
     let mut db = store::PostgresStore::open(url, None).unwrap();
-    let stored = EventStore::event(&mut db, &v.id).unwrap().expect("stored");
-    store::verify_event(&stored.header, &stored.log).unwrap();
+    let stored = CompetitionStore::competition(&mut db, &v.id)
+        .unwrap()
+        .expect("stored");
+    store::verify_competition(&stored.header, &stored.log).unwrap();
     assert_eq!(stored.log.len() as u64, v.log_len);
     assert_eq!(stored.log.last().unwrap().hash, v.head_hash);
     assert!(stored.finished);
@@ -1654,7 +1661,7 @@ async fn a_practice_event_runs_on_postgres() {
         .await;
         finish_round(a, &id, round, &ns1, &ew2).await;
     }
-    let v: EventView = serde_json::from_value(
+    let v: CompetitionView = serde_json::from_value(
         ok(
             a,
             "POST",
@@ -1665,7 +1672,7 @@ async fn a_practice_event_runs_on_postgres() {
         .await,
     )
     .unwrap();
-    assert_eq!(v.state, protocol::EventState::Finished);
+    assert_eq!(v.state, protocol::CompetitionState::Finished);
     let st = ok(
         a,
         "GET",
@@ -1681,7 +1688,7 @@ async fn a_practice_event_runs_on_postgres() {
 
     // A restart rebuilds the finished event from PostgreSQL.
     let s = TestServer::start_with(config).await;
-    assert!(s.running.events_not_recovered.is_empty());
+    assert!(s.running.competitions_not_recovered.is_empty());
     let again = view(s.addr, &id).await;
     assert_eq!(
         (again.log_len, &again.head_hash, &again.seed),
@@ -1759,7 +1766,7 @@ async fn two_nodes_one_runs_the_event_then_the_other_takes_it_over() {
     finish_round(a, &id, 1, &ns1, &ew2).await;
     // Round 2 starts on node 1: its tables open there. Then node 1 stops (SIGTERM: it commits
     // and gives its leases up).
-    let started: EventView = serde_json::from_value(
+    let started: CompetitionView = serde_json::from_value(
         ok(
             a,
             "POST",
@@ -1781,7 +1788,7 @@ async fn two_nodes_one_runs_the_event_then_the_other_takes_it_over() {
     // Node 2 runs the event now: what was logged is there, and the round's tables (opened by
     // node 1) came with it: the people sit down at them through node 2 and play.
     let path = format!("/api/events/{id}");
-    let taken: EventView = eventually(
+    let taken: CompetitionView = eventually(
         Duration::from_secs(10),
         "node 2 takes the event over",
         async || {
@@ -1796,7 +1803,7 @@ async fn two_nodes_one_runs_the_event_then_the_other_takes_it_over() {
     let listed = ok(b, "GET", "/api/events", None, json!(null)).await;
     assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
     finish_round(b, &id, 2, &ns1, &ew2).await;
-    let v: EventView = serde_json::from_value(
+    let v: CompetitionView = serde_json::from_value(
         ok(
             b,
             "POST",
@@ -1807,7 +1814,7 @@ async fn two_nodes_one_runs_the_event_then_the_other_takes_it_over() {
         .await,
     )
     .unwrap();
-    assert_eq!(v.state, protocol::EventState::Finished);
+    assert_eq!(v.state, protocol::CompetitionState::Finished);
     // Round 2 was played at the tables node 1 opened: none was opened again.
     let played: Vec<String> = v.schedule[1]
         .tables
@@ -1844,7 +1851,7 @@ fn teams(n: u32, people: &[u32]) -> Vec<Value> {
 
 /// A 够级 round is over: drawn, every game has a result, every match a winner, nobody level
 /// in the final.
-fn gouji_round_done(v: &EventView, round: u32) -> bool {
+fn gouji_round_done(v: &CompetitionView, round: u32) -> bool {
     let Some(s) = v
         .gouji
         .as_ref()
@@ -1887,12 +1894,12 @@ async fn play_team_round(addr: SocketAddr, id: &str, token: &str, round: u32, th
             continue;
         }
         assert_eq!(status, 200, "{v}");
-        let first: EventJoined = serde_json::from_value(v).unwrap();
+        let first: CompetitionJoined = serde_json::from_value(v).unwrap();
         // Its side's three seats: A1, A2, A3 (0, 2, 4) or B1, B2, B3 (1, 3, 5).
         let seats: Vec<usize> = (0..3).map(|k| first.seat % 2 + 2 * k).collect();
         let mut tasks = Vec::new();
         for seat in seats {
-            let j: EventJoined = serde_json::from_value(
+            let j: CompetitionJoined = serde_json::from_value(
                 ok(
                     addr,
                     "POST",
@@ -1924,7 +1931,12 @@ async fn play_team_round(addr: SocketAddr, id: &str, token: &str, round: u32, th
 
 /// The director runs every round of a 够级 event to its end (people teams playing theirs) and
 /// reveals the seed; the finished view.
-async fn run_gouji_event(a: SocketAddr, id: &str, people: &[String], think: Duration) -> EventView {
+async fn run_gouji_event(
+    a: SocketAddr,
+    id: &str,
+    people: &[String],
+    think: Duration,
+) -> CompetitionView {
     let mut round = view(a, id).await.round;
     // Closes refused because a people team's captain had not signed yet.
     let mut unsigned = 0;
@@ -1988,7 +2000,7 @@ async fn run_gouji_event(a: SocketAddr, id: &str, people: &[String], think: Dura
 /// from the event seed (every card a seat played or burned is in its re-dealt hand, and the
 /// stored log replayed from the seed gives the logged result), and the draw drawn again gives
 /// the logged groups, knockout rounds and final groups. The games checked.
-fn gouji_redeal_matches(db: &mut dyn Store, v: &EventView) -> usize {
+fn gouji_redeal_matches(db: &mut dyn Store, v: &CompetitionView) -> usize {
     use tournament::gouji as tg;
     let seed_hex = v.seed.as_deref().expect("revealed");
     let seed = rules::deal::Seed::from_hex(seed_hex).unwrap();
@@ -2110,7 +2122,7 @@ async fn a_gouji_practice_event_runs_from_creation_to_the_revealed_seed() {
         (400, Some("team_count")),
         "{refused}"
     );
-    let ev: EventView = serde_json::from_value(
+    let ev: CompetitionView = serde_json::from_value(
         director_post(
             a,
             "/api/events".into(),
@@ -2126,7 +2138,7 @@ async fn a_gouji_practice_event_runs_from_creation_to_the_revealed_seed() {
     let g = ev.gouji.as_ref().unwrap();
     assert_eq!(g.teams.len(), 7);
     assert_eq!(g.next.as_deref(), Some("knockout"));
-    let cards: EventCards = serde_json::from_value(
+    let cards: CompetitionCards = serde_json::from_value(
         ok(
             a,
             "GET",
@@ -2234,7 +2246,7 @@ async fn a_gouji_practice_event_runs_from_creation_to_the_revealed_seed() {
     .await;
 
     let finished = run_gouji_event(a, &id, &[people], Duration::ZERO).await;
-    assert_eq!(finished.state, protocol::EventState::Finished);
+    assert_eq!(finished.state, protocol::CompetitionState::Finished);
     let g = finished.gouji.as_ref().unwrap();
     assert_eq!(g.stages.len(), 2);
     assert_eq!(g.stages[0].deductions[0].points, 4);
@@ -2321,7 +2333,7 @@ async fn a_gouji_practice_event_runs_from_creation_to_the_revealed_seed() {
 async fn the_gouji_final_rotates_every_a_team_against_every_b_team_on_one_deal() {
     let s = director_server("gouji-final").await;
     let a = s.addr;
-    let ev: EventView = serde_json::from_value(
+    let ev: CompetitionView = serde_json::from_value(
         director_post(
             a,
             "/api/events".into(),
@@ -2396,9 +2408,9 @@ async fn sigkill_mid_gouji_match_loses_nothing_and_the_event_finishes() {
     child.0.kill().expect("SIGKILL");
     child.0.wait().unwrap();
     {
-        let mut events = SqliteStore::open_events(&db).unwrap();
-        let stored = events.events().unwrap();
-        store::verify_event(&stored[0].header, &stored[0].log).unwrap();
+        let mut events = SqliteStore::open_competitions(&db).unwrap();
+        let stored = events.competitions().unwrap();
+        store::verify_competition(&stored[0].header, &stored[0].log).unwrap();
         assert!(stored[0].log.len() as u64 >= before.log_len);
     }
     let (child, a) = serve(&bin, &db);
@@ -2422,7 +2434,7 @@ async fn sigkill_mid_gouji_match_loses_nothing_and_the_event_finishes() {
         }
     }
     let v = run_gouji_event(a, &id, &[], THINK).await;
-    assert_eq!(v.state, protocol::EventState::Finished);
+    assert_eq!(v.state, protocol::CompetitionState::Finished);
     drop(child);
     let mut store = SqliteStore::open(&db).unwrap();
     let games: usize = v
@@ -2439,7 +2451,7 @@ async fn sigkill_mid_gouji_match_loses_nothing_and_the_event_finishes() {
 /// A 够级 event of seven computer teams in two groups, round 1 started: one knockout match (at
 /// table 1) takes the field to six. Its id.
 async fn start_knockout_of_seven(a: SocketAddr, name: &str) -> String {
-    let ev: EventView = serde_json::from_value(
+    let ev: CompetitionView = serde_json::from_value(
         director_post(
             a,
             "/api/events".into(),
@@ -2537,7 +2549,7 @@ async fn the_director_rules_on_a_finished_gouji_game() {
         .iter()
         .all(|x| x.adjusted.is_none()));
 
-    let v: EventView = serde_json::from_value(director_post(a, path, ruling).await).unwrap();
+    let v: CompetitionView = serde_json::from_value(director_post(a, path, ruling).await).unwrap();
     let game1 = v.gouji.as_ref().unwrap().stages[0]
         .games
         .iter()
@@ -2556,8 +2568,8 @@ async fn the_director_rules_on_a_finished_gouji_game() {
         .all(|x| x.get("result").is_none() && x.get("adjusted").is_none()));
     let db = s.db.clone();
     s.running.shutdown().await;
-    let mut events = SqliteStore::open_events(&db).unwrap();
-    let stored = events.events().unwrap();
+    let mut events = SqliteStore::open_competitions(&db).unwrap();
+    let stored = events.competitions().unwrap();
     let logged = stored[0]
         .log
         .iter()
@@ -2643,7 +2655,7 @@ async fn a_knockout_match_level_after_its_extra_games_is_decided_by_lot() {
         .find(|t| t.name == m.b)
         .unwrap()
         .number;
-    let after: EventView = serde_json::from_value(
+    let after: CompetitionView = serde_json::from_value(
         director_post(
             a,
             lot.clone(),
@@ -2676,8 +2688,8 @@ async fn a_knockout_match_level_after_its_extra_games_is_decided_by_lot() {
 
     let db = s.db.clone();
     s.running.shutdown().await;
-    let mut events = SqliteStore::open_events(&db).unwrap();
-    let stored = events.events().unwrap();
+    let mut events = SqliteStore::open_competitions(&db).unwrap();
+    let stored = events.competitions().unwrap();
     let lots: Vec<&String> = stored[0]
         .log
         .iter()

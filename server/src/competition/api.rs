@@ -253,7 +253,10 @@ async fn list(State(api): Api) -> Response {
     Json(api.competitions.list()).into_response()
 }
 
-async fn create(State(api): Api, Director(spec): Director<protocol::CreateEvent>) -> Response {
+async fn create(
+    State(api): Api,
+    Director(spec): Director<protocol::CreateCompetition>,
+) -> Response {
     match api.competitions.create(spec).await {
         Ok(view) => (StatusCode::CREATED, Json(view)).into_response(),
         Err(d) => refused(d),
@@ -399,7 +402,7 @@ async fn lot(
 async fn join(
     State(api): Api,
     UrlPath(id): UrlPath<String>,
-    call: Player<protocol::EventJoin>,
+    call: Player<protocol::CompetitionJoin>,
 ) -> Response {
     let r = match api.competitions.get(&id) {
         Ok(h) => each!(h, h => h.join(call.body.clone()).await),

@@ -65,7 +65,7 @@ mod tests {
         assert_eq!(Denied::Rule(Error::AdjustOneWay).status(), 400);
         assert_eq!(Denied::Rule(Error::NoRound).status(), 409);
         assert_eq!(Denied::Rule(Error::DrawMismatch { why: "x" }).status(), 500);
-        assert_eq!(Denied::Server(Refusal::NoEvent).status(), 404);
+        assert_eq!(Denied::Server(Refusal::NoCompetition).status(), 404);
         assert_eq!(Denied::Rule(Error::NoRound).problem().code, "no_round");
     }
 }

@@ -4,8 +4,9 @@
 //! standings (NS and EW apart) and the printed results.
 
 use protocol::{
-    AdjustResult, DeductionIn, DisqualifyIn, EventBoard, EventCards, EventRound, EventTable,
-    EventView, ForfeitIn, PairCard, PairInfo, PairRound, PairStatus, Refusal, SeatFault, TableCard,
+    AdjustResult, CompetitionBoard, CompetitionCards, CompetitionRound, CompetitionTable,
+    CompetitionView, DeductionIn, DisqualifyIn, ForfeitIn, PairCard, PairInfo, PairRound,
+    PairStatus, Refusal, SeatFault, TableCard,
 };
 use tournament::competition::duplicate::{declarer_of, Duplicate, DuplicateAction, Pair, Play};
 use tournament::competition::{Competition, Error};
@@ -16,7 +17,7 @@ use super::denied::Denied;
 use super::kind::{Ctx, Kind, Place};
 use super::standings::{DeductionLine, Line, Rankings, Standings};
 use super::{printed, tokens, wire};
-use crate::store::EventHeader;
+use crate::store::CompetitionHeader;
 
 /// The director's steps only 80分 pairs have.
 pub enum DuplicateStep {
@@ -61,12 +62,12 @@ fn table_view(
     round: u32,
     table: u32,
     results: bool,
-) -> Option<EventTable> {
+) -> Option<CompetitionTable> {
     let plan = d.table_plan(round, table)?;
     let c = d.confirms.get(&(round, table));
     let seated =
         |direction, number: Option<u32>| number.and_then(|n| d.seated_at(round, direction, n));
-    Some(EventTable {
+    Some(CompetitionTable {
         table,
         ns: plan.ns,
         ew: plan.ew,
@@ -84,7 +85,7 @@ fn table_view(
                 let play = d.play(round, table, board);
                 let table_id = play.and_then(|p| p.table_id.clone());
                 let now = table_id.as_deref().and_then(|t| ctx.table(t));
-                EventBoard {
+                CompetitionBoard {
                     board,
                     state: now.map(|n| n.0),
                     seq: now.map(|n| n.1),
@@ -141,7 +142,7 @@ impl Kind for Duplicate {
         })
     }
 
-    fn holder(&self, header: &EventHeader, token: &str) -> Option<Pair> {
+    fn holder(&self, header: &CompetitionHeader, token: &str) -> Option<Pair> {
         if self.common.registered == 0 {
             return None;
         }
@@ -211,11 +212,11 @@ impl Kind for Duplicate {
         })
     }
 
-    fn view(&self, ctx: &Ctx, full: bool) -> EventView {
+    fn view(&self, ctx: &Ctx, full: bool) -> CompetitionView {
         let c = &self.common;
         let results = full || c.finished();
         let clock = self.clock(c.round);
-        EventView {
+        CompetitionView {
             round_started_ms: clock.map(|k| k.started_ms),
             round_deadline_ms: clock.map(|k| k.deadline_ms),
             pairs: self.pairs.iter().map(pair_info).collect(),
@@ -223,7 +224,7 @@ impl Kind for Duplicate {
                 .movement
                 .rounds
                 .iter()
-                .map(|r| EventRound {
+                .map(|r| CompetitionRound {
                     round: r.round,
                     state: if r.round <= c.closed {
                         "closed"
@@ -267,9 +268,9 @@ impl Kind for Duplicate {
         }
     }
 
-    fn cards(&self, header: &EventHeader) -> EventCards {
+    fn cards(&self, header: &CompetitionHeader) -> CompetitionCards {
         let registered = self.common.registered;
-        EventCards {
+        CompetitionCards {
             pairs: self
                 .pairs
                 .iter()
@@ -340,7 +341,7 @@ impl Kind for Duplicate {
         })
     }
 
-    fn page(&self, s: &Standings, header: &EventHeader) -> String {
+    fn page(&self, s: &Standings, header: &CompetitionHeader) -> String {
         let body = printed::pairs_body(s, self, &printed::status(s));
         printed::page(s, body, header)
     }

@@ -2,8 +2,10 @@
 //! competition is a task that owns its state (`live.rs`); calls reach it through a bounded
 //! channel and are answered one at a time, in log order.
 
-use protocol::{ConfirmResults, EntryIn, EventBrief, EventCards, EventJoin, EventJoined};
-use protocol::{EventView, PairStatus, Refusal};
+use protocol::{
+    CompetitionBrief, CompetitionCards, CompetitionJoin, CompetitionJoined, ConfirmResults, EntryIn,
+};
+use protocol::{CompetitionView, PairStatus, Refusal};
 use tokio::sync::{mpsc, oneshot, watch};
 use tournament::competition::{Duplicate, Teams};
 
@@ -18,32 +20,32 @@ pub type Reply<T> = oneshot::Sender<Result<T, Denied>>;
 pub enum Command<K: Kind> {
     Register {
         entries: Vec<EntryIn>,
-        reply: Reply<EventCards>,
+        reply: Reply<CompetitionCards>,
     },
     Cards {
-        reply: Reply<EventCards>,
+        reply: Reply<CompetitionCards>,
     },
     StartRound {
         round: u32,
-        reply: Reply<EventView>,
+        reply: Reply<CompetitionView>,
     },
     CloseRound {
         round: u32,
         force: bool,
-        reply: Reply<EventView>,
+        reply: Reply<CompetitionView>,
     },
     Reveal {
         early: bool,
-        reply: Reply<EventView>,
+        reply: Reply<CompetitionView>,
     },
     /// A director's step only this kind has.
     Step {
         step: K::Step,
-        reply: Reply<EventView>,
+        reply: Reply<CompetitionView>,
     },
     Join {
-        req: EventJoin,
-        reply: Reply<EventJoined>,
+        req: CompetitionJoin,
+        reply: Reply<CompetitionJoined>,
     },
     Status {
         token: String,
@@ -55,7 +57,7 @@ pub enum Command<K: Kind> {
     },
     View {
         full: bool,
-        reply: Reply<EventView>,
+        reply: Reply<CompetitionView>,
     },
     Standings {
         full: bool,
@@ -77,7 +79,7 @@ pub struct Handle<K: Kind> {
     /// Bounded: a busy competition makes its callers wait, memory does not grow.
     pub(super) tx: mpsc::Sender<Command<K>>,
     /// Its line in the list, published after every change (the list asks no actor).
-    pub(super) brief: watch::Receiver<EventBrief>,
+    pub(super) brief: watch::Receiver<CompetitionBrief>,
 }
 
 impl<K: Kind> Clone for Handle<K> {
@@ -92,24 +94,24 @@ impl<K: Kind> Clone for Handle<K> {
 impl<K: Kind> Handle<K> {
     async fn ask<T>(&self, make: impl FnOnce(Reply<T>) -> Command<K>) -> Result<T, Denied> {
         let (tx, rx) = oneshot::channel();
-        let gone = || Denied::Server(Refusal::NoEvent);
+        let gone = || Denied::Server(Refusal::NoCompetition);
         self.tx.send(make(tx)).await.map_err(|_| gone())?;
         rx.await.unwrap_or_else(|_| Err(gone()))
     }
 
-    pub async fn register(&self, entries: Vec<EntryIn>) -> Result<EventCards, Denied> {
+    pub async fn register(&self, entries: Vec<EntryIn>) -> Result<CompetitionCards, Denied> {
         self.ask(|reply| Command::Register { entries, reply }).await
     }
 
-    pub async fn cards(&self) -> Result<EventCards, Denied> {
+    pub async fn cards(&self) -> Result<CompetitionCards, Denied> {
         self.ask(|reply| Command::Cards { reply }).await
     }
 
-    pub async fn start_round(&self, round: u32) -> Result<EventView, Denied> {
+    pub async fn start_round(&self, round: u32) -> Result<CompetitionView, Denied> {
         self.ask(|reply| Command::StartRound { round, reply }).await
     }
 
-    pub async fn close_round(&self, round: u32, force: bool) -> Result<EventView, Denied> {
+    pub async fn close_round(&self, round: u32, force: bool) -> Result<CompetitionView, Denied> {
         self.ask(|reply| Command::CloseRound {
             round,
             force,
@@ -118,15 +120,15 @@ impl<K: Kind> Handle<K> {
         .await
     }
 
-    pub async fn reveal(&self, early: bool) -> Result<EventView, Denied> {
+    pub async fn reveal(&self, early: bool) -> Result<CompetitionView, Denied> {
         self.ask(|reply| Command::Reveal { early, reply }).await
     }
 
-    pub async fn step(&self, step: K::Step) -> Result<EventView, Denied> {
+    pub async fn step(&self, step: K::Step) -> Result<CompetitionView, Denied> {
         self.ask(|reply| Command::Step { step, reply }).await
     }
 
-    pub async fn join(&self, req: EventJoin) -> Result<EventJoined, Denied> {
+    pub async fn join(&self, req: CompetitionJoin) -> Result<CompetitionJoined, Denied> {
         self.ask(|reply| Command::Join { req, reply }).await
     }
 
@@ -138,7 +140,7 @@ impl<K: Kind> Handle<K> {
         self.ask(|reply| Command::Confirm { req, reply }).await
     }
 
-    pub async fn view(&self, full: bool) -> Result<EventView, Denied> {
+    pub async fn view(&self, full: bool) -> Result<CompetitionView, Denied> {
         self.ask(|reply| Command::View { full, reply }).await
     }
 
@@ -190,7 +192,7 @@ macro_rules! each {
 pub(crate) use each;
 
 impl Held {
-    pub fn brief(&self) -> EventBrief {
+    pub fn brief(&self) -> CompetitionBrief {
         each!(self, h => h.brief.borrow().clone())
     }
 

@@ -4,14 +4,14 @@
 //! standings and the printed results). Two kinds: 80分 pairs (`duplicate.rs`) and 够级
 //! teams (`teams.rs`).
 
-use protocol::{EventCards, EventView, PairStatus, Refusal, TableState};
+use protocol::{CompetitionCards, CompetitionView, PairStatus, Refusal, TableState};
 use tournament::competition::{Common, Competition};
 
 use super::denied::Denied;
 use super::standings::Standings;
 use super::wire;
 use crate::lobby::Lobby;
-use crate::store::{self, EventHeader};
+use crate::store::{self, CompetitionHeader};
 use crate::table::TableGame;
 
 /// Where a card's holder sits down now.
@@ -30,7 +30,7 @@ pub struct Place {
 /// What a view is built from besides the competition: its stored header and log head, and the
 /// lobby for its tables' states.
 pub struct Ctx<'a> {
-    pub header: &'a EventHeader,
+    pub header: &'a CompetitionHeader,
     pub seq: u64,
     pub head_hash: &'a str,
     pub lobby: &'a Lobby,
@@ -46,8 +46,8 @@ impl Ctx<'_> {
     }
 
     /// The view's fields every kind shares; the kind fills in its own.
-    pub fn base_view(&self, c: &Common, rounds: u32) -> EventView {
-        EventView {
+    pub fn base_view(&self, c: &Common, rounds: u32) -> CompetitionView {
+        CompetitionView {
             id: self.header.id.clone(),
             name: c.spec.name.clone(),
             game: c.spec.game.clone(),
@@ -91,7 +91,7 @@ pub trait Kind: Competition {
     fn step(&self, step: Self::Step, now_ms: u64) -> Result<Self::Action, Denied>;
 
     /// The entry a typed card token names (never a computer's).
-    fn holder(&self, header: &EventHeader, token: &str) -> Option<Self::Holder>;
+    fn holder(&self, header: &CompetitionHeader, token: &str) -> Option<Self::Holder>;
     /// Where the holder sits down now, or why it cannot.
     fn place(&self, who: &Self::Holder) -> Result<Place, Denied>;
     /// Why a seat asked for is not the holder's (`place`: where it sits now).
@@ -114,21 +114,21 @@ pub trait Kind: Competition {
     ) -> Result<Self::Action, Denied>;
 
     /// The console's (`full`) or the public's view.
-    fn view(&self, ctx: &Ctx, full: bool) -> EventView;
+    fn view(&self, ctx: &Ctx, full: bool) -> CompetitionView;
     /// The holder's own page.
     fn status(&self, ctx: &Ctx, who: &Self::Holder) -> PairStatus;
     /// Every seating card (with its token) and table card.
-    fn cards(&self, header: &EventHeader) -> EventCards;
+    fn cards(&self, header: &CompetitionHeader) -> CompetitionCards;
     /// The standings as the director (`full`) or the public may see them now.
     fn standings(&self, full: bool) -> Result<Standings, Denied>;
     /// The printable results page (A4).
-    fn page(&self, s: &Standings, header: &EventHeader) -> String;
+    fn page(&self, s: &Standings, header: &CompetitionHeader) -> String;
 }
 
 /// The list's line of a competition.
-pub fn brief<K: Kind>(c: &K, header: &EventHeader) -> protocol::EventBrief {
+pub fn brief<K: Kind>(c: &K, header: &CompetitionHeader) -> protocol::CompetitionBrief {
     let common = c.common();
-    protocol::EventBrief {
+    protocol::CompetitionBrief {
         id: header.id.clone(),
         name: common.spec.name.clone(),
         game: common.spec.game.clone(),

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use dashmap::DashSet;
-use protocol::{EventBrief, EventJoin, EventJoined, Refusal};
+use protocol::{CompetitionBrief, CompetitionJoin, CompetitionJoined, Refusal};
 use rules::deal::Seed;
 use tokio::sync::{mpsc, watch};
 use tokio::time::{sleep_until, Instant};
@@ -24,7 +24,9 @@ use super::kind::{brief, Ctx, Kind};
 use super::tables::{self, Now};
 use crate::lobby::Lobby;
 use crate::seat_token;
-use crate::store::{self, event_entry_hash, EventEntry, EventHeader, EventStore};
+use crate::store::{
+    self, competition_entry_hash, CompetitionEntry, CompetitionHeader, CompetitionStore,
+};
 use crate::table::TableHandle;
 
 /// How long the runner waits before it tries again what it could not do.
@@ -37,7 +39,7 @@ pub struct Deps {
     pub lobby: Arc<Lobby>,
     /// The competitions' store (a second connection to the database). A `std::sync::Mutex`: it
     /// is only ever locked on a blocking thread (`spawn_blocking`), one write at a time.
-    pub store: Arc<std::sync::Mutex<Box<dyn EventStore>>>,
+    pub store: Arc<std::sync::Mutex<Box<dyn CompetitionStore>>>,
     /// The tables' set of sealed seeds ([`crate::table::TableSettings::sealed_seeds`]).
     pub sealed: Arc<DashSet<String>>,
     /// Set at shutdown: the runners open no more tables.
@@ -46,14 +48,14 @@ pub struct Deps {
 
 /// One competition as its actor holds it.
 pub struct Live<K: Kind> {
-    pub header: EventHeader,
+    pub header: CompetitionHeader,
     pub c: K,
     /// Seq of the last stored entry.
     pub seq: u64,
     /// Hash of the last entry (or the genesis): the next entry chains to it.
     pub prev_hash: String,
     deps: Arc<Deps>,
-    brief: watch::Sender<EventBrief>,
+    brief: watch::Sender<CompetitionBrief>,
     /// When to try again what could not be done.
     retry: Option<Instant>,
     /// What failed last, so a failure that repeats is logged once.
@@ -62,7 +64,7 @@ pub struct Live<K: Kind> {
 
 /// Starts a competition's actor: its handle.
 pub fn spawn<K: Kind>(
-    header: EventHeader,
+    header: CompetitionHeader,
     c: K,
     seq: u64,
     prev_hash: String,
@@ -117,13 +119,13 @@ impl<K: Kind> Live<K> {
         let seq = self.seq + 1;
         let mut next = self.c.clone();
         next.apply(seq, &action)?;
-        let mut entry = EventEntry {
+        let mut entry = CompetitionEntry {
             seq,
             action: serde_json::to_string(&action).expect("actions serialise"),
             time_ms: store::now_ms(),
             hash: String::new(),
         };
-        entry.hash = event_entry_hash(&self.prev_hash, &entry);
+        entry.hash = competition_entry_hash(&self.prev_hash, &entry);
         let finished = next.common().finished() && !self.c.common().finished();
         let (db, id, stored) = (
             self.deps.store.clone(),
@@ -132,9 +134,9 @@ impl<K: Kind> Live<K> {
         );
         let written = tokio::task::spawn_blocking(move || {
             let mut db = db.lock().expect("competition store lock");
-            db.append_event(&id, &stored)?;
+            db.append_competition(&id, &stored)?;
             if finished {
-                db.set_event_finished(&id)?;
+                db.set_competition_finished(&id)?;
             }
             Ok::<(), store::StoreError>(())
         })
@@ -333,7 +335,10 @@ impl<K: Kind> Live<K> {
     }
 
     /// After a director's step: its tables opened, then the console's view.
-    async fn then_view(&mut self, r: Result<(), Denied>) -> Result<protocol::EventView, Denied> {
+    async fn then_view(
+        &mut self,
+        r: Result<(), Denied>,
+    ) -> Result<protocol::CompetitionView, Denied> {
         r?;
         self.step().await;
         Ok(self.c.view(&self.ctx(), true))
@@ -347,7 +352,7 @@ impl<K: Kind> Live<K> {
 
     /// Seats a player of a pair (or team) at its table now, with the seat token its card's
     /// token gives for that seat.
-    async fn join(&mut self, req: EventJoin, now: u64) -> Result<EventJoined, Denied> {
+    async fn join(&mut self, req: CompetitionJoin, now: u64) -> Result<CompetitionJoined, Denied> {
         let who = self.holder(&req.token)?;
         let place = self.c.place(&who)?;
         let handle = self
@@ -388,7 +393,7 @@ impl<K: Kind> Live<K> {
                 tracing::warn!(error = %d, "seating not logged");
             }
         }
-        Ok(EventJoined {
+        Ok(CompetitionJoined {
             table: place.table_id,
             seat,
             token,

@@ -36,7 +36,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use dashmap::DashMap;
-use protocol::{CreateEvent, EventBrief, EventView, Refusal};
+use protocol::{CompetitionBrief, CompetitionView, CreateCompetition, Refusal};
 use tokio::sync::Mutex;
 use tournament::competition::{Competition, Duplicate, Error, Teams};
 
@@ -60,8 +60,10 @@ use live::Deps;
 
 use crate::lobby::Lobby;
 use crate::seat_token;
-use crate::store::{self, event_entry_hash, event_genesis, EventEntry, EventHeader};
-use crate::store::{EventStore, StoredEvent};
+use crate::store::{
+    self, competition_entry_hash, competition_genesis, CompetitionEntry, CompetitionHeader,
+};
+use crate::store::{CompetitionStore, StoredCompetition};
 use crate::table::{DealFixed, TableGame};
 
 /// Competitions that could not be rebuilt at start: (id, why).
@@ -108,13 +110,13 @@ impl Competitions {
     /// [`Competitions::take_free`] takes those no other node runs.
     pub fn start(
         lobby: Arc<Lobby>,
-        mut store: Box<dyn EventStore>,
+        mut store: Box<dyn CompetitionStore>,
         director_token: Option<&str>,
     ) -> Result<(Arc<Competitions>, NotRebuilt), String> {
         let stored = if lobby.leases.is_some() {
             Vec::new()
         } else {
-            store.events().map_err(|e| e.to_string())?
+            store.competitions().map_err(|e| e.to_string())?
         };
         let all = Arc::new(Competitions {
             deps: Arc::new(Deps {
@@ -138,7 +140,7 @@ impl Competitions {
     }
 
     /// Rebuilds one stored competition, seals its seed while it runs and starts its actor.
-    fn install(&self, s: StoredEvent) -> Result<(), String> {
+    fn install(&self, s: StoredCompetition) -> Result<(), String> {
         let game = s.header.game.clone();
         by_game!(&game, K => self.install_kind::<K>(s), Err(format!(
             "competition {}: no competition of \"{game}\" is run here",
@@ -146,12 +148,12 @@ impl Competitions {
         )))
     }
 
-    fn install_kind<K: Kind>(&self, s: StoredEvent) -> Result<(), String>
+    fn install_kind<K: Kind>(&self, s: StoredCompetition) -> Result<(), String>
     where
         Held: From<handle::Handle<K>>,
     {
         let id = s.header.id.clone();
-        store::verify_event(&s.header, &s.log)
+        store::verify_competition(&s.header, &s.log)
             .map_err(|t| format!("competition {id}: log tampered: {t}"))?;
         let actions = s
             .log
@@ -173,12 +175,12 @@ impl Competitions {
             .log
             .last()
             .map(|e| e.hash.clone())
-            .unwrap_or_else(|| event_genesis(&s.header));
+            .unwrap_or_else(|| competition_genesis(&s.header));
         self.insert::<K>(s.header, c, s.log.len() as u64, prev_hash);
         Ok(())
     }
 
-    fn insert<K: Kind>(&self, header: EventHeader, c: K, seq: u64, prev_hash: String) -> Held
+    fn insert<K: Kind>(&self, header: CompetitionHeader, c: K, seq: u64, prev_hash: String) -> Held
     where
         Held: From<handle::Handle<K>>,
     {
@@ -204,12 +206,12 @@ impl Competitions {
         self.held
             .get(id)
             .map(|s| s.held.clone())
-            .ok_or(Denied::Server(Refusal::NoEvent))
+            .ok_or(Denied::Server(Refusal::NoCompetition))
     }
 
     /// Creates a competition: the seed drawn, its commitment published, the entries registered
     /// if given. Its console view.
-    pub async fn create(&self, spec: CreateEvent) -> Result<EventView, Denied> {
+    pub async fn create(&self, spec: CreateCompetition) -> Result<CompetitionView, Denied> {
         let game = spec.game.clone();
         let held = by_game!(&game, K => self.create_kind::<K>(spec).await?, {
             let known = self.deps.lobby.games.get(&game).is_some();
@@ -222,7 +224,7 @@ impl Competitions {
         handle::each!(&held, h => h.view(true).await)
     }
 
-    async fn create_kind<K: Kind>(&self, spec: CreateEvent) -> Result<Held, Denied>
+    async fn create_kind<K: Kind>(&self, spec: CreateCompetition) -> Result<Held, Denied>
     where
         Held: From<handle::Handle<K>>,
     {
@@ -245,7 +247,7 @@ impl Competitions {
         };
         K::Game::start(&ruleset, &rules::deal::Seed([0; 32]), 1, &fixed)?;
         let seed = rules::deal::Seed(seat_token::random_bytes::<32>());
-        let header = EventHeader {
+        let header = CompetitionHeader {
             id: id.clone(),
             game: K::GAME.to_string(),
             name: c.common().spec.name.clone(),
@@ -254,20 +256,20 @@ impl Competitions {
             pair_secret: rules::deal::hex(&seat_token::random_bytes::<32>()),
             created_ms: store::now_ms(),
         };
-        let mut first = EventEntry {
+        let mut first = CompetitionEntry {
             seq: 1,
             action: serde_json::to_string(&K::created(spec)).expect("actions serialise"),
             time_ms: header.created_ms,
             hash: String::new(),
         };
-        first.hash = event_entry_hash(&event_genesis(&header), &first);
+        first.hash = competition_entry_hash(&competition_genesis(&header), &first);
         // Sealed before any table can deal from it.
         self.deps.sealed.insert(header.seed_commitment.clone());
         let (db, h, e) = (self.deps.store.clone(), header.clone(), first.clone());
         let written = tokio::task::spawn_blocking(move || {
             db.lock()
                 .expect("competition store lock")
-                .create_event(&h, &e)
+                .create_competition(&h, &e)
         })
         .await
         .map_err(|e| e.to_string())
@@ -285,8 +287,8 @@ impl Competitions {
     }
 
     /// Every competition run here, newest first.
-    pub fn list(&self) -> Vec<EventBrief> {
-        let mut out: Vec<(u64, EventBrief)> = self
+    pub fn list(&self) -> Vec<CompetitionBrief> {
+        let mut out: Vec<(u64, CompetitionBrief)> = self
             .held
             .iter()
             .map(|s| (s.created_ms, s.held.brief()))
@@ -335,7 +337,8 @@ impl Competitions {
             return Ok(false);
         }
         let err = |e: store::StoreError| e.to_string();
-        let Some((commitment, finished)) = leases.event_commitment(id).await.map_err(err)? else {
+        let Some((commitment, finished)) = leases.competition_commitment(id).await.map_err(err)?
+        else {
             return Ok(false);
         };
         // Sealed before the lease is ours: from then on this node may take the competition's
@@ -346,7 +349,7 @@ impl Competitions {
                 self.deps.sealed.remove(&commitment);
             }
         };
-        match leases.acquire_event(id).await {
+        match leases.acquire_competition(id).await {
             Ok(true) => {}
             Ok(false) => {
                 unseal();
@@ -359,7 +362,7 @@ impl Competitions {
         }
         let (db, key) = (self.deps.store.clone(), id.to_string());
         let stored = tokio::task::spawn_blocking(move || {
-            db.lock().expect("competition store lock").event(&key)
+            db.lock().expect("competition store lock").competition(&key)
         })
         .await
         .map_err(|e| e.to_string())?
@@ -380,7 +383,7 @@ impl Competitions {
         let Some(leases) = self.deps.lobby.leases.clone() else {
             return Vec::new();
         };
-        let free = match leases.free_events().await {
+        let free = match leases.free_competitions().await {
             Ok(ids) => ids,
             Err(e) => {
                 tracing::warn!(error = %e, "cannot look for competitions to take over");
@@ -404,7 +407,7 @@ impl Competitions {
         if self.held.contains_key(id) {
             return None;
         }
-        match leases.event_owner(id).await {
+        match leases.competition_owner(id).await {
             Ok(store::Owner::Other { address, .. }) => Some(address),
             Ok(store::Owner::Free | store::Owner::Me) => {
                 if let Err(e) = self.take(id).await {

@@ -7,7 +7,7 @@ use tournament::score::ArtificialScores;
 use tournament::Mp;
 
 use super::standings::{GoujiStandings, Standings};
-use crate::store::EventHeader;
+use crate::store::CompetitionHeader;
 
 /// One CSV field, quoted when it needs to be.
 fn csv_field(s: &str) -> String {
@@ -305,7 +305,7 @@ pub fn status(s: &Standings) -> String {
 
 /// The printable results around a kind's `body`: the page, its style, the seed's commitment
 /// (and the seed once revealed).
-pub fn page(s: &Standings, body: String, header: &EventHeader) -> String {
+pub fn page(s: &Standings, body: String, header: &CompetitionHeader) -> String {
     let seed = s.is_final.then_some(header.seed.as_str());
     let footer = format!(
         "<footer><p>种子承诺 Seed commitment (SHA-256): <code>{}</code></p>{}</footer>\n",

@@ -9,7 +9,7 @@ use tournament::competition::{Common, TableNeed, TableResult};
 
 use super::denied::Denied;
 use crate::lobby::Lobby;
-use crate::store::{self, EventHeader};
+use crate::store::{self, CompetitionHeader};
 use crate::table::{TableGame, TableHandle};
 
 /// Where a need's table is now.
@@ -27,7 +27,7 @@ pub enum Now {
 /// Opens the table that deals `need`: its id.
 pub async fn open<G: TableGame>(
     lobby: &Lobby,
-    header: &EventHeader,
+    header: &CompetitionHeader,
     common: &Common,
     need: &TableNeed,
 ) -> Result<String, Denied> {

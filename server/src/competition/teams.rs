@@ -4,8 +4,8 @@
 //! printed results.
 
 use protocol::{
-    EventCards, EventView, GameAdjustIn, GoujiFinalGroups, GoujiGame, GoujiGroup, GoujiMatch,
-    GoujiStage, GoujiView, LotIn, PairInfo, PairStatus, Refusal, SeatFault, TeamCard,
+    CompetitionCards, CompetitionView, GameAdjustIn, GoujiFinalGroups, GoujiGame, GoujiGroup,
+    GoujiMatch, GoujiStage, GoujiView, LotIn, PairInfo, PairStatus, Refusal, SeatFault, TeamCard,
     TeamDeductionIn, TeamDeductionLine, TeamGame, TeamInfo, TeamStatus, TeamTotal,
 };
 use tournament::competition::teams::{side_seats, standing::Reach, RoundKind, Team, Teams};
@@ -17,7 +17,7 @@ use super::denied::Denied;
 use super::kind::{Ctx, Kind, Place};
 use super::standings::{GameLine, GoujiStandings, Rankings, Standings, TeamLine};
 use super::{printed, tokens, wire};
-use crate::store::EventHeader;
+use crate::store::CompetitionHeader;
 
 /// The director's steps only 够级 teams have.
 pub enum TeamsStep {
@@ -382,7 +382,7 @@ impl Kind for Teams {
         })
     }
 
-    fn holder(&self, header: &EventHeader, token: &str) -> Option<Team> {
+    fn holder(&self, header: &CompetitionHeader, token: &str) -> Option<Team> {
         if self.common.registered == 0 {
             return None;
         }
@@ -442,9 +442,9 @@ impl Kind for Teams {
         })
     }
 
-    fn view(&self, ctx: &Ctx, full: bool) -> EventView {
+    fn view(&self, ctx: &Ctx, full: bool) -> CompetitionView {
         let results = full || self.common.finished();
-        EventView {
+        CompetitionView {
             gouji: Some(gouji_view(self, ctx, results)),
             ..ctx.base_view(&self.common, self.rounds())
         }
@@ -467,9 +467,9 @@ impl Kind for Teams {
         }
     }
 
-    fn cards(&self, header: &EventHeader) -> EventCards {
+    fn cards(&self, header: &CompetitionHeader) -> CompetitionCards {
         let registered = self.common.registered;
-        EventCards {
+        CompetitionCards {
             pairs: Vec::new(),
             tables: Vec::new(),
             teams: self
@@ -568,7 +568,7 @@ impl Kind for Teams {
         })
     }
 
-    fn page(&self, s: &Standings, header: &EventHeader) -> String {
+    fn page(&self, s: &Standings, header: &CompetitionHeader) -> String {
         let status = printed::status(s);
         let body = match &s.gouji {
             Some(g) => printed::teams_body(s, g, &status),

@@ -3,8 +3,8 @@
 //! here decides a rule; a value the competition cannot read is refused in its words.
 
 use protocol::{
-    ArtificialPair, CreateEvent, DeductionKind, EntryIn, EventState, GoujiGameResult, MovementKind,
-    Refusal, Wrong,
+    ArtificialPair, CompetitionState, CreateCompetition, DeductionKind, EntryIn, GoujiGameResult,
+    MovementKind, Refusal, Wrong,
 };
 use tournament::competition::duplicate::{ArtificialScores, DeductionKind as Kind};
 use tournament::competition::{Entry, Error, Spec, Stage};
@@ -13,7 +13,7 @@ use tournament::{Artificial, Direction, Variant};
 
 use super::denied::Denied;
 
-pub fn spec(c: CreateEvent) -> Spec {
+pub fn spec(c: CreateCompetition) -> Spec {
     Spec {
         game: c.game,
         name: c.name,
@@ -139,11 +139,11 @@ pub fn result_view(r: &GameRecord) -> GoujiGameResult {
     }
 }
 
-pub fn state(s: Stage) -> EventState {
+pub fn state(s: Stage) -> CompetitionState {
     match s {
-        Stage::Registering => EventState::Registering,
-        Stage::Running => EventState::Running,
-        Stage::Finished => EventState::Finished,
+        Stage::Registering => CompetitionState::Registering,
+        Stage::Running => CompetitionState::Running,
+        Stage::Finished => CompetitionState::Finished,
     }
 }
 

@@ -180,7 +180,7 @@ impl Leases {
     /// The seed commitment of a stored event and whether it is finished (`None`: no such event).
     /// A node about to take an event seals its seed first, so no table of it is ever shown here
     /// with the seed.
-    pub async fn event_commitment(
+    pub async fn competition_commitment(
         &self,
         event: &str,
     ) -> Result<Option<(String, bool)>, StoreError> {
@@ -198,7 +198,7 @@ impl Leases {
     /// Takes the lease of an event if it is free, as [`Leases::acquire`] does a table's. True when
     /// this node runs it after the call; a log loaded afterwards has every entry the last owner
     /// committed (its fence holds the row while it writes).
-    pub async fn acquire_event(&self, event: &str) -> Result<bool, StoreError> {
+    pub async fn acquire_competition(&self, event: &str) -> Result<bool, StoreError> {
         let n = &self.node;
         let rows = self
             .client()
@@ -220,7 +220,10 @@ impl Leases {
     }
 
     /// Renews this node's leases of these events; the ones it still runs.
-    pub async fn renew_events(&self, events: &[String]) -> Result<HashSet<String>, StoreError> {
+    pub async fn renew_competitions(
+        &self,
+        events: &[String],
+    ) -> Result<HashSet<String>, StoreError> {
         if events.is_empty() {
             return Ok(HashSet::new());
         }
@@ -237,7 +240,7 @@ impl Leases {
     }
 
     /// Which node runs an event now ([`Owner::None`]: no such event).
-    pub async fn event_owner(&self, event: &str) -> Result<Owner, StoreError> {
+    pub async fn competition_owner(&self, event: &str) -> Result<Owner, StoreError> {
         let rows = self
             .client()
             .await?
@@ -253,7 +256,7 @@ impl Leases {
 
     /// Events no live lease names (or whose lease names an earlier run at our own address),
     /// oldest first: those of a node that died or stopped, waiting for a node to run them.
-    pub async fn free_events(&self) -> Result<Vec<String>, StoreError> {
+    pub async fn free_competitions(&self) -> Result<Vec<String>, StoreError> {
         let rows = self
             .client()
             .await?

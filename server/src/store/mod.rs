@@ -22,7 +22,7 @@ use tokio::sync::{mpsc, oneshot};
 
 mod chain;
 // Events (赛事): their own rows and hash-chained log, behind their own small trait.
-mod events;
+mod competitions;
 mod journal;
 pub mod lease;
 // Which store a `--db` names: it knows both backends, which know this file's types.
@@ -33,8 +33,9 @@ mod sqlite;
 mod tests;
 
 pub use chain::{entry_hash, genesis, occupant, verify, Tampered};
-pub use events::{
-    event_entry_hash, event_genesis, verify_event, EventEntry, EventHeader, EventStore, StoredEvent,
+pub use competitions::{
+    competition_entry_hash, competition_genesis, verify_competition, CompetitionEntry,
+    CompetitionHeader, CompetitionStore, StoredCompetition,
 };
 pub use journal::{Journal, JournalThread};
 pub use lease::{Leases, Owner};

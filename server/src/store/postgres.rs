@@ -1,7 +1,7 @@
 //! PostgreSQL, for several nodes on one database (`paiju serve --db postgres://…`).
 //!
 //! The same schema as SQLite (`tables`, `seats`, `log` with its `(table_id, seq)` key; `events`
-//! and `event_log`, whose [`EventStore`] is in events.rs), plus `leases` and `event_leases`, who
+//! and `event_log`, whose [`CompetitionStore`] is in events.rs), plus `leases` and `event_leases`, who
 //! serves which table and runs which event (lease.rs), and `schema_version`: migrations are
 //! numbered and run at start, under an advisory lock so two nodes starting at once do not race.
 //!
@@ -86,7 +86,7 @@ const MIGRATIONS: [&str; 3] = [
         finished BOOLEAN NOT NULL DEFAULT false
     );
     -- A table dealing from an unfinished event's seed is that event's (lease.rs).
-    CREATE INDEX events_running ON events (seed_commitment) WHERE NOT finished;
+    CREATE INDEX competitions_running ON events (seed_commitment) WHERE NOT finished;
     CREATE TABLE event_log (
         event_id TEXT NOT NULL REFERENCES events(id),
         seq BIGINT NOT NULL,

@@ -1,5 +1,5 @@
 //! The store's tests: one suite, two backends. Every test of a [`Store`] and of an
-//! [`EventStore`] runs against SQLite and against PostgreSQL (a fresh database on the server
+//! [`CompetitionStore`] runs against SQLite and against PostgreSQL (a fresh database on the server
 //! `PAIJU_TEST_POSTGRES` names, which `scripts/test` starts; unset, the test fails and says so).
 //! Then the PostgreSQL-only tests: migrations, leases fencing writes (tables' and events'), and
 //! two nodes racing for one table.
@@ -448,8 +448,8 @@ fn a_sqlite_database_of_the_unversioned_layout_upgrades_without_loss() {
     let mut t = table("t1");
     t.state = TableState::Playing;
     t.log = chain(&t.header, 4);
-    let e = event_header("e1", 5);
-    let mut elog = event_entries(&event_genesis(&e), 1, 2);
+    let e = competition_header("e1", 5);
+    let mut elog = competition_entries(&competition_genesis(&e), 1, 2);
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
         conn.execute_batch(UNVERSIONED_TABLES).unwrap();
@@ -492,12 +492,12 @@ fn a_sqlite_database_of_the_unversioned_layout_upgrades_without_loss() {
     );
     assert_eq!(verify(&back.header, &back.log), Ok(()));
     assert_eq!(store.open_tables().unwrap().len(), 1);
-    let events = store.events().unwrap();
+    let events = store.competitions().unwrap();
     assert_eq!(events.len(), 1);
     assert_eq!((&events[0].header, &events[0].log), (&e, &elog));
     // And it is writable in its new version.
-    elog.extend(event_entries(&elog[1].hash, 3, 3));
-    store.append_event("e1", &elog[2]).unwrap();
+    elog.extend(competition_entries(&elog[1].hash, 3, 3));
+    store.append_competition("e1", &elog[2]).unwrap();
     let more = entries(&t.log[3].hash, 5, 5, "");
     store.append(&[("t1".into(), more[0].clone())]).unwrap();
     assert_eq!(store.table("t1").unwrap().unwrap().log.len(), 5);
@@ -533,7 +533,7 @@ fn a_sqlite_database_from_before_the_logs_occupant_gets_it_and_the_events() {
         (&t.header, &t.seats, &t.log)
     );
     assert_eq!(verify(&back.header, &back.log), Ok(()));
-    assert!(store.events().unwrap().is_empty());
+    assert!(store.competitions().unwrap().is_empty());
 }
 
 #[test]
@@ -697,9 +697,9 @@ fn postgres_two_nodes_racing_for_one_table_never_both_append() {
 // --- events ---------------------------------------------------------------------------------
 
 /// Opens a new connection to one test's event store (called again to reopen it).
-type EventFactory = Box<dyn Fn() -> Box<dyn EventStore>>;
+type EventFactory = Box<dyn Fn() -> Box<dyn CompetitionStore>>;
 
-/// The backends of [`EventStore`], each with a fresh, empty database for the test `name`.
+/// The backends of [`CompetitionStore`], each with a fresh, empty database for the test `name`.
 fn event_backends(name: &str) -> Vec<(&'static str, EventFactory)> {
     let path = sqlite_path("events", name);
     let url = postgres::test_database(name);
@@ -707,22 +707,23 @@ fn event_backends(name: &str) -> Vec<(&'static str, EventFactory)> {
         (
             "sqlite",
             Box::new(move || {
-                Box::new(SqliteStore::open_events(&path).unwrap()) as Box<dyn EventStore>
+                Box::new(SqliteStore::open_competitions(&path).unwrap())
+                    as Box<dyn CompetitionStore>
             }),
         ),
         (
             "postgres",
             Box::new(move || {
-                Box::new(PostgresStore::open(&url, None).unwrap()) as Box<dyn EventStore>
+                Box::new(PostgresStore::open(&url, None).unwrap()) as Box<dyn CompetitionStore>
             }),
         ),
     ]
 }
 
 /// An event dealing from the same seed as [`header`]'s tables: those are its tables.
-fn event_header(id: &str, created_ms: u64) -> EventHeader {
+fn competition_header(id: &str, created_ms: u64) -> CompetitionHeader {
     let seed = rules::deal::Seed([9; 32]);
-    EventHeader {
+    CompetitionHeader {
         id: id.into(),
         game: "shengji".into(),
         name: "测试赛".into(),
@@ -734,17 +735,17 @@ fn event_header(id: &str, created_ms: u64) -> EventHeader {
 }
 
 /// Entries `from..=to` of an event's chain that goes on from `prev`.
-fn event_entries(prev: &str, from: u64, to: u64) -> Vec<EventEntry> {
+fn competition_entries(prev: &str, from: u64, to: u64) -> Vec<CompetitionEntry> {
     let mut prev = prev.to_string();
     (from..=to)
         .map(|seq| {
-            let mut e = EventEntry {
+            let mut e = CompetitionEntry {
                 seq,
                 action: format!(r#"{{"type":"start_round","round":{seq}}}"#),
                 time_ms: 100 + seq,
                 hash: String::new(),
             };
-            e.hash = event_entry_hash(&prev, &e);
+            e.hash = competition_entry_hash(&prev, &e);
             prev = e.hash.clone();
             e
         })
@@ -754,66 +755,69 @@ fn event_entries(prev: &str, from: u64, to: u64) -> Vec<EventEntry> {
 #[test]
 fn events_are_created_appended_refused_twice_and_rebuilt_verified() {
     for (backend, open) in event_backends("events") {
-        let h = event_header("e1", 5);
-        let log = event_entries(&event_genesis(&h), 1, 3);
-        let other = event_header("e2", 6);
-        let other_log = event_entries(&event_genesis(&other), 1, 1);
+        let h = competition_header("e1", 5);
+        let log = competition_entries(&competition_genesis(&h), 1, 3);
+        let other = competition_header("e2", 6);
+        let other_log = competition_entries(&competition_genesis(&other), 1, 1);
         {
             let mut s = open();
-            s.create_event(&h, &log[0]).unwrap();
-            s.append_event("e1", &log[1]).unwrap();
+            s.create_competition(&h, &log[0]).unwrap();
+            s.append_competition("e1", &log[1]).unwrap();
             // A seq already there is refused (the primary key), never stored twice.
-            let err = s.append_event("e1", &log[1]).unwrap_err();
+            let err = s.append_competition("e1", &log[1]).unwrap_err();
             assert!(!err.0.is_empty(), "{backend}");
-            s.append_event("e1", &log[2]).unwrap();
+            s.append_competition("e1", &log[2]).unwrap();
             // An event id already there is refused whole: its first entry is not stored either.
-            assert!(s.create_event(&h, &other_log[0]).is_err(), "{backend}");
+            assert!(
+                s.create_competition(&h, &other_log[0]).is_err(),
+                "{backend}"
+            );
             // No entry for an event that does not exist (the foreign key).
-            assert!(s.append_event("nope", &log[0]).is_err(), "{backend}");
-            s.create_event(&other, &other_log[0]).unwrap();
+            assert!(s.append_competition("nope", &log[0]).is_err(), "{backend}");
+            s.create_competition(&other, &other_log[0]).unwrap();
         }
         // Reopened: what a restarted server rebuilds, oldest first, each chain verified.
         let mut s = open();
-        let all = s.events().unwrap();
+        let all = s.competitions().unwrap();
         assert_eq!(all.len(), 2, "{backend}");
         assert_eq!(all[0].header, h, "{backend}");
         assert!(!all[0].finished, "{backend}");
         assert_eq!(all[0].log, log, "{backend}");
-        assert_eq!(verify_event(&h, &all[0].log), Ok(()), "{backend}");
+        assert_eq!(verify_competition(&h, &all[0].log), Ok(()), "{backend}");
         assert_eq!(all[1].header, other, "{backend}");
         assert_eq!(all[1].log, other_log, "{backend}");
-        assert_eq!(verify_event(&other, &all[1].log), Ok(()), "{backend}");
+        assert_eq!(verify_competition(&other, &all[1].log), Ok(()), "{backend}");
         // One event, as a node taking it over loads it.
-        let one = s.event("e1").unwrap().expect("stored");
+        let one = s.competition("e1").unwrap().expect("stored");
         assert_eq!((&one.header, &one.log), (&h, &log), "{backend}");
-        assert!(s.event("nope").unwrap().is_none(), "{backend}");
+        assert!(s.competition("nope").unwrap().is_none(), "{backend}");
         // The chain catches an edited entry and an edited header.
         let mut edited = one.log.clone();
         edited[1].action = r#"{"type":"start_round","round":9}"#.into();
         assert_eq!(
-            verify_event(&h, &edited),
+            verify_competition(&h, &edited),
             Err(Tampered::Hash { seq: 2 }),
             "{backend}"
         );
         let mut renamed = h.clone();
         renamed.name = "别的赛".into();
         assert_eq!(
-            verify_event(&renamed, &one.log),
+            verify_competition(&renamed, &one.log),
             Err(Tampered::Hash { seq: 1 }),
             "{backend}"
         );
         let mut dropped = one.log.clone();
         dropped.remove(1);
         assert_eq!(
-            verify_event(&h, &dropped),
+            verify_competition(&h, &dropped),
             Err(Tampered::Gap { index: 1, seq: 3 }),
             "{backend}"
         );
-        s.set_event_finished("e1").unwrap();
+        s.set_competition_finished("e1").unwrap();
         drop(s);
         let mut s = open();
-        assert!(s.event("e1").unwrap().unwrap().finished, "{backend}");
-        assert!(!s.event("e2").unwrap().unwrap().finished, "{backend}");
+        assert!(s.competition("e1").unwrap().unwrap().finished, "{backend}");
+        assert!(!s.competition("e2").unwrap().unwrap().finished, "{backend}");
     }
 }
 
@@ -821,33 +825,36 @@ fn events_are_created_appended_refused_twice_and_rebuilt_verified() {
 /// once that lease ran out, and the event's tables follow it.
 #[test]
 fn postgres_event_writes_are_fenced_by_the_events_lease_and_its_tables_follow_it() {
-    let url = postgres::test_database("event_fence");
+    let url = postgres::test_database("competition_fence");
     let rt = rt();
     let leases_b = rt.block_on(Leases::connect(&url, node("b"))).unwrap();
     let mut a = PostgresStore::open(&url, Some(node("a"))).unwrap();
     let mut b = PostgresStore::open(&url, Some(node("b"))).unwrap();
-    let h = event_header("e1", 5);
-    let log = event_entries(&event_genesis(&h), 1, 3);
+    let h = competition_header("e1", 5);
+    let log = competition_entries(&competition_genesis(&h), 1, 3);
     // The node that creates an event runs it.
-    a.create_event(&h, &log[0]).unwrap();
+    a.create_competition(&h, &log[0]).unwrap();
     assert_eq!(
-        rt.block_on(leases_b.event_owner("e1")).unwrap(),
+        rt.block_on(leases_b.competition_owner("e1")).unwrap(),
         Owner::Other {
             node: "a".into(),
             address: "http://a.example:8080".into()
         }
     );
     assert_eq!(
-        rt.block_on(leases_b.event_owner("nope")).unwrap(),
+        rt.block_on(leases_b.competition_owner("nope")).unwrap(),
         Owner::None
     );
     // Another node cannot write to it, nor take it while the lease lives.
-    let err = b.append_event("e1", &log[1]).unwrap_err();
+    let err = b.append_competition("e1", &log[1]).unwrap_err();
     assert!(err.0.contains("lease lost"), "{err}");
-    assert!(b.set_event_finished("e1").is_err());
-    assert!(!rt.block_on(leases_b.acquire_event("e1")).unwrap());
-    assert!(rt.block_on(leases_b.free_events()).unwrap().is_empty());
-    a.append_event("e1", &log[1]).unwrap();
+    assert!(b.set_competition_finished("e1").is_err());
+    assert!(!rt.block_on(leases_b.acquire_competition("e1")).unwrap());
+    assert!(rt
+        .block_on(leases_b.free_competitions())
+        .unwrap()
+        .is_empty());
+    a.append_competition("e1", &log[1]).unwrap();
     // The event's table (it deals from the event's seed), opened by a: even once the table's
     // own lease ran out, only the node running the event may take it.
     a.create_table(&table("t")).unwrap();
@@ -860,31 +867,36 @@ fn postgres_event_writes_are_fenced_by_the_events_lease_and_its_tables_follow_it
     a.execute("UPDATE event_leases SET expires_at = now() - interval '1 second'")
         .unwrap();
     assert_eq!(
-        rt.block_on(leases_b.event_owner("e1")).unwrap(),
+        rt.block_on(leases_b.competition_owner("e1")).unwrap(),
         Owner::Free
     );
-    assert_eq!(rt.block_on(leases_b.free_events()).unwrap(), ["e1"]);
-    assert!(rt.block_on(leases_b.acquire_event("e1")).unwrap());
-    assert_eq!(rt.block_on(leases_b.event_owner("e1")).unwrap(), Owner::Me);
-    let err = a.append_event("e1", &log[2]).unwrap_err();
+    assert_eq!(rt.block_on(leases_b.free_competitions()).unwrap(), ["e1"]);
+    assert!(rt.block_on(leases_b.acquire_competition("e1")).unwrap());
+    assert_eq!(
+        rt.block_on(leases_b.competition_owner("e1")).unwrap(),
+        Owner::Me
+    );
+    let err = a.append_competition("e1", &log[2]).unwrap_err();
     assert!(err.0.contains("lease lost"), "{err}");
-    b.append_event("e1", &log[2]).unwrap();
+    b.append_competition("e1", &log[2]).unwrap();
     assert_eq!(rt.block_on(leases_b.free_tables()).unwrap(), ["t"]);
     assert!(rt.block_on(leases_b.acquire("t")).unwrap());
     // Renewal keeps what b runs; a graceful stop gives it up for the next node.
-    let held = rt.block_on(leases_b.renew_events(&["e1".into()])).unwrap();
+    let held = rt
+        .block_on(leases_b.renew_competitions(&["e1".into()]))
+        .unwrap();
     assert!(held.contains("e1"));
-    b.set_event_finished("e1").unwrap();
+    b.set_competition_finished("e1").unwrap();
     assert_eq!(
-        rt.block_on(leases_b.event_commitment("e1")).unwrap(),
+        rt.block_on(leases_b.competition_commitment("e1")).unwrap(),
         Some((h.seed_commitment.clone(), true))
     );
     rt.block_on(leases_b.release_all()).unwrap();
     assert_eq!(
-        rt.block_on(leases_b.event_owner("e1")).unwrap(),
+        rt.block_on(leases_b.competition_owner("e1")).unwrap(),
         Owner::Free
     );
-    let stored = b.event("e1").unwrap().unwrap();
+    let stored = b.competition("e1").unwrap().unwrap();
     assert_eq!(stored.log, log);
-    assert_eq!(verify_event(&h, &stored.log), Ok(()));
+    assert_eq!(verify_competition(&h, &stored.log), Ok(()));
 }

@@ -115,7 +115,7 @@ impl<G: TableGame> Table<G> {
         }
         let who = match token {
             // An event's table: watching it would show a board others have still to play.
-            None if self.sealed() => return Err(Refusal::EventTable { watching: true }),
+            None if self.sealed() => return Err(Refusal::CompetitionTable { watching: true }),
             None => Who::Spectator,
             Some(t) => {
                 let h = seat_token::hash(&t);

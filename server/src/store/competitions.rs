@@ -5,9 +5,9 @@
 //! replaying its log at start, as a table's is (the server's event module).
 //!
 //! The chain works as the tables' ([`super::chain`]): the first link covers the header, each
-//! entry's hash covers the previous hash and every field, [`verify_event`] checks it.
+//! entry's hash covers the previous hash and every field, [`verify_competition`] checks it.
 //!
-//! [`EventStore`] is its own small trait, beside [`Store`], so the tables' journal is untouched:
+//! [`CompetitionStore`] is its own small trait, beside [`Store`], so the tables' journal is untouched:
 //! the event service writes through a second connection to the same database (SQLite in WAL mode
 //! takes one writer at a time and waits its turn: `busy_timeout`). [`PostgresStore`] implements
 //! it over the same two tables (migration 3 of sqlite.rs and of postgres.rs). Past one machine an event is run by
@@ -20,7 +20,7 @@ use super::*;
 /// What an event is, fixed when it is created. Part of the chain's first link (all but the two
 /// secrets, which are checked otherwise: the seed against its commitment).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EventHeader {
+pub struct CompetitionHeader {
     /// A short code, like a table's.
     pub id: String,
     /// `shengji` (80分 duplicate pairs).
@@ -39,7 +39,7 @@ pub struct EventHeader {
 
 /// One entry of an event's log.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EventEntry {
+pub struct CompetitionEntry {
     /// 1, 2, 3, … without gaps.
     pub seq: u64,
     /// The action as JSON text (the event module's `EventAction`).
@@ -52,29 +52,37 @@ pub struct EventEntry {
 
 /// An event as stored: enough to rebuild it.
 #[derive(Clone, Debug)]
-pub struct StoredEvent {
-    pub header: EventHeader,
+pub struct StoredCompetition {
+    pub header: CompetitionHeader,
     /// The seed has been revealed: nothing more happens to it.
     pub finished: bool,
-    pub log: Vec<EventEntry>,
+    pub log: Vec<CompetitionEntry>,
 }
 
 /// Where events and their logs live. Blocking calls: the event service runs them off the async
 /// threads.
-pub trait EventStore: Send {
+pub trait CompetitionStore: Send {
     /// The header and the log's first entry (the creation), in one transaction.
-    fn create_event(&mut self, header: &EventHeader, first: &EventEntry) -> Result<(), StoreError>;
+    fn create_competition(
+        &mut self,
+        header: &CompetitionHeader,
+        first: &CompetitionEntry,
+    ) -> Result<(), StoreError>;
     /// Appends one entry; a seq already stored is refused (the primary key).
-    fn append_event(&mut self, event: &str, entry: &EventEntry) -> Result<(), StoreError>;
-    fn set_event_finished(&mut self, event: &str) -> Result<(), StoreError>;
+    fn append_competition(
+        &mut self,
+        event: &str,
+        entry: &CompetitionEntry,
+    ) -> Result<(), StoreError>;
+    fn set_competition_finished(&mut self, event: &str) -> Result<(), StoreError>;
     /// Every event with its log, oldest first: what a restarted server rebuilds.
-    fn events(&mut self) -> Result<Vec<StoredEvent>, StoreError>;
+    fn competitions(&mut self) -> Result<Vec<StoredCompetition>, StoreError>;
     /// One event with its log: what a node taking an event over rebuilds.
-    fn event(&mut self, id: &str) -> Result<Option<StoredEvent>, StoreError>;
+    fn competition(&mut self, id: &str) -> Result<Option<StoredCompetition>, StoreError>;
 }
 
 /// The event log's first link: a hash of the header (its public fields).
-pub fn event_genesis(h: &EventHeader) -> String {
+pub fn competition_genesis(h: &CompetitionHeader) -> String {
     super::chain::sha256_hex(&[
         b"paiju-event-log-1",
         h.id.as_bytes(),
@@ -86,7 +94,7 @@ pub fn event_genesis(h: &EventHeader) -> String {
 }
 
 /// An entry's hash: SHA-256 over the previous hash and every field but the hash itself.
-pub fn event_entry_hash(prev: &str, e: &EventEntry) -> String {
+pub fn competition_entry_hash(prev: &str, e: &CompetitionEntry) -> String {
     super::chain::sha256_hex(&[
         prev.as_bytes(),
         e.seq.to_string().as_bytes(),
@@ -96,27 +104,27 @@ pub fn event_entry_hash(prev: &str, e: &EventEntry) -> String {
 }
 
 /// Checks a stored event: the seed against its commitment, seqs 1..n, every hash.
-pub fn verify_event(h: &EventHeader, log: &[EventEntry]) -> Result<(), Tampered> {
+pub fn verify_competition(h: &CompetitionHeader, log: &[CompetitionEntry]) -> Result<(), Tampered> {
     super::chain::verify_links(
         &h.seed,
         &h.seed_commitment,
-        event_genesis(h),
+        competition_genesis(h),
         log.iter().map(|e| (e.seq, e.hash.as_str(), e)),
-        event_entry_hash,
+        competition_entry_hash,
     )
 }
 
 impl SqliteStore {
     /// Opens the database for the event service: a second connection beside the tables'
     /// journal. The event tables are the schema's (sqlite.rs, migration 3), as every table is.
-    pub fn open_events(path: &std::path::Path) -> Result<SqliteStore, StoreError> {
+    pub fn open_competitions(path: &std::path::Path) -> Result<SqliteStore, StoreError> {
         SqliteStore::open(path)
     }
 
     fn insert_entry(
         conn: &rusqlite::Connection,
         event: &str,
-        e: &EventEntry,
+        e: &CompetitionEntry,
     ) -> Result<(), StoreError> {
         conn.execute(
             "INSERT INTO event_log (event_id, seq, action, time_ms, hash) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -126,8 +134,12 @@ impl SqliteStore {
     }
 }
 
-impl EventStore for SqliteStore {
-    fn create_event(&mut self, h: &EventHeader, first: &EventEntry) -> Result<(), StoreError> {
+impl CompetitionStore for SqliteStore {
+    fn create_competition(
+        &mut self,
+        h: &CompetitionHeader,
+        first: &CompetitionEntry,
+    ) -> Result<(), StoreError> {
         // `&Connection` only (the store's connection is not ours to borrow mutably here):
         // an unchecked transaction is the same BEGIN … COMMIT.
         let tx = self.connection().unchecked_transaction()?;
@@ -149,28 +161,32 @@ impl EventStore for SqliteStore {
         Ok(())
     }
 
-    fn append_event(&mut self, event: &str, e: &EventEntry) -> Result<(), StoreError> {
+    fn append_competition(&mut self, event: &str, e: &CompetitionEntry) -> Result<(), StoreError> {
         SqliteStore::insert_entry(self.connection(), event, e)
     }
 
-    fn set_event_finished(&mut self, event: &str) -> Result<(), StoreError> {
+    fn set_competition_finished(&mut self, event: &str) -> Result<(), StoreError> {
         self.connection()
             .execute("UPDATE events SET finished = 1 WHERE id = ?1", [event])?;
         Ok(())
     }
 
-    fn events(&mut self) -> Result<Vec<StoredEvent>, StoreError> {
-        self.load_events("1 = 1", "")
+    fn competitions(&mut self) -> Result<Vec<StoredCompetition>, StoreError> {
+        self.load_competitions("1 = 1", "")
     }
 
-    fn event(&mut self, id: &str) -> Result<Option<StoredEvent>, StoreError> {
-        Ok(self.load_events("id = ?1", id)?.pop())
+    fn competition(&mut self, id: &str) -> Result<Option<StoredCompetition>, StoreError> {
+        Ok(self.load_competitions("id = ?1", id)?.pop())
     }
 }
 
 impl SqliteStore {
     /// The events a `WHERE` clause picks (`?1` is `arg`, when used), with their logs.
-    fn load_events(&mut self, filter: &str, arg: &str) -> Result<Vec<StoredEvent>, StoreError> {
+    fn load_competitions(
+        &mut self,
+        filter: &str,
+        arg: &str,
+    ) -> Result<Vec<StoredCompetition>, StoreError> {
         let conn = self.connection();
         let mut st = conn.prepare(&format!(
             "SELECT id, game, name, seed, seed_commitment, pair_secret, created_ms, finished
@@ -178,7 +194,7 @@ impl SqliteStore {
         ))?;
         let row = |r: &rusqlite::Row<'_>| {
             Ok((
-                EventHeader {
+                CompetitionHeader {
                     id: r.get(0)?,
                     game: r.get(1)?,
                     name: r.get(2)?,
@@ -202,7 +218,7 @@ impl SqliteStore {
         for (header, finished) in heads {
             let log = st
                 .query_map([&header.id], |r| {
-                    Ok(EventEntry {
+                    Ok(CompetitionEntry {
                         seq: r.get::<_, i64>(0)? as u64,
                         action: r.get(1)?,
                         time_ms: r.get::<_, i64>(2)? as u64,
@@ -210,7 +226,7 @@ impl SqliteStore {
                     })
                 })?
                 .collect::<Result<Vec<_>, _>>()?;
-            out.push(StoredEvent {
+            out.push(StoredCompetition {
                 header,
                 finished,
                 log,
@@ -222,7 +238,7 @@ impl SqliteStore {
 
 /// Inside an event write's transaction: fails unless `node` holds the event's live lease, and
 /// keeps that lease row from changing hands until the transaction ends. No node: no check.
-async fn event_fence(
+async fn competition_fence(
     tx: &tokio_postgres::Transaction<'_>,
     node: Option<&Node>,
     event: &str,
@@ -247,11 +263,11 @@ async fn event_fence(
 }
 
 impl PostgresStore {
-    async fn load_events(
+    async fn load_competitions(
         client: &tokio_postgres::Client,
         filter: &str,
         arg: &str,
-    ) -> Result<Vec<StoredEvent>, StoreError> {
+    ) -> Result<Vec<StoredCompetition>, StoreError> {
         let sql = format!(
             "SELECT id, game, name, seed, seed_commitment, pair_secret, created_ms, finished
              FROM events WHERE {filter} ORDER BY created_ms, id"
@@ -263,7 +279,7 @@ impl PostgresStore {
         };
         let mut out = Vec::with_capacity(heads.len());
         for r in heads {
-            let header = EventHeader {
+            let header = CompetitionHeader {
                 id: r.get(0),
                 game: r.get(1),
                 name: r.get(2),
@@ -280,14 +296,14 @@ impl PostgresStore {
                 )
                 .await?
                 .iter()
-                .map(|e| EventEntry {
+                .map(|e| CompetitionEntry {
                     seq: e.get::<_, i64>(0) as u64,
                     action: e.get(1),
                     time_ms: e.get::<_, i64>(2) as u64,
                     hash: e.get(3),
                 })
                 .collect();
-            out.push(StoredEvent {
+            out.push(StoredCompetition {
                 header,
                 finished: r.get(7),
                 log,
@@ -300,7 +316,7 @@ impl PostgresStore {
 async fn pg_insert_entry(
     tx: &tokio_postgres::Transaction<'_>,
     event: &str,
-    e: &EventEntry,
+    e: &CompetitionEntry,
 ) -> Result<(), StoreError> {
     tx.execute(
         "INSERT INTO event_log (event_id, seq, action, time_ms, hash) VALUES ($1, $2, $3, $4, $5)",
@@ -319,8 +335,12 @@ async fn pg_insert_entry(
 /// Over PostgreSQL: the same rows, every write in a transaction of its own, fenced by the
 /// event's lease when the store belongs to a serving node. Blocking, like the SQLite side: the
 /// event service calls it off the async threads.
-impl EventStore for PostgresStore {
-    fn create_event(&mut self, h: &EventHeader, first: &EventEntry) -> Result<(), StoreError> {
+impl CompetitionStore for PostgresStore {
+    fn create_competition(
+        &mut self,
+        h: &CompetitionHeader,
+        first: &CompetitionEntry,
+    ) -> Result<(), StoreError> {
         let node = self.node();
         let (rt, client) = self.parts()?;
         rt.block_on(async {
@@ -355,24 +375,24 @@ impl EventStore for PostgresStore {
         })
     }
 
-    fn append_event(&mut self, event: &str, e: &EventEntry) -> Result<(), StoreError> {
+    fn append_competition(&mut self, event: &str, e: &CompetitionEntry) -> Result<(), StoreError> {
         let node = self.node();
         let (rt, client) = self.parts()?;
         rt.block_on(async {
             let tx = client.transaction().await?;
-            event_fence(&tx, node.as_ref(), event).await?;
+            competition_fence(&tx, node.as_ref(), event).await?;
             pg_insert_entry(&tx, event, e).await?;
             tx.commit().await?;
             Ok(())
         })
     }
 
-    fn set_event_finished(&mut self, event: &str) -> Result<(), StoreError> {
+    fn set_competition_finished(&mut self, event: &str) -> Result<(), StoreError> {
         let node = self.node();
         let (rt, client) = self.parts()?;
         rt.block_on(async {
             let tx = client.transaction().await?;
-            event_fence(&tx, node.as_ref(), event).await?;
+            competition_fence(&tx, node.as_ref(), event).await?;
             tx.execute("UPDATE events SET finished = true WHERE id = $1", &[&event])
                 .await?;
             tx.commit().await?;
@@ -380,13 +400,15 @@ impl EventStore for PostgresStore {
         })
     }
 
-    fn events(&mut self) -> Result<Vec<StoredEvent>, StoreError> {
+    fn competitions(&mut self) -> Result<Vec<StoredCompetition>, StoreError> {
         let (rt, client) = self.parts()?;
-        rt.block_on(Self::load_events(client, "true", ""))
+        rt.block_on(Self::load_competitions(client, "true", ""))
     }
 
-    fn event(&mut self, id: &str) -> Result<Option<StoredEvent>, StoreError> {
+    fn competition(&mut self, id: &str) -> Result<Option<StoredCompetition>, StoreError> {
         let (rt, client) = self.parts()?;
-        Ok(rt.block_on(Self::load_events(client, "id = $1", id))?.pop())
+        Ok(rt
+            .block_on(Self::load_competitions(client, "id = $1", id))?
+            .pop())
     }
 }
