@@ -16,8 +16,13 @@
 //! - `paiju event movement | score`: the pure event logic (docs/tournaments.md).
 
 // Its doc comments are the command line's `--help` (clap): `<table id>` there names an
-// argument, not an HTML tag, and a URL is printed as written.
-#[allow(rustdoc::invalid_html_tags, rustdoc::bare_urls)]
+// argument, not an HTML tag, `[Table]` a board file's tag, not a link, and a URL is printed
+// as written.
+#[allow(
+    rustdoc::invalid_html_tags,
+    rustdoc::bare_urls,
+    rustdoc::broken_intra_doc_links
+)]
 mod cli;
 use server::referee;
 

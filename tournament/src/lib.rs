@@ -1,4 +1,4 @@
-//! paiju's events (赛事): the pure core of running a competition, no I/O, no async, no clocks.
+//! paiju's competitions (赛事): the pure core of running one, no I/O, no async, no clocks.
 //!
 //! The server and the CLI (`paiju event movement`, `paiju event score`) call these functions and
 //! move their serde types over the wire; every rule comes from the competition texts and every
@@ -24,7 +24,14 @@
 //!   six teams on three tables (A teams 1→2→3, B teams 3→2→1, one deal per game at every table),
 //!   rankings with 头科 and 大落 tie-breaks and the extra game as an explicit outcome.
 //!
-//! [`Error`] is every refusal, with a stable code and a message in Chinese and English.
+//! The competition (赛事) itself:
+//!
+//! - [`competition`]: a competition as a pure state machine over its log, one type a kind
+//!   ([`competition::Duplicate`] for 80分 pairs, [`competition::Teams`] for 够级) behind the
+//!   [`competition::Competition`] trait; what the server runs, opening the tables it names.
+//!
+//! [`Error`] is every refusal of the library, with a stable code and a message in Chinese and
+//! English; [`competition::Error`] is a competition's.
 
 pub mod competition;
 pub mod error;

@@ -137,3 +137,21 @@ pub fn brief<K: Kind>(c: &K, header: &CompetitionHeader) -> protocol::Competitio
         rounds: c.rounds(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tournament::competition::{Duplicate, Teams};
+
+    /// A kind's tables deal the game its log names (`Spec::game`): one name for both.
+    #[test]
+    fn each_kind_plays_its_own_game() {
+        fn game<K: Kind>() -> (&'static str, &'static str) {
+            (K::GAME, <K::Game as TableGame>::GAME)
+        }
+        let (a, b) = game::<Duplicate>();
+        assert_eq!(a, b);
+        let (a, b) = game::<Teams>();
+        assert_eq!(a, b);
+    }
+}

@@ -2,7 +2,7 @@
 //! ([`super::handle`]) and every change goes check → store (the hash-chained `event_log`) →
 //! apply, one at a time, in log order. Between calls it runs its tables: it logs what the
 //! competition needs logged by itself (a 够级 round's draw), opens the tables
-//! [`Competition::tables_now`] names, and awaits their results — each table publishes its
+//! [`tournament::competition::Competition::tables_now`] names, and awaits their results — each table publishes its
 //! result once play is over, and the actor wakes on it; nothing polls a log. A table no longer
 //! served here is read once from its stored log. What could not be done (a table refused, the
 //! store failing, a table another node serves) is tried again after a while, and logged once.

@@ -5,7 +5,7 @@
 //! that the server's own records disagree ([`Refused::Broken`]): the server answers 400, 409 or
 //! 500 from that, never from the words.
 //!
-//! Each refusal is written once, in [`refusals!`]: its fields, how it is answered, its code and
+//! Each refusal is written once, in the `refusals!` table below: its fields, how it is answered, its code and
 //! its words in both languages, side by side.
 
 use std::fmt;

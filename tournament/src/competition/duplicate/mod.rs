@@ -6,10 +6,10 @@
 //!
 //! - [`action`]: the log's entries.
 //! - [`state`]: the competition as its log made it, and what it answers.
-//! - [`apply`]: each entry checked and applied.
-//! - [`lateness`]: seating times and the forfeit of a pair more than ten minutes late.
+//! - `apply.rs`: each entry checked and applied.
+//! - `lateness.rs`: seating times and the forfeit of a pair more than ten minutes late.
 //! - [`score`]: the results so far as `tournament::score` reads them.
-//! - [`competition`]: the whole as a `Competition`.
+//! - `competition.rs`: the whole as a `Competition`.
 
 pub mod action;
 mod apply;

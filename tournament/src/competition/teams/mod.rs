@@ -13,9 +13,9 @@
 //! - [`action`]: the log's entries.
 //! - [`stage`]: one round as played (a match as the library sees it, the next extra game).
 //! - [`state`]: the competition as its log made it, and what it answers.
-//! - [`apply`]: each entry checked and applied.
+//! - `apply.rs`: each entry checked and applied.
 //! - [`standing`]: the teams' order as it stands.
-//! - [`competition`]: the whole as a `Competition`.
+//! - `competition.rs`: the whole as a `Competition`.
 
 pub mod action;
 mod apply;
