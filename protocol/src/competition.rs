@@ -10,82 +10,17 @@ use serde::{Deserialize, Serialize};
 use crate::lobby::{SeatIndex, TableState};
 
 /// How the EW pairs and the boards move round the tables (米切尔移位): odd table counts take
-/// `plain`, even ones `skip` or `relay` (the director chooses).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MovementKind {
-    #[default]
-    Plain,
-    Skip,
-    Relay,
-}
+/// `plain`, even ones `skip` or `relay` (the director chooses). The movement library's own type.
+pub use tournament::Variant as MovementKind;
 
-/// One entry (a pair of players) as the director registers it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct EntryIn {
-    /// The two players' names (North or East first, then South or West).
-    pub names: Vec<String>,
-    /// The unit they play for (单位), printed on the cards and results.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub organisation: Option<String>,
-    /// A practice pair: bots play its seats (so four friends can rehearse a whole session).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub bot: bool,
-    /// 够级: the team's name (e.g. 「山亭1队」); `{organisation}{k}队`, else `第{n}队`, when
-    /// absent. 80分 pairs have none.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub team: Option<String>,
-}
+/// One entry (a pair of players, or a 够级 team of three) as the director registers it: the
+/// competition's own type, logged as sent (`tournament::competition::Entry`).
+pub use tournament::competition::Entry as EntryIn;
 
-/// `POST /api/events` (director): a new event. The event seed is drawn by the server; only its
+/// `POST /api/events` (director): a new competition, logged as sent (with the ruleset named) as
+/// its first entry (`tournament::competition::Spec`). The seed is drawn by the server; only its
 /// SHA-256 commitment is published until the director reveals it after the last board.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CreateCompetition {
-    /// `"shengji"`: 80分 duplicate pairs (计副制米切尔); `"gouji"`: 够级 teams (group knockout of
-    /// six-game matches, then the final of six teams on three tables).
-    pub game: String,
-    /// The event's name (1–60 characters), e.g. 「第九届老年人智力运动会 80分」.
-    pub name: String,
-    /// 80分: tables in play, one NS and one EW pair each. 够级: not used (0).
-    #[serde(default)]
-    pub tables: u32,
-    /// 80分 only.
-    #[serde(default)]
-    pub rounds: u32,
-    /// 80分 only.
-    #[serde(default)]
-    pub boards_per_round: u32,
-    #[serde(default)]
-    pub movement: MovementKind,
-    /// The game's ruleset; its default when absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ruleset: Option<String>,
-    /// 定级 for every board (`"2"` … `"A"`); drawn per board from the seed when absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub level: Option<String>,
-    /// 定主 for every board (`"S"`, `"H"`, `"D"`, `"C"`, `"NT"`); drawn when absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub trump: Option<String>,
-    /// Minutes allowed a board (每副牌比赛时间12分钟), printed on the movement card. The tables'
-    /// own move clocks are the ruleset's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub board_minutes: Option<u32>,
-    /// The pairs, NS 1…T then EW 1…T (2 × `tables` entries); 够级: the teams (three names each),
-    /// at least six. May also be registered later (`POST /api/events/{id}/entries`), until round
-    /// 1 starts.
-    #[serde(default)]
-    pub entries: Vec<EntryIn>,
-    /// 够级: groups of the draw (小组: 甲, 乙, …); when absent 2, or the most teams one
-    /// organisation has if that is more.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub groups: Option<u32>,
-    /// 够级: games of the final (a multiple of 3: in three games every A team meets every B
-    /// team once); 3 when absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub final_games: Option<u32>,
-}
+pub use tournament::competition::Spec as CreateCompetition;
 
 /// `POST /api/events/{id}/entries` (director): registers (or re-registers, before round 1)
 /// every pair. Fresh pair tokens are made each time.
@@ -685,13 +620,8 @@ pub struct DeductionIn {
     pub kind: Option<DeductionKind>,
 }
 
-/// The kind of offence a deduction is for, where it matters to what follows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DeductionKind {
-    /// 传递非法信息 (illegal signalling): twice disqualifies.
-    Signalling,
-}
+/// The kind of offence a deduction is for, where it matters to what follows (`signalling`).
+pub use tournament::competition::duplicate::DeductionKind;
 
 /// `POST /api/events/{id}/forfeit` (director): a pair more than 10 minutes late forfeits the
 /// round (比赛一方迟到超过10分钟，判违规方该轮弃权).

@@ -125,7 +125,7 @@ impl Kind for Duplicate {
                 pair: x.pair,
                 mp: x.mp.unwrap_or(0.5),
                 reason: x.reason,
-                kind: wire::deduction_kind(x.kind),
+                kind: x.kind,
             },
             DuplicateStep::Disqualify(x) => DuplicateAction::Disqualify {
                 direction: wire::direction(&x.direction)?,

@@ -55,7 +55,7 @@ impl Ctx<'_> {
             tables: c.spec.tables,
             rounds,
             boards_per_round: c.spec.boards_per_round,
-            movement: wire::movement(c.spec.movement),
+            movement: c.spec.movement,
             level: c.spec.level.clone(),
             trump: c.spec.trump.clone(),
             board_minutes: c.spec.board_minutes,

@@ -270,9 +270,7 @@ impl<K: Kind> Live<K> {
         let now = store::now_ms();
         match cmd {
             Command::Register { entries, reply } => {
-                let r = self
-                    .commit(K::register(super::wire::entries(entries)))
-                    .await;
+                let r = self.commit(K::register(entries)).await;
                 let _ = reply.send(r.map(|()| self.c.cards(&self.header)));
             }
             Command::Cards { reply } => {

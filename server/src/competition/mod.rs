@@ -224,11 +224,10 @@ impl Competitions {
         handle::each!(&held, h => h.view(true).await)
     }
 
-    async fn create_kind<K: Kind>(&self, spec: CreateCompetition) -> Result<Held, Denied>
+    async fn create_kind<K: Kind>(&self, mut spec: CreateCompetition) -> Result<Held, Denied>
     where
         Held: From<handle::Handle<K>>,
     {
-        let mut spec = wire::spec(spec);
         let ruleset = spec
             .ruleset
             .get_or_insert_with(|| K::Game::DEFAULT_RULESET.to_string())

@@ -2,62 +2,13 @@
 //! types) as the competition's own (`tournament::competition`), and back for the views. Nothing
 //! here decides a rule; a value the competition cannot read is refused in its words.
 
-use protocol::{
-    ArtificialPair, CompetitionState, CreateCompetition, DeductionKind, EntryIn, GoujiGameResult,
-    MovementKind, Refusal, Wrong,
-};
-use tournament::competition::duplicate::{ArtificialScores, DeductionKind as Kind};
-use tournament::competition::{Entry, Error, Spec, Stage};
+use protocol::{ArtificialPair, CompetitionState, GoujiGameResult, Refusal, Wrong};
+use tournament::competition::duplicate::ArtificialScores;
+use tournament::competition::{Error, Stage};
 use tournament::gouji::{GameRecord, Side};
-use tournament::{Artificial, Direction, Variant};
+use tournament::{Artificial, Direction};
 
 use super::denied::Denied;
-
-pub fn spec(c: CreateCompetition) -> Spec {
-    Spec {
-        game: c.game,
-        name: c.name,
-        tables: c.tables,
-        rounds: c.rounds,
-        boards_per_round: c.boards_per_round,
-        movement: match c.movement {
-            MovementKind::Plain => Variant::Plain,
-            MovementKind::Skip => Variant::Skip,
-            MovementKind::Relay => Variant::Relay,
-        },
-        ruleset: c.ruleset,
-        level: c.level,
-        trump: c.trump,
-        board_minutes: c.board_minutes,
-        entries: entries(c.entries),
-        groups: c.groups,
-        final_games: c.final_games,
-    }
-}
-
-pub fn movement(v: Variant) -> MovementKind {
-    match v {
-        Variant::Plain => MovementKind::Plain,
-        Variant::Skip => MovementKind::Skip,
-        Variant::Relay => MovementKind::Relay,
-    }
-}
-
-pub fn entries(entries: Vec<EntryIn>) -> Vec<Entry> {
-    entries
-        .into_iter()
-        .map(|e| Entry {
-            names: e.names,
-            organisation: e.organisation,
-            bot: e.bot,
-            team: e.team,
-        })
-        .collect()
-}
-
-pub fn deduction_kind(k: Option<DeductionKind>) -> Option<Kind> {
-    k.map(|DeductionKind::Signalling| Kind::Signalling)
-}
 
 /// A direction as typed: `NS` or `EW`, any case.
 pub fn direction(s: &str) -> Result<Direction, Denied> {
