@@ -109,6 +109,20 @@ pub struct BoardResult {
     /// Set by the director (an adjusted or artificial result), not taken from the table.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub adjusted: bool,
+    /// The table's result as a referee's ruling there revised it after the board ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revised: Option<Revision>,
+}
+
+/// A result revised at its table by the referee's ruling after play ended (seed 000 三.7):
+/// by whom, the table's log entry, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Revision {
+    /// `"referee"`: only the referee rules at a table.
+    pub by: String,
+    /// The ruling's entry in the table's log (its replay shows it).
+    pub table_seq: u64,
+    pub reason: String,
 }
 
 /// Artificial scores of the two sides of a table.
@@ -351,6 +365,9 @@ pub struct GoujiGame {
     /// The director's reason, where the result is the director's ruling rather than the table's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub adjusted: Option<String>,
+    /// The game's result as a referee's ruling at its table revised it after it ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revised: Option<Revision>,
     /// Each team's captain's word on the result (director, or once final).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub confirms: Vec<GameConfirm>,
@@ -557,6 +574,9 @@ pub struct TeamGame {
     /// The director's ruling on it, the reason.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub adjusted: Option<String>,
+    /// The game's result as a referee's ruling at its table revised it after it ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revised: Option<Revision>,
     /// The team's own word on the result once finished: `"agreed"`, `"disputed"` or absent (not
     /// signed yet; a ruling asks again).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -44,12 +44,14 @@ fn result_of(play: &Play, board: u32) -> Option<protocol::BoardResult> {
             defenders: a.defenders,
             artificial: a.artificial.as_ref().map(wire::artificial_pair),
             adjusted: true,
+            revised: None,
         }),
         (None, Some(p)) => Some(protocol::BoardResult {
             declarer: Some(format!("{:?}", p.declarer)),
             defenders: Some(p.defenders),
             artificial: None,
             adjusted: false,
+            revised: play.revised.as_ref().map(wire::revision),
         }),
         (None, None) => None,
     }

@@ -27,7 +27,6 @@ use crate::seat_token;
 use crate::store::{
     self, competition_entry_hash, CompetitionEntry, CompetitionHeader, CompetitionStore,
 };
-use crate::table::TableHandle;
 
 /// How long the runner waits before it tries again what it could not do.
 const RETRY: Duration = Duration::from_secs(5);
@@ -93,6 +92,8 @@ pub fn spawn<K: Kind>(
 impl<K: Kind> Live<K> {
     /// The actor's loop: a call, a table's result, or the time to try again.
     async fn run(mut self, mut rx: mpsc::Receiver<Command<K>>) {
+        // Tables left open by a run before (a restart), their work over meanwhile.
+        self.close_idle_tables().await;
         loop {
             let waits = self.step().await;
             let retry = self.retry;
@@ -171,7 +172,7 @@ impl<K: Kind> Live<K> {
     /// Runs the tables: logs what is due, every result a table has published, and opens every
     /// table needed (a result lets the next board open at once). The tables still being played
     /// here, to await.
-    async fn step(&mut self) -> Vec<TableHandle> {
+    async fn step(&mut self) -> Vec<tables::Awaited> {
         let mut waits = Vec::new();
         if self.deps.stopping.load(Ordering::Relaxed) {
             return waits;
@@ -185,9 +186,9 @@ impl<K: Kind> Live<K> {
             let mut changed = false;
             for need in self.c.tables_now() {
                 match tables::now::<K::Game>(&self.deps.lobby, &need).await {
-                    Ok(Now::Open(h)) => waits.push(h),
-                    Ok(Now::Over(id, result)) => {
-                        let Some(action) = K::result(&need, id, result) else {
+                    Ok(Now::Open(h)) => waits.push((h, None)),
+                    Ok(Now::Over(id, report)) => {
+                        let Some(action) = K::result(&need, id, report.result) else {
                             continue;
                         };
                         match self.commit(action).await {
@@ -215,11 +216,50 @@ impl<K: Kind> Live<K> {
                 break;
             }
         }
+        self.revise(&mut waits, &mut failed).await;
         if !failed && !ok_before {
             tracing::info!("competition steps succeed again");
             self.failing = None;
         }
         waits
+    }
+
+    /// Logs every result of the round a ruling at its table has changed since (until the round
+    /// closes: then its tables close), and awaits the tables that might still change theirs.
+    async fn revise(&mut self, waits: &mut Vec<tables::Awaited>, failed: &mut bool) {
+        for (need, logged) in self.c.revisable() {
+            let Some(handle) = need
+                .table_id
+                .as_deref()
+                .and_then(|id| self.deps.lobby.get(id))
+            else {
+                continue;
+            };
+            let report = handle.result().borrow().clone();
+            match report {
+                Some(r) if r.result != logged => {
+                    let (id, now) = (handle.id.clone(), r.result.clone());
+                    let Some(action) = K::revised(&need, id, r) else {
+                        continue;
+                    };
+                    match self.commit(action).await {
+                        Ok(()) => waits.push((handle, Some(now))),
+                        Err(d) => {
+                            *failed = true;
+                            self.failed("a revised result not logged", &d);
+                        }
+                    }
+                }
+                _ => waits.push((handle, Some(logged))),
+            }
+        }
+    }
+
+    /// Closes the tables whose work is over (their round closed, their board settled by the
+    /// director): nobody plays there, and they would count against the server's cap.
+    async fn close_idle_tables(&self) {
+        let lobby = self.deps.lobby.clone();
+        tables::close(&lobby, &self.c.idle_tables()).await;
     }
 
     /// Logs what the competition needs logged by itself before its tables open.
@@ -332,12 +372,14 @@ impl<K: Kind> Live<K> {
         }
     }
 
-    /// After a director's step: its tables opened, then the console's view.
+    /// After a director's step: tables whose work it ended closed, its tables opened, then
+    /// the console's view.
     async fn then_view(
         &mut self,
         r: Result<(), Denied>,
     ) -> Result<protocol::CompetitionView, Denied> {
         r?;
+        self.close_idle_tables().await;
         self.step().await;
         Ok(self.c.view(&self.ctx(), true))
     }

@@ -5,7 +5,7 @@
 //! is no longer served here), gone, or served by another node.
 
 use protocol::{CreateTable, Refusal};
-use tournament::competition::{Common, TableNeed, TableResult};
+use tournament::competition::{Common, TableNeed, TableReport, TableResult};
 
 use super::denied::Denied;
 use crate::lobby::Lobby;
@@ -17,7 +17,7 @@ pub enum Now {
     /// Being played (or waiting for its players) here: its result is awaited.
     Open(TableHandle),
     /// Play is over: its result.
-    Over(String, TableResult),
+    Over(String, TableReport),
     /// None opened yet, or it closed (or was lost) before the board was over: open one.
     Gone,
     /// Past one machine: served by another node, or waiting to be taken over: look again later.
@@ -53,8 +53,8 @@ pub async fn now<G: TableGame>(lobby: &Lobby, need: &TableNeed) -> Result<Now, D
         return Ok(Now::Gone);
     };
     if let Some(handle) = lobby.get(id) {
-        let result = handle.result().borrow().clone();
-        return Ok(match result {
+        let report = handle.result().borrow().clone();
+        return Ok(match report {
             Some(r) => Now::Over(id.clone(), r),
             None => Now::Open(handle),
         });
@@ -76,8 +76,9 @@ pub async fn now<G: TableGame>(lobby: &Lobby, need: &TableNeed) -> Result<Now, D
         return Ok(Now::Gone);
     };
     let game = crate::table::replay::rebuilt::<G>(&stored).map_err(failed)?;
-    if let Some(r) = game.result() {
-        return Ok(Now::Over(id.clone(), r));
+    if let Some(result) = game.result() {
+        let ruling = None;
+        return Ok(Now::Over(id.clone(), TableReport { result, ruling }));
     }
     let Some(leases) = &lobby.leases else {
         return Ok(Now::Gone);
@@ -94,20 +95,35 @@ pub async fn now<G: TableGame>(lobby: &Lobby, need: &TableNeed) -> Result<Now, D
     }
 }
 
-/// Resolves when any of `tables` publishes its result or goes away.
-pub async fn any_reports(tables: &[TableHandle]) {
+/// A table awaited, and the result it was seen with (`None`: none yet).
+pub type Awaited = (TableHandle, Option<TableResult>);
+
+/// Resolves when any of `tables` reports a result other than the one it was seen with (its
+/// first, or a ruling's revision), or goes away.
+pub async fn any_reports(tables: &[Awaited]) {
     if tables.is_empty() {
         return std::future::pending().await;
     }
-    let waits = tables.iter().map(|t| {
-        let mut result = t.result();
+    let waits = tables.iter().map(|(t, seen)| {
+        let mut report = t.result();
         let closed = t.closed();
+        let seen = seen.clone();
         Box::pin(async move {
             tokio::select! {
-                _ = result.wait_for(Option::is_some) => {}
+                _ = report.wait_for(|r| r.as_ref().map(|r| &r.result) != seen.as_ref()) => {}
                 _ = closed => {}
             }
         })
     });
     futures_util::future::select_all(waits).await;
+}
+
+/// Closes the tables among `ids` still open here (their work is over).
+pub async fn close(lobby: &Lobby, ids: &[String]) {
+    for id in ids {
+        if let Some(handle) = lobby.get(id) {
+            tracing::info!(table = %id, "closing a competition's table: its work is over");
+            handle.close().await;
+        }
+    }
 }

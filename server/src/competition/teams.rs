@@ -99,6 +99,7 @@ fn games_view(
                 seq: now.map(|n| n.1),
                 result: shown.and_then(|x| x.record.as_ref()).map(wire::result_view),
                 adjusted: shown.and_then(|x| x.adjusted.clone()),
+                revised: shown.and_then(|x| x.revised.as_ref()).map(wire::revision),
                 confirms: shown
                     .map(|x| {
                         x.confirms
@@ -244,6 +245,7 @@ fn team_games(t: &Teams, team: &str, round: u32) -> Vec<TeamGame> {
                 now: now == Some((s.table, s.game)),
                 result: slot.and_then(|x| x.record.as_ref()).map(wire::result_view),
                 adjusted: slot.and_then(|x| x.adjusted.clone()),
+                revised: slot.and_then(|x| x.revised.as_ref()).map(wire::revision),
                 signed: slot
                     .and_then(|x| x.confirms.get(team))
                     .map(|word| if word.is_none() { "agreed" } else { "disputed" }.into()),

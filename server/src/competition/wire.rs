@@ -90,6 +90,15 @@ pub fn result_view(r: &GameRecord) -> GoujiGameResult {
     }
 }
 
+/// A ruling at a table that revised its result, as shown.
+pub fn revision(r: &tournament::competition::Ruling) -> protocol::Revision {
+    protocol::Revision {
+        by: "referee".to_string(),
+        table_seq: r.table_seq,
+        reason: r.reason.clone(),
+    }
+}
+
 pub fn state(s: Stage) -> CompetitionState {
     match s {
         Stage::Registering => CompetitionState::Registering,

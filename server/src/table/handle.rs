@@ -1,6 +1,7 @@
 //! The way in to a table: its handle, the commands it takes, who a connection is there.
 
 use super::*;
+use tournament::competition::TableReport;
 
 /// Who a connection is at this table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -96,6 +97,11 @@ pub(crate) enum Command {
     Stop {
         reply: oneshot::Sender<()>,
     },
+    /// Closes the table for good (its competition's round is over, or the board was settled
+    /// without it): marked closed in the store, its connections told, its actor ended.
+    Close {
+        reply: oneshot::Sender<()>,
+    },
 }
 
 /// One `act` message as the connection read it (see `protocol::ClientIn::Act`).
@@ -122,7 +128,7 @@ pub struct TableHandle {
     /// thousand tables does not message a thousand actors.
     pub(super) summary: watch::Receiver<TableSummary>,
     /// The board's result once play is over (see `Table::result`).
-    pub(super) result: watch::Receiver<Option<tournament::competition::TableResult>>,
+    pub(super) result: watch::Receiver<Option<TableReport>>,
     /// Set when the actor stopped after a failed write (or a panic) and the table is being
     /// rebuilt from its log: requests are told to retry, not that the table is gone.
     pub(super) rebuilding: Arc<AtomicBool>,
@@ -134,8 +140,8 @@ impl TableHandle {
     }
 
     /// The board's result, watched: `None` until play is over; changed again by a ruling after
-    /// the last trick. Its sender goes when the actor does.
-    pub fn result(&self) -> watch::Receiver<Option<tournament::competition::TableResult>> {
+    /// the last trick (with the ruling's entry and reason). Its sender goes when the actor does.
+    pub fn result(&self) -> watch::Receiver<Option<TableReport>> {
         self.result.clone()
     }
 
@@ -240,6 +246,19 @@ impl TableHandle {
 
     pub async fn auto(&self, conn: u64, on: bool) {
         let _ = self.tx.send(Box::new(Command::Auto { conn, on })).await;
+    }
+
+    /// Closes the table for good after the command it is on (see `Command::Close`).
+    pub async fn close(&self) {
+        let (reply, rx) = oneshot::channel();
+        if self
+            .tx
+            .send(Box::new(Command::Close { reply }))
+            .await
+            .is_ok()
+        {
+            let _ = rx.await;
+        }
     }
 
     /// Stops the actor after the command it is on (its writes are then done).

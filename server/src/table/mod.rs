@@ -176,7 +176,7 @@ struct Table<G: TableGame> {
     /// The finished board's result once play is over ([`TableGame::result`]), published when
     /// it changes (a ruling after the last trick changes it again): a competition's runner
     /// awaits it rather than reading the log.
-    result: watch::Sender<Option<tournament::competition::TableResult>>,
+    result: watch::Sender<Option<tournament::competition::TableReport>>,
 }
 
 /// A table under review (review.rs).
@@ -237,6 +237,11 @@ impl<G: TableGame> Table<G> {
                         let _ = reply.send(());
                         return Ending::Done;
                     }
+                    Some(Command::Close { reply }) => {
+                        Box::pin(self.close("the table's work is over: it is closed")).await;
+                        let _ = reply.send(());
+                        return Ending::Done;
+                    }
                     Some(cmd) => Box::pin(self.handle(cmd)).await,
                 },
                 _ = sleep_until(deadline.unwrap_or_else(far_future)), if deadline.is_some() => {
@@ -248,7 +253,7 @@ impl<G: TableGame> Table<G> {
                 // Never `None`: the table holds a sender.
                 Some(thought) = thoughts.recv() => Box::pin(self.on_thought(thought)).await,
                 _ = sleep_until(idle_at.unwrap_or_else(far_future)), if idle_at.is_some() => {
-                    Box::pin(self.close_idle()).await;
+                    Box::pin(self.close("idle")).await;
                     return Ending::Done;
                 }
             }
@@ -301,7 +306,7 @@ impl<G: TableGame> Table<G> {
             Command::Quiet { conn, quiet } => self.set_quiet(conn, quiet),
             Command::Auto { conn, on } => self.set_auto(conn, on),
             Command::Review { conn, on, reason } => self.review(conn, on, reason),
-            Command::Stop { .. } => unreachable!("handled in run"),
+            Command::Stop { .. } | Command::Close { .. } => unreachable!("handled in run"),
         }
     }
 }

@@ -2,6 +2,7 @@
 
 use super::*;
 use protocol::SeatFault;
+use tournament::competition::{Ruling, TableReport};
 
 /// What the table calls its bots: 「电脑·」 and the seat (「电脑·东」, 「电脑·A2」), so players
 /// tell them apart. No person's name starts so ([`rules::name`]).
@@ -269,9 +270,14 @@ impl<G: TableGame> Table<G> {
     pub(super) fn publish(&self) {
         let result = self.engine.result();
         self.result.send_if_modified(|now| {
-            let changed = *now != result;
-            *now = result;
-            changed
+            if now.as_ref().map(|r| &r.result) == result.as_ref() {
+                return false;
+            }
+            *now = result.map(|result| TableReport {
+                result,
+                ruling: self.last_ruling(),
+            });
+            true
         });
         self.summary.send_replace(TableSummary {
             id: self.id.clone(),
@@ -294,6 +300,16 @@ impl<G: TableGame> Table<G> {
             seed: (self.state == TableState::Over).then(|| self.header.seed.clone()),
             head_hash: (self.state == TableState::Over).then(|| self.prev_hash.clone()),
         });
+    }
+
+    /// The referee's ruling that made the last change, if the last entry was one: the board's
+    /// result changed by it carries its entry and reason to the competition.
+    pub(super) fn last_ruling(&self) -> Option<Ruling> {
+        let last = self.history.back()?;
+        (last.actor == Actor::Referee).then(|| Ruling {
+            table_seq: self.seq,
+            reason: last.reason.as_deref().unwrap_or_default().to_string(),
+        })
     }
 
     /// After an action only the seq moves (and the 托管 flags, which the clock sets just
@@ -330,7 +346,11 @@ impl<G: TableGame> Table<G> {
             .contains(&self.header.seed_commitment)
     }
 
-    pub(super) async fn close_idle(&mut self) {
+    /// Closes the table for good: marked closed in the store, every connection told (`why`).
+    pub(super) async fn close(&mut self, why: &str) {
+        for s in self.subscribers.drain(..) {
+            s.outlet.close_with(close::NORMAL, why);
+        }
         self.state = TableState::Closed;
         if let Err(e) = self
             .deps
@@ -339,7 +359,7 @@ impl<G: TableGame> Table<G> {
             .await
         {
             // Not closed on disk: a restart reopens it, which loses nothing.
-            tracing::warn!(error = %e, "idle table not marked closed in the store");
+            tracing::warn!(error = %e, why, "table not marked closed in the store");
         }
         self.publish();
     }

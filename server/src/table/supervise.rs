@@ -101,7 +101,19 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
         head_hash: None,
     };
     let (summary, summary_rx) = watch::channel(placeholder);
-    let (result, result_rx) = watch::channel(engine.result());
+    // The result as the log left it, with the ruling that set it if that was the last entry.
+    let ruling =
+        log.last()
+            .filter(|e| e.actor == Actor::Referee)
+            .map(|e| tournament::competition::Ruling {
+                table_seq: e.seq,
+                reason: e.reason.clone().unwrap_or_default(),
+            });
+    let (result, result_rx) = watch::channel(
+        engine
+            .result()
+            .map(|result| tournament::competition::TableReport { result, ruling }),
+    );
     let rebuilding = Arc::new(AtomicBool::new(false));
     let prev_hash = log
         .last()

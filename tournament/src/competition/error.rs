@@ -256,6 +256,10 @@ refusals! {
     /// A result from a table that is not the board's.
     WrongTable => NotNow, "wrong_table",
         "这张牌桌不是这副牌的", "that table does not deal this board here";
+    /// A ruling at a table changes a result that came from that table, the director's not.
+    NotRevisable => NotNow, "not_revisable",
+        "这副牌没有这张牌桌的成绩可改（或裁判长已调整）：请裁判长调整成绩",
+        "this board has no result from that table to revise (or the director has adjusted it): the director adjusts it";
     /// An adjusted result: points or artificial scores, one of them.
     AdjustOneWay => Invalid, "adjust_one_way",
         "调整成绩要么给闲家得分，要么给人为分",

@@ -28,7 +28,7 @@ use std::fmt::Debug;
 
 use rules::deal::Seed;
 use serde::de::DeserializeOwned;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use duplicate::Duplicate;
 pub use error::{Error, Field, Refused};
@@ -136,6 +136,23 @@ pub enum TableResult {
     Game(GameRecord),
 }
 
+/// A referee's ruling at a table (seed 000 三.7: either side may ask the referee to check the
+/// played cards after a board): the table's log entry and the referee's words.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ruling {
+    /// The entry of the table's log that made it.
+    pub table_seq: u64,
+    pub reason: String,
+}
+
+/// What a table reports: its result, and the ruling that made or last changed it, if any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableReport {
+    pub result: TableResult,
+    pub ruling: Option<Ruling>,
+}
+
 /// One kind of competition: its log's actions and how they apply, what it needs of tables.
 pub trait Competition: Clone + Debug + Send + Sync + Sized + 'static {
     /// The entries of this kind's log; their JSON (`{"type": …}`) is what the chain hashes.
@@ -165,6 +182,15 @@ pub trait Competition: Clone + Debug + Send + Sync + Sized + 'static {
     fn opened(need: &TableNeed, table_id: String) -> Self::Action;
     /// The action that logs what `need`'s table reported (`None`: not a result of this kind).
     fn result(need: &TableNeed, table_id: String, result: TableResult) -> Option<Self::Action>;
+    /// The results of the round being played that came from their tables and may still be
+    /// revised by a ruling there (not those the director settled), with the result as logged.
+    fn revisable(&self) -> Vec<(TableNeed, TableResult)>;
+    /// The action that logs a table's revised result (`None`: not a result of this kind).
+    fn revised(need: &TableNeed, table_id: String, report: TableReport) -> Option<Self::Action>;
+    /// Tables whose work is over without them: their round is closed, or what they were to
+    /// play was settled otherwise (the director's result) or is not played any more. The server
+    /// closes those still open (they count against its cap, and nobody plays there).
+    fn idle_tables(&self) -> Vec<String>;
     /// What the server logs by itself before tables open (a 够级 round's draw from the seed).
     fn due(&self, _seed: &Seed) -> Result<Option<Self::Action>, Error> {
         Ok(None)

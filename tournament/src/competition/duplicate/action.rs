@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::competition::spec::{Entry, Spec};
+use crate::competition::Ruling;
 use crate::score::ArtificialScores;
 use crate::seat::{Direction, Seat};
 
@@ -69,6 +70,18 @@ pub enum DuplicateAction {
         declarer: Seat,
         defenders: i32,
     },
+    /// A ruling at the board's table after play ended changed its result (seed 000 三.7), while
+    /// the round is being played: the result as the table now reports it.
+    Revised {
+        round: u32,
+        table: u32,
+        board: u32,
+        table_id: String,
+        declarer: Seat,
+        defenders: i32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ruling: Option<Ruling>,
+    },
     /// The director assigned a result (points or artificial scores) instead of the table's.
     Adjust {
         round: u32,
@@ -127,6 +140,7 @@ impl DuplicateAction {
             DuplicateAction::Forfeit { .. } => "forfeit",
             DuplicateAction::TableOpened { .. } => "table_opened",
             DuplicateAction::Result { .. } => "result",
+            DuplicateAction::Revised { .. } => "revised",
             DuplicateAction::Adjust { .. } => "adjust",
             DuplicateAction::Deduction { .. } => "deduction",
             DuplicateAction::Disqualify { .. } => "disqualify",

@@ -73,6 +73,35 @@ pub(super) fn apply(d: &mut Duplicate, seq: u64, action: &DuplicateAction) -> Re
             });
             Ok(())
         }
+        A::Revised {
+            round,
+            table,
+            board,
+            table_id,
+            declarer,
+            defenders,
+            ruling,
+        } => {
+            d.common.in_play(*round)?;
+            board_of(d, *round, *table, *board)?;
+            let play = d.plays.entry((*round, *table, *board)).or_default();
+            if play.table_id.as_deref() != Some(table_id)
+                || play.played.is_none()
+                || play.adjusted.is_some()
+            {
+                return Err(Error::NotRevisable);
+            }
+            play.played = Some(Played {
+                declarer: *declarer,
+                defenders: *defenders,
+            });
+            play.revised = ruling.clone();
+            // The pairs confirm the new result.
+            if let Some(c) = d.confirms.get_mut(&(*round, *table)) {
+                *c = Confirms::default();
+            }
+            Ok(())
+        }
         A::Adjust {
             round,
             table,

@@ -9,7 +9,9 @@ use super::action::DuplicateAction;
 use super::apply;
 use super::state::{check_fixed, movement_boards, Duplicate, GAME, MAX_BOARDS, MAX_TABLES};
 use crate::competition::text::{text, MAX_TITLE};
-use crate::competition::{Common, Competition, Entry, Error, Field, Spec, TableNeed, TableResult};
+use crate::competition::{
+    Common, Competition, Entry, Error, Field, Spec, TableNeed, TableReport, TableResult,
+};
 
 impl Competition for Duplicate {
     type Action = DuplicateAction;
@@ -151,6 +153,65 @@ impl Competition for Duplicate {
             declarer,
             defenders,
         })
+    }
+
+    fn revisable(&self) -> Vec<(TableNeed, TableResult)> {
+        let Some(round) = self.common.playing() else {
+            return Vec::new();
+        };
+        self.plays
+            .range((round, 0, 0)..(round + 1, 0, 0))
+            .filter(|(_, p)| p.adjusted.is_none())
+            .filter_map(|(&(round, table, board), p)| {
+                let played = p.played?;
+                let plan = self.table_plan(round, table)?;
+                let need = TableNeed {
+                    round,
+                    table,
+                    slot: board,
+                    deal: board,
+                    computers: self.computer_seats(plan),
+                    table_id: p.table_id.clone(),
+                };
+                let logged = TableResult::Board {
+                    declarer: played.declarer,
+                    defenders: played.defenders,
+                };
+                Some((need, logged))
+            })
+            .collect()
+    }
+
+    fn revised(need: &TableNeed, table_id: String, report: TableReport) -> Option<DuplicateAction> {
+        let TableResult::Board {
+            declarer,
+            defenders,
+        } = report.result
+        else {
+            return None;
+        };
+        Some(DuplicateAction::Revised {
+            round: need.round,
+            table: need.table,
+            board: need.slot,
+            table_id,
+            declarer,
+            defenders,
+            ruling: report.ruling,
+        })
+    }
+
+    /// The tables of closed rounds, and of boards the director settled before their table
+    /// ended them.
+    fn idle_tables(&self) -> Vec<String> {
+        let closed = self.common.closed;
+        self.plays
+            .iter()
+            .filter(|(&(round, _, _), p)| {
+                round <= closed || (p.adjusted.is_some() && p.played.is_none())
+            })
+            .filter_map(|(_, p)| p.table_id.clone())
+            .collect()
     }
 
     fn due(&self, _seed: &Seed) -> Result<Option<DuplicateAction>, Error> {

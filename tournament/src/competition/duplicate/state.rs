@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use super::action::DeductionKind;
 use crate::competition::text::{optional, MAX_NAME};
-use crate::competition::{Common, Entry, Error, Field, Spec};
+use crate::competition::{Common, Entry, Error, Field, Ruling, Spec};
 use crate::movement::{Movement, Round, TableRound};
 use crate::score::ArtificialScores;
 use crate::seat::{Direction, Seat};
@@ -72,6 +72,8 @@ pub struct Play {
     pub played: Option<Played>,
     /// Replaces `played` in the scoring.
     pub adjusted: Option<Adjusted>,
+    /// The ruling at the table that last changed `played` after the board ended.
+    pub revised: Option<Ruling>,
 }
 
 impl Play {

@@ -2,7 +2,9 @@
 //! lateness, the early finish, and the replay.
 
 use super::*;
-use crate::competition::{Competition, Entry, Error, Refused, Spec, TableResult};
+use crate::competition::{
+    Competition, Entry, Error, Refused, Ruling, Spec, TableNeed, TableReport, TableResult,
+};
 use crate::matchpoints::Artificial;
 use crate::movement::Variant;
 use crate::seat::{Direction, Seat};
@@ -654,4 +656,91 @@ fn a_pair_is_told_where_it_sits_or_why_it_cannot() {
         }],
     );
     assert_eq!(e.sitting(&ns1), Err(Error::Barred));
+}
+
+#[test]
+fn a_ruling_at_the_table_revises_its_result_while_the_round_is_played() {
+    let mut e = Duplicate::create("e", &people(3, 3, 1)).unwrap();
+    log(&mut e, &[start(1, START)]);
+    let need = e.tables_now()[0].clone();
+    let board = TableResult::Board {
+        declarer: Seat::N,
+        defenders: 40,
+    };
+    log(
+        &mut e,
+        &[
+            Duplicate::opened(&need, "t".into()),
+            Duplicate::result(&need, "t".into(), board.clone()).unwrap(),
+        ],
+    );
+    let logged = TableNeed {
+        table_id: Some("t".into()),
+        ..need.clone()
+    };
+    assert_eq!(e.revisable(), vec![(logged, board)]);
+    let ruling = Ruling {
+        table_seq: 90,
+        reason: "藏张".into(),
+    };
+    let report = |defenders| TableReport {
+        result: TableResult::Board {
+            declarer: Seat::N,
+            defenders,
+        },
+        ruling: Some(ruling.clone()),
+    };
+    // From another table it is refused; from the board's it replaces the result.
+    let other = Duplicate::revised(&need, "x".into(), report(80)).unwrap();
+    assert_eq!(e.clone().apply(9, &other), Err(Error::NotRevisable));
+    log(
+        &mut e,
+        &[Duplicate::revised(&need, "t".into(), report(80)).unwrap()],
+    );
+    let play = e.play(1, need.table, need.slot).unwrap();
+    assert_eq!(play.played.unwrap().defenders, 80);
+    assert_eq!(play.revised.as_ref(), Some(&ruling));
+    // Once the director settles the board, a table's ruling no longer changes it.
+    log(
+        &mut e,
+        &[DuplicateAction::Adjust {
+            round: 1,
+            table: need.table,
+            board: need.slot,
+            defenders: Some(120),
+            artificial: None,
+            reason: "裁判长改判".into(),
+        }],
+    );
+    assert!(e.revisable().iter().all(|(n, _)| n.table != need.table));
+    let again = Duplicate::revised(&need, "t".into(), report(0)).unwrap();
+    assert_eq!(e.clone().apply(20, &again), Err(Error::NotRevisable));
+}
+
+#[test]
+fn the_tables_whose_work_is_over_are_named_to_be_closed() {
+    let mut e = Duplicate::create("e", &spec(3, 3, 2)).unwrap();
+    log(&mut e, &[start(1, START)]);
+    let needs = e.tables_now();
+    for (i, n) in needs.iter().enumerate() {
+        log(&mut e, &[Duplicate::opened(n, format!("t{i}"))]);
+    }
+    assert!(e.idle_tables().is_empty(), "every table is being played");
+    // The director settles table t0's board before it is played: t0 is idle.
+    let n = &needs[0];
+    log(
+        &mut e,
+        &[DuplicateAction::Adjust {
+            round: 1,
+            table: n.table,
+            board: n.slot,
+            defenders: None,
+            artificial: Some(ArtificialScores {
+                ns: Some(Artificial::Average),
+                ew: Some(Artificial::Average),
+            }),
+            reason: "未到".into(),
+        }],
+    );
+    assert_eq!(e.idle_tables(), vec!["t0".to_string()]);
 }

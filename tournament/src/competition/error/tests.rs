@@ -68,6 +68,7 @@ fn every_kind() -> Vec<Error> {
             board: 9,
         },
         Error::WrongTable,
+        Error::NotRevisable,
         Error::AdjustOneWay,
         Error::AdjustPoints { defenders: 3 },
         Error::SitOutArtificialOnly,
@@ -179,6 +180,7 @@ fn every_kind() -> Vec<Error> {
             | NotPairsSeat { .. }
             | NotThisBoard { .. }
             | WrongTable
+            | NotRevisable
             | AdjustOneWay
             | AdjustPoints { .. }
             | SitOutArtificialOnly

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::competition::spec::{Entry, Spec};
+use crate::competition::Ruling;
 use crate::gouji::draw::KnockoutRound;
 use crate::gouji::{FinalGroups, GameRecord, Group};
 
@@ -53,6 +54,17 @@ pub enum TeamsAction {
         game: u32,
         table_id: String,
         record: GameRecord,
+    },
+    /// A ruling at the game's table after it ended changed its result, while the round is
+    /// being played: the record as the table now reports it.
+    GameRevised {
+        round: u32,
+        table: u32,
+        game: u32,
+        table_id: String,
+        record: GameRecord,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ruling: Option<Ruling>,
     },
     /// The director took points off a team (扣该队4分).
     TeamDeduction {
@@ -105,6 +117,7 @@ impl TeamsAction {
             TeamsAction::Draw { .. } => "draw",
             TeamsAction::GameOpened { .. } => "game_opened",
             TeamsAction::GameResult { .. } => "game_result",
+            TeamsAction::GameRevised { .. } => "game_revised",
             TeamsAction::TeamDeduction { .. } => "team_deduction",
             TeamsAction::ConfirmGames { .. } => "confirm_games",
             TeamsAction::AdjustGame { .. } => "adjust_game",

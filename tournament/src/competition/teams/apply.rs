@@ -52,6 +52,30 @@ pub(super) fn apply(t: &mut Teams, seq: u64, action: &TeamsAction) -> Result<(),
             slot.record = Some(record.clone());
             Ok(())
         }
+        A::GameRevised {
+            round,
+            table,
+            game,
+            table_id,
+            record,
+            ruling,
+        } => {
+            t.common.in_play(*round)?;
+            let slot = t
+                .stage_mut(*round)
+                .and_then(|s| s.games.get_mut(&(*table, *game)))
+                .filter(|s| {
+                    s.table_id.as_deref() == Some(table_id)
+                        && s.record.is_some()
+                        && s.adjusted.is_none()
+                })
+                .ok_or(Error::NotRevisable)?;
+            slot.record = Some(record.clone());
+            slot.revised = ruling.clone();
+            // The captains sign the new result.
+            slot.confirms.clear();
+            Ok(())
+        }
         A::TeamDeduction {
             round,
             team,

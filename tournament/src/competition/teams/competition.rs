@@ -7,7 +7,9 @@ use super::action::TeamsAction;
 use super::apply;
 use super::state::{Teams, DEFAULT_FINAL_GAMES, GAME};
 use crate::competition::text::{text, MAX_TITLE};
-use crate::competition::{Common, Competition, Entry, Error, Field, Spec, TableNeed, TableResult};
+use crate::competition::{
+    Common, Competition, Entry, Error, Field, Spec, TableNeed, TableReport, TableResult,
+};
 
 impl Competition for Teams {
     type Action = TeamsAction;
@@ -137,6 +139,68 @@ impl Competition for Teams {
             table_id,
             record,
         })
+    }
+
+    fn revisable(&self) -> Vec<(TableNeed, TableResult)> {
+        let Some(round) = self.common.playing() else {
+            return Vec::new();
+        };
+        self.seatings(round)
+            .into_iter()
+            .filter_map(|(s, _)| {
+                let slot = self.stage(round)?.games.get(&(s.table, s.game))?;
+                let record = slot.record.clone().filter(|_| slot.adjusted.is_none())?;
+                let need = TableNeed {
+                    round,
+                    table: s.table,
+                    slot: s.game,
+                    deal: s.deal,
+                    computers: self.computer_seats(&s),
+                    table_id: slot.table_id.clone(),
+                };
+                Some((need, TableResult::Game(record)))
+            })
+            .collect()
+    }
+
+    fn revised(need: &TableNeed, table_id: String, report: TableReport) -> Option<TeamsAction> {
+        let TableResult::Game(record) = report.result else {
+            return None;
+        };
+        Some(TeamsAction::GameRevised {
+            round: need.round,
+            table: need.table,
+            game: need.slot,
+            table_id,
+            record,
+            ruling: report.ruling,
+        })
+    }
+
+    /// The tables of closed rounds, and of games opened but no longer to be played (an extra
+    /// game a ruling made needless).
+    fn idle_tables(&self) -> Vec<String> {
+        let closed = self.common.closed;
+        let open: Vec<(u32, u32, u32)> = self
+            .tables_now()
+            .iter()
+            .map(|n| (n.round, n.table, n.slot))
+            .collect();
+        self.stages
+            .iter()
+            .flat_map(|stage| {
+                let round = stage.round;
+                let open = &open;
+                stage
+                    .games
+                    .iter()
+                    .filter_map(move |(&(table, game), slot)| {
+                        let idle = round <= closed
+                            || (slot.record.is_none() && !open.contains(&(round, table, game)));
+                        slot.table_id.clone().filter(|_| idle)
+                    })
+            })
+            .collect()
     }
 
     /// The round being played is drawn first, from the seed.

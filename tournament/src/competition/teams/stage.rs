@@ -5,6 +5,7 @@
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
+use crate::competition::Ruling;
 use crate::gouji::draw::KnockoutRound;
 use crate::gouji::final_round::FinalInput;
 use crate::gouji::{
@@ -25,6 +26,8 @@ pub struct Slot {
     pub record: Option<GameRecord>,
     /// The director's reason, where `record` is the director's ruling.
     pub adjusted: Option<String>,
+    /// The ruling at the table that last changed `record` after the game ended.
+    pub revised: Option<Ruling>,
     /// Each team's word on the result (「由队长或领队签字确认该局比赛结果」): `None` agreed,
     /// `Some(note)` disputed. A ruling clears it: the teams confirm the new result.
     pub confirms: BTreeMap<String, Option<String>>,
