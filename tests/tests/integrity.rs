@@ -225,3 +225,38 @@ async fn a_board_the_director_settles_closes_its_table_and_the_next_one_opens() 
         .expect("the next board's table opened");
     assert_eq!(table_state(&s, next_table).await, Some(TableState::Waiting));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_signalling_record_takes_no_match_points_and_the_second_disqualifies() {
+    let s = director_server("integrity-signalling").await;
+    let a = s.addr;
+    let id = create(a, 1, false).await;
+    let record = json!({"direction": "EW", "pair": 2, "kind": "signalling",
+                        "reason": "传递非法信息（本副判罚 40 分）"});
+    let path = format!("/api/events/{id}/deductions");
+    let (status, v) = call(a, "POST", &path, true, Some(record.clone())).await;
+    assert_eq!(status, 200, "{v}");
+    let (_, standings) = call(a, "GET", &format!("/api/events/{id}/standings"), true, None).await;
+    let line = &standings["deductions"][0];
+    assert_eq!(line["mp"], json!(0.0), "{standings}");
+    let ew2 = standings["ranking"]["EW"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["number"] == json!(2))
+        .unwrap()
+        .clone();
+    assert!(ew2.get("deducted").is_none(), "{ew2}");
+    assert!(ew2.get("disqualified").is_none(), "{ew2}");
+    let (status, _) = call(a, "POST", &path, true, Some(record)).await;
+    assert_eq!(status, 200);
+    let (_, standings) = call(a, "GET", &format!("/api/events/{id}/standings"), true, None).await;
+    let ew2 = standings["ranking"]["EW"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["number"] == json!(2))
+        .unwrap()
+        .clone();
+    assert_eq!(ew2["disqualified"], json!(true), "{ew2}");
+}

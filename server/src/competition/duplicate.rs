@@ -125,7 +125,12 @@ impl Kind for Duplicate {
             DuplicateStep::Deduct(x) => DuplicateAction::Deduction {
                 direction: wire::direction(&x.direction)?,
                 pair: x.pair,
-                mp: x.mp.unwrap_or(0.5),
+                // 传递非法信息 is punished on the board: its record takes no match points
+                // unless the director says so; any other offence 0.5 (seed 000).
+                mp: x.mp.unwrap_or(match x.kind {
+                    Some(protocol::DeductionKind::Signalling) => 0.0,
+                    None => 0.5,
+                }),
                 reason: x.reason,
                 kind: x.kind,
             },

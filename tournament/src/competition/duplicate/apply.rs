@@ -284,8 +284,12 @@ fn deduct(
     kind: Option<DeductionKind>,
 ) -> Result<(), Error> {
     d.known_pair(direction, pair)?;
+    // A signalling offence is punished on the board (40 points, or the board lost: the table's
+    // ruling or the director's adjustment), not in match points: its record may take none.
+    let record = mp == 0.0 && kind == Some(DeductionKind::Signalling);
     let halves = mp * 2.0;
-    if !(halves.is_finite() && (1.0..=200.0).contains(&halves) && halves.fract() == 0.0) {
+    if !record && !(halves.is_finite() && (1.0..=200.0).contains(&halves) && halves.fract() == 0.0)
+    {
         return Err(Error::BadDeduction { mp });
     }
     let reason = reason_text(reason)?;

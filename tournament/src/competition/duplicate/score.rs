@@ -33,9 +33,11 @@ impl Duplicate {
                 ew: numbers(Direction::EW),
             },
             results,
+            // An offence recorded without match points takes nothing off.
             deductions: self
                 .deductions
                 .iter()
+                .filter(|d| d.mp > 0.0)
                 .map(|d| Deduction {
                     direction: d.direction,
                     pair: PairId(d.pair.to_string()),

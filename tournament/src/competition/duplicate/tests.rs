@@ -744,3 +744,33 @@ fn the_tables_whose_work_is_over_are_named_to_be_closed() {
     );
     assert_eq!(e.idle_tables(), vec!["t0".to_string()]);
 }
+
+#[test]
+fn a_signalling_offence_is_recorded_without_match_points_and_the_second_disqualifies() {
+    let mut e = Duplicate::create("e", &spec(3, 3, 1)).unwrap();
+    let record = |mp, kind| DuplicateAction::Deduction {
+        direction: Direction::EW,
+        pair: 1,
+        mp,
+        reason: "传递非法信息：判罚 40 分".into(),
+        kind,
+    };
+    // Only a signalling record may take no match points.
+    assert_eq!(
+        e.clone().apply(2, &record(0.0, None)),
+        Err(Error::BadDeduction { mp: 0.0 })
+    );
+    log(&mut e, &[record(0.0, Some(DeductionKind::Signalling))]);
+    assert!(!e.is_disqualified(Direction::EW, 1));
+    assert!(
+        e.score_input(3).deductions.is_empty(),
+        "a record without points takes nothing off"
+    );
+    log(&mut e, &[record(0.0, Some(DeductionKind::Signalling))]);
+    assert!(
+        e.is_disqualified(Direction::EW, 1),
+        "the second disqualifies"
+    );
+    e.score(3)
+        .expect("the scoring takes the records as they are");
+}
