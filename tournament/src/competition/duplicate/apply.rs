@@ -288,8 +288,8 @@ fn deduct(
     // ruling or the director's adjustment), not in match points: its record may take none.
     let record = mp == 0.0 && kind == Some(DeductionKind::Signalling);
     let halves = mp * 2.0;
-    if !record && !(halves.is_finite() && (1.0..=200.0).contains(&halves) && halves.fract() == 0.0)
-    {
+    let in_halves = halves.is_finite() && (1.0..=200.0).contains(&halves) && halves.fract() == 0.0;
+    if !(record || in_halves) {
         return Err(Error::BadDeduction { mp });
     }
     let reason = reason_text(reason)?;
