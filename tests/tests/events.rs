@@ -2481,7 +2481,7 @@ async fn the_director_rules_on_a_finished_gouji_game() {
     })
     .await;
     let path = format!("/api/events/{id}/games/adjust");
-    let ruling = json!({"table": 1, "game": 1, "result": {"a": 3, "b": -3, "first": "a", "last": ["b"]},
+    let ruling = json!({"table": 1, "game": 1, "result": {"a": 4, "b": -4, "first": "a", "last": ["b"]},
                         "reason": "B 队打暗号，改判"});
     for (auth, body, status, code) in [
         (None, ruling.clone(), 403, "not_director"),
@@ -2503,6 +2503,12 @@ async fn the_director_rules_on_a_finished_gouji_game() {
             json!({"table": 1, "game": 1, "result": ruling["result"], "reason": ""}),
             400,
             "bad_text",
+        ),
+        (
+            Some(DIRECTOR),
+            json!({"table": 1, "game": 1, "result": {"a": 12, "b": 12, "first": "b", "last": []}, "reason": "x"}),
+            400,
+            "not_producible",
         ),
     ] {
         let (got, answer) = call(a, "POST", &path, auth, Some(&body)).await;
@@ -2542,6 +2548,32 @@ async fn the_director_rules_on_a_finished_gouji_game() {
             "{body}: {answer}"
         );
     }
+    // Previewed, the ruling shows the standings it would make, and logs nothing.
+    let before = view(a, &id).await;
+    let preview = ok(
+        a,
+        "POST",
+        &format!("{path}?preview=true"),
+        Some(DIRECTOR),
+        ruling.clone(),
+    )
+    .await;
+    assert!(preview["gouji"]["teams"].is_array(), "{preview}");
+    let game = preview["gouji"]["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["game"] == json!(1))
+        .expect("game 1 in the previewed standings")
+        .clone();
+    assert_eq!(game["result"]["a"], json!(4), "{game}");
+    assert_eq!(game["adjusted"], json!("B 队打暗号，改判"));
+    let after = view(a, &id).await;
+    assert!(after.gouji.as_ref().unwrap().stages[0]
+        .games
+        .iter()
+        .all(|x| x.adjusted.is_none()));
+    assert!(after.log_len >= before.log_len);
     // Nothing changed (the bots go on playing: the log may have grown, but by no ruling).
     let unchanged = view(a, &id).await;
     assert!(unchanged.gouji.as_ref().unwrap().stages[0]
@@ -2558,7 +2590,7 @@ async fn the_director_rules_on_a_finished_gouji_game() {
         .clone();
     assert_eq!(game1.adjusted.as_deref(), Some("B 队打暗号，改判"));
     let r = game1.result.unwrap();
-    assert_eq!((r.a, r.b, r.first.as_deref()), (3, -3, Some("a")));
+    assert_eq!((r.a, r.b, r.first.as_deref()), (4, -4, Some("a")));
     // The public sees neither result nor ruling while the event runs.
     let public = ok(a, "GET", &format!("/api/events/{id}"), None, json!(null)).await;
     assert!(public["gouji"]["stages"][0]["games"]
@@ -2595,7 +2627,9 @@ async fn a_knockout_match_level_after_its_extra_games_is_decided_by_lot() {
     let s = director_server("gouji-lot").await;
     let a = s.addr;
     let id = start_knockout_of_seven(a, "够级抽签").await;
-    let level = json!({"a": 0, "b": 0, "last": []});
+    // Level, with no 头科 and no 大落: the only such result a game can have is a forfeit whose
+    // points the referee's deductions brought level (−12 − 0, +12 − 24), which settles nothing.
+    let level = json!({"a": -12, "b": -12, "last": []});
     // 6 games, then 12 extra games: each ruled level once it ends.
     for game in 1..=18u32 {
         until_for(a, &id, &format!("game {game} played"), 120, |v| {

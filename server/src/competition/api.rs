@@ -325,18 +325,30 @@ async fn reveal(
     }
 }
 
-/// A step only 80分 pairs have.
-async fn pairs_step(api: &CompetitionApi, id: &str, step: DuplicateStep) -> Response {
+/// `?preview=true` on a director's step: the standings it would make, nothing logged.
+#[derive(Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Preview {
+    #[serde(default)]
+    preview: bool,
+}
+
+type Previewed = axum::extract::Query<Preview>;
+
+/// A step only 80分 pairs have (or, previewed, the standings it would make).
+async fn pairs_step(api: &CompetitionApi, id: &str, step: DuplicateStep, p: Preview) -> Response {
     match held(api, id) {
+        Ok(Held::Duplicate(h)) if p.preview => answer(h.preview(step).await),
         Ok(Held::Duplicate(h)) => answer(h.step(step).await),
         Ok(Held::Teams(_)) => not_this_kind(),
         Err(resp) => *resp,
     }
 }
 
-/// A step only 够级 teams have.
-async fn teams_step(api: &CompetitionApi, id: &str, step: TeamsStep) -> Response {
+/// A step only 够级 teams have (or, previewed, the standings it would make).
+async fn teams_step(api: &CompetitionApi, id: &str, step: TeamsStep, p: Preview) -> Response {
     match held(api, id) {
+        Ok(Held::Teams(h)) if p.preview => answer(h.preview(step).await),
         Ok(Held::Teams(h)) => answer(h.step(step).await),
         Ok(Held::Duplicate(_)) => not_this_kind(),
         Err(resp) => *resp,
@@ -346,57 +358,64 @@ async fn teams_step(api: &CompetitionApi, id: &str, step: TeamsStep) -> Response
 async fn adjust(
     State(api): Api,
     UrlPath(id): UrlPath<String>,
+    axum::extract::Query(p): Previewed,
     Director(req): Director<protocol::AdjustResult>,
 ) -> Response {
-    pairs_step(&api, &id, DuplicateStep::Adjust(req)).await
+    pairs_step(&api, &id, DuplicateStep::Adjust(req), p).await
 }
 
 async fn deduct(
     State(api): Api,
     UrlPath(id): UrlPath<String>,
+    axum::extract::Query(p): Previewed,
     Director(req): Director<protocol::DeductionIn>,
 ) -> Response {
-    pairs_step(&api, &id, DuplicateStep::Deduct(req)).await
+    pairs_step(&api, &id, DuplicateStep::Deduct(req), p).await
 }
 
 async fn disqualify(
     State(api): Api,
     UrlPath(id): UrlPath<String>,
+    axum::extract::Query(p): Previewed,
     Director(req): Director<protocol::DisqualifyIn>,
 ) -> Response {
-    pairs_step(&api, &id, DuplicateStep::Disqualify(req)).await
+    pairs_step(&api, &id, DuplicateStep::Disqualify(req), p).await
 }
 
 async fn forfeit(
     State(api): Api,
     UrlPath(id): UrlPath<String>,
+    axum::extract::Query(p): Previewed,
     Director(req): Director<protocol::ForfeitIn>,
 ) -> Response {
-    pairs_step(&api, &id, DuplicateStep::Forfeit(req)).await
+    pairs_step(&api, &id, DuplicateStep::Forfeit(req), p).await
 }
 
 async fn team_deduct(
     State(api): Api,
     UrlPath(id): UrlPath<String>,
+    axum::extract::Query(p): Previewed,
     Director(req): Director<protocol::TeamDeductionIn>,
 ) -> Response {
-    teams_step(&api, &id, TeamsStep::Deduct(req)).await
+    teams_step(&api, &id, TeamsStep::Deduct(req), p).await
 }
 
 async fn adjust_game(
     State(api): Api,
     UrlPath(id): UrlPath<String>,
+    axum::extract::Query(p): Previewed,
     Director(req): Director<protocol::GameAdjustIn>,
 ) -> Response {
-    teams_step(&api, &id, TeamsStep::AdjustGame(req)).await
+    teams_step(&api, &id, TeamsStep::AdjustGame(req), p).await
 }
 
 async fn lot(
     State(api): Api,
     UrlPath(id): UrlPath<String>,
+    axum::extract::Query(p): Previewed,
     Director(req): Director<protocol::LotIn>,
 ) -> Response {
-    teams_step(&api, &id, TeamsStep::Lot(req)).await
+    teams_step(&api, &id, TeamsStep::Lot(req), p).await
 }
 
 async fn join(

@@ -43,6 +43,11 @@ pub enum Command<K: Kind> {
         step: K::Step,
         reply: Reply<CompetitionView>,
     },
+    /// What a director's step would make of the standings, logging nothing.
+    Preview {
+        step: K::Step,
+        reply: Reply<Standings>,
+    },
     Join {
         req: CompetitionJoin,
         reply: Reply<CompetitionJoined>,
@@ -126,6 +131,10 @@ impl<K: Kind> Handle<K> {
 
     pub async fn step(&self, step: K::Step) -> Result<CompetitionView, Denied> {
         self.ask(|reply| Command::Step { step, reply }).await
+    }
+
+    pub async fn preview(&self, step: K::Step) -> Result<Standings, Denied> {
+        self.ask(|reply| Command::Preview { step, reply }).await
     }
 
     pub async fn join(&self, req: CompetitionJoin) -> Result<CompetitionJoined, Denied> {

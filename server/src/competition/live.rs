@@ -343,6 +343,9 @@ impl<K: Kind> Live<K> {
                 };
                 let _ = reply.send(self.then_view(r).await);
             }
+            Command::Preview { step, reply } => {
+                let _ = reply.send(self.preview(step, now));
+            }
             Command::Join { req, reply } => {
                 let _ = reply.send(self.join(req, now).await);
             }
@@ -382,6 +385,19 @@ impl<K: Kind> Live<K> {
         self.close_idle_tables().await;
         self.step().await;
         Ok(self.c.view(&self.ctx(), true))
+    }
+
+    /// The standings a director's step would make, as the director sees them: checked and
+    /// applied to a copy, nothing logged.
+    fn preview(
+        &self,
+        step: K::Step,
+        now: u64,
+    ) -> Result<crate::competition::standings::Standings, Denied> {
+        let action = self.c.step(step, now)?;
+        let mut next = self.c.clone();
+        next.apply(self.seq + 1, &action)?;
+        next.standings(true)
     }
 
     fn holder(&self, token: &str) -> Result<K::Holder, Denied> {

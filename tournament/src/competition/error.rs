@@ -390,6 +390,10 @@ refusals! {
     GameResultRange { most: i32 } => Invalid, "game_result_range",
         format!("成绩不对：每队得分应在 -{most} 到 {most} 之间，大落最多 6 个"),
         format!("a result of -{most} to {most} points a team and at most 6 大落");
+    /// A ruled result no game can have under the competition's scoring.
+    NotProducible { a: i32, b: i32 } => Invalid, "not_producible",
+        format!("成绩 {a} : {b} 不可能出现：按本赛事的计分，名次、点贡、串三户、扣分或告负都得不出这个结果（头科、大落也要对得上）"),
+        format!("{a} : {b} is no game's result: places, 点贡, 串三户, the referee's deductions or a forfeit under this competition's scoring cannot make it (with its 头科 and 大落)");
     /// A ruling replaces a finished game's result.
     GameUnfinished { round: u32, table: u32, game: u32 } => NotNow, "game_unfinished",
         format!("第 {round} 轮第 {table} 桌第 {game} 局还没有成绩：打完才能改判"),

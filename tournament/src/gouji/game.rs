@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 pub type TeamId = String;
 
 /// The side a team sits on at its table: A (seats A1, A2, A3; A1 leads every game) or B.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Side {
     A,

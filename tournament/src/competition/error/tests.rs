@@ -118,6 +118,7 @@ fn every_kind() -> Vec<Error> {
         },
         Error::WrongGameTable,
         Error::GameResultRange { most: 100 },
+        Error::NotProducible { a: 12, b: 12 },
         Error::GameUnfinished {
             round: 1,
             table: 1,
@@ -217,6 +218,7 @@ fn every_kind() -> Vec<Error> {
             | GameNotNow { .. }
             | WrongGameTable
             | GameResultRange { .. }
+            | NotProducible { .. }
             | GameUnfinished { .. }
             | NoSuchTeam { .. }
             | NoFinishedGame { .. }

@@ -226,6 +226,17 @@ fn adjust(
     if record.a.abs() > most || record.b.abs() > most || record.last.len() > 6 {
         return Err(Error::GameResultRange { most });
     }
+    // A ruling gives a result some game can have under the competition's scoring (places, 点贡,
+    // 串三户, the referee's deductions, a forfeit), or none.
+    let ruleset = t.common.spec.ruleset.as_deref().unwrap_or_default();
+    if let Some(rules) = rules::gouji::Ruleset::by_name(ruleset) {
+        if !crate::gouji::Producible::of(&rules.scoring).contains(record) {
+            return Err(Error::NotProducible {
+                a: record.a,
+                b: record.b,
+            });
+        }
+    }
     let reason = reason_text(reason)?;
     let slot = t
         .stage_mut(round)

@@ -462,7 +462,12 @@ fn a_people_teams_captain_signs_its_games_before_the_round_closes() {
         round: 1,
         table: 1,
         game: 5,
-        record: a_wins.clone(),
+        record: GameRecord {
+            a: 4,
+            b: -4,
+            first: Some(Side::A),
+            last: vec![Side::B],
+        },
         reason: "改判：大落更正".into(),
     })
     .unwrap();
@@ -596,4 +601,30 @@ fn teams_a_final_cannot_separate_share_the_place_and_the_next_ones_stay_empty() 
         !places.iter().any(|(_, p)| matches!(p, Some(2..=5))),
         "places 2-5 stay empty"
     );
+}
+
+#[test]
+fn a_ruling_no_game_can_produce_is_refused() {
+    let mut g = Log::new(entries(7));
+    g.start(1);
+    g.play_open(&level());
+    let rule = |a, b, first| TeamsAction::AdjustGame {
+        round: 1,
+        table: 1,
+        game: 1,
+        record: GameRecord {
+            a,
+            b,
+            first,
+            last: Vec::new(),
+        },
+        reason: "改判".into(),
+    };
+    // Both teams cannot win a game (the 12 : 12 with 头科 B).
+    assert_eq!(
+        g.act(rule(12, 12, Some(Side::B))),
+        Err(Error::NotProducible { a: 12, b: 12 })
+    );
+    // A forfeit (0:12 告负, no 头科) is a result a game can have.
+    g.act(rule(-12, 12, None)).unwrap();
 }
