@@ -16,6 +16,9 @@ use super::game::{GameRecord, Side};
 /// Most points a team may have had deducted in one game by the referee.
 const MAX_DEDUCTED: i32 = 100;
 
+/// The sets made so far, by scoring.
+type Made = Vec<(Scoring, Arc<Producible>)>;
+
 /// The records the rules can produce under one scoring.
 pub struct Producible {
     /// Records before deductions: (A's points, B's points, 头科's side, 大落 of A, of B).
@@ -42,7 +45,7 @@ impl Producible {
     /// The records of `scoring`, made once per scoring and kept: a ruling is checked, and a
     /// log of rulings replayed, without enumerating the games again (it takes a second).
     pub fn of(scoring: &Scoring) -> Arc<Producible> {
-        static MADE: OnceLock<Mutex<Vec<(Scoring, Arc<Producible>)>>> = OnceLock::new();
+        static MADE: OnceLock<Mutex<Made>> = OnceLock::new();
         let mut made = MADE
             .get_or_init(Default::default)
             .lock()
