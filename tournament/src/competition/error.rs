@@ -268,6 +268,10 @@ refusals! {
     AdjustPoints { defenders: i32 } => Invalid, "adjust_points",
         format!("闲家得分 {defenders} 不对：应为 5 的倍数"),
         format!("defenders' points {defenders}: not a multiple of 5");
+    /// Defenders' points of a board lie within ±`max` (a typo of 1000 for 100 is caught).
+    AdjustRange { defenders: i32, max: i32 } => Invalid, "adjust_range",
+        format!("闲家得分 {defenders} 超出范围：应在 -{max} 到 {max} 之间"),
+        format!("defenders' points {defenders} are out of range: -{max} to {max}");
     /// A sit-out has no opponents: only an artificial score.
     SitOutArtificialOnly => Invalid, "sit_out_artificial_only",
         "半桌：轮空的一桌没有对手，只能给人为分",

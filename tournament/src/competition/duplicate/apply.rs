@@ -2,7 +2,9 @@
 //! action. A refusal changes nothing (every check comes before the first write).
 
 use super::action::{DeductionKind, DuplicateAction};
-use super::state::{Adjusted, Confirms, Deducted, Duplicate, Played, RoundClock, BOARD_MINUTES};
+use super::state::{
+    Adjusted, Confirms, Deducted, Duplicate, Played, RoundClock, BOARD_MINUTES, MAX_POINTS,
+};
 use crate::competition::text::optional;
 use crate::competition::text::reason as reason_text;
 use crate::competition::text::MAX_REASON;
@@ -240,9 +242,13 @@ fn adjust(
     let half = plan.ns.is_none() || plan.ew.is_none();
     match (defenders, artificial) {
         (Some(_), Some(_)) | (None, None) => return Err(Error::AdjustOneWay),
-        (Some(d), None) if d % 5 != 0 || d.abs() > 1000 => {
-            return Err(Error::AdjustPoints { defenders: d })
+        (Some(d), None) if d.abs() > MAX_POINTS => {
+            return Err(Error::AdjustRange {
+                defenders: d,
+                max: MAX_POINTS,
+            })
         }
+        (Some(d), None) if d % 5 != 0 => return Err(Error::AdjustPoints { defenders: d }),
         (Some(_), None) if half => return Err(Error::SitOutArtificialOnly),
         (None, Some(a)) => artificial_ok(&a, plan.ns.is_some(), plan.ew.is_some())?,
         _ => {}

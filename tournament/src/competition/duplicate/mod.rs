@@ -25,5 +25,5 @@ pub use action::{DeductionKind, DuplicateAction};
 pub use lateness::LATE_MS;
 pub use state::{
     declarer_of, movement_boards, Adjusted, Confirms, Deducted, Duplicate, Pair, Play, Played,
-    RoundClock, Sitting, BOARD_MINUTES, GAME, MAX_BOARDS, MAX_TABLES,
+    RoundClock, Sitting, BOARD_MINUTES, GAME, MAX_BOARDS, MAX_POINTS, MAX_TABLES,
 };

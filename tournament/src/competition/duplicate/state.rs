@@ -14,6 +14,9 @@ use crate::seat::{Direction, Seat};
 pub const MAX_TABLES: u32 = 500;
 /// Most boards a competition may deal.
 pub const MAX_BOARDS: u32 = 2_000;
+/// The most defenders' points a board's result may have either way (a board's cards are 200,
+/// its kitty at most eight times itself, penalties a few hundred): the bound that catches a typo.
+pub const MAX_POINTS: i32 = 1000;
 /// Minutes a board when the competition does not say (每副牌比赛时间12分钟).
 pub const BOARD_MINUTES: u32 = 12;
 /// The game its tables deal.

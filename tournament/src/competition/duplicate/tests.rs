@@ -774,3 +774,29 @@ fn a_signalling_offence_is_recorded_without_match_points_and_the_second_disquali
     e.score(3)
         .expect("the scoring takes the records as they are");
 }
+
+#[test]
+fn an_adjusted_result_says_its_range_before_its_fives() {
+    let mut e = Duplicate::create("e", &spec(3, 3, 1)).unwrap();
+    log(&mut e, &[start(1, START)]);
+    let adjust = |defenders| DuplicateAction::Adjust {
+        round: 1,
+        table: 1,
+        board: 1,
+        defenders: Some(defenders),
+        artificial: None,
+        reason: "改判".into(),
+    };
+    assert_eq!(
+        e.clone().apply(9, &adjust(2000)),
+        Err(Error::AdjustRange {
+            defenders: 2000,
+            max: MAX_POINTS
+        })
+    );
+    assert_eq!(
+        e.clone().apply(9, &adjust(85 + 1)),
+        Err(Error::AdjustPoints { defenders: 86 })
+    );
+    e.apply(9, &adjust(-MAX_POINTS)).unwrap();
+}

@@ -71,6 +71,10 @@ fn every_kind() -> Vec<Error> {
         Error::NotRevisable,
         Error::AdjustOneWay,
         Error::AdjustPoints { defenders: 3 },
+        Error::AdjustRange {
+            defenders: 2000,
+            max: 1000,
+        },
         Error::SitOutArtificialOnly,
         Error::ArtificialHalf,
         Error::ArtificialBoth,
@@ -184,6 +188,7 @@ fn every_kind() -> Vec<Error> {
             | NotRevisable
             | AdjustOneWay
             | AdjustPoints { .. }
+            | AdjustRange { .. }
             | SitOutArtificialOnly
             | ArtificialHalf
             | ArtificialBoth
