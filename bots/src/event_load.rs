@@ -149,9 +149,10 @@ struct Played {
 async fn pair_round(
     addr: SocketAddr,
     id: &str,
-    token: &str,
+    tokens: [String; 2],
     bot: BotOptions,
 ) -> Result<Played, String> {
+    let token = tokens[0].as_str();
     let mut played = Played {
         boards: 0,
         actions: 0,
@@ -189,12 +190,13 @@ async fn pair_round(
             return Err(format!("{join}: {status} {v}"));
         }
         let first: CompetitionJoined = serde_json::from_value(v).map_err(|e| e.to_string())?;
+        // The partner sits down with their own token: one player, one seat.
         let partner: CompetitionJoined = ok(
             addr,
             "POST",
             &join,
             false,
-            Some(json!({"token": token, "seat": (first.seat + 2) % 4})),
+            Some(json!({"token": tokens[1]})),
         )
         .await?;
         let url = format!("ws://{addr}/ws/{}", first.table);
@@ -267,12 +269,12 @@ async fn run_in(opts: &EventLoadOptions, dir: &std::path::Path) -> Result<EventL
     let id = ev.id;
     let cards: CompetitionCards =
         ok(addr, "GET", &format!("/api/events/{id}/cards"), true, None).await?;
-    let tokens = |dir: &'static str| -> Vec<String> {
+    let tokens = |dir: &'static str| -> Vec<[String; 2]> {
         cards
             .pairs
             .iter()
-            .filter(|c| c.pair.direction == dir)
-            .filter_map(|c| c.token.clone())
+            .filter(|c| c.pair.direction == dir && c.players.len() == 2)
+            .map(|c| [c.players[0].token.clone(), c.players[1].token.clone()])
             .collect()
     };
     let (ns, ew) = (tokens("NS"), tokens("EW"));
@@ -297,9 +299,9 @@ async fn run_in(opts: &EventLoadOptions, dir: &std::path::Path) -> Result<EventL
         )
         .await?;
         let mut pairs = JoinSet::new();
-        for token in ns.iter().chain(&ew) {
-            let (id, token, bot) = (id.clone(), token.clone(), bot.clone());
-            pairs.spawn(async move { pair_round(addr, &id, &token, bot).await });
+        for tokens in ns.iter().chain(&ew) {
+            let (id, tokens, bot) = (id.clone(), tokens.clone(), bot.clone());
+            pairs.spawn(async move { pair_round(addr, &id, tokens, bot).await });
         }
         while let Some(r) = pairs.join_next().await {
             let played = r.map_err(|e| e.to_string())??;
@@ -310,8 +312,8 @@ async fn run_in(opts: &EventLoadOptions, dir: &std::path::Path) -> Result<EventL
         // NS record, then EW check (「经东西选手核对无误后」).
         for side in [&ns, &ew] {
             let mut confirms = JoinSet::new();
-            for token in side {
-                let (id, token) = (id.clone(), token.clone());
+            for tokens in side {
+                let (id, token) = (id.clone(), tokens[0].clone());
                 confirms.spawn(async move {
                     ok::<Value>(
                         addr,

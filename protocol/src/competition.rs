@@ -50,10 +50,22 @@ pub struct PairInfo {
 pub struct PairCard {
     #[serde(flatten)]
     pub pair: PairInfo,
+    /// One card a player (none for a computer pair): each player holds their own seat.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub players: Vec<PlayerCard>,
+}
+
+/// One player's card: their name and their own token. A player's token opens their own seat
+/// and the pair's (or team's) page; never the partner's seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerCard {
+    /// From 1: 80分 the pair's first (North or East) or second (South or West) player; 够级
+    /// the team's seat 1, 2 or 3 (A1–A3 or B1–B3 in a game).
+    pub number: u32,
+    pub name: String,
     /// 12 characters without look-alikes, written `xxxx-xxxx-xxxx`; dashes and case are
     /// ignored when typed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub token: Option<String>,
+    pub token: String,
 }
 
 /// The director's printable material: every pair's card and every table's movement card.
@@ -72,8 +84,9 @@ pub struct CompetitionCards {
 pub struct TeamCard {
     #[serde(flatten)]
     pub team: TeamInfo,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub token: Option<String>,
+    /// One card a player (none for a computer team).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub players: Vec<PlayerCard>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -453,9 +466,9 @@ pub struct CompetitionBrief {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CompetitionJoin {
-    /// The pair token from the seating card.
+    /// The player's token from their card.
     pub token: String,
-    /// One of the pair's two seats (NS: 0 or 2; EW: 1 or 3); the first free one when absent.
+    /// The player's own seat at the table (refused if it is not theirs); theirs when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seat: Option<SeatIndex>,
     /// Display name; the registered name for that seat when absent.
@@ -512,6 +525,9 @@ pub struct PairStatus {
     /// 够级 (a team token; `direction` is `"team"`): the team's own match this round.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub team: Option<TeamStatus>,
+    /// Whose token asked: the player's number on the pair's (or team's) card, from 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<u32>,
 }
 
 /// A 够级 team's own view of the round it plays (or last played): its match, its games with

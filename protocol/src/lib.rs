@@ -39,9 +39,9 @@ pub use competition::{
     CompetitionTable, CompetitionView, ConfirmResults, CreateCompetition, DeductionIn,
     DeductionKind, DisqualifyIn, EntryIn, ForfeitIn, GameAdjustIn, GameConfirm, GoujiFinalGroups,
     GoujiGame, GoujiGameResult, GoujiGroup, GoujiMatch, GoujiStage, GoujiView, LotIn, MovementKind,
-    PairCard, PairInfo, PairRound, PairStatus, PairToken, RegisterEntries, RevealSeed, Revision,
-    TableCard, TeamCard, TeamDeductionIn, TeamDeductionLine, TeamGame, TeamInfo, TeamStatus,
-    TeamTotal,
+    PairCard, PairInfo, PairRound, PairStatus, PairToken, PlayerCard, RegisterEntries, RevealSeed,
+    Revision, TableCard, TeamCard, TeamDeductionIn, TeamDeductionLine, TeamGame, TeamInfo,
+    TeamStatus, TeamTotal,
 };
 pub use lobby::{
     CreateTable, JoinSeat, Joined, LeaveSeat, SeatIndex, SeatInfo, TableState, TableSummary,

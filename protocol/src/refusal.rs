@@ -207,15 +207,14 @@ pub enum SeatFault {
     /// A referee's ruling that names no valid seat.
     RulingWithoutSeat,
     /// An event's pair asked for `seat`; theirs are `theirs`, their direction named in
-    /// Chinese (`zh`) and English (`en`).
-    NotThePairs {
+    /// A competition's player asked for `seat`; theirs at this table is `yours`, which the
+    /// players call `zh` / `en` (北, A2).
+    NotYours {
         seat: usize,
-        theirs: [usize; 2],
+        yours: usize,
         zh: String,
         en: String,
     },
-    /// A 够级 event's team asked for `seat`; its side's seats in this game are `theirs`.
-    NotTheTeams { seat: usize, theirs: [usize; 3] },
 }
 
 /// Why a display name is refused: the rules crate's, one rule for every place a name is typed.
@@ -475,21 +474,9 @@ impl Refusal {
             Refusal::BadSeat(SeatFault::RulingWithoutSeat) => {
                 w("裁判判罚必须指明座位", "a ruling must name a seat")
             }
-            Refusal::BadSeat(SeatFault::NotThePairs {
-                seat,
-                theirs: [a, b],
-                zh,
-                en,
-            }) => w(
-                format!("{zh}的座位是 {a} 和 {b}"),
-                format!("seat {seat} is not your pair's: {en} sit at {a} and {b}"),
-            ),
-            Refusal::BadSeat(SeatFault::NotTheTeams {
-                seat,
-                theirs: [a, b, c],
-            }) => w(
-                format!("这一局您队的座位是 {a}、{b}、{c}"),
-                format!("seat {seat} is not your team's in this game: it sits at {a}, {b} and {c}"),
+            Refusal::BadSeat(SeatFault::NotYours { seat, zh, en, .. }) => w(
+                format!("这一副您的座位是{zh}，不是 {seat} 号座位；每位选手只坐自己的座位"),
+                format!("seat {seat} is not yours: yours at this table is {en} (each player sits in their own seat)"),
             ),
             Refusal::BadName(fault) => Words::explain(fault),
             Refusal::UnknownGame { game, known } if known.is_empty() => w(
@@ -648,15 +635,11 @@ impl Refusal {
             Refusal::BadSeat(SeatFault::NoSuchSeat),
             Refusal::BadSeat(SeatFault::NoSuchBotSeat { seat: 4, seats: 4 }),
             Refusal::BadSeat(SeatFault::RulingWithoutSeat),
-            Refusal::BadSeat(SeatFault::NotThePairs {
+            Refusal::BadSeat(SeatFault::NotYours {
                 seat: 0,
-                theirs: [1, 3],
-                zh: "东西".into(),
-                en: "EW".into(),
-            }),
-            Refusal::BadSeat(SeatFault::NotTheTeams {
-                seat: 1,
-                theirs: [0, 2, 4],
+                yours: 2,
+                zh: "南".into(),
+                en: "S".into(),
             }),
             Refusal::BadName(NameFault::Length),
             Refusal::BadName(NameFault::Reserved { name: s() }),

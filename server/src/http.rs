@@ -475,8 +475,9 @@ async fn replayed_for<'a>(
     id: &str,
     headers: &HeaderMap,
 ) -> Result<(StoredTable, &'a dyn Desk), Response> {
-    let public = app.lobby.summary(id).is_some_and(|s| s.seed.is_some());
-    if !public && !is_referee(app, headers) {
+    let open = app.lobby.summary(id);
+    let open_and_public = open.as_ref().is_some_and(|s| s.seed.is_some());
+    if open.is_some() && !open_and_public && !is_referee(app, headers) {
         return Err(refused(Refusal::NotYetPublic));
     }
     let stored = match app.lobby.journal.load(id).await {
@@ -489,6 +490,15 @@ async fn replayed_for<'a>(
             }))
         }
     };
+    // A table no longer served (closed: idle, or its competition's round over) is public once
+    // its seed is: no unfinished competition deals from it and no open table does.
+    let commitment = &stored.header.seed_commitment;
+    let closed_and_public = open.is_none()
+        && !app.lobby.sealed(commitment)
+        && !crate::table::seed_in_use(&app.lobby.tables, id, commitment);
+    if !(open_and_public || closed_and_public || is_referee(app, headers)) {
+        return Err(refused(Refusal::NotYetPublic));
+    }
     let desk = desk_of(&app.lobby.games, &stored.header.game)
         .map_err(|w| refused(Refusal::BadRequest(Wrong::Said(w))))?;
     Ok((stored, desk))

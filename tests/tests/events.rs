@@ -213,6 +213,18 @@ fn entries(tables: u32) -> Vec<Value> {
     out
 }
 
+/// The token of the partner of the player whose token is `token` (from the director's cards).
+async fn partner_of(addr: SocketAddr, id: &str, token: &str) -> String {
+    let cards = cards(addr, id).await;
+    cards
+        .pairs
+        .iter()
+        .find(|c| c.players.iter().any(|p| p.token == token))
+        .and_then(|c| c.players.iter().find(|p| p.token != token))
+        .map(|p| p.token.clone())
+        .expect("a pair's player")
+}
+
 /// People of a pair play every board they have this round: sit down with the pair token (both
 /// seats), play to the end with WebSocket bot clients, until the server says the round's boards
 /// are all played. The boards each seat got.
@@ -240,29 +252,38 @@ async fn play_round(
         }
         assert_eq!(status, 200, "{v}");
         let first: CompetitionJoined = serde_json::from_value(v).unwrap();
-        // The partner takes the other seat (N and S, or E and W); asking again gives the same
-        // seat token.
-        let other = (first.seat + 2) % 4;
+        // The partner sits down with their own card's token (one player, one seat); asking
+        // for the partner's seat with this one is refused; asking again gives the same token.
+        let partner_token = partner_of(addr, id, token).await;
         let partner: CompetitionJoined = serde_json::from_value(
             ok(
                 addr,
                 "POST",
                 &format!("/api/events/{id}/join"),
                 None,
-                json!({"token": token, "seat": other}),
+                json!({"token": partner_token}),
             )
             .await,
         )
         .unwrap();
         assert_eq!(partner.table, first.table);
-        assert_ne!(partner.seat, first.seat);
+        assert_eq!(partner.seat, (first.seat + 2) % 4, "the partner's own seat");
+        let (status, refused) = call(
+            addr,
+            "POST",
+            &format!("/api/events/{id}/join"),
+            None,
+            Some(&json!({"token": token, "seat": partner.seat})),
+        )
+        .await;
+        assert_eq!((status, refused["code"].as_str()), (400, Some("bad_seat")));
         let again: CompetitionJoined = serde_json::from_value(
             ok(
                 addr,
                 "POST",
                 &format!("/api/events/{id}/join"),
                 None,
-                json!({"token": token, "seat": first.seat}),
+                json!({"token": token}),
             )
             .await,
         )
@@ -392,7 +413,7 @@ async fn a_practice_event_runs_from_creation_to_the_revealed_seed() {
             .pairs
             .iter()
             .find(|c| c.pair.direction == dir && c.pair.number == n)
-            .and_then(|c| c.token.clone())
+            .map(|c| c.players[0].token.clone())
             .unwrap()
     };
     let (ns1, ew2) = (token("NS", 1), token("EW", 2));
@@ -400,7 +421,7 @@ async fn a_practice_event_runs_from_creation_to_the_revealed_seed() {
         .pairs
         .iter()
         .filter(|c| c.pair.bot)
-        .all(|c| c.token.is_none()));
+        .all(|c| c.players.is_empty()));
     assert_eq!(cards.tables.len(), 3);
     assert!(cards.tables[0].card.contains("米切尔移位"));
 
@@ -664,19 +685,19 @@ async fn a_practice_event_runs_from_creation_to_the_revealed_seed() {
     .unwrap();
     assert_eq!(v.state, protocol::CompetitionState::Finished);
     let seed = v.seed.clone().expect("revealed");
-    // The tables show it too now.
+    // Its tables closed with their rounds; their replays are everyone's now, with the seed.
+    let table = v.schedule[0].tables[0].boards[0].table_id.clone().unwrap();
+    let (status, _) = call(a, "GET", &format!("/api/tables/{table}"), None, None).await;
+    assert_eq!(status, 404, "closed with its round");
     let t: Value = ok(
         a,
         "GET",
-        &format!(
-            "/api/tables/{}",
-            v.schedule[0].tables[0].boards[0].table_id.as_ref().unwrap()
-        ),
+        &format!("/api/tables/{table}/replay"),
         None,
         json!(null),
     )
     .await;
-    assert_eq!(t["seed"], seed.as_str());
+    assert!(t.to_string().contains(seed.as_str()), "{t}");
     // The event is finished: no more changes.
     let (status, _) = call(
         a,
@@ -817,7 +838,7 @@ async fn a_half_table_event_runs_to_an_early_finish_and_ranks() {
         .map(|(r, t)| (r, t.table))
         .collect();
     assert_eq!(phantom_tables, vec![(1, 3), (2, 1), (3, 2)], "one a round");
-    let ns1 = cards(a, &id).await.pairs[0].token.clone().unwrap();
+    let ns1 = cards(a, &id).await.pairs[0].players[0].token.clone();
 
     // Round 1: the clock starts; the view carries the start and the deadline (12 minutes).
     let v: CompetitionView = serde_json::from_value(
@@ -1061,7 +1082,7 @@ async fn a_disqualified_pair_plays_no_more_and_its_place_is_filled() {
     )
     .unwrap();
     let id = ev.id;
-    let ns1 = cards(a, &id).await.pairs[0].token.clone().unwrap();
+    let ns1 = cards(a, &id).await.pairs[0].players[0].token.clone();
     let dq = format!("/api/events/{id}/disqualify");
     // Bad requests change nothing: an unknown pair, a missing reason, an unknown field.
     for (body, code) in [
@@ -1199,7 +1220,7 @@ async fn director_calls_refuse_everyone_else() {
         .await,
     )
     .unwrap();
-    let pair = cards.pairs[0].token.clone().unwrap();
+    let pair = cards.pairs[0].players[0].token.clone();
     for who in [
         Some(seat.as_str()),
         Some(REFEREE_TOKEN),
@@ -1353,7 +1374,7 @@ async fn sigkill_mid_round_loses_nothing_and_the_event_finishes() {
             .pairs
             .iter()
             .find(|c| c.pair.direction == dir && c.pair.number == n)
-            .and_then(|c| c.token.clone())
+            .map(|c| c.players[0].token.clone())
             .unwrap()
     };
     let (ns1, ew2) = (tok("NS", 1), tok("EW", 2));
@@ -1583,7 +1604,7 @@ async fn create_practice(addr: SocketAddr, name: &str) -> (String, String, Strin
             .pairs
             .iter()
             .find(|c| c.pair.direction == dir && c.pair.number == n)
-            .and_then(|c| c.token.clone())
+            .map(|c| c.players[0].token.clone())
             .unwrap()
     };
     let (ns1, ew2) = (tok("NS", 1), tok("EW", 2));
@@ -1895,17 +1916,18 @@ async fn play_team_round(addr: SocketAddr, id: &str, token: &str, round: u32, th
         }
         assert_eq!(status, 200, "{v}");
         let first: CompetitionJoined = serde_json::from_value(v).unwrap();
-        // Its side's three seats: A1, A2, A3 (0, 2, 4) or B1, B2, B3 (1, 3, 5).
-        let seats: Vec<usize> = (0..3).map(|k| first.seat % 2 + 2 * k).collect();
+        // Its three players each sit down with their own token: the side's seats, A1, A2, A3
+        // (0, 2, 4) or B1, B2, B3 (1, 3, 5).
         let mut tasks = Vec::new();
-        for seat in seats {
+        let mut seats = Vec::new();
+        for player in team_tokens(addr, id, token).await {
             let j: CompetitionJoined = serde_json::from_value(
                 ok(
                     addr,
                     "POST",
                     &format!("/api/events/{id}/join"),
                     None,
-                    json!({"token": token, "seat": seat}),
+                    json!({"token": player}),
                 )
                 .await,
             )
@@ -1914,6 +1936,8 @@ async fn play_team_round(addr: SocketAddr, id: &str, token: &str, round: u32, th
                 j.table, first.table,
                 "the team's three seats are at one table"
             );
+            assert_eq!(j.seat % 2, first.seat % 2, "one side");
+            seats.push(j.seat);
             let url = format!("ws://{addr}/ws/{}", j.table);
             let opts = bots::client::BotOptions {
                 think,
@@ -1923,10 +1947,24 @@ async fn play_team_round(addr: SocketAddr, id: &str, token: &str, round: u32, th
                 bots::client::play::<rules::gouji::Game>(&url, &j.token, opts).await
             }));
         }
+        seats.sort_unstable();
+        seats.dedup();
+        assert_eq!(seats.len(), 3, "each player their own seat");
         for t in tasks {
             assert!(t.await.unwrap().expect("plays to the end").over);
         }
     }
+}
+
+/// The three player tokens of the team one of whose players' token is `token`.
+async fn team_tokens(addr: SocketAddr, id: &str, token: &str) -> Vec<String> {
+    cards(addr, id)
+        .await
+        .teams
+        .iter()
+        .find(|t| t.players.iter().any(|p| p.token == token))
+        .map(|t| t.players.iter().map(|p| p.token.clone()).collect())
+        .expect("a team's player")
 }
 
 /// The director runs every round of a 够级 event to its end (people teams playing theirs) and
@@ -2150,8 +2188,9 @@ async fn a_gouji_practice_event_runs_from_creation_to_the_revealed_seed() {
     )
     .unwrap();
     assert_eq!(cards.teams.len(), 7);
-    let people = cards.teams[0].token.clone().expect("a people team's token");
-    assert!(cards.teams[1..].iter().all(|t| t.token.is_none()));
+    let people = cards.teams[0].players[0].token.clone();
+    assert_eq!(cards.teams[0].players.len(), 3, "a card a player");
+    assert!(cards.teams[1..].iter().all(|t| t.players.is_empty()));
     // A wrong token is refused; 80分 steps are refused on a 够级 event.
     let (status, _) = call(
         a,

@@ -6,7 +6,7 @@
 use protocol::{
     AdjustResult, CompetitionBoard, CompetitionCards, CompetitionRound, CompetitionTable,
     CompetitionView, DeductionIn, DisqualifyIn, ForfeitIn, PairCard, PairInfo, PairRound,
-    PairStatus, Refusal, SeatFault, TableCard,
+    PairStatus, PlayerCard, Refusal, SeatFault, TableCard,
 };
 use tournament::competition::duplicate::{declarer_of, Duplicate, DuplicateAction, Pair, Play};
 use tournament::competition::{Competition, Error};
@@ -25,6 +25,27 @@ pub enum DuplicateStep {
     Deduct(DeductionIn),
     Disqualify(DisqualifyIn),
     Forfeit(ForfeitIn),
+}
+
+/// A pair's player, as their token names them: their own seat, never the partner's.
+#[derive(Clone, Debug)]
+pub struct PairPlayer {
+    pub pair: Pair,
+    /// 0: North or East; 1: South or West.
+    pub which: usize,
+}
+
+impl PairPlayer {
+    fn seat(&self) -> usize {
+        self.pair.seats()[self.which]
+    }
+}
+
+/// A seat as the players say it: 北 / N …
+fn seat_words(seat: usize) -> (String, String) {
+    let zh = ["北", "东", "南", "西"][seat % 4];
+    let en = ["N", "E", "S", "W"][seat % 4];
+    (zh.to_string(), en.to_string())
 }
 
 pub fn pair_info(p: &Pair) -> PairInfo {
@@ -106,7 +127,7 @@ fn table_view(
 impl Kind for Duplicate {
     type Game = rules::shengji::Board;
     type Step = DuplicateStep;
-    type Holder = Pair;
+    type Holder = PairPlayer;
 
     fn step(&self, step: DuplicateStep, now_ms: u64) -> Result<DuplicateAction, Denied> {
         Ok(match step {
@@ -149,53 +170,66 @@ impl Kind for Duplicate {
         })
     }
 
-    fn holder(&self, header: &CompetitionHeader, token: &str) -> Option<Pair> {
+    fn holder(&self, header: &CompetitionHeader, token: &str) -> Option<PairPlayer> {
         if self.common.registered == 0 {
             return None;
         }
+        let registered = self.common.registered;
         self.pairs
             .iter()
-            .find(|p| {
-                let card =
-                    tokens::pair_token(&header.pair_secret, &header.id, self.common.registered, p);
-                !p.bot && tokens::same(&card, token)
+            .filter(|p| !p.bot)
+            .flat_map(|p| (0..2).map(move |which| (p, which)))
+            .find(|&(p, which)| {
+                let card = tokens::pair_player_token(
+                    &header.pair_secret,
+                    &header.id,
+                    registered,
+                    p,
+                    which,
+                );
+                tokens::same(&card, token)
             })
-            .cloned()
+            .map(|(p, which)| PairPlayer {
+                pair: p.clone(),
+                which,
+            })
     }
 
-    fn place(&self, who: &Pair) -> Result<Place, Denied> {
-        let s = self.sitting(who)?;
+    fn place(&self, who: &PairPlayer) -> Result<Place, Denied> {
+        let s = self.sitting(&who.pair)?;
+        let seat = who.seat();
         Ok(Place {
             round: s.round,
             table_no: s.table,
             slot: s.board,
             table_id: s.table_id,
-            seats: who.seats().map(|seat| (seat, who.player(seat))).to_vec(),
+            seats: vec![(seat, who.pair.player(seat))],
         })
     }
 
-    fn not_yours(who: &Pair, _place: &Place, seat: usize) -> Refusal {
-        let theirs = who.seats();
-        Refusal::BadSeat(SeatFault::NotThePairs {
+    fn not_yours(who: &PairPlayer, _place: &Place, seat: usize) -> Refusal {
+        let (zh, en) = seat_words(who.seat());
+        Refusal::BadSeat(SeatFault::NotYours {
             seat,
-            theirs,
-            zh: who.direction.zh().to_string(),
-            en: who.direction.name().to_string(),
+            yours: who.seat(),
+            zh,
+            en,
         })
     }
 
     fn seated(
         &self,
-        who: &Pair,
+        who: &PairPlayer,
         place: &Place,
         seat: usize,
         now_ms: u64,
     ) -> Option<DuplicateAction> {
-        (!self.has_sat(place.round, who.direction, who.number, seat)).then_some(
+        let p = &who.pair;
+        (!self.has_sat(place.round, p.direction, p.number, seat)).then_some(
             DuplicateAction::Seated {
                 round: place.round,
-                direction: who.direction,
-                pair: who.number,
+                direction: p.direction,
+                pair: p.number,
                 seat,
                 at_ms: now_ms,
             },
@@ -204,16 +238,16 @@ impl Kind for Duplicate {
 
     fn confirm(
         &self,
-        who: &Pair,
+        who: &PairPlayer,
         agree: bool,
         note: Option<String>,
     ) -> Result<DuplicateAction, Denied> {
         let round = self.common.playing().ok_or(Error::NoRound)?;
-        let table = self.table_of(round, who).ok_or(Error::SitsOut)?.table;
+        let table = self.table_of(round, &who.pair).ok_or(Error::SitsOut)?.table;
         Ok(DuplicateAction::Confirm {
             round,
             table,
-            direction: who.direction,
+            direction: who.pair.direction,
             agree,
             note,
         })
@@ -253,7 +287,8 @@ impl Kind for Duplicate {
         }
     }
 
-    fn status(&self, ctx: &Ctx, who: &Pair) -> PairStatus {
+    fn status(&self, ctx: &Ctx, player: &PairPlayer) -> PairStatus {
+        let who = &player.pair;
         let round = self.common.round;
         PairStatus {
             pair: pair_info(who),
@@ -272,6 +307,7 @@ impl Kind for Duplicate {
                 })
                 .collect(),
             team: None,
+            player: Some(player.which as u32 + 1),
         }
     }
 
@@ -283,9 +319,23 @@ impl Kind for Duplicate {
                 .iter()
                 .map(|p| PairCard {
                     pair: pair_info(p),
-                    token: (!p.bot).then(|| {
-                        tokens::pair_token(&header.pair_secret, &header.id, registered, p)
-                    }),
+                    players: if p.bot {
+                        Vec::new()
+                    } else {
+                        (0..2)
+                            .map(|which| PlayerCard {
+                                number: which as u32 + 1,
+                                name: p.player(p.seats()[which]),
+                                token: tokens::pair_player_token(
+                                    &header.pair_secret,
+                                    &header.id,
+                                    registered,
+                                    p,
+                                    which,
+                                ),
+                            })
+                            .collect()
+                    },
                 })
                 .collect(),
             tables: (1..=self.tables())

@@ -5,8 +5,8 @@
 
 use protocol::{
     CompetitionCards, CompetitionView, GameAdjustIn, GoujiFinalGroups, GoujiGame, GoujiGroup,
-    GoujiMatch, GoujiStage, GoujiView, LotIn, PairInfo, PairStatus, Refusal, SeatFault, TeamCard,
-    TeamDeductionIn, TeamDeductionLine, TeamGame, TeamInfo, TeamStatus, TeamTotal,
+    GoujiMatch, GoujiStage, GoujiView, LotIn, PairInfo, PairStatus, PlayerCard, Refusal, SeatFault,
+    TeamCard, TeamDeductionIn, TeamDeductionLine, TeamGame, TeamInfo, TeamStatus, TeamTotal,
 };
 use tournament::competition::teams::{side_seats, standing::Reach, RoundKind, Team, Teams};
 use tournament::competition::teams::{TeamsAction, MIN_TEAMS};
@@ -24,6 +24,14 @@ pub enum TeamsStep {
     Deduct(TeamDeductionIn),
     AdjustGame(GameAdjustIn),
     Lot(LotIn),
+}
+
+/// A team's player, as their token names them: their own seat of the team's side in each game.
+#[derive(Clone, Debug)]
+pub struct TeamPlayer {
+    pub team: Team,
+    /// 0, 1, 2: the team's seat 1, 2, 3 (A1–A3 or B1–B3).
+    pub which: usize,
 }
 
 pub fn team_info(t: &Team) -> TeamInfo {
@@ -353,7 +361,7 @@ fn team_round(t: &Teams, team: &str, round: u32, out: bool) -> TeamStatus {
 impl Kind for Teams {
     type Game = rules::gouji::Game;
     type Step = TeamsStep;
-    type Holder = Team;
+    type Holder = TeamPlayer;
 
     fn step(&self, step: TeamsStep, _now_ms: u64) -> Result<TeamsAction, Denied> {
         let round = self.common.playing().ok_or(Error::NoRound)?;
@@ -384,61 +392,67 @@ impl Kind for Teams {
         })
     }
 
-    fn holder(&self, header: &CompetitionHeader, token: &str) -> Option<Team> {
+    fn holder(&self, header: &CompetitionHeader, token: &str) -> Option<TeamPlayer> {
         if self.common.registered == 0 {
             return None;
         }
+        let registered = self.common.registered;
         self.teams
             .iter()
-            .find(|t| {
-                let card = tokens::team_token(
+            .filter(|t| !t.bot)
+            .flat_map(|t| (0..3).map(move |which| (t, which)))
+            .find(|&(t, which)| {
+                let card = tokens::team_player_token(
                     &header.pair_secret,
                     &header.id,
-                    self.common.registered,
+                    registered,
                     t.number,
+                    which,
                 );
-                !t.bot && tokens::same(&card, token)
+                tokens::same(&card, token)
             })
-            .cloned()
+            .map(|(t, which)| TeamPlayer {
+                team: t.clone(),
+                which,
+            })
     }
 
-    fn place(&self, who: &Team) -> Result<Place, Denied> {
-        let s = self.sitting(who)?;
-        let seats = side_seats(s.side);
+    fn place(&self, who: &TeamPlayer) -> Result<Place, Denied> {
+        let s = self.sitting(&who.team)?;
+        let seat = side_seats(s.side)[who.which];
         Ok(Place {
             round: s.round,
             table_no: s.seating.table,
             slot: s.seating.game,
             table_id: s.table_id,
-            seats: seats
-                .iter()
-                .enumerate()
-                .map(|(i, &seat)| (seat, who.player(i)))
-                .collect(),
+            seats: vec![(seat, who.team.player(who.which))],
         })
     }
 
-    fn not_yours(_who: &Team, place: &Place, seat: usize) -> Refusal {
-        let mut theirs = [0; 3];
-        for (t, (s, _)) in theirs.iter_mut().zip(&place.seats) {
-            *t = *s;
-        }
-        Refusal::BadSeat(SeatFault::NotTheTeams { seat, theirs })
+    fn not_yours(_who: &TeamPlayer, place: &Place, seat: usize) -> Refusal {
+        let yours = place.seats[0].0;
+        let name = ["A1", "B1", "A2", "B2", "A3", "B3"][yours % 6].to_string();
+        Refusal::BadSeat(SeatFault::NotYours {
+            seat,
+            yours,
+            zh: name.clone(),
+            en: name,
+        })
     }
 
-    fn seated(&self, _: &Team, _: &Place, _: usize, _: u64) -> Option<TeamsAction> {
+    fn seated(&self, _: &TeamPlayer, _: &Place, _: usize, _: u64) -> Option<TeamsAction> {
         None
     }
 
     fn confirm(
         &self,
-        who: &Team,
+        who: &TeamPlayer,
         agree: bool,
         note: Option<String>,
     ) -> Result<TeamsAction, Denied> {
         Ok(TeamsAction::ConfirmGames {
             round: self.common.playing().ok_or(Error::NoRound)?,
-            team: who.number,
+            team: who.team.number,
             agree,
             note,
         })
@@ -452,7 +466,8 @@ impl Kind for Teams {
         }
     }
 
-    fn status(&self, ctx: &Ctx, who: &Team) -> PairStatus {
+    fn status(&self, ctx: &Ctx, player: &TeamPlayer) -> PairStatus {
+        let who = &player.team;
         PairStatus {
             pair: PairInfo {
                 direction: "team".into(),
@@ -466,6 +481,7 @@ impl Kind for Teams {
             table: None,
             earlier: Vec::new(),
             team: Some(team_status(self, &who.name)),
+            player: Some(player.which as u32 + 1),
         }
     }
 
@@ -479,9 +495,23 @@ impl Kind for Teams {
                 .iter()
                 .map(|t| TeamCard {
                     team: team_info(t),
-                    token: (!t.bot).then(|| {
-                        tokens::team_token(&header.pair_secret, &header.id, registered, t.number)
-                    }),
+                    players: if t.bot {
+                        Vec::new()
+                    } else {
+                        (0..3)
+                            .map(|which| PlayerCard {
+                                number: which as u32 + 1,
+                                name: t.player(which),
+                                token: tokens::team_player_token(
+                                    &header.pair_secret,
+                                    &header.id,
+                                    registered,
+                                    t.number,
+                                    which,
+                                ),
+                            })
+                            .collect()
+                    },
                 })
                 .collect(),
         }

@@ -1,8 +1,9 @@
-//! The tokens printed on a competition's cards (a pair's, a 够级 team's): 12 symbols of a
-//! 31-letter alphabet without look-alikes (about 59 bits; guessing is also throttled per
-//! address), written `xxxx-xxxx-xxxx`, derived from the competition's secret so that the server
-//! stores none and the director can reprint a card at any time. A card's token gives each seat
-//! of each of its tables a seat token of its own, the same each time it is asked.
+//! The tokens printed on a competition's cards, one a player (a pair's two, a 够级 team's
+//! three): 12 symbols of a 31-letter alphabet without look-alikes (about 59 bits; guessing is
+//! also throttled per address), written `xxxx-xxxx-xxxx`, derived from the competition's secret
+//! so that the server stores none and the director can reprint a card at any time. A player's
+//! token gives their own seat at each of their tables a seat token, the same each time it is
+//! asked; it never opens the partner's seat (one player, one seat).
 
 use sha2::{Digest, Sha256};
 use tournament::competition::duplicate::Pair;
@@ -34,28 +35,40 @@ fn printed(tag: &str, secret: &str, competition: &str, tail: &str) -> String {
     format!("{}-{}-{}", &plain[0..4], &plain[4..8], &plain[8..12])
 }
 
-/// A pair's token: from the secret, the registration and the pair, so a re-registration makes
-/// new ones.
-pub fn pair_token(secret: &str, competition: &str, registered: u64, pair: &Pair) -> String {
+/// The token of a pair's player `which` (0: North or East, 1: South or West): from the secret,
+/// the registration and the player, so a re-registration makes new ones.
+pub fn pair_player_token(
+    secret: &str,
+    competition: &str,
+    registered: u64,
+    pair: &Pair,
+    which: usize,
+) -> String {
     printed(
-        "paiju-pair-1",
+        "paiju-player-1",
         secret,
         competition,
         &format!(
-            "{registered}\x1f{}\x1f{}",
+            "{registered}\x1f{}\x1f{}\x1f{which}",
             pair.direction.name(),
             pair.number
         ),
     )
 }
 
-/// A 够级 team's token: the three players sit down with it.
-pub fn team_token(secret: &str, competition: &str, registered: u64, number: u32) -> String {
+/// The token of a 够级 team's player `which` (0, 1, 2: the team's seat 1, 2, 3 in every game).
+pub fn team_player_token(
+    secret: &str,
+    competition: &str,
+    registered: u64,
+    number: u32,
+    which: usize,
+) -> String {
     printed(
-        "paiju-team-1",
+        "paiju-team-player-1",
         secret,
         competition,
-        &format!("{registered}\x1f{number}"),
+        &format!("{registered}\x1f{number}\x1f{which}"),
     )
 }
 
@@ -98,15 +111,23 @@ mod tests {
             bot: false,
         };
         let ns1 = pair(Direction::NS, 1);
-        let a = pair_token("s", "e", 1, &ns1);
+        let a = pair_player_token("s", "e", 1, &ns1, 0);
         assert_eq!(a.len(), 14);
-        assert_eq!(a, pair_token("s", "e", 1, &ns1));
-        assert_ne!(a, pair_token("s", "e", 1, &pair(Direction::EW, 1)));
-        assert_ne!(a, pair_token("s", "e", 7, &ns1));
-        assert_ne!(a, team_token("s", "e", 1, 1));
+        assert_eq!(a, pair_player_token("s", "e", 1, &ns1, 0));
+        assert_ne!(
+            a,
+            pair_player_token("s", "e", 1, &ns1, 1),
+            "partners differ"
+        );
+        assert_ne!(
+            a,
+            pair_player_token("s", "e", 1, &pair(Direction::EW, 1), 0)
+        );
+        assert_ne!(a, pair_player_token("s", "e", 7, &ns1, 0));
+        assert_ne!(a, team_player_token("s", "e", 1, 1, 0));
         assert_eq!(normal_token(&a.to_uppercase()), a.replace('-', ""));
         assert!(same(&a, &a.to_uppercase().replace('-', " ")));
-        assert!(!same(&a, &pair_token("s", "e", 2, &ns1)));
+        assert!(!same(&a, &pair_player_token("s", "e", 2, &ns1, 0)));
         assert_eq!(
             seat_token(&a, "t", 0),
             seat_token(&a.replace('-', " "), "t", 0)
