@@ -590,123 +590,28 @@ pub fn import_board<G: BoardFileGame>(
             &format!("[Game {:?}] is not {}", b.game()?, G::GAME),
         ));
     }
-    let ruleset = b.get("Ruleset").unwrap_or(G::DEFAULT_RULESET).to_string();
-    let options = b
-        .get("Options")
-        .map(str::to_string)
-        .unwrap_or_else(|| G::options(&ruleset));
-    let board = b.board()?;
-    let id = rename
-        .map(str::to_string)
-        .or_else(|| b.get("Table").map(str::to_string))
-        .ok_or_else(|| mismatch(b, "no [Table] tag (or give --as ID)"))?;
-    let created_ms = match b.get("Created") {
-        Some(t) => {
-            words::parse_iso_time(t).ok_or_else(|| mismatch(b, "[Created] is not a time"))?
-        }
-        None => 0,
-    };
-    let mut findings = Vec::new();
+    let tags = HeaderTags::read::<G>(b, rename)?;
     let mut entries = play_entries::<G>(b)?;
     let seats = seats::<G>(b)?;
-    let deal_lines = b.lines("Deal");
-    let hands_given: BTreeMap<String, Vec<Card>> = deal_lines
-        .iter()
-        .map(|(n, l)| {
-            let (label, cards) = l.split_once(' ').unwrap_or((l.as_str(), ""));
-            Ok((label.to_string(), parse_cards_line(*n, cards)?))
-        })
-        .collect::<Result<_, String>>()?;
+    let hands_given = deal_given(b)?;
     let Some(seed_hex) = b.get("Seed") else {
         // A board written by hand: the deal as given, played through the engine.
-        let header = TableHeader {
-            id,
-            game: G::GAME.to_string(),
-            ruleset,
-            options,
-            deal_algorithm: String::new(),
-            seed: String::new(),
-            seed_commitment: String::new(),
-            board,
-            fixed: "{}".into(),
-            created_ms: 0,
-        };
+        let header = tags.unseeded::<G>();
         let checked = check_unseeded::<G>(b, header, &hands_given, &entries, seats)?;
-        findings
-            .push("no seed: the deal was played as written (nothing to re-deal it from)".into());
         return Ok(Imported {
             checked,
-            findings,
+            findings: vec![
+                "no seed: the deal was played as written (nothing to re-deal it from)".into(),
+            ],
             storable: false,
         });
     };
-    let seed = Seed::from_hex(seed_hex).map_err(|e| mismatch(b, &e.0))?;
-    let commitment = seed.commitment();
-    if let Some(c) = b.get("Commitment") {
-        if !c.eq_ignore_ascii_case(&commitment) {
-            return Err(mismatch(
-                b,
-                &format!("the seed hashes to {commitment}, not to the [Commitment] {c}"),
-            ));
-        }
-    }
-    let header = TableHeader {
-        id: id.clone(),
-        game: G::GAME.to_string(),
-        ruleset,
-        options,
-        deal_algorithm: b
-            .get("Algorithm")
-            .unwrap_or(rules::deal::ALGORITHM)
-            .to_string(),
-        seed: seed.to_hex(),
-        seed_commitment: commitment,
-        board,
-        fixed: b.get("Fixed").unwrap_or("{}").to_string(),
-        created_ms,
-    };
-    // The deal against a re-deal.
+    let header = tags.seeded::<G>(b, seed_hex)?;
+    let mut findings = Vec::new();
     if !hands_given.is_empty() {
-        // The one way a stored header is dealt: as the table dealt it.
-        let dealt = dealt::<G>(&header).map_err(|w| mismatch(b, &w.en))?.engine;
-        for (tag_name, want) in G::deal_tags(&dealt) {
-            if let Some(got) = b.get(tag_name) {
-                if !got.eq_ignore_ascii_case(&want) {
-                    return Err(mismatch(
-                        b,
-                        &format!("[{tag_name} {got:?}] but the re-deal gives {want:?}"),
-                    ));
-                }
-            }
-        }
-        let redealt = G::deal_hands(&header, &dealt).map_err(|e| mismatch(b, &e))?;
-        for (label, want) in &redealt {
-            match hands_given.get(*label) {
-                Some(got) if sorted(got.clone()) == sorted(want.clone()) => {}
-                Some(got) => {
-                    return Err(mismatch(
-                        b,
-                        &format!(
-                            "the hand of {label} is not the re-deal's: written {}, re-dealt {}",
-                            words::cards(&sorted(got.clone())),
-                            words::cards(&sorted(want.clone()))
-                        ),
-                    ))
-                }
-                None => return Err(mismatch(b, &format!("[Deal] has no line for {label}"))),
-            }
-        }
-        findings.push(format!(
-            "the deal is the re-deal of board {board} from the seed ({})",
-            header.deal_algorithm
-        ));
+        findings.push(check_deal::<G>(b, &header, &hands_given)?);
     }
-    // The chain, rebuilt.
-    let mut prev = store::genesis(&header);
-    for e in &mut entries {
-        e.hash = store::entry_hash(&prev, e);
-        prev = e.hash.clone();
-    }
+    let head = rechain(&header, &mut entries);
     let state = match b.get("State") {
         Some(s) => parse_state(s).ok_or_else(|| mismatch(b, &format!("[State {s:?}]")))?,
         None => TableState::Playing,
@@ -724,18 +629,9 @@ pub fn import_board<G: BoardFileGame>(
     if let Some(f) = &checked.fault {
         return Err(mismatch(b, &f.words.en));
     }
-    if let Some(head) = b.get("Head") {
+    if let Some(h) = b.get("Head") {
         if rename.is_none() || rename == b.get("Table") {
-            if !head.eq_ignore_ascii_case(&prev) {
-                return Err(mismatch(
-                    b,
-                    &format!("the rebuilt chain ends at {prev}, not at the [Head] {head}: some field of the header or the play differs from the record it was written from"),
-                ));
-            }
-            findings.push(format!(
-                "the rebuilt hash chain ends at the [Head] written ({}…)",
-                &prev[..16]
-            ));
+            findings.push(check_head(b, h, &head)?);
         }
     }
     check_result(b, &checked)?;
@@ -744,6 +640,172 @@ pub fn import_board<G: BoardFileGame>(
         findings,
         storable: true,
     })
+}
+
+/// What a board's tags give its header, seed or none.
+struct HeaderTags {
+    /// The `Table` tag, or the id to store it under instead.
+    id: String,
+    ruleset: String,
+    /// The ruleset's options as recorded; this build's, when the file gives none.
+    options: String,
+    board: u32,
+    /// The `Created` time; 0 when not written.
+    created_ms: u64,
+}
+
+impl HeaderTags {
+    fn read<G: BoardFileGame>(b: &BoardText, rename: Option<&str>) -> Result<HeaderTags, String> {
+        let ruleset = b.get("Ruleset").unwrap_or(G::DEFAULT_RULESET).to_string();
+        let options = b
+            .get("Options")
+            .map(str::to_string)
+            .unwrap_or_else(|| G::options(&ruleset));
+        let board = b.board()?;
+        let id = rename
+            .map(str::to_string)
+            .or_else(|| b.get("Table").map(str::to_string))
+            .ok_or_else(|| mismatch(b, "no [Table] tag (or give --as ID)"))?;
+        let created_ms = match b.get("Created") {
+            Some(t) => {
+                words::parse_iso_time(t).ok_or_else(|| mismatch(b, "[Created] is not a time"))?
+            }
+            None => 0,
+        };
+        Ok(HeaderTags {
+            id,
+            ruleset,
+            options,
+            board,
+            created_ms,
+        })
+    }
+
+    /// The header of a board written by hand: no seed, no chain, nothing fixed, no time.
+    fn unseeded<G: BoardFileGame>(self) -> TableHeader {
+        TableHeader {
+            id: self.id,
+            game: G::GAME.to_string(),
+            ruleset: self.ruleset,
+            options: self.options,
+            deal_algorithm: String::new(),
+            seed: String::new(),
+            seed_commitment: String::new(),
+            board: self.board,
+            fixed: "{}".into(),
+            created_ms: 0,
+        }
+    }
+
+    /// The header of a seeded board; its seed must hash to the `Commitment` written.
+    fn seeded<G: BoardFileGame>(
+        self,
+        b: &BoardText,
+        seed_hex: &str,
+    ) -> Result<TableHeader, String> {
+        let seed = Seed::from_hex(seed_hex).map_err(|e| mismatch(b, &e.0))?;
+        let commitment = seed.commitment();
+        if let Some(c) = b.get("Commitment") {
+            if !c.eq_ignore_ascii_case(&commitment) {
+                return Err(mismatch(
+                    b,
+                    &format!("the seed hashes to {commitment}, not to the [Commitment] {c}"),
+                ));
+            }
+        }
+        Ok(TableHeader {
+            id: self.id,
+            game: G::GAME.to_string(),
+            ruleset: self.ruleset,
+            options: self.options,
+            deal_algorithm: b
+                .get("Algorithm")
+                .unwrap_or(rules::deal::ALGORITHM)
+                .to_string(),
+            seed: seed.to_hex(),
+            seed_commitment: commitment,
+            board: self.board,
+            fixed: b.get("Fixed").unwrap_or("{}").to_string(),
+            created_ms: self.created_ms,
+        })
+    }
+}
+
+/// The hands of the `Deal` section by their labels.
+fn deal_given(b: &BoardText) -> Result<BTreeMap<String, Vec<Card>>, String> {
+    b.lines("Deal")
+        .iter()
+        .map(|(n, l)| {
+            let (label, cards) = l.split_once(' ').unwrap_or((l.as_str(), ""));
+            Ok((label.to_string(), parse_cards_line(*n, cards)?))
+        })
+        .collect()
+}
+
+/// The deal written against a re-deal from the header, as the table dealt it: the tags the
+/// deal decides, then every hand. What was found, or where they differ.
+fn check_deal<G: BoardFileGame>(
+    b: &BoardText,
+    header: &TableHeader,
+    hands_given: &BTreeMap<String, Vec<Card>>,
+) -> Result<String, String> {
+    // The one way a stored header is dealt: as the table dealt it.
+    let dealt = dealt::<G>(header).map_err(|w| mismatch(b, &w.en))?.engine;
+    for (tag_name, want) in G::deal_tags(&dealt) {
+        if let Some(got) = b.get(tag_name) {
+            if !got.eq_ignore_ascii_case(&want) {
+                return Err(mismatch(
+                    b,
+                    &format!("[{tag_name} {got:?}] but the re-deal gives {want:?}"),
+                ));
+            }
+        }
+    }
+    let redealt = G::deal_hands(header, &dealt).map_err(|e| mismatch(b, &e))?;
+    for (label, want) in &redealt {
+        match hands_given.get(*label) {
+            Some(got) if sorted(got.clone()) == sorted(want.clone()) => {}
+            Some(got) => {
+                return Err(mismatch(
+                    b,
+                    &format!(
+                        "the hand of {label} is not the re-deal's: written {}, re-dealt {}",
+                        words::cards(&sorted(got.clone())),
+                        words::cards(&sorted(want.clone()))
+                    ),
+                ))
+            }
+            None => return Err(mismatch(b, &format!("[Deal] has no line for {label}"))),
+        }
+    }
+    Ok(format!(
+        "the deal is the re-deal of board {} from the seed ({})",
+        header.board, header.deal_algorithm
+    ))
+}
+
+/// The log's hash chain rebuilt on `header`; its last hash (the genesis for an empty log).
+fn rechain(header: &TableHeader, entries: &mut [LogEntry]) -> String {
+    let mut prev = store::genesis(header);
+    for e in entries {
+        e.hash = store::entry_hash(&prev, e);
+        prev = e.hash.clone();
+    }
+    prev
+}
+
+/// The rebuilt chain against the `Head` written: what was found, or that they differ.
+fn check_head(b: &BoardText, written: &str, rebuilt: &str) -> Result<String, String> {
+    if !written.eq_ignore_ascii_case(rebuilt) {
+        return Err(mismatch(
+            b,
+            &format!("the rebuilt chain ends at {rebuilt}, not at the [Head] {written}: some field of the header or the play differs from the record it was written from"),
+        ));
+    }
+    Ok(format!(
+        "the rebuilt hash chain ends at the [Head] written ({}…)",
+        &rebuilt[..16]
+    ))
 }
 
 /// The written `Result` (and `Places`) against the replay's.

@@ -270,6 +270,26 @@ impl Explanation {
     }
 }
 
+impl Explanation {
+    /// The engine refused the action: its code and words are the verdict.
+    fn refused_by(&mut self, err: &impl Explain) {
+        self.verdict = Verdict {
+            legal: false,
+            code: Some(err.code()),
+            words: Words::explain(err),
+        };
+    }
+
+    /// The nearby alternatives the engine was asked about: those it refused, how many it
+    /// accepted and a few of them.
+    fn with(mut self, alt: Alternatives) -> Explanation {
+        self.refused = alt.refused;
+        self.also_legal = alt.legal;
+        self.also_legal_examples = alt.examples;
+        self
+    }
+}
+
 /// Both languages of one formatted sentence.
 fn both(f: impl Fn(Lang) -> String) -> Words {
     Words::new(f(Lang::Zh), f(Lang::En))
@@ -327,6 +347,16 @@ impl Alternatives {
 
     fn refused(&self, code: &str) -> Option<&Alternative> {
         self.refused.iter().find(|r| r.code == code)
+    }
+
+    /// `bound` when the engine refused an alternative for one of `codes` (the action had to
+    /// obey the rule), else `kept`.
+    fn bound_or_kept(&self, codes: &[&str]) -> &'static str {
+        if codes.iter().any(|c| self.refused(c).is_some()) {
+            "bound"
+        } else {
+            "kept"
+        }
     }
 }
 
@@ -424,13 +454,13 @@ fn actor_note(actor: Actor, taken_by: Actor) -> Option<RuleNote> {
 mod shengji {
     use rules::cards::{Card, Hand};
     use rules::shengji::{
-        check_throw, legal_follows, parse_lead_for, Action, Board, Lane, Order, Phase, Seat,
-        ThrowBlockers, ThrowVerdict, Unit, UnitKind, FOLLOW_CAP,
+        check_throw, legal_follows, parse_lead_for, Action, Board, FailedThrow, Lane, Lead, Order,
+        Phase, Seat, ThrowBlockers, ThrowVerdict, Unit, UnitChoice, UnitKind, FOLLOW_CAP,
     };
-    use rules::{Actor, Engine, Explain};
+    use rules::{Actor, Engine};
 
     use super::{
-        actor_note, both, card_variants, Alternatives, ExplainGame, Explanation, RuleNote, Verdict,
+        actor_note, both, card_variants, Alternatives, ExplainGame, Explanation, RuleNote,
     };
     use crate::referee::lang::{Lang, Words};
     use crate::referee::words::{cards, shengji as sw};
@@ -541,25 +571,8 @@ mod shengji {
                     e.events = events.iter().map(|ev| both(|l| sw::event(ev, l))).collect();
                 }
                 Err(err) => {
-                    e.verdict = Verdict {
-                        legal: false,
-                        code: Some(err.code()),
-                        words: Words::explain(err),
-                    };
-                    if let (Some(to_act), Some(hint)) = (before.to_act(), before.clock_play()) {
-                        e.context.push(both(|l| match l {
-                            Lang::Zh => format!(
-                                "此时轮到 {}；引擎给出的一种合法出法：{}",
-                                sw::seat(to_act, l),
-                                cards(&hint)
-                            ),
-                            Lang::En => format!(
-                                "{} is to act; one legal play the engine offers: {}",
-                                sw::seat(to_act, l),
-                                cards(&hint)
-                            ),
-                        }));
-                    }
+                    e.refused_by(err);
+                    one_legal_play(before, &mut e);
                     return e;
                 }
             }
@@ -567,114 +580,17 @@ mod shengji {
                 e.rules.push(n);
             }
             let mut alt = Alternatives::default();
-            // Another actor: a ruling or a timeout from a player; a move out of turn.
-            match action.taken_by() {
-                Actor::Referee | Actor::Clock => alt.ask(
-                    before,
-                    seat,
-                    Actor::Player,
-                    action.clone(),
-                    both(|l| match l {
-                        Lang::Zh => format!("{} 自己{}", sw::seat(s, l), sw::action(action, l)),
-                        Lang::En => format!("{} itself: {}", sw::seat(s, l), sw::action(action, l)),
-                    }),
-                ),
-                _ => {
-                    let other = s.next();
-                    alt.ask(
-                        before,
-                        other.index(),
-                        actor,
-                        action.clone(),
-                        both(|l| format!("{} {}", sw::seat(other, l), sw::action(action, l))),
-                    );
-                }
-            }
+            another_actor_or_seat(before, s, actor, action, &mut alt);
             match action {
                 Action::Bury { cards: c } => bury(before, s, actor, c, &mut alt, &mut e),
                 Action::Play { cards: c } if before.lead().is_none() => {
                     lead(before, s, actor, c, &mut alt, &mut e)
                 }
                 Action::Play { cards: c } => follow(before, s, actor, c, &mut alt, &mut e),
-                Action::Choose { unit } => {
-                    if let Some((chooser, single, pair)) = before.pending_choice() {
-                        e.rules.push(RuleNote {
-                            rule: "choose",
-                            state: "bound",
-                            words: both(|l| match l {
-                                Lang::Zh => format!(
-                                    "甩错牌，单、对都被挡：由对方（{}）指定出最小的被挡单张 {} 或最小的被挡对子（拖拉机）{}",
-                                    sw::seat(chooser, l),
-                                    cards(single.cards()),
-                                    cards(pair.cards())
-                                ),
-                                Lang::En => format!(
-                                    "a failed throw blocked singles and pairs: the opponent ({}) chooses the smallest blocked single {} or the smallest blocked pair (tractor) {}",
-                                    sw::seat(chooser, l),
-                                    cards(single.cards()),
-                                    cards(pair.cards())
-                                ),
-                            }),
-                        });
-                    }
-                    let other = match unit {
-                        rules::shengji::UnitChoice::Single => rules::shengji::UnitChoice::Pair,
-                        rules::shengji::UnitChoice::Pair => rules::shengji::UnitChoice::Single,
-                    };
-                    let a = Action::Choose { unit: other };
-                    alt.ask(
-                        before,
-                        seat,
-                        actor,
-                        a.clone(),
-                        both(|l| format!("{} {}", sw::seat(s, l), sw::action(&a, l))),
-                    );
-                }
+                Action::Choose { unit } => choose(before, s, actor, *unit, &mut alt, &mut e),
                 Action::Timeout => timeout(before, s, &result, &mut e),
-                Action::Penalty { points } => {
-                    e.rules.push(RuleNote {
-                        rule: "penalty",
-                        state: "info",
-                        words: both(|l| match l {
-                            Lang::Zh => format!(
-                                "罚分给对方：{} 是{}，罚 {points} 分（每次 1 到 {} 分）",
-                                sw::seat(s, l),
-                                sw::side(s, before.declarer(), l),
-                                rules::shengji::MAX_RULING_POINTS
-                            ),
-                            Lang::En => format!(
-                                "points to the other side: {} is on the {}, {points} points (1 to {} a ruling)",
-                                sw::seat(s, l),
-                                sw::side(s, before.declarer(), l),
-                                rules::shengji::MAX_RULING_POINTS
-                            ),
-                        }),
-                    });
-                    let a = Action::Penalty { points: 0 };
-                    alt.ask(
-                        before,
-                        seat,
-                        actor,
-                        a.clone(),
-                        both(|l| format!("{} {}", sw::seat(s, l), sw::action(&a, l))),
-                    );
-                }
-                Action::EndBoard => e.rules.push(RuleNote {
-                    rule: "ruling_end",
-                    state: "info",
-                    words: both(|l| match l {
-                        Lang::Zh => format!(
-                            "该副牌立即结束，判违规方（{}）负，非违规方得 {} 分",
-                            sw::seat(s, l),
-                            before.rules().ruling_end_points
-                        ),
-                        Lang::En => format!(
-                            "the board ends at once: the offenders ({}'s side) lose, the other side gets {}",
-                            sw::seat(s, l),
-                            before.rules().ruling_end_points
-                        ),
-                    }),
-                }),
+                Action::Penalty { points } => penalty(before, s, actor, *points, &mut alt, &mut e),
+                Action::EndBoard => e.rules.push(ruling_end(before, s)),
                 Action::Finalize => e.rules.push(RuleNote {
                     rule: "finalize",
                     state: "info",
@@ -684,10 +600,55 @@ mod shengji {
                     ),
                 }),
             }
-            e.refused = alt.refused;
-            e.also_legal = alt.legal;
-            e.also_legal_examples = alt.examples;
-            e
+            e.with(alt)
+        }
+    }
+
+    /// The engine's question about `a` by `s` (told `东 出 SA SK`), on a copy of `b`.
+    fn ask(alt: &mut Alternatives, b: &Board, s: Seat, actor: Actor, a: Action) {
+        let told = both(|l| format!("{} {}", sw::seat(s, l), sw::action(&a, l)));
+        alt.ask(b, s.index(), actor, a, told);
+    }
+
+    /// After a refusal: whose turn it is, and one legal play the engine offers.
+    fn one_legal_play(b: &Board, e: &mut Explanation) {
+        if let (Some(to_act), Some(hint)) = (b.to_act(), b.clock_play()) {
+            e.context.push(both(|l| match l {
+                Lang::Zh => format!(
+                    "此时轮到 {}；引擎给出的一种合法出法：{}",
+                    sw::seat(to_act, l),
+                    cards(&hint)
+                ),
+                Lang::En => format!(
+                    "{} is to act; one legal play the engine offers: {}",
+                    sw::seat(to_act, l),
+                    cards(&hint)
+                ),
+            }));
+        }
+    }
+
+    /// The same action from another actor (a ruling or a timeout from the player itself), or
+    /// a move from the next seat (out of turn).
+    fn another_actor_or_seat(
+        b: &Board,
+        s: Seat,
+        actor: Actor,
+        action: &Action,
+        alt: &mut Alternatives,
+    ) {
+        match action.taken_by() {
+            Actor::Referee | Actor::Clock => alt.ask(
+                b,
+                s.index(),
+                Actor::Player,
+                action.clone(),
+                both(|l| match l {
+                    Lang::Zh => format!("{} 自己{}", sw::seat(s, l), sw::action(action, l)),
+                    Lang::En => format!("{} itself: {}", sw::seat(s, l), sw::action(action, l)),
+                }),
+            ),
+            _ => ask(alt, b, s.next(), actor, action.clone()),
         }
     }
 
@@ -790,24 +751,10 @@ mod shengji {
                 ),
             }),
         });
-        let other = s.partner();
         let a = Action::Bury { cards: c.to_vec() };
-        alt.ask(
-            b,
-            other.index(),
-            actor,
-            a.clone(),
-            both(|l| format!("{} {}", sw::seat(other, l), sw::action(&a, l))),
-        );
+        ask(alt, b, s.partner(), actor, a);
         for v in card_variants(b.hand(s), c).into_iter().take(40) {
-            let a = Action::Bury { cards: v };
-            alt.ask(
-                b,
-                s.index(),
-                actor,
-                a.clone(),
-                both(|l| format!("{} {}", sw::seat(s, l), sw::action(&a, l))),
-            );
+            ask(alt, b, s, actor, Action::Bury { cards: v });
         }
     }
 
@@ -819,12 +766,10 @@ mod shengji {
         alt: &mut Alternatives,
         e: &mut Explanation,
     ) {
-        let order = b.order();
-        let Ok(lead) = parse_lead_for(order, b.rules(), c) else {
+        let Ok(lead) = parse_lead_for(b.order(), b.rules(), c) else {
             return;
         };
-        let lane = lead.lane();
-        let (lzh, len) = lane_words(lane);
+        let (lzh, len) = lane_words(lead.lane());
         e.rules.push(RuleNote {
             rule: "lead_mixed_suits",
             state: "bound",
@@ -863,134 +808,151 @@ mod shengji {
                 }),
             });
         } else {
-            let others = [1, 2, 3].map(|k| {
-                let x = (0..k).fold(s, |x, _| x.next());
-                (x, b.hand(x))
-            });
-            let who = match b.rules().throw_blockers {
-                ThrowBlockers::AllOthers => Words::new(
-                    "其余三家（包括同伴）的牌都算",
-                    "the other three hands count, the partner's included",
-                ),
-                ThrowBlockers::Opponents => {
-                    Words::new("只算两个对手的牌", "only the two opponents' hands count")
-                }
-            };
-            match check_throw(order, b.rules(), &lead, s, others) {
-                ThrowVerdict::Stands => {
-                    let units: Vec<Words> = lead.units().iter().map(unit_words).collect();
-                    e.rules.push(RuleNote {
-                        rule: "throw",
-                        state: "kept",
-                        words: both(|l| match l {
-                            Lang::Zh => format!(
-                                "甩牌成立：{}，没有人能管其中任何一个牌型（{}）",
-                                units
-                                    .iter()
-                                    .map(|u| u.zh.clone())
-                                    .collect::<Vec<_>>()
-                                    .join("、"),
-                                who.zh
-                            ),
-                            Lang::En => format!(
-                                "the throw stands: {}; nobody could beat any of its units ({})",
-                                units
-                                    .iter()
-                                    .map(|u| u.en.clone())
-                                    .collect::<Vec<_>>()
-                                    .join(", "),
-                                who.en
-                            ),
-                        }),
-                    });
-                    for u in lead.units() {
-                        let best: Vec<String> = others
-                            .iter()
-                            .map(|(x, h)| {
-                                let lane_cards = in_lane(order, h, lane);
-                                format!("{}:{}", x.letter(), cards(&lane_cards))
-                            })
-                            .collect();
-                        let uw = unit_words(u);
-                        e.rules.push(RuleNote {
-                            rule: "throw",
-                            state: "info",
-                            words: both(|l| match l {
-                                Lang::Zh => format!(
-                                    "{}：无人有更大的{}（各家{}：{}）",
-                                    uw.zh,
-                                    sw::unit_kind(u.kind(), l),
-                                    lzh,
-                                    best.join("  ")
-                                ),
-                                Lang::En => format!(
-                                    "{}: nobody holds a higher {} ({} held: {})",
-                                    uw.en,
-                                    sw::unit_kind(u.kind(), l),
-                                    len,
-                                    best.join("  ")
-                                ),
-                            }),
-                        });
-                    }
-                }
-                ThrowVerdict::Fails(f) => {
-                    e.rules.push(RuleNote {
-                        rule: "throw",
-                        state: "bound",
-                        words: both(|l| match l {
-                            Lang::Zh => format!(
-                                "甩错牌：按所甩张数每张扣 {} 分（最多 {}）：罚 {} 分；然后出最小的被挡牌型（挡单出单，挡对出对；单、对都被挡则由对方指定）。{}",
-                                b.rules().throw_penalty_per_card,
-                                b.rules().throw_penalty_cap,
-                                f.penalty,
-                                who.zh
-                            ),
-                            Lang::En => format!(
-                                "a failed throw: {} points a card (at most {}): {} points; then the smallest blocked unit is played (the opponents choose when singles and pairs are blocked). {}",
-                                b.rules().throw_penalty_per_card,
-                                b.rules().throw_penalty_cap,
-                                f.penalty,
-                                who.en
-                            ),
-                        }),
-                    });
-                    for blocked in &f.blocked {
-                        let uw = unit_words(&blocked.unit);
-                        let by: Vec<(Seat, Vec<Card>)> = blocked
-                            .by
-                            .iter()
-                            .map(|x| (*x, blocking_cards(order, b.hand(*x), &blocked.unit, lane)))
-                            .collect();
-                        e.rules.push(RuleNote {
-                            rule: "throw",
-                            state: "info",
-                            words: both(|l| {
-                                let who: Vec<String> = by
-                                    .iter()
-                                    .map(|(x, c)| format!("{} {}", sw::seat(*x, l), cards(c)))
-                                    .collect();
-                                match l {
-                                    Lang::Zh => format!("{} 被挡：{}", uw.zh, who.join("；")),
-                                    Lang::En => {
-                                        format!("{} is blocked by {}", uw.en, who.join("; "))
-                                    }
-                                }
-                            }),
-                        });
-                    }
-                }
-            }
+            throw(b, s, &lead, e);
         }
         for v in card_variants(b.hand(s), c) {
-            let a = Action::Play { cards: v };
-            alt.ask(
-                b,
-                s.index(),
-                actor,
-                a.clone(),
-                both(|l| format!("{} {}", sw::seat(s, l), sw::action(&a, l))),
-            );
+            ask(alt, b, s, actor, Action::Play { cards: v });
+        }
+    }
+
+    /// 甩牌: the throw stands, or fails, against the hands that count as blockers.
+    fn throw(b: &Board, s: Seat, lead: &Lead, e: &mut Explanation) {
+        let others = [1, 2, 3].map(|k| {
+            let x = (0..k).fold(s, |x, _| x.next());
+            (x, b.hand(x))
+        });
+        let who = match b.rules().throw_blockers {
+            ThrowBlockers::AllOthers => Words::new(
+                "其余三家（包括同伴）的牌都算",
+                "the other three hands count, the partner's included",
+            ),
+            ThrowBlockers::Opponents => {
+                Words::new("只算两个对手的牌", "only the two opponents' hands count")
+            }
+        };
+        match check_throw(b.order(), b.rules(), lead, s, others) {
+            ThrowVerdict::Stands => throw_stands(b.order(), lead, &others, &who, e),
+            ThrowVerdict::Fails(f) => throw_fails(b, lead.lane(), &f, &who, e),
+        }
+    }
+
+    /// A throw that stands: no unit of it could be beaten, each told with what the others
+    /// held of its suit.
+    fn throw_stands(
+        order: &Order,
+        lead: &Lead,
+        others: &[(Seat, &Hand); 3],
+        who: &Words,
+        e: &mut Explanation,
+    ) {
+        let lane = lead.lane();
+        let (lzh, len) = lane_words(lane);
+        let units: Vec<Words> = lead.units().iter().map(unit_words).collect();
+        e.rules.push(RuleNote {
+            rule: "throw",
+            state: "kept",
+            words: both(|l| match l {
+                Lang::Zh => format!(
+                    "甩牌成立：{}，没有人能管其中任何一个牌型（{}）",
+                    units
+                        .iter()
+                        .map(|u| u.zh.clone())
+                        .collect::<Vec<_>>()
+                        .join("、"),
+                    who.zh
+                ),
+                Lang::En => format!(
+                    "the throw stands: {}; nobody could beat any of its units ({})",
+                    units
+                        .iter()
+                        .map(|u| u.en.clone())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    who.en
+                ),
+            }),
+        });
+        for u in lead.units() {
+            let best: Vec<String> = others
+                .iter()
+                .map(|(x, h)| {
+                    let lane_cards = in_lane(order, h, lane);
+                    format!("{}:{}", x.letter(), cards(&lane_cards))
+                })
+                .collect();
+            let uw = unit_words(u);
+            e.rules.push(RuleNote {
+                rule: "throw",
+                state: "info",
+                words: both(|l| match l {
+                    Lang::Zh => format!(
+                        "{}：无人有更大的{}（各家{}：{}）",
+                        uw.zh,
+                        sw::unit_kind(u.kind(), l),
+                        lzh,
+                        best.join("  ")
+                    ),
+                    Lang::En => format!(
+                        "{}: nobody holds a higher {} ({} held: {})",
+                        uw.en,
+                        sw::unit_kind(u.kind(), l),
+                        len,
+                        best.join("  ")
+                    ),
+                }),
+            });
+        }
+    }
+
+    /// 甩错牌: the penalty and what follows, then each blocked unit with the cards that
+    /// blocked it.
+    fn throw_fails(b: &Board, lane: Lane, f: &FailedThrow, who: &Words, e: &mut Explanation) {
+        e.rules.push(RuleNote {
+            rule: "throw",
+            state: "bound",
+            words: both(|l| match l {
+                Lang::Zh => format!(
+                    "甩错牌：按所甩张数每张扣 {} 分（最多 {}）：罚 {} 分；然后出最小的被挡牌型（挡单出单，挡对出对；单、对都被挡则由对方指定）。{}",
+                    b.rules().throw_penalty_per_card,
+                    b.rules().throw_penalty_cap,
+                    f.penalty,
+                    who.zh
+                ),
+                Lang::En => format!(
+                    "a failed throw: {} points a card (at most {}): {} points; then the smallest blocked unit is played (the opponents choose when singles and pairs are blocked). {}",
+                    b.rules().throw_penalty_per_card,
+                    b.rules().throw_penalty_cap,
+                    f.penalty,
+                    who.en
+                ),
+            }),
+        });
+        for blocked in &f.blocked {
+            let uw = unit_words(&blocked.unit);
+            let by: Vec<(Seat, Vec<Card>)> = blocked
+                .by
+                .iter()
+                .map(|x| {
+                    (
+                        *x,
+                        blocking_cards(b.order(), b.hand(*x), &blocked.unit, lane),
+                    )
+                })
+                .collect();
+            e.rules.push(RuleNote {
+                rule: "throw",
+                state: "info",
+                words: both(|l| {
+                    let who: Vec<String> = by
+                        .iter()
+                        .map(|(x, c)| format!("{} {}", sw::seat(*x, l), cards(c)))
+                        .collect();
+                    match l {
+                        Lang::Zh => format!("{} 被挡：{}", uw.zh, who.join("；")),
+                        Lang::En => format!("{} is blocked by {}", uw.en, who.join("; ")),
+                    }
+                }),
+            });
         }
     }
 
@@ -1031,106 +993,14 @@ mod shengji {
             ),
         }));
         for v in card_variants(hand, c) {
-            let a = Action::Play { cards: v };
-            alt.ask(
-                b,
-                s.index(),
-                actor,
-                a.clone(),
-                both(|l| format!("{} {}", sw::seat(s, l), sw::action(&a, l))),
-            );
+            ask(alt, b, s, actor, Action::Play { cards: v });
         }
-        let trumps_in =
-            lane != Lane::Trump && !c.is_empty() && c.iter().all(|&x| order.is_trump(x));
         if held.is_empty() {
-            e.rules.push(RuleNote {
-                rule: "void",
-                state: "void",
-                words: both(|l| match (l, trumps_in) {
-                    (Lang::Zh, true) => format!(
-                        "{} 没有{lzh}（缺门）：可以出任何牌；这里用主牌将吃",
-                        sw::seat(s, l)
-                    ),
-                    (Lang::Zh, false) => {
-                        format!("{} 没有{lzh}（缺门）：可以出任何牌（垫牌）", sw::seat(s, l))
-                    }
-                    (Lang::En, true) => format!(
-                        "{} is void in {len}: any cards may be played; here trumps (将吃)",
-                        sw::seat(s, l)
-                    ),
-                    (Lang::En, false) => format!(
-                        "{} is void in {len}: any cards may be played (a discard)",
-                        sw::seat(s, l)
-                    ),
-                }),
-            });
+            e.rules.push(void(order, s, lane, c));
         } else if held.len() < n {
-            let rule = alt.refused("must_play_all_of_suit");
-            e.rules.push(RuleNote {
-                rule: "must_play_all_of_suit",
-                state: if rule.is_some() { "bound" } else { "kept" },
-                words: both(|l| match l {
-                    Lang::Zh => format!(
-                        "{lzh}不够 {n} 张（只有 {} 张）：全部跟出，其余 {} 张任选",
-                        held.len(),
-                        n - held.len()
-                    ),
-                    Lang::En => format!(
-                        "fewer {len} than were led ({} of {n}): all of them, and any {} more",
-                        held.len(),
-                        n - held.len()
-                    ),
-                }),
-            });
+            e.rules.push(short_of_suit(lane, held.len(), n, alt));
         } else {
-            let rule = alt.refused("must_follow_suit");
-            e.rules.push(RuleNote {
-                rule: "must_follow_suit",
-                state: if rule.is_some() { "bound" } else { "kept" },
-                words: both(|l| match l {
-                    Lang::Zh => format!("{lzh}够 {n} 张（有 {} 张）：只能出{lzh}", held.len()),
-                    Lang::En => format!("enough {len} ({} for {n} led): only {len}", held.len()),
-                }),
-            });
-            if !lead.parts().is_empty() {
-                let tractor = alt.refused("must_follow_tractor").cloned();
-                let pair = alt.refused("must_follow_pairs").cloned();
-                match (&tractor, &pair) {
-                    (None, None) => e.rules.push(RuleNote {
-                        rule: "must_follow_pairs",
-                        state: if pairs.is_empty() { "void" } else { "kept" },
-                        words: both(|l| match (l, pairs.is_empty()) {
-                            (Lang::Zh, true) => format!(
-                                "首家有对子（拖拉机）：{} 没有{lzh}对子，可以跟单张",
-                                sw::seat(s, l)
-                            ),
-                            (Lang::Zh, false) => format!(
-                                "首家有对子（拖拉机）：{} 的{lzh}对子 {} 已按要求跟出，换掉任何一张都不违例",
-                                sw::seat(s, l),
-                                cards(&pairs)
-                            ),
-                            (Lang::En, true) => format!(
-                                "the lead holds pairs (tractors): {} holds no pair of {len}, so singles may follow",
-                                sw::seat(s, l)
-                            ),
-                            (Lang::En, false) => format!(
-                                "the lead holds pairs (tractors): {}'s pairs of {len} ({}) are followed as required; no one-card change breaks the rule",
-                                sw::seat(s, l),
-                                cards(&pairs)
-                            ),
-                        }),
-                    }),
-                    _ => {
-                        for r in [tractor, pair].into_iter().flatten() {
-                            e.rules.push(RuleNote {
-                                rule: r.code,
-                                state: "bound",
-                                words: r.words.clone(),
-                            });
-                        }
-                    }
-                }
-            }
+            follow_suit(s, lead, held.len(), &pairs, alt, e);
         }
         let legal = legal_follows(order, lead, hand, FOLLOW_CAP).len();
         e.context.push(both(|l| match l {
@@ -1143,6 +1013,210 @@ mod shengji {
                 if legal >= FOLLOW_CAP { "+" } else { "" }
             ),
         }));
+    }
+
+    /// 缺门: a follower void in the suit led plays anything: a discard, or trumps.
+    fn void(order: &Order, s: Seat, lane: Lane, c: &[Card]) -> RuleNote {
+        let (lzh, len) = lane_words(lane);
+        let trumps_in =
+            lane != Lane::Trump && !c.is_empty() && c.iter().all(|&x| order.is_trump(x));
+        RuleNote {
+            rule: "void",
+            state: "void",
+            words: both(|l| match (l, trumps_in) {
+                (Lang::Zh, true) => format!(
+                    "{} 没有{lzh}（缺门）：可以出任何牌；这里用主牌将吃",
+                    sw::seat(s, l)
+                ),
+                (Lang::Zh, false) => {
+                    format!("{} 没有{lzh}（缺门）：可以出任何牌（垫牌）", sw::seat(s, l))
+                }
+                (Lang::En, true) => format!(
+                    "{} is void in {len}: any cards may be played; here trumps (将吃)",
+                    sw::seat(s, l)
+                ),
+                (Lang::En, false) => format!(
+                    "{} is void in {len}: any cards may be played (a discard)",
+                    sw::seat(s, l)
+                ),
+            }),
+        }
+    }
+
+    /// Fewer cards of the suit than were led: all of them, and any others.
+    fn short_of_suit(lane: Lane, held: usize, n: usize, alt: &Alternatives) -> RuleNote {
+        let (lzh, len) = lane_words(lane);
+        RuleNote {
+            rule: "must_play_all_of_suit",
+            state: alt.bound_or_kept(&["must_play_all_of_suit"]),
+            words: both(|l| match l {
+                Lang::Zh => format!(
+                    "{lzh}不够 {n} 张（只有 {held} 张）：全部跟出，其余 {} 张任选",
+                    n - held
+                ),
+                Lang::En => format!(
+                    "fewer {len} than were led ({held} of {n}): all of them, and any {} more",
+                    n - held
+                ),
+            }),
+        }
+    }
+
+    /// Enough of the suit: only the suit, and its pairs (tractors) for the lead's.
+    fn follow_suit(
+        s: Seat,
+        lead: &Lead,
+        held: usize,
+        pairs: &[Card],
+        alt: &Alternatives,
+        e: &mut Explanation,
+    ) {
+        let (lzh, len) = lane_words(lead.lane());
+        let n = lead.len();
+        e.rules.push(RuleNote {
+            rule: "must_follow_suit",
+            state: alt.bound_or_kept(&["must_follow_suit"]),
+            words: both(|l| match l {
+                Lang::Zh => format!("{lzh}够 {n} 张（有 {held} 张）：只能出{lzh}"),
+                Lang::En => format!("enough {len} ({held} for {n} led): only {len}"),
+            }),
+        });
+        if !lead.parts().is_empty() {
+            follow_pairs(s, lead.lane(), pairs, alt, e);
+        }
+    }
+
+    /// The lead holds pairs (tractors): the follower's pairs of the suit must follow them.
+    /// The rules an alternative broke, or that no one-card change breaks them.
+    fn follow_pairs(s: Seat, lane: Lane, pairs: &[Card], alt: &Alternatives, e: &mut Explanation) {
+        let (lzh, len) = lane_words(lane);
+        let tractor = alt.refused("must_follow_tractor").cloned();
+        let pair = alt.refused("must_follow_pairs").cloned();
+        match (&tractor, &pair) {
+            (None, None) => e.rules.push(RuleNote {
+                rule: "must_follow_pairs",
+                state: if pairs.is_empty() { "void" } else { "kept" },
+                words: both(|l| match (l, pairs.is_empty()) {
+                    (Lang::Zh, true) => format!(
+                        "首家有对子（拖拉机）：{} 没有{lzh}对子，可以跟单张",
+                        sw::seat(s, l)
+                    ),
+                    (Lang::Zh, false) => format!(
+                        "首家有对子（拖拉机）：{} 的{lzh}对子 {} 已按要求跟出，换掉任何一张都不违例",
+                        sw::seat(s, l),
+                        cards(pairs)
+                    ),
+                    (Lang::En, true) => format!(
+                        "the lead holds pairs (tractors): {} holds no pair of {len}, so singles may follow",
+                        sw::seat(s, l)
+                    ),
+                    (Lang::En, false) => format!(
+                        "the lead holds pairs (tractors): {}'s pairs of {len} ({}) are followed as required; no one-card change breaks the rule",
+                        sw::seat(s, l),
+                        cards(pairs)
+                    ),
+                }),
+            }),
+            _ => {
+                for r in [tractor, pair].into_iter().flatten() {
+                    e.rules.push(RuleNote {
+                        rule: r.code,
+                        state: "bound",
+                        words: r.words.clone(),
+                    });
+                }
+            }
+        }
+    }
+
+    /// 指定: a failed throw blocked singles and pairs, and the opponent chooses which is
+    /// played; the other choice is the alternative.
+    fn choose(
+        b: &Board,
+        s: Seat,
+        actor: Actor,
+        unit: UnitChoice,
+        alt: &mut Alternatives,
+        e: &mut Explanation,
+    ) {
+        if let Some((chooser, single, pair)) = b.pending_choice() {
+            e.rules.push(RuleNote {
+                rule: "choose",
+                state: "bound",
+                words: both(|l| match l {
+                    Lang::Zh => format!(
+                        "甩错牌，单、对都被挡：由对方（{}）指定出最小的被挡单张 {} 或最小的被挡对子（拖拉机）{}",
+                        sw::seat(chooser, l),
+                        cards(single.cards()),
+                        cards(pair.cards())
+                    ),
+                    Lang::En => format!(
+                        "a failed throw blocked singles and pairs: the opponent ({}) chooses the smallest blocked single {} or the smallest blocked pair (tractor) {}",
+                        sw::seat(chooser, l),
+                        cards(single.cards()),
+                        cards(pair.cards())
+                    ),
+                }),
+            });
+        }
+        let other = match unit {
+            UnitChoice::Single => UnitChoice::Pair,
+            UnitChoice::Pair => UnitChoice::Single,
+        };
+        ask(alt, b, s, actor, Action::Choose { unit: other });
+    }
+
+    /// 罚分: points to the other side, within the ruleset's bounds; a penalty of none is the
+    /// alternative.
+    fn penalty(
+        b: &Board,
+        s: Seat,
+        actor: Actor,
+        points: u32,
+        alt: &mut Alternatives,
+        e: &mut Explanation,
+    ) {
+        e.rules.push(RuleNote {
+            rule: "penalty",
+            state: "info",
+            words: both(|l| match l {
+                Lang::Zh => format!(
+                    "罚分给对方：{} 是{}，罚 {points} 分（每次 1 到 {} 分）",
+                    sw::seat(s, l),
+                    sw::side(s, b.declarer(), l),
+                    rules::shengji::MAX_RULING_POINTS
+                ),
+                Lang::En => format!(
+                    "points to the other side: {} is on the {}, {points} points (1 to {} a ruling)",
+                    sw::seat(s, l),
+                    sw::side(s, b.declarer(), l),
+                    rules::shengji::MAX_RULING_POINTS
+                ),
+            }),
+        });
+        ask(alt, b, s, actor, Action::Penalty { points: 0 });
+    }
+
+    /// A ruling that ends the board: the offenders lose.
+    fn ruling_end(b: &Board, s: Seat) -> RuleNote {
+        RuleNote {
+            rule: "ruling_end",
+            state: "info",
+            words: both(|l| {
+                match l {
+                Lang::Zh => format!(
+                    "该副牌立即结束，判违规方（{}）负，非违规方得 {} 分",
+                    sw::seat(s, l),
+                    b.rules().ruling_end_points
+                ),
+                Lang::En => format!(
+                    "the board ends at once: the offenders ({}'s side) lose, the other side gets {}",
+                    sw::seat(s, l),
+                    b.rules().ruling_end_points
+                ),
+            }
+            }),
+        }
     }
 
     fn timeout(
@@ -1204,13 +1278,14 @@ mod shengji {
 
 /// 够级.
 mod gouji {
+    use rules::cards::Card;
     use rules::gouji::burn::sustain;
     use rules::gouji::set::Counts;
-    use rules::gouji::{beats, Action, Game, GoujiSet, Phase, Seat};
-    use rules::{Actor, Engine, Explain};
+    use rules::gouji::{beats, Action, Event, Game, GoujiSet, Phase, Seat, Shape, Top};
+    use rules::{Actor, Engine};
 
     use super::{
-        actor_note, both, card_variants, Alternatives, ExplainGame, Explanation, RuleNote, Verdict,
+        actor_note, both, card_variants, Alternatives, ExplainGame, Explanation, RuleNote,
     };
     use crate::referee::lang::{Lang, Words};
     use crate::referee::words::{cards, gouji as gw};
@@ -1234,11 +1309,7 @@ mod gouji {
             let events = match &result {
                 Ok(events) => events.clone(),
                 Err(err) => {
-                    e.verdict = Verdict {
-                        legal: false,
-                        code: Some(err.code()),
-                        words: Words::explain(err),
-                    };
+                    e.refused_by(err);
                     return e;
                 }
             };
@@ -1247,103 +1318,28 @@ mod gouji {
                 e.rules.push(n);
             }
             let mut alt = Alternatives::default();
-            let ask = |alt: &mut Alternatives, who: Seat, by: Actor, a: Action| {
-                let told = both(|l| format!("{} {}", gw::seat(who), gw::action(&a, l)));
-                alt.ask(before, who.index(), by, a, told);
-            };
+            // Another actor: a ruling or a timeout from a player; a move out of turn.
             match action.taken_by() {
-                Actor::Referee | Actor::Clock => ask(&mut alt, s, Actor::Player, action.clone()),
-                _ => ask(&mut alt, s.next(), actor, action.clone()),
+                Actor::Referee | Actor::Clock => {
+                    ask(&mut alt, before, s, Actor::Player, action.clone())
+                }
+                _ => ask(&mut alt, before, s.next(), actor, action.clone()),
             }
             for a in [Action::Pass, Action::Yield, Action::Decline] {
                 if a != *action && action.taken_by() == Actor::Player {
-                    ask(&mut alt, s, actor, a);
+                    ask(&mut alt, before, s, actor, a);
                 }
             }
             match action {
                 Action::Play { cards: c } | Action::Burn { cards: c } => {
                     let burn = matches!(action, Action::Burn { .. });
-                    let other = if burn {
-                        Action::Play { cards: c.clone() }
-                    } else {
-                        Action::Burn { cards: c.clone() }
-                    };
-                    ask(&mut alt, s, actor, other);
-                    for v in card_variants(before.hand(s), c) {
-                        let a = if burn {
-                            Action::Burn { cards: v }
-                        } else {
-                            Action::Play { cards: v }
-                        };
-                        ask(&mut alt, s, actor, a);
-                    }
+                    other_sets(before, s, actor, c, burn, &mut alt);
                     set_rules(before, s, c, burn, &events, &alt, &mut e);
                 }
                 Action::Pass => pass_rules(before, s, &events, &mut e),
-                Action::Yield => e.rules.push(RuleNote {
-                    rule: "only_opposite_may_yield",
-                    state: "bound",
-                    words: both(|l| {
-                        let owner = before.top().map(|t| gw::seat(t.owner)).unwrap_or("—");
-                        match l {
-                            Lang::Zh => format!(
-                                "让：只有桌面牌主（{owner}）的对头可以让，每套牌一次；{} 是 {owner} 的对头",
-                                gw::seat(s)
-                            ),
-                            Lang::En => format!(
-                                "让: only the opposite of the top set's owner ({owner}) may yield, once a set; {} is {owner}'s opposite",
-                                gw::seat(s)
-                            ),
-                        }
-                    }),
-                }),
-                Action::Decline => e.rules.push(RuleNote {
-                    rule: "no_burn_right",
-                    state: "info",
-                    words: both(|l| match l {
-                        Lang::Zh => format!("{} 被问是否烧牌，选择不烧（等于过这一套）", gw::seat(s)),
-                        Lang::En => format!(
-                            "{} was offered the burn and declined (a pass of this set)",
-                            gw::seat(s)
-                        ),
-                    }),
-                }),
-                Action::Timeout => {
-                    let warned = events
-                        .iter()
-                        .any(|ev| matches!(ev, rules::gouji::Event::Warned { .. }));
-                    let r = before.ruleset();
-                    e.rules.push(RuleNote {
-                        rule: "timeout",
-                        state: "bound",
-                        words: both(|l| match (l, warned) {
-                            (Lang::Zh, true) => format!(
-                                "比赛限时：开局满 {} 分钟后每套牌限时 {} 秒，超时裁判予以警告：{} 被警告，再给 {} 秒",
-                                r.free_minutes,
-                                r.move_seconds,
-                                gw::seat(s),
-                                r.grace_seconds
-                            ),
-                            (Lang::Zh, false) => format!(
-                                "警告后超过 {} 秒仍不出牌者视为过牌：计时器替 {} 过牌（或不烧、或出最小的一套）",
-                                r.grace_seconds,
-                                gw::seat(s)
-                            ),
-                            (Lang::En, true) => format!(
-                                "after the first {} minutes each set has {} s; when they run out the seat is warned: {} is warned and has {} s more",
-                                r.free_minutes,
-                                r.move_seconds,
-                                gw::seat(s),
-                                r.grace_seconds
-                            ),
-                            (Lang::En, false) => format!(
-                                "{} s after the warning a seat that has not played has passed: the clock passes for {} (or declines, or leads its smallest set)",
-                                r.grace_seconds,
-                                gw::seat(s)
-                            ),
-                        }),
-                    });
-                }
+                Action::Yield => e.rules.push(yield_rule(before, s)),
+                Action::Decline => e.rules.push(decline_rule(s)),
+                Action::Timeout => e.rules.push(timeout_rule(before, s, &events)),
                 Action::Ruling { .. } => e.rules.push(RuleNote {
                     rule: "ruling",
                     state: "info",
@@ -1361,80 +1357,172 @@ mod gouji {
                     ),
                 }),
             }
-            e.refused = alt.refused;
-            e.also_legal = alt.legal;
-            e.also_legal_examples = alt.examples;
-            e
+            e.with(alt)
+        }
+    }
+
+    /// The engine's question about `a` by `who` (told `A1 出 S10 H10`), on a copy of `g`.
+    fn ask(alt: &mut Alternatives, g: &Game, who: Seat, by: Actor, a: Action) {
+        let told = both(|l| format!("{} {}", gw::seat(who), gw::action(&a, l)));
+        alt.ask(g, who.index(), by, a, told);
+    }
+
+    /// The same cards as the other kind of set (a burn for a play, a play for a burn), and the
+    /// nearby sets of the same kind.
+    fn other_sets(g: &Game, s: Seat, actor: Actor, c: &[Card], burn: bool, alt: &mut Alternatives) {
+        let other = if burn {
+            Action::Play { cards: c.to_vec() }
+        } else {
+            Action::Burn { cards: c.to_vec() }
+        };
+        ask(alt, g, s, actor, other);
+        for v in card_variants(g.hand(s), c) {
+            let a = if burn {
+                Action::Burn { cards: v }
+            } else {
+                Action::Play { cards: v }
+            };
+            ask(alt, g, s, actor, a);
+        }
+    }
+
+    /// 让: only the top set's owner's opposite, once a set.
+    fn yield_rule(g: &Game, s: Seat) -> RuleNote {
+        RuleNote {
+            rule: "only_opposite_may_yield",
+            state: "bound",
+            words: both(|l| {
+                let owner = g.top().map(|t| gw::seat(t.owner)).unwrap_or("—");
+                match l {
+                    Lang::Zh => format!(
+                        "让：只有桌面牌主（{owner}）的对头可以让，每套牌一次；{} 是 {owner} 的对头",
+                        gw::seat(s)
+                    ),
+                    Lang::En => format!(
+                        "让: only the opposite of the top set's owner ({owner}) may yield, once a set; {} is {owner}'s opposite",
+                        gw::seat(s)
+                    ),
+                }
+            }),
+        }
+    }
+
+    /// 不烧: the burn offered and declined.
+    fn decline_rule(s: Seat) -> RuleNote {
+        RuleNote {
+            rule: "no_burn_right",
+            state: "info",
+            words: both(|l| match l {
+                Lang::Zh => format!("{} 被问是否烧牌，选择不烧（等于过这一套）", gw::seat(s)),
+                Lang::En => format!(
+                    "{} was offered the burn and declined (a pass of this set)",
+                    gw::seat(s)
+                ),
+            }),
+        }
+    }
+
+    /// 比赛限时: a warning first, then the clock passes.
+    fn timeout_rule(g: &Game, s: Seat, events: &[Event]) -> RuleNote {
+        let warned = events.iter().any(|ev| matches!(ev, Event::Warned { .. }));
+        let r = g.ruleset();
+        let (free, set, grace) = (r.free_minutes, r.move_seconds, r.grace_seconds);
+        let seat = gw::seat(s);
+        RuleNote {
+            rule: "timeout",
+            state: "bound",
+            words: both(|l| {
+                match (l, warned) {
+                (Lang::Zh, true) => format!(
+                    "比赛限时：开局满 {free} 分钟后每套牌限时 {set} 秒，超时裁判予以警告：{seat} 被警告，再给 {grace} 秒"
+                ),
+                (Lang::Zh, false) => format!(
+                    "警告后超过 {grace} 秒仍不出牌者视为过牌：计时器替 {seat} 过牌（或不烧、或出最小的一套）"
+                ),
+                (Lang::En, true) => format!(
+                    "after the first {free} minutes each set has {set} s; when they run out the seat is warned: {seat} is warned and has {grace} s more"
+                ),
+                (Lang::En, false) => format!(
+                    "{grace} s after the warning a seat that has not played has passed: the clock passes for {seat} (or declines, or leads its smallest set)"
+                ),
+            }
+            }),
         }
     }
 
     fn context(g: &Game, s: Seat, e: &mut Explanation) {
-        e.context.push(both(|l| {
-            let phase = match (g.phase(), l) {
-                (Phase::Lead(x), Lang::Zh) => format!("轮到 {} 发牌", gw::seat(*x)),
-                (Phase::Lead(x), Lang::En) => format!("{} to lead", gw::seat(*x)),
-                (Phase::Respond(x), Lang::Zh) => format!("轮到 {} 管牌、过或让", gw::seat(*x)),
-                (Phase::Respond(x), Lang::En) => format!("{} to beat, pass or yield", gw::seat(*x)),
-                (Phase::Offer { seat, .. }, Lang::Zh) => format!("问 {} 是否烧牌", gw::seat(*seat)),
-                (Phase::Offer { seat, .. }, Lang::En) => {
-                    format!("{} is offered the burn", gw::seat(*seat))
+        e.context.push(both(|l| phase(g, l)));
+        if let Some(top) = g.top() {
+            e.context.push(top_set(g, top));
+        }
+        e.context.push(holding(g, s));
+    }
+
+    /// `第 3 局 · 轮到 B1 管牌、过或让`, and 四户乱缠 when it is.
+    fn phase(g: &Game, l: Lang) -> String {
+        let phase = match (g.phase(), l) {
+            (Phase::Lead(x), Lang::Zh) => format!("轮到 {} 发牌", gw::seat(*x)),
+            (Phase::Lead(x), Lang::En) => format!("{} to lead", gw::seat(*x)),
+            (Phase::Respond(x), Lang::Zh) => format!("轮到 {} 管牌、过或让", gw::seat(*x)),
+            (Phase::Respond(x), Lang::En) => format!("{} to beat, pass or yield", gw::seat(*x)),
+            (Phase::Offer { seat, .. }, Lang::Zh) => format!("问 {} 是否烧牌", gw::seat(*seat)),
+            (Phase::Offer { seat, .. }, Lang::En) => {
+                format!("{} is offered the burn", gw::seat(*seat))
+            }
+            (Phase::Over, _) => l.pick("本局已结束", "the game is over").into(),
+        };
+        match l {
+            Lang::Zh => format!(
+                "第 {} 局 · {phase}{}",
+                g.number(),
+                if g.free_play() {
+                    " · 四户乱缠"
+                } else {
+                    ""
                 }
-                (Phase::Over, _) => l.pick("本局已结束", "the game is over").into(),
+            ),
+            Lang::En => format!(
+                "game {} · {phase}{}",
+                g.number(),
+                if g.free_play() {
+                    " · free play (四户乱缠)"
+                } else {
+                    ""
+                }
+            ),
+        }
+    }
+
+    /// The set on top: whose, whether it binds as a 级牌, a burn not yet settled, and its
+    /// owner's 对头.
+    fn top_set(g: &Game, top: &Top) -> Words {
+        let binding = top.gouji && !g.free_play();
+        both(|l| {
+            let gouji = if binding {
+                l.pick(" 【级牌】", " [gouji]")
+            } else {
+                ""
             };
+            let burn = if top.burned.is_some() {
+                l.pick("（烧牌，未定）", " (a burn, not yet settled)")
+            } else {
+                ""
+            };
+            let (owner, opposite) = (gw::seat(top.owner), gw::seat(top.owner.opposite()));
+            let on_top = cards(&top.cards);
             match l {
-                Lang::Zh => format!(
-                    "第 {} 局 · {phase}{}",
-                    g.number(),
-                    if g.free_play() {
-                        " · 四户乱缠"
-                    } else {
-                        ""
-                    }
-                ),
+                Lang::Zh => format!("桌面：{owner} 的 {on_top}{gouji}{burn}；{owner} 的对头是 {opposite}"),
                 Lang::En => format!(
-                    "game {} · {phase}{}",
-                    g.number(),
-                    if g.free_play() {
-                        " · free play (四户乱缠)"
-                    } else {
-                        ""
-                    }
+                    "on top: {owner}'s {on_top}{gouji}{burn}; {owner}'s opposite (对头) is {opposite}"
                 ),
             }
-        }));
-        if let Some(top) = g.top() {
-            let binding = top.gouji && !g.free_play();
-            e.context.push(both(|l| match l {
-                Lang::Zh => format!(
-                    "桌面：{} 的 {}{}{}；{} 的对头是 {}",
-                    gw::seat(top.owner),
-                    cards(&top.cards),
-                    if binding { " 【级牌】" } else { "" },
-                    if top.burned.is_some() {
-                        "（烧牌，未定）"
-                    } else {
-                        ""
-                    },
-                    gw::seat(top.owner),
-                    gw::seat(top.owner.opposite())
-                ),
-                Lang::En => format!(
-                    "on top: {}'s {}{}{}; {}'s opposite (对头) is {}",
-                    gw::seat(top.owner),
-                    cards(&top.cards),
-                    if binding { " [gouji]" } else { "" },
-                    if top.burned.is_some() {
-                        " (a burn, not yet settled)"
-                    } else {
-                        ""
-                    },
-                    gw::seat(top.owner),
-                    gw::seat(top.owner.opposite())
-                ),
-            }));
-        }
+        })
+    }
+
+    /// The seat's hand, and what stands of it: 无头, a standing burn, 开点.
+    fn holding(g: &Game, s: Seat) -> Words {
         let hand = g.hand(s).cards();
-        e.context.push(both(|l| {
+        both(|l| {
             let mut flags: Vec<&str> = Vec::new();
             if !g.has_head(s) {
                 flags.push(l.pick("无头（对头已出完）", "headless (their opposite is out)"));
@@ -1472,43 +1560,57 @@ mod gouji {
                     }
                 ),
             }
-        }));
+        })
     }
 
+    /// The rules a set played or burned with is bound by: one rank; its own 级牌 status; on a
+    /// lead, a standing burn's joker; on a beat, higher than the top, and who may beat or burn
+    /// a 级牌.
     fn set_rules(
         g: &Game,
         s: Seat,
-        c: &[rules::cards::Card],
+        c: &[Card],
         burn: bool,
-        events: &[rules::gouji::Event],
+        events: &[Event],
         alt: &Alternatives,
         e: &mut Explanation,
     ) {
-        use rules::gouji::Event;
-        let state = |codes: &[&str]| {
-            if codes.iter().any(|c| alt.refused(c).is_some()) {
-                "bound"
-            } else {
-                "kept"
-            }
-        };
         let Ok(set) = GoujiSet::parse(c) else { return };
         let shape = set.shape;
         let last = set.len() == g.hand(s).len();
         e.rules.push(RuleNote {
             rule: "mixed_ranks",
-            state: state(&["mixed_ranks"]),
+            state: alt.bound_or_kept(&["mixed_ranks"]),
             words: Words::new(
                 "一套牌只能有一种点数（可带 2 和王，2 算作本套的点数）",
                 "a set has one rank (2s and jokers may be attached; 2s count as the set's rank)",
             ),
         });
-        // Its own 级牌 status.
-        let binds = g.binds(s, &shape, last);
-        e.rules.push(RuleNote {
+        e.rules.push(gouji_status(g, s, &shape, last));
+        let Some(top) = g.top().filter(|_| !matches!(g.phase(), Phase::Lead(_))) else {
+            // A lead.
+            if g.joker_required(s) {
+                e.rules.push(joker_lead(&shape, alt));
+            }
+            return;
+        };
+        e.rules.push(beating(g, c, &shape, top, alt));
+        if burn {
+            burn_rules(g, s, &shape, top, events, alt, e);
+        } else {
+            e.rules.push(only_opposite(g, s, top, events));
+        }
+    }
+
+    /// The set's own 级牌 status: whether it binds the others (only its owner's 对头 may beat
+    /// it), meets the thresholds without binding, or is below them.
+    fn gouji_status(g: &Game, s: Seat, shape: &Shape, last: bool) -> RuleNote {
+        let binds = g.binds(s, shape, last);
+        RuleNote {
             rule: "gouji",
             state: if binds { "bound" } else { "void" },
-            words: both(|l| match (l, shape.is_gouji(), binds) {
+            words: both(|l| {
+                match (l, shape.is_gouji(), binds) {
                 (Lang::Zh, _, true) => format!(
                     "这一套够级（带王，或 10 五张、J 四张、Q 三张、K/A 两张、2 一张）：是级牌，只有 {} 的对头 {} 能管，其他人只能烧",
                     gw::seat(s),
@@ -1541,35 +1643,46 @@ mod gouji {
                 ),
                 (Lang::Zh, false, _) => "这一套不够级：谁都可以管".into(),
                 (Lang::En, false, _) => "this set is below the 级牌 thresholds: anyone may beat it".into(),
-            }),
-        });
-        let Some(top) = g.top().filter(|_| !matches!(g.phase(), Phase::Lead(_))) else {
-            // A lead.
-            if g.joker_required(s) {
-                e.rules.push(RuleNote {
-                    rule: "burn_lead_needs_joker",
-                    state: state(&["burn_lead_needs_joker"]),
-                    words: both(|l| match (l, shape.jokers() > 0) {
-                        (Lang::Zh, true) => "烧牌成立后发牌必须带王：这一套带王".to_string(),
-                        (Lang::Zh, false) => "烧牌成立后发牌必须带王，最后一套除外：这是最后一套".to_string(),
-                        (Lang::En, true) => "after a burn every set led holds a joker: this one does".to_string(),
-                        (Lang::En, false) => "after a burn every set led holds a joker, except the last: this is the last".to_string(),
-                    }),
-                });
             }
-            return;
-        };
-        let r = g.ruleset();
+            }),
+        }
+    }
+
+    /// A lead under a standing burn holds a joker, unless it is the last set.
+    fn joker_lead(shape: &Shape, alt: &Alternatives) -> RuleNote {
+        RuleNote {
+            rule: "burn_lead_needs_joker",
+            state: alt.bound_or_kept(&["burn_lead_needs_joker"]),
+            words: both(|l| match (l, shape.jokers() > 0) {
+                (Lang::Zh, true) => "烧牌成立后发牌必须带王：这一套带王".to_string(),
+                (Lang::Zh, false) => {
+                    "烧牌成立后发牌必须带王，最后一套除外：这是最后一套".to_string()
+                }
+                (Lang::En, true) => {
+                    "after a burn every set led holds a joker: this one does".to_string()
+                }
+                (Lang::En, false) => {
+                    "after a burn every set led holds a joker, except the last: this is the last"
+                        .to_string()
+                }
+            }),
+        }
+    }
+
+    /// 管牌: as many cards, each higher; or 大花两打一, two big jokers for one.
+    fn beating(g: &Game, c: &[Card], shape: &Shape, top: &Top, alt: &Alternatives) -> RuleNote {
         let two_for_one = shape.len() > top.shape.len();
-        e.rules.push(RuleNote {
+        debug_assert!(beats(shape, &top.shape, g.ruleset().two_for_one).is_ok());
+        RuleNote {
             rule: "not_higher",
-            state: state(&[
+            state: alt.bound_or_kept(&[
                 "not_higher",
                 "count_mismatch",
                 "small_joker_two_for_one",
                 "big_joker_needs_two",
             ]),
-            words: both(|l| match (l, two_for_one) {
+            words: both(|l| {
+                match (l, two_for_one) {
                 (Lang::Zh, false) => format!(
                     "管牌：张数相同（{} 张），每张都更大（2 算作本套点数，相同不算大）：{} 管 {}",
                     top.shape.len(),
@@ -1596,57 +1709,72 @@ mod gouji {
                     cards(c),
                     cards(&top.cards)
                 ),
+            }
+            }),
+        }
+    }
+
+    /// 烧牌: the right to burn a 级牌 its owner's 对头 passed (a counter-burn, 反烧, burns a
+    /// burner's set), and 留牌, the cards a burner keeps.
+    fn burn_rules(
+        g: &Game,
+        s: Seat,
+        shape: &Shape,
+        top: &Top,
+        events: &[Event],
+        alt: &Alternatives,
+        e: &mut Explanation,
+    ) {
+        let after = Counts::of(g.hand(s)).minus(shape);
+        let (jokers, ranks) = (after.jokers(), after.natural_ranks());
+        let counter = events
+            .iter()
+            .any(|ev| matches!(ev, Event::Burned { counter: true, .. }));
+        e.rules.push(RuleNote {
+            rule: "no_burn_right",
+            state: "bound",
+            words: both(|l| match l {
+                Lang::Zh => format!(
+                    "级牌过牌可以烧牌：{} 的对头 {} 过了这手级牌，按顺序问到 {}{}",
+                    gw::seat(top.owner),
+                    gw::seat(top.owner.opposite()),
+                    gw::seat(s),
+                    if counter { "；这是反烧（烧烧牌者的牌）" } else { "" }
+                ),
+                Lang::En => format!(
+                    "a gouji set passed by its owner's opposite may be burned: {}'s opposite {} passed it, and the offer came to {}{}",
+                    gw::seat(top.owner),
+                    gw::seat(top.owner.opposite()),
+                    gw::seat(s),
+                    if counter { "; a counter-burn (反烧)" } else { "" }
+                ),
             }),
         });
-        debug_assert!(beats(&shape, &top.shape, r.two_for_one).is_ok());
-        if burn {
-            let after = Counts::of(g.hand(s)).minus(&shape);
-            let (jokers, ranks) = (after.jokers(), after.natural_ranks());
-            let counter = events
-                .iter()
-                .any(|ev| matches!(ev, Event::Burned { counter: true, .. }));
-            e.rules.push(RuleNote {
-                rule: "no_burn_right",
-                state: "bound",
-                words: both(|l| match l {
-                    Lang::Zh => format!(
-                        "级牌过牌可以烧牌：{} 的对头 {} 过了这手级牌，按顺序问到 {}{}",
-                        gw::seat(top.owner),
-                        gw::seat(top.owner.opposite()),
-                        gw::seat(s),
-                        if counter { "；这是反烧（烧烧牌者的牌）" } else { "" }
-                    ),
-                    Lang::En => format!(
-                        "a gouji set passed by its owner's opposite may be burned: {}'s opposite {} passed it, and the offer came to {}{}",
-                        gw::seat(top.owner),
-                        gw::seat(top.owner.opposite()),
-                        gw::seat(s),
-                        if counter { "; a counter-burn (反烧)" } else { "" }
-                    ),
-                }),
-            });
-            e.rules.push(RuleNote {
-                rule: "burn_not_sustainable",
-                state: match sustain(&after, r.keep_cards) {
-                    Ok(()) => state(&["burn_not_sustainable"]),
-                    Err(_) => "void",
-                },
-                words: both(|l| match l {
-                    Lang::Zh => format!(
-                        "留牌：烧牌后剩 {jokers} 张王、{ranks} 种点数，王数至少要比点数种类少一（{jokers} ≥ {ranks} − 1）"
-                    ),
-                    Lang::En => format!(
-                        "keeping cards (留牌): after the burn {jokers} joker(s) for {ranks} rank(s); jokers must be at least ranks minus one"
-                    ),
-                }),
-            });
-            return;
-        }
+        e.rules.push(RuleNote {
+            rule: "burn_not_sustainable",
+            state: match sustain(&after, g.ruleset().keep_cards) {
+                Ok(()) => alt.bound_or_kept(&["burn_not_sustainable"]),
+                Err(_) => "void",
+            },
+            words: both(|l| match l {
+                Lang::Zh => format!(
+                    "留牌：烧牌后剩 {jokers} 张王、{ranks} 种点数，王数至少要比点数种类少一（{jokers} ≥ {ranks} − 1）"
+                ),
+                Lang::En => format!(
+                    "keeping cards (留牌): after the burn {jokers} joker(s) for {ranks} rank(s); jokers must be at least ranks minus one"
+                ),
+            }),
+        });
+    }
+
+    /// 级牌只有对头能打: who may beat the set on top (its owner's 对头, or a 无头 seat), or that it
+    /// binds nobody.
+    fn only_opposite(g: &Game, s: Seat, top: &Top, events: &[Event]) -> RuleNote {
         let binding = top.gouji && !g.free_play();
         let unburn = events
             .iter()
             .any(|ev| matches!(ev, Event::Beat { unburn: true, .. }));
-        e.rules.push(RuleNote {
+        RuleNote {
             rule: "gouji_only_opposite",
             state: if binding { "bound" } else { "void" },
             words: both(|l| {
@@ -1682,11 +1810,10 @@ mod gouji {
                     },
                 }
             }),
-        });
+        }
     }
 
-    fn pass_rules(g: &Game, s: Seat, events: &[rules::gouji::Event], e: &mut Explanation) {
-        use rules::gouji::Event;
+    fn pass_rules(g: &Game, s: Seat, events: &[Event], e: &mut Explanation) {
         let conceded = events
             .iter()
             .any(|ev| matches!(ev, Event::Passed { conceded: true, .. }));
@@ -1761,21 +1888,7 @@ pub fn text(e: &Explanation, lang: Lang) -> String {
             lang.of(l)
         ));
     }
-    if e.verdict.legal {
-        lines.push(format!(
-            "{}{}",
-            lang.pick("引擎判定：", "The engine: "),
-            lang.of(&e.verdict.words)
-        ));
-    } else {
-        lines.push(format!(
-            "{}[{}]",
-            lang.pick("引擎判定：不合法 ", "The engine: refused "),
-            e.verdict.code.unwrap_or("")
-        ));
-        lines.push(format!("  中文：{}", e.verdict.words.zh));
-        lines.push(format!("  English: {}", e.verdict.words.en));
-    }
+    verdict(e, lang, &mut lines);
     if !e.context.is_empty() {
         lines.push(lang.pick("情形：", "The position:").into());
         for c in &e.context {
@@ -1812,27 +1925,7 @@ pub fn text(e: &Explanation, lang: Lang) -> String {
         }
     }
     if e.verdict.legal {
-        let examples: Vec<&str> = e.also_legal_examples.iter().map(|w| lang.of(w)).collect();
-        lines.push(match lang {
-            Lang::Zh => format!(
-                "相近的做法中引擎也接受的：{} 种{}",
-                e.also_legal,
-                if examples.is_empty() {
-                    String::new()
-                } else {
-                    format!("，例如 {}", examples.join("；"))
-                }
-            ),
-            Lang::En => format!(
-                "Nearby alternatives the engine also accepts: {}{}",
-                e.also_legal,
-                if examples.is_empty() {
-                    String::new()
-                } else {
-                    format!(", e.g. {}", examples.join("; "))
-                }
-            ),
-        });
+        lines.push(also_legal(e, lang));
     }
     if !e.events.is_empty() {
         lines.push(lang.pick("结果：", "What it did:").into());
@@ -1841,4 +1934,49 @@ pub fn text(e: &Explanation, lang: Lang) -> String {
         }
     }
     lines.join("\n") + "\n"
+}
+
+/// The engine's verdict: its summary when it accepts the action; its code and its words in
+/// both languages when it refuses it.
+fn verdict(e: &Explanation, lang: Lang, lines: &mut Vec<String>) {
+    if e.verdict.legal {
+        lines.push(format!(
+            "{}{}",
+            lang.pick("引擎判定：", "The engine: "),
+            lang.of(&e.verdict.words)
+        ));
+    } else {
+        lines.push(format!(
+            "{}[{}]",
+            lang.pick("引擎判定：不合法 ", "The engine: refused "),
+            e.verdict.code.unwrap_or("")
+        ));
+        lines.push(format!("  中文：{}", e.verdict.words.zh));
+        lines.push(format!("  English: {}", e.verdict.words.en));
+    }
+}
+
+/// `相近的做法中引擎也接受的：12 种，例如 …`.
+fn also_legal(e: &Explanation, lang: Lang) -> String {
+    let examples: Vec<&str> = e.also_legal_examples.iter().map(|w| lang.of(w)).collect();
+    match lang {
+        Lang::Zh => format!(
+            "相近的做法中引擎也接受的：{} 种{}",
+            e.also_legal,
+            if examples.is_empty() {
+                String::new()
+            } else {
+                format!("，例如 {}", examples.join("；"))
+            }
+        ),
+        Lang::En => format!(
+            "Nearby alternatives the engine also accepts: {}{}",
+            e.also_legal,
+            if examples.is_empty() {
+                String::new()
+            } else {
+                format!(", e.g. {}", examples.join("; "))
+            }
+        ),
+    }
 }

@@ -11,12 +11,13 @@
 use std::fmt::Write as _;
 
 use rules::cards::{Card, Suit};
-use rules::shengji::{Board, Event, Seat};
+use rules::shengji::{Board, Event, Order, Seat};
 
 use super::lang::Lang;
 use super::replay::seat_name;
-use super::replayed::Checked;
+use super::replayed::{Checked, Run};
 use super::words::{self, shengji as sw};
+use crate::store::StoredTable;
 
 /// How to print.
 #[derive(Clone, Debug)]
@@ -177,6 +178,22 @@ pub fn one(checked: &Checked<Board>, opts: &CardOptions) -> Result<String, Strin
         "<h1>{}</h1>",
         lang.pick("升级双人赛随牌记录卡", "Shengji pairs record card")
     );
+    head(&mut s, t, &run.dealt, opts);
+    let notes = Notes::of(run, lang);
+    tricks(&mut s, b, order, &notes, lang);
+    kitty(&mut s, b, order, notes.kitty_capture, lang);
+    penalties(&mut s, &notes.penalties, lang);
+    result(&mut s, b, lang);
+    signatures(&mut s, t, lang);
+    Ok(s)
+}
+
+/// The head of the card: the event, the date, the table, the board, the rules; 定庄、定级、定主
+/// (marked when the director fixed them); the four players.
+fn head(s: &mut String, t: &StoredTable, dealt: &Board, opts: &CardOptions) {
+    let lang = opts.lang;
+    let h = &t.header;
+    let order = dealt.order();
     let name = |seat: Seat| esc(&seat_name::<Board>(&t.seats, seat.index()));
     let fixed = crate::table::DealFixed::from_json(&h.fixed).unwrap_or_default();
     let fixed_mark = |yes: bool| {
@@ -200,7 +217,7 @@ pub fn one(checked: &Checked<Board>, opts: &CardOptions) -> Result<String, Strin
         lang.pick("规则", "Rules"),
         esc(&h.ruleset),
         lang.pick("庄家", "Declarer"),
-        sw::seat(run.dealt.declarer(), lang),
+        sw::seat(dealt.declarer(), lang),
         lang.pick("级", "Level"),
         order.level(),
         fixed_mark(fixed.level.is_some()),
@@ -218,90 +235,123 @@ pub fn one(checked: &Checked<Board>, opts: &CardOptions) -> Result<String, Strin
         sw::seat(Seat::W, lang),
         name(Seat::W),
     );
-    // Running totals, failed throws, penalties, from the events.
-    let mut running: Vec<(u8, i32, bool)> = Vec::new();
-    // Tricks whose lead was a failed throw; the attempt goes with its penalty.
-    let mut failed_throws: Vec<u8> = Vec::new();
-    let mut attempt_cards = String::new();
-    let mut penalties: Vec<String> = Vec::new();
-    let mut kitty_line = String::new();
-    // The trick a move was made for: 0 during the bury.
-    let mut current_trick = 0u8;
-    let mut over = false;
-    for step in &run.steps {
-        let reason = step
-            .entry
-            .reason
-            .as_deref()
-            .map(|r| format!("：{}", esc(r)))
-            .unwrap_or_default();
-        for ev in &step.events {
-            match ev {
-                Event::Buried { .. } => current_trick = 1,
-                Event::BoardOver { .. } => over = true,
-                Event::Played { trick, .. } => current_trick = *trick,
-                Event::TrickWon {
-                    trick,
-                    defenders,
-                    to_defenders,
-                    ..
-                } => {
-                    running.push((*trick, *defenders, *to_defenders));
-                    current_trick = trick + 1;
-                }
-                Event::ThrowFailed(f) => {
-                    failed_throws.push(f.trick);
-                    attempt_cards = format!(" {}", cards(&f.attempt, lang));
-                }
-                Event::Warning { seat, reason: r } => penalties.push(format!(
-                    "<tr><td>#{}</td><td>{}</td><td>{}{}</td><td>{}</td><td>{}</td></tr>",
-                    step.entry.seq,
-                    trick_label(current_trick, over, lang),
-                    sw::offence(*r, lang),
-                    lang.pick("（警告）", " (warning)"),
-                    sw::seat(*seat, lang),
-                    "0"
-                )),
-                Event::Penalty {
-                    seat,
-                    reason: r,
-                    points,
-                    ..
-                } => penalties.push(format!(
-                    "<tr><td>#{}</td><td>{}</td><td>{}{}{reason}</td><td>{}</td><td>{points}</td></tr>",
-                    step.entry.seq,
-                    trick_label(current_trick, over, lang),
-                    sw::offence(*r, lang),
-                    if *r == rules::shengji::Offence::FailedThrow {
-                        std::mem::take(&mut attempt_cards)
-                    } else {
-                        String::new()
-                    },
-                    sw::seat(*seat, lang),
-                )),
-                Event::KittyCaptured {
-                    seat,
-                    points,
-                    multiplier,
-                    gain,
-                    ..
-                } => {
-                    kitty_line = match lang {
-                        Lang::Zh => format!(
-                            "{} 抠底：{points} 分 × {multiplier} = {gain} 分",
-                            sw::seat(*seat, lang)
-                        ),
-                        Lang::En => format!(
-                            "{} captures the kitty: {points} × {multiplier} = {gain}",
-                            sw::seat(*seat, lang)
-                        ),
+}
+
+/// What the card writes beside the tricks, gathered from the events: the defenders' running
+/// total, the failed throws, the penalties and timeouts, the kitty capture.
+struct Notes {
+    /// Each trick won: its number, the defenders' total after it, whether its points went to
+    /// them.
+    running: Vec<(u8, i32, bool)>,
+    /// Tricks whose lead was a failed throw.
+    failed_throws: Vec<u8>,
+    /// A row of the penalties' table for each warning and penalty.
+    penalties: Vec<String>,
+    /// `南 抠底：20 分 × 4 = 80 分`; empty when nobody captured the kitty.
+    kitty_capture: String,
+}
+
+impl Notes {
+    fn of(run: &Run<Board>, lang: Lang) -> Notes {
+        let mut notes = Notes {
+            running: Vec::new(),
+            failed_throws: Vec::new(),
+            penalties: Vec::new(),
+            kitty_capture: String::new(),
+        };
+        // The attempt of a failed throw goes with its penalty.
+        let mut attempt_cards = String::new();
+        // The trick a move was made for: 0 during the bury.
+        let mut current_trick = 0u8;
+        let mut over = false;
+        for step in &run.steps {
+            let reason = step
+                .entry
+                .reason
+                .as_deref()
+                .map(|r| format!("：{}", esc(r)))
+                .unwrap_or_default();
+            for ev in &step.events {
+                // A row of the penalties' table.
+                let row = |what: String, seat: Seat, points: String| {
+                    format!(
+                        "<tr><td>#{}</td><td>{}</td><td>{what}</td><td>{}</td><td>{points}</td></tr>",
+                        step.entry.seq,
+                        trick_label(current_trick, over, lang),
+                        sw::seat(seat, lang),
+                    )
+                };
+                match ev {
+                    Event::Buried { .. } => current_trick = 1,
+                    Event::BoardOver { .. } => over = true,
+                    Event::Played { trick, .. } => current_trick = *trick,
+                    Event::TrickWon {
+                        trick,
+                        defenders,
+                        to_defenders,
+                        ..
+                    } => {
+                        notes.running.push((*trick, *defenders, *to_defenders));
+                        current_trick = trick + 1;
                     }
+                    Event::ThrowFailed(f) => {
+                        notes.failed_throws.push(f.trick);
+                        attempt_cards = format!(" {}", cards(&f.attempt, lang));
+                    }
+                    Event::Warning { seat, reason: r } => {
+                        let warning = lang.pick("（警告）", " (warning)");
+                        let what = format!("{}{warning}", sw::offence(*r, lang));
+                        notes.penalties.push(row(what, *seat, "0".into()));
+                    }
+                    Event::Penalty {
+                        seat,
+                        reason: r,
+                        points,
+                        ..
+                    } => {
+                        let attempt = if *r == rules::shengji::Offence::FailedThrow {
+                            std::mem::take(&mut attempt_cards)
+                        } else {
+                            String::new()
+                        };
+                        let what = format!("{}{attempt}{reason}", sw::offence(*r, lang));
+                        notes.penalties.push(row(what, *seat, points.to_string()));
+                    }
+                    Event::KittyCaptured {
+                        seat,
+                        points,
+                        multiplier,
+                        gain,
+                        ..
+                    } => {
+                        notes.kitty_capture =
+                            kitty_capture(*seat, *points, *multiplier, *gain, lang)
+                    }
+                    _ => {}
                 }
-                _ => {}
             }
         }
+        notes
     }
-    // The tricks.
+}
+
+/// `南 抠底：20 分 × 4 = 80 分`.
+fn kitty_capture(seat: Seat, points: u32, multiplier: u32, gain: u32, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!(
+            "{} 抠底：{points} 分 × {multiplier} = {gain} 分",
+            sw::seat(seat, lang)
+        ),
+        Lang::En => format!(
+            "{} captures the kitty: {points} × {multiplier} = {gain}",
+            sw::seat(seat, lang)
+        ),
+    }
+}
+
+/// The tricks: each seat's cards (the lead underlined), the winner, the points, the
+/// defenders' running total; a legend below.
+fn tricks(s: &mut String, b: &Board, order: &Order, notes: &Notes, lang: Lang) {
     let _ = writeln!(
         s,
         "<table class=\"tricks\">\n<thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr></thead>\n<tbody>",
@@ -332,7 +382,8 @@ pub fn one(checked: &Checked<Board>, opts: &CardOptions) -> Result<String, Strin
                 })
                 .unwrap_or_else(|| "<td></td>".into())
         };
-        let (total, to_def) = running
+        let (total, to_def) = notes
+            .running
             .iter()
             .find(|r| r.0 == tr.trick)
             .map(|r| (r.1, r.2))
@@ -341,7 +392,7 @@ pub fn one(checked: &Checked<Board>, opts: &CardOptions) -> Result<String, Strin
             s,
             "<tr class=\"trick\" data-trick=\"{}\"><td class=\"n\">{}{}</td>{}{}{}{}<td class=\"w\">{}</td><td class=\"p\">{}{}</td><td class=\"p\">{total}</td></tr>",
             tr.trick,
-            if failed_throws.contains(&tr.trick) { "†" } else { "" },
+            if notes.failed_throws.contains(&tr.trick) { "†" } else { "" },
             tr.trick,
             cell(Seat::N),
             cell(Seat::E),
@@ -367,7 +418,10 @@ pub fn one(checked: &Checked<Board>, opts: &CardOptions) -> Result<String, Strin
             "Underlined: the lead. * points won by the declarer's side (not counted for the defenders). † a failed throw led this trick (see below).",
         )
     );
-    // Kitty, penalties, result.
+}
+
+/// The kitty with its points, and who captured it (抠底).
+fn kitty(s: &mut String, b: &Board, order: &Order, capture: String, lang: Lang) {
     let kitty = b.kitty().to_vec();
     let mut kitty_sorted = kitty.clone();
     order.sort_for_display(&mut kitty_sorted);
@@ -379,12 +433,16 @@ pub fn one(checked: &Checked<Board>, opts: &CardOptions) -> Result<String, Strin
         rules::cards::points(&kitty),
         lang.pick("分", "pts"),
         lang.pick("抠底", "Kitty capture"),
-        if kitty_line.is_empty() {
+        if capture.is_empty() {
             lang.pick("无", "none").to_string()
         } else {
-            kitty_line
+            capture
         }
     );
+}
+
+/// The offences, timeouts and rulings, one row each.
+fn penalties(s: &mut String, rows: &[String], lang: Lang) {
     let _ = writeln!(
         s,
         "<table class=\"penalties\">\n<thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr></thead>\n<tbody>",
@@ -394,17 +452,22 @@ pub fn one(checked: &Checked<Board>, opts: &CardOptions) -> Result<String, Strin
         lang.pick("座位", "Seat"),
         lang.pick("罚分", "Points"),
     );
-    if penalties.is_empty() {
+    if rows.is_empty() {
         let _ = writeln!(
             s,
             "<tr><td colspan=\"5\">{}</td></tr>",
             lang.pick("无", "none")
         );
     }
-    for p in &penalties {
+    for p in rows {
         let _ = writeln!(s, "{p}");
     }
     let _ = writeln!(s, "</tbody>\n</table>");
+}
+
+/// The defenders' points (a ruling's end, the result finalised), or where an unfinished board
+/// stands.
+fn result(s: &mut String, b: &Board, lang: Lang) {
     let result = match (b.result(), lang) {
         (Some(r), Lang::Zh) => format!(
             "闲家得分：{r}　（闲家赢 {} 轮{}{}）",
@@ -441,6 +504,12 @@ pub fn one(checked: &Checked<Board>, opts: &CardOptions) -> Result<String, Strin
         "<table>\n<tr><td class=\"result\" data-result=\"{}\">{result}</td></tr>\n</table>",
         b.result().map(|r| r.to_string()).unwrap_or_default()
     );
+}
+
+/// The lines to sign, and the footer with the seed commitment and the log's last hash, so the
+/// card can be checked against its log.
+fn signatures(s: &mut String, t: &StoredTable, lang: Lang) {
+    let h = &t.header;
     let _ = writeln!(
         s,
         "<table class=\"sign\">\n<tr><th>{}</th><td></td><th>{}</th><td></td><th>{}</th><td></td></tr>\n</table>",
@@ -460,5 +529,4 @@ pub fn one(checked: &Checked<Board>, opts: &CardOptions) -> Result<String, Strin
         lang.pick("核对：", "check:"),
         esc(&format!("paiju replay {} --head {head}", h.id)),
     );
-    Ok(s)
 }

@@ -165,29 +165,40 @@ impl std::fmt::Display for Fault {
 /// Says exactly where and why the chain breaks, from [`store::verify`]'s verdict.
 pub fn chain_fault<G: GameWords>(header: &TableHeader, log: &[LogEntry], t: &Tampered) -> Fault {
     match t {
-        Tampered::Seed => {
-            let hashed = Seed::from_hex(&header.seed)
-                .map(|s| s.commitment())
-                .unwrap_or_else(|e| format!("({})", e.en()));
-            Fault {
-                kind: "seed",
-                seq: None,
-                code: None,
-                words: Words::new(
-                    format!(
-                        "种子与公布的承诺不符：种子 {} 的哈希是 {hashed}，承诺是 {}",
-                        header.seed, header.seed_commitment
-                    ),
-                    format!(
-                        "the seed does not match its commitment: seed {} hashes to {hashed}, the commitment is {}",
-                        header.seed, header.seed_commitment
-                    ),
+        Tampered::Seed => Fault::seed(header),
+        Tampered::Gap { index, seq } => Fault::gap(*index, *seq),
+        Tampered::Hash { seq } => Fault::hash::<G>(header, log, *seq),
+    }
+}
+
+impl Fault {
+    /// The seed does not hash to the commitment published.
+    fn seed(header: &TableHeader) -> Fault {
+        let hashed = Seed::from_hex(&header.seed)
+            .map(|s| s.commitment())
+            .unwrap_or_else(|e| format!("({})", e.en()));
+        Fault {
+            kind: "seed",
+            seq: None,
+            code: None,
+            words: Words::new(
+                format!(
+                    "种子与公布的承诺不符：种子 {} 的哈希是 {hashed}，承诺是 {}",
+                    header.seed, header.seed_commitment
                 ),
-            }
+                format!(
+                    "the seed does not match its commitment: seed {} hashes to {hashed}, the commitment is {}",
+                    header.seed, header.seed_commitment
+                ),
+            ),
         }
-        Tampered::Gap { index, seq } => Fault {
+    }
+
+    /// The entry at `index` carries the wrong seq: one before it was removed or moved.
+    fn gap(index: usize, seq: u64) -> Fault {
+        Fault {
             kind: "gap",
-            seq: Some(*seq),
+            seq: Some(seq),
             code: None,
             words: Words::new(
                 format!(
@@ -201,106 +212,125 @@ pub fn chain_fault<G: GameWords>(header: &TableHeader, log: &[LogEntry], t: &Tam
                     index + 1
                 ),
             ),
-        },
-        Tampered::Hash { seq } => {
-            let i = (*seq as usize).saturating_sub(1);
-            let Some(e) = log.get(i) else {
-                return Fault {
-                    kind: "hash",
-                    seq: Some(*seq),
-                    code: None,
-                    words: Words::new(
-                        format!("第 {seq} 条记录与其哈希不符"),
-                        format!("entry {seq} does not match its hash"),
-                    ),
-                };
-            };
-            let prev = if i == 0 {
-                store::genesis(header)
-            } else {
-                log[i - 1].hash.clone()
-            };
-            let computed = store::entry_hash(&prev, e);
-            let short = |h: &str| h.chars().take(16).collect::<String>();
-            let (before_zh, before_en) = if i == 0 {
-                (
-                    "表头（游戏、规则、选项、牌号、种子承诺、定级定主、创建时间）或这条记录被改过".to_string(),
-                    "the table's header (game, ruleset, options, board, seed commitment, fixed level and trump, creation time) or this entry was changed".to_string(),
-                )
-            } else {
-                (
-                    format!(
-                        "这条记录被改过，或者上一条（第 {} 条）被改过并重算了哈希",
-                        seq - 1
-                    ),
-                    format!(
-                        "this entry was changed, or the one before it (entry {}) was changed and its hash recomputed",
-                        seq - 1
-                    ),
-                )
-            };
-            let (next_zh, next_en) = match log.get(i + 1) {
-                Some(next) if store::entry_hash(&e.hash, next) == next.hash => (
-                    format!("第 {} 条仍接在存储的哈希上：存储的哈希是原来的", seq + 1),
-                    format!(
-                        "entry {} still chains from the stored hash, so the stored hash is the original",
-                        seq + 1
-                    ),
-                ),
-                Some(_) => (
-                    format!(
-                        "第 {} 条也接不上存储的哈希：哈希被重写过，或后面的记录也被改过",
-                        seq + 1
-                    ),
-                    format!(
-                        "entry {} does not chain from the stored hash either: the hash was rewritten, or later entries were changed too",
-                        seq + 1
-                    ),
-                ),
-                None => (
-                    "这是最后一条".to_string(),
-                    "it is the last entry".to_string(),
-                ),
-            };
-            let what = |lang: Lang| {
-                format!(
-                    "{} {}, {}, {}, {} {}{}{}",
-                    lang.pick("座位", "seat"),
-                    words::seat::<G>(e.seat, lang),
-                    e.actor.name(),
-                    e.action,
-                    lang.pick("时间", "time"),
-                    crate::referee::words::iso_time(e.time_ms),
-                    e.occupant
-                        .as_deref()
-                        .map(|o| format!(", {} {o}", lang.pick("出牌人", "occupant")))
-                        .unwrap_or_default(),
-                    e.reason
-                        .as_deref()
-                        .map(|r| format!(", {} {r:?}", lang.pick("理由", "reason")))
-                        .unwrap_or_default()
-                )
-            };
-            let (what_zh, what_en) = (what(Lang::Zh), what(Lang::En));
-            Fault {
-                kind: "hash",
-                seq: Some(*seq),
-                code: None,
-                words: Words::new(
-                    format!(
-                        "第 {seq} 条记录（{what_zh}）与其哈希不符：存储 {}…，重算 {}…。{before_zh}；{next_zh}。",
-                        short(&e.hash),
-                        short(&computed)
-                    ),
-                    format!(
-                        "entry {seq} ({what_en}) does not match its hash: stored {}…, computed {}…. Either {before_en}; {next_en}.",
-                        short(&e.hash),
-                        short(&computed)
-                    ),
-                ),
-            }
         }
     }
+
+    /// Entry `seq` does not match its hash: the entry as stored, both hashes, what was
+    /// changed (this entry, or the header, or the one before) and whether the next entry
+    /// still chains from the stored hash.
+    fn hash<G: GameWords>(header: &TableHeader, log: &[LogEntry], seq: u64) -> Fault {
+        let i = (seq as usize).saturating_sub(1);
+        let Some(e) = log.get(i) else {
+            return Fault {
+                kind: "hash",
+                seq: Some(seq),
+                code: None,
+                words: Words::new(
+                    format!("第 {seq} 条记录与其哈希不符"),
+                    format!("entry {seq} does not match its hash"),
+                ),
+            };
+        };
+        let prev = if i == 0 {
+            store::genesis(header)
+        } else {
+            log[i - 1].hash.clone()
+        };
+        let computed = store::entry_hash(&prev, e);
+        let short = |h: &str| h.chars().take(16).collect::<String>();
+        let before = changed_before(i, seq);
+        let next = next_chains(log.get(i + 1), e, seq);
+        let (what_zh, what_en) = (entry_words::<G>(e, Lang::Zh), entry_words::<G>(e, Lang::En));
+        Fault {
+            kind: "hash",
+            seq: Some(seq),
+            code: None,
+            words: Words::new(
+                format!(
+                    "第 {seq} 条记录（{what_zh}）与其哈希不符：存储 {}…，重算 {}…。{}；{}。",
+                    short(&e.hash),
+                    short(&computed),
+                    before.zh,
+                    next.zh
+                ),
+                format!(
+                    "entry {seq} ({what_en}) does not match its hash: stored {}…, computed {}…. Either {}; {}.",
+                    short(&e.hash),
+                    short(&computed),
+                    before.en,
+                    next.en
+                ),
+            ),
+        }
+    }
+}
+
+/// What was changed when entry `seq` (at `i`) does not match its hash: the header or the
+/// first entry; this entry, or the one before it with its hash recomputed.
+fn changed_before(i: usize, seq: u64) -> Words {
+    if i == 0 {
+        Words::new(
+            "表头（游戏、规则、选项、牌号、种子承诺、定级定主、创建时间）或这条记录被改过",
+            "the table's header (game, ruleset, options, board, seed commitment, fixed level and trump, creation time) or this entry was changed",
+        )
+    } else {
+        Words::new(
+            format!(
+                "这条记录被改过，或者上一条（第 {} 条）被改过并重算了哈希",
+                seq - 1
+            ),
+            format!(
+                "this entry was changed, or the one before it (entry {}) was changed and its hash recomputed",
+                seq - 1
+            ),
+        )
+    }
+}
+
+/// Whether the entry after `e` (entry `seq`) still chains from `e`'s stored hash: then the
+/// stored hash is the original.
+fn next_chains(next: Option<&LogEntry>, e: &LogEntry, seq: u64) -> Words {
+    match next {
+        Some(next) if store::entry_hash(&e.hash, next) == next.hash => Words::new(
+            format!("第 {} 条仍接在存储的哈希上：存储的哈希是原来的", seq + 1),
+            format!(
+                "entry {} still chains from the stored hash, so the stored hash is the original",
+                seq + 1
+            ),
+        ),
+        Some(_) => Words::new(
+            format!(
+                "第 {} 条也接不上存储的哈希：哈希被重写过，或后面的记录也被改过",
+                seq + 1
+            ),
+            format!(
+                "entry {} does not chain from the stored hash either: the hash was rewritten, or later entries were changed too",
+                seq + 1
+            ),
+        ),
+        None => Words::new("这是最后一条", "it is the last entry"),
+    }
+}
+
+/// An entry as stored: `座位 北, player, {…}, 时间 …, 出牌人 …, 理由 "…"`.
+fn entry_words<G: GameWords>(e: &LogEntry, lang: Lang) -> String {
+    format!(
+        "{} {}, {}, {}, {} {}{}{}",
+        lang.pick("座位", "seat"),
+        words::seat::<G>(e.seat, lang),
+        e.actor.name(),
+        e.action,
+        lang.pick("时间", "time"),
+        words::iso_time(e.time_ms),
+        e.occupant
+            .as_deref()
+            .map(|o| format!(", {} {o}", lang.pick("出牌人", "occupant")))
+            .unwrap_or_default(),
+        e.reason
+            .as_deref()
+            .map(|r| format!(", {} {r:?}", lang.pick("理由", "reason")))
+            .unwrap_or_default()
+    )
 }
 
 /// A stored table of `G`, checked and replayed.

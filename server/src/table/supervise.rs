@@ -23,92 +23,25 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
         tracing::info!(table = %id, "{}", note.en);
     }
     let n = engine.seats();
-    let mut records: Vec<SeatRecord> = (0..n)
-        .map(|seat| SeatRecord {
-            seat,
-            name: None,
-            token_hash: None,
-            bot: false,
-        })
-        .collect();
-    for s in seats {
-        if s.seat < n {
-            let i = s.seat;
-            records[i] = s;
-        }
-    }
+    let records = seat_records(n, seats);
     let bot_seats: Vec<bool> = records.iter().map(|s| s.bot).collect();
     let (mut computers, thoughts) =
         computer::Computers::<G>::new(fixed.bot_level(), &bot_seats, header.seed.clone());
     computers.observe(&engine);
-    let mut history = VecDeque::with_capacity(HISTORY);
-    let mut ids = IdCache::default();
-    for e in &log {
-        let events = apply_stored(&mut engine, e)
-            .map_err(|f| format!("table {id}: entry {}: {f}", e.seq))?
-            .events;
-        // The players remember the game as if they had been there all along.
-        computers.observe(&engine);
-        if let Some(cid) = e.client_id {
-            let key = match (&e.occupant, e.actor) {
-                (_, Actor::Referee) => REFEREE_KEY.to_string(),
-                (Some(o), _) => o.clone(),
-                // Entries from before occupants were logged: the seat's number stands in.
-                (None, _) => format!("seat {}", e.seat),
-            };
-            ids.remember(key, cid, Told::Acked(e.seq));
-        }
-        if history.len() == HISTORY {
-            history.pop_front();
-        }
-        history.push_back(Entry::new(e.seat, e.actor, e.reason.clone(), events));
-    }
+    let Remembered { history, ids } = replay_log(&id, &mut engine, &mut computers, &log)?;
     let now = Instant::now();
-    let all_taken = records.iter().all(|s| s.bot || s.name.is_some());
-    let state = if stored_state == TableState::Closed {
-        TableState::Closed
-    } else if engine.is_over() {
-        TableState::Over
-    } else if !log.is_empty() || all_taken {
-        TableState::Playing
-    } else {
-        TableState::Waiting
-    };
-    let started = match log.first() {
-        Some(first) => Some(
-            now.checked_sub(Duration::from_millis(
-                store::now_ms().saturating_sub(first.time_ms),
-            ))
-            .unwrap_or(now),
-        ),
-        None if state == TableState::Playing => Some(now),
-        None => None,
-    };
+    let state = state_at_start(stored_state, engine.is_over(), &log, &records);
+    let started = started_at(&log, state, now);
     let (tx, rx) = mpsc::channel(64);
-    let placeholder = TableSummary {
-        id: id.clone(),
-        game: header.game.clone(),
-        ruleset: header.ruleset.clone(),
-        board: header.board,
-        state,
-        seats: vec![],
-        spectators: 0,
-        seq: 0,
-        seed_commitment: header.seed_commitment.clone(),
-        deal_algorithm: header.deal_algorithm.clone(),
-        bot_level: computers.level.name().to_string(),
-        seed: None,
-        head_hash: None,
-    };
-    let (summary, summary_rx) = watch::channel(placeholder);
+    let (summary, summary_rx) = watch::channel(placeholder(&header, state, &computers));
     // The result as the log left it, with the ruling that set it if that was the last entry.
-    let ruling =
-        log.last()
-            .filter(|e| e.actor == Actor::Referee)
-            .map(|e| tournament::competition::Ruling {
-                table_seq: e.seq,
-                reason: e.reason.clone().unwrap_or_default(),
-            });
+    let ruling = log
+        .last()
+        .filter(|e| e.actor == Actor::Referee)
+        .map(|e| tournament::competition::Ruling {
+            table_seq: e.seq,
+            reason: e.reason.clone().unwrap_or_default(),
+        });
     let (result, result_rx) = watch::channel(
         engine
             .result()
@@ -169,6 +102,125 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
         span,
     ));
     Ok(handle)
+}
+
+/// One record a seat, in seat order: the stored ones where they are, empty seats between
+/// (a stored seat the table does not have is dropped).
+fn seat_records(n: usize, stored: Vec<SeatRecord>) -> Vec<SeatRecord> {
+    let mut records: Vec<SeatRecord> = (0..n)
+        .map(|seat| SeatRecord {
+            seat,
+            name: None,
+            token_hash: None,
+            bot: false,
+        })
+        .collect();
+    for s in stored {
+        if s.seat < n {
+            let i = s.seat;
+            records[i] = s;
+        }
+    }
+    records
+}
+
+/// What a table remembers of its log besides the engine's state.
+struct Remembered<E> {
+    /// The last [`HISTORY`] entries, for catching up reconnecting clients.
+    history: VecDeque<Entry<E>>,
+    /// What each action id in the log was told, so a resent id is never applied twice, even
+    /// across a crash.
+    ids: IdCache,
+}
+
+/// The log re-applied to the engine as dealt, the computers watching.
+fn replay_log<G: TableGame>(
+    id: &str,
+    engine: &mut G,
+    computers: &mut computer::Computers<G>,
+    log: &[LogEntry],
+) -> Result<Remembered<G::Event>, String> {
+    let mut history = VecDeque::with_capacity(HISTORY);
+    let mut ids = IdCache::default();
+    for e in log {
+        let events = apply_stored(engine, e)
+            .map_err(|f| format!("table {id}: entry {}: {f}", e.seq))?
+            .events;
+        // The players remember the game as if they had been there all along.
+        computers.observe(engine);
+        if let Some(cid) = e.client_id {
+            let key = match (&e.occupant, e.actor) {
+                (_, Actor::Referee) => REFEREE_KEY.to_string(),
+                (Some(o), _) => o.clone(),
+                // Entries from before occupants were logged: the seat's number stands in.
+                (None, _) => format!("seat {}", e.seat),
+            };
+            ids.remember(key, cid, Told::Acked(e.seq));
+        }
+        if history.len() == HISTORY {
+            history.pop_front();
+        }
+        history.push_back(Entry::new(e.seat, e.actor, e.reason.clone(), events));
+    }
+    Ok(Remembered { history, ids })
+}
+
+/// The table's state once rebuilt: closed stays closed; then over when the game is, playing
+/// once anything was played or every seat is taken, else waiting.
+fn state_at_start(
+    stored: TableState,
+    over: bool,
+    log: &[LogEntry],
+    records: &[SeatRecord],
+) -> TableState {
+    let all_taken = records.iter().all(|s| s.bot || s.name.is_some());
+    if stored == TableState::Closed {
+        TableState::Closed
+    } else if over {
+        TableState::Over
+    } else if !log.is_empty() || all_taken {
+        TableState::Playing
+    } else {
+        TableState::Waiting
+    }
+}
+
+/// When play began, on this process's clock: the first entry's time (moved back by how long
+/// ago it was), now for a table playing with nothing logged yet, none before play.
+fn started_at(log: &[LogEntry], state: TableState, now: Instant) -> Option<Instant> {
+    match log.first() {
+        Some(first) => Some(
+            now.checked_sub(Duration::from_millis(
+                store::now_ms().saturating_sub(first.time_ms),
+            ))
+            .unwrap_or(now),
+        ),
+        None if state == TableState::Playing => Some(now),
+        None => None,
+    }
+}
+
+/// The summary the table starts with, until its first [`Table::publish`].
+fn placeholder<G: TableGame>(
+    header: &TableHeader,
+    state: TableState,
+    computers: &computer::Computers<G>,
+) -> TableSummary {
+    TableSummary {
+        id: header.id.clone(),
+        game: header.game.clone(),
+        ruleset: header.ruleset.clone(),
+        board: header.board,
+        state,
+        seats: vec![],
+        spectators: 0,
+        seq: 0,
+        seed_commitment: header.seed_commitment.clone(),
+        deal_algorithm: header.deal_algorithm.clone(),
+        bot_level: computers.level.name().to_string(),
+        seed: None,
+        head_hash: None,
+    }
 }
 
 /// Runs a table's actor; when it ends, takes it out of the registry, or, when a write failed

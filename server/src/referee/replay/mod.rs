@@ -135,12 +135,28 @@ pub fn text<G: ReplayGame>(checked: &Checked<G>, lang: Lang) -> String {
             .into(),
         );
     }
+    lines.push(log_line(checked, seeded, lang));
+    for n in &checked.notes {
+        lines.push(format!("{}{}", lang.pick("注意：", "Note: "), lang.of(n)));
+    }
+    if let Some(run) = &checked.replayed {
+        G::tell(t, run, lang, &mut lines);
+    }
+    lines.push(String::new());
+    lines.push(check_line(checked, seeded, lang));
+    lines.join("\n") + "\n"
+}
+
+/// `日志：52 条，哈希链完整，末哈希 …`: the log, and whether its chain holds (a board file
+/// written by hand has none).
+fn log_line<G: ReplayGame>(checked: &Checked<G>, seeded: bool, lang: Lang) -> String {
+    let t = &checked.table;
     let chain_ok = !matches!(
         checked.fault.as_ref().map(|f| f.kind),
         Some("seed" | "gap" | "hash")
     );
     let head = t.log.last().map(|e| short(&e.hash).to_string());
-    lines.push(match (lang, chain_ok, seeded) {
+    match (lang, chain_ok, seeded) {
         (Lang::Zh, _, false) => format!("日志：{} 条（来自牌谱，没有哈希链）", t.log.len()),
         (Lang::En, _, false) => format!(
             "Log: {} entries (from a board file, no hash chain)",
@@ -159,15 +175,14 @@ pub fn text<G: ReplayGame>(checked: &Checked<G>, lang: Lang) -> String {
         ),
         (Lang::Zh, false, true) => format!("日志：{} 条，哈希链不完整", t.log.len()),
         (Lang::En, false, true) => format!("Log: {} entries, hash chain BROKEN", t.log.len()),
-    });
-    for n in &checked.notes {
-        lines.push(format!("{}{}", lang.pick("注意：", "Note: "), lang.of(n)));
     }
-    if let Some(run) = &checked.replayed {
-        G::tell(t, run, lang, &mut lines);
-    }
-    lines.push(String::new());
-    lines.push(match (&checked.fault, lang) {
+}
+
+/// The verdict of the check: every action accepted again and the replay agreeing with the
+/// record, or the fault.
+fn check_line<G: ReplayGame>(checked: &Checked<G>, seeded: bool, lang: Lang) -> String {
+    let t = &checked.table;
+    match (&checked.fault, lang) {
         (None, Lang::Zh) if !seeded => format!(
             "核对：{} 条动作都按原执行者被引擎接受（按牌谱所写的发牌）；结果与牌谱相符。",
             t.log.len()
@@ -188,8 +203,7 @@ pub fn text<G: ReplayGame>(checked: &Checked<G>, lang: Lang) -> String {
         ),
         (Some(f), Lang::Zh) => format!("核对失败：{}", f.words.zh),
         (Some(f), Lang::En) => format!("CHECK FAILED: {}", f.words.en),
-    });
-    lines.join("\n") + "\n"
+    }
 }
 
 fn state_zh(t: &StoredTable) -> &'static str {
@@ -208,6 +222,20 @@ fn state_en(t: &StoredTable) -> &'static str {
         protocol::TableState::Over => "over",
         protocol::TableState::Closed => "closed",
     }
+}
+
+/// `座位：北 老王 · 东 电脑·东 · …`: every seat with its player.
+fn seats_line<G: ReplayGame>(t: &StoredTable, lang: Lang) -> String {
+    let seats: Vec<String> = (0..G::SEATS)
+        .map(|i| {
+            format!(
+                "{} {}",
+                words::seat::<G>(i, lang),
+                seat_name::<G>(&t.seats, i)
+            )
+        })
+        .collect();
+    format!("{}{}", lang.pick("座位：", "Seats: "), seats.join(" · "))
 }
 
 /// The first line of a step: `#12 03:41 北 领出 SA SK 〔机器人〕`.

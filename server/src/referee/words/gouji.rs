@@ -128,312 +128,272 @@ fn gouji_tag(gouji: bool, lang: Lang) -> &'static str {
 
 /// One event as a line of the replay. A lead's trick header is the caller's business.
 pub fn event(e: &Event, lang: Lang) -> String {
+    match e {
+        Event::Led { .. }
+        | Event::Beat { .. }
+        | Event::Passed { .. }
+        | Event::Yielded { .. }
+        | Event::YieldReturned { .. }
+        | Event::TrickWon { .. }
+        | Event::FreePlay => play(e, lang),
+        Event::Burned { .. }
+        | Event::BurnOffered { .. }
+        | Event::BurnDeclined { .. }
+        | Event::BurnStood { .. }
+        | Event::BurnEnded { .. }
+        | Event::BurnFailed { .. } => burn(e, lang),
+        Event::Opened { .. }
+        | Event::WentOut { .. }
+        | Event::Marked { .. }
+        | Event::GameOver { .. } => standing(e, lang),
+        Event::CountAnswered { .. }
+        | Event::Warned { .. }
+        | Event::TimedOut { .. }
+        | Event::Ruled { .. } => officials(e, lang),
+    }
+}
+
+/// The play of a trick: sets led and beaten, passes and 让, who wins it and leads next.
+fn play(e: &Event, lang: Lang) -> String {
     let s = |x: &Seat| seat(*x);
-    match (e, lang) {
-        (Event::Led { seat: x, cards: c, gouji }, Lang::Zh) => {
-            format!("{} 发牌 {}{}", s(x), cards(c), gouji_tag(*gouji, lang))
-        }
-        (Event::Led { seat: x, cards: c, gouji }, Lang::En) => {
-            format!("{} leads {}{}", s(x), cards(c), gouji_tag(*gouji, lang))
-        }
-        (
-            Event::Beat {
-                seat: x,
-                cards: c,
-                gouji,
-                unburn,
-            },
-            Lang::Zh,
-        ) => format!(
-            "{} 管 {}{}{}",
-            s(x),
-            cards(c),
-            gouji_tag(*gouji, lang),
-            if *unburn { "（解烧）" } else { "" }
-        ),
-        (
-            Event::Beat {
-                seat: x,
-                cards: c,
-                gouji,
-                unburn,
-            },
-            Lang::En,
-        ) => format!(
-            "{} beats with {}{}{}",
-            s(x),
-            cards(c),
-            gouji_tag(*gouji, lang),
-            if *unburn { " (unburns, 解烧)" } else { "" }
-        ),
-        (
-            Event::Burned {
-                seat: x,
-                cards: c,
-                gouji,
-                counter,
-            },
-            Lang::Zh,
-        ) => format!(
-            "{} {} {}{}",
-            s(x),
-            if *counter { "反烧" } else { "烧牌" },
-            cards(c),
-            gouji_tag(*gouji, lang)
-        ),
-        (
-            Event::Burned {
-                seat: x,
-                cards: c,
-                gouji,
-                counter,
-            },
-            Lang::En,
-        ) => format!(
-            "{} {} {}{}",
-            s(x),
-            if *counter {
-                "counter-burns (反烧) with"
-            } else {
-                "burns (烧牌) with"
-            },
-            cards(c),
-            gouji_tag(*gouji, lang)
-        ),
-        (
-            Event::Passed {
-                seat: x,
-                conceded,
-            },
-            Lang::Zh,
-        ) => {
-            if *conceded {
-                format!("{} 过（对头过级牌：可以烧牌）", s(x))
-            } else {
-                format!("{} 过", s(x))
-            }
-        }
-        (
-            Event::Passed {
-                seat: x,
-                conceded,
-            },
-            Lang::En,
-        ) => {
-            if *conceded {
-                format!("{} passes the gouji set (the 对头 concedes: the burn is offered)", s(x))
-            } else {
-                format!("{} passes", s(x))
-            }
-        }
-        (Event::Yielded { seat: x }, _) => {
-            format!("{} {}", s(x), lang.pick("让", "yields (让)"))
-        }
-        (Event::YieldReturned { seat: x }, Lang::Zh) => format!("没人管：让牌回到 {}", s(x)),
-        (Event::YieldReturned { seat: x }, Lang::En) => {
-            format!("nobody beat it: the yield comes back to {}", s(x))
-        }
-        (Event::Opened { seat: x }, _) => format!("{} {}", s(x), lang.pick("开点", "opens (开点)")),
-        (Event::BurnOffered { seat: x }, Lang::Zh) => format!("问 {} 是否烧牌", s(x)),
-        (Event::BurnOffered { seat: x }, Lang::En) => format!("{} is offered the burn", s(x)),
-        (Event::BurnDeclined { seat: x }, _) => {
-            format!("{} {}", s(x), lang.pick("不烧", "declines the burn"))
-        }
-        (Event::BurnStood { seat: x }, Lang::Zh) => {
-            format!("{} 烧牌成立：此后发牌须带王（最后一套除外）", s(x))
-        }
-        (Event::BurnStood { seat: x }, Lang::En) => format!(
-            "{}'s burn stands: every set they lead must hold a joker (except their last)",
-            s(x)
-        ),
-        (Event::BurnEnded { seat: x }, Lang::Zh) => format!("{} 的烧牌结束", s(x)),
-        (Event::BurnEnded { seat: x }, Lang::En) => format!("{}'s burn is over", s(x)),
-        (
-            Event::BurnFailed {
-                seat: x,
-                void,
-                void_count,
-                owner,
-                restored,
-            },
-            Lang::Zh,
-        ) => format!(
-            "{} 烧牌失误：大落，余牌 {void_count} 张作废{}；{} 的级牌 {} 恢复为桌面牌",
-            s(x),
-            void.as_deref()
-                .map(|v| format!("（{}）", cards(v)))
-                .unwrap_or_default(),
-            s(owner),
-            cards(restored)
-        ),
-        (
-            Event::BurnFailed {
-                seat: x,
-                void,
-                void_count,
-                owner,
-                restored,
-            },
-            Lang::En,
-        ) => format!(
-            "{}'s burn fails: last place, {void_count} cards void{}; {}'s gouji set {} is back on top",
-            s(x),
-            void.as_deref()
-                .map(|v| format!(" ({})", cards(v)))
-                .unwrap_or_default(),
-            s(owner),
-            cards(restored)
-        ),
-        (Event::WentOut { seat: x, place: p }, Lang::Zh) => {
-            format!("{} 出完：{}", s(x), place(*p, lang))
-        }
-        (Event::WentOut { seat: x, place: p }, Lang::En) => {
-            format!("{} is out: {}", s(x), place(*p, lang))
-        }
-        (
-            Event::TrickWon {
-                winner,
-                leader,
-                takeover,
-            },
-            Lang::Zh,
-        ) => {
-            if *takeover {
-                format!("→ {} 赢这一轮；{} 接风发牌", s(winner), s(leader))
-            } else {
-                format!("→ {} 赢这一轮，接着发牌", s(winner))
-            }
-        }
-        (
-            Event::TrickWon {
-                winner,
-                leader,
-                takeover,
-            },
-            Lang::En,
-        ) => {
-            if *takeover {
+    match e {
+        Event::Led {
+            seat: x,
+            cards: c,
+            gouji,
+        } => match lang {
+            Lang::Zh => format!("{} 发牌 {}{}", s(x), cards(c), gouji_tag(*gouji, lang)),
+            Lang::En => format!("{} leads {}{}", s(x), cards(c), gouji_tag(*gouji, lang)),
+        },
+        Event::Beat {
+            seat: x,
+            cards: c,
+            gouji,
+            unburn,
+        } => match lang {
+            Lang::Zh => format!(
+                "{} 管 {}{}{}",
+                s(x),
+                cards(c),
+                gouji_tag(*gouji, lang),
+                if *unburn { "（解烧）" } else { "" }
+            ),
+            Lang::En => format!(
+                "{} beats with {}{}{}",
+                s(x),
+                cards(c),
+                gouji_tag(*gouji, lang),
+                if *unburn { " (unburns, 解烧)" } else { "" }
+            ),
+        },
+        Event::Passed { seat: x, conceded } => match (lang, *conceded) {
+            (Lang::Zh, true) => format!("{} 过（对头过级牌：可以烧牌）", s(x)),
+            (Lang::Zh, false) => format!("{} 过", s(x)),
+            (Lang::En, true) => {
                 format!(
-                    "→ {} wins the trick; {} takes over the lead (接风)",
-                    s(winner),
-                    s(leader)
+                    "{} passes the gouji set (the 对头 concedes: the burn is offered)",
+                    s(x)
                 )
-            } else {
-                format!("→ {} wins the trick and leads", s(winner))
             }
-        }
-        (Event::FreePlay, _) => lang
+            (Lang::En, false) => format!("{} passes", s(x)),
+        },
+        Event::Yielded { seat: x } => format!("{} {}", s(x), lang.pick("让", "yields (让)")),
+        Event::YieldReturned { seat: x } => match lang {
+            Lang::Zh => format!("没人管：让牌回到 {}", s(x)),
+            Lang::En => format!("nobody beat it: the yield comes back to {}", s(x)),
+        },
+        Event::TrickWon {
+            winner,
+            leader,
+            takeover,
+        } => match (lang, *takeover) {
+            (Lang::Zh, true) => format!("→ {} 赢这一轮；{} 接风发牌", s(winner), s(leader)),
+            (Lang::Zh, false) => format!("→ {} 赢这一轮，接着发牌", s(winner)),
+            (Lang::En, true) => format!(
+                "→ {} wins the trick; {} takes over the lead (接风)",
+                s(winner),
+                s(leader)
+            ),
+            (Lang::En, false) => format!("→ {} wins the trick and leads", s(winner)),
+        },
+        Event::FreePlay => lang
             .pick(
                 "头科、二科已出：四户乱缠",
                 "头科 and 二科 are out: four play freely (四户乱缠)",
             )
             .into(),
-        (Event::Marked { seat: x }, Lang::Zh) => format!("{} 被点（二科出时未开点）", s(x)),
-        (Event::Marked { seat: x }, Lang::En) => {
-            format!("{} is marked (点: not opened when 二科 went out)", s(x))
+        _ => unreachable!("event() brings only the play here"),
+    }
+}
+
+/// 烧牌 and what follows it: burns and counter-burns, the offer, a burn standing, ending or
+/// failing.
+fn burn(e: &Event, lang: Lang) -> String {
+    let s = |x: &Seat| seat(*x);
+    match e {
+        Event::Burned {
+            seat: x,
+            cards: c,
+            gouji,
+            counter,
+        } => match lang {
+            Lang::Zh => format!(
+                "{} {} {}{}",
+                s(x),
+                if *counter { "反烧" } else { "烧牌" },
+                cards(c),
+                gouji_tag(*gouji, lang)
+            ),
+            Lang::En => format!(
+                "{} {} {}{}",
+                s(x),
+                if *counter {
+                    "counter-burns (反烧) with"
+                } else {
+                    "burns (烧牌) with"
+                },
+                cards(c),
+                gouji_tag(*gouji, lang)
+            ),
+        },
+        Event::BurnOffered { seat: x } => match lang {
+            Lang::Zh => format!("问 {} 是否烧牌", s(x)),
+            Lang::En => format!("{} is offered the burn", s(x)),
+        },
+        Event::BurnDeclined { seat: x } => {
+            format!("{} {}", s(x), lang.pick("不烧", "declines the burn"))
         }
-        (
-            Event::CountAnswered {
-                asker,
-                about,
-                answer,
-            },
-            Lang::Zh,
-        ) => format!(
-            "{} 问牌：{} 剩 {}",
-            s(asker),
-            s(about),
-            count(answer, lang)
-        ),
-        (
-            Event::CountAnswered {
-                asker,
-                about,
-                answer,
-            },
-            Lang::En,
-        ) => format!(
-            "{} asks: {} holds {}",
-            s(asker),
-            s(about),
-            count(answer, lang)
-        ),
-        (
-            Event::Warned {
-                seat: x,
-                grace_seconds,
-            },
-            Lang::Zh,
-        ) => format!("{} 超时：警告，再给 {grace_seconds} 秒", s(x)),
-        (
-            Event::Warned {
-                seat: x,
-                grace_seconds,
-            },
-            Lang::En,
-        ) => format!("{} ran out of time: warned, {grace_seconds} s more", s(x)),
-        (Event::TimedOut { seat: x }, Lang::Zh) => format!("{} 警告后仍超时：自动处理", s(x)),
-        (Event::TimedOut { seat: x }, Lang::En) => {
-            format!("{} ran out of time again: the clock acts", s(x))
-        }
-        (
-            Event::Ruled {
-                seat: x,
-                ruling: r,
-                offence: o,
-                points,
-            },
-            Lang::Zh,
-        ) => format!(
-            "裁判判罚 {}（{} 队）：{}{}（{}）",
-            s(x),
-            team(x.team().into()),
-            ruling(*r, lang),
-            points.map(|p| format!(" {p} 分")).unwrap_or_default(),
-            offence(*o, lang)
-        ),
-        (
-            Event::Ruled {
-                seat: x,
-                ruling: r,
-                offence: o,
-                points,
-            },
-            Lang::En,
-        ) => format!(
-            "the referee rules against {} (team {}): {}{} ({})",
-            s(x),
-            team(x.team().into()),
-            ruling(*r, lang),
-            points.map(|p| format!(" of {p} points")).unwrap_or_default(),
-            offence(*o, lang)
-        ),
-        (
-            Event::GameOver {
-                places: p,
-                score: sc,
-                outcome: o,
-            },
-            Lang::Zh,
-        ) => format!(
-            "本局结束：{}（{}）；名次：{}",
-            score(sc, lang),
-            outcome(o, lang),
-            places(p, lang)
-        ),
-        (
-            Event::GameOver {
-                places: p,
-                score: sc,
-                outcome: o,
-            },
-            Lang::En,
-        ) => format!(
-            "game over: {} ({}); places: {}",
-            score(sc, lang),
-            outcome(o, lang),
-            places(p, lang)
-        ),
+        Event::BurnStood { seat: x } => match lang {
+            Lang::Zh => format!("{} 烧牌成立：此后发牌须带王（最后一套除外）", s(x)),
+            Lang::En => format!(
+                "{}'s burn stands: every set they lead must hold a joker (except their last)",
+                s(x)
+            ),
+        },
+        Event::BurnEnded { seat: x } => match lang {
+            Lang::Zh => format!("{} 的烧牌结束", s(x)),
+            Lang::En => format!("{}'s burn is over", s(x)),
+        },
+        Event::BurnFailed {
+            seat: x,
+            void,
+            void_count,
+            owner,
+            restored,
+        } => match lang {
+            Lang::Zh => format!(
+                "{} 烧牌失误：大落，余牌 {void_count} 张作废{}；{} 的级牌 {} 恢复为桌面牌",
+                s(x),
+                void.as_deref()
+                    .map(|v| format!("（{}）", cards(v)))
+                    .unwrap_or_default(),
+                s(owner),
+                cards(restored)
+            ),
+            Lang::En => format!(
+                "{}'s burn fails: last place, {void_count} cards void{}; {}'s gouji set {} is back on top",
+                s(x),
+                void.as_deref()
+                    .map(|v| format!(" ({})", cards(v)))
+                    .unwrap_or_default(),
+                s(owner),
+                cards(restored)
+            ),
+        },
+        _ => unreachable!("event() brings only the burn here"),
+    }
+}
+
+/// Where the seats stand: 开点 and 点, a seat out with its place, the game over.
+fn standing(e: &Event, lang: Lang) -> String {
+    let s = |x: &Seat| seat(*x);
+    match e {
+        Event::Opened { seat: x } => format!("{} {}", s(x), lang.pick("开点", "opens (开点)")),
+        Event::WentOut { seat: x, place: p } => match lang {
+            Lang::Zh => format!("{} 出完：{}", s(x), place(*p, lang)),
+            Lang::En => format!("{} is out: {}", s(x), place(*p, lang)),
+        },
+        Event::Marked { seat: x } => match lang {
+            Lang::Zh => format!("{} 被点（二科出时未开点）", s(x)),
+            Lang::En => format!("{} is marked (点: not opened when 二科 went out)", s(x)),
+        },
+        Event::GameOver {
+            places: p,
+            score: sc,
+            outcome: o,
+        } => match lang {
+            Lang::Zh => format!(
+                "本局结束：{}（{}）；名次：{}",
+                score(sc, lang),
+                outcome(o, lang),
+                places(p, lang)
+            ),
+            Lang::En => format!(
+                "game over: {} ({}); places: {}",
+                score(sc, lang),
+                outcome(o, lang),
+                places(p, lang)
+            ),
+        },
+        _ => unreachable!("event() brings only places and the end here"),
+    }
+}
+
+/// What the table's officials do: 问牌 answered, the clock's warning and expiry, the referee's
+/// rulings.
+fn officials(e: &Event, lang: Lang) -> String {
+    let s = |x: &Seat| seat(*x);
+    match e {
+        Event::CountAnswered {
+            asker,
+            about,
+            answer,
+        } => match lang {
+            Lang::Zh => format!("{} 问牌：{} 剩 {}", s(asker), s(about), count(answer, lang)),
+            Lang::En => format!(
+                "{} asks: {} holds {}",
+                s(asker),
+                s(about),
+                count(answer, lang)
+            ),
+        },
+        Event::Warned {
+            seat: x,
+            grace_seconds,
+        } => match lang {
+            Lang::Zh => format!("{} 超时：警告，再给 {grace_seconds} 秒", s(x)),
+            Lang::En => format!("{} ran out of time: warned, {grace_seconds} s more", s(x)),
+        },
+        Event::TimedOut { seat: x } => match lang {
+            Lang::Zh => format!("{} 警告后仍超时：自动处理", s(x)),
+            Lang::En => format!("{} ran out of time again: the clock acts", s(x)),
+        },
+        Event::Ruled {
+            seat: x,
+            ruling: r,
+            offence: o,
+            points,
+        } => match lang {
+            Lang::Zh => format!(
+                "裁判判罚 {}（{} 队）：{}{}（{}）",
+                s(x),
+                team(x.team().into()),
+                ruling(*r, lang),
+                points.map(|p| format!(" {p} 分")).unwrap_or_default(),
+                offence(*o, lang)
+            ),
+            Lang::En => format!(
+                "the referee rules against {} (team {}): {}{} ({})",
+                s(x),
+                team(x.team().into()),
+                ruling(*r, lang),
+                points
+                    .map(|p| format!(" of {p} points"))
+                    .unwrap_or_default(),
+                offence(*o, lang)
+            ),
+        },
+        _ => unreachable!("event() brings only the officials' events here"),
     }
 }
 

@@ -114,301 +114,255 @@ fn by_clock(auto: bool, lang: Lang) -> &'static str {
 
 /// One event as a line of the replay. A lead's trick header is the caller's business.
 pub fn event(e: &Event, lang: Lang) -> String {
+    match e {
+        Event::Buried { .. } | Event::Played { .. } | Event::Chosen { .. } => play(e, lang),
+        Event::ThrowFailed(failure) => throw_failed(failure, lang),
+        Event::TrickWon { .. } | Event::KittyCaptured { .. } => points(e, lang),
+        Event::Warning { .. } | Event::Penalty { .. } => penalty(e, lang),
+        Event::BoardOver { .. } | Event::Finalized { .. } => board_over(e, lang),
+    }
+}
+
+/// The cards a seat put down: the bury, a lead or a follow, the unit chosen after a failed
+/// throw.
+fn play(e: &Event, lang: Lang) -> String {
     let s = |x: &Seat| seat(*x, lang);
-    match (e, lang) {
-        (
-            Event::Buried {
-                seat: x,
-                cards: c,
-                count,
-                auto,
-            },
-            Lang::Zh,
-        ) => format!(
-            "{} 扣底 {count} 张：{}{}",
-            s(x),
-            c.as_deref().map(cards).unwrap_or_else(|| "（不公开）".into()),
-            by_clock(*auto, lang)
-        ),
-        (
-            Event::Buried {
-                seat: x,
-                cards: c,
-                count,
-                auto,
-            },
-            Lang::En,
-        ) => format!(
-            "{} buries {count}: {}{}",
-            s(x),
-            c.as_deref().map(cards).unwrap_or_else(|| "(hidden)".into()),
-            by_clock(*auto, lang)
-        ),
-        (
-            Event::Played {
-                seat: x,
-                cards: c,
-                lead,
-                auto,
-                ..
-            },
-            Lang::Zh,
-        ) => format!(
+    match e {
+        Event::Buried {
+            seat: x,
+            cards: c,
+            count,
+            auto,
+        } => match lang {
+            Lang::Zh => format!(
+                "{} 扣底 {count} 张：{}{}",
+                s(x),
+                c.as_deref()
+                    .map(cards)
+                    .unwrap_or_else(|| "（不公开）".into()),
+                by_clock(*auto, lang)
+            ),
+            Lang::En => format!(
+                "{} buries {count}: {}{}",
+                s(x),
+                c.as_deref().map(cards).unwrap_or_else(|| "(hidden)".into()),
+                by_clock(*auto, lang)
+            ),
+        },
+        Event::Played {
+            seat: x,
+            cards: c,
+            lead,
+            auto,
+            ..
+        } => format!(
             "{} {} {}{}",
             s(x),
-            if *lead { "领出" } else { "跟" },
+            match (lang, *lead) {
+                (Lang::Zh, true) => "领出",
+                (Lang::Zh, false) => "跟",
+                (Lang::En, true) => "leads",
+                (Lang::En, false) => "plays",
+            },
             cards(c),
             by_clock(*auto, lang)
         ),
-        (
-            Event::Played {
-                seat: x,
-                cards: c,
-                lead,
-                auto,
-                ..
-            },
-            Lang::En,
-        ) => format!(
-            "{} {} {}{}",
-            s(x),
-            if *lead { "leads" } else { "plays" },
-            cards(c),
-            by_clock(*auto, lang)
-        ),
-        (Event::ThrowFailed(failure), _) => {
-            let ThrowFailure {
-                seat: x,
-                attempt,
-                blocked,
-                penalty,
-                forced,
-                choices,
-                chooser,
-                ..
-            } = &**failure;
-            let blocks: Vec<String> = blocked
-                .iter()
-                .map(|b| {
-                    let by: Vec<&str> = b.by.iter().map(|y| seat(*y, lang)).collect();
-                    match lang {
-                        Lang::Zh => format!("{} 被 {} 挡住", cards(&b.cards), by.join("、")),
-                        Lang::En => format!("{} blocked by {}", cards(&b.cards), by.join(", ")),
-                    }
-                })
-                .collect();
-            let then = match (forced, choices, chooser, lang) {
-                (Some(f), _, _, Lang::Zh) => format!("须出最小的被挡牌 {}", cards(f)),
-                (Some(f), _, _, Lang::En) => {
-                    format!("must play the smallest blocked unit {}", cards(f))
-                }
-                (None, Some([a, b]), Some(c), Lang::Zh) => format!(
-                    "单、对都被挡：由 {} 指定出单张 {} 或对子 {}",
-                    s(c),
-                    cards(a),
-                    cards(b)
-                ),
-                (None, Some([a, b]), Some(c), Lang::En) => format!(
-                    "singles and pairs blocked: {} chooses the single {} or the pair {}",
-                    s(c),
-                    cards(a),
-                    cards(b)
-                ),
-                _ => String::new(),
-            };
+        Event::Chosen {
+            seat: x,
+            unit,
+            cards: c,
+            auto,
+        } => match lang {
+            Lang::Zh => format!(
+                "{} 指定出{}：{}{}",
+                s(x),
+                choice(*unit, lang),
+                cards(c),
+                by_clock(*auto, lang)
+            ),
+            Lang::En => format!(
+                "{} chooses {}: {}{}",
+                s(x),
+                choice(*unit, lang),
+                cards(c),
+                by_clock(*auto, lang)
+            ),
+        },
+        _ => unreachable!("event() brings only cards played here"),
+    }
+}
+
+/// 甩错牌: the throw, the units blocked and by whom, the penalty, and what must be played.
+fn throw_failed(failure: &ThrowFailure, lang: Lang) -> String {
+    let s = |x: &Seat| seat(*x, lang);
+    let ThrowFailure {
+        seat: x,
+        attempt,
+        blocked,
+        penalty,
+        forced,
+        choices,
+        chooser,
+        ..
+    } = failure;
+    let blocks: Vec<String> = blocked
+        .iter()
+        .map(|b| {
+            let by: Vec<&str> = b.by.iter().map(|y| seat(*y, lang)).collect();
             match lang {
-                Lang::Zh => format!(
-                    "{} 甩牌 {} 失败（{}），罚 {penalty} 分；{then}",
-                    s(x),
-                    cards(attempt),
-                    blocks.join("；")
-                ),
-                Lang::En => format!(
-                    "{} throws {} and fails ({}), penalty {penalty}; {then}",
-                    s(x),
-                    cards(attempt),
-                    blocks.join("; ")
-                ),
+                Lang::Zh => format!("{} 被 {} 挡住", cards(&b.cards), by.join("、")),
+                Lang::En => format!("{} blocked by {}", cards(&b.cards), by.join(", ")),
             }
+        })
+        .collect();
+    let then = match (forced, choices, chooser, lang) {
+        (Some(f), _, _, Lang::Zh) => format!("须出最小的被挡牌 {}", cards(f)),
+        (Some(f), _, _, Lang::En) => {
+            format!("must play the smallest blocked unit {}", cards(f))
         }
-        (
-            Event::Chosen {
-                seat: x,
-                unit,
-                cards: c,
-                auto,
-            },
-            Lang::Zh,
-        ) => format!(
-            "{} 指定出{}：{}{}",
-            s(x),
-            choice(*unit, lang),
-            cards(c),
-            by_clock(*auto, lang)
+        (None, Some([a, b]), Some(c), Lang::Zh) => format!(
+            "单、对都被挡：由 {} 指定出单张 {} 或对子 {}",
+            s(c),
+            cards(a),
+            cards(b)
         ),
-        (
-            Event::Chosen {
-                seat: x,
-                unit,
-                cards: c,
-                auto,
-            },
-            Lang::En,
-        ) => format!(
-            "{} chooses {}: {}{}",
-            s(x),
-            choice(*unit, lang),
-            cards(c),
-            by_clock(*auto, lang)
+        (None, Some([a, b]), Some(c), Lang::En) => format!(
+            "singles and pairs blocked: {} chooses the single {} or the pair {}",
+            s(c),
+            cards(a),
+            cards(b)
         ),
-        (
-            Event::TrickWon {
-                trick,
-                winner,
-                points,
-                to_defenders,
-                defenders,
-            },
-            Lang::Zh,
-        ) => {
-            if *to_defenders {
-                format!(
-                    "→ {} 赢第 {trick} 轮，{points} 分归闲家（闲家共 {defenders} 分）",
-                    s(winner)
-                )
-            } else {
-                format!(
-                    "→ {} 赢第 {trick} 轮，{points} 分庄家方保住（闲家共 {defenders} 分）",
-                    s(winner)
-                )
-            }
-        }
-        (
-            Event::TrickWon {
-                trick,
-                winner,
-                points,
-                to_defenders,
-                defenders,
-            },
-            Lang::En,
-        ) => {
-            if *to_defenders {
-                format!(
-                    "→ {} wins trick {trick}: {points} points to the defenders (defenders {defenders})",
-                    s(winner)
-                )
-            } else {
-                format!(
-                    "→ {} wins trick {trick}: {points} points kept by the declarer's side (defenders {defenders})",
-                    s(winner)
-                )
-            }
-        }
-        (
-            Event::KittyCaptured {
-                seat: x,
-                kitty,
-                points,
-                multiplier,
-                gain,
-                defenders,
-            },
-            Lang::Zh,
-        ) => format!(
-            "{} 抠底：底牌 {} 共 {points} 分 × {multiplier} = {gain} 分（闲家共 {defenders} 分）",
+        _ => String::new(),
+    };
+    match lang {
+        Lang::Zh => format!(
+            "{} 甩牌 {} 失败（{}），罚 {penalty} 分；{then}",
             s(x),
-            cards(kitty)
+            cards(attempt),
+            blocks.join("；")
         ),
-        (
-            Event::KittyCaptured {
-                seat: x,
-                kitty,
-                points,
-                multiplier,
-                gain,
-                defenders,
-            },
-            Lang::En,
-        ) => format!(
-            "{} captures the kitty {}: {points} points × {multiplier} = {gain} (defenders {defenders})",
+        Lang::En => format!(
+            "{} throws {} and fails ({}), penalty {penalty}; {then}",
             s(x),
-            cards(kitty)
+            cards(attempt),
+            blocks.join("; ")
         ),
-        (Event::Warning { seat: x, reason }, Lang::Zh) => {
-            format!("{} {}：警告（第一次不罚分）", s(x), offence(*reason, lang))
-        }
-        (Event::Warning { seat: x, reason }, Lang::En) => {
-            format!(
+    }
+}
+
+/// Points changing hands: a trick won, the kitty captured (抠底).
+fn points(e: &Event, lang: Lang) -> String {
+    let s = |x: &Seat| seat(*x, lang);
+    match e {
+        Event::TrickWon {
+            trick,
+            winner,
+            points,
+            to_defenders,
+            defenders,
+        } => match (lang, *to_defenders) {
+            (Lang::Zh, true) => format!(
+                "→ {} 赢第 {trick} 轮，{points} 分归闲家（闲家共 {defenders} 分）",
+                s(winner)
+            ),
+            (Lang::Zh, false) => format!(
+                "→ {} 赢第 {trick} 轮，{points} 分庄家方保住（闲家共 {defenders} 分）",
+                s(winner)
+            ),
+            (Lang::En, true) => format!(
+                "→ {} wins trick {trick}: {points} points to the defenders (defenders {defenders})",
+                s(winner)
+            ),
+            (Lang::En, false) => format!(
+                "→ {} wins trick {trick}: {points} points kept by the declarer's side (defenders {defenders})",
+                s(winner)
+            ),
+        },
+        Event::KittyCaptured {
+            seat: x,
+            kitty,
+            points,
+            multiplier,
+            gain,
+            defenders,
+        } => match lang {
+            Lang::Zh => format!(
+                "{} 抠底：底牌 {} 共 {points} 分 × {multiplier} = {gain} 分（闲家共 {defenders} 分）",
+                s(x),
+                cards(kitty)
+            ),
+            Lang::En => format!(
+                "{} captures the kitty {}: {points} points × {multiplier} = {gain} (defenders {defenders})",
+                s(x),
+                cards(kitty)
+            ),
+        },
+        _ => unreachable!("event() brings only points won here"),
+    }
+}
+
+/// A warning or a penalty, with its reason.
+fn penalty(e: &Event, lang: Lang) -> String {
+    let s = |x: &Seat| seat(*x, lang);
+    match e {
+        Event::Warning { seat: x, reason } => match lang {
+            Lang::Zh => format!("{} {}：警告（第一次不罚分）", s(x), offence(*reason, lang)),
+            Lang::En => format!(
                 "{}: warning for {} (the first costs no points)",
                 s(x),
                 offence(*reason, lang)
-            )
-        }
-        (
-            Event::Penalty {
-                seat: x,
-                reason,
-                points,
-                delta,
-                defenders,
-            },
-            Lang::Zh,
-        ) => format!(
-            "罚 {} {points} 分（{}）：闲家 {delta:+} → {defenders} 分",
-            s(x),
-            offence(*reason, lang)
-        ),
-        (
-            Event::Penalty {
-                seat: x,
-                reason,
-                points,
-                delta,
-                defenders,
-            },
-            Lang::En,
-        ) => format!(
-            "{} penalised {points} points ({}): defenders {delta:+} → {defenders}",
-            s(x),
-            offence(*reason, lang)
-        ),
-        (
-            Event::BoardOver {
-                result,
-                kitty,
-                defender_tricks,
-                by_ruling,
-                revised,
-            },
-            Lang::Zh,
-        ) => format!(
-            "{}本副结束{}：闲家 {result} 分，闲家赢 {defender_tricks} 轮；底牌 {}",
-            if *revised { "（更正）" } else { "" },
-            if *by_ruling { "（裁判判定）" } else { "" },
-            cards(kitty)
-        ),
-        (
-            Event::BoardOver {
-                result,
-                kitty,
-                defender_tricks,
-                by_ruling,
-                revised,
-            },
-            Lang::En,
-        ) => format!(
-            "{}board over{}: defenders {result} points, {defender_tricks} tricks; kitty {}",
-            if *revised { "(revised) " } else { "" },
-            if *by_ruling { " by ruling" } else { "" },
-            cards(kitty)
-        ),
-        (Event::Finalized { result }, Lang::Zh) => {
-            format!("裁判确认成绩：闲家 {result} 分")
-        }
-        (Event::Finalized { result }, Lang::En) => {
-            format!("the referee finalised the result: defenders {result}")
-        }
+            ),
+        },
+        Event::Penalty {
+            seat: x,
+            reason,
+            points,
+            delta,
+            defenders,
+        } => match lang {
+            Lang::Zh => format!(
+                "罚 {} {points} 分（{}）：闲家 {delta:+} → {defenders} 分",
+                s(x),
+                offence(*reason, lang)
+            ),
+            Lang::En => format!(
+                "{} penalised {points} points ({}): defenders {delta:+} → {defenders}",
+                s(x),
+                offence(*reason, lang)
+            ),
+        },
+        _ => unreachable!("event() brings only warnings and penalties here"),
+    }
+}
+
+/// The board over (by play or by a ruling, perhaps revised), and its result finalised.
+fn board_over(e: &Event, lang: Lang) -> String {
+    match e {
+        Event::BoardOver {
+            result,
+            kitty,
+            defender_tricks,
+            by_ruling,
+            revised,
+        } => match lang {
+            Lang::Zh => format!(
+                "{}本副结束{}：闲家 {result} 分，闲家赢 {defender_tricks} 轮；底牌 {}",
+                if *revised { "（更正）" } else { "" },
+                if *by_ruling { "（裁判判定）" } else { "" },
+                cards(kitty)
+            ),
+            Lang::En => format!(
+                "{}board over{}: defenders {result} points, {defender_tricks} tricks; kitty {}",
+                if *revised { "(revised) " } else { "" },
+                if *by_ruling { " by ruling" } else { "" },
+                cards(kitty)
+            ),
+        },
+        Event::Finalized { result } => match lang {
+            Lang::Zh => format!("裁判确认成绩：闲家 {result} 分"),
+            Lang::En => format!("the referee finalised the result: defenders {result}"),
+        },
+        _ => unreachable!("event() brings only the board's end here"),
     }
 }
 
