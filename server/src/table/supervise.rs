@@ -35,13 +35,13 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
     let (tx, rx) = mpsc::channel(64);
     let (summary, summary_rx) = watch::channel(placeholder(&header, state, &computers));
     // The result as the log left it, with the ruling that set it if that was the last entry.
-    let ruling = log
-        .last()
-        .filter(|e| e.actor == Actor::Referee)
-        .map(|e| tournament::competition::Ruling {
-            table_seq: e.seq,
-            reason: e.reason.clone().unwrap_or_default(),
-        });
+    let ruling =
+        log.last()
+            .filter(|e| e.actor == Actor::Referee)
+            .map(|e| tournament::competition::Ruling {
+                table_seq: e.seq,
+                reason: e.reason.clone().unwrap_or_default(),
+            });
     let (result, result_rx) = watch::channel(
         engine
             .result()

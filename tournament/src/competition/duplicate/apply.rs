@@ -3,11 +3,12 @@
 
 use super::action::{DeductionKind, DuplicateAction};
 use super::state::{
-    Adjusted, Confirms, Deducted, Duplicate, Played, RoundClock, BOARD_MINUTES, MAX_POINTS,
+    Adjusted, Confirms, Deducted, Duplicate, Play, Played, RoundClock, BOARD_MINUTES, MAX_POINTS,
 };
 use crate::competition::text::optional;
 use crate::competition::text::reason as reason_text;
 use crate::competition::text::MAX_REASON;
+use crate::competition::Ruling;
 use crate::competition::{Error, Field};
 use crate::matchpoints::Artificial;
 use crate::score::ArtificialScores;
@@ -47,12 +48,8 @@ pub(super) fn apply(d: &mut Duplicate, seq: u64, action: &DuplicateAction) -> Re
             board,
             table_id,
         } => {
-            d.common.in_play(*round)?;
-            board_of(d, *round, *table, *board)?;
-            d.plays
-                .entry((*round, *table, *board))
-                .or_default()
-                .table_id = Some(table_id.clone());
+            let play = slot(d, (*round, *table, *board))?;
+            play.table_id = Some(table_id.clone());
             Ok(())
         }
         A::Result {
@@ -63,9 +60,7 @@ pub(super) fn apply(d: &mut Duplicate, seq: u64, action: &DuplicateAction) -> Re
             declarer,
             defenders,
         } => {
-            d.common.in_play(*round)?;
-            board_of(d, *round, *table, *board)?;
-            let play = d.plays.entry((*round, *table, *board)).or_default();
+            let play = slot(d, (*round, *table, *board))?;
             if play.table_id.as_deref() != Some(table_id) {
                 return Err(Error::WrongTable);
             }
@@ -84,25 +79,11 @@ pub(super) fn apply(d: &mut Duplicate, seq: u64, action: &DuplicateAction) -> Re
             defenders,
             ruling,
         } => {
-            d.common.in_play(*round)?;
-            board_of(d, *round, *table, *board)?;
-            let play = d.plays.entry((*round, *table, *board)).or_default();
-            if play.table_id.as_deref() != Some(table_id)
-                || play.played.is_none()
-                || play.adjusted.is_some()
-            {
-                return Err(Error::NotRevisable);
-            }
-            play.played = Some(Played {
+            let played = Played {
                 declarer: *declarer,
                 defenders: *defenders,
-            });
-            play.revised = ruling.clone();
-            // The pairs confirm the new result.
-            if let Some(c) = d.confirms.get_mut(&(*round, *table)) {
-                *c = Confirms::default();
-            }
-            Ok(())
+            };
+            revise(d, (*round, *table, *board), table_id, played, ruling)
         }
         A::Adjust {
             round,
@@ -123,24 +104,7 @@ pub(super) fn apply(d: &mut Duplicate, seq: u64, action: &DuplicateAction) -> Re
             direction,
             pair,
             reason,
-        } => {
-            d.known_pair(*direction, *pair)?;
-            if d.is_disqualified(*direction, *pair) {
-                return Err(Error::Disqualified {
-                    direction: *direction,
-                    pair: *pair,
-                });
-            }
-            let reason = reason_text(reason)?;
-            d.disqualified.push(Deducted {
-                direction: *direction,
-                pair: *pair,
-                mp: 0.0,
-                reason,
-                kind: None,
-            });
-            Ok(())
-        }
+        } => disqualify(d, *direction, *pair, reason),
         A::Confirm {
             round,
             table,
@@ -151,6 +115,59 @@ pub(super) fn apply(d: &mut Duplicate, seq: u64, action: &DuplicateAction) -> Re
         A::CloseRound { round, forced } => close_round(d, *round, *forced),
         A::Reveal { early } => reveal(d, *early),
     }
+}
+
+/// The board of a table of the round being played, checked: what happened there.
+fn slot(d: &mut Duplicate, (round, table, board): (u32, u32, u32)) -> Result<&mut Play, Error> {
+    d.common.in_play(round)?;
+    board_of(d, round, table, board)?;
+    Ok(d.plays.entry((round, table, board)).or_default())
+}
+
+/// A ruling at the board's table changed the result it reported: the table's result, revised,
+/// while the director has not settled it; the pairs confirm again.
+fn revise(
+    d: &mut Duplicate,
+    (round, table, board): (u32, u32, u32),
+    table_id: &str,
+    played: Played,
+    ruling: &Option<Ruling>,
+) -> Result<(), Error> {
+    let play = slot(d, (round, table, board))?;
+    if play.table_id.as_deref() != Some(table_id)
+        || play.played.is_none()
+        || play.adjusted.is_some()
+    {
+        return Err(Error::NotRevisable);
+    }
+    play.played = Some(played);
+    play.revised = ruling.clone();
+    if let Some(c) = d.confirms.get_mut(&(round, table)) {
+        *c = Confirms::default();
+    }
+    Ok(())
+}
+
+/// The director disqualifies a pair (once), with the reason.
+fn disqualify(
+    d: &mut Duplicate,
+    direction: Direction,
+    pair: u32,
+    reason: &str,
+) -> Result<(), Error> {
+    d.known_pair(direction, pair)?;
+    if d.is_disqualified(direction, pair) {
+        return Err(Error::Disqualified { direction, pair });
+    }
+    let reason = reason_text(reason)?;
+    d.disqualified.push(Deducted {
+        direction,
+        pair,
+        mp: 0.0,
+        reason,
+        kind: None,
+    });
+    Ok(())
 }
 
 /// Checks that a board is played at a table in a round.

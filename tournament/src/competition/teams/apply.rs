@@ -2,7 +2,7 @@
 //! refusal changes nothing (every check comes before the first write).
 
 use super::action::{Drawn, TeamsAction};
-use super::stage::{Lot, RoundKind, Stage, MAX_EXTRA_GAMES};
+use super::stage::{Lot, RoundKind, Slot, Stage, MAX_EXTRA_GAMES};
 use super::state::{Teams, MIN_TEAMS};
 use crate::competition::text::optional;
 use crate::competition::text::{reason as reason_text, MAX_REASON};
@@ -44,9 +44,7 @@ pub(super) fn apply(t: &mut Teams, seq: u64, action: &TeamsAction) -> Result<(),
             record,
         } => {
             t.common.in_play(*round)?;
-            let slot = t
-                .stage_mut(*round)
-                .and_then(|s| s.games.get_mut(&(*table, *game)))
+            let slot = slot_of(t, (*round, *table, *game))
                 .filter(|s| s.table_id.as_deref() == Some(table_id) && s.record.is_none())
                 .ok_or(Error::WrongGameTable)?;
             slot.record = Some(record.clone());
@@ -61,9 +59,7 @@ pub(super) fn apply(t: &mut Teams, seq: u64, action: &TeamsAction) -> Result<(),
             ruling,
         } => {
             t.common.in_play(*round)?;
-            let slot = t
-                .stage_mut(*round)
-                .and_then(|s| s.games.get_mut(&(*table, *game)))
+            let slot = slot_of(t, (*round, *table, *game))
                 .filter(|s| {
                     s.table_id.as_deref() == Some(table_id)
                         && s.record.is_some()
@@ -128,6 +124,11 @@ pub(super) fn apply(t: &mut Teams, seq: u64, action: &TeamsAction) -> Result<(),
             Ok(())
         }
     }
+}
+
+/// A game of a table of a round, once opened.
+fn slot_of(t: &mut Teams, (round, table, game): (u32, u32, u32)) -> Option<&mut Slot> {
+    t.stage_mut(round)?.games.get_mut(&(table, game))
 }
 
 fn start_round(t: &mut Teams, round: u32) -> Result<(), Error> {
