@@ -221,10 +221,11 @@ function scene(st, ctx, m) {
 function topInfo({ ctx, m, nameOf }) {
   const seconds = m.playSeconds;
   return [
-    h('span', {}, t('board', { n: m.board || ctx.model.board })),
-    h('span', {}, `${t('declarer')} `, h('b', {}, nameOf(m.declarer))),
+    // Folded away on a short screen (style.css `.minor`): the plates say who declares.
+    h('span', { class: 'minor' }, t('board', { n: m.board || ctx.model.board })),
+    h('span', { class: 'minor' }, `${t('declarer')} `, h('b', {}, nameOf(m.declarer))),
     h('span', { 'data-defender-points': String(m.defenderPoints) }, `${t('defenders_points')} `, h('b', {}, String(m.defenderPoints))),
-    m.pointsLeft !== null ? h('span', { 'data-points-left': String(m.pointsLeft) }, t('points_left', { n: m.pointsLeft })) : null,
+    m.pointsLeft !== null ? h('span', { class: 'minor', 'data-points-left': String(m.pointsLeft) }, t('points_left', { n: m.pointsLeft })) : null,
     seconds ? h('span', { class: 'wide-only', 'data-play-seconds': String(seconds) }, t('clock_each', { n: seconds })) : null,
   ].filter((x) => x !== null);
 }
@@ -239,7 +240,8 @@ function trumpBadge(m) {
     { class: `trump-badge ${colour}`, id: 'trump-badge', 'data-trump': suit ?? 'none' },
     h('span', {}, t('level', { r: m.level })),
     h('span', { class: 'sep', 'aria-hidden': 'true' }, '·'),
-    h('span', {}, `${t('trump')} `, h('b', {}, suitText)),
+    // The suit's name gives way on a phone held sideways (style.css); its symbol stays.
+    h('span', {}, `${t('trump')} `, h('b', {}, suit ? [SUIT_SYMBOL[suit], h('span', { class: 'suit-name' }, ` ${(lang() === 'en' ? SUIT_EN : SUIT_ZH)[suit]}`)] : suitText)),
   );
 }
 
@@ -327,7 +329,7 @@ function dock(st, s) {
 /** @param {Scene} s */
 function statusLine({ ctx, m, me, isSeat, nameOf, tagsOf, over, burying, myTurn, hint, clockMs, hand, chosen }) {
   const status = [];
-  if (isSeat) status.push(h('span', { class: 'me' }, nameOf(me), tagsOf(me).map((x) => h('span', { class: 'tag ' + x.split('|')[0] }, x.split('|')[1]))));
+  if (isSeat) status.push(h('span', { class: 'me' }, h('span', { class: 'me-name' }, nameOf(me)), tagsOf(me).map((x) => h('span', { class: 'tag ' + x.split('|')[0] }, x.split('|')[1]))));
   status.push(trumpBadge(m));
   if (over) status.push(h('span', {}, t('board_result')));
   else if (burying) status.push(h('span', { id: 'bury-prompt' }, hint ? t('bury_prompt', { n: hint.length }) : t('bury_prompt_any')));
@@ -538,7 +540,7 @@ function trickView(trick, me, nameOf, finished) {
     const winning = trick.winner === p.seat;
     return h(
       'div',
-      { class: 'play' + (winning ? ' winning' : '') + (finished ? ' finished' : ''), style: `grid-area:t${pos}`, 'data-play-seat': String(p.seat), 'data-winning': winning ? 'true' : undefined },
+      { class: 'play' + (winning ? ' winning' : '') + (finished ? ' finished' : ''), style: `grid-area:t${pos}`, 'data-pos': String(pos), 'data-play-seat': String(p.seat), 'data-winning': winning ? 'true' : undefined },
       h('span', { class: 'who' }, nameOf(p.seat), p.seat === trick.leader ? ` · ${t('leader')}` : ''),
       h('span', { class: 'cards' }, p.cards.map((c) => cardFace(c, { small: true }))),
       winning ? h('span', { class: 'win-tag' }, finished ? `${t('won_tag')} · ${trick.points ? t('trick_points', { n: trick.points }) : t('trick_no_points')}` : t('winning')) : null,

@@ -19,7 +19,7 @@
 
 import { h, replace } from './dom.js';
 import { t, pick } from './i18n.js';
-import { onChange, ticket, setTicket, sessionBoards, recordBoard } from './settings.js';
+import { onChange, ticket, setTicket, sessionBoards, recordBoard, settings } from './settings.js';
 import { Connection } from './net.js';
 import * as api from './api.js';
 import { topbar, gameName, nameField, requireName, HUMAN_ORDER, formatCode } from './lobby.js';
@@ -32,6 +32,7 @@ import { findNext, openNext } from './session.js';
 import { shengjiUI } from './shengji.js';
 import { goujiUI } from './gouji.js';
 import { dw } from './desk.js';
+import { fitTable } from './fit.js';
 
 /** @typedef {import('./protocol').ClientOut} ClientOut */
 /** @typedef {import('./protocol').SeatInfo} SeatInfo */
@@ -142,11 +143,15 @@ export function openTable(root, { id, watch, go }) {
     if (tbl.model.clock) tickClocks(tbl.model.clock.deadline - performance.now());
   }, 250);
   const unsubscribe = onChange((key) => key !== 'name' && render(tbl));
+  // A phone turned sideways, a window resized: the table is laid out again for the new size.
+  const refit = () => fitTable(root.querySelector('.table-page'), settings());
+  addEventListener('resize', refit);
   // For tests and the curious: the model and the connection, read-only by convention.
   /** @type {any} */ (window).paiju = { model: tbl.model, conn: tbl.conn };
   render(tbl);
   return () => {
     clearInterval(ticker);
+    removeEventListener('resize', refit);
     if (tbl.nextPoll) clearInterval(tbl.nextPoll);
     unsubscribe();
     tbl.conn.close();
@@ -569,19 +574,25 @@ function render(tbl) {
       { class: 'table-page', 'data-game': model.game, 'data-state': model.tableState, 'data-conn': model.conn },
       topbar(
         h('button', { id: 'lobby', 'on:click': () => go('#/') }, t('back_to_lobby')),
-        h('span', {}, h('b', {}, gameName(model.game)), ` · ${t('code')} `, h('b', { 'data-table-code': model.id }, formatCode(model.id))),
+        // The page's one heading: which game, which table.
+        h('h1', { class: 'table-title' }, h('b', {}, gameName(model.game)), ` · ${t('code')} `, h('b', { 'data-table-code': model.id }, formatCode(model.id))),
         ...(parts ? parts.info : []),
         ...(model.tableState === 'over' ? [h('button', { id: 'replay', 'on:click': () => go(`#/t/${model.id}/replay`) }, dw('replay'))] : []),
       ),
-      model.review ? h('p', { class: 'review-banner', id: 'review-banner', role: 'status' }, dw('under_review', { reason: model.review.reason })) : null,
-      model.tableState === 'waiting' ? invitePanel(model.id, model) : null,
-      model.error ? h('p', { class: 'error-text', role: 'alert', style: 'margin:8px' }, pick(model.error)) : null,
-      model.role === 'spectator' ? h('p', { class: 'hint', style: 'text-align:center;margin:6px' }, t('spectating')) : null,
-      parts ? parts.felt : h('p', { style: 'padding:20px;font-size:24px' }, t('connecting')),
-      parts ? parts.dock : null,
+      h(
+        'main',
+        { class: 'table-main' },
+        model.review ? h('p', { class: 'review-banner', id: 'review-banner', role: 'status' }, dw('under_review', { reason: model.review.reason })) : null,
+        model.tableState === 'waiting' ? invitePanel(model.id, model) : null,
+        model.error ? h('p', { class: 'error-text', role: 'alert', style: 'margin:8px' }, pick(model.error)) : null,
+        model.role === 'spectator' ? h('p', { class: 'hint', style: 'text-align:center;margin:6px' }, t('spectating')) : null,
+        parts ? parts.felt : h('p', { style: 'padding:20px;font-size:24px' }, t('connecting')),
+        parts ? parts.dock : null,
+      ),
     ),
     parts?.overlay ?? '',
   );
+  fitTable(/** @type {HTMLElement | null} */ (root.querySelector('.table-page')), settings());
   if (model.clock) tickClocks(model.clock.deadline - performance.now());
   if (focusKey) /** @type {HTMLElement | null} */ (root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`))?.focus();
 }
