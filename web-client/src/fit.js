@@ -24,17 +24,17 @@ const STEP = 4;
 /** Up to this width a screen is a phone held upright: its hand is drawn one row a suit. */
 const PHONE_WIDTH = 600;
 
-/** @typedef {{ felt: 'full' | 'compact' | 'fold', hand: 'rows' | 'flow' | 'stack', card: number }} Layout */
+/** @typedef {{ felt: 'full' | 'compact' | 'fold', hand: 'rows' | 'flow' | 'stack', card: number, notes?: 'over' }} Layout */
 
 /**
- * The hand's preferred card width for this screen: the narrower of 11 % of the width and 10 % of
- * the height (a laptop's short screen gets cards as large as a tablet's, a phone in landscape
- * stays low), larger with 大字 and 大牌.
+ * The hand's preferred card width for this screen: 11 % of its narrower side (a 1366×768 laptop
+ * gets the cards of a 768×1024 tablet; a phone held sideways stays at 48 px), larger with 大字
+ * and 大牌. The layouts make them smaller only when the hand would not fit.
  * @param {number} width @param {number} height @param {{ bigText: boolean, bigCards: boolean }} s
  */
 export function preferredCard(width, height, s) {
   const scale = (s.bigText ? 1.15 : 1) * (s.bigCards ? 1.22 : 1);
-  const base = Math.min(MAX_CARD, Math.max(MIN_CARD, Math.min(0.11 * width, 0.1 * height)));
+  const base = Math.min(MAX_CARD, Math.max(MIN_CARD, 0.11 * Math.min(width, height)));
   return Math.round(base * scale);
 }
 
@@ -56,7 +56,9 @@ export function layouts(width, height, s) {
   ];
   for (let card = pref - STEP; card > MIN_CARD; card -= STEP) out.push({ felt: 'fold', hand: 'stack', card });
   if (pref > MIN_CARD) out.push({ felt: 'fold', hand: 'stack', card: MIN_CARD });
-  return out;
+  // Last, the notices (until 知道了) leave the dock and lie over the felt, which they hide
+  // until read: the felt gives way to them too, rather than the hand.
+  return [...out, ...out.filter((l) => l.felt === 'fold' && l.hand === 'stack').map((l) => ({ ...l, notes: /** @type {const} */ ('over') }))];
 }
 
 /** @param {HTMLElement} page @param {Layout} l @param {'fits' | 'felt' | 'overflow'} [fit] */
@@ -64,7 +66,13 @@ function apply(page, l, fit = 'fits') {
   page.dataset.fit = fit;
   page.dataset.felt = l.felt;
   page.dataset.hand = l.hand;
+  page.dataset.notes = l.notes ?? 'dock';
   page.style.setProperty('--card-w', `${l.card}px`);
+  if (l.notes) {
+    // Over the felt, the notices take its height at most (and scroll inside if they must).
+    const felt = /** @type {HTMLElement | null} */ (page.querySelector('.felt'));
+    page.style.setProperty('--felt-h', `${felt ? felt.clientHeight : 0}px`);
+  }
 }
 
 /**
@@ -82,6 +90,10 @@ function fits(page) {
   const main = page.querySelector('.table-main');
   if (main && main.scrollHeight > main.clientHeight + 1) return 'no';
   const felt = page.querySelector('.felt');
+  if (page.dataset.notes === 'over') {
+    const notes = page.querySelector('.dock > .notices');
+    if (notes && notes.scrollHeight > notes.clientHeight + 1) return 'dock';
+  }
   return !felt || felt.scrollHeight <= felt.clientHeight + 1 ? 'strict' : 'dock';
 }
 
