@@ -7,36 +7,23 @@
 // selection; the 最大 and 够级！ tags on one line; 够级's set starting at the size on the table and
 // 「轮到您出牌」 kept in view on a phone; 大字 and 大牌. Screenshots in tests/artifacts/.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, newPage, shot, axeViolations, smallTargets, layoutProblems } from './harness.js';
-import { staticServer, mockTable } from './mock.js';
+import { newPage, shot, axeViolations, smallTargets, layoutProblems } from './harness.js';
+import { mockServerAndBrowser, mockTable } from './mock.js';
 import { shengjiTable, shengjiView, goujiTable, goujiView } from './fixtures.js';
 
-/** @type {any} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await staticServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const live = mockServerAndBrowser();
 
 const SIZES = [[390, 844], [820, 1180], [1440, 900]];
 
 /** A page seated at a scripted table. @param {any} table @param {number[]} size */
 async function seated(table, size = [1024, 768]) {
-  const p = await newPage(browser, { width: size[0], height: size[1] });
+  const p = await newPage(live.browser, { width: size[0], height: size[1] });
   const { seat, game } = table.welcome;
   await p.context.addInitScript((s) => localStorage.setItem('paiju.seat.demo', JSON.stringify({ token: 'x', seat: s[0], game: s[1] })), [seat, game]);
   const mock = await mockTable(p.page, 'demo', table);
-  await p.page.goto(`${server.url}/#/t/demo`);
+  await p.page.goto(`${live.server.url}/#/t/demo`);
   await p.page.waitForSelector('#hand');
   return { ...p, mock };
 }
@@ -321,11 +308,11 @@ test('the 够级 result says my team, whether it won, the finishing order with n
   };
   const table = { ...goujiTable, welcome: { ...goujiTable.welcome, state: 'over' }, snapshot: () => ({ ...goujiTable.snapshot(), view: over, to_act: [], clock: undefined, state: 'over' }) };
   for (const [w, h] of SIZES) {
-    const p = await newPage(browser, { width: w, height: h });
+    const p = await newPage(live.browser, { width: w, height: h });
     await p.context.addInitScript(() => localStorage.setItem('paiju.seat.demo', JSON.stringify({ token: 'x', seat: 0, game: 'gouji' })));
     await p.page.route('**/api/tables', (r) => r.fulfill({ json: [] }));
     await mockTable(p.page, 'demo', table);
-    await p.page.goto(`${server.url}/#/t/demo`);
+    await p.page.goto(`${live.server.url}/#/t/demo`);
     await p.page.waitForSelector('#result');
     const text = await p.page.textContent('[role=dialog]') ?? '';
     assert.match(text, /您在A 队（和李阿姨、张叔一起）/);

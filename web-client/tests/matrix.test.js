@@ -7,33 +7,20 @@
 // 出牌 and 知道了 (the result's buttons) can be tapped; the page is no wider than the screen; no
 // text is under 18 px. One page a size, states sent by the mock server (tests/matrix.js).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, newPage } from './harness.js';
-import { staticServer } from './mock.js';
+import { newPage } from './harness.js';
+import { mockServerAndBrowser } from './mock.js';
 import { SIZES, scriptedTable, measure, seatBoth, bigText } from './matrix.js';
 
-/** @type {Awaited<ReturnType<typeof staticServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await staticServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const live = mockServerAndBrowser();
 
 /** The hand's card width at a trick under way, by size and 大字: for the laptop-against-tablet check. */
 const cardWidth = new Map();
 
 for (const [width, height] of SIZES) {
   test(`matrix: both games at ${width}×${height}, 大字 off and on`, async (t) => {
-    const { page, context, errors } = await newPage(browser, { width, height });
+    const { page, context, errors } = await newPage(live.browser, { width, height });
     await seatBoth(context);
     await page.route('**/api/tables', (r) => r.fulfill({ json: [] }));
     const tables = { shengji: await scriptedTable(page, 'shengji', 'm80'), gouji: await scriptedTable(page, 'gouji', 'mgj') };
@@ -43,7 +30,7 @@ for (const [width, height] of SIZES) {
     const sizes = [];
     for (const game of /** @type {const} */ (['shengji', 'gouji'])) {
       const table = tables[game];
-      await page.goto(`${server.url}/#/t/${game === 'shengji' ? 'm80' : 'mgj'}`);
+      await page.goto(`${live.server.url}/#/t/${game === 'shengji' ? 'm80' : 'mgj'}`);
       await page.waitForSelector('#hand');
       for (const big of [false, true]) {
         await bigText(page, big);

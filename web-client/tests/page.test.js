@@ -4,33 +4,20 @@
 // saying why) when it did; a `stale` refusal; a referee's reason. The games themselves are
 // played against the real server in the other test files (the stale path too: stale.test.js).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, newPage } from './harness.js';
-import { staticServer, mockTable } from './mock.js';
+import { newPage } from './harness.js';
+import { mockServerAndBrowser, mockTable } from './mock.js';
 import { shengjiTable, shengjiView } from './fixtures.js';
 
-/** @type {any} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await staticServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const live = mockServerAndBrowser();
 
 /** A page seated at the scripted 80分 table. */
 async function seated(/** @type {any} */ table) {
-  const p = await newPage(browser);
+  const p = await newPage(live.browser);
   await p.context.addInitScript(() => localStorage.setItem('paiju.seat.demo', JSON.stringify({ token: 'x', seat: 2, game: 'shengji' })));
   const mock = await mockTable(p.page, 'demo', table);
-  await p.page.goto(`${server.url}/#/t/demo`);
+  await p.page.goto(`${live.server.url}/#/t/demo`);
   await p.page.waitForSelector('#hand');
   return { ...p, mock };
 }
