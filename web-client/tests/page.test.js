@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage } from './harness.js';
+import { newPage, until, clockMoves } from './harness.js';
 import { mockServerAndBrowser, mockTable } from './mock.js';
 import { shengjiTable, shengjiView } from './fixtures.js';
 
@@ -44,8 +44,8 @@ test('an unanswered action is sent again with the same id after the line drops',
   mock.sockets[0].close({ code: 4008 });
   await page.waitForFunction(() => /** @type {any} */ (window).paiju.model.conn !== 'open', null, { timeout: 5000, polling: 10 });
   await page.waitForFunction(() => /** @type {any} */ (window).paiju.model.conn === 'open', null, { timeout: 10_000 });
-  await page.waitForFunction(() => true, null, { timeout: 1000 });
-  await new Promise((r) => setTimeout(r, 300)); // let the resent frame arrive
+  // The resent frame arrives right after the new hello (the page sends it on the catch-up).
+  await until(async () => mock.received.filter((m) => m.type === 'act').length >= 2, 2000, 'the act sent again');
   const acts = mock.received.filter((m) => m.type === 'act');
   assert.equal(first.seq, 12, 'the act carries the seq it was decided on');
   assert.equal(acts.length, 2, 'sent once, then once more after reconnecting: the table had not moved');
@@ -126,7 +126,10 @@ test('after a drop, an unanswered act is given up, not resent, when the table mo
   const text = await page.textContent('#notices') ?? '';
   assert.match(text, /您离线时：时间到，系统替您出了方块3（警告一次）/, text);
   assert.match(text, /您刚才那步没有送出/, text);
-  await new Promise((r) => setTimeout(r, 300));
+  // A frame the page sends now arrives after anything it sent before: had the act gone again on
+  // the catch-up, the mock would have it by the time 托管's request comes.
+  await page.click('#auto');
+  await until(async () => mock.received.some((m) => m.type === 'auto'), 2000, 'a later frame');
   assert.equal(mock.received.filter((m) => m.type === 'act').length, 1, 'the act was not sent again');
   assert.equal(await page.evaluate(() => /** @type {any} */ (window).paiju.conn.pending.size), 0);
   assert.equal(await page.locator('#hand [aria-pressed="true"]').count(), 0, 'the selection is cleared');
@@ -164,11 +167,11 @@ test('a referee\'s ruling is shown with the reason given, until seen', async () 
   mock.sockets[0].send(JSON.stringify({
     type: 'events', seq: 13, seat: 0, by: 'referee', reason: '第二次打暗号',
     events: [{ type: 'penalty', seat: 'N', reason: 'ruling', points: 40, delta: 40, defenders: 55 }],
-    view: { ...shengjiView, defenders: 55 }, to_act: [2], state: 'playing',
+    view: { ...shengjiView, defenders: 55 }, to_act: [2], state: 'playing', clock: { seats: [2], remaining_ms: 20_000, limit_ms: 30_000 },
   }));
   await page.waitForSelector('#notices [data-notice="referee"]');
   assert.match(await page.textContent('#notices') ?? '', /裁判对老王：罚 40 分。理由：第二次打暗号/);
-  await new Promise((r) => setTimeout(r, 500));
+  await clockMoves(page);
   assert.ok(await page.locator('#notices').isVisible(), 'it stays until 知道了');
   await context.close();
 });
