@@ -1,5 +1,6 @@
 // @ts-check
-//! The lobby over HTTP (docs/protocol.md, "Lobby"): list, create, join, leave.
+//! The lobby over HTTP (docs/protocol.md, "Lobby"): list, create, join, leave; and the two calls
+//! of an event's pair that its tables make (where the pair plays next, sitting down there).
 
 /** @typedef {import('./protocol').TableSummary} TableSummary */
 /** @typedef {import('./protocol').CreateTable} CreateTable */
@@ -72,6 +73,16 @@ export function joinSeat(id, seat, name) {
 /** @param {string} id @param {string} token */
 export function leaveSeat(id, token) {
   return call('POST', `/api/tables/${encodeURIComponent(id)}/leave`, { token });
+}
+
+/** A pair's (or 够级 team's) own view of its event, by its token (`PairStatus`). @param {string} event @param {string} token @returns {Promise<any>} */
+export function pairStatus(event, token) {
+  return call('POST', `/api/events/${encodeURIComponent(event)}/pair`, { token });
+}
+
+/** Sits a player of the pair at its current board (`EventJoined`). @param {string} event @param {string} token @returns {Promise<Joined>} */
+export function eventJoin(event, token) {
+  return call('POST', `/api/events/${encodeURIComponent(event)}/join`, { token });
 }
 
 /** The WebSocket URL of a table, on the page's own host. @param {string} id */

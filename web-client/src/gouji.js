@@ -333,7 +333,9 @@ function builder(st, { ctx, groups, cards, canSend, send, offer, cannotBeat, jok
 
 /** 出牌 (烧), 过 / 不烧, 让, 重选, 问牌, 托管. @param {GoujiState} st @param {Scene} s */
 function actionButtons(st, { ctx, m, isSeat, myTurn, offer, responding, canSend, send, cards }) {
-  if (!isSeat || m.over) return null;
+  if (!isSeat) return null;
+  // The result closed: the way on (下一局, or the event's next seat) stays by the hand.
+  if (m.over) return st.resultClosed ? h('div', { class: 'actions' }, ctx.nextButton()) : null;
   const act = goujiActions;
   return h('div', { class: 'actions' },
     h('button', { class: 'primary', id: 'play', disabled: !canSend, 'on:click': send }, offer ? t('burn') : t('play')),

@@ -417,6 +417,8 @@ function actionButtons(st, { ctx, m, isSeat, myTurn, burying, chosen, hint, hand
     m.pointsLeft !== null ? h('button', { id: 'points', 'aria-expanded': String(st.showPoints), 'on:click': toggle('showPoints') }, st.showPoints ? t('hide_points') : t('show_points')) : null,
     st.tricks.length && over ? h('button', { id: 'review', 'on:click': () => { st.review = 0; ctx.rerender(); } }, t('review')) : null,
     isSeat && !over ? ctx.autoButton() : null,
+    // The result closed: the way on (下一副, or the event's next seat) stays by the hand.
+    isSeat && over && st.resultClosed ? ctx.nextButton() : null,
   );
 }
 

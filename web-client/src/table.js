@@ -29,6 +29,7 @@ import { missing } from './cards.js';
 import { turnChime } from './sound.js';
 import { seatNames } from './seats.js';
 import { findNext, openNext } from './session.js';
+import { eventNext, sitNext, pairPageLink } from './event-next.js';
 import { shengjiUI } from './shengji.js';
 import { goujiUI } from './gouji.js';
 import { dw } from './desk.js';
@@ -74,6 +75,8 @@ const NEXT_POLL_MS = 3000;
  * @property {string | null} botLevel  how strong the computer seats play (`welcome.bot_level`)
  * @property {TableSummary | null} next  the session's next board, once someone opened it
  * @property {string | null} nextError  why 下一副 could not be opened
+ * @property {string | null} event  the event (赛事) this table is of: no session, the pair's next board instead
+ * @property {import('./event-next.js').EventNext | null} eventNext  where the pair goes next, once the board is over
  */
 
 /**
@@ -107,7 +110,7 @@ const NEXT_POLL_MS = 3000;
  * @typedef {object} Table
  * @property {HTMLElement} root
  * @property {(hash: string) => void} go
- * @property {{ token: string, seat: number, game?: string } | undefined} held
+ * @property {import('./settings.js').SeatTicket | undefined} held
  * @property {TableModel} model
  * @property {Connection} conn
  * @property {TableCtx} ctx
@@ -183,6 +186,8 @@ function newModel(id, held) {
     review: null,
     next: null,
     nextError: null,
+    event: held?.event ?? null,
+    eventNext: null,
   };
 }
 
@@ -387,6 +392,10 @@ function onWelcome(tbl, msg) {
   model.seed = msg.seed ?? null;
   model.commitment = msg.seed_commitment;
   model.botLevel = msg.bot_level;
+  // A server that says which event a table is of (`welcome.event`, not sent yet) makes any
+  // browser at it an event table's, however it sat down.
+  const ev = /** @type {{ event?: { id?: string } }} */ (msg).event;
+  if (ev?.id) model.event = ev.id;
   if (model.view !== null) {
     // A reconnection: what was missed comes next (events up to msg.seq, or a snapshot).
     tbl.catchUp = { target: msg.seq, hand: myHand(model), entries: [] };
@@ -476,6 +485,10 @@ function setTurn(tbl, toAct, clock, state) {
 /** The board is over: its result goes into the session's score, and the next board is looked for. @param {Table} tbl */
 function boardOver(tbl) {
   const { model } = tbl;
+  if (model.event) {
+    eventOver(tbl);
+    return;
+  }
   if (!tbl.recorded && model.role === 'seat' && model.commitment) {
     const r = gameUI(tbl)?.result?.(tbl.ctx);
     if (r) {
@@ -500,9 +513,34 @@ function boardOver(tbl) {
   }
 }
 
-/** The running score of this seed's boards as this browser played them. @param {Table} tbl */
+/**
+ * An event table's board is over: where the pair goes next is asked now and every few seconds
+ * while the result is shown (its next board's table opens once this one is done).
+ * @param {Table} tbl
+ */
+function eventOver(tbl) {
+  const { model } = tbl;
+  if (tbl.nextPoll || model.role !== 'seat' || !model.event) return;
+  const event = model.event;
+  const look = async () => {
+    try {
+      const next = await eventNext(event, model.id);
+      if (JSON.stringify(next) !== JSON.stringify(model.eventNext)) {
+        model.eventNext = next;
+        render(tbl);
+      }
+    } catch {
+      // The event will answer next time.
+    }
+  };
+  tbl.nextPoll = setInterval(look, NEXT_POLL_MS);
+  look();
+}
+
+/** The running score of this seed's boards as this browser played them (none at an event table: the event keeps the score). @param {Table} tbl */
 function sessionTable(tbl) {
   const { model } = tbl;
+  if (model.event) return null;
   const boards = model.commitment ? sessionBoards(model.commitment) : [];
   if (!boards.length) return null;
   const sideName = (/** @type {string} */ side) => (side === 'declarer' ? t('side_declarer') : side === 'defenders' ? t('side_defenders') : side === 'A' ? t('team_a') : side === 'B' ? t('team_b') : side);
@@ -528,6 +566,7 @@ function signedText(n) {
 function nextButton(tbl) {
   const { model } = tbl;
   if (model.role !== 'seat') return null;
+  if (model.event) return eventButton(tbl, model.event);
   const label = model.game === 'gouji' ? t('next_game') : t('next_board');
   const opener = model.next?.seats.find((s) => !s.bot && s.name)?.name;
   return h(
@@ -550,6 +589,43 @@ function nextButton(tbl) {
     }, label),
     model.next && opener ? h('span', { class: 'hint', id: 'next-ready' }, t('next_ready', { who: opener })) : null,
     model.nextError ? h('span', { class: 'error-text', role: 'alert' }, t('next_failed', { why: model.nextError })) : null,
+  );
+}
+
+/**
+ * At an event table, the one big button: 「下一副已开好」 (够级 「下一局已开好」) sits me at the pair's
+ * next board in one tap; otherwise 「回本对页面」 (回本队页面). Never the casual 下一副.
+ * @param {Table} tbl @param {string} event
+ */
+function eventButton(tbl, event) {
+  const { model } = tbl;
+  const gouji = model.game === 'gouji';
+  const next = model.eventNext;
+  const page = h('a', { class: 'button-link primary', id: 'event-page', href: pairPageLink(event) }, t(gouji ? 'event_team_page' : 'event_pair_page'));
+  if (next?.kind !== 'next') return h('span', { class: 'next-board' }, page, model.nextError ? h('span', { class: 'error-text', role: 'alert' }, model.nextError) : null);
+  return h(
+    'span',
+    { class: 'next-board' },
+    h('button', {
+      class: 'primary',
+      id: 'event-next',
+      'data-board': String(next.board),
+      'on:click': async () => {
+        model.nextError = null;
+        try {
+          const id = await sitNext(event, model.game);
+          if (id === model.id) {
+            // The server still seats the pair here: its next board is not open yet.
+            model.nextError = t('event_next_wait');
+            render(tbl);
+          } else tbl.go(`#/t/${id}`);
+        } catch (e) {
+          model.nextError = e instanceof api.ApiError ? pick(e.problem) : String(e instanceof Error ? e.message : e);
+          render(tbl);
+        }
+      },
+    }, t(gouji ? 'event_next_game' : 'event_next_board', { n: next.board })),
+    model.nextError ? h('span', { class: 'error-text', role: 'alert' }, model.nextError) : null,
   );
 }
 
