@@ -251,6 +251,7 @@ const WORDS = {
   gouji_meaning: { zh: '头科最好，大落最差；比分由两队的名次算出。', en: 'First out is best, last out worst; the score comes from both teams\' places.' },
   bury_hint: { zh: '点牌选中，再按「扣底」', en: 'Tap cards to select, then press Bury' },
   lobby_finished: { zh: '已结束', en: 'Finished' },
+  finished_tables: { zh: '已结束的牌桌（{n} 张）', en: 'Finished tables ({n})' },
   more: { zh: '多一张', en: 'One more' },
   less: { zh: '少一张', en: 'One less' },
 };
