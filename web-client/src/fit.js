@@ -13,7 +13,8 @@
 //! felt's contents inside the felt, the dock inside the page, nothing wider than the screen).
 //! The layouts are attributes on `.table-page` that style.css reads: `data-felt` (`full`,
 //! `compact`, `fold`), `data-hand` (`rows`: a phone's one row a suit; `flow`; `stack`: rows
-//! overlapped) and `--card-w` (the hand's card width). 大字 and 大牌 start from larger cards.
+//! overlapped), `data-notes` (`over`: the refusal and notices over the felt) and `--card-w` (the
+//! hand's card width). 大字 and 大牌 start from larger cards.
 
 /** Cards never get narrower than this: a 48 px touch target, rank and suit readable. */
 const MIN_CARD = 48;
@@ -56,8 +57,8 @@ export function layouts(width, height, s) {
   ];
   for (let card = pref - STEP; card > MIN_CARD; card -= STEP) out.push({ felt: 'fold', hand: 'stack', card });
   if (pref > MIN_CARD) out.push({ felt: 'fold', hand: 'stack', card: MIN_CARD });
-  // Last, the notices (until 知道了) leave the dock and lie over the felt, which they hide
-  // until read: the felt gives way to them too, rather than the hand.
+  // Last, the refusal and the notices (until 知道了) leave the dock and lie over the felt, just
+  // above the hand, hiding it until read: the felt gives way to them too, rather than the hand.
   return [...out, ...out.filter((l) => l.felt === 'fold' && l.hand === 'stack').map((l) => ({ ...l, notes: /** @type {const} */ ('over') }))];
 }
 
@@ -69,9 +70,10 @@ function apply(page, l, fit = 'fits') {
   page.dataset.notes = l.notes ?? 'dock';
   page.style.setProperty('--card-w', `${l.card}px`);
   if (l.notes) {
-    // Over the felt, the notices take its height at most (and scroll inside if they must).
-    const felt = /** @type {HTMLElement | null} */ (page.querySelector('.felt'));
-    page.style.setProperty('--felt-h', `${felt ? felt.clientHeight : 0}px`);
+    // Over the felt, just above the dock, the messages take the screen above it at most (and
+    // scroll inside if they must).
+    const dock = /** @type {HTMLElement | null} */ (page.querySelector('.dock'));
+    page.style.setProperty('--dock-h', `${dock ? dock.offsetHeight : 0}px`);
   }
 }
 
@@ -91,7 +93,7 @@ function fits(page) {
   if (main && main.scrollHeight > main.clientHeight + 1) return 'no';
   const felt = page.querySelector('.felt');
   if (page.dataset.notes === 'over') {
-    const notes = page.querySelector('.dock > .notices');
+    const notes = page.querySelector('.dock > .messages');
     if (notes && notes.scrollHeight > notes.clientHeight + 1) return 'dock';
   }
   return !felt || felt.scrollHeight <= felt.clientHeight + 1 ? 'strict' : 'dock';

@@ -250,8 +250,8 @@ function dock(st, s) {
   const hand = m.hand ?? [];
   return h('section', { class: 'dock', 'aria-label': t('hand') },
     h('div', { class: 'status' + (myTurn ? ' my-turn' : ''), role: 'status', 'aria-live': 'polite' }, statusLine(s)),
-    refusalBox(ctx.model.refusal),
-    ctx.notices(),
+    // The engine's refusal and the notices: by the hand, or over the felt when the dock has no room (fit.js).
+    h('div', { class: 'messages' }, refusalBox(ctx.model.refusal), ctx.notices()),
     ctx.autoPanel(),
     isSeat && hand.length ? builder(st, s) : null,
     hand.length ? h('div', { class: 'groups', id: 'hand', 'data-count': String(hand.length) }, groupButtons(st, s)) : null,
@@ -271,6 +271,11 @@ function statusLine({ ctx, m, me, isSeat, nameOf, tagsOf, myTurn, offer, clockMs
     if (who) status.push(h('span', {}, t('waiting_for', { name: who })));
   }
   if (myTurn && clockMs !== null) status.push(clockEl(clockMs));
+  // The rulebook's first minutes of a game have no clock (满10分钟后，每套牌的出牌时限为20秒): while
+  // the server runs none, say so, so a player does not wait for one nor hurry.
+  else if (!m.over && ctx.model.tableState === 'playing' && clockMs === null && m.freeMinutes) {
+    status.push(h('span', { class: 'free-clock', id: 'free-clock' }, m.playSeconds ? t('free_clock', { n: m.freeMinutes, s: m.playSeconds }) : t('free_clock_only', { n: m.freeMinutes })));
+  }
   return status;
 }
 

@@ -173,6 +173,8 @@ const WORDS = {
   place_4: { zh: '四科', en: '4th' },
   place_5: { zh: '二落', en: '5th' },
   place_6: { zh: '大落', en: 'Last' },
+  free_clock: { zh: '每局开始 {n} 分钟内不计时，之后每套 {s} 秒', en: 'No clock for the first {n} minutes of a game; then {s} s a set' },
+  free_clock_only: { zh: '每局开始 {n} 分钟内不计时', en: 'No clock for the first {n} minutes of a game' },
   four_free: { zh: '四户乱缠', en: 'Four-way free play' },
   // Issue 13: settings, relations, the finished trick, 托管, the session, the invite.
   big_text: { zh: '大字', en: 'Large text' },

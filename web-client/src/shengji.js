@@ -316,8 +316,8 @@ function dock(st, s) {
     'section',
     { class: 'dock', 'aria-label': t('hand') },
     h('div', { class: 'status' + (myTurn ? ' my-turn' : ''), role: 'status', 'aria-live': 'polite' }, statusLine(s)),
-    refusalBox(ctx.model.refusal),
-    ctx.notices(),
+    // The engine's refusal and the notices: by the hand, or over the felt when the dock has no room (fit.js).
+    h('div', { class: 'messages' }, refusalBox(ctx.model.refusal), ctx.notices()),
     ctx.autoPanel(),
     st.showLast && m.lastTrick ? h('div', { class: 'notice', id: 'last-trick-panel' }, h('h3', {}, t('last_trick')), trickList(m.lastTrick, nameOf)) : null,
     st.showPoints ? pointsPanel(m) : null,

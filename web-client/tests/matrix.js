@@ -43,22 +43,27 @@ const player = (seat, n, more = {}) => ({
   has_head: true, opened: false, marked: false, burning: false, passed: false, yielded: false, hand: null, ...more,
 });
 
+/** 够级's view with the ruleset's clock (the rulebook's first ten minutes, then 20 s a set). */
+const gv = { ...goujiView, ruleset: { ...goujiView.ruleset, free_minutes: 10, move_seconds: 20, grace_seconds: 5 } };
+
 /** 够级 moments. */
 const GOUJI = {
   // Answering a three-card set (the docs' screenshot): my turn.
-  mid: { view: goujiView, toAct: [0] },
-  lead: { view: { ...goujiView, top: null, prompt: { kind: 'lead', joker_required: false }, players: goujiView.players.map((p) => ({ ...p, passed: false })) }, toAct: [0] },
+  mid: { view: gv, toAct: [0] },
+  lead: { view: { ...gv, top: null, prompt: { kind: 'lead', joker_required: false }, players: gv.players.map((p) => ({ ...p, passed: false })) }, toAct: [0] },
+  // The first minutes of a game: no clock yet (the page says so).
+  untimed: { view: gv, toAct: [0], clock: false },
   // Answering a ten-card top set with fifteen rank groups in my hand.
   answer: {
     view: {
-      ...goujiView, hand: [...goujiView.hand, 'S3', 'H3', 'D9', 'C7'],
+      ...gv, hand: [...gv.hand, 'S3', 'H3', 'D9', 'C7'],
       top: { cards: ['SK', 'HK', 'DK', 'CK', 'SK', 'HK', 'S2', 'H2', 'BJ', 'RJ'], shape: { base: 13, naturals: 6, twos: 2, small: 1, big: 1 }, owner: 'B2', gouji: true, burn: false },
     },
     toAct: [0],
   },
   result: {
     view: {
-      ...goujiView, hand: [], turn: null, prompt: null, top: null,
+      ...gv, hand: [], turn: null, prompt: null, top: null,
       players: ['A1', 'B1', 'A2', 'B2', 'A3', 'B3'].map((s, i) => player(s, 0, { status: 'out', place: ['first', 'third', 'second', 'last', 'fourth', 'second_last'][i] })),
       finish: ['A1', 'A2', 'B1', 'A3', 'B3', 'B2'], score: { a: 3, b: -3 }, outcome: 'places',
     },
@@ -91,7 +96,8 @@ export async function scriptedTable(page, game, id) {
   const me = game === 'shengji' ? 2 : 0;
   let seq = 100;
   let current = moments.mid;
-  const snapshot = () => ({ type: 'snapshot', seq, view: current.view, to_act: current.toAct, state: current.state ?? 'playing', ...(current.toAct.length ? { clock: { seats: current.toAct, remaining_ms: 24_000, limit_ms: 30_000 } } : {}) });
+  const clock = () => (current.toAct.length && current.clock !== false ? { clock: { seats: current.toAct, remaining_ms: 24_000, limit_ms: 30_000 } } : {});
+  const snapshot = () => ({ type: 'snapshot', seq, view: current.view, to_act: current.toAct, state: current.state ?? 'playing', ...clock() });
   const hello = { ...welcome(game, me, game === 'shengji' ? seats4 : seats6), table: id };
   /** @type {{ seq: number, events: object }[]} */
   let missed = [];
@@ -115,7 +121,7 @@ export async function scriptedTable(page, game, id) {
   });
   const say = (/** @type {object} */ msg) => mock.sockets[mock.sockets.length - 1].send(JSON.stringify(msg));
   const seen = (/** @type {number} */ s) => page.waitForFunction((s) => /** @type {any} */ (window).paiju?.conn.lastSeq === s, s);
-  const events = (/** @type {{ seat: number, events: object[] }} */ e) => ({ type: 'events', seq: ++seq, seat: e.seat, by: 'clock', events: e.events, view: current.view, to_act: current.toAct, state: current.state ?? 'playing' });
+  const events = (/** @type {{ seat: number, events: object[] }} */ e) => ({ type: 'events', seq: ++seq, seat: e.seat, by: 'clock', events: e.events, view: current.view, to_act: current.toAct, state: current.state ?? 'playing', ...clock() });
   return {
     mock,
     /** @param {string} name */

@@ -2,7 +2,7 @@
 // sideways, tablets both ways, a 1366×768 laptop, a desktop), with 大字 off and on, at the
 // moments that matter — a trick under way, 扣底 (33 cards), leading, following a five-card throw,
 // answering a ten-card 够级 set with fifteen rank groups (and with 问牌's answer on the felt and a
-// refusal showing), the clock's notice, back after a dropped line, the result. At each: every
+// refusal showing), a 够级 game's first minutes without a clock (told), the clock's notice, back after a dropped line, the result. At each: every
 // hand card (every 够级 rank group) has a point where a tap reaches it, with no scrolling;
 // 出牌 and 知道了 (the result's buttons) can be tapped; the page is no wider than the screen; no
 // text is under 18 px. One page a size, states sent by the mock server (tests/matrix.js).
@@ -39,8 +39,9 @@ for (const [width, height] of SIZES) {
           if (m.problems.length) problems[`${game}${big ? ' 大字' : ''} · ${moment} (${m.fit})`] = m.problems;
           return m;
         };
-        for (const moment of game === 'shengji' ? ['mid', 'bury', 'lead', 'throw'] : ['mid', 'lead', 'answer']) {
+        for (const moment of game === 'shengji' ? ['mid', 'bury', 'lead', 'throw'] : ['mid', 'untimed', 'lead', 'answer']) {
           await table.show(moment);
+          if (moment === 'untimed') assert.match(await page.textContent('#free-clock') ?? '', /每局开始 10 分钟内不计时，之后每套 20 秒/);
           const m = await at(moment, ['#play']);
           if (game === 'gouji' && moment === 'answer' && !big) {
             // A hand sent suit by suit is laid out as players do: 3 … A, then 2, 小王, 大王.
