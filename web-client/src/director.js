@@ -31,8 +31,8 @@ const WORDS = {
   add_sure: { zh: '已登记的 {n} 个都保留，新加 {k} 个。\n服务器登记时会给每一对发新的对号凭证：已经打印的座位卡都不能再用，登记后请重新打印。\n确定添加吗？', en: 'The {n} registered stay, {k} are added.\nRegistering gives every pair a new token: the seating cards printed so far stop working; print them again afterwards.\nAdd them?' },
   replace_sure: { zh: '替换后，下面这些不再参赛：{lost}\n已经打印的座位卡都不能再用，登记后请重新打印。\n确定替换整个名单吗？', en: 'After replacing, these no longer play: {lost}\nThe seating cards printed so far stop working; print them again afterwards.\nReplace the whole list?' },
   replace_sure_none: { zh: '已经打印的座位卡都不能再用，登记后请重新打印。确定替换整个名单吗？', en: 'The seating cards printed so far stop working; print them again afterwards. Replace the whole list?' },
-  nothing_to_add: { zh: '请先在上面写要添加的报名（每行一个）。', en: 'First write the entries to add above (one a line).' },
-  full_already: { zh: '名单已满：{n} 个位置都有人了，没有电脑可让位。要换人，请用「替换全部报名」。', en: 'The list is full: all {n} places are taken, no computer to make room. To change people, use “Replace all the entries”.' },
+  nothing_to_add: { zh: '请您先在上面写要添加的报名（每行一个）。', en: 'First write the entries to add above (one a line).' },
+  full_already: { zh: '名单已满：{n} 个位置都有人了，没有电脑可让位。要换人，请您用「替换全部报名」。', en: 'The list is full: all {n} places are taken, no computer to make room. To change people, use “Replace all the entries”.' },
   events_h: { zh: '比赛', en: 'Events' },
   create_h: { zh: '新建比赛', en: 'New event' },
   name: { zh: '比赛名称', en: 'Event name' },
@@ -883,7 +883,7 @@ export function main() {
     if (id) return eventConsole(root, id, draw);
     root.replaceChildren(
       header(d('console')),
-      h('main', { class: 'event-page' }, tokenPanel(draw), listPanel(), createPanel()),
+      h('main', { class: 'event-page' }, h('h1', {}, d('console')), tokenPanel(draw), listPanel(), createPanel()),
     );
     return undefined;
   });

@@ -394,7 +394,7 @@ function resultDialog(st, { ctx, m, me, isSeat, nameOf, names }) {
     h('div', { class: 'actions' },
       isSeat ? ctx.nextButton() : null,
       // The whole game step by step, every hand (replay.js).
-      h('button', { id: 'result-replay', 'on:click': () => { location.hash = `#/t/${ctx.model.id}/replay`; } }, dw('replay')),
+      h('button', { id: 'result-replay', 'on:click': () => { location.hash = `#/t/${ctx.model.id}/replay`; } }, dw('full_replay')),
       h('button', { id: 'result-close', 'on:click': () => { st.resultClosed = true; ctx.rerender(); } }, t('close')),
     ),
   );

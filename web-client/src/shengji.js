@@ -319,7 +319,7 @@ function dock(st, s) {
     // The engine's refusal and the notices: by the hand, or over the felt when the dock has no room (fit.js).
     h('div', { class: 'messages' }, refusalBox(ctx.model.refusal), ctx.notices()),
     ctx.autoPanel(),
-    st.showLast && m.lastTrick ? h('div', { class: 'notice', id: 'last-trick-panel' }, h('h3', {}, t('last_trick')), trickList(m.lastTrick, nameOf)) : null,
+    st.showLast && m.lastTrick ? h('div', { class: 'notice', id: 'last-trick-panel' }, h('h2', {}, t('last_trick')), trickList(m.lastTrick, nameOf)) : null,
     st.showPoints ? pointsPanel(m) : null,
     handView(st, s),
     actionButtons(st, s),
@@ -427,7 +427,7 @@ function pointsPanel(m) {
   return h(
     'div',
     { class: 'notice', id: 'points-panel' },
-    h('h3', {}, `${t('points_taken')} · ${m.defenderPoints}`),
+    h('h2', {}, `${t('points_taken')} · ${m.defenderPoints}`),
     m.pointCards.length ? cardRow(m.pointCards) : h('p', {}, t('none_yet')),
     m.pointsLeft !== null ? h('p', {}, t('points_left', { n: m.pointsLeft })) : null,
   );
@@ -464,8 +464,12 @@ function reviewDialog(st, { ctx, nameOf }) {
     st.review = to;
     ctx.rerender();
   };
+  // After a reload the page saw only the tricks since (the board's whole history comes once it is
+  // over): say so, and where the others are.
+  const partial = tricks[0].number !== 1 || tricks.some((x, k) => k > 0 && x.number !== tricks[k - 1].number + 1);
   return dialog(
     `${t('review')} · ${t('trick_n', { n: tricks[i].number })} / ${tricks.length}`,
+    partial ? h('p', { class: 'hint', id: 'review-partial' }, t('review_partial', { from: tricks[0].number, to: tricks[tricks.length - 1].number })) : null,
     trickList(tricks[i], nameOf),
     h('div', { class: 'actions' },
       h('button', { id: 'review-prev', disabled: i === 0, 'on:click': go(i - 1) }, t('prev')),
@@ -569,7 +573,7 @@ function failedThrowNote(f, nameOf) {
   return h(
     'div',
     { class: 'notice', id: 'failed-throw', role: 'status' },
-    h('h3', {}, `${t('throw_failed')} · ${nameOf(f.seat)}`),
+    h('h2', {}, `${t('throw_failed')} · ${nameOf(f.seat)}`),
     h('div', {}, `${t('attempted')}: `, cardRow(f.attempted)),
     f.blockers.length ? h('div', {}, t('blocked_by', { who: f.blockers.map(nameOf).join('、') })) : null,
     h('div', {}, t('penalty_points', { n: f.penalty })),

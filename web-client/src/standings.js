@@ -8,7 +8,7 @@
 //! Everything shown is the server's (docs/tournaments.md): the page computes no score.
 
 import { h, replace } from './dom.js';
-import { ApiError } from './api.js';
+import { ApiError, request } from './api.js';
 import { settings, set, onChange, setTicket, pairToken, setPairToken } from './settings.js';
 
 /** @typedef {Record<string, { zh: string, en: string }>} Words */
@@ -82,7 +82,6 @@ export const WORDS = {
   closed: { zh: '已关闭', en: 'Closed' },
   not_open: { zh: '未开', en: 'Not open' },
   step: { zh: '第 {n} 步', en: 'step {n}' },
-  network: { zh: '连不上服务器，请检查网络', en: 'Cannot reach the server; check the network' },
   settled: { zh: '已定成绩', en: 'Settled' },
   phantom: { zh: '空位（半桌，轮空）', en: 'phantom (half table: sit-out)' },
   forfeits: { zh: '迟到弃权：{dirs}', en: 'Forfeited for lateness: {dirs}' },
@@ -136,31 +135,8 @@ export function problemText(e) {
  * @param {string} method @param {string} path @param {unknown} [body] @param {string} [bearer]
  * @returns {Promise<any>}
  */
-export async function eventCall(method, path, body, bearer) {
-  /** @type {Record<string, string>} */
-  const headers = {};
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (bearer) headers.authorization = `Bearer ${bearer}`;
-  let res;
-  try {
-    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  } catch {
-    throw new ApiError(0, { code: 'network', zh: WORDS.network.zh, en: WORDS.network.en });
-  }
-  const text = await res.text();
-  let data = null;
-  try {
-    data = text ? JSON.parse(text) : null;
-  } catch {
-    data = text;
-  }
-  if (!res.ok) {
-    const problem = data && typeof data === 'object' && typeof data.code === 'string'
-      ? data
-      : { code: `http_${res.status}`, zh: `服务器出错（${res.status}）`, en: `server error (${res.status})` };
-    throw new ApiError(res.status, problem);
-  }
-  return data;
+export function eventCall(method, path, body, bearer) {
+  return request(method, path, { body, bearer });
 }
 
 /** The event id of the page's address (`?e=ID`). */

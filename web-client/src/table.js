@@ -265,10 +265,10 @@ function connect(tbl) {
       if (status === 'closed' && detail && (detail.code === 4003 || detail.code === 4004)) {
         if (detail.code === 4003) setTicket(model.id, undefined);
         model.error = detail.code === 4004
-          ? { code: 'no_table', zh: '找不到这张牌桌', en: 'this table was not found' }
+          ? { code: 'no_table', zh: '找不到您要的这张牌桌', en: 'this table was not found' }
           : { code: 'bad_token', zh: '您的座位已失效，请重新入座', en: 'your seat is no longer valid; please sit down again' };
       } else if (status === 'closed' && detail && (detail.code === 1002 || detail.code === 1007)) {
-        model.error = { code: 'protocol_error', zh: '与服务器的通信出错，请刷新页面', en: 'the connection to the server failed; please reload the page' };
+        model.error = { code: 'protocol_error', zh: '与服务器的通信出错，请您刷新页面', en: 'the connection to the server failed; please reload the page' };
       }
       render(tbl);
     },
@@ -653,7 +653,7 @@ function render(tbl) {
         // The page's one heading: which game, which table.
         h('h1', { class: 'table-title' }, h('b', {}, gameName(model.game)), ` · ${t('code')} `, h('b', { 'data-table-code': model.id }, formatCode(model.id))),
         ...(parts ? parts.info : []),
-        ...(model.tableState === 'over' ? [h('button', { id: 'replay', 'on:click': () => go(`#/t/${model.id}/replay`) }, dw('replay'))] : []),
+        ...(model.tableState === 'over' ? [h('button', { id: 'replay', 'on:click': () => go(`#/t/${model.id}/replay`) }, dw('full_replay'))] : []),
       ),
       h(
         'main',
@@ -690,7 +690,7 @@ function invitePanel(id, model) {
     { class: 'notice invite', 'aria-labelledby': 'invite-h' },
     h('img', { class: 'qr', src: `/api/tables/${encodeURIComponent(id)}/qr.svg`, alt: t('qr_alt'), width: 132, height: 132, 'data-qr': '' }),
     h('div', { class: 'invite-text' },
-      h('h3', { id: 'invite-h' }, t('invite'), empty ? ` · ${t('free_seats')} ${empty}` : ''),
+      h('h2', { id: 'invite-h' }, t('invite'), empty ? ` · ${t('free_seats')} ${empty}` : ''),
       h('span', {}, t('invite_text'), ' ', h('b', { 'data-invite-link': '' }, link)),
       h('span', { class: 'code-big' }, `${t('code')} `, h('b', {}, formatCode(id))),
       h(
@@ -739,7 +739,15 @@ async function chooseSeat(root, id, go) {
     ),
   );
   try {
-    const table = await api.getTable(id);
+    // Looked for in the lobby's list, not asked for by its code: a wrong code is not an error
+    // of the page's (no 404), it is a table that is not there.
+    const table = (await api.listTables()).find((x) => x.id === id);
+    if (!table) {
+      replace(title, t('no_such_table', { code: formatCode(id) }));
+      intro.replaceChildren(h('button', { class: 'primary', id: 'to-lobby', 'on:click': () => go('#/') }, t('back_to_lobby')));
+      for (const el of root.querySelectorAll('.name-panel > .field, .name-panel > h2, .name-panel > .choice, .name-panel > p:not(#seat-intro)')) el.remove();
+      return;
+    }
     const order = HUMAN_ORDER[/** @type {'shengji' | 'gouji'} */ (table.game)] ?? table.seats.map((s) => s.seat);
     const host = order.map((i) => table.seats[i]).find((s) => s && !s.bot && s.name)?.name;
     const game = gameName(table.game);

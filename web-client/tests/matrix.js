@@ -152,7 +152,8 @@ export async function scriptedTable(page, game, id) {
 /**
  * What is wrong at this moment, measured in the page: a hand card (or 够级 rank group) with no
  * point where a tap reaches it (`elementFromPoint` returns the card or its child), the listed
- * controls the same, the page wider than the screen, text under 18 px. Also the hand's card
+ * controls the same, the page wider than the screen, labels on the felt overlapping or cut at
+ * its edge, text under 18 px. Also the hand's card
  * width and how the table was laid out.
  * @param {import('playwright-core').Page} page @param {string[]} controls
  */
@@ -181,6 +182,18 @@ export function measure(page, controls) {
       else if (!tappable(el)) problems.push(`${sel} cannot be tapped`);
     }
     if (document.documentElement.scrollWidth > W + 1) problems.push(`the page is wider than the screen: ${document.documentElement.scrollWidth} > ${W}`);
+    // On the felt no label runs under another or a plate, and none is cut by the felt's edges.
+    const felt = document.querySelector('.felt')?.getBoundingClientRect();
+    const labels = [...document.querySelectorAll('.felt .nameplate, .felt .play .who, .felt .play .win-tag')].filter((el) => el.getBoundingClientRect().width > 0);
+    for (let i = 0; i < labels.length; i++) {
+      const a = labels[i].getBoundingClientRect();
+      if (felt && (a.left < felt.left - 0.5 || a.right > felt.right + 0.5)) problems.push(`cut at the felt's edge: 「${labels[i].textContent?.trim()}」`);
+      for (let j = i + 1; j < labels.length; j++) {
+        const b = labels[j].getBoundingClientRect();
+        if (labels[i].contains(labels[j]) || labels[j].contains(labels[i])) continue;
+        if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) problems.push(`overlapping on the felt: 「${labels[i].textContent?.trim()}」 and 「${labels[j].textContent?.trim()}」`);
+      }
+    }
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       if (!n.textContent?.trim()) continue;

@@ -195,3 +195,23 @@ test('the engine\'s playable cards and hint, when the view has them: others shad
   await plain.context.close();
   assert.deepEqual(errors.map(String), []);
 });
+
+test('the two ways to look back are named apart; after a reload 回看各轮 says which tricks it lacks', async () => {
+  // The board over, seen by a page opened (again) at trick 3: only tricks 3 and 4 are in its review.
+  const trick = (/** @type {number} */ n) => ({ trick: n, plays: [{ seat: 'N', cards: ['S3'] }, { seat: 'E', cards: ['S4'] }, { seat: 'S', cards: ['S5'] }, { seat: 'W', cards: ['S6'] }], winner: 'W', points: 5 });
+  const over = { ...shengjiView, phase: 'over', to_act: null, plays: [], hand: [], hand_sizes: [0, 0, 0, 0], result: 45, last_trick: trick(4), tricks: [trick(3), trick(4)] };
+  const table = { ...shengjiTable, welcome: { ...shengjiTable.welcome, state: 'over' }, snapshot: () => ({ ...shengjiTable.snapshot(), view: over, to_act: [], clock: undefined, state: 'over' }) };
+  const p = await newPage(live.browser);
+  await p.context.addInitScript(() => localStorage.setItem('paiju.seat.demo', JSON.stringify({ token: 'x', seat: 2, game: 'shengji' })));
+  await p.page.route('**/api/tables', (r) => r.fulfill({ json: [] }));
+  await mockTable(p.page, 'demo', table);
+  await p.page.goto(`${live.server.url}/#/t/demo`);
+  await p.page.waitForSelector('#result');
+  assert.equal(await p.page.textContent('#result-review'), '回看各轮');
+  assert.equal(await p.page.textContent('#result-replay'), '全盘复盘');
+  assert.equal(await p.page.textContent('#replay'), '全盘复盘', 'the top bar\'s names the same thing the same way');
+  await p.page.click('#result-review');
+  assert.match(await p.page.textContent('#review-partial') ?? '', /只有本页看到的第 3–4 轮[^]*全盘复盘/);
+  assert.deepEqual(p.errors.map(String), []);
+  await p.context.close();
+});
