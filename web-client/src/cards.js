@@ -94,14 +94,18 @@ export function suitRuns(codes) {
   return runs;
 }
 
-/** Printed ranks in the notation's order (a card's face index: 2…A within a suit, then the jokers). */
-const PRINTED = ['2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'A', 'BJ', 'RJ'];
+/**
+ * How 够级 players lay out their groups: 3 … A, then the 2s and the jokers (the cards that go with
+ * any set), 小王 before 大王. A way of sorting a hand for the eye, as players sort theirs; which
+ * set beats which is the engine's alone.
+ */
+const LAID_OUT = ['3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'A', '2', 'BJ', 'RJ'];
 
 /**
  * A hand grouped by printed rank (suits folded away; 小王 and 大王 each a group). When the hand
  * as given keeps each rank together (a display order), the groups follow it; a hand given suit by
- * suit (the cards' face order) is grouped in the printed order 2…A, 小王, 大王. Neither is a
- * judgement of strength: that order is the engine's to give.
+ * suit (the cards' face order, as the 够级 view sends it) is laid out as players lay theirs:
+ * 3 … A, 2, 小王, 大王. Neither is a judgement of strength: that is the engine's.
  * @param {string[]} codes
  * @returns {{ rank: string, cards: string[], count: number }[]}
  */
@@ -119,7 +123,7 @@ export function rankGroups(codes) {
     last = rank;
   }
   const groups = [...m.entries()].map(([rank, cards]) => ({ rank, cards, count: cards.length }));
-  return together ? groups : groups.sort((a, b) => PRINTED.indexOf(a.rank) - PRINTED.indexOf(b.rank));
+  return together ? groups : groups.sort((a, b) => LAID_OUT.indexOf(a.rank) - LAID_OUT.indexOf(b.rank));
 }
 
 /** A card's printed rank as a key: `"2"`…`"10"`, `"J"`…`"A"`, or `"BJ"` / `"RJ"`. @param {Card} c */

@@ -11,7 +11,7 @@ import { t, lang } from './i18n.js';
 import { suitRuns, rankGroups, rankLabel } from './cards.js';
 import { cardRow, cardFace } from './ui.js';
 import { seatNames } from './seats.js';
-import { ApiError } from './api.js';
+import { ApiError, request } from './api.js';
 
 /** @typedef {import('./protocol').ShengjiView} ShengjiView */
 /** @typedef {import('./protocol').GoujiView} GoujiView */
@@ -78,7 +78,7 @@ const WORDS = {
   use_token: { zh: '使用此凭证', en: 'Use this token' },
   forget_token: { zh: '忘记凭证', en: 'Forget the token' },
   token_set: { zh: '已输入裁判凭证。', en: 'Referee token entered.' },
-  token_missing: { zh: '请先输入裁判凭证。', en: 'Enter the referee token first.' },
+  token_missing: { zh: '请您先输入裁判凭证。', en: 'Enter the referee token first.' },
   tables_h: { zh: '牌桌', en: 'Tables' },
   no_tables: { zh: '这台服务器上现在没有牌桌。', en: 'No tables on this server now.' },
   open_by_code: { zh: '用桌号打开', en: 'Open by table code' },
@@ -116,7 +116,7 @@ const WORDS = {
   recent_h: { zh: '最近的动作', en: 'Recent actions' },
   open_replay: { zh: '复盘（每一步、每家的牌）', en: 'Replay (every step, every hand)' },
   back_to_desk: { zh: '回裁判席', en: 'Referee’s desk' },
-  role_not_referee: { zh: '凭证不是裁判的：请在裁判席重新输入。', en: 'That is not the referee token: enter it again on the desk.' },
+  role_not_referee: { zh: '凭证不是裁判的：请您在裁判席重新输入。', en: 'That is not the referee token: enter it again on the desk.' },
 };
 
 /** A desk word in the current language, falling back to the page's words. @param {string} key @param {Record<string, string | number>} [params] */
@@ -154,24 +154,9 @@ export function setRefereeToken(token) {
  * referee's token when this tab has one.
  * @param {string} path
  */
-export async function deskGet(path) {
+export function deskGet(path) {
   const token = refereeToken();
-  let res;
-  try {
-    res = await fetch(path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  } catch {
-    throw new ApiError(0, { code: 'network', zh: '连不上服务器，请检查网络', en: 'cannot reach the server; check the network' });
-  }
-  let data = null;
-  try {
-    data = await res.json();
-  } catch {
-    data = null;
-  }
-  if (!res.ok) {
-    throw new ApiError(res.status, data && typeof data.code === 'string' ? data : { code: `http_${res.status}`, zh: `服务器出错（${res.status}）`, en: `server error (${res.status})` });
-  }
-  return data;
+  return request('GET', path, token ? { bearer: token } : {});
 }
 
 // ---- Words about steps ---------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 // @ts-check
-//! 裁判长控制台 (the director's console, director.html): the director's token (kept for this
-//! tab only), the events, a new event with its entries pasted one pair a line, the seating and
+//! 裁判长控制台 (the director's console, director.html): the director's token (remembered on this
+//! device until 忘记; `director.html#token=…`, the director's link, gives it in one tap), the events, a new event with its entries pasted one pair a line, the seating and
 //! movement cards to print, starting and closing rounds, every table's state and results,
 //! adjusted and artificial results, deductions, the seed revealed at the end, the results to
 //! print or download; for a 够级 team event the teams pasted one a line, the draw, every match
@@ -18,9 +18,21 @@ import { g, gameResults, parseTeams, stageView, teamList, teamRanking } from './
 const WORDS = {
   console: { zh: '裁判长控制台', en: 'Director’s console' },
   token: { zh: '裁判长凭证', en: 'Director token' },
-  token_hint: { zh: '服务器启动时设的 --director-token。只在这个标签页里记住，关掉就忘。', en: 'The --director-token the server was started with. Kept in this tab only.' },
+  token_hint: { zh: '服务器启动时设的 --director-token；打开一次裁判长链接（director.html#token=…）也行。这台设备会记住它，直到按「忘记」。', en: 'The --director-token the server was started with; or open the director’s link (director.html#token=…) once. This device remembers it until you press Forget.' },
   use_token: { zh: '使用此凭证', en: 'Use this token' },
   token_set: { zh: '已输入凭证', en: 'Token entered' },
+  token_kept: { zh: '这台设备记着裁判长凭证（…{tail}）。在别人也用的设备上，用完请按「忘记」。', en: 'This device remembers the director’s token (…{tail}). On a shared device, press Forget when done.' },
+  forget_token: { zh: '忘记凭证', en: 'Forget the token' },
+  registered_h: { zh: '已登记 {n} 对', en: '{n} pairs registered' },
+  registered_teams_h: { zh: '已登记 {n} 队', en: '{n} teams registered' },
+  add_entries: { zh: '添加报名', en: 'Add the entries' },
+  replace_entries: { zh: '替换全部报名', en: 'Replace all the entries' },
+  add_hint: { zh: '「添加报名」把上面写的加进已登记的名单，谁也不会被删；「替换全部报名」用上面写的换掉整个名单（会先问您）。', en: '“Add the entries” adds what you wrote to those registered, removing nobody; “Replace all the entries” puts what you wrote in place of the whole list (it asks first).' },
+  add_sure: { zh: '已登记的 {n} 个都保留，新加 {k} 个。\n服务器登记时会给每一对发新的对号凭证：已经打印的座位卡都不能再用，登记后请重新打印。\n确定添加吗？', en: 'The {n} registered stay, {k} are added.\nRegistering gives every pair a new token: the seating cards printed so far stop working; print them again afterwards.\nAdd them?' },
+  replace_sure: { zh: '替换后，下面这些不再参赛：{lost}\n已经打印的座位卡都不能再用，登记后请重新打印。\n确定替换整个名单吗？', en: 'After replacing, these no longer play: {lost}\nThe seating cards printed so far stop working; print them again afterwards.\nReplace the whole list?' },
+  replace_sure_none: { zh: '已经打印的座位卡都不能再用，登记后请重新打印。确定替换整个名单吗？', en: 'The seating cards printed so far stop working; print them again afterwards. Replace the whole list?' },
+  nothing_to_add: { zh: '请您先在上面写要添加的报名（每行一个）。', en: 'First write the entries to add above (one a line).' },
+  full_already: { zh: '名单已满：{n} 个位置都有人了，没有电脑可让位。要换人，请您用「替换全部报名」。', en: 'The list is full: all {n} places are taken, no computer to make room. To change people, use “Replace all the entries”.' },
   events_h: { zh: '比赛', en: 'Events' },
   create_h: { zh: '新建比赛', en: 'New event' },
   name: { zh: '比赛名称', en: 'Event name' },
@@ -87,6 +99,7 @@ const WORDS = {
   late_sure: { zh: '{dir}第 {n} 对本轮开始 10 分钟后仍未入座：判该轮弃权（该对 A-，对手 A+）？', en: '{dir} pair {n} is not seated 10 minutes after the start: forfeit the round (A- for it, A+ for its opponents)?' },
   late_reason: { zh: '迟到超过10分钟', en: 'More than 10 minutes late' },
   seated: { zh: '已入座', en: 'Seated' },
+  card_qr_alt: { zh: '用手机扫这个二维码，直接进入本对页面', en: 'Scan this QR code with a phone to open your pair’s page' },
 };
 
 /** A console word. @param {string} key @param {Record<string, string | number>} [params] */
@@ -96,19 +109,32 @@ function d(key, params = {}) {
 
 const TOKEN_KEY = 'paiju.director';
 
-/** The director's token for this tab. */
+/**
+ * The director's token on this device: opened as `director.html#token=…` (the director's link)
+ * it is taken from the address, remembered and wiped from it (so it is not left in the history
+ * or a screenshot); a token kept for the tab by an older console moves to the device.
+ */
 function token() {
+  const m = location.hash.match(/^#token=([^&]+)/);
+  if (m) {
+    setToken(decodeURIComponent(m[1]).trim());
+    history.replaceState(null, '', location.pathname + location.search);
+  }
   try {
-    return sessionStorage.getItem(TOKEN_KEY) ?? '';
+    const old = sessionStorage.getItem(TOKEN_KEY);
+    if (old && !localStorage.getItem(TOKEN_KEY)) localStorage.setItem(TOKEN_KEY, old);
+    sessionStorage.removeItem(TOKEN_KEY);
+    return localStorage.getItem(TOKEN_KEY) ?? '';
   } catch {
     return '';
   }
 }
 
-/** @param {string} t */
+/** Remembers the token on this device; an empty one forgets it. @param {string} t */
 function setToken(t) {
   try {
-    sessionStorage.setItem(TOKEN_KEY, t);
+    if (t) localStorage.setItem(TOKEN_KEY, t);
+    else localStorage.removeItem(TOKEN_KEY);
   } catch {
     // A private window without storage: the token must be typed on each page.
   }
@@ -157,15 +183,56 @@ export function parseEntries(text, tables, fill) {
   return entries;
 }
 
-/** The token panel. @param {() => void} redraw */
+/** @typedef {{ names: string[], organisation?: string, bot?: boolean, team?: string }} Entry */
+
+/** A registered pair (`PairInfo`) as the entry that registers it again. @param {any} p @returns {Entry} */
+function pairEntry(p) {
+  return { names: p.names ?? [], ...(p.organisation ? { organisation: p.organisation } : {}), ...(p.bot ? { bot: true } : {}) };
+}
+
+/** A registered 够级 team (`TeamInfo`) as the entry that registers it again, its name kept. @param {any} t @returns {Entry} */
+function teamEntry(t) {
+  return { names: t.names ?? [], team: t.name, ...(t.organisation ? { organisation: t.organisation } : {}), ...(t.bot ? { bot: true } : {}) };
+}
+
+/** A computer entry the list was filled with (no names). @param {Entry} e */
+const isFill = (e) => !!e.bot && e.names.length === 0;
+
+/**
+ * The registered list with `added` in it (the server registers a whole list at once): everyone
+ * registered keeps their place; the new entries take the places of the computers the list was
+ * filled with at its end, else go after it; computers fill the rest again when asked.
+ * @param {Entry[]} registered @param {Entry[]} added @param {number} places @param {boolean} fill
+ */
+export function withAdded(registered, added, places, fill) {
+  let end = registered.length;
+  while (end > 0 && isFill(registered[end - 1])) end--;
+  const list = [...registered.slice(0, end), ...added, ...registered.slice(Math.min(registered.length, end + added.length))];
+  while (fill && list.length < places) list.push({ names: [], bot: true });
+  return list;
+}
+
+/** Which registered entries of people a new list leaves out (their indices). @param {Entry[]} before @param {Entry[]} next */
+export function dropped(before, next) {
+  const key = (/** @type {Entry} */ e) => JSON.stringify([e.names, e.organisation ?? '', e.team ?? '']);
+  const kept = new Set(next.map(key));
+  return before.flatMap((e, i) => (e.names.length && !kept.has(key(e)) ? [i] : []));
+}
+
+/** The token panel: the token remembered on this device, 忘记 to forget it. @param {() => void} redraw */
 function tokenPanel(redraw) {
-  const input = h('input', { type: 'password', autocomplete: 'off', value: token() });
+  const kept = token();
+  const input = h('input', { type: 'password', autocomplete: 'off', value: kept });
   return h(
     'section',
     { class: 'panel', 'aria-labelledby': 'token-h' },
     h('h2', { id: 'token-h' }, d('token')),
-    h('p', { class: 'hint' }, d('token_hint')),
-    h('div', { class: 'inline' }, field('director-token', d('token'), input), h('button', { id: 'use-token', 'on:click': () => { setToken(input.value.trim()); redraw(); } }, d('use_token'))),
+    kept ? h('p', { class: 'ok-text', id: 'token-kept' }, d('token_kept', { tail: kept.slice(-4) })) : h('p', { class: 'hint' }, d('token_hint')),
+    h('div', { class: 'inline' },
+      field('director-token', d('token'), input),
+      h('button', { id: 'use-token', 'on:click': () => { setToken(input.value.trim()); redraw(); } }, d('use_token')),
+      kept ? h('button', { class: 'danger', id: 'forget-token', 'on:click': () => { setToken(''); redraw(); } }, d('forget_token')) : null,
+    ),
   );
 }
 
@@ -279,6 +346,10 @@ function createPanel() {
  */
 async function printCards(area, id) {
   const cards = await call('GET', `/api/events/${encodeURIComponent(id)}/cards`);
+  // A card's QR code, when the server gives one (`qr`: the address of an SVG of the card's own
+  // page link with its token), fetched with the director's token before the page is printed.
+  const qrs = new Map(await Promise.all([...(cards.pairs ?? []), ...(cards.teams ?? [])].filter((c) => c.token && c.qr).map(async (/** @type {any} */ c) => /** @type {[string, string]} */ ([c.qr, await qrUrl(c.qr)]))));
+  const qr = (/** @type {any} */ c) => (qrs.get(c.qr) ? h('img', { class: 'card-qr', src: qrs.get(c.qr), alt: d('card_qr_alt'), width: 160, height: 160 }) : null);
   const url = `${location.origin}/standings.html?e=${encodeURIComponent(id)}`;
   if (cards.teams && cards.teams.length) {
     replace(
@@ -292,6 +363,7 @@ async function printCards(area, id) {
             h('h2', {}, g('card_team', { n: c.number, name: c.name })),
             h('p', {}, playerNames(c), c.organisation ? ` · ${c.organisation}` : ''),
             h('h3', {}, `${g('team_token')}：`, h('span', { class: 'mono', 'data-token': '' }, c.token)),
+            qr(c),
             // A team follows its own match and sits down on the pair page, with its token.
             h('p', {}, g('join_team_at', { url: `${location.origin}/pair.html?e=${encodeURIComponent(id)}` })),
           ),
@@ -310,6 +382,7 @@ async function printCards(area, id) {
           h('h2', {}, d('card_title', { dir: wordIn(WORDS, c.direction), n: c.number })),
           h('p', {}, playerNames(c), c.organisation ? ` · ${c.organisation}` : ''),
           h('h3', {}, `${wordIn(WORDS, 'pair_token')}：`, h('span', { class: 'mono', 'data-token': '' }, c.token)),
+          qr(c),
           h('p', {}, d('join_at', { url })),
         ),
       ),
@@ -320,6 +393,16 @@ async function printCards(area, id) {
       cards.tables.map((/** @type {any} */ t) => h('div', { class: 'card-print' }, h('pre', {}, t.card))),
     ),
   );
+}
+
+/** A director-only image as an address the page can show (an `<img>` sends no token). @param {string} path */
+async function qrUrl(path) {
+  try {
+    const res = await fetch(path, { headers: { authorization: `Bearer ${token()}` } });
+    return res.ok ? URL.createObjectURL(await res.blob()) : '';
+  } catch {
+    return '';
+  }
 }
 
 /** Opens a director-only document (the results page, the CSV) from the server. @param {string} path @param {string} type @param {string} [download] */
@@ -396,17 +479,79 @@ function eventConsole(root, id, redraw) {
     },
   }, d('print_cards'));
 
-  // Registering when the event was created without its entries.
+  // 报名 before round 1: adding to the registered list (a late pair) keeps everyone on it;
+  // replacing the whole list asks first and names who would be dropped.
   const regText = h('textarea', { rows: 6, style: 'width:100%' });
   const regFill = h('input', { type: 'checkbox', id: 'reg-fill', checked: true });
+  const registered = h('div', { id: 'registered', 'aria-live': 'polite' });
+  /** The list as the server has it, as entries to register again. */
+  const entriesNow = () => (view.gouji ? view.gouji.teams.map(teamEntry) : view.pairs.map(pairEntry));
+  /** How many places the list has (80分: two pairs a table; 够级: computers fill up to six teams). */
+  const places = () => (view.gouji ? 6 : 2 * view.tables);
+  const typed = (/** @type {boolean} */ fill) => (view.gouji ? parseTeams(regText.value, fill) : parseEntries(regText.value, view.tables, fill));
+  const addEntries = () => {
+    err.hide();
+    const added = typed(false);
+    if (!added.length) return err.show(d('nothing_to_add'));
+    const before = entriesNow();
+    const list = withAdded(before, added, places(), regFill.checked);
+    if (!view.gouji && list.length > places()) return err.show(d('full_already', { n: places() }));
+    // A server that adds entries keeping everyone's token says so (`add_entries`, not yet):
+    // then only the new ones go, and no card needs printing again.
+    if (view.add_entries === true) {
+      act(async () => {
+        await call('POST', `${base}/entries/add`, { entries: added });
+        regText.value = '';
+      });
+      return;
+    }
+    if (before.length && !confirm(d('add_sure', { n: before.length, k: added.length }))) return;
+    act(async () => {
+      await call('POST', `${base}/entries`, { entries: list });
+      regText.value = '';
+    });
+  };
+  const replaceEntries = () => {
+    err.hide();
+    const next = typed(regFill.checked);
+    const before = entriesNow();
+    const lost = dropped(before, next).map((i) => entryName(before[i], i));
+    if (before.length && !confirm(lost.length ? d('replace_sure', { lost: lost.join('、') }) : d('replace_sure_none'))) return;
+    act(async () => {
+      await call('POST', `${base}/entries`, { entries: next });
+      regText.value = '';
+    });
+  };
+  /** An entry in words: 「南北 1 王阿姨 / 李叔叔」, 「山亭1队（张三 / 李四 / 王五）」. @param {Entry} e @param {number} i */
+  const entryName = (e, i) => {
+    if (view.gouji) return `${e.team ?? ''}（${playerNames(e)}）`;
+    const dir = i < view.tables ? 'NS' : 'EW';
+    return `${wordIn(WORDS, dir)} ${dir === 'NS' ? i + 1 : i - view.tables + 1} ${playerNames(e)}`;
+  };
   const register = h(
     'section',
     { class: 'panel', 'aria-labelledby': 'register-h', hidden: true },
     h('h2', { id: 'register-h' }, d('register_h')),
+    registered,
     field('reg-entries', d('entries'), regText),
     h('label', { class: 'check', for: 'reg-fill' }, regFill, d('fill_bots')),
-    h('div', { class: 'row' }, h('button', { id: 'register', 'on:click': () => act(() => call('POST', `${base}/entries`, { entries: view.gouji ? parseTeams(regText.value, regFill.checked) : parseEntries(regText.value, view.tables, regFill.checked) })) }, d('register'))),
+    h('p', { class: 'hint' }, d('add_hint')),
+    h('div', { class: 'row' },
+      h('button', { class: 'primary', id: 'add-entries', 'on:click': addEntries }, d('add_entries')),
+      h('button', { class: 'danger', id: 'replace-entries', 'on:click': replaceEntries }, d('replace_entries')),
+    ),
   );
+  /** The registered list, as the server has it (80分 pairs; 够级 teams are listed below). */
+  const drawRegistered = () =>
+    replace(
+      registered,
+      view.gouji
+        ? h('p', { class: 'big', 'data-registered': view.gouji.teams.length }, d('registered_teams_h', { n: view.gouji.teams.length }))
+        : [
+            h('h3', { 'data-registered': view.pairs.length }, d('registered_h', { n: view.pairs.length })),
+            view.pairs.length ? h('ol', {}, view.pairs.map((/** @type {any} */ p, /** @type {number} */ i) => h('li', { 'data-entry': `${p.direction}${p.number}` }, entryName(pairEntry(p), i), p.organisation ? ` · ${p.organisation}` : ''))) : null,
+          ],
+    );
 
   // 够级: a team deduction (扣该队4分) in the round being played.
   const tTeam = number(1, 1);
@@ -635,6 +780,7 @@ function eventConsole(root, id, redraw) {
     earlyBtn.hidden = view.state === 'finished' || playing || view.closed === 0 || view.closed >= view.rounds;
     cardsBtn.disabled = view.pairs.length === 0;
     register.hidden = view.round > 0;
+    if (!register.hidden) drawRegistered();
     // The round in play (or the last one) first and open; the others folded.
     const current = Math.max(view.round, 1);
     replace(
@@ -694,6 +840,7 @@ function eventConsole(root, id, redraw) {
     replace(cardsBtn, g('print_team_cards'));
     cardsBtn.disabled = gv.teams.length === 0;
     register.hidden = view.round > 0;
+    if (!register.hidden) drawRegistered();
     shengjiPanels.hidden = true;
     teamDeduct.hidden = !playing;
     ruleGame.hidden = !playing;
@@ -745,7 +892,7 @@ export function main() {
     if (id) return eventConsole(root, id, draw);
     root.replaceChildren(
       header(d('console')),
-      h('main', { class: 'event-page' }, tokenPanel(draw), listPanel(), createPanel()),
+      h('main', { class: 'event-page' }, h('h1', {}, d('console')), tokenPanel(draw), listPanel(), createPanel()),
     );
     return undefined;
   });

@@ -6,7 +6,7 @@
 //! server's (docs/tournaments.md): the page computes no score.
 
 import { h } from './dom.js';
-import { boardState, playerNames, scrollBox, wordIn } from './standings.js';
+import { boardState, playerNames, rankingColumns, scrollBox, wordIn } from './standings.js';
 
 /** @type {import('./standings.js').Words} */
 export const GOUJI_WORDS = {
@@ -43,6 +43,11 @@ export const GOUJI_WORDS = {
   result: { zh: '比分 A:B', en: 'Score A:B' },
   firsts: { zh: '头科', en: '头科 (1st)' },
   lasts: { zh: '大落', en: '大落 (last)' },
+  tie_h: { zh: '同分时', en: 'Level on points' },
+  tie_firsts: { zh: '同分，头科多', en: 'level on points: more 头科' },
+  tie_lasts: { zh: '同分同头科，大落少', en: 'level on points and 头科: fewer 大落' },
+  tie_extra: { zh: '三项都同，加赛决出', en: 'level on all three: the extra games' },
+  tie_lot: { zh: '抽签决定：{note}', en: 'decided by lot: {note}' },
   stage: { zh: '阶段', en: 'Stage' },
   in_final: { zh: '决赛', en: 'Final' },
   in_final_extra: { zh: '决赛（待加赛）', en: 'Final (extra game)' },
@@ -133,7 +138,7 @@ export function teamList(teams) {
     { 'data-teams': '' },
     g('teams_h'),
     [g('team_no'), g('team'), wordIn(GOUJI_WORDS, 'players'), wordIn(GOUJI_WORDS, 'organisation')],
-    teams.map((t) => h('tr', {}, h('td', {}, t.number), h('td', {}, t.name), h('td', {}, playerNames(t)), h('td', {}, t.organisation ?? ''))),
+    teams.map((t) => h('tr', {}, h('td', {}, t.number), h('td', {}, t.name), h('td', { class: 'names' }, playerNames(t)), h('td', {}, t.organisation ?? ''))),
   );
 }
 
@@ -204,29 +209,41 @@ export function stageView(s, lot) {
   );
 }
 
+/**
+ * Why a team is placed where it is when the totals are level: the standings line's `by` (the
+ * last tie-break its place needed: more 头科, fewer 大落, the extra games), or `lot` (the reason of a
+ * lot drawn by the director, when the server sends it on the line: not yet, docs/web-client.md).
+ * Nothing when the points alone decided.
+ * @param {any} l
+ */
+function tieBreak(l) {
+  if (typeof l.lot === 'string') return g('tie_lot', { note: l.lot });
+  return l.by === 'firsts' ? g('tie_firsts') : l.by === 'lasts' ? g('tie_lasts') : l.by === 'extra_game' ? g('tie_extra') : '';
+}
+
 /** The team ranking of the standings. @param {any} st */
 export function teamRanking(st) {
   const lines = st.gouji ? st.gouji.teams : [];
   const stage = (/** @type {any} */ l) =>
     l.stage === 'final' ? g(l.extra_game_needed ? 'in_final_extra' : 'in_final') : l.stage === 'out' ? g('out_in', { r: l.out_round }) : g('still_in');
+  const columns = rankingColumns(lines, [
+    [wordIn(GOUJI_WORDS, 'place'), (l) => l.place ?? '—'],
+    [g('team'), (l) => l.name],
+    [g('points'), (l) => l.points],
+    [g('tie_h'), tieBreak, true],
+    [wordIn(GOUJI_WORDS, 'players'), (l) => playerNames(l)],
+    [g('stage'), stage],
+    [g('firsts'), (l) => l.firsts],
+    [g('lasts'), (l) => l.lasts],
+    [wordIn(GOUJI_WORDS, 'organisation'), (l) => l.organisation ?? '', true],
+    [wordIn(GOUJI_WORDS, 'deducted'), (l) => l.deducted ?? '', true],
+  ]);
   return table(
     { 'data-ranking': 'teams' },
     g('ranking'),
-    [wordIn(GOUJI_WORDS, 'place'), g('team'), wordIn(GOUJI_WORDS, 'players'), wordIn(GOUJI_WORDS, 'organisation'), g('stage'), g('points'), g('firsts'), g('lasts'), wordIn(GOUJI_WORDS, 'deducted')],
+    columns.map(([k]) => k),
     lines.map((/** @type {any} */ l) =>
-      h(
-        'tr',
-        { class: l.prize ? 'prize' : '' },
-        h('td', {}, l.place ?? '—'),
-        h('td', {}, l.name),
-        h('td', {}, playerNames(l)),
-        h('td', {}, l.organisation ?? ''),
-        h('td', {}, stage(l)),
-        h('td', {}, l.points),
-        h('td', {}, l.firsts),
-        h('td', {}, l.lasts),
-        h('td', {}, l.deducted ?? ''),
-      ),
+      h('tr', { class: l.prize ? 'prize' : '' }, columns.map(([k, cell]) => h('td', k === wordIn(GOUJI_WORDS, 'players') ? { class: 'names' } : {}, cell(l)))),
     ),
   );
 }

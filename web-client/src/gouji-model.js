@@ -23,6 +23,7 @@
  * @property {boolean} mayPass  the viewing seat may 过 now (the view's `can_pass`; from an older server: any respond prompt)
  * @property {boolean} burnOffer  the viewing seat is asked whether it burns (the view's `burn_offer`)
  * @property {number | null} playSeconds  seconds a set (the ruleset's `move_seconds` in the view)
+ * @property {number | null} freeMinutes  minutes from a game's start without a clock (the ruleset's `free_minutes`: 满10分钟后…)
  * @property {boolean} jokerRequired  (lead) a standing burner must put a joker in the set
  * @property {boolean[]} passed  passed in this trick
  * @property {boolean[]} yielded  yielded the top set
@@ -92,6 +93,7 @@ export function goujiModel(view) {
     mayPass: typeof v.can_pass === 'boolean' ? v.can_pass : prompt?.kind === 'respond',
     burnOffer: !!v.burn_offer,
     playSeconds: typeof v.ruleset?.move_seconds === 'number' ? v.ruleset.move_seconds : null,
+    freeMinutes: typeof v.ruleset?.free_minutes === 'number' ? v.ruleset.free_minutes : null,
     jokerRequired: prompt?.kind === 'lead' && prompt.joker_required,
     passed: players.map((p) => !!p.passed),
     yielded: players.map((p) => !!p.yielded),

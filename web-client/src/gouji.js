@@ -13,7 +13,7 @@
 import { h } from './dom.js';
 import { t, lang } from './i18n.js';
 import { rankGroups, rankLabel, cardsText } from './cards.js';
-import { cardRow, nameplate, refusalBox, clockEl, dialog } from './ui.js';
+import { cardRow, cardsLeft, nameplate, refusalBox, clockEl, dialog } from './ui.js';
 import { seatNames } from './seats.js';
 import { goujiModel, goujiActions, opposite, sameTeam, seatIndex } from './gouji-model.js';
 import { dw } from './desk.js';
@@ -133,7 +133,7 @@ function scene(st, ctx, m) {
   const canSend = myTurn && cards.length > 0 && !cannotBeat;
   const tagsOf = (/** @type {number} */ s) => {
     const seatInfo = ctx.model.seats[s];
-    const tags = [`|${names[s]}`];
+    const tags = [`seat-name|${names[s]}`];
     if (isSeat && s === opposite(me)) tags.push('opposite|' + t('opposite'));
     if (isSeat && s !== me && sameTeam(s, me)) tags.push('team|' + t('team'));
     const place = m.places[s];
@@ -175,7 +175,7 @@ function scene(st, ctx, m) {
 /** @param {Scene} s */
 function topInfo({ m }) {
   return [
-    m.game ? h('span', {}, t('game_n', { n: m.game })) : null,
+    m.game ? h('span', { class: 'minor' }, t('game_n', { n: m.game })) : null,
     m.score ? h('span', { 'data-score': `${m.score.a}:${m.score.b}` }, `${t('scores')} `, h('b', {}, `A ${m.score.a} : ${m.score.b} B`)) : null,
     m.freePlay ? h('span', { class: 'chip' }, t('four_free')) : null,
     m.playSeconds ? h('span', { class: 'wide-only', 'data-play-seconds': String(m.playSeconds) }, t('clock_each', { n: m.playSeconds })) : null,
@@ -203,7 +203,7 @@ function seatPlate(st, { ctx, m, me, nameOf, tagsOf, clockMs }, pos) {
     'div',
     { class: 'seat', style: `grid-area:p${pos}`, 'data-seat': String(seat) },
     nameplate({ name: nameOf(seat), tags: tagsOf(seat), count: null, turn, clockMs: turn && seat !== me ? clockMs : null, key: String(seat), botLevel: ctx.model.botLevel }),
-    count ? h('span', { class: 'count', 'data-count': String(count.n) }, count.exact ? t('cards_left', { n: count.n }) : t('count_more', { who: '', n: count.n }).trim()) : null,
+    count ? h('span', { class: 'count', 'data-count': String(count.n) }, count.exact ? cardsLeft(count.n) : t('count_more', { who: '', n: count.n }).trim()) : null,
     // What the seat did in this trick; the top set itself is shown in the middle.
     h('span', { class: 'said' }, said === 'pass' ? t('pass') : said === 'yield' ? t('yield') : Array.isArray(said) && m.top?.seat !== seat ? cardRow(said) : ''),
   );
@@ -250,8 +250,8 @@ function dock(st, s) {
   const hand = m.hand ?? [];
   return h('section', { class: 'dock', 'aria-label': t('hand') },
     h('div', { class: 'status' + (myTurn ? ' my-turn' : ''), role: 'status', 'aria-live': 'polite' }, statusLine(s)),
-    refusalBox(ctx.model.refusal),
-    ctx.notices(),
+    // The engine's refusal and the notices: by the hand, or over the felt when the dock has no room (fit.js).
+    h('div', { class: 'messages' }, refusalBox(ctx.model.refusal), ctx.notices()),
     ctx.autoPanel(),
     isSeat && hand.length ? builder(st, s) : null,
     hand.length ? h('div', { class: 'groups', id: 'hand', 'data-count': String(hand.length) }, groupButtons(st, s)) : null,
@@ -262,7 +262,7 @@ function dock(st, s) {
 /** @param {Scene} s */
 function statusLine({ ctx, m, me, isSeat, nameOf, tagsOf, myTurn, offer, clockMs }) {
   const status = [];
-  if (isSeat) status.push(h('span', { class: 'me' }, nameOf(me), tagsOf(me).map((x) => h('span', { class: 'tag ' + x.split('|')[0] }, x.split('|')[1]))));
+  if (isSeat) status.push(h('span', { class: 'me' }, h('span', { class: 'me-name' }, nameOf(me)), tagsOf(me).map((x) => h('span', { class: 'tag ' + x.split('|')[0] }, x.split('|')[1]))));
   if (m.over || ctx.model.tableState === 'over') status.push(h('span', {}, t('game_result')));
   else if (offer) status.push(h('span', {}, t('burn_prompt', { who: m.top ? nameOf(m.top.seat) : '' })));
   else if (myTurn) status.push(h('span', { id: 'your-turn' }, t('your_turn')));
@@ -271,6 +271,11 @@ function statusLine({ ctx, m, me, isSeat, nameOf, tagsOf, myTurn, offer, clockMs
     if (who) status.push(h('span', {}, t('waiting_for', { name: who })));
   }
   if (myTurn && clockMs !== null) status.push(clockEl(clockMs));
+  // The rulebook's first minutes of a game have no clock (满10分钟后，每套牌的出牌时限为20秒): while
+  // the server runs none, say so, so a player does not wait for one nor hurry.
+  else if (!m.over && ctx.model.tableState === 'playing' && clockMs === null && m.freeMinutes) {
+    status.push(h('span', { class: 'free-clock', id: 'free-clock' }, m.playSeconds ? t('free_clock', { n: m.freeMinutes, s: m.playSeconds }) : t('free_clock_only', { n: m.freeMinutes })));
+  }
   return status;
 }
 
@@ -333,7 +338,9 @@ function builder(st, { ctx, groups, cards, canSend, send, offer, cannotBeat, jok
 
 /** 出牌 (烧), 过 / 不烧, 让, 重选, 问牌, 托管. @param {GoujiState} st @param {Scene} s */
 function actionButtons(st, { ctx, m, isSeat, myTurn, offer, responding, canSend, send, cards }) {
-  if (!isSeat || m.over) return null;
+  if (!isSeat) return null;
+  // The result closed: the way on (下一局, or the event's next seat) stays by the hand.
+  if (m.over) return st.resultClosed ? h('div', { class: 'actions' }, ctx.nextButton()) : null;
   const act = goujiActions;
   return h('div', { class: 'actions' },
     h('button', { class: 'primary', id: 'play', disabled: !canSend, 'on:click': send }, offer ? t('burn') : t('play')),
@@ -387,7 +394,7 @@ function resultDialog(st, { ctx, m, me, isSeat, nameOf, names }) {
     h('div', { class: 'actions' },
       isSeat ? ctx.nextButton() : null,
       // The whole game step by step, every hand (replay.js).
-      h('button', { id: 'result-replay', 'on:click': () => { location.hash = `#/t/${ctx.model.id}/replay`; } }, dw('replay')),
+      h('button', { id: 'result-replay', 'on:click': () => { location.hash = `#/t/${ctx.model.id}/replay`; } }, dw('full_replay')),
       h('button', { id: 'result-close', 'on:click': () => { st.resultClosed = true; ctx.rerender(); } }, t('close')),
     ),
   );

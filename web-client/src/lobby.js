@@ -1,7 +1,8 @@
 // @ts-check
-//! 大厅 (the lobby): the tables (who plays, which are finished), opening a table with computer
-//! players in the empty seats and the time for each play, joining by a code (six digits, read
-//! aloud: any spaces or dashes) or a link, and the display name the browser remembers.
+//! 大厅 (the lobby): the display name the browser remembers; first what a player comes to do —
+//! open a table (computer players in the empty seats, the time for each play), join one by its
+//! code (six digits, read aloud: any spaces or dashes), an event's pair page — and after those the
+//! tables (who plays; the finished ones folded away, but those this browser played at).
 
 import { h, replace } from './dom.js';
 import { t, pick } from './i18n.js';
@@ -67,15 +68,25 @@ export function renderLobby(root, go) {
     error.hidden = false;
   };
 
-  // Tables.
+  // Tables: waiting, then playing, then finished ones this browser played at; other finished
+  // tables folded away (a busy server has many).
   const list = h('ul', { class: 'table-list', 'aria-live': 'polite' });
+  const finished = h('div', { id: 'finished-tables' });
   const refresh = async () => {
     try {
       const tables = await api.listTables();
       const rank = { waiting: 0, playing: 1, over: 2, closed: 3 };
       const open = tables.filter((x) => x.state !== 'closed').sort((a, b) => rank[a.state] - rank[b.state]);
-      if (open.length === 0) replace(list, h('li', {}, t('no_tables')));
-      else replace(list, open.map((x) => tableRow(x, go)));
+      const shown = open.filter((x) => x.state !== 'over' || ticket(x.id));
+      const folded = open.filter((x) => x.state === 'over' && !ticket(x.id));
+      if (shown.length === 0) replace(list, h('li', {}, t('no_tables')));
+      else replace(list, shown.map((x) => tableRow(x, go)));
+      replace(
+        finished,
+        folded.length
+          ? h('details', {}, h('summary', { class: 'folded' }, t('finished_tables', { n: folded.length })), h('ul', { class: 'table-list' }, folded.map((x) => tableRow(x, go))))
+          : null,
+      );
     } catch (e) {
       showError(e);
     }
@@ -187,26 +198,24 @@ export function renderLobby(root, go) {
       h('section', { class: 'panel name-panel' }, h('h1', {}, t('tagline')), nameField('name'), error),
       h(
         'section',
-        { class: 'panel', 'aria-labelledby': 'tables-h' },
-        h('div', { class: 'row', style: 'justify-content:space-between' }, h('h2', { id: 'tables-h' }, t('tables')), h('button', { 'on:click': refresh }, t('refresh'))),
-        list,
-      ),
-      h(
-        'section',
-        { class: 'panel', 'aria-labelledby': 'create-h' },
+        { class: 'panel create-panel', 'aria-labelledby': 'create-h' },
         h('h2', { id: 'create-h' }, t('create_table')),
         h('div', { class: 'field' }, h('span', {}, t('game')), gameBox),
         h('div', { class: 'field' }, h('span', { id: 'humans-label' }, t('humans')), humansBox),
         h('div', { class: 'field' }, h('span', { id: 'seconds-label' }, t('play_time')), secondsBox),
         h('div', { class: 'field' }, h('span', { id: 'bot-level-label' }, t('bot_level')), levelBox),
         h('button', { class: 'primary', id: 'create', 'on:click': create }, t('create')),
-        h('h2', { style: 'margin-top:24px' }, t('join_by_code')),
+      ),
+      h(
+        'section',
+        { class: 'panel join-panel', 'aria-labelledby': 'join-h' },
+        h('h2', { id: 'join-h' }, t('join_by_code')),
         h('div', { class: 'field' }, h('label', { for: 'code' }, t('code')), codeInput),
         h('button', { id: 'join-code', 'on:click': joinByCode }, t('join')),
       ),
       h(
         'section',
-        { class: 'panel', 'aria-labelledby': 'events-h' },
+        { class: 'panel events-panel', 'aria-labelledby': 'events-h' },
         h('h2', { id: 'events-h' }, t('events_h')),
         h('p', { class: 'hint' }, t('events_hint')),
         h(
@@ -215,6 +224,13 @@ export function renderLobby(root, go) {
           h('a', { class: 'button-link', id: 'join-event', href: 'pair.html', style: BIG_LINK }, t('join_event')),
           h('a', { class: 'button-link', href: 'standings.html', style: BIG_LINK }, t('event_standings')),
         ),
+      ),
+      h(
+        'section',
+        { class: 'panel tables-panel', 'aria-labelledby': 'tables-h' },
+        h('div', { class: 'row', style: 'justify-content:space-between' }, h('h2', { id: 'tables-h' }, t('tables')), h('button', { 'on:click': refresh }, t('refresh'))),
+        list,
+        finished,
       ),
     ),
   );

@@ -14,9 +14,9 @@
 //! `/confirm`), the same ones the standings page uses.
 
 import { h, replace } from './dom.js';
-import { setTicket } from './settings.js';
+import { setTicket, pairToken, setPairToken } from './settings.js';
 import {
-  clockLine, errorBox, eventCall, eventId, header, playerNames, runPage, savedToken, saveToken, scrollBox, tableResults, wordIn,
+  clockLine, errorBox, eventCall, eventId, header, playerNames, runPage, scrollBox, tableResults, wordIn,
 } from './standings.js';
 
 /** The page's own words (the event pages' words are shared). @type {import('./standings.js').Words} */
@@ -89,6 +89,8 @@ const WORDS = {
   t_deducted: { zh: '罚分', en: 'Deducted' },
   t_mine: { zh: '本队只看到本队各局的成绩；其他对阵的成绩在比赛结束后公布。', en: 'We see our own games’ results only; the other matches’ are published when the event ends.' },
   other_team: { zh: '换一队', en: 'Another team' },
+  we_confirmed: { zh: '本对已确认本轮成绩。', en: 'We have confirmed this round’s results.' },
+  confirm_later: { zh: '本轮的牌打完后，在这里核对成绩并确认。', en: 'Once every board of the round is played, check the results and confirm them here.' },
   standing_dq: { zh: '本对已被取消比赛资格。', en: 'Our pair has been disqualified.' },
 };
 
@@ -111,7 +113,7 @@ function enterForm(root, redraw) {
     const id = idInput.value.trim();
     const token = tokenInput.value.trim();
     if (!/^[A-Za-z0-9_-]+$/.test(id) || !token) return;
-    saveToken(id, token);
+    setPairToken(id, token);
     history.replaceState(null, '', `pair.html?e=${encodeURIComponent(id)}#${encodeURIComponent(token)}`);
     redraw();
   };
@@ -263,7 +265,7 @@ function pairPage(root, id, token, redraw) {
     err.hide();
     try {
       const j = await eventCall('POST', `${base}/join`, { token });
-      setTicket(j.table, { token: j.token, seat: j.seat, game });
+      setTicket(j.table, { token: j.token, seat: j.seat, game, event: id });
       location.href = `./#/t/${encodeURIComponent(j.table)}`;
     } catch (e) {
       err.show(e);
@@ -366,13 +368,25 @@ function pairPage(root, id, token, redraw) {
     );
     const showResults = playing && t && t.ns != null && t.ew != null;
     results.hidden = !showResults;
-    if (showResults) replace(results, h('h2', { id: 'results-h' }, p('results_h')), tableResults(t), confirmBox, done);
+    // Something to confirm: every board of the round played, and this pair has not yet (a
+    // confirmation or a dispute is the pair's word on the whole table).
+    const confirmed = dir === 'NS' ? t?.ns_confirmed : t?.ew_confirmed;
+    const toConfirm = showResults && !t.boards.some((/** @type {any} */ b) => !b.done) && !confirmed;
+    if (showResults) {
+      replace(
+        results,
+        h('h2', { id: 'results-h' }, p('results_h')),
+        tableResults(t, dir),
+        toConfirm ? confirmBox : confirmed ? h('p', { class: 'ok-text', 'data-confirmed': '' }, p('we_confirmed')) : h('p', { class: 'hint', 'data-confirm-later': '' }, p('confirm_later')),
+        done,
+      );
+    }
     earlier.hidden = !me.earlier || me.earlier.length === 0;
     if (!earlier.hidden) {
       replace(
         earlier,
         h('h2', { id: 'earlier-h' }, p('earlier_h')),
-        me.earlier.map((/** @type {any} */ r) => h('div', { 'data-earlier': r.round }, h('h3', {}, p('round_n', { r: r.round })), tableResults(r.table))),
+        me.earlier.map((/** @type {any} */ r) => h('div', { 'data-earlier': r.round }, h('h3', {}, p('round_n', { r: r.round })), tableResults(r.table, dir))),
       );
     }
     const line = (st.ranking?.[dir] ?? []).find((/** @type {any} */ l) => l.number === me.number);
@@ -399,9 +413,9 @@ function pairPage(root, id, token, redraw) {
 /** Starts the pair's page (pair.html). */
 export function main() {
   runPage((root, id, draw) => {
-    const token = id ? fragmentToken() || savedToken(id) : '';
+    const token = id ? fragmentToken() || pairToken(id) : '';
     if (id && token) {
-      saveToken(id, token);
+      setPairToken(id, token);
       return pairPage(root, id, token, draw);
     }
     enterForm(root, draw);

@@ -208,7 +208,7 @@ export function openRefereeTable(root, { id, go }) {
     onStatus: (status, detail) => {
       model.conn = status;
       if (status === 'closed' && detail?.code === 4003) model.error = { code: 'bad_token', zh: dw('role_not_referee'), en: dw('role_not_referee') };
-      if (status === 'closed' && detail?.code === 4004) model.error = { code: 'no_table', zh: '找不到这张牌桌', en: 'this table was not found' };
+      if (status === 'closed' && detail?.code === 4004) model.error = { code: 'no_table', zh: '找不到您要的这张牌桌', en: 'this table was not found' };
       // The first status comes while the connection is being made: drawn once it exists.
       if (ready) update();
     },

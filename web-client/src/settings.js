@@ -64,8 +64,10 @@ export function onChange(f) {
 }
 
 /**
- * A seat this browser holds: the token proves it to the server after a reload.
- * @typedef {{ token: string, seat: number, game?: string }} SeatTicket
+ * A seat this browser holds: the token proves it to the server after a reload. `event`: the
+ * event (赛事) whose table it is, when the player sat down from the pair's page: the table then
+ * leads to the pair's next board, not to a session's.
+ * @typedef {{ token: string, seat: number, game?: string, event?: string }} SeatTicket
  */
 
 /** @param {string} table @returns {SeatTicket | undefined} */
@@ -83,6 +85,28 @@ export function setTicket(table, t) {
     } catch {
       // ignore
     }
+  }
+}
+
+/**
+ * The pair (or 够级 team) token of an event this browser was given (typed from the seating card,
+ * or in the pair page's address): the pair's page and its tables read it. Kept as it is typed.
+ * @param {string} event
+ */
+export function pairToken(event) {
+  try {
+    return localStorage.getItem(`${PREFIX}pair.${event}`) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** @param {string} event @param {string} token */
+export function setPairToken(event, token) {
+  try {
+    localStorage.setItem(`${PREFIX}pair.${event}`, token);
+  } catch {
+    // Private mode: the token is typed again next time (the pair page keeps it in its address).
   }
 }
 

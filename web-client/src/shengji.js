@@ -221,10 +221,11 @@ function scene(st, ctx, m) {
 function topInfo({ ctx, m, nameOf }) {
   const seconds = m.playSeconds;
   return [
-    h('span', {}, t('board', { n: m.board || ctx.model.board })),
-    h('span', {}, `${t('declarer')} `, h('b', {}, nameOf(m.declarer))),
+    // Folded away on a short screen (style.css `.minor`): the plates say who declares.
+    h('span', { class: 'minor' }, t('board', { n: m.board || ctx.model.board })),
+    h('span', { class: 'minor' }, `${t('declarer')} `, h('b', {}, nameOf(m.declarer))),
     h('span', { 'data-defender-points': String(m.defenderPoints) }, `${t('defenders_points')} `, h('b', {}, String(m.defenderPoints))),
-    m.pointsLeft !== null ? h('span', { 'data-points-left': String(m.pointsLeft) }, t('points_left', { n: m.pointsLeft })) : null,
+    m.pointsLeft !== null ? h('span', { class: 'minor', 'data-points-left': String(m.pointsLeft) }, t('points_left', { n: m.pointsLeft })) : null,
     seconds ? h('span', { class: 'wide-only', 'data-play-seconds': String(seconds) }, t('clock_each', { n: seconds })) : null,
   ].filter((x) => x !== null);
 }
@@ -239,7 +240,8 @@ function trumpBadge(m) {
     { class: `trump-badge ${colour}`, id: 'trump-badge', 'data-trump': suit ?? 'none' },
     h('span', {}, t('level', { r: m.level })),
     h('span', { class: 'sep', 'aria-hidden': 'true' }, '·'),
-    h('span', {}, `${t('trump')} `, h('b', {}, suitText)),
+    // The suit's name gives way on a phone held sideways (style.css); its symbol stays.
+    h('span', {}, `${t('trump')} `, h('b', {}, suit ? [SUIT_SYMBOL[suit], h('span', { class: 'suit-name' }, ` ${(lang() === 'en' ? SUIT_EN : SUIT_ZH)[suit]}`)] : suitText)),
   );
 }
 
@@ -314,10 +316,10 @@ function dock(st, s) {
     'section',
     { class: 'dock', 'aria-label': t('hand') },
     h('div', { class: 'status' + (myTurn ? ' my-turn' : ''), role: 'status', 'aria-live': 'polite' }, statusLine(s)),
-    refusalBox(ctx.model.refusal),
-    ctx.notices(),
+    // The engine's refusal and the notices: by the hand, or over the felt when the dock has no room (fit.js).
+    h('div', { class: 'messages' }, refusalBox(ctx.model.refusal), ctx.notices()),
     ctx.autoPanel(),
-    st.showLast && m.lastTrick ? h('div', { class: 'notice', id: 'last-trick-panel' }, h('h3', {}, t('last_trick')), trickList(m.lastTrick, nameOf)) : null,
+    st.showLast && m.lastTrick ? h('div', { class: 'notice', id: 'last-trick-panel' }, h('h2', {}, t('last_trick')), trickList(m.lastTrick, nameOf)) : null,
     st.showPoints ? pointsPanel(m) : null,
     handView(st, s),
     actionButtons(st, s),
@@ -327,7 +329,7 @@ function dock(st, s) {
 /** @param {Scene} s */
 function statusLine({ ctx, m, me, isSeat, nameOf, tagsOf, over, burying, myTurn, hint, clockMs, hand, chosen }) {
   const status = [];
-  if (isSeat) status.push(h('span', { class: 'me' }, nameOf(me), tagsOf(me).map((x) => h('span', { class: 'tag ' + x.split('|')[0] }, x.split('|')[1]))));
+  if (isSeat) status.push(h('span', { class: 'me' }, h('span', { class: 'me-name' }, nameOf(me)), tagsOf(me).map((x) => h('span', { class: 'tag ' + x.split('|')[0] }, x.split('|')[1]))));
   status.push(trumpBadge(m));
   if (over) status.push(h('span', {}, t('board_result')));
   else if (burying) status.push(h('span', { id: 'bury-prompt' }, hint ? t('bury_prompt', { n: hint.length }) : t('bury_prompt_any')));
@@ -415,6 +417,8 @@ function actionButtons(st, { ctx, m, isSeat, myTurn, burying, chosen, hint, hand
     m.pointsLeft !== null ? h('button', { id: 'points', 'aria-expanded': String(st.showPoints), 'on:click': toggle('showPoints') }, st.showPoints ? t('hide_points') : t('show_points')) : null,
     st.tricks.length && over ? h('button', { id: 'review', 'on:click': () => { st.review = 0; ctx.rerender(); } }, t('review')) : null,
     isSeat && !over ? ctx.autoButton() : null,
+    // The result closed: the way on (下一副, or the event's next seat) stays by the hand.
+    isSeat && over && st.resultClosed ? ctx.nextButton() : null,
   );
 }
 
@@ -423,7 +427,7 @@ function pointsPanel(m) {
   return h(
     'div',
     { class: 'notice', id: 'points-panel' },
-    h('h3', {}, `${t('points_taken')} · ${m.defenderPoints}`),
+    h('h2', {}, `${t('points_taken')} · ${m.defenderPoints}`),
     m.pointCards.length ? cardRow(m.pointCards) : h('p', {}, t('none_yet')),
     m.pointsLeft !== null ? h('p', {}, t('points_left', { n: m.pointsLeft })) : null,
   );
@@ -460,8 +464,12 @@ function reviewDialog(st, { ctx, nameOf }) {
     st.review = to;
     ctx.rerender();
   };
+  // After a reload the page saw only the tricks since (the board's whole history comes once it is
+  // over): say so, and where the others are.
+  const partial = tricks[0].number !== 1 || tricks.some((x, k) => k > 0 && x.number !== tricks[k - 1].number + 1);
   return dialog(
     `${t('review')} · ${t('trick_n', { n: tricks[i].number })} / ${tricks.length}`,
+    partial ? h('p', { class: 'hint', id: 'review-partial' }, t('review_partial', { from: tricks[0].number, to: tricks[tricks.length - 1].number })) : null,
     trickList(tricks[i], nameOf),
     h('div', { class: 'actions' },
       h('button', { id: 'review-prev', disabled: i === 0, 'on:click': go(i - 1) }, t('prev')),
@@ -538,7 +546,7 @@ function trickView(trick, me, nameOf, finished) {
     const winning = trick.winner === p.seat;
     return h(
       'div',
-      { class: 'play' + (winning ? ' winning' : '') + (finished ? ' finished' : ''), style: `grid-area:t${pos}`, 'data-play-seat': String(p.seat), 'data-winning': winning ? 'true' : undefined },
+      { class: 'play' + (winning ? ' winning' : '') + (finished ? ' finished' : ''), style: `grid-area:t${pos}`, 'data-pos': String(pos), 'data-play-seat': String(p.seat), 'data-winning': winning ? 'true' : undefined },
       h('span', { class: 'who' }, nameOf(p.seat), p.seat === trick.leader ? ` · ${t('leader')}` : ''),
       h('span', { class: 'cards' }, p.cards.map((c) => cardFace(c, { small: true }))),
       winning ? h('span', { class: 'win-tag' }, finished ? `${t('won_tag')} · ${trick.points ? t('trick_points', { n: trick.points }) : t('trick_no_points')}` : t('winning')) : null,
@@ -565,7 +573,7 @@ function failedThrowNote(f, nameOf) {
   return h(
     'div',
     { class: 'notice', id: 'failed-throw', role: 'status' },
-    h('h3', {}, `${t('throw_failed')} · ${nameOf(f.seat)}`),
+    h('h2', {}, `${t('throw_failed')} · ${nameOf(f.seat)}`),
     h('div', {}, `${t('attempted')}: `, cardRow(f.attempted)),
     f.blockers.length ? h('div', {}, t('blocked_by', { who: f.blockers.map(nameOf).join('、') })) : null,
     h('div', {}, t('penalty_points', { n: f.penalty })),

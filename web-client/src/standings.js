@@ -8,8 +8,8 @@
 //! Everything shown is the server's (docs/tournaments.md): the page computes no score.
 
 import { h, replace } from './dom.js';
-import { ApiError } from './api.js';
-import { settings, set, onChange, setTicket } from './settings.js';
+import { ApiError, request } from './api.js';
+import { settings, set, onChange, setTicket, pairToken, setPairToken } from './settings.js';
 
 /** @typedef {Record<string, { zh: string, en: string }>} Words */
 
@@ -82,10 +82,20 @@ export const WORDS = {
   closed: { zh: '已关闭', en: 'Closed' },
   not_open: { zh: '未开', en: 'Not open' },
   step: { zh: '第 {n} 步', en: 'step {n}' },
-  network: { zh: '连不上服务器，请检查网络', en: 'Cannot reach the server; check the network' },
   settled: { zh: '已定成绩', en: 'Settled' },
   phantom: { zh: '空位（半桌，轮空）', en: 'phantom (half table: sit-out)' },
   forfeits: { zh: '迟到弃权：{dirs}', en: 'Forfeited for lateness: {dirs}' },
+  seat_N: { zh: '北', en: 'North' },
+  seat_E: { zh: '东', en: 'East' },
+  seat_S: { zh: '南', en: 'South' },
+  seat_W: { zh: '西', en: 'West' },
+  declarer_col: { zh: '庄家', en: 'Declarer' },
+  declared_us: { zh: '本对坐庄', en: 'we declared' },
+  declared_them: { zh: '对方坐庄', en: 'they declared' },
+  for_us: { zh: '对本对', en: 'For us' },
+  for_us_hint: { zh: '本对坐庄时，闲家得分越少对本对越好；对方坐庄时越多越好。每一副都和打同一副牌的其他桌比较，比出比赛分。', en: 'When we declare, the fewer points the defenders take the better for us; when they declare, the more. Each board is compared with the other tables that played it, for match points.' },
+  board_mp: { zh: '比赛分 {mp}', en: '{mp} match points' },
+  board_mp_of: { zh: '比赛分 {mp} / {top}', en: '{mp} of {top} match points' },
   clock_left: { zh: '本轮剩余 {t}', en: 'Round time left {t}' },
   clock_over: { zh: '本轮已超时 {t}：未打完的牌由裁判长处理', en: 'Round over time by {t}: the director rules on unplayed boards' },
 };
@@ -125,31 +135,8 @@ export function problemText(e) {
  * @param {string} method @param {string} path @param {unknown} [body] @param {string} [bearer]
  * @returns {Promise<any>}
  */
-export async function eventCall(method, path, body, bearer) {
-  /** @type {Record<string, string>} */
-  const headers = {};
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (bearer) headers.authorization = `Bearer ${bearer}`;
-  let res;
-  try {
-    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  } catch {
-    throw new ApiError(0, { code: 'network', zh: WORDS.network.zh, en: WORDS.network.en });
-  }
-  const text = await res.text();
-  let data = null;
-  try {
-    data = text ? JSON.parse(text) : null;
-  } catch {
-    data = text;
-  }
-  if (!res.ok) {
-    const problem = data && typeof data === 'object' && typeof data.code === 'string'
-      ? data
-      : { code: `http_${res.status}`, zh: `服务器出错（${res.status}）`, en: `server error (${res.status})` };
-    throw new ApiError(res.status, problem);
-  }
-  return data;
+export function eventCall(method, path, body, bearer) {
+  return request(method, path, { body, bearer });
 }
 
 /** The event id of the page's address (`?e=ID`). */
@@ -216,10 +203,29 @@ export function scrollBox(name) {
 }
 
 /**
+ * A ranking's columns: the place, who, the score first (what a phone shows without scrolling),
+ * then the columns that say something here (an organisation, a deduction: left out when no line
+ * has one).
+ * @template T
+ * @param {any[]} lines @param {[string, (l: any) => T, boolean?][]} columns  [heading, cell, optional]
+ */
+export function rankingColumns(lines, columns) {
+  return columns.filter(([, cell, optional]) => !optional || lines.some((l) => { const v = cell(l); return v !== '' && v !== null && v !== undefined && v !== 0; }));
+}
+
+/**
  * One direction's ranking as a table.
  * @param {'NS' | 'EW'} dir @param {any[]} lines
  */
 export function rankingTable(dir, lines) {
+  const columns = rankingColumns(lines, [
+    [w('place'), (l) => l.place ?? (l.disqualified ? w('disqualified') : '—')],
+    [w('pair'), (l) => l.number],
+    [w('players'), (l) => playerNames(l)],
+    [w('mp'), (l) => l.mp],
+    [w('organisation'), (l) => l.organisation ?? '', true],
+    [w('deducted'), (l) => l.deducted ?? '', true],
+  ]);
   return h(
     'div',
     scrollBox(w(dir === 'NS' ? 'ns' : 'ew')),
@@ -227,21 +233,12 @@ export function rankingTable(dir, lines) {
       'table',
       { class: 'results', 'data-ranking': dir },
       h('caption', {}, w(dir === 'NS' ? 'ns' : 'ew')),
-      h('thead', {}, h('tr', {}, ['place', 'pair', 'players', 'organisation', 'mp', 'deducted'].map((k) => h('th', { scope: 'col' }, w(k))))),
+      h('thead', {}, h('tr', {}, columns.map(([k]) => h('th', { scope: 'col' }, k)))),
       h(
         'tbody',
         {},
         lines.map((l) =>
-          h(
-            'tr',
-            { class: l.prize ? 'prize' : '' },
-            h('td', {}, l.place ?? (l.disqualified ? w('disqualified') : '—')),
-            h('td', {}, l.number),
-            h('td', {}, playerNames(l)),
-            h('td', {}, l.organisation ?? ''),
-            h('td', {}, l.mp),
-            h('td', {}, l.deducted ?? ''),
-          ),
+          h('tr', { class: l.prize ? 'prize' : '' }, columns.map(([k, cell]) => h('td', k === w('players') ? { class: 'names' } : {}, cell(l)))),
         ),
       ),
     ),
@@ -293,8 +290,41 @@ export function boardState(board) {
   return state === 'playing' && board.seq ? `${word} · ${w('step', { n: board.seq })}` : word;
 }
 
-/** One table of a round: its boards, their states and results, the confirmations. @param {any} t */
-export function tableResults(t) {
+/** The seats of a direction. */
+const SEATS_OF = { NS: ['N', 'S'], EW: ['E', 'W'] };
+
+/**
+ * One board from a pair's side: who declared it (the result's `declarer`), and what it counts for
+ * the pair — the defenders' points for the defending pair, the same taken away for the declaring
+ * pair (the event's raw score, docs/tournaments.md; shown as the table's result shows it, not
+ * judged) — with its match points when the server gives them (`mp`, `top`).
+ * @param {any} b @param {'NS' | 'EW'} mine
+ */
+function forPair(b, mine) {
+  const r = b.result;
+  const declarer = r?.declarer;
+  const ours = declarer ? SEATS_OF[mine].includes(declarer) : null;
+  const cells = [
+    h('td', { 'data-declarer': declarer ?? '' }, declarer ? `${w(`seat_${declarer}`)}（${w(ours ? 'declared_us' : 'declared_them')}）` : ''),
+    h('td', { 'data-for-us': r && typeof r.defenders === 'number' ? String(ours ? -r.defenders : r.defenders) : '' },
+      r && typeof r.defenders === 'number' ? signedPoints(ours ? -r.defenders : r.defenders) : '',
+      typeof b.mp === 'number' ? h('div', { 'data-mp': String(b.mp) }, w(typeof b.top === 'number' ? 'board_mp_of' : 'board_mp', { mp: b.mp, top: b.top ?? '' })) : null,
+    ),
+  ];
+  return cells;
+}
+
+/** +45, −45. @param {number} n */
+function signedPoints(n) {
+  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0';
+}
+
+/**
+ * One table of a round: its boards, their states and results, the confirmations. With `mine`
+ * (the pair's own page), each board says who declared it and what it counts for the pair.
+ * @param {any} t @param {'NS' | 'EW'} [mine]
+ */
+export function tableResults(t, mine) {
   return h(
     'div',
     scrollBox(w('table_n', { n: t.table })),
@@ -302,15 +332,16 @@ export function tableResults(t) {
       'table',
       { class: 'results', 'data-table': t.table },
       h('caption', {}, `${w('table_n', { n: t.table })} · ${w('vs', { ns: t.ns ?? w('phantom'), ew: t.ew ?? w('phantom') })}`),
-      h('thead', {}, h('tr', {}, ['board_no', 'table_state', 'defenders'].map((k) => h('th', { scope: 'col' }, w(k))))),
+      h('thead', {}, h('tr', {}, [...['board_no', 'table_state', 'defenders'], ...(mine ? ['declarer_col', 'for_us'] : [])].map((k) => h('th', { scope: 'col' }, w(k))))),
       h(
         'tbody',
         {},
         t.boards.map((/** @type {any} */ b) =>
-          h('tr', {}, h('td', {}, b.board), h('td', {}, boardState(b)), h('td', {}, b.result ? outcome(b.result) : '')),
+          h('tr', { 'data-result-board': b.board }, h('td', {}, b.board), h('td', {}, boardState(b)), h('td', {}, b.result ? outcome(b.result) : ''), mine ? forPair(b, mine) : null),
         ),
       ),
     ),
+    mine && t.boards.some((/** @type {any} */ b) => b.result?.declarer) ? h('p', { class: 'hint' }, w('for_us_hint')) : null,
     h(
       'p',
       { class: 'hint' },
@@ -364,24 +395,6 @@ export function seedFacts(ev) {
 
 // --- the page ---------------------------------------------------------------------------------
 
-/** The remembered pair (or team) token of an event (this browser only); the pair page shares it. @param {string} id */
-export function savedToken(id) {
-  try {
-    return localStorage.getItem(`paiju.pair.${id}`) ?? '';
-  } catch {
-    return '';
-  }
-}
-
-/** @param {string} id @param {string} token */
-export function saveToken(id, token) {
-  try {
-    localStorage.setItem(`paiju.pair.${id}`, token);
-  } catch {
-    // Private mode: the token is typed again next time (the pair page keeps it in its address).
-  }
-}
-
 /**
  * The pair's (or 够级 team's) corner: sit down, see the table's results, confirm or dispute: an
  * 80分 pair its table's record card, a 够级 team's captain the team's games so far
@@ -391,19 +404,19 @@ export function saveToken(id, token) {
 function pairPanel(id, game) {
   const err = errorBox();
   const done = h('p', { class: 'ok-text', role: 'status', hidden: true });
-  const input = h('input', { id: 'pair-token', type: 'text', autocomplete: 'off', autocapitalize: 'none', spellcheck: 'false', value: savedToken(id) });
+  const input = h('input', { id: 'pair-token', type: 'text', autocomplete: 'off', autocapitalize: 'none', spellcheck: 'false', value: pairToken(id) });
   const note = h('input', { id: 'dispute-note', type: 'text', maxlength: 200 });
   const mine = h('div', { 'aria-live': 'polite' });
   const token = () => {
     const t = input.value.trim();
-    saveToken(id, t);
+    setPairToken(id, t);
     return t;
   };
   const sit = async () => {
     err.hide();
     try {
       const j = await eventCall('POST', `/api/events/${encodeURIComponent(id)}/join`, { token: token() });
-      setTicket(j.table, { token: j.token, seat: j.seat, game: game() });
+      setTicket(j.table, { token: j.token, seat: j.seat, game: game(), event: id });
       location.href = `./#/t/${encodeURIComponent(j.table)}`;
     } catch (e) {
       err.show(e);

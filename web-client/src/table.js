@@ -19,7 +19,7 @@
 
 import { h, replace } from './dom.js';
 import { t, pick } from './i18n.js';
-import { onChange, ticket, setTicket, sessionBoards, recordBoard } from './settings.js';
+import { onChange, ticket, setTicket, sessionBoards, recordBoard, settings } from './settings.js';
 import { Connection } from './net.js';
 import * as api from './api.js';
 import { topbar, gameName, nameField, requireName, HUMAN_ORDER, formatCode } from './lobby.js';
@@ -29,9 +29,11 @@ import { missing } from './cards.js';
 import { turnChime } from './sound.js';
 import { seatNames } from './seats.js';
 import { findNext, openNext } from './session.js';
+import { eventNext, sitNext, pairPageLink } from './event-next.js';
 import { shengjiUI } from './shengji.js';
 import { goujiUI } from './gouji.js';
 import { dw } from './desk.js';
+import { fitTable } from './fit.js';
 
 /** @typedef {import('./protocol').ClientOut} ClientOut */
 /** @typedef {import('./protocol').SeatInfo} SeatInfo */
@@ -73,6 +75,8 @@ const NEXT_POLL_MS = 3000;
  * @property {string | null} botLevel  how strong the computer seats play (`welcome.bot_level`)
  * @property {TableSummary | null} next  the session's next board, once someone opened it
  * @property {string | null} nextError  why 下一副 could not be opened
+ * @property {string | null} event  the event (赛事) this table is of: no session, the pair's next board instead
+ * @property {import('./event-next.js').EventNext | null} eventNext  where the pair goes next, once the board is over
  */
 
 /**
@@ -106,7 +110,7 @@ const NEXT_POLL_MS = 3000;
  * @typedef {object} Table
  * @property {HTMLElement} root
  * @property {(hash: string) => void} go
- * @property {{ token: string, seat: number, game?: string } | undefined} held
+ * @property {import('./settings.js').SeatTicket | undefined} held
  * @property {TableModel} model
  * @property {Connection} conn
  * @property {TableCtx} ctx
@@ -142,11 +146,15 @@ export function openTable(root, { id, watch, go }) {
     if (tbl.model.clock) tickClocks(tbl.model.clock.deadline - performance.now());
   }, 250);
   const unsubscribe = onChange((key) => key !== 'name' && render(tbl));
+  // A phone turned sideways, a window resized: the table is laid out again for the new size.
+  const refit = () => fitTable(root.querySelector('.table-page'), settings());
+  addEventListener('resize', refit);
   // For tests and the curious: the model and the connection, read-only by convention.
   /** @type {any} */ (window).paiju = { model: tbl.model, conn: tbl.conn };
   render(tbl);
   return () => {
     clearInterval(ticker);
+    removeEventListener('resize', refit);
     if (tbl.nextPoll) clearInterval(tbl.nextPoll);
     unsubscribe();
     tbl.conn.close();
@@ -178,6 +186,8 @@ function newModel(id, held) {
     review: null,
     next: null,
     nextError: null,
+    event: held?.event ?? null,
+    eventNext: null,
   };
 }
 
@@ -255,10 +265,10 @@ function connect(tbl) {
       if (status === 'closed' && detail && (detail.code === 4003 || detail.code === 4004)) {
         if (detail.code === 4003) setTicket(model.id, undefined);
         model.error = detail.code === 4004
-          ? { code: 'no_table', zh: '找不到这张牌桌', en: 'this table was not found' }
+          ? { code: 'no_table', zh: '找不到您要的这张牌桌', en: 'this table was not found' }
           : { code: 'bad_token', zh: '您的座位已失效，请重新入座', en: 'your seat is no longer valid; please sit down again' };
       } else if (status === 'closed' && detail && (detail.code === 1002 || detail.code === 1007)) {
-        model.error = { code: 'protocol_error', zh: '与服务器的通信出错，请刷新页面', en: 'the connection to the server failed; please reload the page' };
+        model.error = { code: 'protocol_error', zh: '与服务器的通信出错，请您刷新页面', en: 'the connection to the server failed; please reload the page' };
       }
       render(tbl);
     },
@@ -382,6 +392,10 @@ function onWelcome(tbl, msg) {
   model.seed = msg.seed ?? null;
   model.commitment = msg.seed_commitment;
   model.botLevel = msg.bot_level;
+  // A server that says which event a table is of (`welcome.event`, not sent yet) makes any
+  // browser at it an event table's, however it sat down.
+  const ev = /** @type {{ event?: { id?: string } }} */ (msg).event;
+  if (ev?.id) model.event = ev.id;
   if (model.view !== null) {
     // A reconnection: what was missed comes next (events up to msg.seq, or a snapshot).
     tbl.catchUp = { target: msg.seq, hand: myHand(model), entries: [] };
@@ -471,6 +485,10 @@ function setTurn(tbl, toAct, clock, state) {
 /** The board is over: its result goes into the session's score, and the next board is looked for. @param {Table} tbl */
 function boardOver(tbl) {
   const { model } = tbl;
+  if (model.event) {
+    eventOver(tbl);
+    return;
+  }
   if (!tbl.recorded && model.role === 'seat' && model.commitment) {
     const r = gameUI(tbl)?.result?.(tbl.ctx);
     if (r) {
@@ -495,9 +513,34 @@ function boardOver(tbl) {
   }
 }
 
-/** The running score of this seed's boards as this browser played them. @param {Table} tbl */
+/**
+ * An event table's board is over: where the pair goes next is asked now and every few seconds
+ * while the result is shown (its next board's table opens once this one is done).
+ * @param {Table} tbl
+ */
+function eventOver(tbl) {
+  const { model } = tbl;
+  if (tbl.nextPoll || model.role !== 'seat' || !model.event) return;
+  const event = model.event;
+  const look = async () => {
+    try {
+      const next = await eventNext(event, model.id);
+      if (JSON.stringify(next) !== JSON.stringify(model.eventNext)) {
+        model.eventNext = next;
+        render(tbl);
+      }
+    } catch {
+      // The event will answer next time.
+    }
+  };
+  tbl.nextPoll = setInterval(look, NEXT_POLL_MS);
+  look();
+}
+
+/** The running score of this seed's boards as this browser played them (none at an event table: the event keeps the score). @param {Table} tbl */
 function sessionTable(tbl) {
   const { model } = tbl;
+  if (model.event) return null;
   const boards = model.commitment ? sessionBoards(model.commitment) : [];
   if (!boards.length) return null;
   const sideName = (/** @type {string} */ side) => (side === 'declarer' ? t('side_declarer') : side === 'defenders' ? t('side_defenders') : side === 'A' ? t('team_a') : side === 'B' ? t('team_b') : side);
@@ -523,6 +566,7 @@ function signedText(n) {
 function nextButton(tbl) {
   const { model } = tbl;
   if (model.role !== 'seat') return null;
+  if (model.event) return eventButton(tbl, model.event);
   const label = model.game === 'gouji' ? t('next_game') : t('next_board');
   const opener = model.next?.seats.find((s) => !s.bot && s.name)?.name;
   return h(
@@ -548,6 +592,43 @@ function nextButton(tbl) {
   );
 }
 
+/**
+ * At an event table, the one big button: 「下一副已开好」 (够级 「下一局已开好」) sits me at the pair's
+ * next board in one tap; otherwise 「回本对页面」 (回本队页面). Never the casual 下一副.
+ * @param {Table} tbl @param {string} event
+ */
+function eventButton(tbl, event) {
+  const { model } = tbl;
+  const gouji = model.game === 'gouji';
+  const next = model.eventNext;
+  const page = h('a', { class: 'button-link primary', id: 'event-page', href: pairPageLink(event) }, t(gouji ? 'event_team_page' : 'event_pair_page'));
+  if (next?.kind !== 'next') return h('span', { class: 'next-board' }, page, model.nextError ? h('span', { class: 'error-text', role: 'alert' }, model.nextError) : null);
+  return h(
+    'span',
+    { class: 'next-board' },
+    h('button', {
+      class: 'primary',
+      id: 'event-next',
+      'data-board': String(next.board),
+      'on:click': async () => {
+        model.nextError = null;
+        try {
+          const id = await sitNext(event, model.game);
+          if (id === model.id) {
+            // The server still seats the pair here: its next board is not open yet.
+            model.nextError = t('event_next_wait');
+            render(tbl);
+          } else tbl.go(`#/t/${id}`);
+        } catch (e) {
+          model.nextError = e instanceof api.ApiError ? pick(e.problem) : String(e instanceof Error ? e.message : e);
+          render(tbl);
+        }
+      },
+    }, t(gouji ? 'event_next_game' : 'event_next_board', { n: next.board })),
+    model.nextError ? h('span', { class: 'error-text', role: 'alert' }, model.nextError) : null,
+  );
+}
+
 /** The name to sit down with at the next board: the remembered one, else the one at this table. @param {TableModel} model */
 function requireNameOr(model) {
   const box = document.createElement('span');
@@ -569,19 +650,25 @@ function render(tbl) {
       { class: 'table-page', 'data-game': model.game, 'data-state': model.tableState, 'data-conn': model.conn },
       topbar(
         h('button', { id: 'lobby', 'on:click': () => go('#/') }, t('back_to_lobby')),
-        h('span', {}, h('b', {}, gameName(model.game)), ` · ${t('code')} `, h('b', { 'data-table-code': model.id }, formatCode(model.id))),
+        // The page's one heading: which game, which table.
+        h('h1', { class: 'table-title' }, h('b', {}, gameName(model.game)), ` · ${t('code')} `, h('b', { 'data-table-code': model.id }, formatCode(model.id))),
         ...(parts ? parts.info : []),
-        ...(model.tableState === 'over' ? [h('button', { id: 'replay', 'on:click': () => go(`#/t/${model.id}/replay`) }, dw('replay'))] : []),
+        ...(model.tableState === 'over' ? [h('button', { id: 'replay', 'on:click': () => go(`#/t/${model.id}/replay`) }, dw('full_replay'))] : []),
       ),
-      model.review ? h('p', { class: 'review-banner', id: 'review-banner', role: 'status' }, dw('under_review', { reason: model.review.reason })) : null,
-      model.tableState === 'waiting' ? invitePanel(model.id, model) : null,
-      model.error ? h('p', { class: 'error-text', role: 'alert', style: 'margin:8px' }, pick(model.error)) : null,
-      model.role === 'spectator' ? h('p', { class: 'hint', style: 'text-align:center;margin:6px' }, t('spectating')) : null,
-      parts ? parts.felt : h('p', { style: 'padding:20px;font-size:24px' }, t('connecting')),
-      parts ? parts.dock : null,
+      h(
+        'main',
+        { class: 'table-main' },
+        model.review ? h('p', { class: 'review-banner', id: 'review-banner', role: 'status' }, dw('under_review', { reason: model.review.reason })) : null,
+        model.tableState === 'waiting' ? invitePanel(model.id, model) : null,
+        model.error ? h('p', { class: 'error-text', role: 'alert', style: 'margin:8px' }, pick(model.error)) : null,
+        model.role === 'spectator' ? h('p', { class: 'hint', style: 'text-align:center;margin:6px' }, t('spectating')) : null,
+        parts ? parts.felt : h('p', { style: 'padding:20px;font-size:24px' }, t('connecting')),
+        parts ? parts.dock : null,
+      ),
     ),
     parts?.overlay ?? '',
   );
+  fitTable(/** @type {HTMLElement | null} */ (root.querySelector('.table-page')), settings());
   if (model.clock) tickClocks(model.clock.deadline - performance.now());
   if (focusKey) /** @type {HTMLElement | null} */ (root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`))?.focus();
 }
@@ -603,7 +690,7 @@ function invitePanel(id, model) {
     { class: 'notice invite', 'aria-labelledby': 'invite-h' },
     h('img', { class: 'qr', src: `/api/tables/${encodeURIComponent(id)}/qr.svg`, alt: t('qr_alt'), width: 132, height: 132, 'data-qr': '' }),
     h('div', { class: 'invite-text' },
-      h('h3', { id: 'invite-h' }, t('invite'), empty ? ` · ${t('free_seats')} ${empty}` : ''),
+      h('h2', { id: 'invite-h' }, t('invite'), empty ? ` · ${t('free_seats')} ${empty}` : ''),
       h('span', {}, t('invite_text'), ' ', h('b', { 'data-invite-link': '' }, link)),
       h('span', { class: 'code-big' }, `${t('code')} `, h('b', {}, formatCode(id))),
       h(
@@ -652,7 +739,15 @@ async function chooseSeat(root, id, go) {
     ),
   );
   try {
-    const table = await api.getTable(id);
+    // Looked for in the lobby's list, not asked for by its code: a wrong code is not an error
+    // of the page's (no 404), it is a table that is not there.
+    const table = (await api.listTables()).find((x) => x.id === id);
+    if (!table) {
+      replace(title, t('no_such_table', { code: formatCode(id) }));
+      intro.replaceChildren(h('button', { class: 'primary', id: 'to-lobby', 'on:click': () => go('#/') }, t('back_to_lobby')));
+      for (const el of root.querySelectorAll('.name-panel > .field, .name-panel > h2, .name-panel > .choice, .name-panel > p:not(#seat-intro)')) el.remove();
+      return;
+    }
     const order = HUMAN_ORDER[/** @type {'shengji' | 'gouji'} */ (table.game)] ?? table.seats.map((s) => s.seat);
     const host = order.map((i) => table.seats[i]).find((s) => s && !s.bot && s.name)?.name;
     const game = gameName(table.game);

@@ -107,9 +107,19 @@ export function nameplate(o) {
           return h('span', { class: 'tag bot', 'data-bot-level': o.botLevel }, text, h('span', { class: 'level' }, `·${t(`bot_level_${o.botLevel}`)}`));
         }))
       : null,
-    o.count === null ? null : h('span', { class: 'count', 'data-count': String(o.count) }, t('cards_left', { n: o.count })),
+    o.count === null ? null : h('span', { class: 'count', 'data-count': String(o.count) }, cardsLeft(o.count)),
     o.turn && o.clockMs !== null ? clockEl(o.clockMs) : null,
   );
+}
+
+/**
+ * Cards left, 「剩 24 张」: the 「剩」 is a word of its own, left out when the plates fold into one
+ * line on a short screen (style.css `.count-word`).
+ * @param {number} n
+ */
+export function cardsLeft(n) {
+  const pre = t('cards_left_pre');
+  return pre ? [h('span', { class: 'count-word' }, pre), t('cards_left_n', { n })] : t('cards_left', { n });
 }
 
 /** A dialog over the table (the result, the review, the opponents' choice). @param {string} title @param {...any} body */

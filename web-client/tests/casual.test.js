@@ -7,36 +7,23 @@
 // selection; the 最大 and 够级！ tags on one line; 够级's set starting at the size on the table and
 // 「轮到您出牌」 kept in view on a phone; 大字 and 大牌. Screenshots in tests/artifacts/.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, newPage, shot, axeViolations, smallTargets, layoutProblems } from './harness.js';
-import { staticServer, mockTable } from './mock.js';
+import { newPage, shot, axeViolations, smallTargets, layoutProblems, until, clockMoves } from './harness.js';
+import { mockServerAndBrowser, mockTable } from './mock.js';
 import { shengjiTable, shengjiView, goujiTable, goujiView } from './fixtures.js';
 
-/** @type {any} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await staticServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const live = mockServerAndBrowser();
 
 const SIZES = [[390, 844], [820, 1180], [1440, 900]];
 
 /** A page seated at a scripted table. @param {any} table @param {number[]} size */
 async function seated(table, size = [1024, 768]) {
-  const p = await newPage(browser, { width: size[0], height: size[1] });
+  const p = await newPage(live.browser, { width: size[0], height: size[1] });
   const { seat, game } = table.welcome;
   await p.context.addInitScript((s) => localStorage.setItem('paiju.seat.demo', JSON.stringify({ token: 'x', seat: s[0], game: s[1] })), [seat, game]);
   const mock = await mockTable(p.page, 'demo', table);
-  await p.page.goto(`${server.url}/#/t/demo`);
+  await p.page.goto(`${live.server.url}/#/t/demo`);
   await p.page.waitForSelector('#hand');
   return { ...p, mock };
 }
@@ -86,7 +73,7 @@ test('80分: the trick just won stays on the felt with its winner and points, un
       events: [{ type: 'played', seat: 'W', trick: 4, cards: ['C2'], lead: true }],
       view: { ...after, to_act: 'N', plays: [{ seat: 'W', cards: ['C2'] }], winning: 'W', hand_sizes: [23, 22, 22, 22] }, to_act: [0], state: 'playing',
     });
-    await new Promise((r) => setTimeout(r, 200));
+    await page.waitForFunction(() => /** @type {any} */ (window).paiju.conn.lastSeq === 14);
     const stillThere = await page.locator('#finished-trick').count();
     assert.ok(stillThere || Date.now() - t0 >= 2000, 'still on the felt right after the next lead');
     if (stillThere) await shot(page, `casual-finished-trick-${w}x${h}`);
@@ -119,10 +106,10 @@ test('every clock move, warning, penalty and 托管 play, and a seat that lost i
   assert.match(await page.textContent('#notices') ?? '', /老王掉线了/);
   assert.match(await page.textContent('[data-seat="0"]') ?? '', /掉线/);
   // The clock plays for 老王 with the penalty.
-  say(mock, { type: 'events', seq: 16, seat: 0, by: 'clock', events: [{ type: 'played', seat: 'N', trick: 3, cards: ['S6'], lead: false, auto: true }, { type: 'penalty', seat: 'N', reason: 'timeout', points: 10, delta: -10, defenders: 5 }], view: shengjiView, to_act: [2], state: 'playing' });
+  say(mock, { type: 'events', seq: 16, seat: 0, by: 'clock', events: [{ type: 'played', seat: 'N', trick: 3, cards: ['S6'], lead: false, auto: true }, { type: 'penalty', seat: 'N', reason: 'timeout', points: 10, delta: -10, defenders: 5 }], view: shengjiView, to_act: [2], state: 'playing', clock: { seats: [2], remaining_ms: 20_000, limit_ms: 30_000 } });
   await page.waitForFunction(() => /时间到，系统替老王出了黑桃6（罚 10 分）/.test(document.querySelector('#notices')?.textContent ?? ''));
   await shot(page, 'casual-notices-390x844');
-  await new Promise((r) => setTimeout(r, 500));
+  await clockMoves(page);
   assert.ok(await page.locator('#notices').isVisible(), 'kept until seen');
   await page.click('#notices-ok');
   assert.ok(await page.locator('#notices').isHidden());
@@ -137,8 +124,7 @@ test('托管 by choice: the button asks the server, the dock says the computer p
     const table = { ...shengjiTable, onOther: (/** @type {any} */ msg) => asked.push(msg) };
     const { page, context, mock } = await seated(table, [w, h]);
     await page.click('#auto');
-    await page.waitForFunction(() => true);
-    await new Promise((r) => setTimeout(r, 200));
+    await until(async () => asked.length === 1, 2000, 'the request for 托管');
     assert.deepEqual(asked.at(-1), { type: 'auto', on: true });
     const on = shengjiTable.welcome.seats.map((s) => (s.seat === 2 ? { ...s, auto: true } : s));
     say(mock, { type: 'seats', seats: on });
@@ -147,7 +133,7 @@ test('托管 by choice: the button asks the server, the dock says the computer p
     assert.ok(await visibleAtCentre(page, '#auto-off'), `${w}×${h}: 我来出牌 in reach`);
     await shot(page, `casual-auto-${w}x${h}`);
     await page.click('#auto-off');
-    await new Promise((r) => setTimeout(r, 200));
+    await until(async () => asked.length === 2, 2000, 'the request to play again');
     assert.deepEqual(asked.at(-1), { type: 'auto', on: false });
     await context.close();
   }
@@ -321,11 +307,11 @@ test('the 够级 result says my team, whether it won, the finishing order with n
   };
   const table = { ...goujiTable, welcome: { ...goujiTable.welcome, state: 'over' }, snapshot: () => ({ ...goujiTable.snapshot(), view: over, to_act: [], clock: undefined, state: 'over' }) };
   for (const [w, h] of SIZES) {
-    const p = await newPage(browser, { width: w, height: h });
+    const p = await newPage(live.browser, { width: w, height: h });
     await p.context.addInitScript(() => localStorage.setItem('paiju.seat.demo', JSON.stringify({ token: 'x', seat: 0, game: 'gouji' })));
     await p.page.route('**/api/tables', (r) => r.fulfill({ json: [] }));
     await mockTable(p.page, 'demo', table);
-    await p.page.goto(`${server.url}/#/t/demo`);
+    await p.page.goto(`${live.server.url}/#/t/demo`);
     await p.page.waitForSelector('#result');
     const text = await p.page.textContent('[role=dialog]') ?? '';
     assert.match(text, /您在A 队（和李阿姨、张叔一起）/);

@@ -1,6 +1,6 @@
 // A 够级 team event through the pages against the real server: the director's console creates
-// it (one team of people pasted, computers filling up to six), prints the team cards, registers
-// six computer teams instead, starts the final (drawn from the seed: groups A and B on three
+// it (one team of people pasted, computers filling up to six), prints the team cards, replaces
+// the list by six computer teams (asked first, the team of people named), starts the final (drawn from the seed: groups A and B on three
 // tables), records a 4-point team deduction, watches the games play themselves, closes the
 // final and reveals the seed; the standings page then shows the team ranking (total, 头科,
 // 大落, deductions) and every game. Phone and desktop screenshots; no serious or critical axe
@@ -15,7 +15,12 @@ const live = liveServerAndBrowser({ extra: ['--director-token', DIRECTOR] });
 
 test('the director runs a 够级 team event in the console; the standings page ranks the teams', { timeout: 420_000 }, async () => {
   const { page, errors } = await newPage(live.browser, { width: 1280, height: 900 });
-  page.on('dialog', (dlg) => dlg.accept());
+  /** What each confirm() said (every one accepted). */
+  const asked = [];
+  page.on('dialog', (dlg) => {
+    asked.push(dlg.message());
+    dlg.accept();
+  });
   await page.goto(live.server.url + '/director.html');
   await page.waitForSelector('#create-event');
   await page.fill('#director-token', DIRECTOR);
@@ -43,9 +48,11 @@ test('the director runs a 够级 team event in the console; the standings page r
   assert.equal(await page.locator('#print-area [data-token]').count(), 1);
   assert.match(await page.textContent('#print-area') ?? '', /山亭1队/);
 
-  // Registered again before round 1: six computer teams (a practice final).
+  // The whole list replaced before round 1: six computer teams (a practice final). It asks
+  // first, naming the team of people it drops.
   await page.fill('#reg-entries', '');
-  await page.click('#register');
+  await page.click('#replace-entries');
+  assert.match(asked.at(-1) ?? '', /山亭1队（张三 \/ 李四 \/ 王五）/);
   await page.waitForSelector('.ok-text:not([hidden])');
   await page.waitForFunction(() => /第6队/.test(document.querySelector('[data-teams]')?.textContent ?? ''));
 

@@ -273,6 +273,16 @@ export async function until(f, ms, what) {
 }
 
 /**
+ * Waits until the clock in the dock has counted down a second: the page has lived on (its timers
+ * ran, it redrew) since the call, so whatever it would take away by itself it would have.
+ * @param {import('playwright-core').Page} page
+ */
+export async function clockMoves(page) {
+  const now = await page.textContent('.dock [data-clock]', { timeout: 2000 });
+  await page.waitForFunction((now) => document.querySelector('.dock [data-clock]')?.textContent !== now, now, { timeout: 2500 });
+}
+
+/**
  * What is wrong with the table's layout at the current size: a seat or any card of the current
  * trick (and its marks) outside the viewport or under the dock, a felt or page that would need
  * scrolling, a hand card without a 48×48 px visible patch to tap, 出牌 out of reach. With

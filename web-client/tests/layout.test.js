@@ -3,26 +3,13 @@
 // not under the dock, and the hand and 出牌 are reachable. The largest cases: three 10-card
 // plays in 80分, the declarer's 33 cards while burying, a 10-card top set in 够级.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, newPage, shot, smallText, smallTargets, layoutProblems } from './harness.js';
-import { staticServer, mockTable } from './mock.js';
+import { newPage, shot, smallText, smallTargets, layoutProblems } from './harness.js';
+import { mockServerAndBrowser, mockTable } from './mock.js';
 import { shengjiTable, shengjiView, shengjiBigTrickTable, shengjiBuryTable, goujiTable, goujiBigTopTable } from './fixtures.js';
 
-/** @type {Awaited<ReturnType<typeof staticServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await staticServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const live = mockServerAndBrowser();
 
 const sizes = [[390, 844], [820, 1180], [1024, 768], [1440, 900]];
 // On the phone the largest tables may scroll the hand inside the dock (the last resort).
@@ -34,11 +21,11 @@ for (const [name, table] of Object.entries(tables)) {
     /** @type {Record<string, string[]>} */
     const problems = {};
     for (const [width, height] of sizes) {
-      const { page, context, errors } = await newPage(browser, { width, height });
+      const { page, context, errors } = await newPage(live.browser, { width, height });
       const { seat, game } = /** @type {any} */ (table.welcome);
       await context.addInitScript((s) => localStorage.setItem('paiju.seat.demo', JSON.stringify({ token: 'x', seat: s[0], game: s[1] })), [seat, game]);
       await mockTable(page, 'demo', table);
-      await page.goto(`${server.url}/#/t/demo`);
+      await page.goto(`${live.server.url}/#/t/demo`);
       await page.waitForSelector('#hand');
       await shot(page, `layout-${name}-${width}x${height}`);
       const p = await layoutProblems(page, width < 600 && phoneDockMayScroll.has(name));
@@ -72,10 +59,10 @@ test('layout: a refusal under a full hand with computers at 高手; then notices
     onAct: (/** @type {any} */ msg, /** @type {any} */ ws) => ws.send(JSON.stringify({ type: 'rejected', id: msg.id, code: 'must_follow_suit', zh: '必须跟出同一门花色：你有黑桃，只能出黑桃', en: 'you must follow suit' })),
   };
   for (const [width, height] of sizes.filter(([w]) => w > 600)) {
-    const { page, context, errors } = await newPage(browser, { width, height });
+    const { page, context, errors } = await newPage(live.browser, { width, height });
     await context.addInitScript(() => localStorage.setItem('paiju.seat.demo', JSON.stringify({ token: 'x', seat: 2, game: 'shengji' })));
     const mock = await mockTable(page, 'demo', table);
-    await page.goto(`${server.url}/#/t/demo`);
+    await page.goto(`${live.server.url}/#/t/demo`);
     await page.waitForSelector('#hand');
     await page.locator('#hand button[data-card="CK"]').click();
     await page.click('#play');

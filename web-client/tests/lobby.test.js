@@ -39,6 +39,30 @@ test('the lobby is large, accessible, and remembers the name', async () => {
   assert.deepEqual(errors.map(String), []);
 });
 
+test('on a phone the lobby starts with 开桌, 用桌号加入 and 参加比赛; the tables come after, the finished ones folded', async () => {
+  const { page, errors } = await newPage(live.browser, { width: 375, height: 667 });
+  // A busy server: ten tables being played, twenty finished.
+  const seats = ['老王', '电脑·东', '李阿姨', '电脑·西'].map((name, seat) => ({ seat, name, bot: name.startsWith('电脑'), connected: true, auto: false }));
+  const tables = Array.from({ length: 30 }, (_, i) => ({
+    id: String(100000 + i), game: 'shengji', ruleset: 'fujian-2024', board: 1, state: i < 10 ? 'playing' : 'over', seats, spectators: 0, seq: 40,
+    seed_commitment: '66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925', deal_algorithm: 'paiju-deal-1', bot_level: 'club',
+  }));
+  await page.route('**/api/tables', (r) => r.fulfill({ json: tables }));
+  await page.goto(live.server.url + '/');
+  await page.waitForSelector('li[data-table="100000"]');
+  const top = (/** @type {string} */ sel) => page.$eval(sel, (e) => e.getBoundingClientRect().top + scrollY);
+  const firstTable = await top('li[data-table="100000"]');
+  for (const sel of ['#create', '#join-code', '#join-event']) assert.ok((await top(sel)) < firstTable, `${sel} before the tables`);
+  assert.ok((await top('#create')) < 2 * 667, '开桌 within the first two screens');
+  assert.equal(await page.locator('.tables-panel li[data-table]:visible').count(), 10, 'the tables being played are listed');
+  assert.equal(await page.locator('li[data-state="over"]:visible').count(), 0, 'the finished ones are folded away');
+  await page.click('#finished-tables summary');
+  assert.equal(await page.locator('li[data-state="over"]:visible').count(), 20, 'and there when asked for');
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth));
+  await shot(page, 'lobby-375x667');
+  assert.deepEqual(errors.map(String), []);
+});
+
 test('a friend joins by the invite link, a third person watches; computers are told by the bot flag', { timeout: 120_000 }, async () => {
   // The host opens an 80分 table for two people: two seats stay free for friends.
   const host = await newPage(live.browser, { width: 1024, height: 768 });

@@ -6,7 +6,8 @@
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join, extname, normalize } from 'node:path';
-import { webRoot } from './harness.js';
+import { before, after } from 'node:test';
+import { webRoot, launchBrowser } from './harness.js';
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.png': 'image/png' };
 
@@ -32,6 +33,24 @@ export function staticServer() {
       resolve({ url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(r)) });
     });
   });
+}
+
+/**
+ * For a test file on scripted tables: serves web-client/ and starts Chromium before the file's
+ * tests, stops both after them. Read `mock.server` and `mock.browser` in the tests.
+ */
+export function mockServerAndBrowser() {
+  /** @type {{ server: { url: string, close: () => Promise<unknown> }, browser: import('playwright-core').Browser }} */
+  const mock = /** @type {any} */ ({});
+  before(async () => {
+    mock.server = /** @type {any} */ (await staticServer());
+    mock.browser = await launchBrowser();
+  });
+  after(async () => {
+    await mock.browser?.close();
+    await mock.server?.close();
+  });
+  return mock;
 }
 
 /**

@@ -4,33 +4,20 @@
 // saying why) when it did; a `stale` refusal; a referee's reason. The games themselves are
 // played against the real server in the other test files (the stale path too: stale.test.js).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, newPage } from './harness.js';
-import { staticServer, mockTable } from './mock.js';
+import { newPage, until, clockMoves } from './harness.js';
+import { mockServerAndBrowser, mockTable } from './mock.js';
 import { shengjiTable, shengjiView } from './fixtures.js';
 
-/** @type {any} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await staticServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const live = mockServerAndBrowser();
 
 /** A page seated at the scripted 80分 table. */
 async function seated(/** @type {any} */ table) {
-  const p = await newPage(browser);
+  const p = await newPage(live.browser);
   await p.context.addInitScript(() => localStorage.setItem('paiju.seat.demo', JSON.stringify({ token: 'x', seat: 2, game: 'shengji' })));
   const mock = await mockTable(p.page, 'demo', table);
-  await p.page.goto(`${server.url}/#/t/demo`);
+  await p.page.goto(`${live.server.url}/#/t/demo`);
   await p.page.waitForSelector('#hand');
   return { ...p, mock };
 }
@@ -57,8 +44,8 @@ test('an unanswered action is sent again with the same id after the line drops',
   mock.sockets[0].close({ code: 4008 });
   await page.waitForFunction(() => /** @type {any} */ (window).paiju.model.conn !== 'open', null, { timeout: 5000, polling: 10 });
   await page.waitForFunction(() => /** @type {any} */ (window).paiju.model.conn === 'open', null, { timeout: 10_000 });
-  await page.waitForFunction(() => true, null, { timeout: 1000 });
-  await new Promise((r) => setTimeout(r, 300)); // let the resent frame arrive
+  // The resent frame arrives right after the new hello (the page sends it on the catch-up).
+  await until(async () => mock.received.filter((m) => m.type === 'act').length >= 2, 2000, 'the act sent again');
   const acts = mock.received.filter((m) => m.type === 'act');
   assert.equal(first.seq, 12, 'the act carries the seq it was decided on');
   assert.equal(acts.length, 2, 'sent once, then once more after reconnecting: the table had not moved');
@@ -139,7 +126,10 @@ test('after a drop, an unanswered act is given up, not resent, when the table mo
   const text = await page.textContent('#notices') ?? '';
   assert.match(text, /您离线时：时间到，系统替您出了方块3（警告一次）/, text);
   assert.match(text, /您刚才那步没有送出/, text);
-  await new Promise((r) => setTimeout(r, 300));
+  // A frame the page sends now arrives after anything it sent before: had the act gone again on
+  // the catch-up, the mock would have it by the time 托管's request comes.
+  await page.click('#auto');
+  await until(async () => mock.received.some((m) => m.type === 'auto'), 2000, 'a later frame');
   assert.equal(mock.received.filter((m) => m.type === 'act').length, 1, 'the act was not sent again');
   assert.equal(await page.evaluate(() => /** @type {any} */ (window).paiju.conn.pending.size), 0);
   assert.equal(await page.locator('#hand [aria-pressed="true"]').count(), 0, 'the selection is cleared');
@@ -177,11 +167,11 @@ test('a referee\'s ruling is shown with the reason given, until seen', async () 
   mock.sockets[0].send(JSON.stringify({
     type: 'events', seq: 13, seat: 0, by: 'referee', reason: '第二次打暗号',
     events: [{ type: 'penalty', seat: 'N', reason: 'ruling', points: 40, delta: 40, defenders: 55 }],
-    view: { ...shengjiView, defenders: 55 }, to_act: [2], state: 'playing',
+    view: { ...shengjiView, defenders: 55 }, to_act: [2], state: 'playing', clock: { seats: [2], remaining_ms: 20_000, limit_ms: 30_000 },
   }));
   await page.waitForSelector('#notices [data-notice="referee"]');
   assert.match(await page.textContent('#notices') ?? '', /裁判对老王：罚 40 分。理由：第二次打暗号/);
-  await new Promise((r) => setTimeout(r, 500));
+  await clockMoves(page);
   assert.ok(await page.locator('#notices').isVisible(), 'it stays until 知道了');
   await context.close();
 });
@@ -204,4 +194,24 @@ test('the engine\'s playable cards and hint, when the view has them: others shad
   assert.equal(await plain.page.locator('#hint').count(), 0);
   await plain.context.close();
   assert.deepEqual(errors.map(String), []);
+});
+
+test('the two ways to look back are named apart; after a reload 回看各轮 says which tricks it lacks', async () => {
+  // The board over, seen by a page opened (again) at trick 3: only tricks 3 and 4 are in its review.
+  const trick = (/** @type {number} */ n) => ({ trick: n, plays: [{ seat: 'N', cards: ['S3'] }, { seat: 'E', cards: ['S4'] }, { seat: 'S', cards: ['S5'] }, { seat: 'W', cards: ['S6'] }], winner: 'W', points: 5 });
+  const over = { ...shengjiView, phase: 'over', to_act: null, plays: [], hand: [], hand_sizes: [0, 0, 0, 0], result: 45, last_trick: trick(4), tricks: [trick(3), trick(4)] };
+  const table = { ...shengjiTable, welcome: { ...shengjiTable.welcome, state: 'over' }, snapshot: () => ({ ...shengjiTable.snapshot(), view: over, to_act: [], clock: undefined, state: 'over' }) };
+  const p = await newPage(live.browser);
+  await p.context.addInitScript(() => localStorage.setItem('paiju.seat.demo', JSON.stringify({ token: 'x', seat: 2, game: 'shengji' })));
+  await p.page.route('**/api/tables', (r) => r.fulfill({ json: [] }));
+  await mockTable(p.page, 'demo', table);
+  await p.page.goto(`${live.server.url}/#/t/demo`);
+  await p.page.waitForSelector('#result');
+  assert.equal(await p.page.textContent('#result-review'), '回看各轮');
+  assert.equal(await p.page.textContent('#result-replay'), '全盘复盘');
+  assert.equal(await p.page.textContent('#replay'), '全盘复盘', 'the top bar\'s names the same thing the same way');
+  await p.page.click('#result-review');
+  assert.match(await p.page.textContent('#review-partial') ?? '', /只有本页看到的第 3–4 轮[^]*全盘复盘/);
+  assert.deepEqual(p.errors.map(String), []);
+  await p.context.close();
 });

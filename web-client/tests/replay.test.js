@@ -124,7 +124,7 @@ test('a 够级 game played by bots: stepping by action, set and trick, hands as 
   const { id, replay } = await finishedByBots('gouji');
   const n = replay.steps.length;
   const { page, errors } = await newPage(live.browser, { width: 1440, height: 900 });
-  // From the table's page once the game is over: 复盘 in the top bar (the result closed).
+  // From the table's page once the game is over: 全盘复盘 in the top bar (the result closed).
   await page.goto(`${live.server.url}/#/t/${id}/watch`);
   await page.click('#result-close');
   await page.click('#replay');
