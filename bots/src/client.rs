@@ -301,6 +301,8 @@ async fn connect(url: &str, token: &str) -> Result<Ws, String> {
     let hello = ClientIn::Hello {
         token: Some(token.to_string()),
         last_seq: None,
+        // A bot client is no device a person keeps.
+        device: None,
     };
     ws.send(Message::text(serde_json::to_string(&hello).unwrap()))
         .await

@@ -3,8 +3,8 @@
 //!
 //! It starts `paiju serve` as a process of its own with a director token, creates an event of N
 //! tables (2N pairs, all people: every seat is a WebSocket bot client, 4N of them), and runs it
-//! as a director and the pairs would: each round is started, every pair asks for its table with
-//! its pair token board after board and plays it with two bot clients (one per seat), NS confirm
+//! as a director and the pairs would: each round is started, each player of every pair asks for
+//! their seat with their own token board after board and plays it (two bot clients a pair), NS confirm
 //! their results and EW check them, the round is closed; after the last round the standings are
 //! asked for (every board matchpointed, both directions ranked) and the seed is revealed.
 //!
@@ -143,8 +143,8 @@ struct Played {
     actions: u64,
 }
 
-/// A pair plays every board it has this round: it asks for its table with its pair token, takes
-/// both seats, plays the board with two bot clients, and asks again, until its own results say
+/// A pair plays every board it has this round: each player asks for their seat with their own
+/// token, plays the board with two bot clients, and asks again, until its own results say
 /// every board of its table is played.
 async fn pair_round(
     addr: SocketAddr,

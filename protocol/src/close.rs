@@ -41,3 +41,10 @@ pub const ELSEWHERE: u16 = 4307;
 /// Too many refused tokens from this client address: wait before trying again (a `hello`
 /// with a token is refused without being checked while the address is throttled).
 pub const RATE_LIMITED: u16 = 4030;
+/// A competition's table: the seat is held by a live connection on another device, and the
+/// competition refuses a second one. Do not reconnect by yourself: the player closes the page
+/// there first (or asks the director).
+pub const SEAT_IN_USE: u16 = 4009;
+/// A competition's table: the seat was taken by a newer connection (another device, or
+/// another tab). Do not reconnect by yourself, or the two would take it in turns.
+pub const SEAT_MOVED: u16 = 4010;

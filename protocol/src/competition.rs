@@ -17,13 +17,19 @@ pub use tournament::Variant as MovementKind;
 /// competition's own type, logged as sent (`tournament::competition::Entry`).
 pub use tournament::competition::Entry as EntryIn;
 
+/// A second device on a seat (`CreateCompetition::second_device`): `replace` or `refuse`.
+pub use tournament::competition::conduct::SecondDevice;
+/// Over which boards 80分 timeouts count (`CreateCompetition::timeouts_counted`).
+pub use tournament::competition::conduct::TimeoutsCounted;
+/// What a connection on a seat did.
+pub use tournament::competition::conduct::VisitKind;
 /// `POST /api/events` (director): a new competition, logged as sent (with the ruleset named) as
 /// its first entry (`tournament::competition::Spec`). The seed is drawn by the server; only its
 /// SHA-256 commitment is published until the director reveals it after the last board.
 pub use tournament::competition::Spec as CreateCompetition;
 
 /// `POST /api/events/{id}/entries` (director): registers (or re-registers, before round 1)
-/// every pair. Fresh pair tokens are made each time.
+/// every pair. Fresh player tokens are made each time.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RegisterEntries {
@@ -66,6 +72,9 @@ pub struct PlayerCard {
     /// 12 characters without look-alikes, written `xxxx-xxxx-xxxx`; dashes and case are
     /// ignored when typed.
     pub token: String,
+    /// The address of the card's QR code (an SVG of the player's page link with their token;
+    /// director only: `GET …/players/{key}/qr.svg`).
+    pub qr: String,
 }
 
 /// The director's printable material: every pair's card and every table's movement card.
@@ -125,6 +134,13 @@ pub struct BoardResult {
     /// The table's result as a referee's ruling there revised it after the board ended.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revised: Option<Revision>,
+    /// Moves 托管 made for each seat (N, E, S, W), where the competition allows 托管: shown
+    /// beside the result to the director and the table's pairs. Empty: none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub auto_moves: Vec<u32>,
+    /// Each seat's timeouts on the board (N, E, S, W; 超时). Empty: none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub timeouts: Vec<u8>,
 }
 
 /// A result revised at its table by the referee's ruling after play ended (seed 000 三.7):
@@ -261,6 +277,63 @@ pub struct CompetitionView {
     /// empty).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gouji: Option<GoujiView>,
+    /// Late entries may be added without new tokens (`POST …/entries/add`): before round 1,
+    /// once registered.
+    #[serde(default)]
+    pub add_entries: bool,
+    /// The director's only: who held each seat from where (one device a seat, issue 24).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conduct: Option<ConductView>,
+}
+
+/// The seats' connection history, as the director sees it: evidence, not a verdict (partners
+/// who live together share an address).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConductView {
+    /// Every connection to a seat, oldest first.
+    pub visits: Vec<SeatVisitLine>,
+    /// Partners (80分) or teammates (够级) at one table reached from one address or device.
+    pub shared: Vec<SharedLine>,
+    /// The competition's terms: a second device replaces (`replace`) or is refused (`refuse`).
+    pub second_device: SecondDevice,
+    /// 托管 allowed at its tables.
+    pub auto_play: bool,
+}
+
+/// One connection to a seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatVisitLine {
+    pub round: u32,
+    pub table: u32,
+    /// The board (80分) or game (够级).
+    pub slot: u32,
+    pub seat: SeatIndex,
+    /// The seat as players say it: 北, 东 …; A1, B2 ….
+    pub seat_name: String,
+    /// Who holds the seat (the player's name).
+    pub player: String,
+    /// The server's clock.
+    pub at_ms: u64,
+    /// `opened`, `replaced` (an older connection on the seat closed), `refused` (a second
+    /// device, refused), `closed`.
+    pub what: VisitKind,
+    /// The address's mark (equal marks, same address; never the address).
+    pub address: String,
+    /// The device's mark, when the page sent its id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<String>,
+}
+
+/// Seats of one side of a table reached from one address (or one device).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SharedLine {
+    pub round: u32,
+    pub table: u32,
+    pub seats: Vec<SeatIndex>,
+    pub players: Vec<String>,
+    /// One device, not only one address.
+    pub device: bool,
+    pub mark: String,
 }
 
 /// A 够级 team as everyone may see it.
@@ -385,6 +458,10 @@ pub struct GoujiGame {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub confirms: Vec<GameConfirm>,
     pub done: bool,
+    /// Moves 托管 made for each seat (A1, B1, A2, …), where the competition allows 托管
+    /// (with the result). Empty: none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub auto_moves: Vec<u32>,
 }
 
 /// A team captain's word on a game's result: agreed, or disputed with a note.

@@ -36,12 +36,12 @@ mod socket;
 pub use competition::{
     AdjustResult, ArtificialPair, BoardResult, CloseRound, CompetitionBoard, CompetitionBrief,
     CompetitionCards, CompetitionJoin, CompetitionJoined, CompetitionRound, CompetitionState,
-    CompetitionTable, CompetitionView, ConfirmResults, CreateCompetition, DeductionIn,
+    CompetitionTable, CompetitionView, ConductView, ConfirmResults, CreateCompetition, DeductionIn,
     DeductionKind, DisqualifyIn, EntryIn, ForfeitIn, GameAdjustIn, GameConfirm, GoujiFinalGroups,
     GoujiGame, GoujiGameResult, GoujiGroup, GoujiMatch, GoujiStage, GoujiView, LotIn, MovementKind,
     PairCard, PairInfo, PairRound, PairStatus, PairToken, PlayerCard, RegisterEntries, RevealSeed,
-    Revision, TableCard, TeamCard, TeamDeductionIn, TeamDeductionLine, TeamGame, TeamInfo,
-    TeamStatus, TeamTotal,
+    Revision, SeatVisitLine, SecondDevice, SharedLine, TableCard, TeamCard, TeamDeductionIn,
+    TeamDeductionLine, TeamGame, TeamInfo, TeamStatus, TeamTotal, TimeoutsCounted, VisitKind,
 };
 pub use lobby::{
     CreateTable, JoinSeat, Joined, LeaveSeat, SeatIndex, SeatInfo, TableState, TableSummary,
@@ -51,5 +51,6 @@ pub use refusal::{
     codes, BadMessage, Limited, NameFault, ReasonFault, Refusal, SeatFault, Words, Wrong,
 };
 pub use socket::{
-    parse_client_in, Actor, ClientIn, ClientOut, Clock, Role, MAX_FRAME_BYTES, PROTOCOL_VERSION,
+    parse_client_in, Actor, AtCompetition, ClientIn, ClientOut, Clock, Role, MAX_FRAME_BYTES,
+    PROTOCOL_VERSION,
 };

@@ -56,6 +56,9 @@ pub mod codes {
     pub const NO_EVENT: &str = "no_event";
     pub const BAD_PAIR_TOKEN: &str = "bad_pair_token";
     pub const EVENT_TABLE: &str = "event_table";
+    pub const SEAT_IN_USE: &str = "seat_in_use";
+    pub const SEAT_MOVED: &str = "seat_moved";
+    pub const NO_AUTO_PLAY: &str = "no_auto_play";
 }
 
 /// Why the server refused a request, a message or an action. Nothing changed.
@@ -124,8 +127,17 @@ pub enum Refusal {
     Elsewhere { owner: String, event: bool },
     /// A table's replay before it is public.
     NotYetPublic,
-    /// A table of an event: seats are taken with a pair token (`watching`: nobody watches).
+    /// A table of an event: seats are taken with a player token (`watching`: nobody watches).
     CompetitionTable { watching: bool },
+    /// A competition's table: the seat is held by a live connection on another device, and
+    /// the competition refuses a second one.
+    SeatInUse,
+    /// A competition's table: this connection's seat was taken by a newer one (told before it
+    /// is closed).
+    SeatMoved,
+    /// A competition's table: 托管 is off (a person plays their own cards) unless the
+    /// director allows it for the competition.
+    NoAutoPlay,
 
     // --- HTTP ---
     /// A request that is wrong in itself (see [`Wrong`]).
@@ -156,7 +168,7 @@ pub enum Refusal {
     NotDirector { no_director: bool },
     /// No such event.
     NoCompetition,
-    /// A pair token that names no pair of the event.
+    /// A player token that names no player of the event.
     BadPairToken,
 
     /// A rule engine's refusal, as the engine words it (`rules::Explain`): its code is the
@@ -311,6 +323,9 @@ impl Refusal {
             Refusal::Elsewhere { .. } => ELSEWHERE,
             Refusal::NotYetPublic => NOT_YET_PUBLIC,
             Refusal::CompetitionTable { .. } => EVENT_TABLE,
+            Refusal::SeatInUse => SEAT_IN_USE,
+            Refusal::SeatMoved => SEAT_MOVED,
+            Refusal::NoAutoPlay => NO_AUTO_PLAY,
             Refusal::BadRequest(_) => BAD_REQUEST,
             Refusal::BadOrigin => BAD_ORIGIN,
             Refusal::BadHost => BAD_HOST,
@@ -338,11 +353,12 @@ impl Refusal {
             | Refusal::BadOrigin
             | Refusal::BadHost
             | Refusal::NotDirector { .. }
+            | Refusal::NoAutoPlay
             | Refusal::BadPairToken => 403,
             Refusal::NoTable | Refusal::NotFound { .. } | Refusal::NoCompetition => 404,
             Refusal::MethodNotAllowed => 405,
             Refusal::Timeout => 408,
-            Refusal::SeatTaken => 409,
+            Refusal::SeatTaken | Refusal::SeatInUse | Refusal::SeatMoved => 409,
             Refusal::TableClosed => 410,
             Refusal::TooBig { .. } => 413,
             Refusal::BadContentType => 415,
@@ -370,6 +386,8 @@ impl Refusal {
             }
             Refusal::RateLimited(Limited::RefusedTokens) => Some(close::RATE_LIMITED),
             Refusal::Elsewhere { .. } => Some(close::ELSEWHERE),
+            Refusal::SeatInUse => Some(close::SEAT_IN_USE),
+            Refusal::SeatMoved => Some(close::SEAT_MOVED),
             _ => None,
         }
     }
@@ -522,8 +540,20 @@ impl Refusal {
                 "this table cannot be replayed yet: it is public once it is over and no open table deals from its seed (a referee may at any time)",
             ),
             Refusal::CompetitionTable { watching: false } => w(
-                "这是比赛的牌桌：请用座位卡上的对号凭证入座",
-                "this table belongs to an event: sit down with your pair token",
+                "这是比赛的牌桌：请用您座位卡上的选手凭证入座",
+                "this table belongs to an event: sit down with the player token on your seating card",
+            ),
+            Refusal::SeatInUse => w(
+                "这个座位正在另一台设备上使用：比赛中每位选手只用一台设备。请先关掉那台设备上的页面，几秒后再试；不行就请裁判长",
+                "this seat is in use on another device: at a competition each player uses one device. Close the page there and try again in a few seconds, or ask the director",
+            ),
+            Refusal::SeatMoved => w(
+                "您的座位已在另一台设备（或另一个页面）上打开，这里已断开。比赛中每位选手只用一台设备；裁判长能看到每次换设备",
+                "your seat was opened on another device (or another page), so this one is disconnected. At a competition each player uses one device; the director sees every change",
+            ),
+            Refusal::NoAutoPlay => w(
+                "比赛中不能托管：每位选手自己出牌（裁判长可为本场比赛开启托管）",
+                "托管 (auto-play) is off at this competition: each player plays their own cards (the director may allow it for the event)",
             ),
             Refusal::CompetitionTable { watching: true } => w(
                 "这是比赛的牌桌，不能观战",
@@ -579,8 +609,8 @@ impl Refusal {
             ),
             Refusal::NoCompetition => w("没有这个比赛", "no such event"),
             Refusal::BadPairToken => w(
-                "对号凭证不对：请核对座位卡",
-                "that pair token is not valid for this event: check the seating card",
+                "选手凭证不对：请核对您的座位卡",
+                "that player token is not valid for this event: check your seating card",
             ),
             Refusal::Rule(p) => w(p.zh.clone(), p.en.clone()),
         }
@@ -672,6 +702,9 @@ impl Refusal {
             Refusal::NotYetPublic,
             Refusal::CompetitionTable { watching: false },
             Refusal::CompetitionTable { watching: true },
+            Refusal::SeatInUse,
+            Refusal::SeatMoved,
+            Refusal::NoAutoPlay,
             Refusal::BadRequest(Wrong::Body { detail: s() }),
             Refusal::BadRequest(Wrong::Unreadable { detail: s() }),
             Refusal::BadRequest(Wrong::NotUtf8),
@@ -740,6 +773,9 @@ impl Refusal {
                 | Refusal::Elsewhere { .. }
                 | Refusal::NotYetPublic
                 | Refusal::CompetitionTable { .. }
+                | Refusal::SeatInUse
+                | Refusal::SeatMoved
+                | Refusal::NoAutoPlay
                 | Refusal::BadRequest(_)
                 | Refusal::BadOrigin
                 | Refusal::BadHost

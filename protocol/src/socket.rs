@@ -32,6 +32,12 @@ pub enum ClientIn {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "ts", ts(optional))]
         last_seq: Option<u64>,
+        /// A random id this device keeps (the page makes one and stores it): 8 to 64 letters,
+        /// digits, `-` or `_`. A competition's table logs a mark of it with the seat's
+        /// connections, so the director sees one device on two seats.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        device: Option<String>,
     },
     /// An action for the engine (its JSON form, e.g. `{"type":"play","cards":["S10"]}`).
     /// `id`: chosen by the client, unique per seat token; resending the same id (after a dropped
@@ -144,6 +150,10 @@ pub enum ClientOut {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "ts", ts(optional))]
         seed: Option<String>,
+        /// A competition's table: which competition, round and table, and its terms.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        competition: Option<AtCompetition>,
     },
     /// The whole table as you may see it, as of `seq`. Replace your state with it.
     Snapshot {
@@ -264,6 +274,7 @@ mod tests {
             ClientIn::Hello {
                 token: Some("ab".into()),
                 last_seq: Some(3),
+                device: Some("phone-1234".into()),
             },
             ClientIn::Act {
                 id: 7,
@@ -330,4 +341,21 @@ mod tests {
         let back: ClientOut = serde_json::from_value(v).unwrap();
         assert_eq!(back, out);
     }
+}
+
+/// Where a competition's table is, for the page to say (「第2轮 第3桌」) and link back to the
+/// player's own page, and what it plays under.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct AtCompetition {
+    /// The competition's id (`pair.html?e={id}`).
+    pub id: String,
+    pub round: u32,
+    /// The table of the round (80分: of the movement; 够级: the match, or the final's table).
+    pub table: u32,
+    /// 托管 allowed (off: the 托管 button is refused with `no_auto_play`).
+    pub auto_play: bool,
+    /// A second device on a seat is refused (`seat_in_use`), not taking the seat over
+    /// (`seat_moved` to the older).
+    pub one_device_refuses: bool,
 }

@@ -182,10 +182,12 @@ fn samples() -> String {
         ClientIn::Hello {
             token: Some("9f".repeat(32)),
             last_seq: Some(17),
+            device: Some("d3v1c3-k3pt-h3r3".into()),
         },
         ClientIn::Hello {
             token: None,
             last_seq: None,
+            device: None,
         },
         ClientIn::Act {
             id: 42,
@@ -230,6 +232,30 @@ fn samples() -> String {
             deal_algorithm: rules::deal::ALGORITHM.into(),
             bot_level: "club".into(),
             seed: None,
+            competition: None,
+        },
+        ClientOut::Welcome {
+            protocol: protocol::PROTOCOL_VERSION,
+            table: "k3m9qz7b".into(),
+            game: "shengji".into(),
+            ruleset: "fujian-2024".into(),
+            board: 3,
+            role: Role::Seat,
+            seat: Some(0),
+            seats: seats(4),
+            state: TableState::Waiting,
+            seq: 0,
+            seed_commitment: "66".repeat(32),
+            deal_algorithm: rules::deal::ALGORITHM.into(),
+            bot_level: "club".into(),
+            seed: None,
+            competition: Some(protocol::AtCompetition {
+                id: "e7x2".into(),
+                round: 2,
+                table: 3,
+                auto_play: false,
+                one_device_refuses: false,
+            }),
         },
         ClientOut::Snapshot {
             seq: 17,

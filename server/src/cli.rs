@@ -1024,6 +1024,12 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
                 out,
                 "paiju: director token (keep it, it is not shown again): {token}"
             );
+            // The director's link: opened once on the director's device, it remembers the token.
+            let _ = writeln!(
+                out,
+                "paiju: director's console: http://{}/director.html#token={token}",
+                running.addr
+            );
         }
         let _ = out.flush();
         running.until_signal().await;

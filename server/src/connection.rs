@@ -34,7 +34,7 @@ use tokio::time::Instant;
 
 use crate::limits::{AddressBuckets, Limits, RateLimit, Verdict};
 use crate::shutdown::Shutdown;
-use crate::table::{CloseWith, Outlet, TableHandle, Who};
+use crate::table::{Arrival, CloseWith, Outlet, TableHandle, Who};
 
 /// Connection ids, unique per server run.
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -53,6 +53,13 @@ pub struct Conn {
     pub peer: IpAddr,
     /// Refused tokens per address, shared by every connection.
     pub bad_tokens: Arc<AddressBuckets>,
+}
+
+/// A page's device id (`hello`'s `device`): what a random id looks like, and short.
+fn device_id_ok(d: &str) -> bool {
+    (8..=64).contains(&d.len())
+        && d.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 fn text_of(m: &ClientOut) -> String {
@@ -323,9 +330,14 @@ impl Session {
             (ClientIn::Ping { nonce }, Some(_)) => {
                 self.send(text_of(&ClientOut::Pong { nonce }));
             }
-            (ClientIn::Hello { token, last_seq }, None) => {
-                return Box::pin(self.hello(token, last_seq)).await
-            }
+            (
+                ClientIn::Hello {
+                    token,
+                    last_seq,
+                    device,
+                },
+                None,
+            ) => return Box::pin(self.hello(token, last_seq, device)).await,
             (ClientIn::Hello { .. }, Some(_)) => {
                 self.refuse(Refusal::BadMessage(BadMessage::SecondHello));
                 self.close_now(close::BAD_HELLO, "second hello");
@@ -371,7 +383,20 @@ impl Session {
     /// The handshake: a token from an address that sent too many refused ones is refused
     /// unchecked; otherwise the table attaches the connection as a seat, the referee or a
     /// spectator, or refuses it with the close its refusal names.
-    async fn hello(&mut self, token: Option<String>, last_seq: Option<u64>) -> Flow {
+    async fn hello(
+        &mut self,
+        token: Option<String>,
+        last_seq: Option<u64>,
+        device: Option<String>,
+    ) -> Flow {
+        if device.as_deref().is_some_and(|d| !device_id_ok(d)) {
+            self.refuse(Refusal::BadMessage(BadMessage::Fields {
+                kind: "hello".into(),
+                detail: "device: 8 to 64 letters, digits, - or _".into(),
+            }));
+            self.close_now(close::BAD_HELLO, "bad device id");
+            return END;
+        }
         if token.is_some() && !self.bad_tokens.allows(self.peer, Instant::now()) {
             let throttled = Refusal::RateLimited(Limited::RefusedTokens);
             let code = throttled.close().unwrap_or(close::RATE_LIMITED);
@@ -381,7 +406,13 @@ impl Session {
         }
         match self
             .table
-            .attach(self.outlet.clone(), token, last_seq)
+            .attach(Arrival {
+                outlet: self.outlet.clone(),
+                token,
+                last_seq,
+                peer: self.peer,
+                device,
+            })
             .await
         {
             Ok(who) => {

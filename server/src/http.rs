@@ -361,24 +361,21 @@ async fn one(State(app): State<Arc<App>>, UrlPath(id): UrlPath<String>, uri: Uri
     }
 }
 
-/// The table's invite link as an SVG QR code, on the host this request named (the guard has
-/// checked it); `https` when a proxy in front says so.
-async fn qr(
-    State(app): State<Arc<App>>,
-    UrlPath(id): UrlPath<String>,
-    headers: HeaderMap,
-) -> Response {
-    let Some(table) = app.lobby.get(&id) else {
-        return refused(Refusal::NoTable);
-    };
+/// The scheme and host a request was made on (the guard has checked the host): `https` when a
+/// proxy in front says so. A link given back to the page is on them.
+pub(crate) fn origin(headers: &HeaderMap) -> (&'static str, &str) {
     let header = |name| headers.get(name).and_then(|v| v.to_str().ok());
     let host = header(header::HOST).unwrap_or("localhost");
     let scheme = match header(header::HeaderName::from_static("x-forwarded-proto")) {
         Some("https") => "https",
         _ => "http",
     };
-    let link = crate::invite::table_link(scheme, host, &table.id);
-    match crate::invite::qr_svg(&link) {
+    (scheme, host)
+}
+
+/// The answer to a QR code request: the SVG, or why not.
+pub(crate) fn qr_response(link: &str) -> axum::response::Response {
+    match crate::invite::qr_svg(link) {
         Some(svg) => (
             [
                 (header::CONTENT_TYPE, "image/svg+xml"),
@@ -392,6 +389,21 @@ async fn qr(
             "could not make the QR code",
         ))),
     }
+}
+
+/// The table's invite link as an SVG QR code, on the host this request named (the guard has
+/// checked it); `https` when a proxy in front says so.
+async fn qr(
+    State(app): State<Arc<App>>,
+    UrlPath(id): UrlPath<String>,
+    headers: HeaderMap,
+) -> Response {
+    let Some(table) = app.lobby.get(&id) else {
+        return refused(Refusal::NoTable);
+    };
+    let (scheme, host) = origin(&headers);
+    let link = crate::invite::table_link(scheme, host, &table.id);
+    qr_response(&link)
 }
 
 async fn create(

@@ -12,6 +12,11 @@ pub fn table_link(scheme: &str, host: &str, id: &str) -> String {
     format!("{scheme}://{host}/#/t/{id}")
 }
 
+/// The link a player's card points to: their pair's (or team's) page with their own token.
+pub fn player_link(scheme: &str, host: &str, competition: &str, token: &str) -> String {
+    format!("{scheme}://{host}/pair.html?e={competition}#{token}")
+}
+
 /// `text` as an SVG QR code (error correction M); `None` if it does not fit a QR code.
 pub fn qr_svg(text: &str) -> Option<String> {
     let code = QrCode::with_error_correction_level(text.as_bytes(), EcLevel::M).ok()?;

@@ -134,7 +134,7 @@ impl Lobby {
 
     pub fn list(&self) -> Vec<TableSummary> {
         let all: Vec<TableSummary> = self.tables.iter().map(|t| t.summary()).collect();
-        // An event's tables are not for the public lobby (seats by pair token, no watching).
+        // An event's tables are not for the public lobby (seats by player token, no watching).
         let mut out: Vec<TableSummary> = all
             .into_iter()
             .filter(|s| !self.sealed(&s.seed_commitment))
@@ -201,6 +201,24 @@ impl Lobby {
     }
 
     pub async fn create(&self, req: CreateTable) -> Result<TableSummary, Refusal> {
+        self.create_with(req, None).await
+    }
+
+    /// A competition's table: `req` as any table's, with the terms it plays under (kept in its
+    /// header with the deal). Only a competition opens one; a `CreateTable` cannot say it.
+    pub async fn create_competing(
+        &self,
+        req: CreateTable,
+        terms: tournament::competition::SeatTerms,
+    ) -> Result<TableSummary, Refusal> {
+        self.create_with(req, Some(terms)).await
+    }
+
+    async fn create_with(
+        &self,
+        req: CreateTable,
+        competition: Option<tournament::competition::SeatTerms>,
+    ) -> Result<TableSummary, Refusal> {
         if self.tables.len() >= self.max_tables {
             return Err(Refusal::TooManyTables {
                 no_free_code: false,
@@ -245,6 +263,7 @@ impl Lobby {
             trump: req.trump.clone(),
             play_seconds: req.play_seconds,
             bot_level,
+            competition,
         };
         let seats = kind.check(&ruleset, &seed, board, &fixed)?;
         if let Some(&bad) = req.bots.iter().find(|&&s| s >= seats) {

@@ -195,6 +195,7 @@ impl Seat {
                 &ClientIn::Hello {
                     token: Some(token.into()),
                     last_seq,
+                    device: None,
                 },
             )
             .await;

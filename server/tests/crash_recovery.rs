@@ -100,6 +100,7 @@ impl Seat {
             &ClientIn::Hello {
                 token: Some(token.into()),
                 last_seq,
+                device: None,
             },
         )
         .await;
@@ -314,6 +315,7 @@ async fn sigkill_mid_board_loses_nothing_acknowledged() {
         &ClientIn::Hello {
             token: Some(REFEREE.into()),
             last_seq: None,
+            device: None,
         },
     )
     .await;

@@ -81,7 +81,7 @@ fn more_connections_than_files_is_one_clear_line() {
 #[test]
 fn a_small_event_is_played_confirmed_closed_ranked_and_revealed() {
     // Three tables, two rounds of one board: six pairs of people (twelve bot clients) ask for
-    // their tables with their pair tokens, play, confirm; the director closes each round,
+    // their seats with their own player tokens, play, confirm; the director closes each round,
     // ranks and reveals. The generator fails on any refused call, so "revealed" is checked.
     let (ok, out, err) = load(&[
         "--event",

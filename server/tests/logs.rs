@@ -44,6 +44,7 @@ async fn json_logs_carry_refusals_with_their_table_and_connection() {
     ws.send(send(&ClientIn::Hello {
         token: Some(j.token),
         last_seq: None,
+        device: None,
     }))
     .await
     .unwrap();

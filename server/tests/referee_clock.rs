@@ -35,6 +35,7 @@ async fn first_timeout(addr: std::net::SocketAddr, play_seconds: u32) -> (String
     let hello = ClientIn::Hello {
         token: Some(j.token),
         last_seq: None,
+        device: None,
     };
     ws.send(Message::text(serde_json::to_string(&hello).unwrap()))
         .await

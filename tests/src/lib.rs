@@ -202,6 +202,7 @@ impl Client {
         self.send(&ClientIn::Hello {
             token: token.map(str::to_string),
             last_seq,
+            device: None,
         })
         .await;
         self.recv().await

@@ -2322,14 +2322,33 @@ async fn a_gouji_practice_event_runs_from_creation_to_the_revealed_seed() {
     let csv = call(
         a,
         "GET",
-        &format!("/api/events/{id}/results.csv"),
+        &format!("/api/events/{id}/results.csv?lang=en"),
         None,
         None,
     )
     .await;
     let csv = csv.1.as_str().unwrap().to_string();
-    assert!(csv.starts_with("\u{feff}place,team,players"), "{csv}");
+    assert!(
+        csv.starts_with("\u{feff}place,decided_by,team,players"),
+        "{csv}"
+    );
     assert!(csv.contains("a_points"));
+    // The column names follow the page's language: Chinese when it does not say.
+    let zh = call(
+        a,
+        "GET",
+        &format!("/api/events/{id}/results.csv"),
+        None,
+        None,
+    )
+    .await;
+    assert!(
+        zh.1.as_str()
+            .unwrap()
+            .starts_with("\u{feff}名次,决定名次,队,选手"),
+        "{}",
+        zh.1
+    );
     let html = call(
         a,
         "GET",

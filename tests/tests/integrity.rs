@@ -183,6 +183,7 @@ async fn a_ruling_after_the_last_trick_reaches_the_standings_until_the_round_clo
     late.send(&protocol::ClientIn::Hello {
         token: Some(REFEREE_TOKEN.to_string()),
         last_seq: None,
+        device: None,
     })
     .await;
     assert!(
@@ -259,4 +260,300 @@ async fn a_signalling_record_takes_no_match_points_and_the_second_disqualifies()
         .unwrap()
         .clone();
     assert_eq!(ew2["disqualified"], json!(true), "{ew2}");
+}
+
+// --- One player, one seat (issue 24.0, 24.2, 24.3) ---------------------------------------------
+
+/// A one-table 80分 competition of one round: NS two people, EW computers; `extra` are more of
+/// the spec's fields (`second_device`, `auto_play`). Started: its id.
+async fn one_table(addr: SocketAddr, boards: u32, extra: Value) -> String {
+    let mut spec = json!({"game": "shengji", "name": "一人一座", "tables": 1, "rounds": 1,
+        "boards_per_round": boards,
+        "entries": [{"names": ["王阿姨", "李叔叔"]}, {"names": [], "bot": true}]});
+    for (k, v) in extra.as_object().unwrap() {
+        spec[k] = v.clone();
+    }
+    let (status, v) = call(addr, "POST", "/api/events", true, Some(spec)).await;
+    assert_eq!(status, 201, "{v}");
+    let id = v["id"].as_str().unwrap().to_string();
+    let path = format!("/api/events/{id}/rounds/1/start");
+    let (status, v) = call(addr, "POST", &path, true, None).await;
+    assert_eq!(status, 200, "{v}");
+    id
+}
+
+/// The NS pair's two player tokens (North's, South's), from the director's cards.
+async fn ns_tokens(addr: SocketAddr, id: &str) -> [String; 2] {
+    let (status, v) = call(addr, "GET", &format!("/api/events/{id}/cards"), true, None).await;
+    assert_eq!(status, 200, "{v}");
+    let players = &v["pairs"][0]["players"];
+    [0, 1].map(|i| players[i]["token"].as_str().unwrap().to_string())
+}
+
+/// A player sits down with their own token: (table, seat token).
+async fn sit(addr: SocketAddr, id: &str, token: &str) -> (String, String) {
+    let path = format!("/api/events/{id}/join");
+    let (status, v) = call(addr, "POST", &path, false, Some(json!({ "token": token }))).await;
+    assert_eq!(status, 200, "{v}");
+    (
+        v["table"].as_str().unwrap().to_string(),
+        v["token"].as_str().unwrap().to_string(),
+    )
+}
+
+/// A connection from `from` saying hello with `token` and `device`: the client and its welcome.
+async fn arrive(
+    s: &TestServer,
+    from: &str,
+    table: &str,
+    token: &str,
+    device: &str,
+) -> (Client, protocol::ClientOut) {
+    let mut c = Client::connect_from(from.parse().unwrap(), s.addr, &s.ws_url(table)).await;
+    c.send(&protocol::ClientIn::Hello {
+        token: Some(token.to_string()),
+        last_seq: None,
+        device: Some(device.to_string()),
+    })
+    .await;
+    let first = c.recv().await;
+    (c, first)
+}
+
+fn error_code(m: &protocol::ClientOut) -> Option<&str> {
+    match m {
+        protocol::ClientOut::Error { problem } => Some(problem.code.as_str()),
+        _ => None,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_device_takes_the_seat_over_the_first_is_told_and_the_director_sees_it_all() {
+    let s = director_server("integrity-one-seat").await;
+    let a = s.addr;
+    let id = one_table(a, 1, json!({})).await;
+    let [north, south] = ns_tokens(a, &id).await;
+    let (table, n_seat) = sit(a, &id, &north).await;
+
+    // North's phone: the welcome says where the table is and what it plays under.
+    let (mut phone, welcome) = arrive(&s, "127.0.0.1", &table, &n_seat, "phone-0000aaaa").await;
+    let protocol::ClientOut::Welcome { competition, .. } = welcome else {
+        panic!("not a welcome: {welcome:?}");
+    };
+    let at = competition.expect("a competition's table says so");
+    assert_eq!((at.id.as_str(), at.round, at.table), (id.as_str(), 1, 1));
+    assert!(!at.auto_play && !at.one_device_refuses);
+    // 托管 is refused: a person plays their own cards.
+    phone.send(&protocol::ClientIn::Auto { on: true }).await;
+    let refused = phone.recv_until(|m| error_code(m).is_some()).await;
+    assert_eq!(error_code(&refused), Some("no_auto_play"));
+
+    // A tablet elsewhere with North's token takes the seat; the phone is told, then closed.
+    let (_tablet, welcome) = arrive(&s, "127.0.0.2", &table, &n_seat, "tablet-0000bbbb").await;
+    assert!(
+        matches!(welcome, protocol::ClientOut::Welcome { .. }),
+        "{welcome:?}"
+    );
+    let told = phone.recv_until(|m| error_code(m).is_some()).await;
+    assert_eq!(error_code(&told), Some("seat_moved"));
+    assert!(matches!(
+        phone.closed().await,
+        paiju_tests::Closed::Code(4010)
+    ));
+
+    // South sits down from the tablet's address: partners from one address.
+    let (_, s_seat) = sit(a, &id, &south).await;
+    let (_south, _) = arrive(&s, "127.0.0.2", &table, &s_seat, "south-0000cccc").await;
+
+    let conduct = eventually(
+        Duration::from_secs(5),
+        "the seats' connections logged",
+        async || {
+            let c = view(a, &id).await.conduct?;
+            (c.visits.len() >= 3 && !c.shared.is_empty()).then_some(c)
+        },
+    )
+    .await;
+    let what: Vec<(usize, protocol::VisitKind)> =
+        conduct.visits.iter().map(|v| (v.seat, v.what)).collect();
+    use protocol::VisitKind::*;
+    // The phone's end is the tablet's `replaced`: no `closed` of its own.
+    assert_eq!(
+        what[..3],
+        [(0, Opened), (0, Replaced), (2, Opened)],
+        "{what:?}"
+    );
+    let (phone_v, tablet_v, south_v) = (&conduct.visits[0], &conduct.visits[1], &conduct.visits[2]);
+    assert_ne!(
+        phone_v.address, tablet_v.address,
+        "two addresses, two marks"
+    );
+    assert_eq!(tablet_v.address, south_v.address);
+    assert_ne!(phone_v.device, tablet_v.device);
+    assert!(
+        !tablet_v.address.contains("127"),
+        "a mark, never the address"
+    );
+    assert_eq!(phone_v.seat_name, "北");
+    assert!(phone_v.player.starts_with("王阿姨"), "{}", phone_v.player);
+    assert_eq!(conduct.shared.len(), 1, "{:?}", conduct.shared);
+    let shared = &conduct.shared[0];
+    assert_eq!(
+        (shared.round, shared.table, shared.seats.clone()),
+        (1, 1, vec![0, 2])
+    );
+    assert!(!shared.device, "one address, two devices");
+    // The public never sees it.
+    let (_, public) = call(a, "GET", &format!("/api/events/{id}"), false, None).await;
+    assert!(public.get("conduct").is_none(), "{public}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_competition_that_refuses_a_second_device_refuses_it_and_lets_the_same_device_back() {
+    let s = director_server("integrity-refuse").await;
+    let a = s.addr;
+    let id = one_table(a, 1, json!({"second_device": "refuse"})).await;
+    let [north, _] = ns_tokens(a, &id).await;
+    let (table, n_seat) = sit(a, &id, &north).await;
+    let (mut phone, welcome) = arrive(&s, "127.0.0.1", &table, &n_seat, "phone-0000aaaa").await;
+    let protocol::ClientOut::Welcome { competition, .. } = welcome else {
+        panic!("not a welcome: {welcome:?}");
+    };
+    assert!(competition.unwrap().one_device_refuses);
+
+    // Another device while the phone is live: refused, told why, closed 4009.
+    let (mut other, first) = arrive(&s, "127.0.0.2", &table, &n_seat, "tablet-0000bbbb").await;
+    assert_eq!(error_code(&first), Some("seat_in_use"), "{first:?}");
+    assert!(matches!(
+        other.closed().await,
+        paiju_tests::Closed::Code(4009)
+    ));
+    // The phone plays on: it still hears the table.
+    phone.send(&protocol::ClientIn::Resync).await;
+    let again = phone
+        .recv_until(|m| matches!(m, protocol::ClientOut::Snapshot { .. }))
+        .await;
+    assert!(matches!(again, protocol::ClientOut::Snapshot { .. }));
+
+    // The same device coming back (its old line not yet noticed dead) takes its seat again.
+    let (_back, welcome) = arrive(&s, "127.0.0.3", &table, &n_seat, "phone-0000aaaa").await;
+    assert!(
+        matches!(welcome, protocol::ClientOut::Welcome { .. }),
+        "{welcome:?}"
+    );
+    let told = phone.recv_until(|m| error_code(m).is_some()).await;
+    assert_eq!(error_code(&told), Some("seat_moved"));
+
+    let conduct = eventually(Duration::from_secs(5), "the refusal logged", async || {
+        let c = view(a, &id).await.conduct?;
+        (c.visits.len() >= 3).then_some(c)
+    })
+    .await;
+    use protocol::VisitKind::*;
+    let what: Vec<protocol::VisitKind> = conduct.visits.iter().map(|v| v.what).collect();
+    assert_eq!(what[..3], [Opened, Refused, Replaced], "{what:?}");
+    assert_eq!(conduct.second_device, protocol::SecondDevice::Refuse);
+}
+
+/// A competition whose tables run a fast clock (30 s a play is 60 ms).
+async fn fast_clock_server(name: &str) -> TestServer {
+    let mut config = test_config(temp_dir(name).join("paiju.db"));
+    config.director_token = Some(DIRECTOR.to_string());
+    config.limits.burst = 10_000.0;
+    config.limits.per_second = 10_000.0;
+    config.clock_scale = 0.002;
+    TestServer::start_with(config).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_absent_pair_pays_the_clock_as_a_present_one_and_its_timeouts_carry_to_the_next_board() {
+    let s = fast_clock_server("integrity-absent").await;
+    let a = s.addr;
+    let id = one_table(a, 2, json!({})).await;
+    let [north, south] = ns_tokens(a, &id).await;
+    // Both sit down and walk away: nobody connects.
+    let (first_table, _) = sit(a, &id, &north).await;
+    sit(a, &id, &south).await;
+    let v = eventually(
+        Duration::from_secs(60),
+        "board 1 played by the clock",
+        async || {
+            let v = view(a, &id).await;
+            v.schedule[0].tables[0].boards[0].done.then_some(v)
+        },
+    )
+    .await;
+    let result = v.schedule[0].tables[0].boards[0].result.clone().unwrap();
+    let t = |seat: usize| result.timeouts.get(seat).copied().unwrap_or(0);
+    // At a casual table 托管 takes an absent seat over after its first timeout; here the clock
+    // runs out on every one of its moves, each after the first warned one penalised.
+    assert!(t(0) > 1 && t(2) > 1, "{:?}", result.timeouts);
+    assert_eq!((t(1), t(3)), (0, 0), "the computers never time out");
+    assert!(result.auto_moves.is_empty(), "no 托管 played for them");
+
+    // Board 2's table starts its count from board 1's (the session).
+    let second = v.schedule[0].tables[0].boards[1]
+        .table_id
+        .clone()
+        .unwrap_or_default();
+    let second = if second.is_empty() {
+        eventually(
+            Duration::from_secs(5),
+            "board 2's table opened",
+            async || {
+                view(a, &id).await.schedule[0].tables[0].boards[1]
+                    .table_id
+                    .clone()
+            },
+        )
+        .await
+    } else {
+        second
+    };
+    assert_ne!(second, first_table);
+    let stored = s
+        .running
+        .lobby
+        .journal
+        .load(&second)
+        .await
+        .unwrap()
+        .expect("board 2's table is stored");
+    let fixed: Value = serde_json::from_str(&stored.header.fixed).unwrap();
+    assert_eq!(
+        fixed["competition"]["prior_timeouts"],
+        json!([t(0), 0, t(2), 0]),
+        "{fixed}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn where_the_director_allows_tuoguan_every_move_it_makes_is_counted_beside_the_result() {
+    let s = fast_clock_server("integrity-auto").await;
+    let a = s.addr;
+    let id = one_table(a, 1, json!({"auto_play": true})).await;
+    let [north, south] = ns_tokens(a, &id).await;
+    let (table, n_seat) = sit(a, &id, &north).await;
+    let (_, s_seat) = sit(a, &id, &south).await;
+    let (mut n, _) = arrive(&s, "127.0.0.1", &table, &n_seat, "north-0000aaaa").await;
+    let (mut so, _) = arrive(&s, "127.0.0.2", &table, &s_seat, "south-0000bbbb").await;
+    n.send(&protocol::ClientIn::Auto { on: true }).await;
+    so.send(&protocol::ClientIn::Auto { on: true }).await;
+    let v = eventually(
+        Duration::from_secs(60),
+        "the board played by 托管",
+        async || {
+            let v = view(a, &id).await;
+            v.schedule[0].tables[0].boards[0].done.then_some(v)
+        },
+    )
+    .await;
+    let result = v.schedule[0].tables[0].boards[0].result.clone().unwrap();
+    let moves = |seat: usize| result.auto_moves.get(seat).copied().unwrap_or(0);
+    assert!(moves(0) > 0 && moves(2) > 0, "{:?}", result.auto_moves);
+    assert_eq!(
+        (moves(1), moves(3)),
+        (0, 0),
+        "a computer pair's moves are its own"
+    );
 }

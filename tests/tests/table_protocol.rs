@@ -681,6 +681,7 @@ async fn a_failed_write_is_never_acknowledged_and_a_restart_recovers() {
         .send(&ClientIn::Hello {
             token: Some(tokens[0].clone()),
             last_seq: Some(0),
+            device: None,
         })
         .await;
     assert_eq!(early.closed().await, Closed::Code(close::RETRY));
@@ -699,6 +700,7 @@ async fn a_failed_write_is_never_acknowledged_and_a_restart_recovers() {
             c.send(&ClientIn::Hello {
                 token: Some(tokens[0].clone()),
                 last_seq: Some(0),
+                device: None,
             })
             .await;
             match c.next_message().await {

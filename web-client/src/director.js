@@ -28,7 +28,7 @@ const WORDS = {
   add_entries: { zh: '添加报名', en: 'Add the entries' },
   replace_entries: { zh: '替换全部报名', en: 'Replace all the entries' },
   add_hint: { zh: '「添加报名」把上面写的加进已登记的名单，谁也不会被删；「替换全部报名」用上面写的换掉整个名单（会先问您）。', en: '“Add the entries” adds what you wrote to those registered, removing nobody; “Replace all the entries” puts what you wrote in place of the whole list (it asks first).' },
-  add_sure: { zh: '已登记的 {n} 个都保留，新加 {k} 个。\n服务器登记时会给每一对发新的对号凭证：已经打印的座位卡都不能再用，登记后请重新打印。\n确定添加吗？', en: 'The {n} registered stay, {k} are added.\nRegistering gives every pair a new token: the seating cards printed so far stop working; print them again afterwards.\nAdd them?' },
+  add_sure: { zh: '已登记的 {n} 个都保留，新加 {k} 个。\n服务器登记时会给每位选手发新的凭证：已经打印的座位卡都不能再用，登记后请重新打印。\n确定添加吗？', en: 'The {n} registered stay, {k} are added.\nRegistering gives every player a new token: the seating cards printed so far stop working; print them again afterwards.\nAdd them?' },
   replace_sure: { zh: '替换后，下面这些不再参赛：{lost}\n已经打印的座位卡都不能再用，登记后请重新打印。\n确定替换整个名单吗？', en: 'After replacing, these no longer play: {lost}\nThe seating cards printed so far stop working; print them again afterwards.\nReplace the whole list?' },
   replace_sure_none: { zh: '已经打印的座位卡都不能再用，登记后请重新打印。确定替换整个名单吗？', en: 'The seating cards printed so far stop working; print them again afterwards. Replace the whole list?' },
   nothing_to_add: { zh: '请您先在上面写要添加的报名（每行一个）。', en: 'First write the entries to add above (one a line).' },
@@ -60,7 +60,14 @@ const WORDS = {
   reveal_sure: { zh: '公布种子后成绩就不能再改了。确定吗？', en: 'Once the seed is revealed no result can change. Sure?' },
   print_cards: { zh: '打印座位卡和移位卡', en: 'Print seating and movement cards' },
   card_title: { zh: '{dir} 第 {n} 对', en: '{dir} pair {n}' },
-  join_at: { zh: '入座：打开 {url}，输入对号凭证', en: 'To sit down: open {url} and type the pair token' },
+  join_at: { zh: '入座：打开 {url}，输入您自己的选手凭证（每位选手一张卡，只坐自己的座位）', en: 'To sit down: open {url} and type your own player token (a card a player; each sits in their own seat)' },
+  player_token: { zh: '选手凭证', en: 'Player token' },
+  seat_NS1: { zh: '北', en: 'North' },
+  seat_NS2: { zh: '南', en: 'South' },
+  seat_EW1: { zh: '东', en: 'East' },
+  seat_EW2: { zh: '西', en: 'West' },
+  card_seat: { zh: '{seat}：{name}', en: '{seat}: {name}' },
+  card_player: { zh: '第 {n} 位选手：{name}', en: 'Player {n}: {name}' },
   movement_h: { zh: '移位卡', en: 'Movement cards' },
   round_h: { zh: '第 {r} 轮', en: 'Round {r}' },
   bye_stand: { zh: '接力桌上的牌：{boards}', en: 'Boards on the bye stand: {boards}' },
@@ -341,51 +348,56 @@ function createPanel() {
 }
 
 /**
- * The printable seating cards (one per pair of people, with its token) and movement cards.
+ * The printable seating cards — one per player, with that player's own token (it opens their
+ * own seat and their pair's or team's page, never the partner's seat) — and movement cards.
  * @param {HTMLElement} area @param {string} id
  */
 async function printCards(area, id) {
   const cards = await call('GET', `/api/events/${encodeURIComponent(id)}/cards`);
-  // A card's QR code, when the server gives one (`qr`: the address of an SVG of the card's own
-  // page link with its token), fetched with the director's token before the page is printed.
-  const qrs = new Map(await Promise.all([...(cards.pairs ?? []), ...(cards.teams ?? [])].filter((c) => c.token && c.qr).map(async (/** @type {any} */ c) => /** @type {[string, string]} */ ([c.qr, await qrUrl(c.qr)]))));
-  const qr = (/** @type {any} */ c) => (qrs.get(c.qr) ? h('img', { class: 'card-qr', src: qrs.get(c.qr), alt: d('card_qr_alt'), width: 160, height: 160 }) : null);
-  const url = `${location.origin}/standings.html?e=${encodeURIComponent(id)}`;
+  const players = (/** @type {any} */ c) => /** @type {any[]} */ (c.players ?? []);
+  // A player's QR code (`qr`: the address of an SVG of their own page link with their token),
+  // fetched with the director's token before the page is printed.
+  const all = [...(cards.pairs ?? []), ...(cards.teams ?? [])].flatMap(players).filter((p) => p.qr);
+  const qrs = new Map(await Promise.all(all.map(async (p) => /** @type {[string, string]} */ ([p.qr, await qrUrl(p.qr)]))));
+  const qr = (/** @type {any} */ p) => (qrs.get(p.qr) ? h('img', { class: 'card-qr', src: qrs.get(p.qr), alt: d('card_qr_alt'), width: 160, height: 160 }) : null);
+  const token = (/** @type {any} */ p) => h('h3', {}, `${d('player_token')}：`, h('span', { class: 'mono', 'data-token': '' }, p.token));
+  const url = `${location.origin}/pair.html?e=${encodeURIComponent(id)}`;
   if (cards.teams && cards.teams.length) {
     replace(
       area,
-      cards.teams
-        .filter((/** @type {any} */ c) => c.token)
-        .map((/** @type {any} */ c) =>
+      cards.teams.flatMap((/** @type {any} */ c) =>
+        players(c).map((p) =>
           h(
             'div',
-            { class: 'card-print', 'data-team': c.number },
+            { class: 'card-print', 'data-team': c.number, 'data-player': p.number },
             h('h2', {}, g('card_team', { n: c.number, name: c.name })),
-            h('p', {}, playerNames(c), c.organisation ? ` · ${c.organisation}` : ''),
-            h('h3', {}, `${g('team_token')}：`, h('span', { class: 'mono', 'data-token': '' }, c.token)),
-            qr(c),
-            // A team follows its own match and sits down on the pair page, with its token.
-            h('p', {}, g('join_team_at', { url: `${location.origin}/pair.html?e=${encodeURIComponent(id)}` })),
+            h('p', { class: 'card-player' }, d('card_player', { n: p.number, name: p.name })),
+            c.organisation ? h('p', {}, c.organisation) : null,
+            token(p),
+            qr(p),
+            h('p', {}, d('join_at', { url })),
           ),
         ),
+      ),
     );
     return;
   }
   replace(
     area,
-    cards.pairs
-      .filter((/** @type {any} */ c) => c.token)
-      .map((/** @type {any} */ c) =>
+    cards.pairs.flatMap((/** @type {any} */ c) =>
+      players(c).map((p) =>
         h(
           'div',
-          { class: 'card-print', 'data-pair': `${c.direction}${c.number}` },
+          { class: 'card-print', 'data-pair': `${c.direction}${c.number}`, 'data-player': p.number },
           h('h2', {}, d('card_title', { dir: wordIn(WORDS, c.direction), n: c.number })),
-          h('p', {}, playerNames(c), c.organisation ? ` · ${c.organisation}` : ''),
-          h('h3', {}, `${wordIn(WORDS, 'pair_token')}：`, h('span', { class: 'mono', 'data-token': '' }, c.token)),
-          qr(c),
+          h('p', { class: 'card-player' }, d('card_seat', { seat: wordIn(WORDS, `seat_${c.direction}${p.number}`), name: p.name })),
+          c.organisation ? h('p', {}, c.organisation) : null,
+          token(p),
+          qr(p),
           h('p', {}, d('join_at', { url })),
         ),
       ),
+    ),
     h(
       'div',
       { class: 'movement' },
@@ -723,7 +735,7 @@ function eventConsole(root, id, redraw) {
       { class: 'links', style: 'margin-top:12px' },
       h('a', { href: `standings.html?e=${encodeURIComponent(id)}`, target: '_blank', rel: 'noopener' }, d('standings_link')),
       h('button', { 'on:click': () => openDocument(`${base}/results.html`, 'text/html') }, wordIn(WORDS, 'print_results')),
-      h('button', { 'on:click': () => openDocument(`${base}/results.csv`, 'text/csv', `event-${id}.csv`) }, wordIn(WORDS, 'csv')),
+      h('button', { 'on:click': () => openDocument(`${base}/results.csv?lang=${lang()}`, 'text/csv', `event-${id}.csv`) }, wordIn(WORDS, 'csv')),
       h('a', { href: 'director.html' }, d('all_events')),
     );
 

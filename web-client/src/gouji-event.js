@@ -78,8 +78,8 @@ export const GOUJI_WORDS = {
   deductions_h: { zh: '扣分记录', en: 'Deductions' },
   print_team_cards: { zh: '打印队卡', en: 'Print team cards' },
   card_team: { zh: '第 {n} 队 · {name}', en: 'Team {n} · {name}' },
-  team_token: { zh: '队号凭证', en: 'Team token' },
-  join_team_at: { zh: '入座：打开 {url}，输入队号凭证（三位选手各自入座）', en: 'To sit down: open {url} and type the team token (each of the three players)' },
+  team_token: { zh: '选手凭证', en: 'Player token' },
+  join_team_at: { zh: '入座：打开 {url}，输入您自己的选手凭证（三位选手各自入座）', en: 'To sit down: open {url} and type your own player token (each of the three players)' },
   next_knockout: { zh: '下一轮：淘汰赛', en: 'Next: a knockout round' },
   next_final: { zh: '下一轮：决赛', en: 'Next: the final' },
 };

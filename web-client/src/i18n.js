@@ -27,7 +27,7 @@ const WORDS = {
   create: { zh: '开桌', en: 'Open' },
   join_by_code: { zh: '用桌号加入', en: 'Join by table code' },
   events_h: { zh: '比赛', en: 'Events' },
-  events_hint: { zh: '参加比赛的选手：用座位卡上的比赛号和对号凭证进入本对的页面。', en: 'Playing in an event: open your pair’s page with the event number and the pair token from your seating card.' },
+  events_hint: { zh: '参加比赛的选手：用座位卡上的比赛号和您自己的选手凭证进入本对的页面。', en: 'Playing in an event: open your pair’s page with the event number and your own player token from your seating card.' },
   join_event: { zh: '参加比赛', en: 'Join an event' },
   event_standings: { zh: '赛事成绩', en: 'Event standings' },
   code: { zh: '桌号', en: 'Table code' },

@@ -1,5 +1,5 @@
 // @ts-check
-//! 本对比赛 (a pair's own page, pair.html?e=ID#TOKEN): with the pair token from its seating card
+//! 本对比赛 (a pair's own page, pair.html?e=ID#TOKEN): with a player token from their seating card
 //! a pair sees where it plays this round (round, table, direction, opponents, boards), the round
 //! clock, a button to sit down at its current board, its table's results to confirm (NS record,
 //! EW check, or call the referee), its earlier rounds and its standing so far. The token stays in
@@ -23,7 +23,7 @@ import {
 const WORDS = {
   page: { zh: '本对比赛', en: 'Our pair' },
   enter_h: { zh: '进入本对页面', en: 'Open your pair’s page' },
-  enter_hint: { zh: '输入座位卡上的比赛号和对号凭证（例如 ab3d-7kfm-q2xw）；够级团体赛输入队卡上的队号凭证。', en: 'Type the event number and the pair token from your seating card (e.g. ab3d-7kfm-q2xw); in a 够级 team event, the team token from your team card.' },
+  enter_hint: { zh: '输入座位卡上的比赛号和您自己的选手凭证（例如 ab3d-7kfm-q2xw）：每位选手一张卡，只坐自己的座位。', en: 'Type the event number and your own player token from your seating card (e.g. ab3d-7kfm-q2xw): a card a player, each in their own seat.' },
   event_no: { zh: '比赛号', en: 'Event number' },
   enter: { zh: '进入', en: 'Open' },
   other_pair: { zh: '换一对', en: 'Another pair' },
@@ -105,7 +105,7 @@ function fragmentToken() {
   return decodeURIComponent(location.hash.replace(/^#/, '')).trim();
 }
 
-/** The form asking for the event number and the pair token. @param {HTMLElement} root @param {() => void} redraw */
+/** The form asking for the event number and the player token. @param {HTMLElement} root @param {() => void} redraw */
 function enterForm(root, redraw) {
   const idInput = h('input', { id: 'event-no', type: 'text', inputmode: 'numeric', autocomplete: 'off', value: eventId() ?? '' });
   const tokenInput = h('input', { id: 'pair-token', type: 'text', autocomplete: 'off', autocapitalize: 'none', spellcheck: 'false' });

@@ -12,6 +12,29 @@
 export type Actor = "player" | "bot" | "clock" | "auto" | "referee";
 
 /**
+ * Where a competition's table is, for the page to say (「第2轮 第3桌」) and link back to the
+ * player's own page, and what it plays under.
+ */
+export type AtCompetition = { 
+/**
+ * The competition's id (`pair.html?e={id}`).
+ */
+id: string, round: number, 
+/**
+ * The table of the round (80分: of the movement; 够级: the match, or the final's table).
+ */
+table: number, 
+/**
+ * 托管 allowed (off: the 托管 button is refused with `no_auto_play`).
+ */
+auto_play: boolean, 
+/**
+ * A second device on a seat is refused (`seat_in_use`), not taking the seat over
+ * (`seat_moved` to the older).
+ */
+one_device_refuses: boolean, };
+
+/**
  * A unit of a failed throw that someone could beat, and who.
  */
 export type BlockedUnit = { cards: Array<Card>, by: Array<ShengjiSeat>, };
@@ -36,7 +59,13 @@ export type CardCount = { "kind": "exact", "n": number } | { "kind": "more_than"
 /**
  * What a client sends. The first message must be [`ClientIn::Hello`].
  */
-export type ClientIn = { "type": "hello", token?: string, last_seq?: number, } | { "type": "act", id: number, action: unknown, seq: number, seat?: number, reason?: string, } | { "type": "resync" } | { "type": "auto", on: boolean, } | { "type": "review", on: boolean, reason?: string, } | { "type": "ping", nonce?: number, };
+export type ClientIn = { "type": "hello", token?: string, last_seq?: number, 
+/**
+ * A random id this device keeps (the page makes one and stores it): 8 to 64 letters,
+ * digits, `-` or `_`. A competition's table logs a mark of it with the seat's
+ * connections, so the director sees one device on two seats.
+ */
+device?: string, } | { "type": "act", id: number, action: unknown, seq: number, seat?: number, reason?: string, } | { "type": "resync" } | { "type": "auto", on: boolean, } | { "type": "review", on: boolean, reason?: string, } | { "type": "ping", nonce?: number, };
 
 /**
  * What the server sends.
@@ -58,7 +87,11 @@ bot_level: string,
 /**
  * The seed: to a referee always, to everyone once the table is over.
  */
-seed?: string, } | { "type": "snapshot", seq: number, 
+seed?: string, 
+/**
+ * A competition's table: which competition, round and table, and its terms.
+ */
+competition?: AtCompetition, } | { "type": "snapshot", seq: number, 
 /**
  * The engine's view for you (`Engine::view`): your hand, public cards, counts.
  */

@@ -1,7 +1,7 @@
 // @ts-check
 //! 赛事成绩 (an event's standings, standings.html): the events, one event's NS and EW rankings
 //! (双冠军), every board's results once the event is finished, the printable page and the CSV;
-//! and a pair's own corner: sit down with the pair token from the seating card, see the table's
+//! and a pair's own corner: sit down with a player token from the seating card, see the table's
 //! results, confirm them (NS record, EW check) or call the referee. The director's console
 //! (director.js) reuses the words, the server calls and the tables here.
 //!
@@ -59,8 +59,8 @@ export const WORDS = {
   print_results: { zh: '打印成绩（A4）', en: 'Print results (A4)' },
   csv: { zh: '下载成绩表（CSV）', en: 'Download results (CSV)' },
   my_pair: { zh: '选手入座', en: 'Players: sit down' },
-  my_pair_hint: { zh: '输入座位卡上的对号凭证（例如 ab3d-7kfm-q2xw）。', en: 'Type the pair token from your seating card (e.g. ab3d-7kfm-q2xw).' },
-  pair_token: { zh: '对号凭证', en: 'Pair token' },
+  my_pair_hint: { zh: '输入座位卡上您自己的选手凭证（例如 ab3d-7kfm-q2xw）。', en: 'Type your own player token from your seating card (e.g. ab3d-7kfm-q2xw).' },
+  pair_token: { zh: '选手凭证', en: 'Player token' },
   sit: { zh: '入座打牌', en: 'Sit down and play' },
   my_results: { zh: '本桌成绩', en: 'My table’s results' },
   confirm_ok: { zh: '成绩无误，确认', en: 'Results are right: confirm' },
@@ -534,7 +534,7 @@ function renderEvent(root, id, gouji) {
           'div',
           { class: 'links', style: 'margin-top:12px' },
           h('a', { href: `${base}/results.html`, target: '_blank', rel: 'noopener' }, w('print_results')),
-          h('a', { href: `${base}/results.csv` }, w('csv')),
+          h('a', { href: `${base}/results.csv?lang=${lang()}` }, w('csv')),
           h('button', { 'on:click': refresh }, w('refresh')),
         ),
       );

@@ -22,7 +22,7 @@ test('an event board finished: the next seat in one tap, then back to the pair\'
     entries: [{ names: ['王阿姨', '李叔叔'] }, { names: [], bot: true }],
   });
   const id = ev.id;
-  const token = (await director('GET', `/api/events/${id}/cards`)).pairs.find((/** @type {any} */ c) => c.token).token;
+  const token = (await director('GET', `/api/events/${id}/cards`)).pairs.find((/** @type {any} */ c) => c.players?.length).players[0].token;
   await director('POST', `/api/events/${id}/rounds/1/start`, {});
   const status = async () => (await fetch(`${live.server.url}/api/events/${id}/pair`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) })).json();
   /** @type {import('node:child_process').ChildProcess[]} */

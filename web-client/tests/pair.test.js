@@ -20,7 +20,7 @@ test('a pair follows its event on its own page, a half table included', { timeou
   const ev = await director('POST', '/api/events', { game: 'shengji', name: '周三练习赛', tables: 3, rounds: 2, boards_per_round: 1, entries });
   const id = ev.id;
   const cards = await director('GET', `/api/events/${id}/cards`);
-  const token = cards.pairs.find((/** @type {any} */ c) => c.token).token;
+  const token = cards.pairs.find((/** @type {any} */ c) => c.players?.length).players[0].token;
 
   const { page, errors } = await newPage(live.browser, { width: 1024, height: 768 });
   page.on('dialog', (dlg) => dlg.accept());

@@ -8,7 +8,8 @@ export const clientInSamples = [
   {
     "type": "hello",
     "token": "9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f",
-    "last_seq": 17
+    "last_seq": 17,
+    "device": "d3v1c3-k3pt-h3r3"
   },
   {
     "type": "hello"
@@ -113,6 +114,58 @@ export const clientOutSamples = [
     "seed_commitment": "6666666666666666666666666666666666666666666666666666666666666666",
     "deal_algorithm": "paiju-deal-1",
     "bot_level": "club"
+  },
+  {
+    "type": "welcome",
+    "protocol": 1,
+    "table": "k3m9qz7b",
+    "game": "shengji",
+    "ruleset": "fujian-2024",
+    "board": 3,
+    "role": "seat",
+    "seat": 0,
+    "seats": [
+      {
+        "seat": 0,
+        "name": "老王",
+        "bot": false,
+        "connected": true,
+        "auto": false
+      },
+      {
+        "seat": 1,
+        "name": "电脑·东",
+        "bot": true,
+        "connected": true,
+        "auto": false
+      },
+      {
+        "seat": 2,
+        "name": null,
+        "bot": false,
+        "connected": false,
+        "auto": false
+      },
+      {
+        "seat": 3,
+        "name": "电脑·西",
+        "bot": true,
+        "connected": true,
+        "auto": false
+      }
+    ],
+    "state": "waiting",
+    "seq": 0,
+    "seed_commitment": "6666666666666666666666666666666666666666666666666666666666666666",
+    "deal_algorithm": "paiju-deal-1",
+    "bot_level": "club",
+    "competition": {
+      "id": "e7x2",
+      "round": 2,
+      "table": 3,
+      "auto_play": false,
+      "one_device_refuses": false
+    }
   },
   {
     "type": "snapshot",

@@ -53,7 +53,9 @@ pub fn routes<S: Clone + Send + Sync + 'static>(api: Arc<CompetitionApi>) -> Rou
         .route("/api/events", get(list).post(create))
         .route("/api/events/{id}", get(view))
         .route("/api/events/{id}/entries", post(register))
+        .route("/api/events/{id}/entries/add", post(add_entries))
         .route("/api/events/{id}/cards", get(cards))
+        .route("/api/events/{id}/players/{key}/qr.svg", get(player_qr))
         .route("/api/events/{id}/rounds/{round}/start", post(start_round))
         .route("/api/events/{id}/rounds/{round}/close", post(close_round))
         .route("/api/events/{id}/adjust", post(adjust))
@@ -281,6 +283,17 @@ async fn register(
     }
 }
 
+async fn add_entries(
+    State(api): Api,
+    UrlPath(id): UrlPath<String>,
+    Director(req): Director<protocol::RegisterEntries>,
+) -> Response {
+    match held(&api, &id) {
+        Ok(h) => answer(each!(h, h => h.add_entries(req.entries).await)),
+        Err(resp) => *resp,
+    }
+}
+
 async fn cards(
     State(api): Api,
     UrlPath(id): UrlPath<String>,
@@ -289,6 +302,39 @@ async fn cards(
     match held(&api, &id) {
         Ok(h) => answer(each!(h, h => h.cards().await)),
         Err(resp) => *resp,
+    }
+}
+
+/// A player's card as a QR code: their page's link with their own token, on the host the
+/// console was loaded from (director only: the code carries the token).
+async fn player_qr(
+    State(api): Api,
+    UrlPath((id, key)): UrlPath<(String, String)>,
+    headers: HeaderMap,
+    Director(NoBody): Director<NoBody>,
+) -> Response {
+    let cards = match held(&api, &id) {
+        Ok(h) => each!(h, h => h.cards().await),
+        Err(resp) => return *resp,
+    };
+    let cards = match cards {
+        Ok(c) => c,
+        Err(d) => return refused(d),
+    };
+    let wanted = format!("/api/events/{id}/players/{key}/qr.svg");
+    let token = cards
+        .pairs
+        .iter()
+        .flat_map(|c| &c.players)
+        .chain(cards.teams.iter().flat_map(|c| &c.players))
+        .find(|p| p.qr == wanted)
+        .map(|p| p.token.clone());
+    match token {
+        Some(token) => {
+            let (scheme, host) = http::origin(&headers);
+            http::qr_response(&crate::invite::player_link(scheme, host, &id, &token))
+        }
+        None => http::refused(Refusal::NotFound { api: true }),
     }
 }
 
@@ -465,11 +511,24 @@ async fn standings(
     }
 }
 
+/// `?lang=en`: a CSV's column names in English (Chinese when absent).
+#[derive(Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CsvLang {
+    #[serde(default)]
+    lang: Option<String>,
+}
+
 async fn results_csv(
     State(api): Api,
     Reader(full): Reader,
     UrlPath(id): UrlPath<String>,
+    axum::extract::Query(q): axum::extract::Query<CsvLang>,
 ) -> Response {
+    let lang = match q.lang.as_deref() {
+        Some("en") => printed::Lang::En,
+        _ => printed::Lang::Zh,
+    };
     let s = match held(&api, &id) {
         Ok(h) => each!(h, h => h.standings(full).await),
         Err(resp) => return *resp,
@@ -484,7 +543,7 @@ async fn results_csv(
                 ),
                 (header::CACHE_CONTROL, "no-cache".to_string()),
             ],
-            printed::csv(&s),
+            printed::csv(&s, lang),
         )
             .into_response(),
         Err(d) => refused(d),

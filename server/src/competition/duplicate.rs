@@ -66,6 +66,8 @@ fn result_of(play: &Play, board: u32) -> Option<protocol::BoardResult> {
             artificial: a.artificial.as_ref().map(wire::artificial_pair),
             adjusted: true,
             revised: None,
+            auto_moves: Vec::new(),
+            timeouts: Vec::new(),
         }),
         (None, Some(p)) => Some(protocol::BoardResult {
             declarer: Some(format!("{:?}", p.declarer)),
@@ -73,6 +75,8 @@ fn result_of(play: &Play, board: u32) -> Option<protocol::BoardResult> {
             artificial: None,
             adjusted: false,
             revised: play.revised.as_ref().map(wire::revision),
+            auto_moves: play.tally.auto_moves.clone(),
+            timeouts: play.tally.timeouts.clone(),
         }),
         (None, None) => None,
     }
@@ -283,8 +287,22 @@ impl Kind for Duplicate {
                     bye_stand: r.bye_stand.clone(),
                 })
                 .collect(),
+            conduct: full.then(|| super::kind::conduct(self)),
             ..ctx.base_view(c, self.rounds())
         }
+    }
+
+    /// NS sit N and S (the pair's first player N), EW sit E and W.
+    fn sitter(&self, round: u32, table: u32, _slot: u32, seat: usize) -> Option<String> {
+        let plan = self.table_plan(round, table)?;
+        let (direction, number) = if seat.is_multiple_of(2) {
+            (Direction::NS, plan.ns?)
+        } else {
+            (Direction::EW, plan.ew?)
+        };
+        let pair = self.pair(direction, number)?;
+        let name = pair.names.get(seat / 2).cloned().unwrap_or_default();
+        Some(format!("{name}（{}{number}）", direction.zh()))
     }
 
     fn status(&self, ctx: &Ctx, player: &PairPlayer) -> PairStatus {
@@ -326,6 +344,13 @@ impl Kind for Duplicate {
                             .map(|which| PlayerCard {
                                 number: which as u32 + 1,
                                 name: p.player(p.seats()[which]),
+                                qr: format!(
+                                    "/api/events/{}/players/{}{}-{}/qr.svg",
+                                    header.id,
+                                    p.direction.name(),
+                                    p.number,
+                                    which + 1
+                                ),
                                 token: tokens::pair_player_token(
                                     &header.pair_secret,
                                     &header.id,

@@ -22,6 +22,10 @@ pub enum Command<K: Kind> {
         entries: Vec<EntryIn>,
         reply: Reply<CompetitionCards>,
     },
+    AddEntries {
+        entries: Vec<EntryIn>,
+        reply: Reply<CompetitionCards>,
+    },
     Cards {
         reply: Reply<CompetitionCards>,
     },
@@ -106,6 +110,11 @@ impl<K: Kind> Handle<K> {
 
     pub async fn register(&self, entries: Vec<EntryIn>) -> Result<CompetitionCards, Denied> {
         self.ask(|reply| Command::Register { entries, reply }).await
+    }
+
+    pub async fn add_entries(&self, entries: Vec<EntryIn>) -> Result<CompetitionCards, Denied> {
+        self.ask(|reply| Command::AddEntries { entries, reply })
+            .await
     }
 
     pub async fn cards(&self) -> Result<CompetitionCards, Denied> {

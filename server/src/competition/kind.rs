@@ -74,7 +74,71 @@ impl Ctx<'_> {
             log_len: self.seq,
             head_hash: self.head_hash.to_string(),
             gouji: None,
+            add_entries: c.round == 0 && c.registered > 0,
+            conduct: None,
         }
+    }
+}
+
+/// The seats' connection history for the director: each visit with the seat's holder, and the
+/// partners reached from one address or device.
+pub fn conduct<K: Kind>(c: &K) -> protocol::ConductView {
+    let common = c.common();
+    let seat_name = |seat: usize| {
+        <K::Game as TableGame>::seat_zh(seat)
+            .map(str::to_string)
+            .unwrap_or_else(|| (seat + 1).to_string())
+    };
+    let visits = common
+        .conduct
+        .visits
+        .iter()
+        .map(|v| protocol::SeatVisitLine {
+            round: v.round,
+            table: v.table,
+            slot: v.slot,
+            seat: v.seat,
+            seat_name: seat_name(v.seat),
+            player: c
+                .sitter(v.round, v.table, v.slot, v.seat)
+                .unwrap_or_default(),
+            at_ms: v.at_ms,
+            what: v.what,
+            address: v.address.clone(),
+            device: v.device.clone(),
+        })
+        .collect();
+    let shared = common
+        .conduct
+        .shared()
+        .into_iter()
+        .map(|s| {
+            // The slot of the table's first visit names its players (the same all round).
+            let slot = common
+                .conduct
+                .visits
+                .iter()
+                .find(|v| v.table_id == s.table_id)
+                .map_or(0, |v| v.slot);
+            protocol::SharedLine {
+                round: s.round,
+                table: s.table,
+                players: s
+                    .seats
+                    .iter()
+                    .map(|&seat| c.sitter(s.round, s.table, slot, seat).unwrap_or_default())
+                    .collect(),
+                seats: s.seats,
+                device: s.device,
+                mark: s.mark,
+            }
+        })
+        .collect();
+    protocol::ConductView {
+        visits,
+        shared,
+        second_device: common.spec.second_device,
+        auto_play: common.spec.auto_play,
     }
 }
 
@@ -113,6 +177,8 @@ pub trait Kind: Competition {
         note: Option<String>,
     ) -> Result<Self::Action, Denied>;
 
+    /// Who holds `seat` at `table` of `round` playing `slot`: the player's name.
+    fn sitter(&self, round: u32, table: u32, slot: u32, seat: usize) -> Option<String>;
     /// The console's (`full`) or the public's view.
     fn view(&self, ctx: &Ctx, full: bool) -> CompetitionView;
     /// The holder's own page.

@@ -7,6 +7,7 @@
 //! served here is read once from its stored log. What could not be done (a table refused, the
 //! store failing, a table another node serves) is tried again after a while, and logged once.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,17 +17,19 @@ use protocol::{CompetitionBrief, CompetitionJoin, CompetitionJoined, Refusal};
 use rules::deal::Seed;
 use tokio::sync::{mpsc, watch};
 use tokio::time::{sleep_until, Instant};
-use tournament::competition::Error;
+use tournament::competition::{Error, Visit};
 
 use super::denied::Denied;
 use super::handle::{Command, Handle};
 use super::kind::{brief, Ctx, Kind};
 use super::tables::{self, Now};
+use super::tokens;
 use crate::lobby::Lobby;
 use crate::seat_token;
 use crate::store::{
     self, competition_entry_hash, CompetitionEntry, CompetitionHeader, CompetitionStore,
 };
+use crate::table::SeatVisit;
 
 /// How long the runner waits before it tries again what it could not do.
 const RETRY: Duration = Duration::from_secs(5);
@@ -59,6 +62,9 @@ pub struct Live<K: Kind> {
     retry: Option<Instant>,
     /// What failed last, so a failure that repeats is logged once.
     failing: Option<String>,
+    /// Per open table: the connections to its seats it published (the receiver tells a
+    /// rebuilt table's fresh list from the old one) and how many of them are logged.
+    heard: HashMap<String, (watch::Receiver<Vec<SeatVisit>>, usize)>,
 }
 
 /// Starts a competition's actor: its handle.
@@ -81,6 +87,7 @@ pub fn spawn<K: Kind>(
         brief: brief_tx,
         retry: None,
         failing: None,
+        heard: HashMap::new(),
     };
     tokio::spawn(tracing::Instrument::instrument(live.run(rx), span));
     Handle {
@@ -186,9 +193,9 @@ impl<K: Kind> Live<K> {
             let mut changed = false;
             for need in self.c.tables_now() {
                 match tables::now::<K::Game>(&self.deps.lobby, &need).await {
-                    Ok(Now::Open(h)) => waits.push((h, None)),
+                    Ok(Now::Open(h)) => waits.push(tables::Awaited::new(need, h, None)),
                     Ok(Now::Over(id, report)) => {
-                        let Some(action) = K::result(&need, id, report.result) else {
+                        let Some(action) = K::result(&need, id, report) else {
                             continue;
                         };
                         match self.commit(action).await {
@@ -217,6 +224,7 @@ impl<K: Kind> Live<K> {
             }
         }
         self.revise(&mut waits, &mut failed).await;
+        self.log_visits(&mut waits, &mut failed).await;
         if !failed && !ok_before {
             tracing::info!("competition steps succeed again");
             self.failing = None;
@@ -243,15 +251,60 @@ impl<K: Kind> Live<K> {
                         continue;
                     };
                     match self.commit(action).await {
-                        Ok(()) => waits.push((handle, Some(now))),
+                        Ok(()) => waits.push(tables::Awaited::new(need, handle, Some(now))),
                         Err(d) => {
                             *failed = true;
                             self.failed("a revised result not logged", &d);
                         }
                     }
                 }
-                _ => waits.push((handle, Some(logged))),
+                _ => waits.push(tables::Awaited::new(need, handle, Some(logged))),
             }
+        }
+    }
+
+    /// Logs, in one entry, the connections to the seats of the tables awaited that are not
+    /// logged yet: each address and device as the competition's keyed mark, never as itself.
+    async fn log_visits(&mut self, waits: &mut [tables::Awaited], failed: &mut bool) {
+        let mut fresh: Vec<Visit> = Vec::new();
+        let mut counts: Vec<(String, watch::Receiver<Vec<SeatVisit>>, usize)> = Vec::new();
+        for a in waits.iter() {
+            let Some(rx) = a.table.visits() else {
+                continue;
+            };
+            let logged = match self.heard.get(&a.table.id) {
+                Some((seen, n)) if seen.same_channel(&rx) => *n,
+                // A table rebuilt since (or never heard): its list starts again.
+                _ => 0,
+            };
+            let now: Vec<SeatVisit> = rx.borrow().clone();
+            let (secret, id) = (&self.header.pair_secret, &self.header.id);
+            fresh.extend(now.iter().skip(logged).map(|v| Visit {
+                table_id: a.table.id.clone(),
+                round: a.need.round,
+                table: a.need.table,
+                slot: a.need.slot,
+                seat: v.seat,
+                at_ms: v.at_ms,
+                what: v.what,
+                address: tokens::mark(secret, id, &v.peer.to_string()),
+                device: v.device.as_deref().map(|d| tokens::mark(secret, id, d)),
+            }));
+            counts.push((a.table.id.clone(), rx, now.len()));
+        }
+        if !fresh.is_empty() {
+            if let Err(d) = self.commit(K::visited(fresh)).await {
+                *failed = true;
+                return self.failed("the seats' connections not logged", &d);
+            }
+        }
+        self.heard
+            .retain(|id, _| counts.iter().any(|(c, _, _)| c == id));
+        for (id, rx, n) in counts {
+            self.heard.insert(id, (rx, n));
+        }
+        for a in waits.iter_mut() {
+            a.visits = self.heard.get(&a.table.id).map_or(0, |(_, n)| *n);
         }
     }
 
@@ -311,6 +364,10 @@ impl<K: Kind> Live<K> {
         match cmd {
             Command::Register { entries, reply } => {
                 let r = self.commit(K::register(entries)).await;
+                let _ = reply.send(r.map(|()| self.c.cards(&self.header)));
+            }
+            Command::AddEntries { entries, reply } => {
+                let r = self.commit(K::add_entries(entries)).await;
                 let _ = reply.send(r.map(|()| self.c.cards(&self.header)));
             }
             Command::Cards { reply } => {

@@ -243,6 +243,7 @@ impl Competitions {
             trump: spec.trump.clone(),
             play_seconds: None,
             bot_level: None,
+            competition: None,
         };
         K::Game::start(&ruleset, &rules::deal::Seed([0; 32]), 1, &fixed)?;
         let seed = rules::deal::Seed(seat_token::random_bytes::<32>());

@@ -35,6 +35,60 @@ fn csv_line(fields: &[String]) -> String {
     line
 }
 
+/// The language of a CSV's column names (the page's; Chinese first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lang {
+    Zh,
+    En,
+}
+
+/// A header line of `(zh, en)` column names.
+fn header(lang: Lang, columns: &[(&str, &str)]) -> String {
+    let names: Vec<String> = columns
+        .iter()
+        .map(|(zh, en)| if lang == Lang::Zh { zh } else { en }.to_string())
+        .collect();
+    csv_line(&names)
+}
+
+fn yes(lang: Lang, b: bool) -> String {
+    match (b, lang) {
+        (false, _) => String::new(),
+        (true, Lang::Zh) => "是".into(),
+        (true, Lang::En) => "yes".into(),
+    }
+}
+
+/// What decided a 够级 place, in words: the tie-break the place needed, or the lot.
+pub fn decided_by(t: &super::standings::TeamLine, lang: Lang) -> String {
+    use tournament::gouji::TieBreak;
+    let zh = lang == Lang::Zh;
+    if let Some(reason) = &t.lot {
+        return if zh {
+            format!("抽签：{reason}")
+        } else {
+            format!("lot: {reason}")
+        };
+    }
+    match t.by {
+        None => String::new(),
+        Some(TieBreak::Points) => if zh { "总分" } else { "points" }.into(),
+        Some(TieBreak::Firsts) => if zh {
+            "同分，头科多"
+        } else {
+            "level: more 头科"
+        }
+        .into(),
+        Some(TieBreak::Lasts) => if zh {
+            "同分同头科，大落少"
+        } else {
+            "level: fewer 大落"
+        }
+        .into(),
+        Some(TieBreak::ExtraGame) => if zh { "加赛" } else { "extra game" }.into(),
+    }
+}
+
 fn names(p: &PairInfo) -> String {
     if p.names.is_empty() && p.bot {
         "电脑".to_string()
@@ -47,23 +101,26 @@ fn mp_text(mp: Option<Mp>) -> String {
     mp.map(|m| m.to_string()).unwrap_or_default()
 }
 
-/// The standings as CSV (UTF-8 with a byte order mark, so spreadsheets read the Chinese):
-/// the ranking lines, then (when shown) every board's results.
-pub fn csv(s: &Standings) -> String {
+/// The standings as CSV (UTF-8 with a byte order mark, so spreadsheets read the Chinese),
+/// its column names in `lang`: the ranking lines, then (when shown) every board's results.
+pub fn csv(s: &Standings, lang: Lang) -> String {
     if let Some(g) = &s.gouji {
-        return gouji_csv(g);
+        return gouji_csv(g, lang);
     }
     let mut out = String::from("\u{feff}");
-    out += &csv_line(&[
-        "direction".into(),
-        "place".into(),
-        "pair".into(),
-        "names".into(),
-        "organisation".into(),
-        "mp".into(),
-        "deducted".into(),
-        "prize".into(),
-    ]);
+    out += &header(
+        lang,
+        &[
+            ("方向", "direction"),
+            ("名次", "place"),
+            ("对号", "pair"),
+            ("选手", "names"),
+            ("单位", "organisation"),
+            ("比赛分", "mp"),
+            ("罚分", "deducted"),
+            ("获奖", "prize"),
+        ],
+    );
     for (d, list) in [("NS", &s.ranking.ns), ("EW", &s.ranking.ew)] {
         for l in list {
             out += &csv_line(&[
@@ -78,23 +135,26 @@ pub fn csv(s: &Standings) -> String {
                 l.pair.organisation.clone().unwrap_or_default(),
                 l.mp.to_string(),
                 mp_text(l.deducted),
-                if l.prize { "yes".into() } else { String::new() },
+                yes(lang, l.prize),
             ]);
         }
     }
     if let Some(boards) = &s.boards {
         out += "\r\n";
-        out += &csv_line(&[
-            "board".into(),
-            "ns".into(),
-            "ew".into(),
-            "defenders".into(),
-            "artificial_ns".into(),
-            "artificial_ew".into(),
-            "adjusted".into(),
-            "ns_mp".into(),
-            "ew_mp".into(),
-        ]);
+        out += &header(
+            lang,
+            &[
+                ("牌号", "board"),
+                ("南北", "ns"),
+                ("东西", "ew"),
+                ("闲家得分", "defenders"),
+                ("南北人为分", "artificial_ns"),
+                ("东西人为分", "artificial_ew"),
+                ("调整", "adjusted"),
+                ("南北比赛分", "ns_mp"),
+                ("东西比赛分", "ew_mp"),
+            ],
+        );
         for b in boards {
             for r in &b.results {
                 let art = |pick: fn(&ArtificialScores) -> Option<tournament::Artificial>| {
@@ -112,11 +172,7 @@ pub fn csv(s: &Standings) -> String {
                     r.defenders.map(|d| d.to_string()).unwrap_or_default(),
                     art(|a| a.ns),
                     art(|a| a.ew),
-                    if r.adjusted {
-                        "yes".into()
-                    } else {
-                        String::new()
-                    },
+                    yes(lang, r.adjusted),
                     mp_text(r.ns_mp),
                     mp_text(r.ew_mp),
                 ]);
@@ -130,28 +186,31 @@ fn side_text(side: &Option<String>) -> String {
     side.as_deref().map(str::to_uppercase).unwrap_or_default()
 }
 
-/// A 够级 event's standings as CSV: the teams, then (when shown) every game's result.
-fn gouji_csv(g: &GoujiStandings) -> String {
+/// A 够级 competition's standings as CSV: the teams (with what decided each place), then
+/// (when shown) every game's result.
+fn gouji_csv(g: &GoujiStandings, lang: Lang) -> String {
     let mut out = String::from("\u{feff}");
-    out += &csv_line(
+    out += &header(
+        lang,
         &[
-            "place",
-            "team",
-            "players",
-            "organisation",
-            "stage",
-            "out_round",
-            "points",
-            "firsts",
-            "lasts",
-            "deducted",
-            "prize",
-        ]
-        .map(String::from),
+            ("名次", "place"),
+            ("决定名次", "decided_by"),
+            ("队", "team"),
+            ("选手", "players"),
+            ("单位", "organisation"),
+            ("阶段", "stage"),
+            ("淘汰轮次", "out_round"),
+            ("总分", "points"),
+            ("头科", "firsts"),
+            ("大落", "lasts"),
+            ("罚分", "deducted"),
+            ("获奖", "prize"),
+        ],
     );
     for t in &g.teams {
         out += &csv_line(&[
             t.place.map(|p| p.to_string()).unwrap_or_default(),
+            decided_by(t, lang),
             t.team.name.clone(),
             team_names(&t.team),
             t.team.organisation.clone().unwrap_or_default(),
@@ -165,17 +224,28 @@ fn gouji_csv(g: &GoujiStandings) -> String {
             } else {
                 t.deducted.to_string()
             },
-            if t.prize { "yes".into() } else { String::new() },
+            yes(lang, t.prize),
         ]);
     }
     if let Some(games) = &g.games {
         out += "\r\n";
-        out += &csv_line(
+        out += &header(
+            lang,
             &[
-                "round", "stage", "table", "game", "deal", "a", "b", "extra", "a_points",
-                "b_points", "first", "last", "adjusted",
-            ]
-            .map(String::from),
+                ("轮", "round"),
+                ("阶段", "stage"),
+                ("桌", "table"),
+                ("局", "game"),
+                ("牌号", "deal"),
+                ("A 队", "a"),
+                ("B 队", "b"),
+                ("加赛", "extra"),
+                ("A 分", "a_points"),
+                ("B 分", "b_points"),
+                ("头科", "first"),
+                ("大落", "last"),
+                ("改判", "adjusted"),
+            ],
         );
         for x in games {
             out += &csv_line(&[
@@ -186,7 +256,7 @@ fn gouji_csv(g: &GoujiStandings) -> String {
                 x.deal.to_string(),
                 x.a.clone(),
                 x.b.clone(),
-                if x.extra { "yes".into() } else { String::new() },
+                yes(lang, x.extra),
                 x.result.a.to_string(),
                 x.result.b.to_string(),
                 side_text(&x.result.first),
@@ -213,7 +283,7 @@ pub fn teams_body(s: &Standings, g: &GoujiStandings, status: &str) -> String {
         esc(&s.name),
         esc(status)
     );
-    body += "<section class=\"ranking\"><h2>名次 Ranking</h2>\n<table><thead><tr><th>名次 Place</th><th>队 Team</th><th>选手 Players</th><th>单位 Organisation</th><th>阶段 Stage</th><th>总分 Points</th><th>头科 1st</th><th>大落 Last</th><th>罚分 Deducted</th></tr></thead><tbody>\n";
+    body += "<section class=\"ranking\"><h2>名次 Ranking</h2>\n<table><thead><tr><th>名次 Place</th><th>决定名次 Decided by</th><th>队 Team</th><th>选手 Players</th><th>单位 Organisation</th><th>阶段 Stage</th><th>总分 Points</th><th>头科 1st</th><th>大落 Last</th><th>罚分 Deducted</th></tr></thead><tbody>\n";
     for t in &g.teams {
         let stage = match (t.stage, t.out_round) {
             ("final", _) if t.extra_game_needed => "决赛（待加赛）Final (extra game)".to_string(),
@@ -222,9 +292,10 @@ pub fn teams_body(s: &Standings, g: &GoujiStandings, status: &str) -> String {
             _ => "比赛中 Playing".to_string(),
         };
         body += &format!(
-            "<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+            "<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
             if t.prize { " class=\"prize\"" } else { "" },
             t.place.map(|p| p.to_string()).unwrap_or_else(|| "—".into()),
+            esc(format!("{} {}", decided_by(t, Lang::Zh), decided_by(t, Lang::En)).trim()),
             esc(&t.team.name),
             esc(&team_names(&t.team)),
             esc(t.team.organisation.as_deref().unwrap_or("")),

@@ -105,6 +105,9 @@ pub struct TeamLine {
     /// Level on everything: the extra game decides (it is played on the server).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub extra_game_needed: bool,
+    /// Knocked out by the director's lot (抽签): its reason.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lot: Option<String>,
 }
 
 fn is_zero(n: &i32) -> bool {

@@ -44,7 +44,7 @@ pub async fn open<G: TableGame>(
         // Computers sit only for entries that are absent: the default level.
         bot_level: None,
     };
-    Ok(lobby.create(req).await?.id)
+    Ok(lobby.create_competing(req, common.terms(need)).await?.id)
 }
 
 /// Where `need`'s table is now.
@@ -75,10 +75,8 @@ pub async fn now<G: TableGame>(lobby: &Lobby, need: &TableNeed) -> Result<Now, D
     let Some(stored) = stored else {
         return Ok(Now::Gone);
     };
-    let game = crate::table::replay::rebuilt::<G>(&stored).map_err(failed)?;
-    if let Some(result) = game.result() {
-        let ruling = None;
-        return Ok(Now::Over(id.clone(), TableReport { result, ruling }));
+    if let Some(report) = crate::table::replay::report::<G>(&stored).map_err(failed)? {
+        return Ok(Now::Over(id.clone(), report));
     }
     let Some(leases) = &lobby.leases else {
         return Ok(Now::Gone);
@@ -95,22 +93,48 @@ pub async fn now<G: TableGame>(lobby: &Lobby, need: &TableNeed) -> Result<Now, D
     }
 }
 
-/// A table awaited, and the result it was seen with (`None`: none yet).
-pub type Awaited = (TableHandle, Option<TableResult>);
+/// A table awaited: what it deals, the result it was seen with (`None`: none yet) and how
+/// many of its seats' connections are logged.
+pub struct Awaited {
+    pub need: TableNeed,
+    pub table: TableHandle,
+    pub result: Option<TableResult>,
+    pub visits: usize,
+}
+
+impl Awaited {
+    pub fn new(need: TableNeed, table: TableHandle, result: Option<TableResult>) -> Awaited {
+        Awaited {
+            need,
+            table,
+            result,
+            visits: 0,
+        }
+    }
+}
 
 /// Resolves when any of `tables` reports a result other than the one it was seen with (its
-/// first, or a ruling's revision), or goes away.
+/// first, or a ruling's revision), a connection to one of its seats not logged yet, or goes
+/// away.
 pub async fn any_reports(tables: &[Awaited]) {
     if tables.is_empty() {
         return std::future::pending().await;
     }
-    let waits = tables.iter().map(|(t, seen)| {
-        let mut report = t.result();
-        let closed = t.closed();
-        let seen = seen.clone();
+    let waits = tables.iter().map(|a| {
+        let mut report = a.table.result();
+        let closed = a.table.closed();
+        let seen = a.result.clone();
+        let (mut visits, logged) = (a.table.visits(), a.visits);
         Box::pin(async move {
+            let new_visit = async {
+                match &mut visits {
+                    Some(v) => drop(v.wait_for(|v| v.len() != logged).await),
+                    None => std::future::pending().await,
+                }
+            };
             tokio::select! {
                 _ = report.wait_for(|r| r.as_ref().map(|r| &r.result) != seen.as_ref()) => {}
+                _ = new_visit => {}
                 _ = closed => {}
             }
         })

@@ -121,6 +121,7 @@ fn games_view(
                     })
                     .unwrap_or_default(),
                 done,
+                auto_moves: shown.map(|x| x.auto_moves.clone()).unwrap_or_default(),
             }
         })
         .collect()
@@ -462,8 +463,19 @@ impl Kind for Teams {
         let results = full || self.common.finished();
         CompetitionView {
             gouji: Some(gouji_view(self, ctx, results)),
+            conduct: full.then(|| super::kind::conduct(self)),
             ..ctx.base_view(&self.common, self.rounds())
         }
+    }
+
+    /// A sits 0, 2, 4 (the team's players 1, 2, 3), B 1, 3, 5.
+    fn sitter(&self, round: u32, table: u32, slot: u32, seat: usize) -> Option<String> {
+        let (s, _) = self
+            .seatings(round)
+            .into_iter()
+            .find(|(s, _)| s.table == table && s.game == slot)?;
+        let team = self.team(if seat.is_multiple_of(2) { &s.a } else { &s.b })?;
+        Some(format!("{}（{}）", team.player(seat / 2), team.name))
     }
 
     fn status(&self, ctx: &Ctx, player: &TeamPlayer) -> PairStatus {
@@ -502,6 +514,12 @@ impl Kind for Teams {
                             .map(|which| PlayerCard {
                                 number: which as u32 + 1,
                                 name: t.player(which),
+                                qr: format!(
+                                    "/api/events/{}/players/T{}-{}/qr.svg",
+                                    header.id,
+                                    t.number,
+                                    which + 1
+                                ),
                                 token: tokens::team_player_token(
                                     &header.pair_secret,
                                     &header.id,
@@ -545,6 +563,7 @@ impl Kind for Teams {
                 prize: p.reach == Reach::Final && p.place.is_some(),
                 by: p.by,
                 extra_game_needed: p.extra_game_needed,
+                lot: p.lot,
             })
             .collect();
         let games = full.then(|| {

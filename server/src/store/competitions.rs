@@ -30,7 +30,7 @@ pub struct CompetitionHeader {
     pub seed: String,
     /// SHA-256 of the seed: public from creation.
     pub seed_commitment: String,
-    /// 64 hex of server randomness the pair tokens are derived from (never shown; the director
+    /// 64 hex of server randomness the player tokens are derived from (never shown; the director
     /// can reprint a seating card at any time without the server keeping the tokens).
     pub pair_secret: String,
     /// Unix milliseconds.

@@ -204,6 +204,9 @@ impl<G: TableGame> Table<G> {
         }
         self.seq = seq;
         self.prev_hash = hash;
+        if actor == Actor::Auto {
+            self.count_auto(seat);
+        }
         if self.history.len() == HISTORY {
             self.history.pop_front();
         }
@@ -292,8 +295,9 @@ impl<G: TableGame> Table<G> {
         let Some(&seat) = self.engine.to_act().first() else {
             return;
         };
-        // A player away when their time runs out is played for (托管) until they return.
-        if !self.seats[seat].bot && !self.connected(seat) {
+        // A player away when their time runs out is played for (托管) until they return; at
+        // a competition's table the clock goes on for them as for anyone present.
+        if !self.seats[seat].bot && !self.connected(seat) && self.plays_for_the_absent() {
             self.auto[seat] = true;
         }
         let action = self.engine.timeout_action();

@@ -7,7 +7,7 @@ use bots::{Budget, Level, SeatPlayer};
 use protocol::{Refusal, Wrong};
 use rules::deal::Seed;
 use rules::Engine;
-use tournament::competition::TableResult;
+use tournament::competition::{SeatTerms, TableResult};
 
 /// A game engine a table can run.
 pub trait TableGame:
@@ -61,6 +61,12 @@ pub trait TableGame:
     fn result(&self) -> Option<TableResult> {
         None
     }
+    /// The seat's timeouts on this board (or game) that count toward later ones (80分's
+    /// 超时第一次警告，第二次扣10分); 0 for a game that keeps no count.
+    fn timeouts(&self, seat: usize) -> u8 {
+        let _ = seat;
+        0
+    }
 }
 
 fn unknown_ruleset(game: &str, name: &str, known: &[&str]) -> Refusal {
@@ -92,6 +98,11 @@ pub struct DealFixed {
     /// bots play at the level it was opened with. Not part of the deal either.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bot_level: Option<Level>,
+    /// A competition's table: what it plays under besides the deal (one device a seat, 托管,
+    /// the timeout count carried from earlier boards). Kept here for the same reason again; set
+    /// only by a competition, never by a `CreateTable`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub competition: Option<SeatTerms>,
 }
 
 impl DealFixed {
@@ -173,7 +184,27 @@ impl TableGame for rules::shengji::Board {
             rules.play_seconds = s;
         }
         let deal = rules::deal::deal_shengji(seed, board, fixed.shengji()?);
-        Ok(rules::shengji::Board::new(&deal, rules))
+        let Some(terms) = &fixed.competition else {
+            return Ok(rules::shengji::Board::new(&deal, rules));
+        };
+        // At a competition the count runs over the session (the rules spec), its earlier
+        // timeouts passed in by the competition.
+        if rules.timeout_scope == rules::shengji::TimeoutScope::Board {
+            rules.timeout_scope = rules::shengji::TimeoutScope::Session;
+        }
+        let mut prior = [0u8; 4];
+        for (p, &n) in prior.iter_mut().zip(&terms.prior_timeouts) {
+            *p = n;
+        }
+        Ok(rules::shengji::Board::new(&deal, rules).with_prior_timeouts(prior))
+    }
+
+    fn timeouts(&self, seat: usize) -> u8 {
+        if seat < 4 {
+            rules::shengji::Board::timeouts(self, rules::shengji::Seat::from_index(seat))
+        } else {
+            0
+        }
     }
 
     fn seat_zh(seat: usize) -> Option<&'static str> {

@@ -50,6 +50,27 @@ impl Outlet {
     }
 }
 
+/// A connection on a seat of a competition's table, as the table saw it. The address is kept
+/// as it is only here, in memory: the competition logs a keyed mark of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatVisit {
+    pub seat: usize,
+    pub at_ms: u64,
+    pub what: tournament::competition::conduct::VisitKind,
+    pub peer: std::net::IpAddr,
+    pub device: Option<String>,
+}
+
+/// Who is arriving on a connection: what `hello` said, and where it came from.
+pub struct Arrival {
+    pub outlet: Outlet,
+    pub token: Option<String>,
+    pub last_seq: Option<u64>,
+    pub peer: std::net::IpAddr,
+    /// The page's device id (checked by the connection).
+    pub device: Option<String>,
+}
+
 /// Requests to a table's actor.
 pub(crate) enum Command {
     Join {
@@ -63,9 +84,7 @@ pub(crate) enum Command {
         reply: oneshot::Sender<Result<(), Refusal>>,
     },
     Attach {
-        outlet: Outlet,
-        token: Option<String>,
-        last_seq: Option<u64>,
+        arrival: Arrival,
         reply: oneshot::Sender<Result<Who, Refusal>>,
     },
     Detach {
@@ -129,6 +148,8 @@ pub struct TableHandle {
     pub(super) summary: watch::Receiver<TableSummary>,
     /// The board's result once play is over (see `Table::result`).
     pub(super) result: watch::Receiver<Option<TableReport>>,
+    /// A competition's table: its seats' connections ([`TableHandle::visits`]).
+    pub(super) visits: Option<watch::Receiver<Vec<SeatVisit>>>,
     /// Set when the actor stopped after a failed write (or a panic) and the table is being
     /// rebuilt from its log: requests are told to retry, not that the table is gone.
     pub(super) rebuilding: Arc<AtomicBool>,
@@ -196,19 +217,14 @@ impl TableHandle {
         self.ask(|reply| Command::Leave { token_hash, reply }).await
     }
 
-    pub async fn attach(
-        &self,
-        outlet: Outlet,
-        token: Option<String>,
-        last_seq: Option<u64>,
-    ) -> Result<Who, Refusal> {
-        self.ask(|reply| Command::Attach {
-            outlet,
-            token,
-            last_seq,
-            reply,
-        })
-        .await
+    pub async fn attach(&self, arrival: Arrival) -> Result<Who, Refusal> {
+        self.ask(|reply| Command::Attach { arrival, reply }).await
+    }
+
+    /// A competition's table: its seats' connections as the table saw them (`None` at a
+    /// casual table).
+    pub fn visits(&self) -> Option<watch::Receiver<Vec<SeatVisit>>> {
+        self.visits.clone()
     }
 
     pub async fn detach(&self, conn: u64) {

@@ -41,6 +41,7 @@ use crate::store::{self, Journal, LogEntry, SeatRecord, StoredTable, TableHeader
 use dashmap::DashMap;
 
 mod acting;
+mod competing;
 mod computer;
 mod fanout;
 mod game;
@@ -54,7 +55,7 @@ mod supervise;
 pub use computer::{expert_time, THINK, THINK_FLOOR};
 pub use game::{DealFixed, TableGame};
 pub(crate) use handle::Command;
-pub use handle::{seed_in_use, Act, CloseWith, Outlet, TableHandle, Who};
+pub use handle::{seed_in_use, Act, Arrival, CloseWith, Outlet, SeatVisit, TableHandle, Who};
 use ids::{IdCache, Told, REFEREE_KEY};
 pub use seats::{bot_name, BOT_NAME_PREFIX};
 pub use supervise::spawn;
@@ -74,7 +75,7 @@ pub struct TableSettings {
     pub referee_hash: Option<String>,
     /// Seed commitments of events not yet revealed (the event module). A table dealing from one
     /// belongs to an event: its seed stays hidden even once it is over, nobody watches it, and
-    /// its seats are taken only with a pair token. Shared with the event service, which adds a
+    /// its seats are taken only with a player token. Shared with the event service, which adds a
     /// commitment when the event is created and removes it when the seed is revealed.
     pub sealed_seeds: Arc<dashmap::DashSet<String>>,
 }
@@ -124,6 +125,33 @@ struct Subscriber {
     /// broom's 45): a line that dropped without a close. Its seat shows `connected: false`
     /// (掉线) until a frame comes again or the broom closes it.
     quiet: bool,
+    /// Where it came from, and the page's device id: a competition's seat history.
+    peer: std::net::IpAddr,
+    device: Option<String>,
+}
+
+/// What a competition's table keeps besides a casual table's (`competing.rs` works on it).
+struct Competing {
+    terms: tournament::competition::SeatTerms,
+    /// Moves 托管 made on this board, by seat.
+    auto_moves: Vec<u32>,
+    /// The seats' connections, published for the competition's runner (at most
+    /// [`VISITS_A_TABLE`](tournament::competition::conduct::VISITS_A_TABLE); the runner logs
+    /// them).
+    visits: watch::Sender<Vec<SeatVisit>>,
+}
+
+impl Competing {
+    fn told(&self, visit: SeatVisit) {
+        use tournament::competition::conduct::VISITS_A_TABLE;
+        self.visits.send_if_modified(|v| {
+            if v.len() >= VISITS_A_TABLE {
+                return false;
+            }
+            v.push(visit);
+            true
+        });
+    }
 }
 
 /// Entries kept in memory for catching up reconnecting clients; a client further behind (or
@@ -177,6 +205,8 @@ struct Table<G: TableGame> {
     /// it changes (a ruling after the last trick changes it again): a competition's runner
     /// awaits it rather than reading the log.
     result: watch::Sender<Option<tournament::competition::TableReport>>,
+    /// A competition's table: its terms, its 托管 count and its seats' connections.
+    competing: Option<Box<Competing>>,
 }
 
 /// A table under review (review.rs).
@@ -275,19 +305,14 @@ impl<G: TableGame> Table<G> {
                 let r = self.leave(&token_hash).await;
                 let _ = reply.send(r);
             }
-            Command::Attach {
-                outlet,
-                token,
-                last_seq,
-                reply,
-            } => {
-                let r = self.attach(outlet, token, last_seq);
+            Command::Attach { arrival, reply } => {
+                let r = self.attach(arrival);
                 let _ = reply.send(r);
             }
             Command::Detach { conn } => {
-                let before = self.subscribers.len();
-                self.subscribers.retain(|s| s.outlet.id != conn);
-                if self.subscribers.len() != before {
+                if let Some(i) = self.subscribers.iter().position(|s| s.outlet.id == conn) {
+                    let gone = self.subscribers.remove(i);
+                    self.left_seat(&gone);
                     self.after_presence_change();
                 }
             }

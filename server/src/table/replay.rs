@@ -7,6 +7,8 @@
 use protocol::Words;
 use rules::{Engine, Explain};
 
+use tournament::competition::{TableReport, Tally};
+
 use super::game::{DealFixed, TableGame};
 use crate::store::{self, LogEntry, StoredTable, TableHeader};
 
@@ -152,6 +154,39 @@ pub fn rebuilt<G: TableGame>(stored: &StoredTable) -> Result<G, String> {
         apply_stored(&mut game, e).map_err(|f| format!("table {}: entry {}: {f}", h.id, e.seq))?;
     }
     Ok(game)
+}
+
+/// The seats' conduct on a board: each seat's timeouts as the engine counted them, and the
+/// moves 托管 made for it (`auto_moves`, by seat), trimmed to nothing when all are 0.
+pub fn tally<G: TableGame>(engine: &G, auto_moves: Vec<u32>) -> Tally {
+    Tally {
+        timeouts: (0..engine.seats()).map(|s| engine.timeouts(s)).collect(),
+        auto_moves,
+    }
+    .trimmed()
+}
+
+/// The moves 托管 made for each of `seats` in a stored log.
+pub fn auto_moves(log: &[LogEntry], seats: usize) -> Vec<u32> {
+    let mut n = vec![0; seats];
+    for e in log.iter().filter(|e| e.actor == protocol::Actor::Auto) {
+        if let Some(k) = n.get_mut(e.seat) {
+            *k += 1;
+        }
+    }
+    n
+}
+
+/// What a stored table reports to its competition, as [`rebuilt`] leaves it: its result once
+/// play is over, with the seats' conduct (no ruling: a table read from its log is one whose
+/// result is read once).
+pub fn report<G: TableGame>(stored: &StoredTable) -> Result<Option<TableReport>, String> {
+    let game = rebuilt::<G>(stored)?;
+    Ok(game.result().map(|result| TableReport {
+        result,
+        ruling: None,
+        tally: tally(&game, auto_moves(&stored.log, game.seats())),
+    }))
 }
 
 #[cfg(test)]

@@ -105,21 +105,16 @@ impl<G: TableGame> Table<G> {
         })
     }
 
-    pub(super) fn attach(
-        &mut self,
-        outlet: Outlet,
-        token: Option<String>,
-        last_seq: Option<u64>,
-    ) -> Result<Who, Refusal> {
+    pub(super) fn attach(&mut self, arrival: Arrival) -> Result<Who, Refusal> {
         if self.state == TableState::Closed {
             return Err(Refusal::TableClosed);
         }
-        let who = match token {
+        let who = match &arrival.token {
             // An event's table: watching it would show a board others have still to play.
             None if self.sealed() => return Err(Refusal::CompetitionTable { watching: true }),
             None => Who::Spectator,
             Some(t) => {
-                let h = seat_token::hash(&t);
+                let h = seat_token::hash(t);
                 let referee = self.deps.settings.referee_hash.as_deref();
                 if referee.is_some_and(|r| seat_token::same(r, &h)) {
                     Who::Referee
@@ -131,9 +126,18 @@ impl<G: TableGame> Table<G> {
             }
         };
         if let Who::Seat(s) = who {
+            // One device a seat at a competition's table.
+            self.claim_seat(s, &arrival)?;
             // The player is back: the table stops playing for them.
             self.auto[s] = false;
         }
+        let Arrival {
+            outlet,
+            last_seq,
+            peer,
+            device,
+            ..
+        } = arrival;
         let welcome = ClientOut::Welcome {
             protocol: protocol::PROTOCOL_VERSION,
             table: self.id.clone(),
@@ -152,6 +156,7 @@ impl<G: TableGame> Table<G> {
             deal_algorithm: self.header.deal_algorithm.clone(),
             bot_level: self.computers.level.name().to_string(),
             seed: (who == Who::Referee || self.seed_public()).then(|| self.header.seed.clone()),
+            competition: self.at_competition(),
         };
         self.send(&outlet, to_text(&welcome));
         // The missed entries if they are still in memory and all fit in the connection's queue
@@ -186,6 +191,8 @@ impl<G: TableGame> Table<G> {
                 who,
                 outlet,
                 quiet: false,
+                peer,
+                device,
             });
         }
         self.after_presence_change();
@@ -238,6 +245,13 @@ impl<G: TableGame> Table<G> {
             });
             return self.send(&outlet, text);
         };
+        if self.auto_refused(on) {
+            let outlet = sub.outlet.clone();
+            let text = to_text(&ClientOut::Error {
+                problem: Refusal::NoAutoPlay.into(),
+            });
+            return self.send(&outlet, text);
+        }
         if self.auto[seat] != on {
             self.auto[seat] = on;
             tracing::info!(seat, on, "托管 by choice");
@@ -276,6 +290,7 @@ impl<G: TableGame> Table<G> {
             *now = result.map(|result| TableReport {
                 result,
                 ruling: self.last_ruling(),
+                tally: self.tally(),
             });
             true
         });

@@ -42,11 +42,31 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
                 table_seq: e.seq,
                 reason: e.reason.clone().unwrap_or_default(),
             });
-    let (result, result_rx) = watch::channel(
-        engine
-            .result()
-            .map(|result| tournament::competition::TableReport { result, ruling }),
+    let competing = fixed.competition.clone().map(|terms| {
+        Box::new(Competing {
+            terms,
+            auto_moves: super::replay::auto_moves(&log, n),
+            visits: watch::channel(Vec::new()).0,
+        })
+    });
+    let tally = super::replay::tally(
+        &engine,
+        competing
+            .as_ref()
+            .map(|c| c.auto_moves.clone())
+            .unwrap_or_default(),
     );
+    let (result, result_rx) =
+        watch::channel(
+            engine
+                .result()
+                .map(|result| tournament::competition::TableReport {
+                    result,
+                    ruling,
+                    tally,
+                }),
+        );
+    let visits_rx = competing.as_ref().map(|c| c.visits.subscribe());
     let rebuilding = Arc::new(AtomicBool::new(false));
     let prev_hash = log
         .last()
@@ -82,6 +102,7 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
         deps,
         summary,
         result,
+        competing,
     };
     table.restart_clock();
     // A table of bots alone plays on with no one watching (and after a restart).
@@ -93,6 +114,7 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
         tx,
         summary: summary_rx,
         result: result_rx,
+        visits: visits_rx,
         rebuilding,
     };
     // Every log line of the actor carries the table's id and game.

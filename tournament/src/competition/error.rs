@@ -181,6 +181,10 @@ refusals! {
     NoEntries { teams: bool } => NotNow, "no_entries",
         if *teams { "还没有报名：请先登记各队" } else { "还没有报名：请先登记各对" },
         if *teams { "no teams registered yet" } else { "no pairs registered yet" };
+    /// 80分: late entries take computers' places (or the half table's): not more than there are.
+    NoRoom { room: usize } => Invalid, "no_room",
+        format!("没有那么多空位：迟报的只能替换电脑对（或补半桌的空位），现在有 {room} 个"),
+        format!("no room: late entries take computer pairs' places (or the half table's), and there are {room}");
     /// 80分: two pairs a table (one fewer: a half table).
     PairCount { tables: u32, got: usize } => Invalid, "pair_count",
         format!("{tables} 桌要报 {} 对（南北 {tables} 对、东西 {tables} 对；少一对为半桌），收到 {got} 对", 2 * tables),

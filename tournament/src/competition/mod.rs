@@ -17,7 +17,10 @@
 //!
 //! - [`spec`]: what the director creates and the entries as typed.
 //! - [`error`]: every refusal, with its code, its words and how it is answered.
+//! - [`conduct`]: the terms a competition's tables play under, and the seats' connection
+//!   history.
 
+pub mod conduct;
 pub mod duplicate;
 pub mod error;
 pub mod spec;
@@ -30,6 +33,7 @@ use rules::deal::Seed;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+pub use conduct::{Conduct, SeatTerms, Tally, Visit};
 pub use duplicate::Duplicate;
 pub use error::{Error, Field, Refused};
 pub use spec::{Entry, Spec};
@@ -55,6 +59,8 @@ pub struct Common {
     pub revealed: bool,
     /// Revealed after fewer rounds than planned.
     pub early: bool,
+    /// The seats' connection history.
+    pub conduct: Conduct,
 }
 
 impl Common {
@@ -68,6 +74,7 @@ impl Common {
             closed: 0,
             revealed: false,
             early: false,
+            conduct: Conduct::default(),
         };
         (common, entries)
     }
@@ -79,6 +86,18 @@ impl Common {
 
     pub fn finished(&self) -> bool {
         self.revealed
+    }
+
+    /// What `need`'s table plays under besides its deal.
+    pub fn terms(&self, need: &TableNeed) -> SeatTerms {
+        SeatTerms {
+            competition: self.id.clone(),
+            round: need.round,
+            table: need.table,
+            second_device: self.spec.second_device,
+            auto_play: self.spec.auto_play,
+            prior_timeouts: need.prior_timeouts.clone(),
+        }
     }
 
     /// `round` is the one being played.
@@ -102,6 +121,16 @@ impl Common {
     }
 
     /// Entries change until round 1 starts.
+    /// Logs connections to the seats: while the competition runs (a finished one changes no
+    /// more).
+    fn visited(&mut self, visits: &[Visit]) -> Result<(), Error> {
+        if self.finished() {
+            return Err(Error::Finished);
+        }
+        self.conduct.extend(visits);
+        Ok(())
+    }
+
     fn may_register(&self) -> Result<(), Error> {
         if self.round > 0 {
             return Err(Error::EntriesClosed);
@@ -125,6 +154,9 @@ pub struct TableNeed {
     pub computers: Vec<usize>,
     /// The table logged as opened for it, if any.
     pub table_id: Option<String>,
+    /// 80分: each seat's player's timeouts on the earlier boards of the count
+    /// ([`conduct::TimeoutsCounted`]); empty: none.
+    pub prior_timeouts: Vec<u8>,
 }
 
 /// What a finished table reports, as a competition scores it.
@@ -146,11 +178,24 @@ pub struct Ruling {
     pub reason: String,
 }
 
-/// What a table reports: its result, and the ruling that made or last changed it, if any.
+/// What a table reports: its result, the ruling that made or last changed it, if any, and the
+/// seats' conduct on it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TableReport {
     pub result: TableResult,
     pub ruling: Option<Ruling>,
+    pub tally: Tally,
+}
+
+impl TableReport {
+    /// A result as played: no ruling, nothing in the tally.
+    pub fn of(result: TableResult) -> TableReport {
+        TableReport {
+            result,
+            ruling: None,
+            tally: Tally::default(),
+        }
+    }
 }
 
 /// One kind of competition: its log's actions and how they apply, what it needs of tables.
@@ -175,13 +220,16 @@ pub trait Competition: Clone + Debug + Send + Sync + Sized + 'static {
     /// The spec of a `create` action.
     fn creation(action: &Self::Action) -> Option<&Spec>;
     fn register(entries: Vec<Entry>) -> Self::Action;
+    fn add_entries(entries: Vec<Entry>) -> Self::Action;
     fn start_round(round: u32, at_ms: u64) -> Self::Action;
     fn close_round(round: u32, forced: bool) -> Self::Action;
     fn reveal(early: bool) -> Self::Action;
     /// The action that logs a table opened for `need`.
     fn opened(need: &TableNeed, table_id: String) -> Self::Action;
     /// The action that logs what `need`'s table reported (`None`: not a result of this kind).
-    fn result(need: &TableNeed, table_id: String, result: TableResult) -> Option<Self::Action>;
+    fn result(need: &TableNeed, table_id: String, report: TableReport) -> Option<Self::Action>;
+    /// The action that logs connections to the competition's seats.
+    fn visited(visits: Vec<Visit>) -> Self::Action;
     /// The results of the round being played that came from their tables and may still be
     /// revised by a ruling there (not those the director settled), with the result as logged.
     fn revisable(&self) -> Vec<(TableNeed, TableResult)>;

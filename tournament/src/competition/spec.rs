@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::competition::conduct::{SecondDevice, TimeoutsCounted};
 use crate::movement::Variant;
 
 /// A competition as created. `game` is the wire name of the engine its tables deal (the kind
@@ -46,6 +47,19 @@ pub struct Spec {
     /// 够级: games of the final (a multiple of 3); 3 when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub final_games: Option<u32>,
+    /// A second device on a seat: the newer replaces the older (default), or is refused.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub second_device: SecondDevice,
+    /// 托管 allowed at the competition's tables (off: a person plays their own cards).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub auto_play: bool,
+    /// 80分: over which boards timeouts are counted (the round, default, or the competition).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub timeouts_counted: TimeoutsCounted,
+}
+
+fn is_default<T: Default + PartialEq>(t: &T) -> bool {
+    *t == T::default()
 }
 
 /// One entry as the director types it: a pair (two names) or a 够级 team (three).

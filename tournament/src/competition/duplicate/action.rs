@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::competition::spec::{Entry, Spec};
-use crate::competition::Ruling;
+use crate::competition::{Ruling, Visit};
 use crate::score::ArtificialScores;
 use crate::seat::{Direction, Seat};
 
@@ -27,8 +27,11 @@ pub enum DeductionKind {
 pub enum DuplicateAction {
     /// The director created the competition (entries, if given, are registered with it).
     Create { spec: Spec },
-    /// The director registered every pair (fresh pair tokens).
+    /// The director registered every pair (fresh player tokens).
     Register { entries: Vec<Entry> },
+    /// The director added late entries before round 1, in computers' places: the registered
+    /// keep their numbers and tokens.
+    AddEntries { entries: Vec<Entry> },
     /// The director started a round: its tables open. `at_ms`: the server's clock when it was
     /// logged (the round's clock and lateness count from it; absent in logs made before).
     StartRound {
@@ -61,7 +64,8 @@ pub enum DuplicateAction {
         board: u32,
         table_id: String,
     },
-    /// A finished board's outcome, as its table reported it.
+    /// A finished board's outcome, as its table reported it, with each seat's timeouts and
+    /// 托管 moves on it (absent: none).
     Result {
         round: u32,
         table: u32,
@@ -69,6 +73,10 @@ pub enum DuplicateAction {
         table_id: String,
         declarer: Seat,
         defenders: i32,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        timeouts: Vec<u8>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        auto_moves: Vec<u32>,
     },
     /// A ruling at the board's table after play ended changed its result (seed 000 三.7), while
     /// the round is being played: the result as the table now reports it.
@@ -121,6 +129,8 @@ pub enum DuplicateAction {
     },
     /// The director closed a round.
     CloseRound { round: u32, forced: bool },
+    /// Connections to the competition's seats, as their tables saw them.
+    Visits { visits: Vec<Visit> },
     /// The director revealed the seed: the competition is finished. `early`: after fewer
     /// rounds than planned (every round started is closed).
     Reveal {
@@ -135,6 +145,8 @@ impl DuplicateAction {
         match self {
             DuplicateAction::Create { .. } => "create",
             DuplicateAction::Register { .. } => "register",
+            DuplicateAction::AddEntries { .. } => "add_entries",
+            DuplicateAction::Visits { .. } => "visits",
             DuplicateAction::StartRound { .. } => "start_round",
             DuplicateAction::Seated { .. } => "seated",
             DuplicateAction::Forfeit { .. } => "forfeit",

@@ -9,6 +9,7 @@ use crate::competition::text::optional;
 use crate::competition::text::reason as reason_text;
 use crate::competition::text::MAX_REASON;
 use crate::competition::Ruling;
+use crate::competition::Tally;
 use crate::competition::{Error, Field};
 use crate::matchpoints::Artificial;
 use crate::score::ArtificialScores;
@@ -26,6 +27,10 @@ pub(super) fn apply(d: &mut Duplicate, seq: u64, action: &DuplicateAction) -> Re
             d.register(entries)?;
             d.common.registered = seq;
             Ok(())
+        }
+        A::AddEntries { entries } => {
+            d.common.may_register()?;
+            d.add_entries(entries)
         }
         A::StartRound { round, at_ms } => start_round(d, *round, *at_ms),
         A::Seated {
@@ -59,6 +64,8 @@ pub(super) fn apply(d: &mut Duplicate, seq: u64, action: &DuplicateAction) -> Re
             table_id,
             declarer,
             defenders,
+            timeouts,
+            auto_moves,
         } => {
             let play = slot(d, (*round, *table, *board))?;
             if play.table_id.as_deref() != Some(table_id) {
@@ -68,8 +75,13 @@ pub(super) fn apply(d: &mut Duplicate, seq: u64, action: &DuplicateAction) -> Re
                 declarer: *declarer,
                 defenders: *defenders,
             });
+            play.tally = Tally {
+                timeouts: timeouts.clone(),
+                auto_moves: auto_moves.clone(),
+            };
             Ok(())
         }
+        A::Visits { visits } => d.common.visited(visits),
         A::Revised {
             round,
             table,

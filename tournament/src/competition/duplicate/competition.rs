@@ -10,7 +10,7 @@ use super::apply;
 use super::state::{check_fixed, movement_boards, Duplicate, GAME, MAX_BOARDS, MAX_TABLES};
 use crate::competition::text::{text, MAX_TITLE};
 use crate::competition::{
-    Common, Competition, Entry, Error, Field, Spec, TableNeed, TableReport, TableResult,
+    Common, Competition, Entry, Error, Field, Spec, TableNeed, TableReport, TableResult, Visit,
 };
 
 impl Competition for Duplicate {
@@ -93,6 +93,7 @@ impl Competition for Duplicate {
                     table_id: self
                         .play(round, t.table, board)
                         .and_then(|p| p.table_id.clone()),
+                    prior_timeouts: self.prior_timeouts(round, t, board),
                 })
             })
             .collect()
@@ -111,6 +112,10 @@ impl Competition for Duplicate {
 
     fn register(entries: Vec<Entry>) -> DuplicateAction {
         DuplicateAction::Register { entries }
+    }
+
+    fn add_entries(entries: Vec<Entry>) -> DuplicateAction {
+        DuplicateAction::AddEntries { entries }
     }
 
     fn start_round(round: u32, at_ms: u64) -> DuplicateAction {
@@ -137,14 +142,15 @@ impl Competition for Duplicate {
         }
     }
 
-    fn result(need: &TableNeed, table_id: String, result: TableResult) -> Option<DuplicateAction> {
+    fn result(need: &TableNeed, table_id: String, report: TableReport) -> Option<DuplicateAction> {
         let TableResult::Board {
             declarer,
             defenders,
-        } = result
+        } = report.result
         else {
             return None;
         };
+        let tally = report.tally.trimmed();
         Some(DuplicateAction::Result {
             round: need.round,
             table: need.table,
@@ -152,7 +158,13 @@ impl Competition for Duplicate {
             table_id,
             declarer,
             defenders,
+            timeouts: tally.timeouts,
+            auto_moves: tally.auto_moves,
         })
+    }
+
+    fn visited(visits: Vec<Visit>) -> DuplicateAction {
+        DuplicateAction::Visits { visits }
     }
 
     fn revisable(&self) -> Vec<(TableNeed, TableResult)> {
@@ -172,6 +184,7 @@ impl Competition for Duplicate {
                     deal: board,
                     computers: self.computer_seats(plan),
                     table_id: p.table_id.clone(),
+                    prior_timeouts: Vec::new(),
                 };
                 let logged = TableResult::Board {
                     declarer: played.declarer,

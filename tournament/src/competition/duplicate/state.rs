@@ -4,8 +4,9 @@
 use std::collections::BTreeMap;
 
 use super::action::DeductionKind;
+use crate::competition::conduct::TimeoutsCounted;
 use crate::competition::text::{optional, MAX_NAME};
-use crate::competition::{Common, Entry, Error, Field, Ruling, Spec};
+use crate::competition::{Common, Entry, Error, Field, Ruling, Spec, Tally};
 use crate::movement::{Movement, Round, TableRound};
 use crate::score::ArtificialScores;
 use crate::seat::{Direction, Seat};
@@ -77,6 +78,8 @@ pub struct Play {
     pub adjusted: Option<Adjusted>,
     /// The ruling at the table that last changed `played` after the board ended.
     pub revised: Option<Ruling>,
+    /// The seats' timeouts and 托管 moves on it, as its table reported them.
+    pub tally: Tally,
 }
 
 impl Play {
@@ -242,6 +245,40 @@ impl Duplicate {
             .collect()
     }
 
+    /// Late entries (before round 1) in the places computers hold, or the half table's empty
+    /// place: the phantom's first, then the computer pairs from the last (EW T … NS 1). Every
+    /// pair already registered keeps its number and its players their tokens.
+    pub(super) fn add_entries(&mut self, entries: &[Entry]) -> Result<(), Error> {
+        if self.pairs.is_empty() {
+            return Err(Error::NoEntries { teams: false });
+        }
+        let as_entry = |p: &Pair| Entry {
+            names: p.names.clone(),
+            organisation: p.organisation.clone(),
+            bot: p.bot,
+            team: None,
+        };
+        let mut all: Vec<Entry> = self.pairs.iter().map(as_entry).collect();
+        let mut places: Vec<usize> = Vec::new();
+        if self.phantom().is_some() {
+            all.push(Entry {
+                names: Vec::new(),
+                organisation: None,
+                bot: true,
+                team: None,
+            });
+            places.push(all.len() - 1);
+        }
+        places.extend((0..self.pairs.len()).rev().filter(|&i| self.pairs[i].bot));
+        if entries.len() > places.len() {
+            return Err(Error::NoRoom { room: places.len() });
+        }
+        for (e, i) in entries.iter().zip(places) {
+            all[i] = e.clone();
+        }
+        self.register(&all)
+    }
+
     /// The phantom pair of a half table: EW T when one pair fewer than two a table registered.
     pub fn phantom(&self) -> Option<(Direction, u32)> {
         (!self.pairs.is_empty() && self.pairs.len() < 2 * self.tables() as usize)
@@ -385,6 +422,43 @@ impl Duplicate {
             .collect();
         seats.sort_unstable();
         seats
+    }
+
+    /// Each seat's player's timeouts on the earlier boards of the count, for the board `board`
+    /// of `plan`'s table: the round's other boards there (the session), or every board the
+    /// seat's pair played (the competition; a pair keeps its direction, and its first player
+    /// sits N or E, its second S or W, so a seat is one player throughout). Empty: none.
+    pub(super) fn prior_timeouts(&self, round: u32, plan: &TableRound, board: u32) -> Vec<u8> {
+        let mut prior = [0u8; 4];
+        let whole = self.common.spec.timeouts_counted == TimeoutsCounted::Competition;
+        for (&(r, t, b), play) in &self.plays {
+            if (r, t, b) == (round, plan.table, board) {
+                continue;
+            }
+            let Some(there) = self.table_plan(r, t) else {
+                continue;
+            };
+            for (seat, n) in prior.iter_mut().enumerate() {
+                let same = if seat % 2 == 0 {
+                    there.ns == plan.ns
+                } else {
+                    there.ew == plan.ew
+                };
+                let counts = if whole {
+                    same && (if seat % 2 == 0 { plan.ns } else { plan.ew }).is_some()
+                } else {
+                    (r, t) == (round, plan.table)
+                };
+                if counts {
+                    *n = n.saturating_add(play.tally.timeouts_of(seat));
+                }
+            }
+        }
+        if prior.iter().all(|&n| n == 0) {
+            Vec::new()
+        } else {
+            prior.to_vec()
+        }
     }
 }
 

@@ -37,6 +37,9 @@ fn spec(tables: u32, rounds: u32, k: u32) -> Spec {
             .collect(),
         groups: None,
         final_games: None,
+        second_device: Default::default(),
+        auto_play: false,
+        timeouts_counted: Default::default(),
     }
 }
 
@@ -56,6 +59,8 @@ fn result(round: u32, table: u32, board: u32) -> [DuplicateAction; 2] {
             table_id: id,
             declarer: Seat::N,
             defenders: 40,
+            timeouts: Vec::new(),
+            auto_moves: Vec::new(),
         },
     ]
 }
@@ -602,21 +607,21 @@ fn the_tables_needed_are_the_boards_without_a_result_with_the_computers_seats() 
     let result = Duplicate::result(
         &first,
         "t1".into(),
-        TableResult::Board {
+        TableReport::of(TableResult::Board {
             declarer: Seat::E,
             defenders: 85,
-        },
+        }),
     )
     .unwrap();
     assert!(Duplicate::result(
         &first,
         "t1".into(),
-        TableResult::Game(crate::gouji::GameRecord {
+        TableReport::of(TableResult::Game(crate::gouji::GameRecord {
             a: 1,
             b: 0,
             first: None,
             last: vec![],
-        })
+        }))
     )
     .is_none());
     log(&mut e, &[opened]);
@@ -671,7 +676,7 @@ fn a_ruling_at_the_table_revises_its_result_while_the_round_is_played() {
         &mut e,
         &[
             Duplicate::opened(&need, "t".into()),
-            Duplicate::result(&need, "t".into(), board.clone()).unwrap(),
+            Duplicate::result(&need, "t".into(), TableReport::of(board.clone())).unwrap(),
         ],
     );
     let logged = TableNeed {
@@ -689,6 +694,7 @@ fn a_ruling_at_the_table_revises_its_result_while_the_round_is_played() {
             defenders,
         },
         ruling: Some(ruling.clone()),
+        tally: Default::default(),
     };
     // From another table it is refused; from the board's it replaces the result.
     let other = Duplicate::revised(&need, "x".into(), report(80)).unwrap();
@@ -799,4 +805,136 @@ fn an_adjusted_result_says_its_range_before_its_fives() {
         Err(Error::AdjustPoints { defenders: 86 })
     );
     e.apply(9, &adjust(-MAX_POINTS)).unwrap();
+}
+
+#[test]
+fn late_entries_take_computers_places_and_the_registered_keep_theirs() {
+    // Three tables, one pair short: a half table (EW 3 the phantom).
+    let mut s = people(3, 3, 1);
+    s.entries.pop();
+    s.entries[4].bot = true;
+    s.entries[4].names.clear();
+    let mut e = Duplicate::create("e", &s).unwrap();
+    assert_eq!(e.phantom(), Some((Direction::EW, 3)));
+    let before = e.pairs.clone();
+    let late = |name: &str| Entry {
+        names: vec![format!("{name}甲"), format!("{name}乙")],
+        organisation: None,
+        bot: false,
+        team: None,
+    };
+    log(
+        &mut e,
+        &[DuplicateAction::AddEntries {
+            entries: vec![late("迟"), late("晚")],
+        }],
+    );
+    assert_eq!(
+        e.common.registered, 1,
+        "the tokens' registration is the same"
+    );
+    assert_eq!(e.phantom(), None, "the half table's place taken");
+    assert_eq!(e.pair(Direction::EW, 3).unwrap().names[0], "迟甲");
+    assert_eq!(
+        e.pair(Direction::EW, 2).unwrap().names[0],
+        "晚甲",
+        "then the computer pair's"
+    );
+    for p in &before {
+        if !p.bot {
+            assert_eq!(e.pair(p.direction, p.number), Some(p), "kept as registered");
+        }
+    }
+    // No computer left: no room.
+    let full = DuplicateAction::AddEntries {
+        entries: vec![late("多")],
+    };
+    assert_eq!(e.clone().apply(9, &full), Err(Error::NoRoom { room: 0 }));
+    log(&mut e, &[start(1, START)]);
+    assert_eq!(e.clone().apply(9, &full), Err(Error::EntriesClosed));
+}
+
+/// Plays every board open now, each seat timing out as `timeouts` says (by table).
+fn play_open_with(e: &mut Duplicate, timeouts: impl Fn(u32) -> Vec<u8>) {
+    for need in e.tables_now() {
+        let id = format!("t{}-{}-{}", need.round, need.table, need.slot);
+        let report = TableReport {
+            tally: crate::competition::Tally {
+                timeouts: timeouts(need.table),
+                auto_moves: Vec::new(),
+            },
+            ..TableReport::of(TableResult::Board {
+                declarer: Seat::N,
+                defenders: 40,
+            })
+        };
+        let opened = Duplicate::opened(&need, id.clone());
+        let result = Duplicate::result(&need, id, report).unwrap();
+        log(e, &[opened, result]);
+    }
+}
+
+#[test]
+fn timeouts_count_over_the_round_at_a_table_and_start_again_at_the_next() {
+    let mut e = Duplicate::create("e", &people(3, 2, 2)).unwrap();
+    log(&mut e, &[start(1, START)]);
+    assert!(e.tables_now().iter().all(|n| n.prior_timeouts.is_empty()));
+    play_open_with(&mut e, |t| if t == 1 { vec![1, 0, 2, 0] } else { vec![] });
+    // Board 2 of table 1 starts from board 1's count; the other tables from nothing.
+    let now = e.tables_now();
+    let at = |t: u32| {
+        now.iter()
+            .find(|n| n.table == t)
+            .unwrap()
+            .prior_timeouts
+            .clone()
+    };
+    assert_eq!(at(1), vec![1, 0, 2, 0]);
+    assert!(at(2).is_empty() && at(3).is_empty());
+    play_open_with(&mut e, |t| if t == 1 { vec![0, 1, 0, 0] } else { vec![] });
+    log(
+        &mut e,
+        &[DuplicateAction::CloseRound {
+            round: 1,
+            forced: true,
+        }],
+    );
+    // A new session: the count starts again.
+    log(&mut e, &[start(2, START + 30 * MINUTE)]);
+    assert!(e.tables_now().iter().all(|n| n.prior_timeouts.is_empty()));
+}
+
+#[test]
+fn over_the_competition_each_player_carries_their_own_count_to_their_next_table() {
+    let mut s = people(3, 2, 1);
+    s.timeouts_counted = crate::competition::conduct::TimeoutsCounted::Competition;
+    let mut e = Duplicate::create("e", &s).unwrap();
+    log(&mut e, &[start(1, START)]);
+    play_open_with(&mut e, |t| if t == 1 { vec![1, 2, 3, 4] } else { vec![] });
+    log(
+        &mut e,
+        &[DuplicateAction::CloseRound {
+            round: 1,
+            forced: true,
+        }],
+    );
+    log(&mut e, &[start(2, START + 30 * MINUTE)]);
+    let plan1 = e.table_plan(1, 1).unwrap().clone();
+    let now = e.tables_now();
+    for need in &now {
+        let plan = e.table_plan(2, need.table).unwrap();
+        let ns = if plan.ns == plan1.ns { [1, 3] } else { [0, 0] };
+        let ew = if plan.ew == plan1.ew { [2, 4] } else { [0, 0] };
+        let want = vec![ns[0], ew[0], ns[1], ew[1]];
+        let got = if need.prior_timeouts.is_empty() {
+            vec![0; 4]
+        } else {
+            need.prior_timeouts.clone()
+        };
+        assert_eq!(got, want, "table {} of round 2", need.table);
+    }
+    // The EW pair of table 1 moved, and took its count with it.
+    assert!(now
+        .iter()
+        .any(|n| e.table_plan(2, n.table).unwrap().ew == plan1.ew && n.table != 1));
 }

@@ -30,6 +30,7 @@ fn every_kind() -> Vec<Error> {
         Error::EntriesClosed,
         Error::NoEntries { teams: false },
         Error::PairCount { tables: 3, got: 2 },
+        Error::NoRoom { room: 1 },
         Error::PairIsTwo {
             direction: d,
             number: 1,
@@ -168,6 +169,7 @@ fn every_kind() -> Vec<Error> {
             | EntriesClosed
             | NoEntries { .. }
             | PairCount { .. }
+            | NoRoom { .. }
             | PairIsTwo { .. }
             | TeamCount { .. }
             | TeamIsThree { .. }

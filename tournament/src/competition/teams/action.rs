@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::competition::spec::{Entry, Spec};
-use crate::competition::Ruling;
+use crate::competition::{Ruling, Visit};
 use crate::gouji::draw::KnockoutRound;
 use crate::gouji::{FinalGroups, GameRecord, Group};
 
@@ -31,6 +31,9 @@ pub enum TeamsAction {
     Create { spec: Spec },
     /// The director registered every team (fresh team tokens).
     Register { entries: Vec<Entry> },
+    /// The director added late entries before round 1, in computers' places: the registered
+    /// keep their numbers and tokens.
+    AddEntries { entries: Vec<Entry> },
     /// The director started a round; `at_ms`: the server's clock then.
     StartRound {
         round: u32,
@@ -54,6 +57,9 @@ pub enum TeamsAction {
         game: u32,
         table_id: String,
         record: GameRecord,
+        /// Each seat's moves made by 托管 (absent: none).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        auto_moves: Vec<u32>,
     },
     /// A ruling at the game's table after it ended changed its result, while the round is
     /// being played: the record as the table now reports it.
@@ -99,6 +105,8 @@ pub enum TeamsAction {
     },
     /// The director closed a round.
     CloseRound { round: u32, forced: bool },
+    /// Connections to the competition's seats, as their tables saw them.
+    Visits { visits: Vec<Visit> },
     /// The director revealed the seed once the final closed: the competition is finished.
     /// (`early` is refused: a 够级 competition ends with its final.)
     Reveal {
@@ -113,10 +121,12 @@ impl TeamsAction {
         match self {
             TeamsAction::Create { .. } => "create",
             TeamsAction::Register { .. } => "register",
+            TeamsAction::AddEntries { .. } => "add_entries",
             TeamsAction::StartRound { .. } => "start_round",
             TeamsAction::Draw { .. } => "draw",
             TeamsAction::GameOpened { .. } => "game_opened",
             TeamsAction::GameResult { .. } => "game_result",
+            TeamsAction::Visits { .. } => "visits",
             TeamsAction::GameRevised { .. } => "game_revised",
             TeamsAction::TeamDeduction { .. } => "team_deduction",
             TeamsAction::ConfirmGames { .. } => "confirm_games",

@@ -22,6 +22,10 @@ pub(super) fn apply(t: &mut Teams, seq: u64, action: &TeamsAction) -> Result<(),
             t.common.registered = seq;
             Ok(())
         }
+        A::AddEntries { entries } => {
+            t.common.may_register()?;
+            t.add_entries(entries)
+        }
         A::StartRound { round, .. } => start_round(t, *round),
         A::Draw { round, drawn } => {
             t.common.in_play(*round)?;
@@ -42,14 +46,17 @@ pub(super) fn apply(t: &mut Teams, seq: u64, action: &TeamsAction) -> Result<(),
             game,
             table_id,
             record,
+            auto_moves,
         } => {
             t.common.in_play(*round)?;
             let slot = slot_of(t, (*round, *table, *game))
                 .filter(|s| s.table_id.as_deref() == Some(table_id) && s.record.is_none())
                 .ok_or(Error::WrongGameTable)?;
             slot.record = Some(record.clone());
+            slot.auto_moves = auto_moves.clone();
             Ok(())
         }
+        A::Visits { visits } => t.common.visited(visits),
         A::GameRevised {
             round,
             table,

@@ -8,7 +8,7 @@ use super::apply;
 use super::state::{Teams, DEFAULT_FINAL_GAMES, GAME};
 use crate::competition::text::{text, MAX_TITLE};
 use crate::competition::{
-    Common, Competition, Entry, Error, Field, Spec, TableNeed, TableReport, TableResult,
+    Common, Competition, Entry, Error, Field, Spec, TableNeed, TableReport, TableResult, Visit,
 };
 
 impl Competition for Teams {
@@ -85,6 +85,8 @@ impl Competition for Teams {
                 table_id: stage
                     .and_then(|st| st.games.get(&(s.table, s.game)))
                     .and_then(|slot| slot.table_id.clone()),
+                // 够级's clock warns and passes for the seat; it keeps no count.
+                prior_timeouts: Vec::new(),
             })
             .collect()
     }
@@ -102,6 +104,10 @@ impl Competition for Teams {
 
     fn register(entries: Vec<Entry>) -> TeamsAction {
         TeamsAction::Register { entries }
+    }
+
+    fn add_entries(entries: Vec<Entry>) -> TeamsAction {
+        TeamsAction::AddEntries { entries }
     }
 
     fn start_round(round: u32, at_ms: u64) -> TeamsAction {
@@ -128,8 +134,8 @@ impl Competition for Teams {
         }
     }
 
-    fn result(need: &TableNeed, table_id: String, result: TableResult) -> Option<TeamsAction> {
-        let TableResult::Game(record) = result else {
+    fn result(need: &TableNeed, table_id: String, report: TableReport) -> Option<TeamsAction> {
+        let TableResult::Game(record) = report.result else {
             return None;
         };
         Some(TeamsAction::GameResult {
@@ -138,7 +144,12 @@ impl Competition for Teams {
             game: need.slot,
             table_id,
             record,
+            auto_moves: report.tally.trimmed().auto_moves,
         })
+    }
+
+    fn visited(visits: Vec<Visit>) -> TeamsAction {
+        TeamsAction::Visits { visits }
     }
 
     fn revisable(&self) -> Vec<(TableNeed, TableResult)> {
@@ -157,6 +168,7 @@ impl Competition for Teams {
                     deal: s.deal,
                     computers: self.computer_seats(&s),
                     table_id: slot.table_id.clone(),
+                    prior_timeouts: Vec::new(),
                 };
                 Some((need, TableResult::Game(record)))
             })

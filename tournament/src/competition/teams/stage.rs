@@ -28,6 +28,8 @@ pub struct Slot {
     pub adjusted: Option<String>,
     /// The ruling at the table that last changed `record` after the game ended.
     pub revised: Option<Ruling>,
+    /// Each seat's moves made by 托管, as the table reported them (empty: none).
+    pub auto_moves: Vec<u32>,
     /// Each team's word on the result (「由队长或领队签字确认该局比赛结果」): `None` agreed,
     /// `Some(note)` disputed. A ruling clears it: the teams confirm the new result.
     pub confirms: BTreeMap<String, Option<String>>,

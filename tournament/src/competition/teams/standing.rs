@@ -45,6 +45,9 @@ pub struct TeamPlace {
     pub by: Option<TieBreak>,
     /// Level on everything: the extra game decides.
     pub extra_game_needed: bool,
+    /// Knocked out by the director's lot (抽签) after the extra games left the match level: its
+    /// reason.
+    pub lot: Option<String>,
 }
 
 impl TeamPlace {
@@ -60,6 +63,7 @@ impl TeamPlace {
             place: None,
             by: None,
             extra_game_needed: false,
+            lot: None,
         }
     }
 }
@@ -70,8 +74,9 @@ impl Teams {
         let mut lines = self.finalists(upto);
         let mut out: Vec<(u32, TeamPlace)> = Vec::new();
         for stage in self.stages.iter().filter(|s| s.round <= upto) {
-            for (_, _, r) in self.matches(stage.round) {
+            for (table, _, r) in self.matches(stage.round) {
                 let Some(w) = &r.winner else { continue };
+                let lot = stage.lots.get(&table).map(|l| l.reason.clone());
                 for s in r.standings.iter().filter(|s| &s.team != w) {
                     out.push((
                         stage.round,
@@ -81,6 +86,7 @@ impl Teams {
                             firsts: s.firsts,
                             lasts: s.lasts,
                             deducted: s.deducted,
+                            lot: lot.clone(),
                             ..TeamPlace::plain(&s.team, Reach::Out)
                         },
                     ));

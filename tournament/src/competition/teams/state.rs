@@ -148,6 +148,39 @@ impl Teams {
         Ok(())
     }
 
+    /// Late teams (before round 1) in the places computer teams hold, from the last, then after
+    /// the list: every team already registered keeps its number, its name and its players
+    /// their tokens.
+    pub(super) fn add_entries(&mut self, entries: &[Entry]) -> Result<(), Error> {
+        if self.teams.is_empty() {
+            return Err(Error::NoEntries { teams: true });
+        }
+        let mut all: Vec<Entry> = self
+            .teams
+            .iter()
+            .map(|t| Entry {
+                names: t.names.clone(),
+                organisation: t.organisation.clone(),
+                bot: t.bot,
+                team: Some(t.name.clone()),
+            })
+            .collect();
+        let mut computers = (0..all.len())
+            .rev()
+            .filter(|&i| all[i].bot)
+            .collect::<Vec<_>>();
+        for e in entries {
+            match computers.first().copied() {
+                Some(i) => {
+                    computers.remove(0);
+                    all[i] = e.clone();
+                }
+                None => all.push(e.clone()),
+            }
+        }
+        self.register(&all)
+    }
+
     /// Groups of the draw: as asked, else 2 or the most teams one organisation has.
     pub fn groups_for(&self, entrants: &[Entrant]) -> u32 {
         if self.groups_wanted > 0 {

@@ -2,7 +2,7 @@
 //! final with its rotation and extra games, rulings, the captains' signatures, the checks.
 
 use super::*;
-use crate::competition::{Competition, Entry, Error, Refused, Spec, TableResult};
+use crate::competition::{Competition, Entry, Error, Refused, Spec, TableReport, TableResult};
 use crate::gouji::GameRecord;
 use crate::gouji::Side;
 use rules::deal::Seed;
@@ -33,6 +33,9 @@ fn spec(entries: Vec<Entry>, groups: Option<u32>, final_games: Option<u32>) -> S
         entries,
         groups,
         final_games,
+        second_device: Default::default(),
+        auto_play: false,
+        timeouts_counted: Default::default(),
     }
 }
 
@@ -92,7 +95,8 @@ impl Log {
         for n in &needs {
             let id = format!("t{}-{}-{}", n.round, n.table, n.slot);
             self.act(Teams::opened(n, id.clone())).unwrap();
-            let result = Teams::result(n, id, TableResult::Game(record.clone())).unwrap();
+            let result =
+                Teams::result(n, id, TableReport::of(TableResult::Game(record.clone()))).unwrap();
             self.act(result).unwrap();
         }
         needs.len()
