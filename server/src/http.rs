@@ -35,6 +35,7 @@ use crate::connection::{self, Conn};
 use crate::limits::{AddressBuckets, AddressCount, AddressSlot, Limits};
 use crate::lobby::Lobby;
 use crate::referee::desk::{desk_of, Desk, Source};
+use crate::referee::explain::Try;
 use crate::shutdown::{Shutdown, ShutdownSwitch};
 use crate::store::StoredTable;
 
@@ -528,18 +529,64 @@ async fn replay(
     }
 }
 
-/// `GET /api/tables/{id}/explain/{seq}`: why logged action `seq` was legal, in the engine's
-/// words (`paiju explain --json`).
+#[derive(serde::Deserialize)]
+struct ExplainQuery {
+    /// A hypothetical action (its JSON), as `paiju explain --try`: the referee's preview of a
+    /// ruling before it is sent.
+    #[serde(rename = "try")]
+    try_action: Option<String>,
+    /// The try's seat, as `--seat` (an index, or `N`…`W`, `A1`…`B3`).
+    seat: Option<String>,
+    /// The try's actor, as `--actor` (by default who may take such an action).
+    actor: Option<String>,
+}
+
+/// `GET /api/tables/{id}/explain/{seq}[?try=<action JSON>&seat=S[&actor=A]]`: why logged
+/// action `seq` was legal, in the engine's words (`paiju explain --json`); with `try`, what a
+/// hypothetical action before `seq` would do or why it would be refused (`--try`), which is how
+/// the referee's page shows a ruling's resulting number (`ruling`) before sending it.
 async fn explain(
     State(app): State<Arc<App>>,
     UrlPath((id, seq)): UrlPath<(String, u64)>,
+    axum::extract::Query(q): axum::extract::Query<ExplainQuery>,
     headers: HeaderMap,
 ) -> Response {
+    let said = |zh: &str, en: &str| refused(Refusal::BadRequest(Wrong::Said(Words::new(zh, en))));
+    let try_action = match (q.try_action, q.seat) {
+        (None, None) if q.actor.is_none() => None,
+        (Some(action), Some(seat)) => {
+            let actor = match q.actor.as_deref().map(|a| (a, rules::Actor::parse(a))) {
+                None => None,
+                Some((_, Some(a))) => Some(a),
+                Some((a, None)) => {
+                    return said(
+                        &format!("actor「{a}」不是 player、bot、clock、auto、referee 之一"),
+                        &format!("actor {a:?} is not player, bot, clock, auto or referee"),
+                    )
+                }
+            };
+            Some(Try {
+                action,
+                seat,
+                actor,
+            })
+        }
+        _ => {
+            return said(
+                "假设的动作要同时给出 try（动作的 JSON）和 seat（座位）",
+                "a try needs both try (the action's JSON) and seat",
+            )
+        }
+    };
     let (stored, desk) = match replayed_for(&app, &id, &headers).await {
         Ok(found) => found,
         Err(r) => return r,
     };
-    match desk.explain(Source::Stored(Box::new(stored), None), seq, None) {
+    match desk.explain(
+        Source::Stored(Box::new(stored), None),
+        seq,
+        try_action.as_ref(),
+    ) {
         Ok(e) => Json(e).into_response(),
         Err(w) => refused(Refusal::BadRequest(Wrong::Said(w))),
     }
