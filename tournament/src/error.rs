@@ -54,6 +54,13 @@ pub enum Error {
     },
     /// Defenders' points come in fives (cards, kitty multiples and penalties all do).
     BadPoints { board: u32, defenders: i32 },
+    /// Defenders' points lie within ±`max` ([`crate::score::MAX_POINTS`]): a typo of 1000 for
+    /// 100 is caught. The same bound as the competition's adjusted results.
+    PointsOutOfRange {
+        board: u32,
+        defenders: i32,
+        max: i32,
+    },
     /// An artificial score for a side with no pair, or none for a side with a pair.
     ArtificialSide {
         board: u32,
@@ -115,6 +122,7 @@ impl Explain for Error {
             Error::MissingDeclarer { .. } => "missing_declarer",
             Error::DeclarerMismatch { .. } => "declarer_mismatch",
             Error::BadPoints { .. } => "bad_points",
+            Error::PointsOutOfRange { .. } => "points_out_of_range",
             Error::ArtificialSide { .. } => "artificial_side",
             Error::BadDeduction { .. } => "bad_deduction",
             Error::DuplicateTeam { .. } => "duplicate_team",
@@ -183,6 +191,11 @@ impl Explain for Error {
             Error::BadPoints { board, defenders } => format!(
                 "第 {board} 副：闲家得分 {defenders} 不是 5 的倍数（分牌、抠底和罚分都是 5 的倍数）"
             ),
+            Error::PointsOutOfRange {
+                board,
+                defenders,
+                max,
+            } => format!("第 {board} 副：闲家得分 {defenders} 超出范围：应在 -{max} 到 {max} 之间"),
             Error::ArtificialSide {
                 board,
                 direction,
@@ -288,6 +301,13 @@ impl Explain for Error {
             ),
             Error::BadPoints { board, defenders } => format!(
                 "board {board}: defenders' points {defenders} are not a multiple of 5 (cards, kitty and penalties all are)"
+            ),
+            Error::PointsOutOfRange {
+                board,
+                defenders,
+                max,
+            } => format!(
+                "board {board}: defenders' points {defenders} are out of range: -{max} to {max}"
             ),
             Error::ArtificialSide {
                 board,

@@ -47,5 +47,5 @@ pub use error::{Error, ErrorWire};
 pub use matchpoints::Artificial;
 pub use movement::{movement, movement_card, Movement, Variant};
 pub use mp::Mp;
-pub use score::{score, ScoreInput, ScoreOutput};
+pub use score::{score, Prizes, ScoreInput, ScoreOutput, MAX_POINTS};
 pub use seat::{Direction, Seat};
