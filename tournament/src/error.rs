@@ -20,6 +20,17 @@ pub enum Error {
     OddTakesPlain { tables: u32 },
     /// More rounds than the movement has before a pair meets a pair or a board again.
     TooManyRounds { tables: u32, rounds: u32, max: u32 },
+    /// The skip happens after a round from `earliest` (R − T/2) to `latest` (T/2): earlier, or
+    /// later, some EW pair would meet a board it has played.
+    BadSkip {
+        tables: u32,
+        rounds: u32,
+        after: u32,
+        earliest: u32,
+        latest: u32,
+    },
+    /// Where the skip comes and the revenge round are options of the skip Mitchell only.
+    SkipOptionsNeedSkip { tables: u32 },
     /// A movement card asked for a table the movement does not have.
     NoSuchTable { table: u32, tables: u32 },
 
@@ -111,6 +122,8 @@ impl Explain for Error {
             Error::OddTakesPlain { .. } => "odd_takes_plain",
             Error::TooManyRounds { .. } => "too_many_rounds",
             Error::NoSuchTable { .. } => "no_such_table",
+            Error::BadSkip { .. } => "bad_skip",
+            Error::SkipOptionsNeedSkip { .. } => "skip_options_need_skip",
             Error::DuplicatePair { .. } => "duplicate_pair",
             Error::UnknownPair { .. } => "unknown_pair",
             Error::BadBoard { .. } => "bad_board",
@@ -154,6 +167,18 @@ impl Explain for Error {
             Error::NoSuchTable { table, tables } => {
                 format!("没有第 {table} 桌（共 {tables} 桌）")
             }
+            Error::BadSkip {
+                tables,
+                rounds,
+                after,
+                earliest,
+                latest,
+            } => format!(
+                "{tables} 桌打 {rounds} 轮：东西跳桌要在第 {earliest} 到第 {latest} 轮之后，不能在第 {after} 轮之后（否则会有东西对重复打同一副牌）"
+            ),
+            Error::SkipOptionsNeedSkip { tables } => format!(
+                "{tables} 桌：跳桌的时机和复仇轮只用于跳桌米切尔（--skip）"
+            ),
             Error::DuplicatePair { direction, pair } => {
                 format!("{}的第 {pair} 对在名单中出现了两次", direction.zh())
             }
@@ -259,6 +284,18 @@ impl Explain for Error {
             Error::NoSuchTable { table, tables } => {
                 format!("there is no table {table} (the movement has {tables})")
             }
+            Error::BadSkip {
+                tables,
+                rounds,
+                after,
+                earliest,
+                latest,
+            } => format!(
+                "{tables} tables, {rounds} rounds: the EW pairs skip after a round from {earliest} to {latest}, not after round {after} (an EW pair would meet a board again)"
+            ),
+            Error::SkipOptionsNeedSkip { tables } => format!(
+                "{tables} tables: when to skip and the revenge round are options of the skip Mitchell (--skip) only"
+            ),
             Error::DuplicatePair { direction, pair } => {
                 format!("{} pair {pair} is listed twice", direction.name())
             }
