@@ -36,7 +36,7 @@ export type CardCount = { "kind": "exact", "n": number } | { "kind": "more_than"
 /**
  * What a client sends. The first message must be [`ClientIn::Hello`].
  */
-export type ClientIn = { "type": "hello", token?: string, last_seq?: number, } | { "type": "act", id: number, action: unknown, seq: number, seat?: number, reason?: string, } | { "type": "resync" } | { "type": "auto", on: boolean, } | { "type": "review", on: boolean, reason?: string, } | { "type": "ping", nonce?: number, };
+export type ClientIn = { "type": "hello", token?: string, last_seq?: number, } | { "type": "act", id: number, action: unknown, seq: number, seat?: number, reason?: string, } | { "type": "resync", } | { "type": "auto", on: boolean, } | { "type": "review", on: boolean, reason?: string, } | { "type": "ping", nonce?: number, };
 
 /**
  * What the server sends.
