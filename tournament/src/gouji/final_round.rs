@@ -7,7 +7,7 @@
 //! three tables): in three games (a rotation) every A team meets every B team once. Every table
 //! plays the same deal in a game (deal g).
 //!
-//! **Which side each team sits** ([decision], issue 24.9): the rulebook names the groups A and B
+//! **Which side each team sits** (\[decision\], issue 24.9): the rulebook names the groups A and B
 //! (A队、B队) and how they move, not the seats. Were every group-A team seated side A, the three
 //! of group A would hold the same cards on every deal, and one good deal for side A lifts all of
 //! group A over all of group B (+16 against −16). So the sides are swapped at some tables: in
