@@ -48,6 +48,8 @@ pub mod codes {
     pub const NOT_FOUND: &str = "not_found";
     pub const METHOD_NOT_ALLOWED: &str = "method_not_allowed";
     pub const TOO_BIG: &str = "too_big";
+    pub const HEAD_TOO_BIG: &str = "head_too_big";
+    pub const URI_TOO_LONG: &str = "uri_too_long";
     pub const BAD_CONTENT_TYPE: &str = "bad_content_type";
     pub const TIMEOUT: &str = "timeout";
     pub const BAD_HOST: &str = "bad_host";
@@ -152,6 +154,10 @@ pub enum Refusal {
     MethodNotAllowed,
     /// A body over `max_kib` KiB (`None`: refused before we read it).
     TooBig { max_kib: Option<usize> },
+    /// A request head over the server's buffer (hyper's own 431, `head_too_big`), or (`uri`) a
+    /// request line whose path is too long (its 414, `uri_too_long`): answered before the
+    /// request reaches a route.
+    HeadTooBig { uri: bool },
     /// A POST whose `Content-Type` is not `application/json`.
     BadContentType,
     /// The body did not arrive in time.
@@ -241,6 +247,9 @@ pub enum Wrong {
     Unreadable { detail: String },
     /// The body is not UTF-8.
     NotUtf8,
+    /// Not a well-formed HTTP request (its request line or a header), refused by the HTTP
+    /// parser before any route saw it.
+    Malformed,
     /// Board 0: boards are numbered from 1.
     BoardZero,
     /// Seconds a play outside 15 to 120.
@@ -332,6 +341,8 @@ impl Refusal {
             Refusal::NotFound { .. } => NOT_FOUND,
             Refusal::MethodNotAllowed => METHOD_NOT_ALLOWED,
             Refusal::TooBig { .. } => TOO_BIG,
+            Refusal::HeadTooBig { uri: false } => HEAD_TOO_BIG,
+            Refusal::HeadTooBig { uri: true } => URI_TOO_LONG,
             Refusal::BadContentType => BAD_CONTENT_TYPE,
             Refusal::Timeout => TIMEOUT,
             Refusal::StoreFailed { .. } => STORE_FAILED,
@@ -361,6 +372,8 @@ impl Refusal {
             Refusal::SeatTaken | Refusal::SeatInUse | Refusal::SeatMoved => 409,
             Refusal::TableClosed => 410,
             Refusal::TooBig { .. } => 413,
+            Refusal::HeadTooBig { uri: true } => 414,
+            Refusal::HeadTooBig { uri: false } => 431,
             Refusal::BadContentType => 415,
             Refusal::RateLimited(_) => 429,
             Refusal::StoreFailed { reading: false, .. } | Refusal::Internal(_) => 500,
@@ -576,6 +589,11 @@ impl Refusal {
                 format!("the request body is over {kib} KiB"),
             ),
             Refusal::TooBig { max_kib: None } => w("请求内容太长", "request too large"),
+            Refusal::HeadTooBig { uri: false } => w(
+                "请求头太长（最多 16 KiB）",
+                "the request head is over 16 KiB",
+            ),
+            Refusal::HeadTooBig { uri: true } => w("请求的地址太长", "the request's path is too long"),
             Refusal::BadContentType => w(
                 "请求内容必须是 JSON",
                 "POST bodies must be sent as Content-Type: application/json",
@@ -708,6 +726,7 @@ impl Refusal {
             Refusal::BadRequest(Wrong::Body { detail: s() }),
             Refusal::BadRequest(Wrong::Unreadable { detail: s() }),
             Refusal::BadRequest(Wrong::NotUtf8),
+            Refusal::BadRequest(Wrong::Malformed),
             Refusal::BadRequest(Wrong::BoardZero),
             Refusal::BadRequest(Wrong::PlaySeconds { seconds: 5 }),
             Refusal::BadRequest(Wrong::BotLevel { level: s() }),
@@ -726,6 +745,8 @@ impl Refusal {
             Refusal::MethodNotAllowed,
             Refusal::TooBig { max_kib: Some(8) },
             Refusal::TooBig { max_kib: None },
+            Refusal::HeadTooBig { uri: false },
+            Refusal::HeadTooBig { uri: true },
             Refusal::BadContentType,
             Refusal::Timeout,
             Refusal::StoreFailed {
@@ -782,6 +803,7 @@ impl Refusal {
                 | Refusal::NotFound { .. }
                 | Refusal::MethodNotAllowed
                 | Refusal::TooBig { .. }
+                | Refusal::HeadTooBig { .. }
                 | Refusal::BadContentType
                 | Refusal::Timeout
                 | Refusal::StoreFailed { .. }
@@ -810,6 +832,10 @@ impl Wrong {
             Wrong::Unreadable { detail } => w(
                 "请求内容读取失败",
                 format!("cannot read the request body: {detail}"),
+            ),
+            Wrong::Malformed => w(
+                "请求格式不对：不是有效的 HTTP 请求（请求行或请求头有误）",
+                "not a well-formed HTTP request (its request line or a header)",
             ),
             Wrong::NotUtf8 => w(
                 "请求内容不是 UTF-8 文本",

@@ -63,8 +63,11 @@ pub enum ClientIn {
         #[cfg_attr(feature = "ts", ts(optional))]
         reason: Option<String>,
     },
-    /// Send me a fresh snapshot (e.g. the client's state looks wrong).
-    Resync,
+    /// Send me a fresh snapshot (e.g. the client's state looks wrong). A struct variant with no
+    /// fields, not a unit variant: serde's `deny_unknown_fields` is not applied to a unit
+    /// variant of an internally tagged enum, so `{"type":"resync","x":1}` would be read as a
+    /// resync instead of refused (`bad_message`) like every other message with a stray field.
+    Resync {},
     /// 托管 by choice: `on` asks the table to play for my seat (as it does for a seat whose
     /// clock ran out while away) until I send `on: false`, or connect again. A player's only;
     /// the new state comes back in `seats` (`auto`).
@@ -283,7 +286,7 @@ mod tests {
                 seat: None,
                 reason: None,
             },
-            ClientIn::Resync,
+            ClientIn::Resync {},
             ClientIn::Auto { on: true },
             ClientIn::Ping { nonce: Some(1) },
             ClientIn::Review {
@@ -324,6 +327,17 @@ mod tests {
                 .unwrap_err()
                 .code,
             codes::BAD_MESSAGE
+        );
+        // Also on a message that has no fields at all.
+        assert_eq!(
+            parse_client_in(r#"{"type":"resync","x":1}"#)
+                .unwrap_err()
+                .code,
+            codes::BAD_MESSAGE
+        );
+        assert_eq!(
+            parse_client_in(r#"{"type":"resync"}"#),
+            Ok(ClientIn::Resync {})
         );
     }
 

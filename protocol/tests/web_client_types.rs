@@ -55,7 +55,7 @@ fn in_kind(m: &ClientIn) -> &'static str {
     match m {
         ClientIn::Hello { .. } => "hello",
         ClientIn::Act { .. } => "act",
-        ClientIn::Resync => "resync",
+        ClientIn::Resync {} => "resync",
         ClientIn::Auto { .. } => "auto",
         ClientIn::Ping { .. } => "ping",
         ClientIn::Review { .. } => "review",
@@ -203,7 +203,7 @@ fn samples() -> String {
             seat: Some(3),
             reason: Some("信号：敲桌子".into()),
         },
-        ClientIn::Resync,
+        ClientIn::Resync {},
         ClientIn::Auto { on: true },
         ClientIn::Ping { nonce: Some(5) },
         ClientIn::Ping { nonce: None },

@@ -401,6 +401,18 @@ impl Hand {
     }
 }
 
+/// A card that `decks` decks cannot supply so often (each deck holds one of every card, jokers
+/// too), and how often it appears: the first such card in face order, `None` if `decks` decks
+/// can hold them all. The referee's judge refuses a question whose cards no deal can hold.
+pub fn beyond_decks<'a>(
+    cards: impl IntoIterator<Item = &'a Card>,
+    decks: usize,
+) -> Option<(Card, usize)> {
+    let all: Hand = cards.into_iter().copied().collect();
+    let over = all.faces().find(|&(_, n)| n > decks);
+    over
+}
+
 impl FromIterator<Card> for Hand {
     fn from_iter<I: IntoIterator<Item = Card>>(iter: I) -> Hand {
         let mut h = Hand::new();

@@ -143,6 +143,11 @@ impl DealStream {
     }
 }
 
+/// 80分 is dealt from two decks: two of every card, jokers too.
+pub const SHENGJI_DECKS: usize = 2;
+/// 够级 (`zaozhuang-2017`) is dealt from six decks without the 3s: six of every other card.
+pub const GOUJI_DECKS: usize = 6;
+
 /// The canonical unshuffled deck: `decks` copies of every face, deck by deck, leaving out the
 /// ranks in `without` (够级 removes the 3s).
 pub fn canonical_deck(decks: usize, without: &[Rank]) -> Vec<Card> {
@@ -188,7 +193,7 @@ pub struct ShengjiDeal {
 /// Deals an 80分 board from the seed.
 pub fn deal_shengji(seed: &Seed, board: u32, fixed: Fixed) -> ShengjiDeal {
     let mut stream = DealStream::new(seed, Stream::Shengji, board);
-    let mut deck = canonical_deck(2, &[]);
+    let mut deck = canonical_deck(SHENGJI_DECKS, &[]);
     stream.shuffle(&mut deck);
     let level = Rank::new(2 + stream.below(13) as u8).expect("2..=14");
     let trump = Suit::ALL[stream.below(4) as usize];
@@ -216,7 +221,7 @@ pub struct GoujiDeal {
 /// Deals a 够级 game (`zaozhuang-2017`: six decks without 3s) from the seed.
 pub fn deal_gouji(seed: &Seed, game: u32) -> GoujiDeal {
     let mut stream = DealStream::new(seed, Stream::Gouji, game);
-    let mut deck = canonical_deck(6, &[Rank::THREE]);
+    let mut deck = canonical_deck(GOUJI_DECKS, &[Rank::THREE]);
     stream.shuffle(&mut deck);
     GoujiDeal {
         game,

@@ -96,6 +96,51 @@ fn docs() -> String {
     std::fs::read_to_string(path).expect("docs/rules-gouji.md")
 }
 
+/// Six decks hold six of each card: seven ♠K in one set, or more than six of a card in the top
+/// set and the play together, are refused with a typed reason; six is the legal maximum.
+#[test]
+fn cards_six_decks_cannot_hold_are_refused() {
+    let sk = |n: usize| json!(vec!["SK"; n]);
+    let seven = ask(json!({"game":"gouji","set":sk(7)}));
+    assert_eq!(seven["valid"], json!(false), "{seven}");
+    assert_eq!(seven["code"], json!("too_many_copies"));
+    assert!(
+        seven["message"].as_str().unwrap().contains("7 张 SK"),
+        "{seven}"
+    );
+    assert!(
+        seven["message_en"].as_str().unwrap().contains("7 of SK"),
+        "{seven}"
+    );
+    assert_eq!(
+        ask(json!({"game":"gouji","set":sk(6)})),
+        json!({"valid":true,"gouji":true})
+    );
+    // With 2s and jokers attached, each card counts for itself: six ♠K, six ♣2, six 大王.
+    let mut big = vec!["SK"; 6];
+    big.extend(["C2"; 6]);
+    big.extend(["RJ"; 6]);
+    assert_eq!(
+        ask(json!({"game":"gouji","set":big})),
+        json!({"valid":true,"gouji":true})
+    );
+    let beats = |top: Value, play: Value| ask(json!({"game":"gouji","top":top,"play":play}));
+    for (top, play) in [
+        (sk(7), json!(["SA"])),
+        (json!(["SQ"]), sk(7)),
+        (json!(["RJ", "RJ", "RJ"]), json!(["RJ", "RJ", "RJ", "RJ"])),
+    ] {
+        let a = beats(top.clone(), play.clone());
+        assert_eq!(a["beats"], json!(false), "{top} {play}: {a}");
+        assert_eq!(a["code"], json!("too_many_copies"), "{top} {play}: {a}");
+    }
+    // Six 大王 in all, the legal maximum across the two sets: 大花两打一, four beat two.
+    assert_eq!(
+        beats(json!(["RJ", "RJ"]), json!(["RJ", "RJ", "RJ", "RJ"])),
+        json!({"beats":true})
+    );
+}
+
 /// The judge examples of docs/rules-gouji.md are what the judge answers.
 #[test]
 fn the_documented_examples_hold() {

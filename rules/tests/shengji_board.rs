@@ -1295,7 +1295,9 @@ fn referee_rulings_give_points_to_the_other_side() {
 fn a_board_ended_by_ruling_is_lost_by_the_offenders_whatever_they_had() {
     // 该副牌立即结束，判违规方负，非违规方得120分. The defenders have 220 (here from a penalty
     // against the declarer's side), then a defender passes information: they lose, the
-    // declarer's side is credited 120: −120, not 220 − 120 = 100.
+    // declarer's side is credited 120: −120, not 220 − 120 = 100. Had the declarer's side
+    // offended instead, the defenders keep their 220: a ruling never improves the offenders'
+    // result (issue 24.5).
     let deal = test_deal();
     let d = Seat::from_index(deal.declarer);
     let ended = |rules: Ruleset, offender: Seat| {
@@ -1321,9 +1323,16 @@ fn a_board_ended_by_ruling_is_lost_by_the_offenders_whatever_they_had() {
     assert_eq!(ended(Ruleset::fujian_2024(), d.next()), -120);
     assert_eq!(
         ended(Ruleset::fujian_2024(), d),
-        120,
-        "the declarer's side offends: the defenders are credited 120"
+        220,
+        "the declarer's side offends: the defenders keep their 220 (at least 120), not 120"
     );
+    // The first engine's reading, kept for old logs only: it gave the offending declarer's
+    // side 100 points back (220 → 120).
+    let fixed = Ruleset {
+        ruling_end: RulingEnd::Fixed,
+        ..Ruleset::fujian_2024()
+    };
+    assert_eq!(ended(fixed, d), 120);
     // The old reading, kept as an option: the 120 is added to the points so far.
     let add = Ruleset {
         ruling_end: RulingEnd::AddToPointsSoFar,
@@ -1920,4 +1929,122 @@ fn the_view_shows_who_is_winning_the_trick_so_far() {
             Some(leader)
         );
     }
+}
+
+/// A ruling never improves the offenders' result (issue 24.5; 判违规方负): from random
+/// positions of random boards — during the bury, mid-play, after the last trick — every ruling
+/// against every seat, under every reading of `ruling_end` a ruleset may use, leaves the
+/// offending side no better than the board stood: the declarer's side offends → the
+/// defenders' points do not fall; the defenders offend → they do not rise. A board ended by
+/// ruling is lost by the offenders: by default (`at-least`) at least +120 against the
+/// declarer's side, at most −120 against the defenders; under `add-to-points-so-far` 120 worse
+/// than they stood. And the desk's preview (`Board::ruling_effect`) is exactly what the
+/// ruling then does.
+#[test]
+fn a_ruling_never_improves_the_offenders_result() {
+    let mut rng = Rng(0x5eed_2405);
+    let mut checked = 0;
+    for n in 0..60 {
+        let state = rng.next();
+        for reading in [RulingEnd::AtLeast, RulingEnd::AddToPointsSoFar] {
+            // The same position under each reading: the same generator state replays it.
+            let mut rng = Rng(state);
+            let rules = Ruleset {
+                ruling_end: reading,
+                ..Ruleset::fujian_2024()
+            };
+            let board = random_position(&mut rng, 9000 + n, rules);
+            let before = board.defenders_points();
+            for seat in Seat::ALL {
+                let rulings = [
+                    Action::EndBoard,
+                    Action::Penalty {
+                        points: 1 + rng.below(1000) as u32,
+                    },
+                ];
+                for ruling in rulings {
+                    let mut b = board.clone();
+                    let preview = b.ruling_effect(seat, &ruling).unwrap();
+                    assert_eq!(b, board, "a preview changes nothing");
+                    b.apply(seat, Actor::Referee, ruling.clone()).unwrap();
+                    let after = b.defenders_points();
+                    assert_eq!(preview, after, "the preview is what the ruling does");
+                    let why = format!("{reading:?}, {ruling:?} against {seat}, from {before}");
+                    if b.is_defender(seat) {
+                        assert!(after <= before, "the defenders gained: {why} → {after}");
+                    } else {
+                        assert!(
+                            after >= before,
+                            "the declarer's side gained: {why} → {after}"
+                        );
+                    }
+                    if ruling == Action::EndBoard {
+                        assert_eq!(b.result(), Some(after));
+                        let sign = if b.is_defender(seat) { -1 } else { 1 };
+                        match reading {
+                            // 判违规方负，非违规方得120分: at least 120 to the other side.
+                            RulingEnd::AtLeast => assert!(
+                                sign * after >= 120,
+                                "the offenders lose, 120 at least: {why} → {after}"
+                            ),
+                            // 120 more against the offenders than they stood.
+                            _ => assert_eq!(after, before + sign * 120, "{why}"),
+                        }
+                    }
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 60 * 2 * 4 * 2);
+    // The legacy reading does improve an offender's result, which is why no ruleset uses it:
+    // the declarer's side, 200 behind, offends and the defenders fall to 120.
+    let deal = test_deal();
+    let d = Seat::from_index(deal.declarer);
+    let fixed = Ruleset {
+        ruling_end: RulingEnd::Fixed,
+        ..Ruleset::fujian_2024()
+    };
+    let mut board = Board::new(&deal, fixed);
+    board
+        .apply(d, Actor::Referee, Action::Penalty { points: 200 })
+        .unwrap();
+    assert_eq!(board.ruling_effect(d, &Action::EndBoard), Ok(120));
+    // A refusal previews as the refusal.
+    board.apply(d, Actor::Referee, Action::EndBoard).unwrap();
+    board.apply(d, Actor::Referee, Action::Finalize).unwrap();
+    assert_eq!(
+        board
+            .ruling_effect(d, &Action::EndBoard)
+            .map_err(|e| e.code()),
+        Err("board_final")
+    );
+}
+
+/// A random position of a dealt board: a few penalties either way (so the defenders stand
+/// anywhere from well below 0 to well above 120), then random legal plays — none, some, or
+/// the whole board.
+fn random_position(rng: &mut Rng, n: u64, rules: Ruleset) -> Board {
+    let deal = deal_shengji(&seed(n), 1 + (n as u32 % 4), Fixed::default());
+    let mut board = Board::new(&deal, rules);
+    for _ in 0..rng.below(3) {
+        let seat = Seat::from_index(rng.below(4));
+        let points = 10 * (1 + rng.below(25) as u32);
+        board
+            .apply(seat, Actor::Referee, Action::Penalty { points })
+            .unwrap();
+    }
+    let stop = rng.below(40);
+    let mut steps = 0;
+    while !board.is_over() && steps < stop {
+        let seat = board.to_act().unwrap();
+        let legal = Board::legal_from_view(&board.view(Viewer::Seat(seat.index())));
+        let action = legal[rng.below(legal.len())].clone();
+        board.apply(seat, action.taken_by(), action).unwrap();
+        steps += 1;
+    }
+    if rng.chance(30) {
+        play_out(&mut board, rng, false);
+    }
+    board
 }

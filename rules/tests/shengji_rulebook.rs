@@ -308,7 +308,7 @@ fn throws_that_stand() {
         // A single, a pair, a tractor always stand.
         ("H9", ["HA", "HK", "HQ"]),
         ("H9 H9", ["HA HA", "HK", "HQ"]),
-        ("H9 H9 H8 H8", ["HA HA HK HK", "HK", "HQ"]),
+        ("H9 H9 H8 H8", ["HA HA HK HK", "HQ", "HQ"]),
     ];
     for (throw, others) in table {
         let q = lead_question(throw, throw, others);
@@ -462,14 +462,14 @@ fn following_table() {
         // A tractor of 3: the longest shorter tractor, with a pair.
         (
             "HK HK HQ HQ HJ HJ",
-            "H2 H2 H3 H3 H7 H7 HJ HJ",
-            "H2 H2 H3 H3 HJ HJ",
+            "H2 H2 H3 H3 H7 H7 H9 H9",
+            "H2 H2 H3 H3 H9 H9",
             "legal",
         ),
         (
             "HK HK HQ HQ HJ HJ",
-            "H2 H2 H3 H3 H7 H7 HJ HJ",
-            "H2 H2 H7 H7 HJ HJ",
+            "H2 H2 H3 H3 H7 H7 H9 H9",
+            "H2 H2 H7 H7 H9 H9",
             "must_follow_tractor: 有拖拉机必须跟拖拉机：本轮须跟出 2 对的拖拉机、一对",
         ),
         // Trump tractors and equal 副级牌 pairs: two 副级牌 pairs are two pairs, no tractor.
@@ -619,8 +619,8 @@ fn a_throw_of_tractors_of_different_lengths_is_answered_largest_unit_first() {
                 rules,
                 "4",
                 "HK HK HQ HQ HJ HJ",
-                "H2 H2 H3 H3 H7 H7 HJ HJ",
-                "H2 H2 H7 H7 HJ HJ"
+                "H2 H2 H3 H3 H7 H7 H9 H9",
+                "H2 H2 H7 H7 H9 H9"
             ),
             "must_follow_tractor: 有拖拉机必须跟拖拉机：本轮须跟出 2 对的拖拉机、一对"
         );
@@ -807,10 +807,6 @@ fn judge_questions_accept_the_documented_forms_and_name_what_is_wrong() {
             "lead",
         ),
         (
-            r#"{"level":"4","trump":"S","lead":["SA"],"hand":["SA","SA","SA"],"play":["SA"]}"#,
-            "two decks",
-        ),
-        (
             r#"{"level":"4","trump":"S","hand":["SA"],"play":["SA"],"others":[[],[]]}"#,
             "others",
         ),
@@ -831,6 +827,99 @@ fn judge_questions_accept_the_documented_forms_and_name_what_is_wrong() {
     }
 }
 
+/// Two decks hold two of each card: a question whose cards no deal can hold is refused with a
+/// typed reason (`too_many_copies`, Chinese and English), in every form — one hand, one play,
+/// three ♥A in one trick (each play alone legal), the lead with the follower's hand, the
+/// leader's hand with the other three — and two of a card anywhere is still judged.
+#[test]
+fn the_judge_refuses_cards_two_decks_cannot_hold() {
+    let refused = |q: &str, count: usize, card: &str, zh: &str, en: &str| {
+        let q: Question = serde_json::from_str(q).unwrap_or_else(|e| panic!("{q}: {e}"));
+        let a: serde_json::Value = serde_json::to_value(answer(&q)).unwrap();
+        assert_eq!(a["legal"], false, "{a}");
+        assert_eq!(a["code"], "too_many_copies", "{a}");
+        let (m, m_en) = (
+            a["message"].as_str().unwrap(),
+            a["message_en"].as_str().unwrap(),
+        );
+        assert!(
+            m.contains(&format!("{count} 张 {card}")) && m.contains(zh),
+            "{m}"
+        );
+        assert!(
+            m_en.contains(&format!("{count} of {card}")) && m_en.contains(en),
+            "{m_en}"
+        );
+    };
+    refused(
+        r#"{"level":"4","trump":"S","trick":[["HA"],["HA"],["HA"],["H5"]]}"#,
+        3,
+        "HA",
+        "这一轮四家的牌",
+        "this trick's four plays",
+    );
+    refused(
+        r#"{"level":"4","trump":"S","trick":[["HA","HA"],["HA","SK"],["S5","S6"],["H5","H6"]]}"#,
+        3,
+        "HA",
+        "这一轮",
+        "trick",
+    );
+    refused(
+        r#"{"level":"4","trump":"S","lead":["SA"],"hand":["SA","SA","SA"],"play":["SA"]}"#,
+        4,
+        "SA",
+        "首家的出牌和跟牌者的手牌",
+        "the lead with the follower's hand",
+    );
+    refused(
+        r#"{"level":"4","trump":"S","lead":["HA"],"hand":["HA","HA","H5"],"play":["H5"]}"#,
+        3,
+        "HA",
+        "跟牌者",
+        "follower",
+    );
+    refused(
+        r#"{"level":"4","trump":"S","lead":["HK"],"hand":["H5"],"play":["H5","H5","H5"]}"#,
+        3,
+        "H5",
+        "出的牌",
+        "the play",
+    );
+    refused(
+        r#"{"level":"4","trump":"S","hand":["HA","HK"],"play":["HA","HK"],"others":[["HA"],["HA"],["C2"]]}"#,
+        3,
+        "HA",
+        "首家和其他三家的手牌",
+        "the leader's hand with the other three",
+    );
+    refused(
+        r#"{"level":"4","trump":"S","hand":["RJ","RJ","RJ"],"play":["RJ"],"others":[[],[],[]]}"#,
+        3,
+        "RJ",
+        "手牌",
+        "hand",
+    );
+    // The legal maximum is judged as usual: both ♥A in one trick, both in a hand with the lead
+    // of the other suit, two of a card in the four hands of a lead question.
+    assert_eq!(
+        judge(r#"{"level":"4","trump":"S","trick":[["HA"],["HA"],["H5"],["H5"]]}"#),
+        r#"{"winner":0,"points":10}"#
+    );
+    assert_eq!(
+        judge(
+            r#"{"level":"4","trump":"S","lead":["HK","HK"],"hand":["HA","HA","C7"],"play":["HA","HA"]}"#
+        ),
+        r#"{"legal":true}"#
+    );
+    assert_eq!(
+        judge(
+            r#"{"level":"4","trump":"S","hand":["HA","HK"],"play":["HA","HK"],"others":[["HQ"],["HQ"],["C2"]]}"#
+        ),
+        r#"{"legal":true,"throw":"stands"}"#
+    );
+}
+
 /// The judge's examples in docs/rules-shengji.md are real: each question line is followed by
 /// its exact answer.
 #[test]
@@ -843,7 +932,7 @@ fn the_documented_judge_examples_hold() {
     let start = doc.find("## The referee's judge").unwrap();
     let section = &doc[start..doc[start..].find("## Tests").unwrap() + start];
     let lines: Vec<&str> = section.lines().filter(|l| l.starts_with('{')).collect();
-    assert_eq!(lines.len(), 14, "seven questions and their answers");
+    assert_eq!(lines.len(), 16, "eight questions and their answers");
     for pair in lines.chunks(2) {
         assert_eq!(judge(pair[0]), pair[1], "{}", pair[0]);
     }

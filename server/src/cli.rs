@@ -95,6 +95,14 @@ pub struct MovementArgs {
     /// Even tables: the EW pairs skip a table halfway.
     #[arg(long)]
     pub skip: bool,
+    /// With --skip: skip after round N instead of after round T/2 (a curtailed event may skip
+    /// from round R − T/2 on).
+    #[arg(long, value_name = "N", requires = "skip")]
+    pub skip_after: Option<u32>,
+    /// With --skip: allow the T-th round, the revenge round (EW meet their first opponents
+    /// again, on new boards).
+    #[arg(long, requires = "skip")]
+    pub revenge: bool,
     /// Print this table's movement card (text) instead of the JSON.
     #[arg(long, value_name = "T")]
     pub card: Option<u32>,
@@ -390,8 +398,22 @@ pub fn event(cmd: EventCommand) -> Result<(), String> {
                 (_, true) => tournament::Variant::Skip,
                 _ => tournament::Variant::Plain,
             };
-            let m = tournament::movement(a.tables, a.rounds, a.boards_per_round, variant)
-                .map_err(wire)?;
+            let options = tournament::Options {
+                skip_after: a.skip_after,
+                revenge: a.revenge,
+            };
+            let planned =
+                tournament::plan(a.tables, a.rounds, a.boards_per_round, variant, options)
+                    .map_err(wire)?;
+            // Warnings (a curtailed relay) go to standard error, one JSON problem a line, so
+            // the movement on standard output stays what scripts read.
+            for w in &planned.warnings {
+                eprintln!(
+                    "{}",
+                    serde_json::to_string(&w.wire()).expect("serialisable")
+                );
+            }
+            let m = planned.movement;
             match a.card {
                 Some(table) => tournament::movement_card(&m, table).map_err(wire)?,
                 None => serde_json::to_string(&m).expect("serialisable"),

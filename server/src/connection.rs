@@ -371,7 +371,7 @@ impl Session {
                     return END;
                 }
             }
-            (ClientIn::Resync, Some(_)) => Box::pin(self.table.resync(self.id)).await,
+            (ClientIn::Resync {}, Some(_)) => Box::pin(self.table.resync(self.id)).await,
             (ClientIn::Auto { on }, Some(_)) => Box::pin(self.table.auto(self.id, on)).await,
             (ClientIn::Review { on, reason }, Some(_)) => {
                 Box::pin(self.table.review(self.id, on, reason)).await

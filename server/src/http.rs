@@ -35,6 +35,7 @@ use crate::connection::{self, Conn};
 use crate::limits::{AddressBuckets, AddressCount, AddressSlot, Limits};
 use crate::lobby::Lobby;
 use crate::referee::desk::{desk_of, Desk, Source};
+use crate::referee::explain::Try;
 use crate::shutdown::{Shutdown, ShutdownSwitch};
 use crate::store::StoredTable;
 
@@ -158,7 +159,12 @@ pub async fn serve(listener: TcpListener, app: Arc<App>, stop: impl Future<Outpu
         // No Nagle: an `ack` and its `events` are two small writes, and waiting for the peer's
         // delayed ACK between them would add up to 40 ms to a move.
         let _ = tcp.set_nodelay(true);
-        let io = TokioIo::new(CountedTcp { tcp, _slot: slot });
+        let io = TokioIo::new(CountedTcp {
+            tcp,
+            _slot: slot,
+            answer: Vec::new(),
+            sent: 0,
+        });
         let (router, limits) = (router.clone(), app.limits.clone());
         let service = hyper::service::service_fn(move |mut req: Request<hyper::body::Incoming>| {
             req.extensions_mut().insert(ConnectInfo(peer));
@@ -191,9 +197,79 @@ pub async fn serve(listener: TcpListener, app: Arc<App>, stop: impl Future<Outpu
 
 /// A TCP stream that holds its address's connection slot while it lives, also after a
 /// WebSocket upgrade (the upgrade takes the stream, slot and all).
+///
+/// It also turns hyper's own answers into JSON Problems: a request hyper cannot parse (a
+/// malformed request line or header, a head over the buffer, a path too long) is answered by
+/// hyper itself, before any route or middleware sees it, with a bare status and no body
+/// (`400`, `431`, `414`). Those are the only bodiless 4xx answers the server writes (every one
+/// of ours is a Problem with its `content-type`), so such a head is recognised as it is
+/// written ([`hyper_problem`]) and the Problem of the same status goes out instead.
 struct CountedTcp {
     tcp: TcpStream,
     _slot: AddressSlot,
+    /// The Problem that replaced hyper's bare answer, still to be written (from `sent` on).
+    answer: Vec<u8>,
+    sent: usize,
+}
+
+impl CountedTcp {
+    /// Writes what is left of the replacing answer; `Ready(Ok)` once it is all out.
+    fn poll_answer(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        while self.sent < self.answer.len() {
+            let n = std::task::ready!(
+                Pin::new(&mut self.tcp).poll_write(cx, &self.answer[self.sent..])
+            )?;
+            if n == 0 {
+                return Poll::Ready(Err(io::ErrorKind::WriteZero.into()));
+            }
+            self.sent += n;
+        }
+        Poll::Ready(Ok(()))
+    }
+
+    /// Takes `buf` if it is hyper's bare error answer (queuing the Problem instead): `Some` with
+    /// how many bytes hyper may count as written.
+    fn replace(&mut self, cx: &mut Context<'_>, buf: &[u8]) -> Option<Poll<io::Result<usize>>> {
+        let answer = hyper_problem(buf)?;
+        self.answer = answer;
+        self.sent = 0;
+        // Written or not yet, hyper's bytes are taken: the rest goes out on the next write,
+        // flush or shutdown (the socket's waker is registered if it is pending).
+        Some(match self.poll_answer(cx) {
+            Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
+            _ => Poll::Ready(Ok(buf.len())),
+        })
+    }
+}
+
+/// The Problem answer (head and body) for hyper's own bodiless error answer at the start of
+/// `buf`, or `None` if `buf` is not one.
+fn hyper_problem(buf: &[u8]) -> Option<Vec<u8>> {
+    let refusal = if buf.starts_with(b"HTTP/1.1 400 ") {
+        Refusal::BadRequest(Wrong::Malformed)
+    } else if buf.starts_with(b"HTTP/1.1 431 ") {
+        Refusal::HeadTooBig { uri: false }
+    } else if buf.starts_with(b"HTTP/1.1 414 ") {
+        Refusal::HeadTooBig { uri: true }
+    } else {
+        return None;
+    };
+    let end = buf.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let head = String::from_utf8_lossy(&buf[..end + 4]).to_ascii_lowercase();
+    if !head.contains("\r\ncontent-length: 0\r\n") || head.contains("\r\ncontent-type:") {
+        return None;
+    }
+    let status = StatusCode::from_u16(refusal.status()).ok()?;
+    let body = serde_json::to_vec(&Problem::from(refusal)).ok()?;
+    let mut out = format!(
+        "HTTP/1.1 {} {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        status.as_u16(),
+        status.canonical_reason().unwrap_or(""),
+        body.len()
+    )
+    .into_bytes();
+    out.extend(body);
+    Some(out)
 }
 
 impl AsyncRead for CountedTcp {
@@ -212,6 +288,10 @@ impl AsyncWrite for CountedTcp {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
+        std::task::ready!(self.poll_answer(cx))?;
+        if let Some(taken) = self.replace(cx, buf) {
+            return taken;
+        }
         Pin::new(&mut self.tcp).poll_write(cx, buf)
     }
 
@@ -220,6 +300,13 @@ impl AsyncWrite for CountedTcp {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
+        std::task::ready!(self.poll_answer(cx))?;
+        // hyper writes a response head as one slice; its bare error answer has nothing after.
+        if let Some(first) = bufs.iter().find(|b| !b.is_empty()) {
+            if let Some(taken) = self.replace(cx, first) {
+                return taken;
+            }
+        }
         Pin::new(&mut self.tcp).poll_write_vectored(cx, bufs)
     }
 
@@ -228,10 +315,12 @@ impl AsyncWrite for CountedTcp {
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        std::task::ready!(self.poll_answer(cx))?;
         Pin::new(&mut self.tcp).poll_flush(cx)
     }
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        std::task::ready!(self.poll_answer(cx))?;
         Pin::new(&mut self.tcp).poll_shutdown(cx)
     }
 }
@@ -269,6 +358,23 @@ async fn whole_request(
     } else {
         MAX_BODY
     };
+    // A client that asks `Expect: 100-continue` sends its body only once told to, and hyper
+    // tells it (`100 Continue`) as soon as the body is read. A body declared over the limit is
+    // refused before that, at once: nothing of it is on the way, so nothing is cut off.
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    let continues = req
+        .headers()
+        .get(header::EXPECT)
+        .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
+    if continues && declared.is_some_and(|n| n > max as u64) {
+        return Err(refused(Refusal::TooBig {
+            max_kib: Some(max / 1024),
+        }));
+    }
     let (parts, body) = req.into_parts();
     let bytes = read_bytes_up_to(limits, Body::new(body), max).await?;
     Ok(Request::from_parts(parts, Body::from(bytes)))
@@ -540,18 +646,64 @@ async fn replay(
     }
 }
 
-/// `GET /api/tables/{id}/explain/{seq}`: why logged action `seq` was legal, in the engine's
-/// words (`paiju explain --json`).
+#[derive(serde::Deserialize)]
+struct ExplainQuery {
+    /// A hypothetical action (its JSON), as `paiju explain --try`: the referee's preview of a
+    /// ruling before it is sent.
+    #[serde(rename = "try")]
+    try_action: Option<String>,
+    /// The try's seat, as `--seat` (an index, or `N`…`W`, `A1`…`B3`).
+    seat: Option<String>,
+    /// The try's actor, as `--actor` (by default who may take such an action).
+    actor: Option<String>,
+}
+
+/// `GET /api/tables/{id}/explain/{seq}[?try=<action JSON>&seat=S[&actor=A]]`: why logged
+/// action `seq` was legal, in the engine's words (`paiju explain --json`); with `try`, what a
+/// hypothetical action before `seq` would do or why it would be refused (`--try`), which is how
+/// the referee's page shows a ruling's resulting number (`ruling`) before sending it.
 async fn explain(
     State(app): State<Arc<App>>,
     UrlPath((id, seq)): UrlPath<(String, u64)>,
+    axum::extract::Query(q): axum::extract::Query<ExplainQuery>,
     headers: HeaderMap,
 ) -> Response {
+    let said = |zh: &str, en: &str| refused(Refusal::BadRequest(Wrong::Said(Words::new(zh, en))));
+    let try_action = match (q.try_action, q.seat) {
+        (None, None) if q.actor.is_none() => None,
+        (Some(action), Some(seat)) => {
+            let actor = match q.actor.as_deref().map(|a| (a, rules::Actor::parse(a))) {
+                None => None,
+                Some((_, Some(a))) => Some(a),
+                Some((a, None)) => {
+                    return said(
+                        &format!("actor「{a}」不是 player、bot、clock、auto、referee 之一"),
+                        &format!("actor {a:?} is not player, bot, clock, auto or referee"),
+                    )
+                }
+            };
+            Some(Try {
+                action,
+                seat,
+                actor,
+            })
+        }
+        _ => {
+            return said(
+                "假设的动作要同时给出 try（动作的 JSON）和 seat（座位）",
+                "a try needs both try (the action's JSON) and seat",
+            )
+        }
+    };
     let (stored, desk) = match replayed_for(&app, &id, &headers).await {
         Ok(found) => found,
         Err(r) => return r,
     };
-    match desk.explain(Source::Stored(Box::new(stored), None), seq, None) {
+    match desk.explain(
+        Source::Stored(Box::new(stored), None),
+        seq,
+        try_action.as_ref(),
+    ) {
         Ok(e) => Json(e).into_response(),
         Err(w) => refused(Refusal::BadRequest(Wrong::Said(w))),
     }

@@ -102,3 +102,42 @@ fn score_ranks_a_session_and_refuses_bad_input_as_json() {
     assert_eq!(code, 2);
     assert!(err.contains("bad_json"), "{err}");
 }
+
+/// The skip's options reach the crate's `plan`, and a curtailed relay is printed with its
+/// warning on standard error (the movement on standard output unchanged).
+#[test]
+fn movement_takes_the_skips_options_and_warns_of_a_curtailed_relay() {
+    let args = |extra: &[&'static str]| {
+        let mut a = vec![
+            "event",
+            "movement",
+            "--tables",
+            "4",
+            "--boards-per-round",
+            "1",
+        ];
+        a.extend_from_slice(extra);
+        a
+    };
+    let (code, out, err) = paiju(&args(&["--rounds", "4", "--skip", "--revenge"]), "");
+    assert_eq!(code, 0, "{err}");
+    let options = tournament::Options {
+        skip_after: None,
+        revenge: true,
+    };
+    let want = tournament::plan(4, 4, 1, tournament::Variant::Skip, options).unwrap();
+    assert_eq!(out.trim(), serde_json::to_string(&want.movement).unwrap());
+    assert_eq!(err, "");
+    let (code, out, err) = paiju(&args(&["--rounds", "3", "--relay"]), "");
+    assert_eq!(code, 0, "{err}");
+    let want = tournament::movement(4, 3, 1, tournament::Variant::Relay).unwrap();
+    assert_eq!(out.trim(), serde_json::to_string(&want).unwrap());
+    let warning: serde_json::Value = serde_json::from_str(err.trim()).unwrap();
+    assert_eq!(warning["code"], "curtailed_relay", "{err}");
+    assert!(warning["en"].as_str().unwrap().contains("--skip"), "{err}");
+    let (code, _, err) = paiju(&args(&["--rounds", "3", "--skip", "--skip-after", "3"]), "");
+    assert_eq!(code, 2);
+    assert!(err.contains("bad_skip"), "{err}");
+    let (code, _, err) = paiju(&args(&["--rounds", "3", "--relay", "--revenge"]), "");
+    assert_eq!(code, 2, "--revenge needs --skip: {err}");
+}

@@ -2385,8 +2385,9 @@ async fn a_gouji_practice_event_runs_from_creation_to_the_revealed_seed() {
 }
 
 /// The final over the server: every game is one deal at all three tables (the same seed and deal
-/// number on each stored table), and over the final's games every A team meets every B team,
-/// each time holding A's seats of that game's deal.
+/// number on each stored table), and over the final's games every A team meets every B team.
+/// No group holds one side of a deal: in this first rotation table 2 seats its group-B team on
+/// side A (docs/tournaments.md, the final's sides), so every deal has both groups on side A.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_gouji_final_rotates_every_a_team_against_every_b_team_on_one_deal() {
     let s = director_server("gouji-final").await;
@@ -2419,20 +2420,27 @@ async fn the_gouji_final_rotates_every_a_team_against_every_b_team_on_one_deal()
         for x in &at {
             let t = x.table as usize - 1;
             let moved = (game as usize - 1) % 3;
+            let (group_a, group_b) = if x.table == 2 {
+                (&x.b, &x.a)
+            } else {
+                (&x.a, &x.b)
+            };
             assert_eq!(
-                x.a,
-                groups.a[(t + 3 - moved) % 3],
+                group_a,
+                &groups.a[(t + 3 - moved) % 3],
                 "game {game} table {}",
                 x.table
             );
             assert_eq!(
-                x.b,
-                groups.b[(t + moved) % 3],
+                group_b,
+                &groups.b[(t + moved) % 3],
                 "game {game} table {}",
                 x.table
             );
-            *met.entry((x.a.clone(), x.b.clone())).or_default() += 1;
+            *met.entry((group_a.clone(), group_b.clone())).or_default() += 1;
         }
+        let a_on_side_a = at.iter().filter(|x| groups.a.contains(&x.a)).count();
+        assert_eq!(a_on_side_a, 2, "game {game}: both groups hold side A");
         let deals: Vec<(String, u32)> = at
             .iter()
             .map(|x| {

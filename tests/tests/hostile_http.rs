@@ -299,6 +299,98 @@ async fn every_http_refusal_is_a_json_problem() {
     s.running.shutdown().await;
 }
 
+/// What hyper answers by itself, before any route sees the request — a malformed request line
+/// or header (`400`), a head over the 16 KiB buffer (`431`), a path too long (`414`) — is the
+/// same JSON Problem as every other refusal, not a bare status (issue 24.10).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_http_parsers_own_refusals_are_json_problems_too() {
+    let s = TestServer::start("parser-refusals").await;
+    let a = s.addr;
+    // Exactly the 16 KiB hyper reads into its buffer, with no end of head: all of it is read,
+    // so nothing is left unread when the connection closes (which would reset it).
+    let mut huge = format!("GET / HTTP/1.1\r\nHost: {a}\r\nX-Filler: ").into_bytes();
+    huge.resize(16 * 1024, b'x');
+    let cases: Vec<(Vec<u8>, u16, &str)> = vec![
+        (b"GARBAGE\r\n\r\n".to_vec(), 400, "bad_request"),
+        (
+            format!("GET / HTTP/1.1\r\nHost: {a}\r\nNo colon here\r\n\r\n").into_bytes(),
+            400,
+            "bad_request",
+        ),
+        (
+            format!("GET /a b c HTTP/1.1\r\nHost: {a}\r\n\r\n").into_bytes(),
+            400,
+            "bad_request",
+        ),
+        (huge, 431, "head_too_big"),
+    ];
+    for (req, status, code) in cases {
+        let what = String::from_utf8_lossy(&req[..req.len().min(40)]).to_string();
+        let r = raw_http(a, &req).await.unwrap();
+        assert_eq!(r.status, status, "{what}: {} {}", r.head, r.body);
+        let p = r.problem();
+        assert_eq!(p.code, code, "{what}");
+        assert!(!p.zh.is_empty() && !p.en.is_empty(), "{what}");
+        assert_eq!(
+            r.header("content-length"),
+            Some(r.body.len().to_string().as_str()),
+            "{what}"
+        );
+    }
+    // The server serves on.
+    let r = raw_http(a, &request(a, "GET", "/api/tables", &[], b""))
+        .await
+        .unwrap();
+    assert_eq!(r.status, 200);
+    s.running.shutdown().await;
+}
+
+/// `Expect: 100-continue` with a body declared over the limit is refused at once (`413`, a
+/// Problem), never answered `100 Continue` (which would invite the client to send 1 GB); a
+/// body within the limit still gets its `100 Continue` and is served (issue 24.10).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn expect_continue_with_a_huge_body_is_refused_before_it_is_sent() {
+    let s = TestServer::start("expect-continue").await;
+    let a = s.addr;
+    let head = format!(
+        "POST /api/tables HTTP/1.1\r\nHost: {a}\r\nContent-Type: application/json\r\n\
+         Content-Length: 1073741824\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n"
+    );
+    let started = Instant::now();
+    let r = raw_http(a, head.as_bytes()).await.unwrap();
+    assert_eq!(r.status, 413, "{} {}", r.head, r.body);
+    assert!(!r.head.contains("100 Continue"), "{}", r.head);
+    assert_eq!(r.problem().code, "too_big");
+    assert!(started.elapsed() < Duration::from_secs(2), "at once");
+    // A small body: 100 Continue, then the body, then the table.
+    let body = br#"{"game":"tally"}"#;
+    let head = format!(
+        "POST /api/tables HTTP/1.1\r\nHost: {a}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    let mut sock = TcpStream::connect(a).await.unwrap();
+    sock.write_all(head.as_bytes()).await.unwrap();
+    let mut got = Vec::new();
+    let mut buf = [0u8; 256];
+    while !got.windows(4).any(|w| w == b"\r\n\r\n") {
+        let n = tokio::time::timeout(Duration::from_secs(5), sock.read(&mut buf))
+            .await
+            .expect("an interim answer")
+            .unwrap();
+        assert!(n > 0, "closed before 100 Continue");
+        got.extend_from_slice(&buf[..n]);
+    }
+    assert!(
+        got.starts_with(b"HTTP/1.1 100 Continue\r\n"),
+        "{}",
+        String::from_utf8_lossy(&got)
+    );
+    let r = raw_http_on(sock, body).await.unwrap();
+    assert_eq!(r.status, 201, "{} {}", r.head, r.body);
+    s.running.shutdown().await;
+}
+
 /// The server reads a request's whole body before it answers, also on routes that take no body
 /// (no such route; the wrong method; starting a round) or refuse before reading it (a
 /// director's route without the token). It used to answer at once and close the socket with

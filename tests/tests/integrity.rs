@@ -429,7 +429,7 @@ async fn a_competition_that_refuses_a_second_device_refuses_it_and_lets_the_same
         paiju_tests::Closed::Code(4009)
     ));
     // The phone plays on: it still hears the table.
-    phone.send(&protocol::ClientIn::Resync).await;
+    phone.send(&protocol::ClientIn::Resync {}).await;
     let again = phone
         .recv_until(|m| matches!(m, protocol::ClientOut::Snapshot { .. }))
         .await;

@@ -47,6 +47,16 @@ async fn bad_frames_get_their_codes_while_another_table_plays_on() {
     c.send_text(r#"{"type":"ping","nonce":1,"extra":true}"#)
         .await;
     assert_eq!(error_code(&mut c).await, "bad_message");
+    // A message without fields takes none either: a stray field is refused, not a snapshot
+    // (serde ignored it on the old unit variant); the bare resync still gets its snapshot.
+    c.send_text(r#"{"type":"resync","x":1}"#).await;
+    assert_eq!(error_code(&mut c).await, "bad_message");
+    c.send_text(r#"{"type":"resync"}"#).await;
+    assert!(matches!(
+        c.recv_until(|m| matches!(m, ClientOut::Snapshot { .. } | ClientOut::Error { .. }))
+            .await,
+        ClientOut::Snapshot { .. }
+    ));
     // An act must say which state it was decided on.
     c.send_text(r#"{"type":"act","id":1,"action":{"type":"dance"}}"#)
         .await;

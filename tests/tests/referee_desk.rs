@@ -78,5 +78,51 @@ async fn a_finished_board_replays_over_http_and_before_that_only_for_the_referee
     assert!(why.to_string().contains("zh"), "{why}");
     let (status, _) = get(&s, &format!("{replay}?at=100000"), None).await;
     assert_eq!(status, 400);
+
+    // The referee's preview of a ruling after the last trick (查牌): the number it would leave,
+    // before anything is sent. `end_board` against each side: the offenders never come out
+    // better than they stood, and lose by at least 120 (issue 24.5).
+    let result = all["result"]["result"].as_i64().unwrap();
+    let next = all["entries"].as_u64().unwrap() + 1;
+    let end_board = "%7B%22type%22%3A%22end_board%22%7D";
+    let mut seen = Vec::new();
+    for seat in ["N", "E", "S", "W"] {
+        let path = format!(
+            "/api/tables/{}/explain/{next}?try={end_board}&seat={seat}",
+            t.id
+        );
+        let (status, why) = get(&s, &path, Some(REFEREE_TOKEN)).await;
+        assert_eq!(status, 200, "{why}");
+        assert_eq!(why["verdict"]["legal"], true, "{why}");
+        assert_eq!(why["hypothetical"], true, "{why}");
+        let before = why["ruling"]["before"].as_i64().unwrap();
+        let after = why["ruling"]["after"].as_i64().unwrap();
+        assert_eq!(why["ruling"]["result"], true, "{why}");
+        assert_eq!(before, result, "{why}");
+        seen.push((before, after));
+    }
+    // N and S are one side, E and W the other; one of them is the declarer's.
+    assert_eq!(seen[0], seen[2]);
+    assert_eq!(seen[1], seen[3]);
+    let (a, b) = (seen[0], seen[1]);
+    let before = a.0;
+    let (declarers, defenders) = if a.1 >= before { (a, b) } else { (b, a) };
+    assert_eq!(declarers.1, before.max(120), "{seen:?}");
+    assert_eq!(defenders.1, before.min(-120), "{seen:?}");
+    // A try needs its seat; a bad actor is named.
+    let path = format!("/api/tables/{}/explain/{next}?try={end_board}", t.id);
+    let (status, why) = get(&s, &path, Some(REFEREE_TOKEN)).await;
+    assert_eq!(
+        (status, why["code"].as_str()),
+        (400, Some("bad_request")),
+        "{why}"
+    );
+    let path = format!(
+        "/api/tables/{}/explain/{next}?try={end_board}&seat=N&actor=nobody",
+        t.id
+    );
+    let (status, why) = get(&s, &path, Some(REFEREE_TOKEN)).await;
+    assert_eq!(status, 400, "{why}");
+    assert!(why.to_string().contains("nobody"), "{why}");
     s.running.shutdown().await;
 }

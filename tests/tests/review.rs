@@ -89,7 +89,7 @@ async fn under_review_the_clock_stands_still_and_goes_on_with_what_was_left() {
     tokio::time::sleep(Duration::from_millis(3500)).await;
     // Meanwhile the player cannot play.
     let ClientOut::Snapshot { view, .. } = ({
-        p.send(&ClientIn::Resync).await;
+        p.send(&ClientIn::Resync {}).await;
         p.recv_until(|m| matches!(m, ClientOut::Snapshot { .. }))
             .await
     }) else {

@@ -114,7 +114,7 @@ async fn ids_refusals_and_seats() {
         .await;
     let again = c0.recv().await;
     assert_eq!(again, ClientOut::Ack { id: 7, seq: 1 });
-    c0.send(&protocol::ClientIn::Resync).await;
+    c0.send(&protocol::ClientIn::Resync {}).await;
     let ClientOut::Snapshot { seq, .. } = c0.recv().await else {
         panic!()
     };
@@ -136,7 +136,7 @@ async fn ids_refusals_and_seats() {
     };
     assert_eq!((id, problem.code.as_str()), (1, "not_in_hand"));
     assert!(problem.zh.contains("T99") && problem.en.contains("T99"));
-    c1.send(&protocol::ClientIn::Resync).await;
+    c1.send(&protocol::ClientIn::Resync {}).await;
     let ClientOut::Snapshot {
         view: after, seq, ..
     } = c1

@@ -20,6 +20,17 @@ pub enum Error {
     OddTakesPlain { tables: u32 },
     /// More rounds than the movement has before a pair meets a pair or a board again.
     TooManyRounds { tables: u32, rounds: u32, max: u32 },
+    /// The skip happens after a round from `earliest` (R − T/2) to `latest` (T/2): earlier, or
+    /// later, some EW pair would meet a board it has played.
+    BadSkip {
+        tables: u32,
+        rounds: u32,
+        after: u32,
+        earliest: u32,
+        latest: u32,
+    },
+    /// Where the skip comes and the revenge round are options of the skip Mitchell only.
+    SkipOptionsNeedSkip { tables: u32 },
     /// A movement card asked for a table the movement does not have.
     NoSuchTable { table: u32, tables: u32 },
 
@@ -54,6 +65,13 @@ pub enum Error {
     },
     /// Defenders' points come in fives (cards, kitty multiples and penalties all do).
     BadPoints { board: u32, defenders: i32 },
+    /// Defenders' points lie within ±`max` ([`crate::score::MAX_POINTS`]): a typo of 1000 for
+    /// 100 is caught. The same bound as the competition's adjusted results.
+    PointsOutOfRange {
+        board: u32,
+        defenders: i32,
+        max: i32,
+    },
     /// An artificial score for a side with no pair, or none for a side with a pair.
     ArtificialSide {
         board: u32,
@@ -104,6 +122,8 @@ impl Explain for Error {
             Error::OddTakesPlain { .. } => "odd_takes_plain",
             Error::TooManyRounds { .. } => "too_many_rounds",
             Error::NoSuchTable { .. } => "no_such_table",
+            Error::BadSkip { .. } => "bad_skip",
+            Error::SkipOptionsNeedSkip { .. } => "skip_options_need_skip",
             Error::DuplicatePair { .. } => "duplicate_pair",
             Error::UnknownPair { .. } => "unknown_pair",
             Error::BadBoard { .. } => "bad_board",
@@ -115,6 +135,7 @@ impl Explain for Error {
             Error::MissingDeclarer { .. } => "missing_declarer",
             Error::DeclarerMismatch { .. } => "declarer_mismatch",
             Error::BadPoints { .. } => "bad_points",
+            Error::PointsOutOfRange { .. } => "points_out_of_range",
             Error::ArtificialSide { .. } => "artificial_side",
             Error::BadDeduction { .. } => "bad_deduction",
             Error::DuplicateTeam { .. } => "duplicate_team",
@@ -146,6 +167,18 @@ impl Explain for Error {
             Error::NoSuchTable { table, tables } => {
                 format!("没有第 {table} 桌（共 {tables} 桌）")
             }
+            Error::BadSkip {
+                tables,
+                rounds,
+                after,
+                earliest,
+                latest,
+            } => format!(
+                "{tables} 桌打 {rounds} 轮：东西跳桌要在第 {earliest} 到第 {latest} 轮之后，不能在第 {after} 轮之后（否则会有东西对重复打同一副牌）"
+            ),
+            Error::SkipOptionsNeedSkip { tables } => format!(
+                "{tables} 桌：跳桌的时机和复仇轮只用于跳桌米切尔（--skip）"
+            ),
             Error::DuplicatePair { direction, pair } => {
                 format!("{}的第 {pair} 对在名单中出现了两次", direction.zh())
             }
@@ -183,6 +216,11 @@ impl Explain for Error {
             Error::BadPoints { board, defenders } => format!(
                 "第 {board} 副：闲家得分 {defenders} 不是 5 的倍数（分牌、抠底和罚分都是 5 的倍数）"
             ),
+            Error::PointsOutOfRange {
+                board,
+                defenders,
+                max,
+            } => format!("第 {board} 副：闲家得分 {defenders} 超出范围：应在 -{max} 到 {max} 之间"),
             Error::ArtificialSide {
                 board,
                 direction,
@@ -246,6 +284,18 @@ impl Explain for Error {
             Error::NoSuchTable { table, tables } => {
                 format!("there is no table {table} (the movement has {tables})")
             }
+            Error::BadSkip {
+                tables,
+                rounds,
+                after,
+                earliest,
+                latest,
+            } => format!(
+                "{tables} tables, {rounds} rounds: the EW pairs skip after a round from {earliest} to {latest}, not after round {after} (an EW pair would meet a board again)"
+            ),
+            Error::SkipOptionsNeedSkip { tables } => format!(
+                "{tables} tables: when to skip and the revenge round are options of the skip Mitchell (--skip) only"
+            ),
             Error::DuplicatePair { direction, pair } => {
                 format!("{} pair {pair} is listed twice", direction.name())
             }
@@ -288,6 +338,13 @@ impl Explain for Error {
             ),
             Error::BadPoints { board, defenders } => format!(
                 "board {board}: defenders' points {defenders} are not a multiple of 5 (cards, kitty and penalties all are)"
+            ),
+            Error::PointsOutOfRange {
+                board,
+                defenders,
+                max,
+            } => format!(
+                "board {board}: defenders' points {defenders} are out of range: -{max} to {max}"
             ),
             Error::ArtificialSide {
                 board,

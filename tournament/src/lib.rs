@@ -45,7 +45,7 @@ pub mod seat;
 
 pub use error::{Error, ErrorWire};
 pub use matchpoints::Artificial;
-pub use movement::{movement, movement_card, Movement, Variant};
+pub use movement::{movement, movement_card, plan, Movement, Options, Planned, Variant, Warning};
 pub use mp::Mp;
-pub use score::{score, ScoreInput, ScoreOutput};
+pub use score::{score, Prizes, ScoreInput, ScoreOutput, MAX_POINTS};
 pub use seat::{Direction, Seat};

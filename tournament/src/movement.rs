@@ -10,12 +10,18 @@
 //! - **Even**, [`Variant::Skip`]: after half the rounds (round T/2) the EW pairs move up two
 //!   tables instead of one, once. At most T − 1 rounds: with boards moving one table a round, a
 //!   T-th round would make some EW pair meet a board or an NS pair again (the sum of the T offsets
-//!   cannot be 0 modulo an even T).
+//!   cannot be 0 modulo an even T) — unless the director plays it as the **revenge round**
+//!   ([`Options::revenge`]): the EW pairs meet their first opponents again, on boards neither has
+//!   played. A curtailed skip may **skip earlier** ([`Options::skip_after`]): after any round k
+//!   from R − T/2 to T/2 (R the rounds played), so that sections of different sizes skip together.
+//!   Every board set is played once a round, so a skip Mitchell stopped at any round has played
+//!   every board equally often.
 //! - **Even**, [`Variant::Relay`] (share and relay, 接力桌): board set T/2 + 1 starts on a bye
 //!   stand (a side table without players) between tables T/2 and T/2 + 1; the last table has no
 //!   set of its own and shares table 1's. The boards still go down one station a round, through
 //!   the bye stand (table T/2 + 1 → bye stand → table T/2) and from tables 1 and T to table T − 1.
-//!   Up to T rounds; every set is played T times.
+//!   Up to T rounds; every set is played T times. Cut short (fewer than T rounds), the sets are
+//!   played unequally often: [`plan`] warns ([`Warning::CurtailedRelay`]) and suggests the skip.
 //! - **Half table** ([`Movement::with_phantom`]): one pair of a direction is a phantom; whoever
 //!   meets it sits that round out (the scoring gives them an average).
 //!
@@ -26,7 +32,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::Error;
+use rules::Explain;
+
+use crate::error::{Error, ErrorWire};
 use crate::seat::Direction;
 
 /// How an even number of tables avoids replaying boards; odd counts take [`Variant::Plain`].
@@ -75,6 +83,90 @@ pub struct TableRound {
     pub boards: Vec<u32>,
 }
 
+/// What a movement may do beyond its variant: published Mitchell practice for the skip.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Options {
+    /// Skip only: the round after which the EW pairs skip a table. `None`: after round T/2 (the
+    /// usual point). Earlier is allowed in a curtailed skip, after any round from R − T/2 (R the
+    /// rounds played) to T/2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skip_after: Option<u32>,
+    /// Skip only: the T-th round may be played, the revenge round, in which the EW pairs meet the
+    /// NS pairs they started against once more (on boards new to both). Needs the skip after
+    /// round T/2.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub revenge: bool,
+}
+
+/// What the director should know about a movement that is allowed but not even: a typed
+/// warning with a stable code and words in Chinese and English, for the caller to show.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum Warning {
+    /// A share-and-relay movement of fewer rounds than tables: some board sets are played more
+    /// often than others (`fewest` and `most` times), so their tops differ. A curtailed skip
+    /// Mitchell plays every board equally often.
+    CurtailedRelay {
+        tables: u32,
+        rounds: u32,
+        fewest: u32,
+        most: u32,
+    },
+}
+
+impl Explain for Warning {
+    fn code(&self) -> &'static str {
+        match self {
+            Warning::CurtailedRelay { .. } => "curtailed_relay",
+        }
+    }
+
+    fn zh(&self) -> String {
+        match self {
+            Warning::CurtailedRelay {
+                tables,
+                rounds,
+                fewest,
+                most,
+            } => format!(
+                "{tables} 桌接力只打 {rounds} 轮：各副牌打的次数不同（少的 {fewest} 次，多的 {most} 次），顶分不一样。不打满 {tables} 轮时请用跳桌（--skip），每副牌打的次数都相同"
+            ),
+        }
+    }
+
+    fn en(&self) -> String {
+        match self {
+            Warning::CurtailedRelay {
+                tables,
+                rounds,
+                fewest,
+                most,
+            } => format!(
+                "a {tables}-table share and relay cut to {rounds} rounds plays the boards unequally often ({fewest} to {most} times), so their tops differ: for fewer than {tables} rounds use the skip (--skip), which plays every board equally often"
+            ),
+        }
+    }
+}
+
+impl Warning {
+    /// `{"code","zh","en"}`, as refusals are shown.
+    pub fn wire(&self) -> ErrorWire {
+        ErrorWire {
+            code: self.code().to_string(),
+            zh: self.zh(),
+            en: self.en(),
+        }
+    }
+}
+
+/// A movement and what the director should be warned of about it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Planned {
+    pub movement: Movement,
+    pub warnings: Vec<Warning>,
+}
+
 /// The most rounds a movement of `tables` tables can have before some pair meets an opponent or
 /// a board again.
 pub fn max_rounds(tables: u32, variant: Variant) -> Result<u32, Error> {
@@ -90,14 +182,41 @@ pub fn max_rounds(tables: u32, variant: Variant) -> Result<u32, Error> {
     }
 }
 
-/// The Mitchell movement of `tables` tables, `rounds` rounds of `boards_per_round` boards.
+/// The Mitchell movement of `tables` tables, `rounds` rounds of `boards_per_round` boards, with
+/// the usual options (the skip after round T/2, no revenge round) and no warnings: see [`plan`].
 pub fn movement(
     tables: u32,
     rounds: u32,
     boards_per_round: u32,
     variant: Variant,
 ) -> Result<Movement, Error> {
-    let max = max_rounds(tables, variant)?;
+    plan(
+        tables,
+        rounds,
+        boards_per_round,
+        variant,
+        Options::default(),
+    )
+    .map(|p| p.movement)
+}
+
+/// The Mitchell movement with its [`Options`], and the warnings the director should see (a
+/// curtailed relay).
+pub fn plan(
+    tables: u32,
+    rounds: u32,
+    boards_per_round: u32,
+    variant: Variant,
+    options: Options,
+) -> Result<Planned, Error> {
+    let mut max = max_rounds(tables, variant)?;
+    if variant != Variant::Skip && options != Options::default() {
+        return Err(Error::SkipOptionsNeedSkip { tables });
+    }
+    let half = tables / 2;
+    if options.revenge {
+        max += 1;
+    }
     if rounds == 0 {
         return Err(Error::Zero { what: "rounds" });
     }
@@ -113,11 +232,29 @@ pub fn movement(
             max,
         });
     }
+    // Before the skip the EW pair meets boards 2 apart a round, after it 2 apart shifted by one:
+    // the two runs never share a board (parity), and each stays clear of itself while it is at
+    // most T/2 rounds long. So the skip may come after round k for R − T/2 ≤ k ≤ T/2; the revenge
+    // round (R = T) leaves only k = T/2.
+    let skip_after = options.skip_after.unwrap_or(half);
+    if variant == Variant::Skip {
+        let earliest = rounds.saturating_sub(half).max(1);
+        if skip_after < earliest || skip_after > half {
+            return Err(Error::BadSkip {
+                tables,
+                rounds,
+                after: skip_after,
+                earliest,
+                latest: half,
+            });
+        }
+    }
     let t = i64::from(tables);
     // A number counted round the tables, 1..=T.
     let wrap = |x: i64| ((x - 1).rem_euclid(t) + 1) as u32;
     let set = |s: u32| ((s - 1) * boards_per_round + 1..=s * boards_per_round).collect::<Vec<_>>();
     let half = t / 2;
+    let skip_after = i64::from(skip_after);
     // Relay: where a table's boards are in the cycle of board stations (table 1 … table T/2, the
     // bye stand, table T/2+1 … table T−1); table T shares table 1's.
     let station = |table: i64| {
@@ -132,7 +269,7 @@ pub fn movement(
     let rounds = (1..=rounds)
         .map(|r| {
             let moved = i64::from(r) - 1;
-            let skip = i64::from(variant == Variant::Skip && moved >= half);
+            let skip = i64::from(variant == Variant::Skip && moved >= skip_after);
             let tables = (1..=t)
                 .map(|table| {
                     let board_set = match variant {
@@ -155,7 +292,36 @@ pub fn movement(
             }
         })
         .collect();
-    Ok(Movement { rounds })
+    let movement = Movement { rounds };
+    let warnings = unequal_plays(&movement, variant).into_iter().collect();
+    Ok(Planned { movement, warnings })
+}
+
+/// A relay cut short plays some sets more often than others: the warning, if so.
+fn unequal_plays(m: &Movement, variant: Variant) -> Option<Warning> {
+    if variant != Variant::Relay {
+        return None;
+    }
+    let mut plays = std::collections::BTreeMap::<u32, u32>::new();
+    for t in m.rounds.iter().flat_map(|r| &r.tables) {
+        for &b in &t.boards {
+            *plays.entry(b).or_default() += 1;
+        }
+    }
+    // Boards only ever on the bye stand were played 0 times.
+    for r in &m.rounds {
+        for &b in r.bye_stand.iter().flatten() {
+            plays.entry(b).or_default();
+        }
+    }
+    let fewest = plays.values().copied().min()?;
+    let most = plays.values().copied().max()?;
+    (fewest != most).then(|| Warning::CurtailedRelay {
+        tables: m.tables(),
+        rounds: m.rounds.len() as u32,
+        fewest,
+        most,
+    })
 }
 
 impl Movement {

@@ -6,8 +6,9 @@
 //! Places follow the national rules (第五届全国智力运动会竞赛规程总则, 六(五)): entries that no
 //! tie-break separates share a place and the next place or places stay empty (1, 2, 2, 4);
 //! a disqualified entry keeps its results in everyone else's scores but its place is filled by
-//! the entries below it (依次递补). Prize places by the size of the field (六(一)): 11 or more
-//! entries, the first 8; 8 to 10, the first 6; 6 or 7, the first 3.
+//! the entries below it (依次递补). Prize places are the organiser's to set per direction (seed
+//! 000 二.4: 南北方向和东西方向各取名额由主办方确定, [`rank_with_prizes`]); by default by the size of
+//! the field (六(一)): 11 or more entries, the first 8; 8 to 10, the first 6; 6 or 7, the first 3.
 
 use std::cmp::Ordering;
 
@@ -84,9 +85,15 @@ pub fn places(n: usize, tied: impl Fn(usize) -> bool) -> Vec<u32> {
 }
 
 /// Ranks `entries`: best first, disqualified entries last (without a place), ties (after every
-/// tie-break) in their given order sharing a place.
+/// tie-break) in their given order sharing a place; prize places by the size of the field.
 pub fn rank<Id: Clone>(entries: &[Entry<Id>]) -> Vec<Placed<Id>> {
-    let prizes = prize_places(entries.len());
+    rank_with_prizes(entries, prize_places(entries.len()))
+}
+
+/// [`rank`] with the organiser's number of prize places (南北方向和东西方向各取名额由主办方确定):
+/// every entry placed within the first `prizes` places has `prize` (a tie on the last prize
+/// place shares it).
+pub fn rank_with_prizes<Id: Clone>(entries: &[Entry<Id>], prizes: u32) -> Vec<Placed<Id>> {
     let mut order: Vec<&Entry<Id>> = entries.iter().filter(|e| !e.disqualified).collect();
     order.sort_by(|a, b| compare(b, a));
     let placed = places(order.len(), |i| compare(order[i - 1], order[i]).is_eq());

@@ -16,7 +16,8 @@
 //! top). A pair sitting out against a phantom is an artificial result without the missing pair:
 //! `{"board":7,"ns":"3","artificial":{"ns":"A"}}`. Pair names are strings (numbers are read as
 //! their decimal string). `deductions` (0.5 比赛分 per record unless `mp` says more) and
-//! `disqualified` are optional.
+//! `disqualified` are optional; so is `prizes`, the organiser's prize places per direction
+//! (`{"NS":3,"EW":3}`; by default by the size of the field).
 //!
 //! Out: `{"boards":[{"board":1,"results":[{"ns":"1","ew":"2","defenders":85,"ns_mp":2,
 //! "ew_mp":0},…]},…],"ranking":{"NS":[{"pair":"1","mp":3.5,"place":1,"prize":false},…],"EW":[…]}}`.
@@ -32,6 +33,12 @@ use crate::matchpoints::{score_board, Artificial, Outcome};
 use crate::mp::Mp;
 use crate::ranking::{self, Entry};
 use crate::seat::{Direction, Seat};
+
+/// The most defenders' points a board's result may have either way: a board's cards are 200,
+/// its kitty at most eight times itself, penalties a few hundred. One bound for every result
+/// entered by hand (`paiju event score`) and every result a director adjusts, that catches a
+/// typo of 1000 for 100.
+pub const MAX_POINTS: i32 = 1000;
 
 /// A pair's name within its direction: a string on the wire; a JSON number is read as its
 /// decimal string, so the numbers of a movement can be used as they are.
@@ -88,6 +95,31 @@ pub struct ScoreInput {
     pub deductions: Vec<Deduction>,
     #[serde(default)]
     pub disqualified: Vec<PairRef>,
+    /// Prize places of each direction as the organiser sets them (南北方向和东西方向各取名额由
+    /// 主办方确定, seed 000 二.4); a direction not given (or no `prizes`) takes the national
+    /// table by its field's size ([`ranking::prize_places`], seed 003 六(一)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prizes: Option<Prizes>,
+}
+
+/// How many places of each direction win a prize: `{"NS":3,"EW":3}`; either may be left out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Prizes {
+    #[serde(default, rename = "NS", skip_serializing_if = "Option::is_none")]
+    pub ns: Option<u32>,
+    #[serde(default, rename = "EW", skip_serializing_if = "Option::is_none")]
+    pub ew: Option<u32>,
+}
+
+impl Prizes {
+    /// The organiser's number for `direction`, if set.
+    pub fn of(&self, direction: Direction) -> Option<u32> {
+        match direction {
+            Direction::NS => self.ns,
+            Direction::EW => self.ew,
+        }
+    }
 }
 
 /// The pairs of each direction, in the order the output lists ties in.
@@ -221,7 +253,8 @@ pub struct Standing {
     /// `null` for a disqualified pair. After a tie that no tie-break separates, the tied pairs
     /// share a place and the next place is empty (1, 2, 2, 4).
     pub place: Option<u32>,
-    /// Within the prize places for the size of the field.
+    /// Within the prize places: the organiser's (`prizes`), else those for the size of the
+    /// field.
     pub prize: bool,
     /// Match points deducted, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -293,7 +326,11 @@ pub fn score(input: ScoreInput) -> Result<ScoreOutput, Error> {
                 }
             })
             .collect();
-        ranking::rank(&entries)
+        let prizes = input
+            .prizes
+            .and_then(|p| p.of(direction))
+            .unwrap_or_else(|| ranking::prize_places(entries.len()));
+        ranking::rank_with_prizes(&entries, prizes)
             .into_iter()
             .map(|placed| Standing {
                 pair: pairs[placed.id].clone(),
@@ -388,6 +425,14 @@ fn outcome_of(r: &ResultIn, ns: Option<usize>, ew: Option<usize>) -> Result<Outc
             }
             if r.declarer.is_none() {
                 return Err(Error::MissingDeclarer { board });
+            }
+            // The range first, then the fives: 2000 is a typo however it divides.
+            if defenders.abs() > MAX_POINTS {
+                return Err(Error::PointsOutOfRange {
+                    board,
+                    defenders,
+                    max: MAX_POINTS,
+                });
             }
             if defenders % 5 != 0 {
                 return Err(Error::BadPoints { board, defenders });

@@ -356,6 +356,64 @@ fn prize_places_by_the_size_of_the_field() {
     );
 }
 
+/// 南北方向和东西方向各取名额由主办方确定 (seed 000 二.4): the organiser's prize places, per
+/// direction, override the national table; a direction left out keeps it.
+#[test]
+fn prize_places_are_the_organisers_to_set_per_direction() {
+    let pairs: Vec<String> = (1..=12).map(|p| p.to_string()).collect();
+    // Twelve results, twelve different points: places 1..=12 in both directions.
+    let results: Vec<Value> = (1..=12)
+        .map(|p| json!({"board": 1, "ns": p.to_string(), "ew": p.to_string(), "declarer": "N", "defenders": 5 * p}))
+        .collect();
+    let prized = |out: &Value, direction: &str| -> usize {
+        out["ranking"][direction]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["prize"] == json!(true))
+            .count()
+    };
+    let by_table = run(json!({"pairs": {"NS": pairs, "EW": pairs}, "results": results})).unwrap();
+    assert_eq!(
+        (prized(&by_table, "NS"), prized(&by_table, "EW")),
+        (8, 8),
+        "12 entries: 8"
+    );
+    let set = run(
+        json!({"pairs": {"NS": pairs, "EW": pairs}, "results": results,
+        "prizes": {"NS": 3, "EW": 5}}),
+    )
+    .unwrap();
+    assert_eq!((prized(&set, "NS"), prized(&set, "EW")), (3, 5));
+    let one = run(
+        json!({"pairs": {"NS": pairs, "EW": pairs}, "results": results,
+        "prizes": {"EW": 0}}),
+    )
+    .unwrap();
+    assert_eq!(
+        (prized(&one, "NS"), prized(&one, "EW")),
+        (8, 0),
+        "NS keeps the table"
+    );
+    // A field below six has prizes only if the organiser says so.
+    let small: Vec<String> = (1..=3).map(|p| p.to_string()).collect();
+    let three: Vec<Value> = (1..=3)
+        .map(|p| json!({"board": 1, "ns": p.to_string(), "ew": p.to_string(), "declarer": "N", "defenders": 5 * p}))
+        .collect();
+    let out = run(
+        json!({"pairs": {"NS": small, "EW": small}, "results": three,
+        "prizes": {"NS": 1, "EW": 1}}),
+    )
+    .unwrap();
+    assert_eq!((prized(&out, "NS"), prized(&out, "EW")), (1, 1));
+    let typo = json!({"pairs": {"NS": small, "EW": small}, "results": three,
+        "prizes": {"NS": 1, "north": 2}});
+    assert!(
+        serde_json::from_value::<ScoreInput>(typo).is_err(),
+        "unknown fields are refused"
+    );
+}
+
 #[test]
 fn results_below_zero_are_results() {
     // 罚分: a penalty on a defender comes off the defenders' points, below 0 if need be.
@@ -423,6 +481,30 @@ fn bad_input_is_refused_with_what_is_wrong() {
             defenders: 12
         }
     );
+    // One bound with the competition's adjusted results (±MAX_POINTS): the range is said
+    // before the fives, so 2000 (a typo for 200) is refused for its size.
+    for defenders in [2000, -1005, 1005] {
+        let e = with(
+            json!({"board": 3, "ns": "1", "ew": "3", "declarer": "N", "defenders": defenders}),
+        );
+        assert_eq!(
+            e,
+            Error::PointsOutOfRange {
+                board: 3,
+                defenders,
+                max: tournament::MAX_POINTS
+            }
+        );
+        assert!(e.en().contains("-1000 to 1000"), "{}", e.en());
+        assert!(e.zh().contains("-1000 到 1000"), "{}", e.zh());
+    }
+    for defenders in [1000, -1000] {
+        let mut input = four_pairs();
+        input["results"].as_array_mut().unwrap().push(
+            json!({"board": 3, "ns": "1", "ew": "3", "declarer": "N", "defenders": defenders}),
+        );
+        assert!(run(input).is_ok(), "{defenders} is the bound, inside");
+    }
 
     let mut input = four_pairs();
     input["results"][1]["declarer"] = json!("E");

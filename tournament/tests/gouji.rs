@@ -244,21 +244,22 @@ fn the_final_rotation_meets_every_b_team_at_the_same_deal() {
             let teams: HashSet<&String> = g.tables.iter().flat_map(|t| [&t.a, &t.b]).collect();
             assert_eq!(teams.len(), 6, "every team plays every game");
             for t in &g.tables {
-                *met.entry((t.a.clone(), t.b.clone())).or_default() += 1;
+                *met.entry((t.group_a().clone(), t.group_b().clone()))
+                    .or_default() += 1;
             }
             if let Some(next) = s.get(i + 1) {
                 for t in &g.tables {
                     let up = t.table % 3 + 1;
                     let down = (t.table + 1) % 3 + 1;
                     assert_eq!(
-                        next.tables[up as usize - 1].a,
-                        t.a,
+                        next.tables[up as usize - 1].group_a(),
+                        t.group_a(),
                         "A moves {} → {up}",
                         t.table
                     );
                     assert_eq!(
-                        next.tables[down as usize - 1].b,
-                        t.b,
+                        next.tables[down as usize - 1].group_b(),
+                        t.group_b(),
                         "B moves {} → {down}",
                         t.table
                     );
@@ -273,7 +274,7 @@ fn the_final_rotation_meets_every_b_team_at_the_same_deal() {
     let pairs: Vec<(&str, &str)> = g1
         .tables
         .iter()
-        .map(|t| (t.a.as_str(), t.b.as_str()))
+        .map(|t| (t.group_a().as_str(), t.group_b().as_str()))
         .collect();
     assert_eq!(pairs, [("a3", "b2"), ("a1", "b3"), ("a2", "b1")], "game 2");
     assert_eq!(
@@ -289,11 +290,82 @@ fn the_final_rotation_meets_every_b_team_at_the_same_deal() {
     assert_eq!(final_schedule(&dup, 3), Err(Error::FinalTeams));
 }
 
+/// A game's record seen from the other side: A's points and places are B's.
+fn sides_turned(r: &GameRecord) -> GameRecord {
+    let other = |s: &Side| if *s == A { B } else { A };
+    GameRecord {
+        a: r.b,
+        b: r.a,
+        first: r.first.as_ref().map(other),
+        last: r.last.iter().map(other).collect(),
+    }
+}
+
+/// No group is tied to one side of the same deals (issue 24.9): on every deal both groups sit
+/// both sides (two tables one way, one the other); over each pair of rotations every team sits
+/// side A on three deals and side B on three, and each group fills half the side-A seats —
+/// while every A team still meets every B team once a rotation.
+#[test]
+fn the_final_seats_each_group_on_each_side_of_the_same_deals_equally() {
+    let group_a: HashSet<String> = groups().a.iter().cloned().collect();
+    for games in [6, 12, 30] {
+        let s = final_schedule(&groups(), games).unwrap();
+        let mut side_a: HashMap<String, Vec<u32>> = HashMap::new();
+        let mut side_b: HashMap<String, Vec<u32>> = HashMap::new();
+        for g in &s {
+            let on_a = g.tables.iter().filter(|t| group_a.contains(&t.a)).count();
+            assert!(
+                on_a == 1 || on_a == 2,
+                "game {}: group A holds side A at {on_a} tables",
+                g.game
+            );
+            for t in &g.tables {
+                assert_eq!(t.swapped, !group_a.contains(&t.a), "{t:?}");
+                side_a.entry(t.a.clone()).or_default().push(g.deal);
+                side_b.entry(t.b.clone()).or_default().push(g.deal);
+            }
+        }
+        for team in groups().a.iter().chain(&groups().b) {
+            for pair in 0..games / 6 {
+                let deals = 6 * pair + 1..=6 * pair + 6;
+                let on = |m: &HashMap<String, Vec<u32>>| {
+                    m.get(team)
+                        .map_or(0, |d| d.iter().filter(|x| deals.contains(x)).count())
+                };
+                assert_eq!(
+                    (on(&side_a), on(&side_b)),
+                    (3, 3),
+                    "{team}, deals {deals:?}: side A {:?}, side B {:?}",
+                    side_a.get(team),
+                    side_b.get(team)
+                );
+            }
+        }
+        let group_a_on_a: usize = s
+            .iter()
+            .map(|g| g.tables.iter().filter(|t| group_a.contains(&t.a)).count())
+            .sum();
+        assert_eq!(group_a_on_a as u32 * 2, games * 3, "half the side-A seats");
+    }
+    // One rotation alone cannot be even (three games): two one way, one the other.
+    let s = final_schedule(&groups(), 3).unwrap();
+    for team in groups().a.iter() {
+        let on_a = s
+            .iter()
+            .filter(|g| g.tables.iter().any(|t| &t.a == team))
+            .count();
+        assert_eq!(on_a, 2, "{team}");
+    }
+}
+
 #[test]
 fn the_final_ranking_with_tie_breaks_and_the_deduction() {
     // Game 1: T1 a1–b1, T2 a2–b2, T3 a3–b3. Game 2: T1 a3–b2, T2 a1–b3, T3 a2–b1.
-    // Game 3: T1 a2–b3, T2 a3–b1, T3 a1–b2.
-    let results = vec![
+    // Game 3: T1 a2–b3, T2 a3–b1, T3 a1–b2. Records are by side, and in this first rotation
+    // table 2 seats its group-B team on side A: below, each table's record as the group-A team
+    // against the group-B team, turned to sides with `at_table`.
+    let at_table = |t: usize, r: GameRecord| if t == 1 { sides_turned(&r) } else { r };
+    let by_groups = vec![
         [
             game(4, -4, Some(A), &[B]),
             game(-4, 4, Some(B), &[A]),
@@ -310,6 +382,13 @@ fn the_final_ranking_with_tie_breaks_and_the_deduction() {
             game(0, 0, Some(B), &[B]),
         ],
     ];
+    let results: Vec<[GameRecord; 3]> = by_groups
+        .into_iter()
+        .map(|g| {
+            let [x, y, z] = g;
+            [at_table(0, x), at_table(1, y), at_table(2, z)]
+        })
+        .collect();
     // Totals (points, 头科, 大落): a1 (−2, 1, 1), a2 (6, 2, 2), a3 (6, 2, 1), b1 (−20, 0, 3),
     // b2 (2, 3, 2), b3 (8, 1, 0); b3 loses 4 for talking about the deal after a game → 4.
     let input = FinalInput {

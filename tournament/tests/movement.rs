@@ -333,3 +333,174 @@ fn the_card_tells_a_table_where_everything_goes() {
     let last = lines.last().unwrap();
     assert!(last.starts_with("4 ") && last.contains('—'), "{card}");
 }
+
+/// The skip Mitchell as published practice runs it (E. T. Baker's skip Mitchell): the skip after
+/// any round from R − T/2 to T/2 in an event of R rounds ("it is also possible to skip earlier":
+/// E = R − T/2), and the T-th round played as the revenge round. For every even table count
+/// from 2 to 20, every round count, every allowed skip: no pair plays a board twice, no NS pair
+/// meets an EW pair twice except in the revenge round (where every EW pair meets its round-1
+/// opponent again, and that is the only repeat), and every board set is played once a round (so
+/// a skip stopped at any round has played every board equally often). Every other skip round
+/// is refused, naming the range.
+#[test]
+fn the_skip_may_come_earlier_and_play_its_revenge_round() {
+    use tournament::movement::{plan, Options};
+    let mut movements = 0;
+    for tables in (2..=20).step_by(2) {
+        let half = tables / 2;
+        for rounds in 1..=tables {
+            for after in 1..=tables {
+                for revenge in [false, true] {
+                    let options = Options {
+                        skip_after: Some(after),
+                        revenge,
+                    };
+                    let what = format!(
+                        "{tables} tables, {rounds} rounds, skip after {after}, revenge {revenge}"
+                    );
+                    let got = plan(tables, rounds, 1, Variant::Skip, options);
+                    let earliest = rounds.saturating_sub(half).max(1);
+                    let allowed =
+                        (rounds < tables || revenge) && (earliest..=half).contains(&after);
+                    let planned = match got {
+                        Ok(p) => {
+                            assert!(allowed, "{what}: accepted");
+                            p
+                        }
+                        Err(e) => {
+                            assert!(!allowed, "{what}: refused: {}", e.en());
+                            if rounds < tables || revenge {
+                                assert_eq!(
+                                    e,
+                                    Error::BadSkip {
+                                        tables,
+                                        rounds,
+                                        after,
+                                        earliest,
+                                        latest: half
+                                    },
+                                    "{what}"
+                                );
+                                assert_eq!(e.code(), "bad_skip");
+                            } else {
+                                assert_eq!(e.code(), "too_many_rounds", "{what}");
+                            }
+                            continue;
+                        }
+                    };
+                    assert!(planned.warnings.is_empty(), "{what}");
+                    let m = &planned.movement;
+                    assert_eq!(m.rounds.len() as u32, rounds);
+                    let mut met: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
+                    let mut ns_boards = HashSet::new();
+                    let mut ew_boards = HashSet::new();
+                    for round in &m.rounds {
+                        let sets: HashSet<&Vec<u32>> =
+                            round.tables.iter().map(|t| &t.boards).collect();
+                        assert_eq!(sets.len() as u32, tables, "{what}: every set once a round");
+                        for t in &round.tables {
+                            let (ns, ew) = (t.ns.unwrap(), t.ew.unwrap());
+                            met.entry((ns, ew)).or_default().push(round.round);
+                            for &b in &t.boards {
+                                assert!(
+                                    ns_boards.insert((ns, b)),
+                                    "{what}: NS {ns} plays {b} twice"
+                                );
+                                assert!(
+                                    ew_boards.insert((ew, b)),
+                                    "{what}: EW {ew} plays {b} twice"
+                                );
+                            }
+                        }
+                    }
+                    for ((ns, ew), at) in &met {
+                        match at.as_slice() {
+                            [_] => {}
+                            // The revenge round: round 1's opponents, in the T-th round.
+                            [1, last] if *last == tables && ns == ew => {}
+                            _ => panic!("{what}: NS {ns} meets EW {ew} in rounds {at:?}"),
+                        }
+                    }
+                    let repeats = met.values().filter(|at| at.len() > 1).count() as u32;
+                    let expected = if rounds == tables { tables } else { 0 };
+                    assert_eq!(repeats, expected, "{what}: the revenge round's meetings");
+                    movements += 1;
+                }
+            }
+        }
+    }
+    assert!(movements > 500, "{movements}");
+    // The default skip (after T/2) is the plain `movement`.
+    let default = plan(8, 7, 2, Variant::Skip, Options::default()).unwrap();
+    assert_eq!(default.movement, movement(8, 7, 2, Variant::Skip).unwrap());
+    // Bridge's published example: 14 tables playing 13 rounds may skip after round 6 or 7.
+    for after in [6, 7] {
+        let o = Options {
+            skip_after: Some(after),
+            revenge: false,
+        };
+        assert!(plan(14, 13, 2, Variant::Skip, o).is_ok(), "{after}");
+    }
+    let o = Options {
+        skip_after: Some(5),
+        revenge: false,
+    };
+    let e = plan(14, 13, 2, Variant::Skip, o).unwrap_err();
+    assert!(e.zh().contains("第 6 到第 7 轮"), "{}", e.zh());
+    // The options belong to the skip only.
+    let revenge = Options {
+        skip_after: None,
+        revenge: true,
+    };
+    for (tables, variant) in [(7, Variant::Plain), (8, Variant::Relay)] {
+        let e = plan(tables, 3, 2, variant, revenge).unwrap_err();
+        assert_eq!(e, Error::SkipOptionsNeedSkip { tables });
+    }
+}
+
+/// A share and relay cut short plays its boards unequally often: `plan` says so, as a typed
+/// warning with words, and suggests the skip; a full relay, and any plain or skip movement,
+/// has no warning.
+#[test]
+fn a_curtailed_relay_is_warned_about_with_the_skip_suggested() {
+    use tournament::movement::{plan, Options, Warning};
+    for tables in (4..=16).step_by(2) {
+        for rounds in 1..=tables {
+            let p = plan(tables, rounds, 2, Variant::Relay, Options::default()).unwrap();
+            let played = check(&p.movement, tables, rounds, 2, Variant::Relay);
+            let mut counts: Vec<u32> = (1..=tables * 2)
+                .map(|b| played.get(&b).copied().unwrap_or(0))
+                .collect();
+            counts.sort();
+            let (fewest, most) = (counts[0], counts[counts.len() - 1]);
+            if fewest == most {
+                assert!(p.warnings.is_empty(), "{tables} tables, {rounds} rounds");
+                assert_eq!(rounds, tables, "only the full relay is even");
+                continue;
+            }
+            assert_eq!(
+                p.warnings,
+                vec![Warning::CurtailedRelay {
+                    tables,
+                    rounds,
+                    fewest,
+                    most
+                }]
+            );
+            let w = &p.warnings[0];
+            assert_eq!(w.code(), "curtailed_relay");
+            assert!(
+                w.zh().contains("--skip") && w.en().contains("--skip"),
+                "{}",
+                w.en()
+            );
+            assert_eq!(w.wire().code, "curtailed_relay");
+        }
+    }
+    for (tables, variant) in [(7, Variant::Plain), (8, Variant::Skip)] {
+        for rounds in 1..tables {
+            let p = plan(tables, rounds, 2, variant, Options::default()).unwrap();
+            assert!(p.warnings.is_empty(), "{tables} {variant:?} {rounds}");
+        }
+    }
+}

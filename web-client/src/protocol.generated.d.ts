@@ -65,7 +65,7 @@ export type ClientIn = { "type": "hello", token?: string, last_seq?: number,
  * digits, `-` or `_`. A competition's table logs a mark of it with the seat's
  * connections, so the director sees one device on two seats.
  */
-device?: string, } | { "type": "act", id: number, action: unknown, seq: number, seat?: number, reason?: string, } | { "type": "resync" } | { "type": "auto", on: boolean, } | { "type": "review", on: boolean, reason?: string, } | { "type": "ping", nonce?: number, };
+device?: string, } | { "type": "act", id: number, action: unknown, seq: number, seat?: number, reason?: string, } | { "type": "resync", } | { "type": "auto", on: boolean, } | { "type": "review", on: boolean, reason?: string, } | { "type": "ping", nonce?: number, };
 
 /**
  * What the server sends.
@@ -548,9 +548,12 @@ export type Role = "seat" | "spectator" | "referee";
 
 /**
  * Where the result of a board ended by a referee ruling comes from: 该副牌立即结束，判违规方负，
- * 非违规方得120分.
+ * 非违规方得120分 (seed 000, 四.10).
+ *
+ * Whatever the reading, a ruling never improves the offenders' result (issue 24.5): the board
+ * is ended *against* them, so they cannot come out of it better than they stood.
  */
-export type RulingEnd = "fixed" | "add-to-points-so-far";
+export type RulingEnd = "at-least" | "add-to-points-so-far" | "fixed";
 
 /**
  * Points of the two teams for one game.

@@ -62,6 +62,13 @@ pub enum RuleError {
         points: u32,
         allowed: Vec<u32>,
     },
+    /// The referee's judge was asked about cards six decks cannot hold: `count` of `card` in
+    /// one set, or in the top set and the play together (`together`).
+    TooManyCopies {
+        card: Card,
+        count: usize,
+        together: bool,
+    },
 }
 
 impl From<SetError> for RuleError {
@@ -85,7 +92,7 @@ impl RuleError {
     }
 
     /// Every code, for the docs and the tests that pin them.
-    pub const CODES: [&'static str; 23] = [
+    pub const CODES: [&'static str; 24] = [
         "game_over",
         "referee_only",
         "clock_only",
@@ -109,6 +116,7 @@ impl RuleError {
         "no_yield_in_free_play",
         "already_forfeited",
         "bad_ruling_points",
+        "too_many_copies",
     ];
 }
 
@@ -155,6 +163,7 @@ impl Explain for RuleError {
             RuleError::NoYieldInFreePlay => "no_yield_in_free_play",
             RuleError::AlreadyForfeited => "already_forfeited",
             RuleError::BadRulingPoints { .. } => "bad_ruling_points",
+            RuleError::TooManyCopies { .. } => "too_many_copies",
         }
     }
 
@@ -201,6 +210,14 @@ impl Explain for RuleError {
                 points_text(allowed, "或")
             ),
             RuleError::BadRulingPoints { .. } => "只有扣分带分数：警告和判负不带分数".into(),
+            RuleError::TooManyCopies {
+                card,
+                count,
+                together,
+            } => format!(
+                "六副牌每种牌只有 6 张，{}却有 {count} 张 {card}：没有这样的牌局",
+                if *together { "两套牌合起来" } else { "这一套" }
+            ),
         }
     }
 
@@ -263,6 +280,14 @@ impl Explain for RuleError {
             RuleError::BadRulingPoints { .. } => {
                 "only a deduction has points: a warning or a forfeit has none".into()
             }
+            RuleError::TooManyCopies {
+                card,
+                count,
+                together,
+            } => format!(
+                "six decks hold 6 of each card, yet there are {count} of {card} in {}: no deal has that",
+                if *together { "the two sets together" } else { "this set" }
+            ),
         }
     }
 }

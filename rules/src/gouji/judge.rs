@@ -7,10 +7,14 @@
 //! - `{"game":"gouji","top":["SK","HK"],"play":["SA","C2"]}` → `{"beats":true}`; the bare
 //!   comparison, ignoring 对头 and burning. If either is not a set:
 //!   `{"beats":false,"code":"…","message":"…"}`.
+//!
+//! Cards no deal can hold (seven ♠K in a set: six decks hold six) are refused in both forms,
+//! code `too_many_copies` ([`Question::impossible`]).
 
 use serde::{Deserialize, Serialize};
 
-use crate::cards::Card;
+use crate::cards::{beyond_decks, Card};
+use crate::deal::GOUJI_DECKS;
 use crate::Explain;
 
 use super::beat::beats;
@@ -57,8 +61,47 @@ pub fn answer(q: &Question) -> Answer {
     answer_with(q, &Ruleset::zaozhuang_2017())
 }
 
-/// Answers a question under a ruleset (大花两打一 is an option).
+impl Question {
+    /// Why no deal can hold the question's cards, if none can: six decks hold six of each card
+    /// (jokers too), so no set holds seven ♠K, nor do the top set and the play together (both
+    /// are on the table at once).
+    pub fn impossible(&self) -> Option<RuleError> {
+        let over = |cards: &[&[Card]], together: bool| {
+            beyond_decks(cards.iter().flat_map(|c| c.iter()), GOUJI_DECKS).map(|(card, count)| {
+                RuleError::TooManyCopies {
+                    card,
+                    count,
+                    together,
+                }
+            })
+        };
+        match self {
+            Question::Set { set } => over(&[set], false),
+            Question::Beats { top, play } => over(&[top], false)
+                .or_else(|| over(&[play], false))
+                .or_else(|| over(&[top, play], true)),
+        }
+    }
+}
+
+/// Answers a question under a ruleset (大花两打一 is an option). A question whose cards no deal
+/// can hold is refused first ([`Question::impossible`]), as a set that is not one is.
 pub fn answer_with(q: &Question, ruleset: &Ruleset) -> Answer {
+    if let Some(e) = q.impossible() {
+        return match q {
+            Question::Set { .. } => Answer::NotASet {
+                valid: false,
+                code: e.code().to_string(),
+                message: e.zh(),
+                message_en: e.en(),
+            },
+            Question::Beats { .. } => Answer::BeatsNotASet {
+                beats: false,
+                code: e.code().to_string(),
+                message: e.zh(),
+            },
+        };
+    }
     match q {
         Question::Set { set } => match shape_of(set) {
             Ok(shape) => Answer::Set {

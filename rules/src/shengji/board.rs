@@ -283,6 +283,17 @@ impl Board {
         self.by_ruling
     }
 
+    /// What a referee's action by (or against) `seat` would make the defenders' points, without
+    /// taking it: for `EndBoard`, or a `Penalty` found after the last trick, that is the
+    /// board's result. The engine's refusal if it would refuse it. The referee's desk shows this
+    /// number before a ruling is sent (docs/referee.md, `ruling`). It is the very action on a
+    /// copy of the board, so the number shown cannot differ from the one committed.
+    pub fn ruling_effect(&self, seat: Seat, ruling: &Action) -> Result<i32, RuleError> {
+        let mut trial = self.clone();
+        trial.apply(seat, Actor::Referee, ruling.clone())?;
+        Ok(trial.defenders)
+    }
+
     /// The pending choice after a failed throw: (chooser, smallest blocked single, smallest
     /// blocked pair or tractor).
     pub fn pending_choice(&self) -> Option<(Seat, &Unit, &Unit)> {
@@ -539,25 +550,21 @@ impl Board {
 
     fn end_by_ruling(&mut self, seat: Seat, events: &mut Vec<Event>) {
         let points = self.rules.ruling_end_points;
-        match self.rules.ruling_end {
-            RulingEnd::AddToPointsSoFar => self.penalise(seat, Offence::BoardEnded, points, events),
-            RulingEnd::Fixed => {
-                let target = if self.is_defender(seat) {
-                    -(points as i32)
-                } else {
-                    points as i32
-                };
-                let delta = target - self.defenders;
-                self.defenders = target;
-                events.push(Event::Penalty {
-                    seat,
-                    reason: Offence::BoardEnded,
-                    points,
-                    delta,
-                    defenders: self.defenders,
-                });
-            }
-        }
+        let target = ruling_end_result(
+            self.rules.ruling_end,
+            points,
+            self.is_defender(seat),
+            self.defenders,
+        );
+        let delta = target - self.defenders;
+        self.defenders = target;
+        events.push(Event::Penalty {
+            seat,
+            reason: Offence::BoardEnded,
+            points,
+            delta,
+            defenders: self.defenders,
+        });
         self.finish(true, events);
     }
 
@@ -741,5 +748,20 @@ impl Board {
             by_ruling: self.by_ruling,
             revised,
         });
+    }
+}
+
+/// The defenders' points after a ruling ends the board against a side (`defender_offended`:
+/// the defenders offended, else the declarer's side), from their points `so_far`.
+fn ruling_end_result(how: RulingEnd, points: u32, defender_offended: bool, so_far: i32) -> i32 {
+    let points = points as i32;
+    match (how, defender_offended) {
+        // 判违规方负，非违规方得120分: the non-offenders get at least 120 and keep what they had.
+        (RulingEnd::AtLeast, false) => so_far.max(points),
+        (RulingEnd::AtLeast, true) => so_far.min(-points),
+        (RulingEnd::AddToPointsSoFar, false) => so_far + points,
+        (RulingEnd::AddToPointsSoFar, true) => so_far - points,
+        (RulingEnd::Fixed, false) => points,
+        (RulingEnd::Fixed, true) => -points,
     }
 }

@@ -84,6 +84,14 @@ pub enum RuleError {
     MustFollowTractor { shape: Vec<u8> },
     /// A referee penalty outside 1..=1000 points.
     BadPenaltyPoints { points: u32 },
+    /// The referee's judge was asked about cards two decks cannot hold: `count` of `card` in
+    /// what is `in_play` (one play, one hand, or the cards seen together: a trick's four plays,
+    /// the leader's hand with the other three, the lead with the follower's hand).
+    TooManyCopies {
+        card: Card,
+        count: usize,
+        in_play: Counted,
+    },
 }
 
 fn shape_zh(shape: &[u8]) -> String {
@@ -138,6 +146,7 @@ impl Explain for RuleError {
             RuleError::MustFollowPairs { .. } => "must_follow_pairs",
             RuleError::MustFollowTractor { .. } => "must_follow_tractor",
             RuleError::BadPenaltyPoints { .. } => "bad_penalty_points",
+            RuleError::TooManyCopies { .. } => "too_many_copies",
         }
     }
 
@@ -190,6 +199,14 @@ impl Explain for RuleError {
             RuleError::BadPenaltyPoints { points } => {
                 format!("罚分必须在 1 到 1000 分之间（收到 {points} 分）")
             }
+            RuleError::TooManyCopies {
+                card,
+                count,
+                in_play,
+            } => format!(
+                "两副牌每种牌只有 2 张，{}却有 {count} 张 {card}：没有这样的牌局",
+                in_play.zh()
+            ),
         }
     }
 
@@ -249,6 +266,43 @@ impl Explain for RuleError {
             RuleError::BadPenaltyPoints { points } => {
                 format!("a penalty is 1 to 1000 points (got {points})")
             }
+            RuleError::TooManyCopies { card, count, in_play } => format!(
+                "two decks hold 2 of each card, yet there are {count} of {card} in {}: no deal has that",
+                in_play.en()
+            ),
+        }
+    }
+}
+
+/// Which cards of a judge question were counted together against the two decks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counted {
+    /// A trick's four plays.
+    Trick,
+    /// The leader's hand and the other three hands.
+    Hands,
+    /// The lead and the follower's hand.
+    LeadAndHand,
+    /// The play alone.
+    Play,
+}
+
+impl Counted {
+    fn zh(self) -> &'static str {
+        match self {
+            Counted::Trick => "这一轮四家的牌",
+            Counted::Hands => "首家和其他三家的手牌",
+            Counted::LeadAndHand => "首家的出牌和跟牌者的手牌",
+            Counted::Play => "出的牌",
+        }
+    }
+
+    fn en(self) -> &'static str {
+        match self {
+            Counted::Trick => "this trick's four plays",
+            Counted::Hands => "the leader's hand with the other three",
+            Counted::LeadAndHand => "the lead with the follower's hand",
+            Counted::Play => "the play",
         }
     }
 }

@@ -10,11 +10,16 @@
 //! - trick: `{"level":..,"trump":..,"trick":[[..],[..],[..],[..]]}` in play order →
 //!   `{"winner":i,"points":p}`, 0 the leader.
 //!
+//! Cards no deal can hold — three of a card in one trick, or in the hands and plays the
+//! question puts on one table — are refused in every form: `{"legal":false,
+//! "code":"too_many_copies",..}` ([`Question::impossible`]).
+//!
 //! A `"game"` field and unknown fields are ignored. `trump` is a suit letter or `"NT"`, `level`
 //! a rank (`"4"`, `"10"`, `"A"`; a number is accepted too).
 
 use serde::{Deserialize, Serialize};
 
+use super::error::{Counted, RuleError};
 use super::follow::check_follow;
 use super::order::Order;
 use super::ruleset::Ruleset;
@@ -23,7 +28,8 @@ use super::throw::{check_throw, Forced, ThrowVerdict};
 use super::trick::{trick_points, trick_winner};
 use super::unit::{parse_lead, parse_lead_for};
 use super::view::trump_letter;
-use crate::cards::{Card, Hand, Rank, Suit};
+use crate::cards::{beyond_decks, Card, Hand, Rank, Suit};
+use crate::deal::SHENGJI_DECKS;
 use crate::Explain;
 
 /// A judge question. Deserialised from the three JSON forms; a question that cannot be
@@ -91,75 +97,99 @@ impl TryFrom<RawQuestion> for Question {
         let trump = trump_letter::parse(&trump_text)
             .ok_or_else(|| format!("trump \"{trump_text}\" is not S, H, D, C or NT"))?;
         let order = Order::new(level, trump);
-        let two_decks = |name: &str, cards: &[Card]| -> Result<(), String> {
-            let h: Hand = cards.iter().copied().collect();
-            let over = h.faces().find(|&(_, n)| n > 2);
-            match over {
-                Some((c, n)) => Err(format!(
-                    "\"{name}\" holds {n} of {c}: two decks hold two of each card"
-                )),
-                None => Ok(()),
-            }
-        };
         let a_lead = |name: &str, cards: &[Card]| -> Result<(), String> {
-            two_decks(name, cards)?;
             parse_lead(&order, Ruleset::fujian_2024().lead_parse, cards)
                 .map(|_| ())
                 .map_err(|e| format!("\"{name}\" is not a lead: {}", e.en()))
         };
         let need =
             |name: &str, v: Option<Vec<Card>>| v.ok_or_else(|| format!("missing \"{name}\""));
-        if let Some(trick) = raw.trick {
+        let question = if let Some(trick) = raw.trick {
             let trick: [Vec<Card>; 4] = trick
                 .try_into()
                 .map_err(|t: Vec<_>| format!("\"trick\" has {} plays, not 4", t.len()))?;
-            a_lead("trick[0]", &trick[0])?;
-            for (i, p) in trick.iter().enumerate() {
-                two_decks(&format!("trick[{i}]"), p)?;
-                if p.len() != trick[0].len() {
-                    return Err(format!(
-                        "trick[{i}] has {} cards, the lead {}",
-                        p.len(),
-                        trick[0].len()
-                    ));
-                }
-            }
-            return Ok(Question::Trick {
+            Question::Trick {
                 level,
                 trump,
                 trick,
-            });
-        }
-        let hand = need("hand", raw.hand)?;
-        let play = need("play", raw.play)?;
-        two_decks("hand", &hand)?;
-        two_decks("play", &play)?;
-        if let Some(others) = raw.others {
-            let others: [Vec<Card>; 3] = others
-                .try_into()
-                .map_err(|o: Vec<_>| format!("\"others\" has {} hands, not 3", o.len()))?;
-            for (i, o) in others.iter().enumerate() {
-                two_decks(&format!("others[{i}]"), o)?;
             }
-            return Ok(Question::Lead {
-                level,
-                trump,
-                hand,
-                play,
-                others,
-            });
+        } else {
+            let hand = need("hand", raw.hand)?;
+            let play = need("play", raw.play)?;
+            match raw.others {
+                Some(others) => Question::Lead {
+                    level,
+                    trump,
+                    hand,
+                    play,
+                    others: others
+                        .try_into()
+                        .map_err(|o: Vec<_>| format!("\"others\" has {} hands, not 3", o.len()))?,
+                },
+                None => Question::Follow {
+                    level,
+                    trump,
+                    lead: raw.lead.ok_or(
+                        "a question has \"lead\" (a follow), \"others\" (a lead) or \"trick\"",
+                    )?,
+                    hand,
+                    play,
+                },
+            }
+        };
+        // Cards no deal can hold are the answer's refusal (`too_many_copies`, typed, in both
+        // languages); the leads are cut into units only from cards a deal can hold.
+        if question.impossible().is_some() {
+            return Ok(question);
         }
-        let lead = raw
-            .lead
-            .ok_or("a question has \"lead\" (a follow), \"others\" (a lead) or \"trick\"")?;
-        a_lead("lead", &lead)?;
-        Ok(Question::Follow {
-            level,
-            trump,
-            lead,
-            hand,
-            play,
-        })
+        match &question {
+            Question::Trick { trick, .. } => {
+                a_lead("trick[0]", &trick[0])?;
+                for (i, p) in trick.iter().enumerate() {
+                    if p.len() != trick[0].len() {
+                        return Err(format!(
+                            "trick[{i}] has {} cards, the lead {}",
+                            p.len(),
+                            trick[0].len()
+                        ));
+                    }
+                }
+            }
+            Question::Follow { lead, .. } => a_lead("lead", lead)?,
+            Question::Lead { .. } => {}
+        }
+        Ok(question)
+    }
+}
+
+impl Question {
+    /// Why no deal can hold the question's cards, if none can: two decks hold two of each card,
+    /// so no more than two of a card may appear in one play, one hand, or the cards the
+    /// question puts on one table at once — a trick's four plays, the leader's hand with the
+    /// other three hands, the lead with the follower's hand (the lead left the leader's hand).
+    pub fn impossible(&self) -> Option<RuleError> {
+        let over = |cards: &[&[Card]], in_play: Counted| {
+            beyond_decks(cards.iter().flat_map(|c| c.iter()), SHENGJI_DECKS).map(|(card, count)| {
+                RuleError::TooManyCopies {
+                    card,
+                    count,
+                    in_play,
+                }
+            })
+        };
+        match self {
+            Question::Trick { trick, .. } => over(
+                &[&trick[0], &trick[1], &trick[2], &trick[3]],
+                Counted::Trick,
+            ),
+            Question::Lead {
+                hand, play, others, ..
+            } => over(&[play], Counted::Play)
+                .or_else(|| over(&[hand, &others[0], &others[1], &others[2]], Counted::Hands)),
+            Question::Follow {
+                lead, hand, play, ..
+            } => over(&[play], Counted::Play).or_else(|| over(&[lead, hand], Counted::LeadAndHand)),
+        }
     }
 }
 
@@ -224,8 +254,12 @@ pub fn answer(q: &Question) -> Answer {
     answer_with(q, &Ruleset::fujian_2024())
 }
 
-/// Answers a question under a given ruleset.
+/// Answers a question under a given ruleset. A question whose cards no deal can hold is
+/// refused first ([`Question::impossible`]), in every form.
 pub fn answer_with(q: &Question, rules: &Ruleset) -> Answer {
+    if let Some(e) = q.impossible() {
+        return Answer::Verdict(Verdict::refused(&e));
+    }
     match q {
         Question::Follow {
             level,

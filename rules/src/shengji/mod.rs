@@ -32,7 +32,7 @@ pub mod unit;
 pub mod view;
 
 pub use board::{Board, SeatPlay, TrickRecord, MAX_RULING_POINTS};
-pub use error::{Phase, RuleError};
+pub use error::{Counted, Phase, RuleError};
 pub use event::{Action, BlockedUnit, Event, Offence, ThrowFailure, UnitChoice};
 pub use follow::{
     build_follow, check_follow, each_legal_follow, legal_follows, lowest_follow, playable_follows,

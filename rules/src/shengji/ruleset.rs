@@ -135,19 +135,32 @@ pub enum ThrowFollow {
 }
 
 /// Where the result of a board ended by a referee ruling comes from: 该副牌立即结束，判违规方负，
-/// 非违规方得120分.
+/// 非违规方得120分 (seed 000, 四.10).
+///
+/// Whatever the reading, a ruling never improves the offenders' result (issue 24.5): the board
+/// is ended *against* them, so they cannot come out of it better than they stood.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum RulingEnd {
-    /// The non-offending side is credited 120 and the offenders lose, whatever was won before:
-    /// the result is exactly +120 (the declarer's side offended) or −120 (the defenders did).
-    #[serde(rename = "fixed")]
-    Fixed,
+    /// The offenders lose and the other side gets at least 120, and at least what it already
+    /// had: the declarer's side offends → the defenders' points so far, but no fewer than
+    /// +120; the defenders offend → their points so far, but no more than −120 (the declarer's
+    /// side keeps at least its own result). Defenders who had 220 keep 220 when the declarer's
+    /// side offends, and fall to −120 when they offend. The default: the reading a chief
+    /// referee gives 得120分 (a floor the non-offenders are owed), never a gift to the offenders.
+    #[serde(rename = "at-least")]
+    AtLeast,
     /// The defenders' points so far, plus 120 if the declarer's side offended, minus 120 if the
     /// defenders did (like every penalty, and as in 藏张: 罚分…加上前面得的分，这副牌结束). Defenders
     /// who had 220 and then offend keep 100.
     #[serde(rename = "add-to-points-so-far")]
     AddToPointsSoFar,
+    /// The first engine's reading, kept only so that tables recorded under it replay as they
+    /// were played (a header records its options): exactly +120 or −120, whatever was won
+    /// before. It can *improve* the offenders' result (defenders at 220, the declarer's side
+    /// offends: 120), which the rulebook's 判违规方负 does not allow, so no ruleset uses it.
+    #[serde(rename = "fixed")]
+    Fixed,
 }
 
 /// Every option of an 80分 board. Serialised with the views, so a client shows which rules
@@ -220,7 +233,7 @@ impl Ruleset {
             timeout_grace_seconds: 15,
             timeout_scope: TimeoutScope::Board,
             ruling_end_points: 120,
-            ruling_end: RulingEnd::Fixed,
+            ruling_end: RulingEnd::AtLeast,
             declarer_sees_kitty: false,
             last_trick: LastTrickView::UntilOwnPlay,
             throw_follow: ThrowFollow::LargestUnitFirst,

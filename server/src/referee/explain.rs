@@ -89,6 +89,23 @@ pub struct Explanation {
     pub also_legal_examples: Vec<Words>,
     /// What the action did (accepted), told.
     pub events: Vec<Words>,
+    /// An 80分 ruling the engine accepts: the defenders' points before it and after it
+    /// (`rules::shengji::Board::ruling_effect`), so the referee sees the resulting number
+    /// before the ruling is sent (`--try`, `explain/{seq}?try=`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ruling: Option<RulingEffect>,
+}
+
+/// What a ruling does to an 80分 board's result, before it is committed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RulingEffect {
+    /// The defenders' points as the board stands.
+    pub before: i32,
+    /// The defenders' points the ruling leaves: the board's result once play is over (an
+    /// `end_board`, or a penalty after the last trick).
+    pub after: i32,
+    /// The ruling ends the board, or play is over already: `after` is the result.
+    pub result: bool,
 }
 
 /// `--try`: an action that was not logged, by a seat, asked about at some point of the log.
@@ -266,6 +283,7 @@ impl Explanation {
             also_legal: 0,
             also_legal_examples: Vec::new(),
             events: Vec::new(),
+            ruling: None,
         }
     }
 }
@@ -461,6 +479,7 @@ mod shengji {
 
     use super::{
         actor_note, both, card_variants, Alternatives, ExplainGame, Explanation, RuleNote,
+        RulingEffect,
     };
     use crate::referee::lang::{Lang, Words};
     use crate::referee::words::{cards, shengji as sw};
@@ -589,8 +608,14 @@ mod shengji {
                 Action::Play { cards: c } => follow(before, s, actor, c, &mut alt, &mut e),
                 Action::Choose { unit } => choose(before, s, actor, *unit, &mut alt, &mut e),
                 Action::Timeout => timeout(before, s, &result, &mut e),
-                Action::Penalty { points } => penalty(before, s, actor, *points, &mut alt, &mut e),
-                Action::EndBoard => e.rules.push(ruling_end(before, s)),
+                Action::Penalty { points } => {
+                    penalty(before, s, actor, *points, &mut alt, &mut e);
+                    e.ruling = ruling_effect(before, s, action, false);
+                }
+                Action::EndBoard => {
+                    e.rules.push(ruling_end(before, s));
+                    e.ruling = ruling_effect(before, s, action, true);
+                }
                 Action::Finalize => e.rules.push(RuleNote {
                     rule: "finalize",
                     state: "info",
@@ -1197,22 +1222,34 @@ mod shengji {
         ask(alt, b, s, actor, Action::Penalty { points: 0 });
     }
 
-    /// A ruling that ends the board: the offenders lose.
+    /// The number the ruling leaves, from the engine's own preview (`ends`: an `end_board`).
+    fn ruling_effect(b: &Board, s: Seat, ruling: &Action, ends: bool) -> Option<RulingEffect> {
+        let after = b.ruling_effect(s, ruling).ok()?;
+        Some(RulingEffect {
+            before: b.defenders_points(),
+            after,
+            result: ends || b.is_over(),
+        })
+    }
+
+    /// A ruling that ends the board: the offenders lose, and never come out better than they
+    /// stood (`ruling_end`); with the number it leaves.
     fn ruling_end(b: &Board, s: Seat) -> RuleNote {
+        let points = b.rules().ruling_end_points;
+        let now = b.defenders_points();
+        let after = b.ruling_effect(s, &Action::EndBoard).unwrap_or(now);
         RuleNote {
             rule: "ruling_end",
             state: "info",
             words: both(|l| {
                 match l {
                 Lang::Zh => format!(
-                    "该副牌立即结束，判违规方（{}）负，非违规方得 {} 分",
+                    "该副牌立即结束，判违规方（{}）负，非违规方得 {points} 分（至少，违规方不因判罚得益）：闲家得分 {now} → {after}",
                     sw::seat(s, l),
-                    b.rules().ruling_end_points
                 ),
                 Lang::En => format!(
-                    "the board ends at once: the offenders ({}'s side) lose, the other side gets {}",
+                    "the board ends at once: the offenders ({}'s side) lose, the other side gets {points} (at least; a ruling never helps the offenders): the defenders' points {now} → {after}",
                     sw::seat(s, l),
-                    b.rules().ruling_end_points
                 ),
             }
             }),
@@ -1926,6 +1963,20 @@ pub fn text(e: &Explanation, lang: Lang) -> String {
     }
     if e.verdict.legal {
         lines.push(also_legal(e, lang));
+    }
+    if let Some(r) = &e.ruling {
+        lines.push(match (lang, r.result) {
+            (Lang::Zh, true) => format!("判罚后本副成绩：闲家 {} → {}", r.before, r.after),
+            (Lang::Zh, false) => format!("判罚后闲家得分：{} → {}", r.before, r.after),
+            (Lang::En, true) => format!(
+                "The board's result after the ruling: the defenders {} → {}",
+                r.before, r.after
+            ),
+            (Lang::En, false) => format!(
+                "The defenders' points after the ruling: {} → {}",
+                r.before, r.after
+            ),
+        });
     }
     if !e.events.is_empty() {
         lines.push(lang.pick("结果：", "What it did:").into());

@@ -1,11 +1,22 @@
 //! 决赛 (the final): 将6支队伍分A、B两个组采取循环赛，每局比赛结束后，A队按1-2-3顺序，B队按3-2-1
 //! 顺序调整到下局比赛桌进行比赛。比赛结束后，每局局分相加，即为该队总分.
 //!
-//! Three tables, each one A team (seated A) against one B team (seated B). Game 1: A team i and
-//! B team i at table i. After each game the A teams move up a table (1→2→3→1) and the B teams
-//! down (3→2→1→3), so in game g table t has A team `t − (g−1)` and B team `t + (g−1)` (round the
-//! three tables): in three games every A team meets every B team once. Every table plays the
-//! same deal in a game (deal g), so the A teams hold the same cards against different B teams.
+//! Three tables, each one team of group A against one of group B. Game 1: A team i and B team i
+//! at table i. After each game the A teams move up a table (1→2→3→1) and the B teams down
+//! (3→2→1→3), so in game g table t has A team `t − (g−1)` and B team `t + (g−1)` (round the
+//! three tables): in three games (a rotation) every A team meets every B team once. Every table
+//! plays the same deal in a game (deal g).
+//!
+//! **Which side each team sits** (\[decision\], issue 24.9): the rulebook names the groups A and B
+//! (A队、B队) and how they move, not the seats. Were every group-A team seated side A, the three
+//! of group A would hold the same cards on every deal, and one good deal for side A lifts all of
+//! group A over all of group B (+16 against −16). So the sides are swapped at some tables: in
+//! the first rotation of each pair at table 2, in the second at tables 1 and 3 (rotations 1, 3,
+//! 5, … and 2, 4, 6, …). Every deal then has both groups on both sides (two tables one way, one
+//! the other), and since every team visits every table once a rotation, over each pair of
+//! rotations (six games) every team sits side A three times and side B three times, and each
+//! group fills exactly half the side-A seats. The meetings are untouched: every A team still
+//! meets every B team once a rotation.
 
 use serde::{Deserialize, Serialize};
 
@@ -39,10 +50,41 @@ pub struct FinalGame {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FinalTable {
     pub table: u32,
-    /// The A team, in seats A1, A2, A3.
+    /// The team seated side A, in seats A1, A2, A3: the group-A team, or the group-B team where
+    /// the sides are swapped.
     pub a: TeamId,
-    /// The B team, in seats B1, B2, B3.
+    /// The team seated side B, in seats B1, B2, B3.
     pub b: TeamId,
+    /// The sides are swapped here: the group-B team sits side A.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub swapped: bool,
+}
+
+impl FinalTable {
+    /// The team of group A at this table, whichever side it sits.
+    pub fn group_a(&self) -> &TeamId {
+        if self.swapped {
+            &self.b
+        } else {
+            &self.a
+        }
+    }
+
+    /// The team of group B at this table, whichever side it sits.
+    pub fn group_b(&self) -> &TeamId {
+        if self.swapped {
+            &self.a
+        } else {
+            &self.b
+        }
+    }
+}
+
+/// Whether the sides are swapped at `table` (1–3) in rotation `rotation` (from 0): table 2 in
+/// the first rotation of each pair, tables 1 and 3 in the second. Every team visits each table
+/// once a rotation, so over a pair of rotations it is swapped three games of six.
+fn sides_swapped(rotation: u32, table: u32) -> bool {
+    (table == 2) == rotation.is_multiple_of(2)
 }
 
 fn check_groups(groups: &FinalGroups) -> Result<(), Error> {
@@ -55,7 +97,8 @@ fn check_groups(groups: &FinalGroups) -> Result<(), Error> {
     Ok(())
 }
 
-/// The final's seating for `games` games (a positive multiple of 3: whole rotations).
+/// The final's seating for `games` games (a positive multiple of 3: whole rotations); with an
+/// even number of rotations every team sits each side equally often.
 pub fn final_schedule(groups: &FinalGroups, games: u32) -> Result<Vec<FinalGame>, Error> {
     check_groups(groups)?;
     if games == 0 || !games.is_multiple_of(3) {
@@ -64,14 +107,23 @@ pub fn final_schedule(groups: &FinalGroups, games: u32) -> Result<Vec<FinalGame>
     Ok((1..=games)
         .map(|game| {
             let moved = (game - 1) as usize % 3;
+            let rotation = (game - 1) / 3;
             FinalGame {
                 game,
                 deal: game,
                 tables: (0..3)
-                    .map(|t| FinalTable {
-                        table: t as u32 + 1,
-                        a: groups.a[(t + 3 - moved) % 3].clone(),
-                        b: groups.b[(t + moved) % 3].clone(),
+                    .map(|t| {
+                        let table = t as u32 + 1;
+                        let a = groups.a[(t + 3 - moved) % 3].clone();
+                        let b = groups.b[(t + moved) % 3].clone();
+                        let swapped = sides_swapped(rotation, table);
+                        let (a, b) = if swapped { (b, a) } else { (a, b) };
+                        FinalTable {
+                            table,
+                            a,
+                            b,
+                            swapped,
+                        }
                     })
                     .collect(),
             }

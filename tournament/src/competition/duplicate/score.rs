@@ -53,6 +53,7 @@ impl Duplicate {
                     pair: PairId(d.pair.to_string()),
                 })
                 .collect(),
+            prizes: None,
         }
     }
 
