@@ -281,6 +281,10 @@ pub struct CompetitionView {
     /// once registered.
     #[serde(default)]
     pub add_entries: bool,
+    /// What the director should know about the competition as set up (a curtailed
+    /// share-and-relay movement: `curtailed_relay`), each `{"code","zh","en"}`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<crate::Problem>,
     /// The director's only: who held each seat from where (one device a seat, issue 24).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conduct: Option<ConductView>,

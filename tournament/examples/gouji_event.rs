@@ -9,7 +9,7 @@ use rules::deal::Seed;
 use serde_json::json;
 use tournament::gouji::{
     draw_groups, final_schedule, final_standings, knockout_round, match_result, Entrant,
-    FinalGroups, FinalInput, GameRecord, Side, TeamDeduction, TeamMatch,
+    FinalGroups, FinalInput, FinalSeating, GameRecord, Side, TeamDeduction, TeamMatch,
 };
 
 fn game(a: i32, b: i32, first: Side, last: Side) -> GameRecord {
@@ -60,10 +60,11 @@ fn main() {
     };
     println!(
         "final_schedule: {}",
-        json!(final_schedule(&groups, 3).unwrap())
+        json!(final_schedule(&groups, 3, FinalSeating::Balanced).unwrap())
     );
     let input = FinalInput {
         groups,
+        seating: FinalSeating::Balanced,
         games: 3,
         results: vec![
             [game(4, -4, A, B), game(-4, 4, B, A), game(2, -2, A, B)],

@@ -10,8 +10,8 @@ use rules::Explain;
 use serde_json::json;
 use tournament::gouji::{
     advance, draw_final_groups, draw_groups, final_schedule, final_standings, knockout_round,
-    match_result, rank_teams, Entrant, ExtraGame, FinalGroups, FinalInput, GameRecord, Group,
-    Placing, Side, TeamDeduction, TeamMatch, TeamTally, TieBreak,
+    match_result, rank_teams, Entrant, ExtraGame, FinalGroups, FinalInput, FinalSeating,
+    GameRecord, Group, Placing, Side, TeamDeduction, TeamMatch, TeamTally, TieBreak,
 };
 use tournament::Error;
 
@@ -230,7 +230,7 @@ fn groups() -> FinalGroups {
 fn the_final_rotation_meets_every_b_team_at_the_same_deal() {
     // A队按1-2-3顺序，B队按3-2-1顺序调整到下局比赛桌.
     for games in [3, 6, 9] {
-        let s = final_schedule(&groups(), games).unwrap();
+        let s = final_schedule(&groups(), games, FinalSeating::Balanced).unwrap();
         assert_eq!(s.len() as u32, games);
         let mut met: HashMap<(String, String), u32> = HashMap::new();
         for (i, g) in s.iter().enumerate() {
@@ -270,7 +270,7 @@ fn the_final_rotation_meets_every_b_team_at_the_same_deal() {
         assert_eq!(met.len(), 9);
         assert!(met.values().all(|&n| n == games / 3), "{met:?}");
     }
-    let g1 = &final_schedule(&groups(), 3).unwrap()[1];
+    let g1 = &final_schedule(&groups(), 3, FinalSeating::Balanced).unwrap()[1];
     let pairs: Vec<(&str, &str)> = g1
         .tables
         .iter()
@@ -278,16 +278,19 @@ fn the_final_rotation_meets_every_b_team_at_the_same_deal() {
         .collect();
     assert_eq!(pairs, [("a3", "b2"), ("a1", "b3"), ("a2", "b1")], "game 2");
     assert_eq!(
-        final_schedule(&groups(), 4),
+        final_schedule(&groups(), 4, FinalSeating::Balanced),
         Err(Error::FinalGames { games: 4 })
     );
     assert_eq!(
-        final_schedule(&groups(), 0),
+        final_schedule(&groups(), 0, FinalSeating::Balanced),
         Err(Error::FinalGames { games: 0 })
     );
     let mut dup = groups();
     dup.b[2] = "a1".into();
-    assert_eq!(final_schedule(&dup, 3), Err(Error::FinalTeams));
+    assert_eq!(
+        final_schedule(&dup, 3, FinalSeating::Balanced),
+        Err(Error::FinalTeams)
+    );
 }
 
 /// A game's record seen from the other side: A's points and places are B's.
@@ -309,7 +312,7 @@ fn sides_turned(r: &GameRecord) -> GameRecord {
 fn the_final_seats_each_group_on_each_side_of_the_same_deals_equally() {
     let group_a: HashSet<String> = groups().a.iter().cloned().collect();
     for games in [6, 12, 30] {
-        let s = final_schedule(&groups(), games).unwrap();
+        let s = final_schedule(&groups(), games, FinalSeating::Balanced).unwrap();
         let mut side_a: HashMap<String, Vec<u32>> = HashMap::new();
         let mut side_b: HashMap<String, Vec<u32>> = HashMap::new();
         for g in &s {
@@ -348,7 +351,7 @@ fn the_final_seats_each_group_on_each_side_of_the_same_deals_equally() {
         assert_eq!(group_a_on_a as u32 * 2, games * 3, "half the side-A seats");
     }
     // One rotation alone cannot be even (three games): two one way, one the other.
-    let s = final_schedule(&groups(), 3).unwrap();
+    let s = final_schedule(&groups(), 3, FinalSeating::Balanced).unwrap();
     for team in groups().a.iter() {
         let on_a = s
             .iter()
@@ -393,6 +396,7 @@ fn the_final_ranking_with_tie_breaks_and_the_deduction() {
     // b2 (2, 3, 2), b3 (8, 1, 0); b3 loses 4 for talking about the deal after a game → 4.
     let input = FinalInput {
         groups: groups(),
+        seating: FinalSeating::Balanced,
         games: 3,
         results,
         deductions: vec![TeamDeduction {
@@ -696,7 +700,7 @@ fn the_knockout_comes_down_to_the_final_six() {
         let mut want = finalists.clone();
         want.sort();
         assert_eq!(drawn, want);
-        assert!(final_schedule(&f, 3).is_ok());
+        assert!(final_schedule(&f, 3, FinalSeating::Balanced).is_ok());
     }
     // Seven groups of one: pooled, one match across groups.
     let singles: Vec<Group> = (0..7)
@@ -748,4 +752,25 @@ fn knockout_results_must_name_one_winner_per_match() {
     let after = advance(&groups, &r, &ok).unwrap();
     assert_eq!(after[0].teams.len(), 6);
     assert!(!after[0].teams.contains(&m.b));
+}
+
+/// A final logged before the balanced seating was an option (no `final_seating`) replays as it
+/// was played: every group-A team side A.
+#[test]
+fn a_final_seated_by_group_keeps_group_a_on_side_a() {
+    let s = final_schedule(&groups(), 6, FinalSeating::ByGroup).unwrap();
+    for g in &s {
+        for t in &g.tables {
+            assert!(!t.swapped);
+            assert!(groups().a.contains(&t.a) && groups().b.contains(&t.b));
+        }
+    }
+    let balanced = final_schedule(&groups(), 6, FinalSeating::Balanced).unwrap();
+    assert_ne!(s, balanced);
+    // The meetings are the same either way.
+    for (x, y) in s.iter().zip(&balanced) {
+        for (p, q) in x.tables.iter().zip(&y.tables) {
+            assert_eq!((p.group_a(), p.group_b()), (q.group_a(), q.group_b()));
+        }
+    }
 }

@@ -288,6 +288,18 @@ impl Kind for Duplicate {
                 })
                 .collect(),
             conduct: full.then(|| super::kind::conduct(self)),
+            warnings: self
+                .movement_warnings()
+                .iter()
+                .map(|w| {
+                    let w = w.wire();
+                    protocol::Problem {
+                        code: w.code,
+                        zh: w.zh,
+                        en: w.en,
+                    }
+                })
+                .collect(),
             ..ctx.base_view(c, self.rounds())
         }
     }

@@ -76,6 +76,7 @@ impl Ctx<'_> {
             gouji: None,
             add_entries: c.round == 0 && c.registered > 0,
             conduct: None,
+            warnings: Vec::new(),
         }
     }
 }

@@ -236,6 +236,7 @@ impl Competitions {
         while self.held.contains_key(&id) {
             id = seat_token::table_code();
         }
+        K::name_defaults(&mut spec);
         let c = K::create(&id, &spec)?;
         // The ruleset and the fixed deal, as the tables will read them.
         let fixed = DealFixed {

@@ -207,6 +207,11 @@ pub trait Competition: Clone + Debug + Send + Sync + Sized + 'static {
 
     /// The competition a `create` entry makes: the spec checked (entries given are registered).
     fn create(id: &str, spec: &Spec) -> Result<Self, Error>;
+    /// Names in a new spec, before it is logged, what this build chooses where the director
+    /// said nothing and an older log's silence must keep meaning what it meant then.
+    fn name_defaults(spec: &mut Spec) {
+        let _ = spec;
+    }
     /// Applies one logged action (`seq`: where it is logged). On `Err` nothing changed.
     fn apply(&mut self, seq: u64, action: &Self::Action) -> Result<(), Error>;
     fn common(&self) -> &Common;

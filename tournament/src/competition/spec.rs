@@ -5,7 +5,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::competition::conduct::{SecondDevice, TimeoutsCounted};
+use crate::gouji::FinalSeating;
 use crate::movement::Variant;
+use crate::score::Prizes;
 
 /// A competition as created. `game` is the wire name of the engine its tables deal (the kind
 /// reads it: `shengji` pairs, `gouji` teams).
@@ -26,6 +28,17 @@ pub struct Spec {
     pub boards_per_round: u32,
     #[serde(default)]
     pub movement: Variant,
+    /// 80分, the skip Mitchell: skip after this round instead of after T/2 (a curtailed
+    /// event may skip earlier).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skip_after: Option<u32>,
+    /// 80分, the skip Mitchell: the T-th round, the revenge round, may be played.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub revenge: bool,
+    /// 80分: prize places per direction, the organiser's (seed 000 二.4); seed 003's table by
+    /// the field's size where absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prizes: Option<Prizes>,
     /// The game's ruleset; the server names its default when absent, before logging.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ruleset: Option<String>,
@@ -47,6 +60,10 @@ pub struct Spec {
     /// 够级: games of the final (a multiple of 3); 3 when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub final_games: Option<u32>,
+    /// 够级: which side each finalist sits; the server names `balanced` when absent, before
+    /// logging (a log made before the option had none: its final is seated by group).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_seating: Option<FinalSeating>,
     /// A second device on a seat: the newer replaces the older (default), or is refused.
     #[serde(default, skip_serializing_if = "is_default")]
     pub second_device: SecondDevice,

@@ -25,6 +25,19 @@ use super::standing::{rank_teams, TeamStanding, TeamTally};
 use super::team_match::{deduct, tallies};
 use crate::error::Error;
 
+/// Which side each finalist sits (see the module's text).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FinalSeating {
+    /// The sides swapped at some tables, so no group holds one side of the same deals (the
+    /// default).
+    #[default]
+    Balanced,
+    /// Every group-A team side A: how finals were seated before the balanced seating, kept so
+    /// that a competition logged then replays as it was played.
+    ByGroup,
+}
+
 /// The six finalists.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -99,7 +112,11 @@ fn check_groups(groups: &FinalGroups) -> Result<(), Error> {
 
 /// The final's seating for `games` games (a positive multiple of 3: whole rotations); with an
 /// even number of rotations every team sits each side equally often.
-pub fn final_schedule(groups: &FinalGroups, games: u32) -> Result<Vec<FinalGame>, Error> {
+pub fn final_schedule(
+    groups: &FinalGroups,
+    games: u32,
+    seating: FinalSeating,
+) -> Result<Vec<FinalGame>, Error> {
     check_groups(groups)?;
     if games == 0 || !games.is_multiple_of(3) {
         return Err(Error::FinalGames { games });
@@ -116,7 +133,8 @@ pub fn final_schedule(groups: &FinalGroups, games: u32) -> Result<Vec<FinalGame>
                         let table = t as u32 + 1;
                         let a = groups.a[(t + 3 - moved) % 3].clone();
                         let b = groups.b[(t + moved) % 3].clone();
-                        let swapped = sides_swapped(rotation, table);
+                        let swapped =
+                            seating == FinalSeating::Balanced && sides_swapped(rotation, table);
                         let (a, b) = if swapped { (b, a) } else { (a, b) };
                         FinalTable {
                             table,
@@ -144,12 +162,15 @@ pub struct FinalInput {
     pub deductions: Vec<TeamDeduction>,
     #[serde(default)]
     pub extra_games: Vec<ExtraGame>,
+    /// Which side each team sits; balanced when absent.
+    #[serde(default)]
+    pub seating: FinalSeating,
 }
 
 /// The final's ranking: total points (deductions off), more 头科, fewer 大落, extra games; teams
 /// still level get [`super::Placing::ExtraGameNeeded`].
 pub fn final_standings(input: &FinalInput) -> Result<Vec<TeamStanding>, Error> {
-    let schedule = final_schedule(&input.groups, input.games)?;
+    let schedule = final_schedule(&input.groups, input.games, input.seating)?;
     if input.results.len() > schedule.len() {
         return Err(Error::TooManyGames {
             played: input.results.len(),

@@ -21,7 +21,7 @@ pub mod standing;
 pub mod team_match;
 
 pub use draw::{advance, draw_final_groups, draw_groups, knockout_round, Entrant, Group};
-pub use final_round::{final_schedule, final_standings, FinalGroups, FinalInput};
+pub use final_round::{final_schedule, final_standings, FinalGroups, FinalInput, FinalSeating};
 pub use game::{ExtraGame, GameRecord, Side, TeamDeduction, TeamId};
 pub use producible::Producible;
 pub use standing::{rank_teams, Placing, TeamStanding, TeamTally, TieBreak};

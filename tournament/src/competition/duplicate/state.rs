@@ -17,7 +17,7 @@ pub const MAX_TABLES: u32 = 500;
 pub const MAX_BOARDS: u32 = 2_000;
 /// The most defenders' points a board's result may have either way (a board's cards are 200,
 /// its kitty at most eight times itself, penalties a few hundred): the bound that catches a typo.
-pub const MAX_POINTS: i32 = 1000;
+pub use crate::score::MAX_POINTS;
 /// Minutes a board when the competition does not say (每副牌比赛时间12分钟).
 pub const BOARD_MINUTES: u32 = 12;
 /// The game its tables deal.
@@ -177,12 +177,28 @@ pub(super) fn check_fixed(spec: &Spec) -> Result<(), Error> {
 
 impl Duplicate {
     pub(super) fn movement_of(spec: &Spec) -> Result<Movement, Error> {
-        Ok(crate::movement(
+        Ok(Duplicate::planned(spec)?.movement)
+    }
+
+    /// The spec's movement with what the director should be warned of about it.
+    fn planned(spec: &Spec) -> Result<crate::Planned, crate::Error> {
+        crate::plan(
             spec.tables,
             spec.rounds,
             spec.boards_per_round,
             spec.movement,
-        )?)
+            crate::Options {
+                skip_after: spec.skip_after,
+                revenge: spec.revenge,
+            },
+        )
+    }
+
+    /// What the director should know about the movement (a curtailed share-and-relay).
+    pub fn movement_warnings(&self) -> Vec<crate::Warning> {
+        Duplicate::planned(&self.common.spec)
+            .map(|p| p.warnings)
+            .unwrap_or_default()
     }
 
     /// Tables.

@@ -1,6 +1,7 @@
 //! The 够级 team competition as a [`Competition`]: created from its spec, its log applied, the
 //! tables it needs now, the draw it logs by itself, the actions the server logs for it.
 
+use crate::gouji::FinalSeating;
 use rules::deal::Seed;
 
 use super::action::TeamsAction;
@@ -34,16 +35,21 @@ impl Competition for Teams {
             return Err(Error::NoGroups);
         }
         spec.tables = 0;
+        spec.skip_after = None;
+        spec.revenge = false;
+        spec.prizes = None;
         spec.rounds = 0;
         spec.boards_per_round = 0;
         spec.movement = Default::default();
         let groups_wanted = spec.groups.unwrap_or(0);
+        let spec_seating = spec.final_seating.unwrap_or(FinalSeating::ByGroup);
         let (common, entries) = Common::new(id, spec);
         let mut t = Teams {
             common,
             teams: Vec::new(),
             groups_wanted,
             final_games,
+            final_seating: spec_seating,
             drawn_groups: Vec::new(),
             left: Vec::new(),
             stages: Vec::new(),
@@ -53,6 +59,11 @@ impl Competition for Teams {
             t.common.registered = 1;
         }
         Ok(t)
+    }
+
+    /// The balanced final seating for a new competition; a log without one seats by group.
+    fn name_defaults(spec: &mut Spec) {
+        spec.final_seating.get_or_insert(FinalSeating::Balanced);
     }
 
     fn apply(&mut self, seq: u64, action: &TeamsAction) -> Result<(), Error> {

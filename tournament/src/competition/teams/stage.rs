@@ -2,6 +2,7 @@
 //! the final), every game's table and result, the deductions and lots — and, from the results
 //! alone, each match as the `tournament::gouji` library sees it and the extra game it needs next.
 
+use crate::gouji::FinalSeating;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
@@ -215,6 +216,7 @@ impl Stage {
         &self,
         groups: &FinalGroups,
         games: u32,
+        seating: FinalSeating,
     ) -> (FinalInput, Vec<Seating>, Option<Seating>) {
         let results: Vec<[GameRecord; 3]> = (1..=games)
             .map_while(|g| {
@@ -238,6 +240,7 @@ impl Stage {
             results,
             deductions: self.deductions_of(&teams),
             extra_games: Vec::new(),
+            seating,
         };
         let mut extras = Vec::new();
         if !complete {

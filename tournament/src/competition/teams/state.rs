@@ -1,5 +1,6 @@
 //! The 够级 team competition as its log has made it: the teams, the groups, every round's stage;
 //! what each table plays now, where a team sits, what the draw of a round is.
+use crate::gouji::FinalSeating;
 use std::collections::BTreeMap;
 
 use rules::deal::Seed;
@@ -71,6 +72,9 @@ pub struct Teams {
     /// Groups asked for the draw (0: chosen from the entries).
     pub groups_wanted: u32,
     pub final_games: u32,
+    /// Which side each finalist sits: the spec's, or, for a log made before it was an option,
+    /// by group (as those finals were played).
+    pub final_seating: FinalSeating,
     /// The groups as drawn at round 1.
     pub drawn_groups: Vec<Group>,
     /// The groups now: the teams still in.
@@ -276,14 +280,16 @@ impl Teams {
             }
             RoundKind::Final(groups) => {
                 let schedule =
-                    crate::gouji::final_schedule(groups, self.final_games).unwrap_or_default();
+                    crate::gouji::final_schedule(groups, self.final_games, self.final_seating)
+                        .unwrap_or_default();
                 for t in 1..=3u32 {
                     for g in &schedule {
                         let at = &g.tables[t as usize - 1];
                         out.push(plain(t, g.game, &at.a, &at.b, false));
                     }
                 }
-                let (_, extras, next) = stage.final_input(groups, self.final_games);
+                let (_, extras, next) =
+                    stage.final_input(groups, self.final_games, self.final_seating);
                 out.extend(extras);
                 out.extend(next);
             }
@@ -350,7 +356,7 @@ impl Teams {
         let Some(RoundKind::Final(groups)) = &stage.kind else {
             return None;
         };
-        let (input, _, _) = stage.final_input(groups, self.final_games);
+        let (input, _, _) = stage.final_input(groups, self.final_games, self.final_seating);
         final_standings(&input).ok()
     }
 
@@ -387,7 +393,7 @@ impl Teams {
         let Some(RoundKind::Final(groups)) = &stage.kind else {
             return false;
         };
-        let (input, extras, next) = stage.final_input(groups, self.final_games);
+        let (input, extras, next) = stage.final_input(groups, self.final_games, self.final_seating);
         next.is_none()
             && extras.len() as u32 >= MAX_EXTRA_GAMES
             && final_standings(&input).is_ok_and(|s| level_run(&s).is_some())
