@@ -61,6 +61,7 @@ pub mod codes {
     pub const SEAT_IN_USE: &str = "seat_in_use";
     pub const SEAT_MOVED: &str = "seat_moved";
     pub const NO_AUTO_PLAY: &str = "no_auto_play";
+    pub const COMPETITION_TABLE_CLOSED: &str = "competition_table_closed";
 }
 
 /// Why the server refused a request, a message or an action. Nothing changed.
@@ -140,6 +141,9 @@ pub enum Refusal {
     /// A competition's table: 托管 is off (a person plays their own cards) unless the
     /// director allows it for the competition.
     NoAutoPlay,
+    /// A competition's table closed (its round is over, or the director settled its board):
+    /// nothing reaches it; results change by the director's adjustment only.
+    CompetitionTableClosed,
 
     // --- HTTP ---
     /// A request that is wrong in itself (see [`Wrong`]).
@@ -335,6 +339,7 @@ impl Refusal {
             Refusal::SeatInUse => SEAT_IN_USE,
             Refusal::SeatMoved => SEAT_MOVED,
             Refusal::NoAutoPlay => NO_AUTO_PLAY,
+            Refusal::CompetitionTableClosed => COMPETITION_TABLE_CLOSED,
             Refusal::BadRequest(_) => BAD_REQUEST,
             Refusal::BadOrigin => BAD_ORIGIN,
             Refusal::BadHost => BAD_HOST,
@@ -370,7 +375,7 @@ impl Refusal {
             Refusal::MethodNotAllowed => 405,
             Refusal::Timeout => 408,
             Refusal::SeatTaken | Refusal::SeatInUse | Refusal::SeatMoved => 409,
-            Refusal::TableClosed => 410,
+            Refusal::TableClosed | Refusal::CompetitionTableClosed => 410,
             Refusal::TooBig { .. } => 413,
             Refusal::HeadTooBig { uri: true } => 414,
             Refusal::HeadTooBig { uri: false } => 431,
@@ -390,9 +395,10 @@ impl Refusal {
     pub fn close(&self) -> Option<u16> {
         match self {
             Refusal::BadToken => Some(close::BAD_TOKEN),
-            Refusal::NoTable | Refusal::TableClosed | Refusal::CompetitionTable { .. } => {
-                Some(close::NO_TABLE)
-            }
+            Refusal::NoTable
+            | Refusal::TableClosed
+            | Refusal::CompetitionTable { .. }
+            | Refusal::CompetitionTableClosed => Some(close::NO_TABLE),
             Refusal::TableRebuilding => Some(close::RETRY),
             Refusal::HelloFirst { .. } | Refusal::BadMessage(BadMessage::SecondHello) => {
                 Some(close::BAD_HELLO)
@@ -564,6 +570,10 @@ impl Refusal {
                 "您的座位已在另一台设备（或另一个页面）上打开，这里已断开。比赛中每位选手只用一台设备；裁判长能看到每次换设备",
                 "your seat was opened on another device (or another page), so this one is disconnected. At a competition each player uses one device; the director sees every change",
             ),
+            Refusal::CompetitionTableClosed => w(
+                "这张比赛牌桌已关闭（这一轮已结束，或裁判长已判定这副牌）：成绩只能由裁判长在控制台调整",
+                "this competition table is closed (its round is over, or the director settled its board): only the director can change its result now, with an adjustment in the console",
+            ),
             Refusal::NoAutoPlay => w(
                 "比赛中不能托管：每位选手自己出牌（裁判长可为本场比赛开启托管）",
                 "托管 (auto-play) is off at this competition: each player plays their own cards (the director may allow it for the event)",
@@ -723,6 +733,7 @@ impl Refusal {
             Refusal::SeatInUse,
             Refusal::SeatMoved,
             Refusal::NoAutoPlay,
+            Refusal::CompetitionTableClosed,
             Refusal::BadRequest(Wrong::Body { detail: s() }),
             Refusal::BadRequest(Wrong::Unreadable { detail: s() }),
             Refusal::BadRequest(Wrong::NotUtf8),
@@ -797,6 +808,7 @@ impl Refusal {
                 | Refusal::SeatInUse
                 | Refusal::SeatMoved
                 | Refusal::NoAutoPlay
+                | Refusal::CompetitionTableClosed
                 | Refusal::BadRequest(_)
                 | Refusal::BadOrigin
                 | Refusal::BadHost

@@ -44,6 +44,9 @@ pub struct Conn {
     pub table: Option<TableHandle>,
     /// Past one machine: when another node serves the table, its address (closed with 4307).
     pub elsewhere: Option<String>,
+    /// No table here, and why in words when there is more to say than "no such table" (a
+    /// competition's table closed with its round): sent before the close.
+    pub gone: Option<Refusal>,
     pub limits: Arc<Limits>,
     pub shutdown: Shutdown,
     /// Held for the connection's life: the connection cap. `None`: the cap was reached, so the
@@ -81,6 +84,7 @@ pub fn run(socket: WebSocket, conn: Conn) -> impl std::future::Future<Output = (
     let Conn {
         table,
         elsewhere,
+        gone,
         limits,
         shutdown,
         permit,
@@ -98,6 +102,10 @@ pub fn run(socket: WebSocket, conn: Conn) -> impl std::future::Future<Output = (
     };
     // Boxed: the session lives as long as the connection, and a future holds its by-value
     // receiver apart from where it was built.
+    if let (None, Some(r)) = (&table, gone) {
+        // Queued before the close, so the page can say why.
+        let _ = out_tx.try_send(error_text(r.into()));
+    }
     let session = admit(permit.is_some(), table, elsewhere, close_now).map(|table| {
         Box::new(Session {
             id,

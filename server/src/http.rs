@@ -870,9 +870,15 @@ async fn ws(
         Some(_) => None,
         None => app.lobby.elsewhere(&id).await,
     };
+    let table = app.lobby.get(&id);
+    let gone = match (&table, &owner) {
+        (None, None) => app.lobby.why_gone(&id).await,
+        _ => None,
+    };
     let conn = Conn {
-        table: app.lobby.get(&id),
+        table,
         elsewhere: owner,
+        gone,
         limits: app.limits.clone(),
         shutdown: app.shutdown.clone(),
         permit: app.connections.clone().try_acquire_owned().ok(),

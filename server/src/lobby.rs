@@ -200,6 +200,18 @@ impl Lobby {
         self.get(id).ok_or(Refusal::NoTable)
     }
 
+    /// Why a table not served here is gone, when there is more to say than that it is not: a
+    /// competition's table closed (its round over, or its board settled by the director), so a
+    /// late ruling is told the director's adjustment is the way now.
+    pub async fn why_gone(&self, id: &str) -> Option<Refusal> {
+        let stored = self.journal.load(id).await.ok()??;
+        let competing = crate::table::DealFixed::from_json(&stored.header.fixed)
+            .ok()?
+            .competition
+            .is_some();
+        (competing && stored.state == TableState::Closed).then_some(Refusal::CompetitionTableClosed)
+    }
+
     pub async fn create(&self, req: CreateTable) -> Result<TableSummary, Refusal> {
         self.create_with(req, None).await
     }

@@ -186,6 +186,13 @@ async fn a_ruling_after_the_last_trick_reaches_the_standings_until_the_round_clo
         device: None,
     })
     .await;
+    // Told why, in words: the director's adjustment is the way now.
+    let why = late.recv().await;
+    let protocol::ClientOut::Error { problem } = &why else {
+        panic!("not an error: {why:?}");
+    };
+    assert_eq!(problem.code, "competition_table_closed");
+    assert!(problem.zh.contains("裁判长"), "{}", problem.zh);
     assert!(
         matches!(late.closed().await, paiju_tests::Closed::Code(4004)),
         "a closed round's table takes no ruling"

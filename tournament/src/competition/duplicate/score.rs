@@ -53,7 +53,7 @@ impl Duplicate {
                     pair: PairId(d.pair.to_string()),
                 })
                 .collect(),
-            prizes: self.common.spec.prizes.clone(),
+            prizes: self.common.spec.prizes,
         }
     }
 
