@@ -28,11 +28,10 @@ const WORDS = {
   add_entries: { zh: '添加报名', en: 'Add the entries' },
   replace_entries: { zh: '替换全部报名', en: 'Replace all the entries' },
   add_hint: { zh: '「添加报名」把上面写的加进已登记的名单，谁也不会被删；「替换全部报名」用上面写的换掉整个名单（会先问您）。', en: '“Add the entries” adds what you wrote to those registered, removing nobody; “Replace all the entries” puts what you wrote in place of the whole list (it asks first).' },
-  add_sure: { zh: '已登记的 {n} 个都保留，新加 {k} 个。\n服务器登记时会给每位选手发新的凭证：已经打印的座位卡都不能再用，登记后请重新打印。\n确定添加吗？', en: 'The {n} registered stay, {k} are added.\nRegistering gives every player a new token: the seating cards printed so far stop working; print them again afterwards.\nAdd them?' },
+  added_kept: { zh: '已添加 {k} 个，占了电脑的位置。已登记的选手凭证不变：只需打印新加的座位卡。', en: '{k} added, in computers\' places. The registered players keep their tokens: print only the new cards.' },
   replace_sure: { zh: '替换后，下面这些不再参赛：{lost}\n已经打印的座位卡都不能再用，登记后请重新打印。\n确定替换整个名单吗？', en: 'After replacing, these no longer play: {lost}\nThe seating cards printed so far stop working; print them again afterwards.\nReplace the whole list?' },
   replace_sure_none: { zh: '已经打印的座位卡都不能再用，登记后请重新打印。确定替换整个名单吗？', en: 'The seating cards printed so far stop working; print them again afterwards. Replace the whole list?' },
   nothing_to_add: { zh: '请您先在上面写要添加的报名（每行一个）。', en: 'First write the entries to add above (one a line).' },
-  full_already: { zh: '名单已满：{n} 个位置都有人了，没有电脑可让位。要换人，请您用「替换全部报名」。', en: 'The list is full: all {n} places are taken, no computer to make room. To change people, use “Replace all the entries”.' },
   events_h: { zh: '比赛', en: 'Events' },
   create_h: { zh: '新建比赛', en: 'New event' },
   name: { zh: '比赛名称', en: 'Event name' },
@@ -200,23 +199,6 @@ function pairEntry(p) {
 /** A registered 够级 team (`TeamInfo`) as the entry that registers it again, its name kept. @param {any} t @returns {Entry} */
 function teamEntry(t) {
   return { names: t.names ?? [], team: t.name, ...(t.organisation ? { organisation: t.organisation } : {}), ...(t.bot ? { bot: true } : {}) };
-}
-
-/** A computer entry the list was filled with (no names). @param {Entry} e */
-const isFill = (e) => !!e.bot && e.names.length === 0;
-
-/**
- * The registered list with `added` in it (the server registers a whole list at once): everyone
- * registered keeps their place; the new entries take the places of the computers the list was
- * filled with at its end, else go after it; computers fill the rest again when asked.
- * @param {Entry[]} registered @param {Entry[]} added @param {number} places @param {boolean} fill
- */
-export function withAdded(registered, added, places, fill) {
-  let end = registered.length;
-  while (end > 0 && isFill(registered[end - 1])) end--;
-  const list = [...registered.slice(0, end), ...added, ...registered.slice(Math.min(registered.length, end + added.length))];
-  while (fill && list.length < places) list.push({ names: [], bot: true });
-  return list;
 }
 
 /** Which registered entries of people a new list leaves out (their indices). @param {Entry[]} before @param {Entry[]} next */
@@ -439,7 +421,7 @@ async function openDocument(path, type, download) {
 function eventConsole(root, id, redraw) {
   const base = `/api/events/${encodeURIComponent(id)}`;
   const err = errorBox();
-  const ok = h('p', { class: 'ok-text', role: 'status', hidden: true });
+  const ok = h('p', { class: 'ok-text', id: 'act-done', role: 'status', hidden: true });
   const facts = h('section', { class: 'panel', 'aria-labelledby': 'event-h' }, h('h1', { id: 'event-h' }, d('console')));
   const schedule = h('div', { 'aria-live': 'polite' });
   const live = h('div');
@@ -447,13 +429,13 @@ function eventConsole(root, id, redraw) {
   /** @type {any} */
   let view = null;
 
-  /** @param {() => Promise<unknown>} f */
-  const act = async (f) => {
+  /** @param {() => Promise<unknown>} f @param {string} [said] what to tell once done */
+  const act = async (f, said = d('done')) => {
     err.hide();
     ok.hidden = true;
     try {
       await f();
-      replace(ok, d('done'));
+      replace(ok, said);
       ok.hidden = false;
       await refresh();
     } catch (e) {
@@ -498,28 +480,22 @@ function eventConsole(root, id, redraw) {
   const registered = h('div', { id: 'registered', 'aria-live': 'polite' });
   /** The list as the server has it, as entries to register again. */
   const entriesNow = () => (view.gouji ? view.gouji.teams.map(teamEntry) : view.pairs.map(pairEntry));
-  /** How many places the list has (80分: two pairs a table; 够级: computers fill up to six teams). */
-  const places = () => (view.gouji ? 6 : 2 * view.tables);
   const typed = (/** @type {boolean} */ fill) => (view.gouji ? parseTeams(regText.value, fill) : parseEntries(regText.value, view.tables, fill));
   const addEntries = () => {
     err.hide();
     const added = typed(false);
     if (!added.length) return err.show(d('nothing_to_add'));
-    const before = entriesNow();
-    const list = withAdded(before, added, places(), regFill.checked);
-    if (!view.gouji && list.length > places()) return err.show(d('full_already', { n: places() }));
-    // A server that adds entries keeping everyone's token says so (`add_entries`, not yet):
-    // then only the new ones go, and no card needs printing again.
+    // Once entries are registered the server adds late ones into computers' places, every
+    // registered player keeping their token (`add_entries`); a first list is simply registered.
     if (view.add_entries === true) {
       act(async () => {
         await call('POST', `${base}/entries/add`, { entries: added });
         regText.value = '';
-      });
+      }, d('added_kept', { k: added.length }));
       return;
     }
-    if (before.length && !confirm(d('add_sure', { n: before.length, k: added.length }))) return;
     act(async () => {
-      await call('POST', `${base}/entries`, { entries: list });
+      await call('POST', `${base}/entries`, { entries: typed(regFill.checked) });
       regText.value = '';
     });
   };

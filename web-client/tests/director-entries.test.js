@@ -2,7 +2,7 @@
 // console from the director's link (`director.html#token=…`): the token is remembered on the
 // device (and wiped from the address) until 忘记. Two pairs of people registered with the event
 // (three tables), computers filling the other four places; a late pair typed into the empty 报名 box and added keeps
-// both (it takes a computer's place); replacing the whole list asks first and names the pairs it
+// both (it takes the last computer's place, EW3) and every registered player's token; replacing the whole list asks first and names the pairs it
 // would drop, and dismissed, changes nothing.
 
 import { test } from 'node:test';
@@ -47,12 +47,16 @@ test('the console adds a late pair without losing one, asks before replacing, an
 
   // A late pair, typed into the empty box and added: both pairs stay, a computer makes room.
   assert.equal(await page.inputValue('#reg-entries'), '', 'the 报名 box starts empty');
+  const tokens = async () => (await director('GET', `/api/events/${id}/cards`)).pairs.flatMap((/** @type {any} */ c) => (c.players ?? []).map((/** @type {any} */ p) => `${p.name}:${p.token}`));
+  const printed = await tokens();
   await page.fill('#reg-entries', '陈叔 林姨 / 泉州');
   await page.click('#add-entries');
-  await page.waitForSelector('[data-entry="NS3"]:has-text("陈叔")');
-  assert.deepEqual(await pairs(), ['NS1:王阿姨 李叔叔', 'NS2:张伯 刘姨', 'NS3:陈叔 林姨', 'EW1:电脑', 'EW2:电脑', 'EW3:电脑']);
-  assert.match(asked.at(-1) ?? '', /已登记的 6 个都保留，新加 1 个/);
-  assert.match(asked.at(-1) ?? '', /座位卡/, 'it says the printed cards must be printed again');
+  await page.waitForSelector('[data-entry="EW3"]:has-text("陈叔")');
+  assert.deepEqual(await pairs(), ['NS1:王阿姨 李叔叔', 'NS2:张伯 刘姨', 'NS3:电脑', 'EW1:电脑', 'EW2:电脑', 'EW3:陈叔 林姨']);
+  assert.deepEqual(asked, [], 'adding asks nothing: nobody is dropped');
+  const now = await tokens();
+  for (const card of printed) assert.ok(now.includes(card), `the printed card ${card} still works`);
+  assert.match(await page.textContent('#act-done:not([hidden])') ?? '', /凭证不变/, 'it says the printed cards stay good');
 
   // Replacing the whole list asks first, naming the pairs it would drop; dismissed: nothing changes.
   accept = false;
@@ -60,7 +64,7 @@ test('the console adds a late pair without losing one, asks before replacing, an
   await page.click('#replace-entries');
   const question = asked.at(-1) ?? '';
   for (const who of ['王阿姨 / 李叔叔', '张伯 / 刘姨', '陈叔 / 林姨']) assert.ok(question.includes(who), `it names ${who}: ${question}`);
-  assert.deepEqual(await pairs(), ['NS1:王阿姨 李叔叔', 'NS2:张伯 刘姨', 'NS3:陈叔 林姨', 'EW1:电脑', 'EW2:电脑', 'EW3:电脑'], 'dismissed: the list is as it was');
+  assert.deepEqual(await pairs(), ['NS1:王阿姨 李叔叔', 'NS2:张伯 刘姨', 'NS3:电脑', 'EW1:电脑', 'EW2:电脑', 'EW3:陈叔 林姨'], 'dismissed: the list is as it was');
 
   // 忘记: the device forgets the token.
   await page.goto(`${live.server.url}/director.html`);

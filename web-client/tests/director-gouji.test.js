@@ -1,5 +1,5 @@
 // A 够级 team event through the pages against the real server: the director's console creates
-// it (one team of people pasted, computers filling up to six), prints the team cards, replaces
+// it (one team of people pasted, computers filling up to six), prints the team cards (one a player), replaces
 // the list by six computer teams (asked first, the team of people named), starts the final (drawn from the seed: groups A and B on three
 // tables), records a 4-point team deduction, watches the games play themselves, closes the
 // final and reveals the seed; the standings page then shows the team ranking (total, 头科,
@@ -41,12 +41,15 @@ test('the director runs a 够级 team event in the console; the standings page r
   assert.equal(await page.locator('[data-teams] tbody tr').count(), 6);
   assert.match(await page.textContent('[data-next]') ?? '', /决赛/);
 
-  // The team cards: the one team of people has a token.
+  // The team cards: one a player of the one team of people, each with its own token.
   await page.evaluate(() => { window.print = () => {}; });
   await page.click('#print-cards');
   await page.waitForSelector('#print-area [data-token]');
-  assert.equal(await page.locator('#print-area [data-token]').count(), 1);
-  assert.match(await page.textContent('#print-area') ?? '', /山亭1队/);
+  const cardTokens = await page.locator('#print-area [data-token]').allTextContents();
+  assert.equal(cardTokens.length, 3, 'three players, three cards');
+  assert.equal(new Set(cardTokens).size, 3, 'each player has a token of their own');
+  const printed = await page.textContent('#print-area') ?? '';
+  for (const who of ['山亭1队', '张三', '李四', '王五']) assert.ok(printed.includes(who), `the cards name ${who}`);
 
   // The whole list replaced before round 1: six computer teams (a practice final). It asks
   // first, naming the team of people it drops.
@@ -79,11 +82,17 @@ test('the director runs a 够级 team event in the console; the standings page r
   }, 240_000, 'game 1 at table 1');
   await page.fill('#rule-table', '1');
   await page.fill('#rule-game', '1');
+  // 5 : −5 is no game's result (a game's points are even): refused in words, nothing changed.
   await page.fill('#rule-a', '5');
   await page.fill('#rule-b', '-5');
   await page.selectOption('#rule-first', 'a');
   await page.selectOption('#rule-last', 'b');
   await page.fill('#rule-reason', '裁判改判：B 队打暗号');
+  await page.click('#submit-rule-game');
+  await page.waitForFunction(() => /5 : -5 不可能出现/.test(document.body.textContent ?? ''));
+  assert.equal(await page.locator('[data-adjusted]').count(), 0, 'the refused ruling changed nothing');
+  await page.fill('#rule-a', '4');
+  await page.fill('#rule-b', '-4');
   await page.click('#submit-rule-game');
   await page.waitForSelector('[data-adjusted]', { timeout: 10_000 });
   assert.match(await page.textContent('[data-adjusted]') ?? '', /改判：裁判改判：B 队打暗号/);

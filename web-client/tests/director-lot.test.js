@@ -28,14 +28,16 @@ test('the console offers the lot only on a match whose extra games are spent', {
   await page.goto(`${live.server.url}/director.html?e=${id}`);
   await page.waitForSelector('[data-stage="1"] [data-match="1"]');
 
-  // Six games and twelve extra games, each ruled level (no 头科, no 大落) once it ends.
+  // Six games and twelve extra games, each ruled level once it ends: no 头科, no 大落, −12 : −12
+  // (a result the rules can give: A forfeits 0:12 告负, and B loses 24 points to deductions),
+  // so neither the match nor any extra game is decided.
   for (let game = 1; game <= 18; game++) {
     await until(async () => {
       const v = await director('GET', `/api/events/${id}`);
       return v.gouji.stages[0].games.some((/** @type {any} */ x) => x.game === game && x.done);
     }, 120_000, `game ${game}`);
     if (game < 18) assert.equal(await page.locator('[data-lot]').count(), 0, 'no lot while play can decide');
-    await director('POST', `/api/events/${id}/games/adjust`, { table: 1, game, result: { a: 0, b: 0, last: [] }, reason: '测试：判为平局' });
+    await director('POST', `/api/events/${id}/games/adjust`, { table: 1, game, result: { a: -12, b: -12, last: [] }, reason: '测试：A 队告负，B 队被扣 24 分' });
   }
   await page.waitForSelector('[data-lot]', { timeout: 15_000 });
   const m = (await director('GET', `/api/events/${id}`)).gouji.stages[0].matches[0];

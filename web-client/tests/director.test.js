@@ -38,12 +38,15 @@ test('the director runs a practice event in the console; the standings page show
   await page.waitForSelector('#start-round:not([disabled])');
   assert.match(await page.textContent('[data-commitment]') ?? '', /^[0-9a-f]{64}$/);
 
-  // The seating cards: the one pair of people has a token; the computers need none.
+  // The seating cards: one a player of the one pair of people, each with its own token; the
+  // computers need none.
   await page.evaluate(() => { window.print = () => {}; });
   await page.click('#print-cards');
   await page.waitForSelector('#print-area [data-token]');
-  assert.equal(await page.locator('#print-area [data-token]').count(), 1);
-  assert.match(await page.textContent('#print-area [data-token]') ?? '', /^[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}$/);
+  const cardTokens = await page.locator('#print-area [data-token]').allTextContents();
+  assert.equal(cardTokens.length, 2, 'two players, two cards');
+  assert.notEqual(cardTokens[0], cardTokens[1], 'each player has a token of their own');
+  for (const t of cardTokens) assert.match(t, /^[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}$/);
   assert.match(await page.textContent('#print-area') ?? '', /米切尔移位/);
 
   // Round 1: the tables open; the computers' boards play themselves.

@@ -20,16 +20,20 @@ test('an event board finished: the next seat in one tap, then back to the pair\'
   const ev = await director('POST', '/api/events', {
     game: 'shengji', name: '周五练习赛', tables: 1, rounds: 1, boards_per_round: 2,
     entries: [{ names: ['王阿姨', '李叔叔'] }, { names: [], bot: true }],
+    // 王阿姨 lets the computer play her cards (托管): the director allows it for this event.
+    auto_play: true,
   });
   const id = ev.id;
-  const token = (await director('GET', `/api/events/${id}/cards`)).pairs.find((/** @type {any} */ c) => c.players?.length).players[0].token;
+  const players = (await director('GET', `/api/events/${id}/cards`)).pairs.find((/** @type {any} */ c) => c.players?.length).players;
+  // Each player's own token: hers opens 北 (seat 0), her partner's 南 (seat 2).
+  const [token, partnerToken] = players.map((/** @type {any} */ p) => p.token);
   await director('POST', `/api/events/${id}/rounds/1/start`, {});
   const status = async () => (await fetch(`${live.server.url}/api/events/${id}/pair`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) })).json();
   /** @type {import('node:child_process').ChildProcess[]} */
   const partners = [];
-  /** The partner (南) sits down at a board's table with the pair's token and plays there. @param {string} table */
+  /** The partner (南) sits down at a board's table with his own token and plays there. @param {string} table */
   const partnerAt = async (table) => {
-    const res = await fetch(`${live.server.url}/api/events/${id}/join`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, seat: 2 }) });
+    const res = await fetch(`${live.server.url}/api/events/${id}/join`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: partnerToken, seat: 2 }) });
     const joined = await res.json();
     assert.equal(joined.table, table, 'the partner is seated at the same board');
     partners.push(spawn(paijuBin(), ['bot', '--url', live.server.url, '--table', table, '--seat', '2', '--level', 'beginner', '--token', joined.token, '--minutes', '4'], { stdio: 'ignore' }));

@@ -31,7 +31,9 @@ test('a 够级 team follows its own match on its page', { timeout: 420_000 }, as
   const ev = await director('POST', '/api/events', { game: 'gouji', name: '够级周末练习赛', entries });
   const id = ev.id;
   const cards = await director('GET', `/api/events/${id}/cards`);
-  const token = cards.teams.find((/** @type {any} */ c) => c.players?.length).players[0].token;
+  // Each player's own token: the first (张三) follows the team's page; each sits in their own seat.
+  const tokens = cards.teams.find((/** @type {any} */ c) => c.players?.length).players.map((/** @type {any} */ p) => p.token);
+  const token = tokens[0];
 
   const phone = await newPage(live.browser, { width: 390, height: 844 });
   await phone.page.goto(`${live.server.url}/pair.html?e=${id}#${token}`);
@@ -62,11 +64,11 @@ test('a 够级 team follows its own match on its page', { timeout: 420_000 }, as
   assert.deepEqual(await axeViolations(phone.page), [], 'the team page on a phone');
   assert.deepEqual(await smallTargets(phone.page, 48), [], 'large enough to press');
 
-  // The team's three players sit down (computer players for them) and play game 1.
+  // The team's three players sit down, each with their own token (computer players for them), and play game 1.
   const seats = side === 'a' ? [0, 2, 4] : [1, 3, 5];
   const bots = [];
-  for (const seat of seats) {
-    const { status, data } = await teamCall(`/api/events/${id}/join`, { token, seat });
+  for (const [k, seat] of seats.entries()) {
+    const { status, data } = await teamCall(`/api/events/${id}/join`, { token: tokens[k], seat });
     assert.equal(status, 200, JSON.stringify(data));
     assert.equal(data.table_no, t0);
     bots.push(spawn(paijuBin(), ['bot', '--url', live.server.url, '--table', data.table, '--seat', String(seat), '--level', 'beginner', '--token', data.token, '--minutes', '6'], { stdio: 'ignore' }));
