@@ -12,6 +12,9 @@
 //!   its cache and never applies it twice, and refuses an act decided on an older seq (`stale`).
 //! - Close codes the server marks as final (bad token, no table, protocol errors) stop the
 //!   retries; every other close (including 4503, a table being rebuilt) comes back with backoff.
+//! - A competition's seat is one device's: 4010 (the seat was opened on another device) and 4009
+//!   (another device holds it) are final too, or two devices would take the seat in turns. Only
+//!   the player's tap brings it back (`resume`).
 //! - Past one machine, 4307 says another node serves the table (the reason is its address): the
 //!   next connection goes there at once; if that node cannot be reached, back to the first URL.
 
@@ -170,6 +173,17 @@ export class Connection {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.open();
+  }
+
+  /**
+   * Connects again after a final close, because the player asked to (「在这台设备上继续」 after
+   * 4010, 「重试」 after 4009): from the last seq, with a fresh backoff.
+   */
+  resume() {
+    if (!this.stopped || this.ws) return;
+    this.stopped = false;
+    this.attempts = 0;
+    this.reconnectNow();
   }
 
   /** A fresh action id. */

@@ -15,7 +15,7 @@
 
 import { h, replace } from './dom.js';
 import { t, pick } from './i18n.js';
-import { onChange } from './settings.js';
+import { onChange, deviceId } from './settings.js';
 import { Connection } from './net.js';
 import * as api from './api.js';
 import { topbar, gameName } from './lobby.js';
@@ -203,7 +203,7 @@ export function openRefereeTable(root, { id, go }) {
   let ready = false;
   const conn = new Connection({
     url: api.socketUrl(id),
-    hello: (lastSeq) => ({ type: 'hello', token, ...(lastSeq !== null ? { last_seq: lastSeq } : {}) }),
+    hello: (lastSeq) => ({ type: 'hello', token, device: deviceId(), ...(lastSeq !== null ? { last_seq: lastSeq } : {}) }),
     onMessage: (msg) => receive(/** @type {ClientOut} */ (msg)),
     onStatus: (status, detail) => {
       model.conn = status;

@@ -88,6 +88,38 @@ export function setTicket(table, t) {
   }
 }
 
+/** The device id's shape the server takes (8 to 64 of `A-Z a-z 0-9 - _`). */
+const DEVICE_ID = /^[A-Za-z0-9_-]{8,64}$/;
+
+/** Made when storage fails (a private window): the id still holds for this page's life. @type {string | null} */
+let deviceFallback = null;
+
+/**
+ * This browser's device id, sent in every `hello`: random, made once and kept in
+ * `localStorage` (`paiju.device`). A competition's table logs a keyed mark of it, so it can tell
+ * this device coming back (its old line not yet noticed dead: it takes its seat again) from a
+ * second device on the same seat (which takes the seat over, or is refused). It names nothing
+ * and nobody: 16 random bytes, base64url (22 characters).
+ */
+export function deviceId() {
+  try {
+    const kept = localStorage.getItem(PREFIX + 'device');
+    if (kept && DEVICE_ID.test(kept)) return kept;
+    const made = newDeviceId();
+    localStorage.setItem(PREFIX + 'device', made);
+    return made;
+  } catch {
+    deviceFallback ??= newDeviceId();
+    return deviceFallback;
+  }
+}
+
+/** 16 bytes from the browser's cryptographic random source, base64url without padding. */
+function newDeviceId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
 /**
  * The pair (or 够级 team) token of an event this browser was given (typed from the seating card,
  * or in the pair page's address): the pair's page and its tables read it. Kept as it is typed.

@@ -19,7 +19,7 @@
 
 import { h, replace } from './dom.js';
 import { t, pick } from './i18n.js';
-import { onChange, ticket, setTicket, sessionBoards, recordBoard, settings } from './settings.js';
+import { onChange, ticket, setTicket, sessionBoards, recordBoard, settings, deviceId } from './settings.js';
 import { Connection } from './net.js';
 import * as api from './api.js';
 import { topbar, gameName, nameField, requireName, HUMAN_ORDER, formatCode } from './lobby.js';
@@ -76,6 +76,8 @@ const NEXT_POLL_MS = 3000;
  * @property {TableSummary | null} next  the session's next board, once someone opened it
  * @property {string | null} nextError  why 下一副 could not be opened
  * @property {string | null} event  the event (赛事) this table is of: no session, the pair's next board instead
+ * @property {import('./protocol').AtCompetition | null} competition  where this table is in its competition, and its terms (`welcome.competition`)
+ * @property {4009 | 4010 | null} seatGone  the seat is another device's (4010: taken over there; 4009: held there): the page waits for the player's tap
  * @property {import('./event-next.js').EventNext | null} eventNext  where the pair goes next, once the board is over
  */
 
@@ -187,6 +189,8 @@ function newModel(id, held) {
     next: null,
     nextError: null,
     event: held?.event ?? null,
+    competition: null,
+    seatGone: null,
     eventNext: null,
   };
 }
@@ -244,8 +248,9 @@ function tableCtx(tbl) {
       mine()?.auto
         ? h('div', { class: 'auto-panel', id: 'auto-panel', role: 'status' }, h('span', {}, t('auto_on_note')), h('button', { class: 'primary', id: 'auto-off', 'on:click': setAuto(false) }, t('auto_off')))
         : null,
+    // A competition that does not allow 托管 gets no button at all: the server would refuse it.
     autoButton: () =>
-      model.role === 'seat' && !mine()?.auto && model.tableState === 'playing'
+      model.role === 'seat' && !mine()?.auto && model.tableState === 'playing' && model.competition?.auto_play !== false
         ? h('button', { id: 'auto', 'aria-label': t('auto_me_label'), 'on:click': setAuto(true) }, t('auto_me'))
         : null,
     session: () => sessionTable(tbl),
@@ -258,7 +263,7 @@ function connect(tbl) {
   const { model, held } = tbl;
   return new Connection({
     url: api.socketUrl(model.id),
-    hello: (lastSeq) => ({ type: 'hello', ...(held ? { token: held.token } : {}), ...(lastSeq !== null ? { last_seq: lastSeq } : {}) }),
+    hello: (lastSeq) => ({ type: 'hello', ...(held ? { token: held.token } : {}), device: deviceId(), ...(lastSeq !== null ? { last_seq: lastSeq } : {}) }),
     onMessage: (msg) => receive(tbl, /** @type {ClientOut} */ (msg)),
     onStatus: (status, detail) => {
       model.conn = status;
@@ -267,6 +272,11 @@ function connect(tbl) {
         model.error = detail.code === 4004
           ? { code: 'no_table', zh: '找不到您要的这张牌桌', en: 'this table was not found' }
           : { code: 'bad_token', zh: '您的座位已失效，请重新入座', en: 'your seat is no longer valid; please sit down again' };
+      } else if (status === 'closed' && detail && (detail.code === 4009 || detail.code === 4010)) {
+        // One device a seat: the panel says what happened in plain words (the server's `error`
+        // before the close would only repeat it, smaller).
+        model.seatGone = detail.code;
+        model.error = null;
       } else if (status === 'closed' && detail && (detail.code === 1002 || detail.code === 1007)) {
         model.error = { code: 'protocol_error', zh: '与服务器的通信出错，请您刷新页面', en: 'the connection to the server failed; please reload the page' };
       }
@@ -274,7 +284,9 @@ function connect(tbl) {
     },
     // 1002 and 1007: the server could not read what the page sent; trying again would only
     // repeat it. 4503 (a table being rebuilt) and every other close come back with backoff.
-    isFinal: (code) => code === 1000 || code === 1002 || code === 1007 || code === 4000 || code === 4003 || code === 4004,
+    // 4009 and 4010 (a competition's seat on another device): reconnecting by itself would take
+    // the seat back and forth between two devices; the player decides (seatGonePanel).
+    isFinal: (code) => code === 1000 || code === 1002 || code === 1007 || code === 4000 || code === 4003 || code === 4004 || code === 4009 || code === 4010,
   });
 }
 
@@ -392,10 +404,10 @@ function onWelcome(tbl, msg) {
   model.seed = msg.seed ?? null;
   model.commitment = msg.seed_commitment;
   model.botLevel = msg.bot_level;
-  // A server that says which event a table is of (`welcome.event`, not sent yet) makes any
-  // browser at it an event table's, however it sat down.
-  const ev = /** @type {{ event?: { id?: string } }} */ (msg).event;
-  if (ev?.id) model.event = ev.id;
+  // A competition's table says so (`competition`): any browser at it is an event table's,
+  // however it sat down (the pair's page, or a link kept from before).
+  model.competition = msg.competition ?? null;
+  if (model.competition) model.event = model.competition.id;
   if (model.view !== null) {
     // A reconnection: what was missed comes next (events up to msg.seq, or a snapshot).
     tbl.catchUp = { target: msg.seq, hand: myHand(model), entries: [] };
@@ -635,9 +647,63 @@ function requireNameOr(model) {
   return requireName(box) ?? (model.seat !== null ? model.seats[model.seat]?.name ?? '' : '');
 }
 
+/**
+ * The page's one heading: which game, and which table. At a competition's table the place in
+ * the competition (「第1轮 第2桌」) instead of the code: a player finds their table by it, and the
+ * code lets nobody in there. It stays in view when the top bar folds on a phone.
+ * @param {TableModel} model
+ */
+function tableTitle(model) {
+  const at = model.competition;
+  if (at) {
+    return h('h1', { class: 'table-title', 'data-competition': at.id },
+      h('b', { class: 'game-name' }, gameName(model.game)), h('span', { class: 'game-name' }, ' · '),
+      h('b', { id: 'at-competition', 'data-round': String(at.round), 'data-table': String(at.table) }, t('at_competition', { round: at.round, table: at.table })));
+  }
+  return h('h1', { class: 'table-title' }, h('b', {}, gameName(model.game)), ` · ${t('code')} `, h('b', { 'data-table-code': model.id }, formatCode(model.id)));
+}
+
+/**
+ * The seat is on another device now (4010), or another device holds it (4009): one large panel
+ * in plain words, and one button that takes the seat (back) on this device. Nothing happens
+ * until the player taps: reconnecting by itself would take the seat from the other device, and
+ * that one would take it back.
+ * @param {Table} tbl @param {4009 | 4010} code
+ */
+function seatGonePanel(tbl, code) {
+  const moved = code === 4010;
+  return h(
+    'section',
+    { class: 'seat-gone', id: 'seat-gone', 'data-close': String(code), role: 'alert', 'aria-labelledby': 'seat-gone-h' },
+    h('h2', { id: 'seat-gone-h' }, t(moved ? 'seat_moved_h' : 'seat_in_use_h')),
+    h('p', {}, t(moved ? 'seat_moved_text' : 'seat_in_use_text')),
+    moved ? h('p', {}, t('seat_moved_back')) : null,
+    h('button', {
+      class: 'primary',
+      id: 'seat-back',
+      'on:click': () => {
+        tbl.model.seatGone = null;
+        tbl.conn.resume();
+        render(tbl);
+      },
+    }, t(moved ? 'seat_take_back' : 'seat_retry')),
+    h('p', { class: 'hint' }, t('seat_director_sees')),
+  );
+}
+
 /** @param {Table} tbl */
 function render(tbl) {
   const { root, model, go } = tbl;
+  if (model.seatGone) {
+    // No table under the panel: nothing here plays any more until the player says so.
+    root.replaceChildren(
+      h('div', { class: 'seat-gone-page' },
+        topbar(h('button', { id: 'lobby', 'on:click': () => go('#/') }, t('back_to_lobby')), tableTitle(model)),
+        h('main', { class: 'seat-gone-main' }, seatGonePanel(tbl, model.seatGone)),
+      ),
+    );
+    return;
+  }
   holdClock(tbl);
   const focusKey = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.key;
   const g = gameUI(tbl);
@@ -650,8 +716,7 @@ function render(tbl) {
       { class: 'table-page', 'data-game': model.game, 'data-state': model.tableState, 'data-conn': model.conn },
       topbar(
         h('button', { id: 'lobby', 'on:click': () => go('#/') }, t('back_to_lobby')),
-        // The page's one heading: which game, which table.
-        h('h1', { class: 'table-title' }, h('b', {}, gameName(model.game)), ` · ${t('code')} `, h('b', { 'data-table-code': model.id }, formatCode(model.id))),
+        tableTitle(model),
         ...(parts ? parts.info : []),
         ...(model.tableState === 'over' ? [h('button', { id: 'replay', 'on:click': () => go(`#/t/${model.id}/replay`) }, dw('full_replay'))] : []),
       ),
