@@ -13,6 +13,7 @@ import {
   stateWord, tableResults, travellers, wordIn,
 } from './standings.js';
 import { g, gameResults, parseTeams, stageView, teamList, teamRanking } from './gouji-event.js';
+import { seatNames } from './seats.js';
 
 /** The console's own words (the event pages' words are shared). @type {import('./standings.js').Words} */
 const WORDS = {
@@ -106,6 +107,37 @@ const WORDS = {
   late_reason: { zh: '迟到超过10分钟', en: 'More than 10 minutes late' },
   seated: { zh: '已入座', en: 'Seated' },
   card_qr_alt: { zh: '用手机扫这个二维码，直接进入本对页面', en: 'Scan this QR code with a phone to open your pair’s page' },
+  second_device: { zh: '另一台设备打开同一座位', en: 'A second device on a seat' },
+  second_replace: { zh: '接替（旧设备断开）', en: 'Takes over (the old one is disconnected)' },
+  second_refuse: { zh: '拒绝（先关掉旧设备）', en: 'Refused (close the old one first)' },
+  auto_play: { zh: '允许托管（每步托管都记在成绩旁）', en: 'Allow 托管 (auto-play; every such move is shown by the result)' },
+  timeouts_counted: { zh: '超时累计', en: 'Timeouts count over' },
+  timeouts_round: { zh: '每轮（同桌的几副）', en: 'Each round (the boards at one table)' },
+  timeouts_competition: { zh: '整场比赛', en: 'The whole event' },
+  conduct_h: { zh: '连接记录', en: 'Connections' },
+  conduct_terms: { zh: '另一台设备：{second} · 托管：{auto}', en: 'A second device: {second} · 托管: {auto}' },
+  term_replace: { zh: '接替', en: 'takes over' },
+  term_refuse: { zh: '拒绝', en: 'refused' },
+  term_allowed: { zh: '允许', en: 'allowed' },
+  term_off: { zh: '不允许', en: 'not allowed' },
+  shared_address: { zh: '同一地址', en: 'Same address' },
+  shared_device: { zh: '同一台设备', en: 'Same device' },
+  shared_line: { zh: '{what}：第{r}轮第{t}桌 {who}', en: '{what}: round {r}, table {t}: {who}' },
+  shared_hint: { zh: '这只是线索，不是判定：住在一起的搭档也会用同一个地址。', en: 'Evidence, not a verdict: partners who live together share an address.' },
+  no_visits: { zh: '还没有人连接过比赛的座位。', en: 'Nobody has connected to a seat yet.' },
+  visits_caption: { zh: '每次连接（最早的在前）', en: 'Every connection (oldest first)' },
+  v_slot: { zh: '副/局', en: 'Board/game' },
+  v_seat: { zh: '座位', en: 'Seat' },
+  v_player: { zh: '选手', en: 'Player' },
+  v_time: { zh: '时间', en: 'Time' },
+  v_what: { zh: '情况', en: 'What' },
+  v_address: { zh: '地址标记', en: 'Address mark' },
+  v_device: { zh: '设备标记', en: 'Device mark' },
+  visit_opened: { zh: '打开', en: 'opened' },
+  visit_replaced: { zh: '打开，接替另一台设备', en: 'opened, taking over from another device' },
+  visit_refused: { zh: '拒绝（座位在另一台设备上）', en: 'refused (the seat is on another device)' },
+  visit_closed: { zh: '断开', en: 'closed' },
+  warnings_h: { zh: '请注意', en: 'Please note' },
 };
 
 /** A console word. @param {string} key @param {Record<string, string | number>} [params] */
@@ -266,6 +298,10 @@ function createPanel() {
   const game = select([['shengji', g('shengji_pairs')], ['gouji', g('gouji_teams')]]);
   const groups = number(2, 1, 100);
   const finalGames = number(3, 3, 30, 3);
+  // One player, one seat (赛风): the terms the competition plays under, logged with it.
+  const secondDevice = select([['replace', d('second_replace')], ['refuse', d('second_refuse')]]);
+  const autoPlay = h('input', { type: 'checkbox', id: 'ev-auto-play' });
+  const timeoutsCounted = select([['round', d('timeouts_round')], ['competition', d('timeouts_competition')]]);
   const fillLabel = h('span', {}, d('fill_bots'));
   const entriesLabel = h('label', { for: 'ev-entries' }, d('entries'));
   const shengjiOnly = h(
@@ -273,6 +309,8 @@ function createPanel() {
     {},
     h('div', { class: 'inline' }, field('ev-tables', d('tables'), tables), field('ev-rounds', d('rounds'), rounds), field('ev-boards', d('boards_per_round'), boards), field('ev-minutes', d('board_minutes'), minutes)),
     h('div', { class: 'inline', style: 'margin-top:14px' }, field('ev-movement', d('movement'), movement), field('ev-level', d('level'), level), field('ev-trump', d('trump'), trump)),
+    // 够级's clock keeps no count of timeouts: 80分 only.
+    h('div', { class: 'inline', style: 'margin-top:14px' }, field('ev-timeouts', d('timeouts_counted'), timeoutsCounted)),
   );
   const goujiOnly = h('div', { class: 'inline', hidden: true }, field('ev-groups', g('groups'), groups), field('ev-final-games', g('final_games'), finalGames));
   const pick = () => {
@@ -286,12 +324,14 @@ function createPanel() {
   const create = async () => {
     err.hide();
     const t = Number(tables.value);
+    const conduct = { second_device: secondDevice.value, auto_play: autoPlay.checked };
     const body = game.value === 'gouji' ? {
       game: 'gouji',
       name: name.value,
       groups: Number(groups.value),
       final_games: Number(finalGames.value),
       entries: parseTeams(entries.value, fill.checked),
+      ...conduct,
     } : {
       game: 'shengji',
       name: name.value,
@@ -303,6 +343,8 @@ function createPanel() {
       level: level.value || undefined,
       trump: trump.value || undefined,
       entries: parseEntries(entries.value, t, fill.checked),
+      ...conduct,
+      timeouts_counted: timeoutsCounted.value,
     };
     try {
       const ev = await call('POST', '/api/events', body);
@@ -324,6 +366,8 @@ function createPanel() {
       return h('div', { class: 'field' }, entriesLabel, entries);
     })(),
     h('label', { class: 'check', for: 'fill-bots' }, fill, fillLabel),
+    h('div', { class: 'inline', style: 'margin-top:14px' }, field('ev-second-device', d('second_device'), secondDevice)),
+    h('label', { class: 'check', for: 'ev-auto-play' }, autoPlay, h('span', {}, d('auto_play'))),
     h('div', { class: 'row', style: 'margin-top:14px' }, h('button', { class: 'primary', id: 'create-event', 'on:click': create }, d('create'))),
     err.box,
   );
@@ -415,6 +459,59 @@ async function openDocument(path, type, download) {
 }
 
 /**
+ * 连接记录: who held each seat from where (`view.conduct`, the director's only). The flags
+ * first and large — partners (够级 teammates) at one table from one address or one device — then
+ * every connection, oldest first. Marks are the server's keyed hashes: equal marks, same
+ * address (or device); the address itself is never shown, nor known to the console.
+ * @param {any} view
+ */
+function conductPanel(view) {
+  const c = view.conduct;
+  if (!c) return null;
+  const game = view.gouji ? 'gouji' : 'shengji';
+  const names = seatNames(game);
+  const seatWord = (/** @type {number} */ seat, /** @type {string} */ fallback) => names[seat] ?? fallback;
+  const shared = (c.shared ?? []).map((/** @type {any} */ x) =>
+    h('p', { class: 'shared-line', 'data-shared': `${x.round}:${x.table}`, 'data-device': String(x.device) },
+      d('shared_line', {
+        what: d(x.device ? 'shared_device' : 'shared_address'),
+        r: x.round,
+        t: x.table,
+        who: x.seats.map((/** @type {number} */ seat, /** @type {number} */ i) => `${seatWord(seat, String(seat))} ${x.players[i] ?? ''}`.trim()).join('、'),
+      })));
+  const visits = c.visits ?? [];
+  const time = (/** @type {number} */ ms) => new Date(ms).toLocaleTimeString(lang() === 'en' ? 'en-GB' : 'zh-CN', { hour12: false });
+  return h(
+    'section',
+    { class: 'panel', id: 'conduct', 'aria-labelledby': 'conduct-h' },
+    h('h2', { id: 'conduct-h' }, d('conduct_h')),
+    h('p', { 'data-terms': `${c.second_device}:${c.auto_play}` }, d('conduct_terms', { second: d(c.second_device === 'refuse' ? 'term_refuse' : 'term_replace'), auto: d(c.auto_play ? 'term_allowed' : 'term_off') })),
+    shared.length ? h('div', { class: 'shared-lines', role: 'status' }, shared, h('p', { class: 'hint' }, d('shared_hint'))) : null,
+    visits.length
+      ? h('div', { class: 'scroll', role: 'region', tabindex: '0', 'aria-label': d('visits_caption') },
+          h('table', { class: 'results visits', id: 'visits' },
+            h('caption', {}, d('visits_caption')),
+            h('thead', {}, h('tr', {}, [d('round'), d('table'), d('v_slot'), d('v_seat'), d('v_player'), d('v_time'), d('v_what'), d('v_address'), d('v_device')].map((x) => h('th', { scope: 'col' }, x)))),
+            h('tbody', {}, visits.map((/** @type {any} */ v) =>
+              h('tr', { 'data-visit': v.what, 'data-seat': String(v.seat) },
+                h('td', {}, v.round), h('td', {}, v.table), h('td', {}, v.slot), h('td', {}, seatWord(v.seat, v.seat_name)), h('td', {}, v.player),
+                h('td', {}, time(v.at_ms)), h('td', {}, d(`visit_${v.what}`)),
+                h('td', { class: 'mono' }, v.address), h('td', { class: 'mono' }, v.device ?? '—')))),
+          ))
+      : h('p', { class: 'hint' }, d('no_visits')),
+  );
+}
+
+/** What the server says the director should know about the set-up (`view.warnings`). @param {any} view */
+function warningsBox(view) {
+  const list = view.warnings ?? [];
+  if (!list.length) return null;
+  return h('div', { class: 'warning-box', id: 'warnings', role: 'note' },
+    h('h3', {}, d('warnings_h')),
+    h('ul', {}, list.map((/** @type {any} */ p) => h('li', { 'data-warning': p.code }, (lang() === 'en' ? p.en || p.zh : p.zh || p.en) ?? p.code))));
+}
+
+/**
  * One event's console, refreshed every 3 seconds.
  * @param {HTMLElement} root @param {string} id @param {() => void} redraw
  */
@@ -424,6 +521,7 @@ function eventConsole(root, id, redraw) {
   const ok = h('p', { class: 'ok-text', id: 'act-done', role: 'status', hidden: true });
   const facts = h('section', { class: 'panel', 'aria-labelledby': 'event-h' }, h('h1', { id: 'event-h' }, d('console')));
   const schedule = h('div', { 'aria-live': 'polite' });
+  const conduct = h('div');
   const live = h('div');
   const area = h('section', { id: 'print-area' });
   /** @type {any} */
@@ -726,6 +824,7 @@ function eventConsole(root, id, redraw) {
       return;
     }
     document.title = `${view.name} · ${d('console')}`;
+    replace(conduct, conductPanel(view));
     const playing = view.round > view.closed;
     if (view.gouji) {
       await refreshGouji(playing);
@@ -745,6 +844,7 @@ function eventConsole(root, id, redraw) {
         h('span', {}, `${d('tables')} ${view.tables} · ${d('boards_per_round')} ${view.boards_per_round} · ${d(view.movement)}`),
         h('span', { class: 'mono' }, d('log', { n: view.log_len, hash: view.head_hash.slice(0, 16) })),
       ),
+      warningsBox(view),
       clockLine(view, fetchedAt),
       seedFacts(view),
       h(
@@ -816,6 +916,7 @@ function eventConsole(root, id, redraw) {
         gv.next ? h('span', { 'data-next': gv.next }, g(gv.next === 'final' ? 'next_final' : 'next_knockout')) : null,
         h('span', { class: 'mono' }, d('log', { n: view.log_len, hash: view.head_hash.slice(0, 16) })),
       ),
+      warningsBox(view),
       seedFacts(view),
       h('div', { class: 'controls', style: 'margin-top:12px' }, startBtn, closeBtn, cardsBtn, revealBtn),
       links(),
@@ -863,6 +964,7 @@ function eventConsole(root, id, redraw) {
       err.box,
       register,
       schedule,
+      conduct,
       shengjiPanels,
       teamDeduct,
       ruleGame,

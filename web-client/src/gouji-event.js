@@ -6,7 +6,7 @@
 //! server's (docs/tournaments.md): the page computes no score.
 
 import { h } from './dom.js';
-import { boardState, playerNames, rankingColumns, scrollBox, wordIn } from './standings.js';
+import { boardState, conductMarks, playerNames, rankingColumns, scrollBox, wordIn } from './standings.js';
 
 /** @type {import('./standings.js').Words} */
 export const GOUJI_WORDS = {
@@ -198,7 +198,7 @@ export function stageView(s, lot) {
           h('td', {}, x.a),
           h('td', {}, x.b),
           h('td', {}, boardState(x)),
-          h('td', {}, score(x.result), x.adjusted ? h('div', { 'data-adjusted': '' }, g('ruled', { reason: x.adjusted })) : null),
+          h('td', {}, score(x.result), x.adjusted ? h('div', { 'data-adjusted': '' }, g('ruled', { reason: x.adjusted })) : null, conductMarks(x, 'gouji')),
           h('td', { 'data-signed': '' }, (x.confirms ?? []).map((/** @type {any} */ c) => h('div', { class: c.agree ? '' : 'error-text' }, c.agree ? g('signed_by', { team: c.team }) : g('disputed_by', { team: c.team, note: c.note ?? '' })))),
         ),
       ),

@@ -10,6 +10,7 @@
 import { h, replace } from './dom.js';
 import { ApiError, request } from './api.js';
 import { settings, set, onChange, setTicket, pairToken, setPairToken } from './settings.js';
+import { seatNames } from './seats.js';
 
 /** @typedef {Record<string, { zh: string, en: string }>} Words */
 
@@ -51,6 +52,8 @@ export const WORDS = {
   ns_mp: { zh: '南北比赛分', en: 'NS MP' },
   ew_mp: { zh: '东西比赛分', en: 'EW MP' },
   adjusted: { zh: '（调整）', en: ' (adjusted)' },
+  timeouts_of: { zh: '{seat} 超时 {n} 次', en: '{seat}: {n} timeouts' },
+  auto_moves_of: { zh: '{seat} 托管 {n} 步', en: '{seat}: 托管 {n} moves' },
   artificial: { zh: '人为分 {ns} / {ew}', en: 'Artificial {ns} / {ew}' },
   commitment: { zh: '种子承诺（SHA-256）', en: 'Seed commitment (SHA-256)' },
   seed: { zh: '种子', en: 'Seed' },
@@ -252,6 +255,21 @@ function outcome(r) {
   return '';
 }
 
+/**
+ * What the clock and 托管 did for each seat on a board (or 够级 game), beside its result: a
+ * referee reads 「北 超时 2 次」 or 「南 托管 3 步」 as evidence of a player away from the table.
+ * Seats with none are left out; nothing at all when no seat has any.
+ * @param {{ timeouts?: number[], auto_moves?: number[] }} counts  by seat, in seat order
+ * @param {string} game
+ */
+export function conductMarks(counts, game) {
+  const names = seatNames(game);
+  /** @param {number[] | undefined} list @param {string} key @param {string} kind */
+  const marks = (list, key, kind) => (list ?? []).flatMap((n, seat) => (n > 0 ? [h('span', { class: 'conduct-mark', [`data-${kind}`]: `${names[seat] ?? seat}:${n}` }, w(key, { seat: names[seat] ?? String(seat), n }))] : []));
+  const all = [...marks(counts.timeouts, 'timeouts_of', 'timeouts'), ...marks(counts.auto_moves, 'auto_moves_of', 'auto-moves')];
+  return all.length ? h('div', { class: 'conduct-marks' }, all) : null;
+}
+
 /** Every board's results and match points (the travellers). @param {any[]} boards */
 export function travellers(boards) {
   return h(
@@ -337,7 +355,7 @@ export function tableResults(t, mine) {
         'tbody',
         {},
         t.boards.map((/** @type {any} */ b) =>
-          h('tr', { 'data-result-board': b.board }, h('td', {}, b.board), h('td', {}, boardState(b)), h('td', {}, b.result ? outcome(b.result) : ''), mine ? forPair(b, mine) : null),
+          h('tr', { 'data-result-board': b.board }, h('td', {}, b.board), h('td', {}, boardState(b)), h('td', {}, b.result ? outcome(b.result) : '', b.result ? conductMarks(b.result, 'shengji') : null), mine ? forPair(b, mine) : null),
         ),
       ),
     ),

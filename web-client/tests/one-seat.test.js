@@ -215,3 +215,74 @@ test('a competition\'s table: 第1轮 第1桌 in the top bar, no 托管 where th
     await dev.context.close();
   }
 });
+
+test('the console: the new event\'s terms reach the server; 连接记录 flags the partners\' one address; 托管 moves by the result', { timeout: 240_000 }, async () => {
+  const con = await newPage(live.browser, { width: 1280, height: 900 });
+  await con.page.goto(`${live.server.url}/director.html#token=${DIRECTOR}`);
+  await con.page.waitForSelector('#create-event');
+  // The defaults: a second device takes over, no 托管, timeouts counted by the round.
+  assert.equal(await con.page.inputValue('#ev-second-device'), 'replace');
+  assert.equal(await con.page.isChecked('#ev-auto-play'), false);
+  assert.equal(await con.page.inputValue('#ev-timeouts'), 'round');
+  await con.page.fill('#ev-name', '赛风练习（控制台）');
+  await con.page.fill('#ev-tables', '1');
+  await con.page.fill('#ev-rounds', '1');
+  await con.page.fill('#ev-boards', '1');
+  await con.page.fill('#ev-entries', '王阿姨 李叔叔');
+  await con.page.selectOption('#ev-second-device', 'refuse');
+  await con.page.check('#ev-auto-play');
+  await con.page.selectOption('#ev-timeouts', 'competition');
+  const sent = con.page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/events');
+  await con.page.click('#create-event');
+  const body = (await sent).postDataJSON();
+  assert.deepEqual([body.second_device, body.auto_play, body.timeouts_counted], ['refuse', true, 'competition'], 'the creation body');
+  await con.page.waitForURL(/director\.html\?e=/);
+  const id = new URL(con.page.url()).searchParams.get('e') ?? '';
+  const view = await director('GET', `/api/events/${id}`);
+  assert.equal(view.conduct.second_device, 'refuse');
+  assert.equal(view.conduct.auto_play, true);
+  await con.page.waitForSelector('#conduct [data-terms="refuse:true"]');
+  assert.match(await con.page.textContent('#conduct') ?? '', /另一台设备：拒绝 · 托管：允许/);
+  await con.page.click('#start-round:not([disabled])');
+  await con.page.waitForSelector('#close-round:not([disabled])');
+
+  // Both partners connect — all from 127.0.0.1, so one address — and a second device of hers is refused.
+  const players = (await director('GET', `/api/events/${id}/cards`)).pairs.find((/** @type {any} */ c) => c.players?.length).players;
+  const her = await deviceAtSeat(id, players[0].token);
+  const bot = await partnerBot(id, players[1].token);
+  const second = await newPage(live.browser);
+  try {
+    await second.page.goto(`${live.server.url}/pair.html?e=${id}#${players[0].token}`);
+    await second.page.click('#sit');
+    await second.page.waitForSelector('#seat-gone[data-close="4009"]');
+    // The console: the flag first and large, then every connection.
+    await con.page.waitForSelector('#conduct .shared-line[data-shared="1:1"]', { timeout: 15_000 });
+    // The players as the server names them (with their pair: 「王阿姨（南北1）」).
+    assert.equal(await con.page.textContent('#conduct .shared-line'), '同一地址：第1轮第1桌 北 王阿姨（南北1）、南 李叔叔（南北1）');
+    assert.equal(await con.page.getAttribute('#conduct .shared-line', 'data-device'), 'false', 'one address, not one device (the bot sends no device id)');
+    await con.page.waitForSelector('#visits tr[data-visit="refused"][data-seat="0"]');
+    const rows = await con.page.$$eval('#visits tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    const opened = rows.filter((r) => r[6] === '打开');
+    assert.ok(opened.some((r) => r[3] === '北' && /^王阿姨/.test(r[4] ?? '') && /^[0-9a-f]{10}$/.test(r[8] ?? '')), `her opening, with her device's mark: ${JSON.stringify(rows)}`);
+    assert.ok(opened.some((r) => r[3] === '南' && /^李叔叔/.test(r[4] ?? '') && r[8] === '—'), 'his opening, no device id sent');
+    const refused = rows.find((r) => r[6] === '拒绝（座位在另一台设备上）');
+    assert.ok(refused && refused[0] === '1' && refused[1] === '1' && refused[2] === '1', 'the refused second device: round, table, board');
+    assert.notEqual(refused?.[8], opened.find((r) => r[3] === '北')?.[8], 'another device, another mark');
+    assert.equal(refused?.[7], opened.find((r) => r[3] === '北')?.[7], 'the same address, the same mark');
+    assert.deepEqual(await axeViolations(con.page), [], 'the console with 连接记录');
+    await con.page.locator('#conduct').scrollIntoViewIfNeeded();
+    await shot(con.page, 'director-conduct-1280x900');
+
+    // 托管 is allowed here: the button is there, and each move it makes is shown by the result.
+    await her.page.waitForSelector('#auto', { timeout: 30_000 });
+    await her.page.click('#auto');
+    await con.page.waitForSelector('[data-round="1"] [data-auto-moves^="北:"]', { timeout: 150_000 });
+    assert.match(await con.page.textContent('[data-auto-moves^="北:"]') ?? '', /^北 托管 \d+ 步$/);
+    assert.deepEqual(her.errors.map(String).concat(con.errors.map(String)), []);
+  } finally {
+    bot.kill();
+    await her.context.close();
+    await second.context.close();
+    await con.context.close();
+  }
+});
