@@ -212,7 +212,7 @@ export function stageView(s, lot) {
 /**
  * Why a team is placed where it is when the totals are level: the standings line's `by` (the
  * last tie-break its place needed: more 头科, fewer 大落, the extra games), or `lot` (the reason of a
- * lot drawn by the director, when the server sends it on the line: not yet, docs/web-client.md).
+ * lot drawn by the director, which the server puts on the line).
  * Nothing when the points alone decided.
  * @param {any} l
  */
