@@ -355,7 +355,7 @@ export function tableResults(t, mine) {
         'tbody',
         {},
         t.boards.map((/** @type {any} */ b) =>
-          h('tr', { 'data-result-board': b.board }, h('td', {}, b.board), h('td', {}, boardState(b)), h('td', {}, b.result ? outcome(b.result) : '', b.result ? conductMarks(b.result, 'shengji') : null), mine ? forPair(b, mine) : null),
+          h('tr', { 'data-result-board': b.board }, h('td', {}, b.board), h('td', {}, boardState(b)), h('td', {}, h('span', { 'data-outcome': '' }, b.result ? outcome(b.result) : ''), b.result ? conductMarks(b.result, 'shengji') : null), mine ? forPair(b, mine) : null),
         ),
       ),
     ),

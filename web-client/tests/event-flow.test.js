@@ -80,7 +80,8 @@ test('an event board finished: the next seat in one tap, then back to the pair\'
       const row = page.locator(`[data-result-board="${board}"]`);
       const declarer = await row.locator('[data-declarer]').getAttribute('data-declarer');
       assert.match(declarer ?? '', /^[NESW]$/, `board ${board}: its declarer`);
-      const defenders = Number((await row.locator('td').nth(2).textContent())?.replace(/\D+$/, ''));
+      // The defenders' points alone (托管's moves are shown beside them in the same cell).
+      const defenders = Number((await row.locator('td').nth(2).locator('[data-outcome]').textContent())?.replace(/\D+$/, ''));
       const forUs = Number(await row.locator('[data-for-us]').getAttribute('data-for-us'));
       assert.equal(forUs, declarer === 'N' || declarer === 'S' ? -defenders : defenders, `board ${board}: from our side`);
       assert.match(await row.textContent() ?? '', declarer === 'N' || declarer === 'S' ? /本对坐庄/ : /对方坐庄/);

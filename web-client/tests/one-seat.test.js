@@ -286,3 +286,17 @@ test('the console: the new event\'s terms reach the server; 连接记录 flags t
     await con.context.close();
   }
 });
+
+test('the console shows the set-up\'s warnings (a share-and-relay cut short)', { timeout: 60_000 }, async () => {
+  const ev = await director('POST', '/api/events', {
+    game: 'shengji', name: '接力练习', tables: 4, rounds: 2, boards_per_round: 1, movement: 'relay',
+    entries: Array.from({ length: 8 }, () => ({ names: [], bot: true })),
+  });
+  assert.equal(ev.warnings?.[0]?.code, 'curtailed_relay', 'the server warns');
+  const con = await newPage(live.browser, { width: 1280, height: 900 });
+  await con.page.goto(`${live.server.url}/director.html?e=${ev.id}#token=${DIRECTOR}`);
+  await con.page.waitForSelector('#warnings [data-warning="curtailed_relay"]');
+  assert.equal(await con.page.textContent('#warnings [data-warning="curtailed_relay"]'), ev.warnings[0].zh, 'in the server\'s words');
+  assert.match(await con.page.textContent('#warnings') ?? '', /^请注意/);
+  await con.context.close();
+});
