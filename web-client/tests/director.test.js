@@ -142,14 +142,25 @@ test('the console disqualifies (signalling twice, or the button after a confirm)
   await page.click('#close-round');
   await page.waitForSelector('#finish-early:not([hidden])');
 
-  // Signalling twice: NS 2 is disqualified by the second deduction.
+  // Signalling twice: NS 2 is disqualified by the second deduction. Each deduction shows first
+  // what it does to the standings (the server's preview); dismissed, nothing is logged.
   await page.fill('#ded-pair', '2');
   await page.selectOption('#ded-kind', 'signalling');
   await page.fill('#ded-reason', '传递非法信息');
+  const logLen = async () => (await (await fetch(`${live.server.url}/api/events/${id}`)).json()).log_len;
+  const unsaid = await logLen();
+  await page.click('#submit-deduct');
+  await until(async () => asked.length > 0, 10_000, 'the preview asked');
+  assert.match(asked.at(-1) ?? '', /登记后，成绩表会这样变/);
+  assert.match(asked.at(-1) ?? '', /南北 2：-?[\d.]+ 比赛分 第 \d 名 → -?[\d.]+ 比赛分/, 'NS 2 named with its score before and after');
+  assert.equal(await logLen(), unsaid, 'previewed and dismissed: nothing logged');
+  answer = true;
   for (let i = 0; i < 2; i++) {
+    const was = await logLen();
     await page.click('#submit-deduct');
-    await page.waitForSelector('.ok-text:not([hidden])');
+    await until(async () => (await logLen()) > was, 10_000, `deduction ${i + 1} logged`);
   }
+  answer = false;
   await page.waitForFunction(() => /取消资格/.test(document.querySelector('[data-ranking="NS"]')?.textContent ?? ''));
 
   // The disqualify button asks first: refused once (nothing happens), then accepted.
