@@ -600,6 +600,14 @@ async fn a_practice_event_runs_from_creation_to_the_revealed_seed() {
                     .all(|b| b.result.is_some()),
                 "a pair sees its own results"
             );
+            assert!(
+                me.table
+                    .iter()
+                    .chain(me.earlier.iter().map(|r| &r.table))
+                    .flat_map(|t| &t.boards)
+                    .all(|b| b.mp.is_none() && b.top.is_none()),
+                "no match points while boards are still to be played elsewhere"
+            );
         }
         // NS first where NS are people (EW checking before NS recorded is refused).
         let ns1_table = v.schedule[round as usize - 1]
@@ -741,6 +749,50 @@ async fn a_practice_event_runs_from_creation_to_the_revealed_seed() {
         }
     }
     assert!(saw_adjusted, "the adjusted result is scored and marked");
+    // Each pair's own page now has its match points on every board it played, as the
+    // travellers give them, and the top (2 × (3 − 1)).
+    for (token, dir, number) in [(&ns1, "NS", "1"), (&ew2, "EW", "2")] {
+        let me: PairStatus = serde_json::from_value(
+            ok(
+                a,
+                "POST",
+                &format!("/api/events/{id}/pair"),
+                None,
+                json!({"token": token}),
+            )
+            .await,
+        )
+        .unwrap();
+        let played: Vec<_> = me
+            .earlier
+            .iter()
+            .map(|r| &r.table)
+            .chain(me.table.iter())
+            .flat_map(|t| &t.boards)
+            .collect();
+        assert_eq!(played.len(), 6, "three rounds of two boards");
+        let side = if dir == "NS" { "ns" } else { "ew" };
+        for b in played {
+            let traveller = boards
+                .iter()
+                .find(|t| t["board"] == b.board)
+                .and_then(|t| {
+                    t["results"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .find(|r| r[side] == number)
+                })
+                .unwrap_or_else(|| panic!("{dir} {number} played board {}", b.board));
+            assert_eq!(
+                b.mp,
+                traveller[format!("{side}_mp")].as_f64(),
+                "board {}",
+                b.board
+            );
+            assert_eq!(b.top, Some(4.0));
+        }
+    }
     for dir in ["NS", "EW"] {
         let lines = st["ranking"][dir].as_array().unwrap();
         assert_eq!(lines.len(), 3);

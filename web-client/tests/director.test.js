@@ -6,10 +6,11 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { liveServerAndBrowser, newPage, shot, axeViolations, until } from './harness.js';
+import { liveServerAndBrowser, directorCaller, newPage, shot, axeViolations, until } from './harness.js';
 
 const DIRECTOR = '5b0e9c2a7f4d1e8b3a6c9f2d5e8b1a4c';
 const live = liveServerAndBrowser({ extra: ['--director-token', DIRECTOR] });
+const director = directorCaller(live, DIRECTOR);
 
 test('the director runs a practice event in the console; the standings page shows it', { timeout: 180_000 }, async () => {
   const { page, errors } = await newPage(live.browser, { width: 1280, height: 900 });
@@ -100,6 +101,19 @@ test('the director runs a practice event in the console; the standings page show
   // The page fetches the standings again in English: wait for them, then read.
   await st.page.waitForFunction(() => /Final results/.test(document.body.textContent ?? ''), null, { timeout: 15_000 }).catch(() => {});
   assert.match(await st.page.textContent('body') ?? '', /Final results/);
+
+  // The pair's own page, once the event is over (in English now): its last round stays on the
+  // page, its board's match points out of the top as the travellers give them (each board was
+  // played at one table here: top 0).
+  const card = (await director('GET', `/api/events/${id}/cards`)).pairs.find((/** @type {any} */ c) => c.players?.length);
+  const travellers = (await director('GET', `/api/events/${id}/standings`)).boards;
+  const mine = travellers.flatMap((/** @type {any} */ b) => b.results).find((/** @type {any} */ r) => r.ns === String(card.number));
+  const top = 2 * (Math.max(...travellers.map((/** @type {any} */ b) => b.results.length)) - 1);
+  await st.page.goto(`${live.server.url}/pair.html?e=${id}#${card.players[0].token}`);
+  await st.page.waitForSelector('[data-mp]');
+  assert.equal(await st.page.getAttribute('[data-mp]', 'data-mp'), String(mine.ns_mp));
+  assert.equal(await st.page.textContent('[data-mp]'), `${mine.ns_mp} of ${top} match points`);
+  assert.equal(await st.page.locator('#confirm').count(), 0, 'nothing to confirm once the event is over');
 
   // The list of events links to it.
   await st.page.goto(`${live.server.url}/standings.html`);
