@@ -14,7 +14,7 @@
 //! slider, and the keyboard: ← →, PageUp / PageDown, Shift + ← → (够级 sets), Home / End.
 
 import { h } from './dom.js';
-import { t, pick } from './i18n.js';
+import { t, pick, lang } from './i18n.js';
 import { onChange, ticket } from './settings.js';
 import { topbar, gameName } from './lobby.js';
 import { cardRow } from './ui.js';
@@ -23,6 +23,22 @@ import { seatNames } from './seats.js';
 import { describeShengji } from './shengji.js';
 import { describeGouji } from './gouji.js';
 import { dw, deskGet, refereeToken, fullBoard, goujiSaid, actorWord, elapsed, seatOf, seatWho, placeWord, actionCards, problemOf } from './desk.js';
+
+/** The fair-play question's words (docs/referee.md, `explain --all-seeing`). */
+const SEEING = {
+  ask: { zh: '看得见所有牌会怎样？', en: 'What if every hand were seen?' },
+  thinking: { zh: '引擎正在推演…', en: 'The engine is weighing the choices…' },
+  none: { zh: '这一步没有可比的选择（不是出牌，或只有一种合法出法）。', en: 'Nothing to weigh here (not a play, or only one legal play).' },
+  h_exact: { zh: '看得见所有牌（终局精确搜索）与只凭自己看到的', en: 'Every hand known (the endgame searched exactly) and the seat’s own view' },
+  h_played: { zh: '看得见所有牌（按普通水平打完）与只凭自己看到的', en: 'Every hand known (played out at club level) and the seat’s own view' },
+  choice: { zh: '出法', en: 'Choice' },
+  all: { zh: '全知：闲家最终得分', en: 'All-seeing: the defenders end with' },
+  own: { zh: '自己所见：平均', en: 'Own view: on average' },
+  meaning: { zh: '只是给裁判参考的数字，不是判定：一次猜对说明不了什么。', en: 'A figure for the referee to weigh, not a verdict: one right guess means nothing.' },
+};
+
+/** @param {keyof typeof SEEING} key */
+const sw = (key) => SEEING[key][lang()];
 
 /**
  * One logged action as the replay gives it (`paiju replay --json`'s `steps`).
@@ -71,6 +87,8 @@ export function openReplay(root, { id, at, go }) {
   const states = new Map();
   /** @type {Map<number, Promise<void>>} */
   const stateLoads = new Map();
+  /** Step → the fair-play question's answer (`explain/{k}?all_seeing=true`), once asked. @type {Map<number, any>} */
+  const seeing = new Map();
   /** Why action N was legal, as fetched (or the refusal to tell). @type {Map<number, Explained | { problem: Problem }>} */
   const explained = new Map();
   /** @type {Map<number, Promise<void>>} */
@@ -117,6 +135,19 @@ export function openReplay(root, { id, at, go }) {
         if (!closed && k === pos) render();
       });
     explainLoads.set(k, p);
+  }
+
+  /** Asks the engine to value step k's choices with every hand known and on the seat's own view. @param {number} k */
+  function loadSeeing(k) {
+    if (seeing.has(k)) return;
+    seeing.set(k, { loading: true });
+    render();
+    deskGet(`${base}/explain/${k}?all_seeing=true`)
+      .then((e) => seeing.set(k, e.all_seeing ?? { none: true }))
+      .catch((e) => seeing.set(k, { problem: problemOf(e) }))
+      .finally(() => {
+        if (!closed && k === pos) render();
+      });
   }
 
   /** Goes to position k (the state after action k; 0: as dealt). @param {number} k */
@@ -273,6 +304,29 @@ export function openReplay(root, { id, at, go }) {
         : null,
       e.also_legal ? h('p', {}, dw('also_legal', { n: e.also_legal }), ' ', e.also_legal_examples.map(pick).join(t('list_gap'))) : null,
       e.events.length ? [h('h3', {}, dw('happened_h')), h('ul', {}, e.events.map((x) => h('li', {}, pick(x))))] : null,
+      replay?.game === 'shengji' ? seeingPart(k) : null,
+    );
+  }
+
+  /** The fair-play question at step k: asked on a tap (it takes the engine a moment). @param {number} k */
+  function seeingPart(k) {
+    const a = seeing.get(k);
+    if (!a) return h('button', { id: 'all-seeing', 'on:click': () => loadSeeing(k) }, sw('ask'));
+    if (a.loading) return h('p', { class: 'hint', 'aria-busy': 'true' }, sw('thinking'));
+    if (a.problem) return h('p', { class: 'error-text' }, pick(a.problem));
+    if (a.none) return h('p', { class: 'hint', 'data-all-seeing': 'none' }, sw('none'));
+    return h(
+      'div',
+      { 'data-all-seeing': a.exact ? 'exact' : 'played-out' },
+      h('h3', {}, sw(a.exact ? 'h_exact' : 'h_played')),
+      h('p', { class: 'big', id: 'all-seeing-summary' }, pick(a.summary)),
+      h('table', { class: 'results' },
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, sw('choice')), h('th', { scope: 'col' }, sw('all')), h('th', { scope: 'col' }, sw('own')))),
+        h('tbody', {}, a.choices.map((/** @type {any} */ c) =>
+          h('tr', { 'data-made': String(c.made) }, h('td', {}, c.made ? `▶ ${pick(c.told)}` : pick(c.told)), h('td', {}, String(c.all_seeing)), h('td', {}, typeof c.own_view === 'number' ? c.own_view.toFixed(1) : '—')),
+        )),
+      ),
+      h('p', { class: 'hint' }, sw('meaning')),
     );
   }
 
