@@ -28,6 +28,22 @@ const WORDS = {
   add_entries: { zh: '添加报名', en: 'Add the entries' },
   replace_entries: { zh: '替换全部报名', en: 'Replace all the entries' },
   add_hint: { zh: '「添加报名」把上面写的加进已登记的名单，谁也不会被删；「替换全部报名」用上面写的换掉整个名单（会先问您）。', en: '“Add the entries” adds what you wrote to those registered, removing nobody; “Replace all the entries” puts what you wrote in place of the whole list (it asks first).' },
+  conduct_h: { zh: '连接记录（一人一座一台设备）', en: 'Connections (one player, one seat, one device)' },
+  conduct_terms: { zh: '另一台设备打开同一座位时：{what}；托管：{auto}', en: 'A second device on a seat: {what}; 托管: {auto}' },
+  second_replace: { zh: '由新设备接替，旧的断开', en: 'it takes the seat over, the older closes' },
+  second_refuse: { zh: '拒绝新设备', en: 'it is refused' },
+  auto_on: { zh: '允许（每步都记下）', en: 'allowed (every move marked)' },
+  auto_off: { zh: '不允许', en: 'not allowed' },
+  shared_line: { zh: '第 {r} 轮第 {t} 桌：{players} 从同一个{what}连接（标记 {mark}）', en: 'Round {r}, table {t}: {players} connected from one {what} (mark {mark})' },
+  shared_address: { zh: '网络地址', en: 'address' },
+  shared_device: { zh: '设备', en: 'device' },
+  no_shared: { zh: '没有同伴从同一地址或设备连接。', en: 'No partners connected from one address or device.' },
+  visit_opened: { zh: '打开', en: 'opened' },
+  visit_replaced: { zh: '打开，旧连接被接替', en: 'opened, the older closed' },
+  visit_refused: { zh: '被拒绝（座位已在使用）', en: 'refused (seat in use)' },
+  visit_closed: { zh: '断开', en: 'closed' },
+  visits_n: { zh: '每个座位的连接（{n} 条）', en: 'Every seat’s connections ({n})' },
+  visit_cols: { zh: '轮|桌|副/局|座位|选手|时间|情况|地址标记|设备标记', en: 'Round|Table|Board/game|Seat|Player|Time|What|Address mark|Device mark' },
   added_kept: { zh: '已添加 {k} 个，占了电脑的位置。已登记的选手凭证不变：只需打印新加的座位卡。', en: '{k} added, in computers\' places. The registered players keep their tokens: print only the new cards.' },
   replace_sure: { zh: '替换后，下面这些不再参赛：{lost}\n已经打印的座位卡都不能再用，登记后请重新打印。\n确定替换整个名单吗？', en: 'After replacing, these no longer play: {lost}\nThe seating cards printed so far stop working; print them again afterwards.\nReplace the whole list?' },
   replace_sure_none: { zh: '已经打印的座位卡都不能再用，登记后请重新打印。确定替换整个名单吗？', en: 'The seating cards printed so far stop working; print them again afterwards. Replace the whole list?' },
@@ -243,6 +259,35 @@ export function standingsEffect(before, after) {
     }
   }
   return lines.length ? lines.join('\n') : d('effect_none');
+}
+
+/**
+ * 连接记录: the competition's terms, partners (or teammates) reached from one address or one
+ * device first, then every connection to a seat (`view.conduct`, the director's view).
+ * @param {any} c
+ */
+function conductPanel(c) {
+  const time = (/** @type {number} */ ms) => new Date(ms).toLocaleTimeString();
+  const cols = d('visit_cols').split('|');
+  return h(
+    'section',
+    { class: 'panel', 'aria-labelledby': 'conduct-h', 'data-conduct': '' },
+    h('h2', { id: 'conduct-h' }, d('conduct_h')),
+    h('p', {}, d('conduct_terms', { what: d(c.second_device === 'refuse' ? 'second_refuse' : 'second_replace'), auto: d(c.auto_play ? 'auto_on' : 'auto_off') })),
+    c.shared.length
+      ? h('ul', {}, c.shared.map((/** @type {any} */ x) =>
+        h('li', { class: 'error-text', 'data-shared': `${x.round}:${x.table}` }, d('shared_line', { r: x.round, t: x.table, players: x.players.join('、'), what: d(x.device ? 'shared_device' : 'shared_address'), mark: x.mark }))))
+      : h('p', { class: 'hint' }, d('no_shared')),
+    c.visits.length
+      ? h('details', {},
+        h('summary', { style: 'min-height:48px;cursor:pointer' }, d('visits_n', { n: c.visits.length })),
+        h('div', { style: 'overflow-x:auto' }, h('table', { class: 'results', 'data-visits': '' },
+          h('thead', {}, h('tr', {}, cols.map((x) => h('th', { scope: 'col' }, x)))),
+          h('tbody', {}, c.visits.map((/** @type {any} */ v) =>
+            h('tr', { 'data-visit': v.what }, [v.round, v.table, v.slot, v.seat_name, v.player, time(v.at_ms), d(`visit_${v.what}`), v.address, v.device ?? '—'].map((x) => h('td', {}, String(x)))))),
+        )))
+      : null,
+  );
 }
 
 /** The token panel: the token remembered on this device, 忘记 to forget it. @param {() => void} redraw */
@@ -462,6 +507,7 @@ function eventConsole(root, id, redraw) {
   const facts = h('section', { class: 'panel', 'aria-labelledby': 'event-h' }, h('h1', { id: 'event-h' }, d('console')));
   const schedule = h('div', { 'aria-live': 'polite' });
   const live = h('div');
+  const conduct = h('div');
   const area = h('section', { id: 'print-area' });
   /** @type {any} */
   let view = null;
@@ -781,6 +827,7 @@ function eventConsole(root, id, redraw) {
       return;
     }
     document.title = `${view.name} · ${d('console')}`;
+    if (view.conduct) replace(conduct, conductPanel(view.conduct));
     const playing = view.round > view.closed;
     if (view.gouji) {
       await refreshGouji(playing);
@@ -922,6 +969,7 @@ function eventConsole(root, id, redraw) {
       teamDeduct,
       ruleGame,
       live,
+      conduct,
     ),
     area,
   );
