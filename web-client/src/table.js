@@ -267,14 +267,20 @@ function connect(tbl) {
         model.error = detail.code === 4004
           ? { code: 'no_table', zh: '找不到您要的这张牌桌', en: 'this table was not found' }
           : { code: 'bad_token', zh: '您的座位已失效，请重新入座', en: 'your seat is no longer valid; please sit down again' };
+      } else if (status === 'closed' && detail && (detail.code === 4009 || detail.code === 4010)) {
+        // One player, one seat, one device (a competition): the seat is held elsewhere. Never
+        // retried by itself — two devices would take the seat from each other for ever.
+        model.error = detail.code === 4010
+          ? { code: 'seat_moved', zh: '您的座位已在另一台设备上打开，这里已断开。比赛中每位选手只用一台设备。要在这台设备上继续，请刷新这一页（另一台会断开）。', en: 'Your seat was opened on another device and this one was disconnected. At a competition each player uses one device. To go on here, reload this page (the other device is disconnected).' }
+          : { code: 'seat_in_use', zh: '这个座位正在另一台设备上使用。比赛中每位选手只用一台设备：请先关掉另一台设备上的页面，再刷新这一页。', en: 'This seat is in use on another device. At a competition each player uses one device: close the page on the other device first, then reload this one.' };
       } else if (status === 'closed' && detail && (detail.code === 1002 || detail.code === 1007)) {
         model.error = { code: 'protocol_error', zh: '与服务器的通信出错，请您刷新页面', en: 'the connection to the server failed; please reload the page' };
       }
       render(tbl);
     },
     // 1002 and 1007: the server could not read what the page sent; trying again would only
-    // repeat it. 4503 (a table being rebuilt) and every other close come back with backoff.
-    isFinal: (code) => code === 1000 || code === 1002 || code === 1007 || code === 4000 || code === 4003 || code === 4004,
+    // repeat it. 4009/4010: the seat is held on another device. 4503 (a table being rebuilt) and every other close come back with backoff.
+    isFinal: (code) => [1000, 1002, 1007, 4000, 4003, 4004, 4009, 4010].includes(code),
   });
 }
 
