@@ -71,9 +71,12 @@ test('the director runs a 够级 team event in the console; the standings page r
   await page.waitForSelector('#submit-team-deduct');
   await page.fill('#tded-team', '2');
   await page.fill('#tded-reason', '同组队员交流牌型');
+  const before = asked.length;
   await page.click('#submit-team-deduct');
-  await page.waitForSelector('.ok-text:not([hidden])');
-  // Asked first, with what it does to the standings: team 2 loses 4 points.
+  // Asked first (the server's preview comes back), with what it does to the standings: team 2
+  // loses 4 points; then recorded.
+  await until(async () => asked.length > before, 15_000, 'the deduction previewed');
+  await page.waitForSelector('#act-done:not([hidden])');
   assert.match(asked.at(-1) ?? '', /登记后，成绩表会这样变/);
   const [, was, now] = /(?:^|\n)第2队：(-?\d+) 分 [^\n]* → (-?\d+) 分/.exec(asked.at(-1) ?? '') ?? [];
   assert.equal(Number(now), Number(was) - 4, 'the preview takes the 4 points off');
