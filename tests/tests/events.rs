@@ -65,6 +65,21 @@ async fn ok(addr: SocketAddr, method: &str, path: &str, auth: Option<&str>, body
     v
 }
 
+/// A pair's (or team's) own page, as its token opens it.
+async fn pair_status(addr: SocketAddr, id: &str, token: &str) -> PairStatus {
+    serde_json::from_value(
+        ok(
+            addr,
+            "POST",
+            &format!("/api/events/{id}/pair"),
+            None,
+            json!({ "token": token }),
+        )
+        .await,
+    )
+    .unwrap()
+}
+
 async fn view(addr: SocketAddr, id: &str) -> CompetitionView {
     serde_json::from_value(
         ok(
@@ -524,17 +539,7 @@ async fn a_practice_event_runs_from_creation_to_the_revealed_seed() {
 
         // Confirm: NS record, EW check. In round 2, EW 2 disputes first; the director adjusts
         // one of their boards and deducts, and they confirm again.
-        let pair: PairStatus = serde_json::from_value(
-            ok(
-                a,
-                "POST",
-                &format!("/api/events/{id}/pair"),
-                None,
-                json!({"token": ew2}),
-            )
-            .await,
-        )
-        .unwrap();
+        let pair = pair_status(a, &id, &ew2).await;
         let ew2_table = pair.table.clone().expect("EW 2 plays");
         let (status, p) = call(
             a,
@@ -579,17 +584,7 @@ async fn a_practice_event_runs_from_creation_to_the_revealed_seed() {
             adjusted = true;
         }
         for (token, dir) in [(&ns1, "NS"), (&ew2, "EW")] {
-            let me: PairStatus = serde_json::from_value(
-                ok(
-                    a,
-                    "POST",
-                    &format!("/api/events/{id}/pair"),
-                    None,
-                    json!({"token": token}),
-                )
-                .await,
-            )
-            .unwrap();
+            let me = pair_status(a, &id, token).await;
             assert_eq!(me.pair.direction, dir);
             assert!(
                 me.table
@@ -752,17 +747,7 @@ async fn a_practice_event_runs_from_creation_to_the_revealed_seed() {
     // Each pair's own page now has its match points on every board it played, as the
     // travellers give them, and the top (2 × (3 − 1)).
     for (token, dir, number) in [(&ns1, "NS", "1"), (&ew2, "EW", "2")] {
-        let me: PairStatus = serde_json::from_value(
-            ok(
-                a,
-                "POST",
-                &format!("/api/events/{id}/pair"),
-                None,
-                json!({"token": token}),
-            )
-            .await,
-        )
-        .unwrap();
+        let me = pair_status(a, &id, token).await;
         let played: Vec<_> = me
             .earlier
             .iter()
@@ -2293,17 +2278,7 @@ async fn a_gouji_practice_event_runs_from_creation_to_the_revealed_seed() {
         .iter()
         .all(|x| x.get("result").is_none()));
     // The people team's own view (its token on the pair page): its match, or its bye.
-    let me: PairStatus = serde_json::from_value(
-        ok(
-            a,
-            "POST",
-            &format!("/api/events/{id}/pair"),
-            None,
-            json!({"token": people}),
-        )
-        .await,
-    )
-    .unwrap();
+    let me = pair_status(a, &id, &people).await;
     let mine = me.team.expect("a team's own view");
     assert_eq!(
         (me.pair.direction.as_str(), mine.name.as_str()),

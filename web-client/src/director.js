@@ -253,7 +253,7 @@ export function standingsEffect(before, after) {
       for (const l of after.ranking?.[dir] ?? []) {
         const o = was.get(l.number);
         if (o && o.mp === l.mp && o.place === l.place) continue;
-        const who = `${wordIn(WORDS, dir)} ${l.number}${l.names?.length ? ' ' + l.names.join(' / ') : ''}`;
+        const who = `${wordIn(WORDS, dir)} ${l.number}${l.names?.length ? ' ' + playerNames(l) : ''}`;
         lines.push(d('effect_pair', { who, p0: o?.mp ?? 0, r0: place(o), p1: l.mp, r1: place(l) }));
       }
     }

@@ -368,7 +368,7 @@ function pairPage(root, id, token, redraw) {
     );
     // The round it plays, or the last it played (between rounds, and once the event is over, with
     // its match points then): its results stay on the page.
-    const showResults = !!t && t.ns != null && t.ew != null && (playing || ev.round > 0);
+    const showResults = !!t && t.ns != null && t.ew != null;
     results.hidden = !showResults;
     // Something to confirm: every board of the round played, and this pair has not yet (a
     // confirmation or a dispute is the pair's word on the whole table).

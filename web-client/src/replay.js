@@ -14,7 +14,7 @@
 //! slider, and the keyboard: ← →, PageUp / PageDown, Shift + ← → (够级 sets), Home / End.
 
 import { h } from './dom.js';
-import { t, pick, lang } from './i18n.js';
+import { t, pick } from './i18n.js';
 import { onChange, ticket } from './settings.js';
 import { topbar, gameName } from './lobby.js';
 import { cardRow } from './ui.js';
@@ -24,21 +24,6 @@ import { describeShengji } from './shengji.js';
 import { describeGouji } from './gouji.js';
 import { dw, deskGet, refereeToken, fullBoard, goujiSaid, actorWord, elapsed, seatOf, seatWho, placeWord, actionCards, problemOf } from './desk.js';
 
-/** The fair-play question's words (docs/referee.md, `explain --all-seeing`). */
-const SEEING = {
-  ask: { zh: '看得见所有牌会怎样？', en: 'What if every hand were seen?' },
-  thinking: { zh: '引擎正在推演…', en: 'The engine is weighing the choices…' },
-  none: { zh: '这一步没有可比的选择（不是出牌，或只有一种合法出法）。', en: 'Nothing to weigh here (not a play, or only one legal play).' },
-  h_exact: { zh: '看得见所有牌（终局精确搜索）与只凭自己看到的', en: 'Every hand known (the endgame searched exactly) and the seat’s own view' },
-  h_played: { zh: '看得见所有牌（按普通水平打完）与只凭自己看到的', en: 'Every hand known (played out at club level) and the seat’s own view' },
-  choice: { zh: '出法', en: 'Choice' },
-  all: { zh: '全知：闲家最终得分', en: 'All-seeing: the defenders end with' },
-  own: { zh: '自己所见：平均', en: 'Own view: on average' },
-  meaning: { zh: '只是给裁判参考的数字，不是判定：一次猜对说明不了什么。', en: 'A figure for the referee to weigh, not a verdict: one right guess means nothing.' },
-};
-
-/** @param {keyof typeof SEEING} key */
-const sw = (key) => SEEING[key][lang()];
 
 /**
  * One logged action as the replay gives it (`paiju replay --json`'s `steps`).
@@ -311,22 +296,22 @@ export function openReplay(root, { id, at, go }) {
   /** The fair-play question at step k: asked on a tap (it takes the engine a moment). @param {number} k */
   function seeingPart(k) {
     const a = seeing.get(k);
-    if (!a) return h('button', { id: 'all-seeing', 'on:click': () => loadSeeing(k) }, sw('ask'));
-    if (a.loading) return h('p', { class: 'hint', 'aria-busy': 'true' }, sw('thinking'));
+    if (!a) return h('button', { id: 'all-seeing', 'on:click': () => loadSeeing(k) }, dw('seeing_ask'));
+    if (a.loading) return h('p', { class: 'hint', 'aria-busy': 'true' }, dw('seeing_thinking'));
     if (a.problem) return h('p', { class: 'error-text' }, pick(a.problem));
-    if (a.none) return h('p', { class: 'hint', 'data-all-seeing': 'none' }, sw('none'));
+    if (a.none) return h('p', { class: 'hint', 'data-all-seeing': 'none' }, dw('seeing_none'));
     return h(
       'div',
       { 'data-all-seeing': a.exact ? 'exact' : 'played-out' },
-      h('h3', {}, sw(a.exact ? 'h_exact' : 'h_played')),
+      h('h3', {}, dw(a.exact ? 'seeing_h_exact' : 'seeing_h_played')),
       h('p', { class: 'big', id: 'all-seeing-summary' }, pick(a.summary)),
       h('table', { class: 'results' },
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, sw('choice')), h('th', { scope: 'col' }, sw('all')), h('th', { scope: 'col' }, sw('own')))),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, dw('seeing_choice')), h('th', { scope: 'col' }, dw('seeing_all')), h('th', { scope: 'col' }, dw('seeing_own')))),
         h('tbody', {}, a.choices.map((/** @type {any} */ c) =>
           h('tr', { 'data-made': String(c.made) }, h('td', {}, c.made ? `▶ ${pick(c.told)}` : pick(c.told)), h('td', {}, String(c.all_seeing)), h('td', {}, typeof c.own_view === 'number' ? c.own_view.toFixed(1) : '—')),
         )),
       ),
-      h('p', { class: 'hint' }, sw('meaning')),
+      h('p', { class: 'hint' }, dw('seeing_meaning')),
     );
   }
 

@@ -107,33 +107,39 @@ pub fn analyse(board: &Board, played: Option<&Action>, worlds: u32, seed: u64) -
     if choices.len() < 2 {
         return None;
     }
-    let exact = (0..4).all(|i| board.hand(Seat::from_index(i)).len() <= EXACT_CARDS);
-    let mut exactly = exact;
-    let all: Vec<i32> = choices
+    // Exact while every choice's endgame fits in the search; else every choice is played out,
+    // so that the values compared are of one kind.
+    let mut exact = (0..4).all(|i| board.hand(Seat::from_index(i)).len() <= EXACT_CARDS);
+    let afters: Vec<Board> = choices
         .iter()
         .map(|a| {
             let mut after = board.clone();
-            if after.apply(seat, Actor::Bot, a.clone()).is_err() {
-                return None;
-            }
-            if exact {
-                let mut nodes = 0;
-                if let Some(v) = minimax(&after, i32::MIN, i32::MAX, &mut nodes) {
-                    return Some(v);
-                }
-                exactly = false;
-            }
-            played_out(&after)
+            after.apply(seat, Actor::Bot, a.clone()).ok().map(|_| after)
         })
         .collect::<Option<_>>()?;
+    let mut all = Vec::with_capacity(afters.len());
+    if exact {
+        for after in &afters {
+            match minimax(after, i32::MIN, i32::MAX, &mut 0) {
+                Some(v) => all.push(v),
+                None => {
+                    exact = false;
+                    break;
+                }
+            }
+        }
+    }
+    if !exact {
+        all = afters.iter().map(played_out).collect::<Option<_>>()?;
+    }
     let view = board.view(Viewer::Seat(seat.index()));
     let known = known_by(board, seat);
-    let own = expert::weigh(&view, &known, &choices, worlds, seed);
+    let (own, sampled) = expert::weigh(&view, &known, &choices, worlds, seed);
     let before = board.defenders_points() as f64;
     Some(Analysis {
         seat,
         defending: board.is_defender(seat),
-        exact: exactly,
+        exact,
         choices: choices
             .into_iter()
             .zip(all)
@@ -146,7 +152,7 @@ pub fn analyse(board: &Board, played: Option<&Action>, worlds: u32, seed: u64) -
                 own_view: own.map(|v| before + v),
             })
             .collect(),
-        worlds,
+        worlds: sampled,
     })
 }
 
@@ -157,7 +163,10 @@ fn choices(board: &Board, played: Option<&Action>) -> Vec<Action> {
     legal.truncate(MOST_CHOICES);
     if let Some(p) = played {
         if !legal.contains(p) {
-            legal.pop();
+            // Past the cap (or the engine's follow cap): it takes the last place.
+            if legal.len() == MOST_CHOICES {
+                legal.pop();
+            }
             legal.push(p.clone());
         }
     }
@@ -180,11 +189,12 @@ fn known_by(board: &Board, seat: Seat) -> Known {
 /// The board played to its end by the 普通 policy for every seat (each on its own view and
 /// memory): the defenders' final points.
 fn played_out(board: &Board) -> Option<i32> {
-    expert::play_out_from(board, known_by(board, board.declarer()), {
-        let mut k = known_by(board, board.declarer());
-        k.kitty = None;
-        k
-    })
+    let declarer = known_by(board, board.declarer());
+    let defenders = Known {
+        kitty: None,
+        ..declarer.clone()
+    };
+    expert::play_out_from(board, declarer, defenders)
 }
 
 /// The defenders' final points when every seat plays its best with every hand known (the

@@ -69,21 +69,22 @@ pub fn decide(view: &View, known: &Known, budget: Budget, seed: u64) -> Decision
 /// The seat's own estimate of each of `choices` (its legal plays): the mean over `worlds`
 /// deals consistent with what it saw, the same deals for every choice, of the defenders'
 /// points from the current trick to the end with the 普通 policy (`None`: no deal sampled, or
-/// the choice could not be tried). The all-seeing analyser's own-view values.
+/// the choice could not be tried), and how many deals were sampled (at most `worlds`). The
+/// all-seeing analyser's own-view values.
 pub(super) fn weigh(
     view: &View,
     known: &Known,
     choices: &[Action],
     worlds: u32,
     seed: u64,
-) -> Vec<Option<f64>> {
+) -> (Vec<Option<f64>>, u32) {
     let mut sums = vec![(0f64, 0u32); choices.len()];
     let Viewer::Seat(i) = view.viewer else {
-        return vec![None; choices.len()];
+        return (vec![None; choices.len()], 0);
     };
     let me = Seat::from_index(i);
     let Some(sampler) = Sampler::new(view, known, me) else {
-        return vec![None; choices.len()];
+        return (vec![None; choices.len()], 0);
     };
     let mut rng = Rng::new(seed);
     let mut sampled = 0;
@@ -106,9 +107,11 @@ pub(super) fn weigh(
             }
         }
     }
-    sums.into_iter()
+    let values = sums
+        .into_iter()
         .map(|(s, n)| (n > 0).then(|| s / n as f64))
-        .collect()
+        .collect();
+    (values, sampled)
 }
 
 /// `board` (a true one, every hand in it) played to its end by the 普通 policy for every seat,

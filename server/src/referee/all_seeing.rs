@@ -8,6 +8,7 @@ use rules::shengji::{Action, Board, Seat};
 use serde::Serialize;
 use serde_json::Value;
 
+use super::explain::both;
 use super::lang::{Lang, Words};
 use super::words::shengji as sw;
 
@@ -57,10 +58,7 @@ pub fn shengji(before: &Board, seat: usize, action: &Action) -> Option<AllSeeing
 fn told(a: &Analysis, made: &Action) -> AllSeeing {
     let line = |c: &all_seeing::Choice| ChoiceLine {
         action: serde_json::to_value(&c.action).unwrap_or(Value::Null),
-        told: Words::new(
-            sw::action(&c.action, Lang::Zh),
-            sw::action(&c.action, Lang::En),
-        ),
+        told: both(|l| sw::action(&c.action, l)),
         all_seeing: c.all_seeing,
         own_view: c.own_view,
         made: &c.action == made,

@@ -330,7 +330,7 @@ impl Explanation {
 }
 
 /// Both languages of one formatted sentence.
-fn both(f: impl Fn(Lang) -> String) -> Words {
+pub(super) fn both(f: impl Fn(Lang) -> String) -> Words {
     Words::new(f(Lang::Zh), f(Lang::En))
 }
 
