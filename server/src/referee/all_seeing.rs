@@ -8,8 +8,7 @@ use rules::shengji::{Action, Board, Seat};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::explain::both;
-use super::lang::{Lang, Words};
+use super::lang::{both, Lang, Words};
 use super::words::shengji as sw;
 
 /// Deals sampled for the own-view values of one decision.

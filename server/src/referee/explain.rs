@@ -16,7 +16,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::all_seeing::AllSeeing;
-use super::lang::{Lang, Words};
+use super::lang::{both, Lang, Words};
 use super::replayed::{Checked, Run};
 use super::words::{self, GameWords};
 use crate::table::TableGame;
@@ -327,11 +327,6 @@ impl Explanation {
         self.also_legal_examples = alt.examples;
         self
     }
-}
-
-/// Both languages of one formatted sentence.
-pub(super) fn both(f: impl Fn(Lang) -> String) -> Words {
-    Words::new(f(Lang::Zh), f(Lang::En))
 }
 
 /// Collects refusals (one per code) and acceptances of alternatives.
