@@ -165,7 +165,7 @@ pub struct ArtificialPair {
 }
 
 /// One board of one table in one round.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CompetitionBoard {
     pub board: u32,
     /// The table (牌桌) dealing it, once opened.
@@ -182,10 +182,18 @@ pub struct CompetitionBoard {
     pub result: Option<BoardResult>,
     /// The board has a result (from its table or the director).
     pub done: bool,
+    /// On a pair's own page once the event is finished: the pair's match points on the board
+    /// (two decimals, as the standings print them). Before, they would tell of results at
+    /// tables that still have the board to play.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mp: Option<f64>,
+    /// With `mp`: the board's top, 2 × (E − 1), E the results of the event's most-played board.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub top: Option<f64>,
 }
 
 /// One table of a round: who meets whom on which boards, and the pairs' confirmations.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CompetitionTable {
     pub table: u32,
     /// The NS pair; `null` where it is the phantom of a half table (the EW pair sits out).
@@ -213,7 +221,7 @@ pub struct CompetitionTable {
 }
 
 /// One round.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CompetitionRound {
     pub round: u32,
     /// `"waiting"` (not started), `"playing"`, `"closed"`.
@@ -226,7 +234,7 @@ pub struct CompetitionRound {
 
 /// `GET /api/events/{id}`: the event as everyone may see it (results only to the director
 /// until it is finished).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CompetitionView {
     pub id: String,
     pub name: String,
@@ -590,7 +598,7 @@ pub struct ConfirmResults {
 }
 
 /// A pair's view of itself: where it plays now and its own results this round.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PairStatus {
     #[serde(flatten)]
     pub pair: PairInfo,
@@ -697,7 +705,7 @@ fn is_zero(x: &i32) -> bool {
 }
 
 /// One earlier round of a pair: its table there.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PairRound {
     pub round: u32,
     pub table: CompetitionTable,

@@ -247,6 +247,10 @@ pub struct ExplainArgs {
     /// such an action.
     #[arg(long, value_name = "ACTOR", requires = "try_action", value_parser = actor)]
     pub actor: Option<rules::Actor>,
+    /// Also value the decision (an 80分 play) with every hand known and on the seat's own view:
+    /// the fair-play question (docs/referee.md). Takes up to a few seconds.
+    #[arg(long)]
+    pub all_seeing: bool,
     /// JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -349,12 +353,16 @@ pub fn explain(a: ExplainArgs) -> Result<(), String> {
         }),
         _ => None,
     };
+    let asked = command::Asked {
+        seq,
+        try_action,
+        all_seeing: a.all_seeing,
+    };
     command::explain(
         &Games::standard(),
         &at,
-        seq,
         a.source.head.as_deref(),
-        try_action.as_ref(),
+        &asked,
         a.lang.lang,
         a.json,
     )

@@ -656,9 +656,13 @@ struct ExplainQuery {
     seat: Option<String>,
     /// The try's actor, as `--actor` (by default who may take such an action).
     actor: Option<String>,
+    /// As `--all-seeing`: the decision valued with every hand known and on the seat's own
+    /// view (searched off the async threads: it takes up to a few seconds).
+    #[serde(default)]
+    all_seeing: bool,
 }
 
-/// `GET /api/tables/{id}/explain/{seq}[?try=<action JSON>&seat=S[&actor=A]]`: why logged
+/// `GET /api/tables/{id}/explain/{seq}[?try=<action JSON>&seat=S[&actor=A]][&all_seeing=true]`: why logged
 /// action `seq` was legal, in the engine's words (`paiju explain --json`); with `try`, what a
 /// hypothetical action before `seq` would do or why it would be refused (`--try`), which is how
 /// the referee's page shows a ruling's resulting number (`ruling`) before sending it.
@@ -695,17 +699,26 @@ async fn explain(
             )
         }
     };
-    let (stored, desk) = match replayed_for(&app, &id, &headers).await {
+    let (stored, _) = match replayed_for(&app, &id, &headers).await {
         Ok(found) => found,
         Err(r) => return r,
     };
-    match desk.explain(
-        Source::Stored(Box::new(stored), None),
-        seq,
-        try_action.as_ref(),
-    ) {
-        Ok(e) => Json(e).into_response(),
-        Err(w) => refused(Refusal::BadRequest(Wrong::Said(w))),
+    let lobby = app.lobby.clone();
+    let all_seeing = q.all_seeing;
+    let explained = tokio::task::spawn_blocking(move || {
+        let desk = desk_of(&lobby.games, &stored.header.game)?;
+        desk.explain(
+            Source::Stored(Box::new(stored), None),
+            seq,
+            try_action.as_ref(),
+            all_seeing,
+        )
+    })
+    .await;
+    match explained {
+        Ok(Ok(e)) => Json(e).into_response(),
+        Ok(Err(w)) => refused(Refusal::BadRequest(Wrong::Said(w))),
+        Err(e) => refused(Refusal::Internal(Words::same(e.to_string()))),
     }
 }
 

@@ -92,7 +92,7 @@ fn every_logged_action_is_explained_as_legal_and_wrong_ones_with_the_engines_cod
         let checked = replayed::check::<Board>(replayed::load(&t.db, id).unwrap(), None);
         let run = checked.replayed.as_ref().unwrap();
         for seq in 1..=run.steps.len() as u64 {
-            let e = explain::explain(&checked, seq).unwrap();
+            let e = explain::explain(&checked, seq, false).unwrap();
             assert!(e.verdict.legal, "{id} #{seq}: {:?}", e.verdict);
             assert!(!e.hypothetical);
             assert!(!e.events.is_empty(), "{id} #{seq}: what it did");
@@ -114,7 +114,8 @@ fn every_logged_action_is_explained_as_legal_and_wrong_ones_with_the_engines_cod
             for _ in 0..3 {
                 let (seat, actor, action) = wrong_shengji(&mut rng, &before);
                 let json = serde_json::to_string(&action).unwrap();
-                let e = explain::explain_try(&checked, seq, seat, &json, Some(actor)).unwrap();
+                let e =
+                    explain::explain_try(&checked, seq, seat, &json, Some(actor), false).unwrap();
                 let mut b = before.clone();
                 match Engine::apply(&mut b, seat, actor, action) {
                     Ok(_) => assert!(e.verdict.legal, "{json}"),
@@ -135,7 +136,7 @@ fn every_logged_action_is_explained_as_legal_and_wrong_ones_with_the_engines_cod
         let mut before = run.dealt.clone();
         for (k, step) in run.steps.iter().enumerate() {
             let seq = k as u64 + 1;
-            let e = explain::explain(&checked, seq).unwrap();
+            let e = explain::explain(&checked, seq, false).unwrap();
             assert!(e.verdict.legal, "{id} #{seq}: {:?}", e.verdict);
             for r in &e.rules {
                 seen_rules.insert((r.rule, r.state));
@@ -143,7 +144,8 @@ fn every_logged_action_is_explained_as_legal_and_wrong_ones_with_the_engines_cod
             if k % 3 == 0 {
                 let (seat, actor, action) = wrong_gouji(&mut rng, &before);
                 let json = serde_json::to_string(&action).unwrap();
-                let e = explain::explain_try(&checked, seq, seat, &json, Some(actor)).unwrap();
+                let e =
+                    explain::explain_try(&checked, seq, seat, &json, Some(actor), false).unwrap();
                 let mut g = before.clone();
                 match Engine::apply(&mut g, seat, actor, action) {
                     Ok(_) => assert!(e.verdict.legal),
@@ -206,7 +208,7 @@ fn a_failed_throw_names_the_blocked_units_and_the_cards_that_blocked_them() {
             else {
                 continue;
             };
-            let e = explain::explain(&checked, k as u64 + 1).unwrap();
+            let e = explain::explain(&checked, k as u64 + 1, false).unwrap();
             let text = explain::text(&e, Lang::Zh);
             assert!(text.contains("甩错牌"), "{text}");
             for b in &failure.blocked {
@@ -343,7 +345,7 @@ fn the_gouji_rules_are_named_on_a_written_board() {
     assert!(!imported.storable, "no seed: checked only");
     let checked = &imported.checked;
     let rules_of = |seq: u64| {
-        let e = explain::explain(checked, seq).unwrap();
+        let e = explain::explain(checked, seq, false).unwrap();
         assert!(e.verdict.legal);
         (
             e.rules
@@ -364,6 +366,7 @@ fn the_gouji_rules_are_named_on_a_written_board() {
         1,
         r#"{"type":"play","cards":["DA","CA"]}"#,
         None,
+        false,
     )
     .unwrap();
     assert_eq!(e.verdict.code, Some("gouji_only_opposite"));
@@ -387,6 +390,6 @@ fn the_gouji_rules_are_named_on_a_written_board() {
     let (rules, text) = rules_of(7);
     assert!(rules.contains(&("gouji_only_opposite", "bound")), "{text}");
     assert!(text.contains("解烧"), "{text}");
-    let e = explain::explain(checked, 7).unwrap();
+    let e = explain::explain(checked, 7, false).unwrap();
     assert!(explain::text(&e, Lang::En).contains("unburns"));
 }

@@ -65,6 +65,21 @@ async fn ok(addr: SocketAddr, method: &str, path: &str, auth: Option<&str>, body
     v
 }
 
+/// A pair's (or team's) own page, as its token opens it.
+async fn pair_status(addr: SocketAddr, id: &str, token: &str) -> PairStatus {
+    serde_json::from_value(
+        ok(
+            addr,
+            "POST",
+            &format!("/api/events/{id}/pair"),
+            None,
+            json!({ "token": token }),
+        )
+        .await,
+    )
+    .unwrap()
+}
+
 async fn view(addr: SocketAddr, id: &str) -> CompetitionView {
     serde_json::from_value(
         ok(
@@ -524,17 +539,7 @@ async fn a_practice_event_runs_from_creation_to_the_revealed_seed() {
 
         // Confirm: NS record, EW check. In round 2, EW 2 disputes first; the director adjusts
         // one of their boards and deducts, and they confirm again.
-        let pair: PairStatus = serde_json::from_value(
-            ok(
-                a,
-                "POST",
-                &format!("/api/events/{id}/pair"),
-                None,
-                json!({"token": ew2}),
-            )
-            .await,
-        )
-        .unwrap();
+        let pair = pair_status(a, &id, &ew2).await;
         let ew2_table = pair.table.clone().expect("EW 2 plays");
         let (status, p) = call(
             a,
@@ -579,17 +584,7 @@ async fn a_practice_event_runs_from_creation_to_the_revealed_seed() {
             adjusted = true;
         }
         for (token, dir) in [(&ns1, "NS"), (&ew2, "EW")] {
-            let me: PairStatus = serde_json::from_value(
-                ok(
-                    a,
-                    "POST",
-                    &format!("/api/events/{id}/pair"),
-                    None,
-                    json!({"token": token}),
-                )
-                .await,
-            )
-            .unwrap();
+            let me = pair_status(a, &id, token).await;
             assert_eq!(me.pair.direction, dir);
             assert!(
                 me.table
@@ -599,6 +594,14 @@ async fn a_practice_event_runs_from_creation_to_the_revealed_seed() {
                     .iter()
                     .all(|b| b.result.is_some()),
                 "a pair sees its own results"
+            );
+            assert!(
+                me.table
+                    .iter()
+                    .chain(me.earlier.iter().map(|r| &r.table))
+                    .flat_map(|t| &t.boards)
+                    .all(|b| b.mp.is_none() && b.top.is_none()),
+                "no match points while boards are still to be played elsewhere"
             );
         }
         // NS first where NS are people (EW checking before NS recorded is refused).
@@ -741,6 +744,40 @@ async fn a_practice_event_runs_from_creation_to_the_revealed_seed() {
         }
     }
     assert!(saw_adjusted, "the adjusted result is scored and marked");
+    // Each pair's own page now has its match points on every board it played, as the
+    // travellers give them, and the top (2 × (3 − 1)).
+    for (token, dir, number) in [(&ns1, "NS", "1"), (&ew2, "EW", "2")] {
+        let me = pair_status(a, &id, token).await;
+        let played: Vec<_> = me
+            .earlier
+            .iter()
+            .map(|r| &r.table)
+            .chain(me.table.iter())
+            .flat_map(|t| &t.boards)
+            .collect();
+        assert_eq!(played.len(), 6, "three rounds of two boards");
+        let side = if dir == "NS" { "ns" } else { "ew" };
+        for b in played {
+            let traveller = boards
+                .iter()
+                .find(|t| t["board"] == b.board)
+                .and_then(|t| {
+                    t["results"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .find(|r| r[side] == number)
+                })
+                .unwrap_or_else(|| panic!("{dir} {number} played board {}", b.board));
+            assert_eq!(
+                b.mp,
+                traveller[format!("{side}_mp")].as_f64(),
+                "board {}",
+                b.board
+            );
+            assert_eq!(b.top, Some(4.0));
+        }
+    }
     for dir in ["NS", "EW"] {
         let lines = st["ranking"][dir].as_array().unwrap();
         assert_eq!(lines.len(), 3);
@@ -2241,17 +2278,7 @@ async fn a_gouji_practice_event_runs_from_creation_to_the_revealed_seed() {
         .iter()
         .all(|x| x.get("result").is_none()));
     // The people team's own view (its token on the pair page): its match, or its bye.
-    let me: PairStatus = serde_json::from_value(
-        ok(
-            a,
-            "POST",
-            &format!("/api/events/{id}/pair"),
-            None,
-            json!({"token": people}),
-        )
-        .await,
-    )
-    .unwrap();
+    let me = pair_status(a, &id, &people).await;
     let mine = me.team.expect("a team's own view");
     assert_eq!(
         (me.pair.direction.as_str(), mine.name.as_str()),

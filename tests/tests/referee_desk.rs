@@ -78,6 +78,38 @@ async fn a_finished_board_replays_over_http_and_before_that_only_for_the_referee
     assert!(why.to_string().contains("zh"), "{why}");
     let (status, _) = get(&s, &format!("{replay}?at=100000"), None).await;
     assert_eq!(status, 400);
+    assert!(why.get("all_seeing").is_none(), "only when asked");
+
+    // The fair-play question at every fifth action that is a play with a choice: each choice
+    // valued with every hand known and on the seat's own view, the play made among them and
+    // marked, and the sentence.
+    let mut weighed = 0;
+    for (k, step) in steps.iter().enumerate().skip(2).step_by(5) {
+        let path = format!("/api/tables/{}/explain/{}?all_seeing=true", t.id, k + 1);
+        let (status, why) = get(&s, &path, None).await;
+        assert_eq!(status, 200, "{why}");
+        let Some(a) = why.get("all_seeing") else {
+            continue;
+        };
+        let choices = a["choices"].as_array().unwrap();
+        assert!(choices.len() >= 2, "{a}");
+        let made: Vec<_> = choices.iter().filter(|c| c["made"] == true).collect();
+        assert_eq!(made.len(), 1, "{a}");
+        assert_eq!(
+            made[0]["action"], step["action"],
+            "the play made, as logged"
+        );
+        assert!(choices.iter().all(|c| c["own_view"].is_number()), "{a}");
+        assert!(
+            a["summary"]["zh"]
+                .as_str()
+                .unwrap()
+                .contains("看得见所有牌时"),
+            "{a}"
+        );
+        weighed += 1;
+    }
+    assert!(weighed >= 5, "{weighed} decisions weighed");
 
     // The referee's preview of a ruling after the last trick (查牌): the number it would leave,
     // before anything is sent. `end_board` against each side: the offenders never come out

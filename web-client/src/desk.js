@@ -117,6 +117,16 @@ const WORDS = {
   open_replay: { zh: '复盘（每一步、每家的牌）', en: 'Replay (every step, every hand)' },
   back_to_desk: { zh: '回裁判席', en: 'Referee’s desk' },
   role_not_referee: { zh: '凭证不是裁判的：请您在裁判席重新输入。', en: 'That is not the referee token: enter it again on the desk.' },
+  // The fair-play question (`explain --all-seeing`, docs/referee.md), under a step's verdict.
+  seeing_ask: { zh: '看得见所有牌会怎样？', en: 'What if every hand were seen?' },
+  seeing_thinking: { zh: '引擎正在推演…', en: 'The engine is weighing the choices…' },
+  seeing_none: { zh: '这一步没有可比的选择（不是出牌，或只有一种合法出法）。', en: 'Nothing to weigh here (not a play, or only one legal play).' },
+  seeing_h_exact: { zh: '看得见所有牌（终局精确搜索）与只凭自己看到的', en: 'Every hand known (the endgame searched exactly) and the seat’s own view' },
+  seeing_h_played: { zh: '看得见所有牌（按普通水平打完）与只凭自己看到的', en: 'Every hand known (played out at club level) and the seat’s own view' },
+  seeing_choice: { zh: '出法', en: 'Choice' },
+  seeing_all: { zh: '全知：闲家最终得分', en: 'All-seeing: the defenders end with' },
+  seeing_own: { zh: '自己所见：平均', en: 'Own view: on average' },
+  seeing_meaning: { zh: '只是给裁判参考的数字，不是判定：一次猜对说明不了什么。', en: 'A figure for the referee to weigh, not a verdict: one right guess means nothing.' },
 };
 
 /** A desk word in the current language, falling back to the page's words. @param {string} key @param {Record<string, string | number>} [params] */

@@ -82,6 +82,12 @@ const WORDS = {
   ew_score: { zh: '东西人为分', en: 'EW artificial' },
   reason: { zh: '理由', en: 'Reason' },
   submit_adjust: { zh: '登记调整', en: 'Record the adjustment' },
+  effect_sure: { zh: '登记后，成绩表会这样变：\n{lines}\n\n确定登记吗？', en: 'Recorded, this changes the standings so:\n{lines}\n\nRecord it?' },
+  effect_none: { zh: '（名次和分数都不变）', en: '(no place and no score changes)' },
+  effect_team: { zh: '{who}：{p0} 分 {r0} → {p1} 分 {r1}', en: '{who}: {p0} points {r0} → {p1} points {r1}' },
+  effect_pair: { zh: '{who}：{p0} 比赛分 {r0} → {p1} 比赛分 {r1}', en: '{who}: {p0} MP {r0} → {p1} MP {r1}' },
+  effect_place: { zh: '第 {n} 名', en: 'place {n}' },
+  effect_no_place: { zh: '无名次', en: 'no place' },
   deduct_h: { zh: '罚分（每次 0.5 比赛分）', en: 'Deduction (0.5 match points each)' },
   direction: { zh: '方向', en: 'Direction' },
   pair_no: { zh: '对号', en: 'Pair' },
@@ -238,6 +244,37 @@ export function dropped(before, next) {
   const key = (/** @type {Entry} */ e) => JSON.stringify([e.names, e.organisation ?? '', e.team ?? '']);
   const kept = new Set(next.map(key));
   return before.flatMap((e, i) => (e.names.length && !kept.has(key(e)) ? [i] : []));
+}
+
+/**
+ * What a step would change in the standings, in lines a director reads before saving it: the
+ * server's own preview (`?preview=true`: the standings the step would make, nothing logged)
+ * compared with the standings now, one line per team or pair whose points or place move.
+ * @param {any} before @param {any} after @returns {string}
+ */
+export function standingsEffect(before, after) {
+  const place = (/** @type {any} */ l) => (l?.place ? d('effect_place', { n: l.place }) : d('effect_no_place'));
+  /** @type {string[]} */
+  const lines = [];
+  if (after.gouji) {
+    const was = new Map((before.gouji?.teams ?? []).map((/** @type {any} */ t) => [t.number, t]));
+    for (const t of after.gouji.teams) {
+      const o = was.get(t.number);
+      if (o && o.points === t.points && o.place === t.place) continue;
+      lines.push(d('effect_team', { who: t.name, p0: o?.points ?? 0, r0: place(o), p1: t.points, r1: place(t) }));
+    }
+  } else {
+    for (const dir of ['NS', 'EW']) {
+      const was = new Map((before.ranking?.[dir] ?? []).map((/** @type {any} */ l) => [l.number, l]));
+      for (const l of after.ranking?.[dir] ?? []) {
+        const o = was.get(l.number);
+        if (o && o.mp === l.mp && o.place === l.place) continue;
+        const who = `${wordIn(WORDS, dir)} ${l.number}${l.names?.length ? ' ' + playerNames(l) : ''}`;
+        lines.push(d('effect_pair', { who, p0: o?.mp ?? 0, r0: place(o), p1: l.mp, r1: place(l) }));
+      }
+    }
+  }
+  return lines.length ? lines.join('\n') : d('effect_none');
 }
 
 /** The token panel: the token remembered on this device, 忘记 to forget it. @param {() => void} redraw */
@@ -483,13 +520,13 @@ function conductPanel(view) {
   const time = (/** @type {number} */ ms) => new Date(ms).toLocaleTimeString(lang() === 'en' ? 'en-GB' : 'zh-CN', { hour12: false });
   return h(
     'section',
-    { class: 'panel', id: 'conduct', 'aria-labelledby': 'conduct-h' },
+    { class: 'panel', id: 'conduct', 'data-conduct': '', 'aria-labelledby': 'conduct-h' },
     h('h2', { id: 'conduct-h' }, d('conduct_h')),
     h('p', { 'data-terms': `${c.second_device}:${c.auto_play}` }, d('conduct_terms', { second: d(c.second_device === 'refuse' ? 'term_refuse' : 'term_replace'), auto: d(c.auto_play ? 'term_allowed' : 'term_off') })),
     shared.length ? h('div', { class: 'shared-lines', role: 'status' }, shared, h('p', { class: 'hint' }, d('shared_hint'))) : null,
     visits.length
       ? h('div', { class: 'scroll', role: 'region', tabindex: '0', 'aria-label': d('visits_caption') },
-          h('table', { class: 'results visits', id: 'visits' },
+          h('table', { class: 'results visits', id: 'visits', 'data-visits': '' },
             h('caption', {}, d('visits_caption')),
             h('thead', {}, h('tr', {}, [d('round'), d('table'), d('v_slot'), d('v_seat'), d('v_player'), d('v_time'), d('v_what'), d('v_address'), d('v_device')].map((x) => h('th', { scope: 'col' }, x)))),
             h('tbody', {}, visits.map((/** @type {any} */ v) =>
@@ -539,6 +576,26 @@ function eventConsole(root, id, redraw) {
     } catch (e) {
       err.show(e);
     }
+  };
+
+  /**
+   * A step the standings follow (改判, an adjusted result, a deduction): previewed by the server
+   * first, its effect shown in the confirm, sent only once the director agrees. A step the
+   * server refuses is refused at the preview, in its words, and nothing is asked.
+   * @param {string} path @param {unknown} body
+   */
+  const previewed = async (path, body) => {
+    err.hide();
+    ok.hidden = true;
+    let effect;
+    try {
+      const [now, then] = await Promise.all([call('GET', `${base}/standings`), call('POST', `${path}?preview=true`, body)]);
+      effect = standingsEffect(now, then);
+    } catch (e) {
+      err.show(e);
+      return;
+    }
+    if (confirm(d('effect_sure', { lines: effect }))) act(() => call('POST', path, body));
   };
 
   const startBtn = h('button', { class: 'primary', id: 'start-round', 'on:click': () => act(() => call('POST', `${base}/rounds/${view.round + 1}/start`, {})) });
@@ -651,7 +708,7 @@ function eventConsole(root, id, redraw) {
     field('tded-reason', d('reason'), tReason),
     h('button', {
       id: 'submit-team-deduct',
-      'on:click': () => act(() => call('POST', `${base}/team-deductions`, { team: Number(tTeam.value), points: Number(tPoints.value), reason: tReason.value })),
+      'on:click': () => previewed(`${base}/team-deductions`, { team: Number(tTeam.value), points: Number(tPoints.value), reason: tReason.value }),
     }, g('submit_team_deduct')),
   );
 
@@ -672,12 +729,12 @@ function eventConsole(root, id, redraw) {
     field('rule-reason', d('reason'), rReason),
     h('button', {
       id: 'submit-rule-game',
-      'on:click': () => act(() => call('POST', `${base}/games/adjust`, {
+      'on:click': () => previewed(`${base}/games/adjust`, {
         table: Number(rTable.value),
         game: Number(rGame.value),
         result: { a: Number(rA.value), b: Number(rB.value), ...(rFirst.value ? { first: rFirst.value } : {}), last: rLast.value.split('').filter(Boolean) },
         reason: rReason.value,
-      })),
+      }),
     }, g('submit_rule_game')),
   );
 
@@ -711,15 +768,13 @@ function eventConsole(root, id, redraw) {
     h('button', {
       id: 'submit-adjust',
       'on:click': () =>
-        act(() =>
-          call('POST', `${base}/adjust`, {
-            round: Number(aRound.value),
-            table: Number(aTable.value),
-            board: Number(aBoard.value),
-            ...(aKind.value === 'points' ? { defenders: Number(aPoints.value) } : { artificial: { ns: aNs.value, ew: aEw.value } }),
-            reason: aReason.value,
-          }),
-        ),
+        previewed(`${base}/adjust`, {
+          round: Number(aRound.value),
+          table: Number(aTable.value),
+          board: Number(aBoard.value),
+          ...(aKind.value === 'points' ? { defenders: Number(aPoints.value) } : { artificial: { ns: aNs.value, ew: aEw.value } }),
+          reason: aReason.value,
+        }),
     }, d('submit_adjust')),
   );
 
@@ -738,7 +793,7 @@ function eventConsole(root, id, redraw) {
     field('ded-reason', d('reason'), dReason),
     h('button', {
       id: 'submit-deduct',
-      'on:click': () => act(() => call('POST', `${base}/deductions`, { direction: dDir.value, pair: Number(dPair.value), mp: Number(dMp.value), reason: dReason.value, kind: dKind.value || undefined })),
+      'on:click': () => previewed(`${base}/deductions`, { direction: dDir.value, pair: Number(dPair.value), mp: Number(dMp.value), reason: dReason.value, kind: dKind.value || undefined }),
     }, d('submit_deduct')),
   );
 

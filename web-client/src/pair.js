@@ -366,19 +366,21 @@ function pairPage(root, id, token, redraw) {
       canSit ? h('div', { class: 'row' }, h('button', { class: 'primary', id: 'sit', 'on:click': sit }, p('sit'))) : null,
       h('div', { class: 'links', style: 'margin-top:12px' }, h('a', { href: `standings.html?e=${encodeURIComponent(id)}` }, wordIn(WORDS, 'standings')), h('button', { id: 'other-pair', 'on:click': () => { history.replaceState(null, '', 'pair.html'); redraw(); } }, p('other_pair'))),
     );
-    const showResults = playing && t && t.ns != null && t.ew != null;
+    // The round it plays, or the last it played (between rounds, and once the event is over, with
+    // its match points then): its results stay on the page.
+    const showResults = !!t && t.ns != null && t.ew != null;
     results.hidden = !showResults;
     // Something to confirm: every board of the round played, and this pair has not yet (a
     // confirmation or a dispute is the pair's word on the whole table).
     const confirmed = dir === 'NS' ? t?.ns_confirmed : t?.ew_confirmed;
-    const toConfirm = showResults && !t.boards.some((/** @type {any} */ b) => !b.done) && !confirmed;
+    const toConfirm = playing && showResults && !t.boards.some((/** @type {any} */ b) => !b.done) && !confirmed;
     if (showResults) {
       replace(
         results,
-        h('h2', { id: 'results-h' }, p('results_h')),
+        h('h2', { id: 'results-h' }, playing ? p('results_h') : p('round_n', { r: me.round })),
         tableResults(t, dir),
-        toConfirm ? confirmBox : confirmed ? h('p', { class: 'ok-text', 'data-confirmed': '' }, p('we_confirmed')) : h('p', { class: 'hint', 'data-confirm-later': '' }, p('confirm_later')),
-        done,
+        !playing ? null : toConfirm ? confirmBox : confirmed ? h('p', { class: 'ok-text', 'data-confirmed': '' }, p('we_confirmed')) : h('p', { class: 'hint', 'data-confirm-later': '' }, p('confirm_later')),
+        playing ? done : null,
       );
     }
     earlier.hidden = !me.earlier || me.earlier.length === 0;

@@ -24,6 +24,7 @@ import { describeShengji } from './shengji.js';
 import { describeGouji } from './gouji.js';
 import { dw, deskGet, refereeToken, fullBoard, goujiSaid, actorWord, elapsed, seatOf, seatWho, placeWord, actionCards, problemOf } from './desk.js';
 
+
 /**
  * One logged action as the replay gives it (`paiju replay --json`'s `steps`).
  * @typedef {{ seq: number, seat: string, seat_index: number, actor: string, reason: string | null, time_ms: number, action: any, events: any[] }} Step
@@ -71,6 +72,8 @@ export function openReplay(root, { id, at, go }) {
   const states = new Map();
   /** @type {Map<number, Promise<void>>} */
   const stateLoads = new Map();
+  /** Step → the fair-play question's answer (`explain/{k}?all_seeing=true`), once asked. @type {Map<number, any>} */
+  const seeing = new Map();
   /** Why action N was legal, as fetched (or the refusal to tell). @type {Map<number, Explained | { problem: Problem }>} */
   const explained = new Map();
   /** @type {Map<number, Promise<void>>} */
@@ -117,6 +120,19 @@ export function openReplay(root, { id, at, go }) {
         if (!closed && k === pos) render();
       });
     explainLoads.set(k, p);
+  }
+
+  /** Asks the engine to value step k's choices with every hand known and on the seat's own view. @param {number} k */
+  function loadSeeing(k) {
+    if (seeing.has(k)) return;
+    seeing.set(k, { loading: true });
+    render();
+    deskGet(`${base}/explain/${k}?all_seeing=true`)
+      .then((e) => seeing.set(k, e.all_seeing ?? { none: true }))
+      .catch((e) => seeing.set(k, { problem: problemOf(e) }))
+      .finally(() => {
+        if (!closed && k === pos) render();
+      });
   }
 
   /** Goes to position k (the state after action k; 0: as dealt). @param {number} k */
@@ -273,6 +289,29 @@ export function openReplay(root, { id, at, go }) {
         : null,
       e.also_legal ? h('p', {}, dw('also_legal', { n: e.also_legal }), ' ', e.also_legal_examples.map(pick).join(t('list_gap'))) : null,
       e.events.length ? [h('h3', {}, dw('happened_h')), h('ul', {}, e.events.map((x) => h('li', {}, pick(x))))] : null,
+      replay?.game === 'shengji' ? seeingPart(k) : null,
+    );
+  }
+
+  /** The fair-play question at step k: asked on a tap (it takes the engine a moment). @param {number} k */
+  function seeingPart(k) {
+    const a = seeing.get(k);
+    if (!a) return h('button', { id: 'all-seeing', 'on:click': () => loadSeeing(k) }, dw('seeing_ask'));
+    if (a.loading) return h('p', { class: 'hint', 'aria-busy': 'true' }, dw('seeing_thinking'));
+    if (a.problem) return h('p', { class: 'error-text' }, pick(a.problem));
+    if (a.none) return h('p', { class: 'hint', 'data-all-seeing': 'none' }, dw('seeing_none'));
+    return h(
+      'div',
+      { 'data-all-seeing': a.exact ? 'exact' : 'played-out' },
+      h('h3', {}, dw(a.exact ? 'seeing_h_exact' : 'seeing_h_played')),
+      h('p', { class: 'big', id: 'all-seeing-summary' }, pick(a.summary)),
+      h('table', { class: 'results' },
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, dw('seeing_choice')), h('th', { scope: 'col' }, dw('seeing_all')), h('th', { scope: 'col' }, dw('seeing_own')))),
+        h('tbody', {}, a.choices.map((/** @type {any} */ c) =>
+          h('tr', { 'data-made': String(c.made) }, h('td', {}, c.made ? `▶ ${pick(c.told)}` : pick(c.told)), h('td', {}, String(c.all_seeing)), h('td', {}, typeof c.own_view === 'number' ? c.own_view.toFixed(1) : '—')),
+        )),
+      ),
+      h('p', { class: 'hint' }, dw('seeing_meaning')),
     );
   }
 

@@ -71,8 +71,15 @@ test('the director runs a 够级 team event in the console; the standings page r
   await page.waitForSelector('#submit-team-deduct');
   await page.fill('#tded-team', '2');
   await page.fill('#tded-reason', '同组队员交流牌型');
+  const before = asked.length;
   await page.click('#submit-team-deduct');
-  await page.waitForSelector('.ok-text:not([hidden])');
+  // Asked first (the server's preview comes back), with what it does to the standings: team 2
+  // loses 4 points; then recorded.
+  await until(async () => asked.length > before, 15_000, 'the deduction previewed');
+  await page.waitForSelector('#act-done:not([hidden])');
+  assert.match(asked.at(-1) ?? '', /登记后，成绩表会这样变/);
+  const [, was, now] = /(?:^|\n)第2队：(-?\d+) 分 [^\n]* → (-?\d+) 分/.exec(asked.at(-1) ?? '') ?? [];
+  assert.equal(Number(now), Number(was) - 4, 'the preview takes the 4 points off');
 
   // 改判: once game 1 at table 1 is over, the director replaces its result; the console's game
   // results show the ruling with its reason.
@@ -95,6 +102,7 @@ test('the director runs a 够级 team event in the console; the standings page r
   await page.fill('#rule-b', '-4');
   await page.click('#submit-rule-game');
   await page.waitForSelector('[data-adjusted]', { timeout: 10_000 });
+  assert.match(asked.at(-1) ?? '', /登记后，成绩表会这样变/, 'the ruling was previewed before it was saved');
   assert.match(await page.textContent('[data-adjusted]') ?? '', /改判：裁判改判：B 队打暗号/);
 
   await until(async () => {

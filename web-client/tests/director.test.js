@@ -6,10 +6,11 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { liveServerAndBrowser, newPage, shot, axeViolations, until } from './harness.js';
+import { liveServerAndBrowser, directorCaller, newPage, shot, axeViolations, until } from './harness.js';
 
 const DIRECTOR = '5b0e9c2a7f4d1e8b3a6c9f2d5e8b1a4c';
 const live = liveServerAndBrowser({ extra: ['--director-token', DIRECTOR] });
+const director = directorCaller(live, DIRECTOR);
 
 test('the director runs a practice event in the console; the standings page shows it', { timeout: 180_000 }, async () => {
   const { page, errors } = await newPage(live.browser, { width: 1280, height: 900 });
@@ -101,6 +102,19 @@ test('the director runs a practice event in the console; the standings page show
   await st.page.waitForFunction(() => /Final results/.test(document.body.textContent ?? ''), null, { timeout: 15_000 }).catch(() => {});
   assert.match(await st.page.textContent('body') ?? '', /Final results/);
 
+  // The pair's own page, once the event is over (in English now): its last round stays on the
+  // page, its board's match points out of the top as the travellers give them (each board was
+  // played at one table here: top 0).
+  const card = (await director('GET', `/api/events/${id}/cards`)).pairs.find((/** @type {any} */ c) => c.players?.length);
+  const travellers = (await director('GET', `/api/events/${id}/standings`)).boards;
+  const mine = travellers.flatMap((/** @type {any} */ b) => b.results).find((/** @type {any} */ r) => r.ns === String(card.number));
+  const top = 2 * (Math.max(...travellers.map((/** @type {any} */ b) => b.results.length)) - 1);
+  await st.page.goto(`${live.server.url}/pair.html?e=${id}#${card.players[0].token}`);
+  await st.page.waitForSelector('[data-mp]');
+  assert.equal(await st.page.getAttribute('[data-mp]', 'data-mp'), String(mine.ns_mp));
+  assert.equal(await st.page.textContent('[data-mp]'), `${mine.ns_mp} of ${top} match points`);
+  assert.equal(await st.page.locator('#confirm').count(), 0, 'nothing to confirm once the event is over');
+
   // The list of events links to it.
   await st.page.goto(`${live.server.url}/standings.html`);
   await st.page.waitForSelector(`a[href="standings.html?e=${id}"]`);
@@ -142,14 +156,25 @@ test('the console disqualifies (signalling twice, or the button after a confirm)
   await page.click('#close-round');
   await page.waitForSelector('#finish-early:not([hidden])');
 
-  // Signalling twice: NS 2 is disqualified by the second deduction.
+  // Signalling twice: NS 2 is disqualified by the second deduction. Each deduction shows first
+  // what it does to the standings (the server's preview); dismissed, nothing is logged.
   await page.fill('#ded-pair', '2');
   await page.selectOption('#ded-kind', 'signalling');
   await page.fill('#ded-reason', '传递非法信息');
+  const logLen = async () => (await (await fetch(`${live.server.url}/api/events/${id}`)).json()).log_len;
+  const unsaid = await logLen();
+  await page.click('#submit-deduct');
+  await until(async () => asked.length > 0, 10_000, 'the preview asked');
+  assert.match(asked.at(-1) ?? '', /登记后，成绩表会这样变/);
+  assert.match(asked.at(-1) ?? '', /南北 2：-?[\d.]+ 比赛分 第 \d 名 → -?[\d.]+ 比赛分/, 'NS 2 named with its score before and after');
+  assert.equal(await logLen(), unsaid, 'previewed and dismissed: nothing logged');
+  answer = true;
   for (let i = 0; i < 2; i++) {
+    const was = await logLen();
     await page.click('#submit-deduct');
-    await page.waitForSelector('.ok-text:not([hidden])');
+    await until(async () => (await logLen()) > was, 10_000, `deduction ${i + 1} logged`);
   }
+  answer = false;
   await page.waitForFunction(() => /取消资格/.test(document.querySelector('[data-ranking="NS"]')?.textContent ?? ''));
 
   // The disqualify button asks first: refused once (nothing happens), then accepted.

@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { directorCaller, liveServerAndBrowser, newPage, shot, until, paijuBin } from './harness.js';
+import { axeViolations, directorCaller, liveServerAndBrowser, newPage, shot, until, paijuBin } from './harness.js';
 
 const DIRECTOR = '7c1e4a9d2b5f8e3a6d9c2f5b8e1a4d7c';
 const live = liveServerAndBrowser({ extra: ['--director-token', DIRECTOR] });
@@ -50,6 +50,23 @@ test('an event board finished: the next seat in one tap, then back to the pair\'
     await partnerAt(board1);
     await page.waitForSelector('#auto');
     await page.click('#auto');
+
+    // The director's console: both partners reached the table from one address (the tests
+    // all come from 127.0.0.1), named; every seat's connections listed.
+    const desk = await newPage(live.browser, { width: 1280, height: 900 });
+    await desk.page.goto(`${live.server.url}/director.html#token=${DIRECTOR}`);
+    await desk.page.waitForSelector('#token-kept');
+    await desk.page.goto(`${live.server.url}/director.html?e=${id}`);
+    await desk.page.waitForSelector('[data-conduct] [data-shared="1:1"]', { timeout: 15_000 });
+    const shared = await desk.page.textContent('[data-shared="1:1"]') ?? '';
+    assert.ok(shared.includes('王阿姨') && shared.includes('李叔叔'), shared);
+    // One address (the console's words: 「同一地址：第1轮第1桌 北 …、南 …」), not one device.
+    assert.match(shared, /^同一地址：第1轮第1桌 /);
+    assert.equal(await desk.page.getAttribute('[data-shared="1:1"]', 'data-device'), 'false');
+    assert.ok(await desk.page.locator('[data-visits] tr[data-visit="opened"]').count() >= 2, 'both seats opened');
+    assert.deepEqual(await axeViolations(desk.page), [], 'the console with its connections');
+    assert.deepEqual(desk.errors.map(String), []);
+    await desk.page.context().close();
 
     // Board 1 over: the result leads to board 2 once its table is open; no casual 下一副, no 本场累计.
     await page.waitForSelector('#result', { timeout: 120_000 });

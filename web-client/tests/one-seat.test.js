@@ -2,6 +2,8 @@
 // device of its own (its own storage, so its own device id). A player's seat opened on a second
 // device takes it over: the first shows a large final panel (close 4010) and does not reconnect
 // by itself; its 「在这台设备上继续」 takes the seat back, and then the second shows the panel.
+// A second tab of the same browser takes the seat over as well, and the server's connection
+// record shows one takeover, not a stream (no ping-pong between the two).
 // Where the event refuses a second device, the second one is told so (4009) and its 「重试」
 // seats it once the first page is closed. Every hello carries the same device id across
 // reloads. A competition's table says 「第1轮 第1桌」 and shows no 托管 where the event does not
@@ -130,6 +132,31 @@ test('a seat opened on a second device: the first shows 4010 and takes it back o
   assert.equal(await first.page.locator('#seat-gone').count(), 0);
   await first.context.close();
   await second.context.close();
+});
+
+test('a second tab on a competition seat takes it over; the first says so and stays off', { timeout: 120_000 }, async () => {
+  const { id, her } = await eventWithPair();
+  const { page, errors, context } = await newPage(live.browser, { width: 375, height: 667 });
+  await page.goto(`${live.server.url}/pair.html?e=${id}#${her}`);
+  await page.click('#sit');
+  await page.waitForURL(/#\/t\/\d+$/);
+  const visits = async () => (await director('GET', `/api/events/${id}`)).conduct.visits;
+  const replaced = async () => (await visits()).filter((/** @type {any} */ v) => v.what === 'replaced').length;
+  await until(async () => (await visits()).some((/** @type {any} */ v) => v.what === 'opened'), 10_000, 'the seat opened');
+
+  // The same seat in a second tab (the same browser's seat ticket, the same device id).
+  const second = await context.newPage();
+  await second.goto(page.url());
+  await page.waitForFunction(() => /您的座位已在另一台设备上打开/.test(document.body.textContent ?? ''), null, { timeout: 15_000 });
+  assert.equal(await replaced(), 1, 'one takeover');
+  assert.deepEqual(await smallText(page, 18), [], 'the words are large enough (without 大字)');
+  // A few seconds on, still one takeover: the first tab did not take the seat back.
+  await new Promise((r) => setTimeout(r, 4000)); // proving that nothing happens: no condition to wait for
+  assert.equal(await replaced(), 1, 'no ping-pong between the tabs');
+  // How to go on is the player's: the panel's one button.
+  assert.equal(await page.textContent('#seat-back'), '在这台设备上继续');
+  assert.deepEqual(errors.map(String), []);
+  await context.close();
 });
 
 test('an event that refuses a second device: the second is told 4009, and 重试 seats it once the first has gone', { timeout: 120_000 }, async () => {

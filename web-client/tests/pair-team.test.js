@@ -50,7 +50,9 @@ test('a 够级 team follows its own match on its page', { timeout: 420_000 }, as
   const group = await phone.page.getAttribute('[data-group]', 'data-group');
   const [table1, game1, side] = (await phone.page.getAttribute('[data-now]', 'data-now') ?? '').split(':');
   assert.equal(game1, '1');
-  assert.equal(side, group === 'A' ? 'a' : 'b', 'group A sits A');
+  // The final is seated balanced (docs/tournaments.md): a group sits either side, by table and
+  // rotation, so the page's side is the server's, whichever it is.
+  assert.ok(side === 'a' || side === 'b', side);
   assert.match(await phone.page.textContent('[data-now]') ?? '', new RegExp(`现在打第 1 局 · 第 ${table1} 桌 · 本队坐 ${side.toUpperCase()} 方`));
   assert.match(await phone.page.textContent('main') ?? '', /A 组：.*；B 组：/);
   const rows = phone.page.locator('[data-team-games] tbody tr');

@@ -114,6 +114,13 @@ test('an 80分 board played by bots: stepping by action and by trick, every hand
   await page.keyboard.press('ArrowRight');
   await expectPos(page, firstTrickEnd + 1);
   await page.waitForSelector('#verdict[data-legal]');
+  // The fair-play question at this lead, on a tap: every choice valued with every hand known
+  // and on the seat's own view, the lead made marked, the answer in a sentence.
+  await page.click('#all-seeing');
+  await page.waitForSelector('[data-all-seeing="exact"], [data-all-seeing="played-out"]', { timeout: 30_000 });
+  assert.match(await page.textContent('#all-seeing-summary') ?? '', /看得见所有牌时.*只凭自己看到的/);
+  assert.equal(await page.locator('[data-all-seeing] tr[data-made="true"]').count(), 1, 'the lead made is among the choices');
+  assert.ok(await page.locator('[data-all-seeing] tbody tr').count() >= 2);
   await shot(page, 'replay-shengji-390x844');
   assert.deepEqual(await axeViolations(page), [], 'the viewer on a phone');
   assert.deepEqual(errors.map(String), []);

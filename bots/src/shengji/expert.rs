@@ -66,6 +66,71 @@ pub fn decide(view: &View, known: &Known, budget: Budget, seed: u64) -> Decision
     }
 }
 
+/// The seat's own estimate of each of `choices` (its legal plays): the mean over `worlds`
+/// deals consistent with what it saw, the same deals for every choice, of the defenders'
+/// points from the current trick to the end with the 普通 policy (`None`: no deal sampled, or
+/// the choice could not be tried), and how many deals were sampled (at most `worlds`). The
+/// all-seeing analyser's own-view values.
+pub(super) fn weigh(
+    view: &View,
+    known: &Known,
+    choices: &[Action],
+    worlds: u32,
+    seed: u64,
+) -> (Vec<Option<f64>>, u32) {
+    let mut sums = vec![(0f64, 0u32); choices.len()];
+    let Viewer::Seat(i) = view.viewer else {
+        return (vec![None; choices.len()], 0);
+    };
+    let me = Seat::from_index(i);
+    let Some(sampler) = Sampler::new(view, known, me) else {
+        return (vec![None; choices.len()], 0);
+    };
+    let mut rng = Rng::new(seed);
+    let mut sampled = 0;
+    for _ in 0..worlds * 4 {
+        if sampled == worlds {
+            break;
+        }
+        let Some(world) = sampler.world(view, known, &mut rng) else {
+            continue;
+        };
+        sampled += 1;
+        for (choice, sum) in choices.iter().zip(&mut sums) {
+            let mut w = world.clone();
+            if w.board.apply(me, Actor::Bot, choice.clone()).is_err() {
+                continue;
+            }
+            if let Some(points) = w.play_out() {
+                sum.0 += points as f64;
+                sum.1 += 1;
+            }
+        }
+    }
+    let values = sums
+        .into_iter()
+        .map(|(s, n)| (n > 0).then(|| s / n as f64))
+        .collect();
+    (values, sampled)
+}
+
+/// `board` (a true one, every hand in it) played to its end by the 普通 policy for every seat,
+/// each side remembering what `declarer_known` / `defender_known` say: the defenders' points.
+pub(super) fn play_out_from(
+    board: &Board,
+    declarer_known: Known,
+    defender_known: Known,
+) -> Option<i32> {
+    World {
+        board: board.clone(),
+        order: board.order().clone(),
+        declarer_known,
+        defender_known,
+        tricks_seen: board.trick_count(),
+    }
+    .play_out()
+}
+
 /// One sampled board at the seat's decision, with what each side remembers.
 #[derive(Clone)]
 struct World {

@@ -2,6 +2,7 @@
 //! a [`Player`] also remembers what its views showed before (the finished tricks, its own
 //! bury), as a person at the table does.
 
+pub mod all_seeing;
 pub mod club;
 pub mod expert;
 pub mod notes;

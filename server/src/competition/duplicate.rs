@@ -10,7 +10,7 @@ use protocol::{
 };
 use tournament::competition::duplicate::{declarer_of, Duplicate, DuplicateAction, Pair, Play};
 use tournament::competition::{Competition, Error};
-use tournament::score::Standing;
+use tournament::score::{PairId, ScoreOutput, Standing};
 use tournament::Direction;
 
 use super::denied::Denied;
@@ -119,6 +119,8 @@ fn table_view(
                     table_id,
                     result: play.filter(|_| results).and_then(|p| result_of(p, board)),
                     done: play.is_some_and(Play::done),
+                    mp: None,
+                    top: None,
                 }
             })
             .collect(),
@@ -126,6 +128,35 @@ fn table_view(
         ew_confirmed: d.confirmed(round, table, Direction::EW),
         dispute: c.and_then(|c| c.dispute.clone()),
     })
+}
+
+/// The pair's own match points on each board of its table, and the boards' top (2 × (E − 1),
+/// E the results of the most-played board: the top every board's score is factored to).
+fn with_match_points(view: &mut CompetitionTable, who: &Pair, out: &ScoreOutput) {
+    let most = out
+        .boards
+        .iter()
+        .map(|b| b.results.len())
+        .max()
+        .unwrap_or(0);
+    let top = tournament::matchpoints::top(most).rounded();
+    let id = PairId(who.number.to_string());
+    for board in &mut view.boards {
+        let mine = out
+            .boards
+            .iter()
+            .filter(|b| b.board == board.board)
+            .flat_map(|b| &b.results)
+            .find_map(|r| match who.direction {
+                Direction::NS if r.ns.as_ref() == Some(&id) => r.ns_mp,
+                Direction::EW if r.ew.as_ref() == Some(&id) => r.ew_mp,
+                _ => None,
+            });
+        if let Some(mp) = mine {
+            board.mp = Some(mp.rounded());
+            board.top = Some(top);
+        }
+    }
 }
 
 impl Kind for Duplicate {
@@ -320,19 +351,30 @@ impl Kind for Duplicate {
     fn status(&self, ctx: &Ctx, player: &PairPlayer) -> PairStatus {
         let who = &player.pair;
         let round = self.common.round;
+        // Once finished, every board's match points (before, they would tell of other tables).
+        let scored = if self.common.finished() {
+            self.score(round).ok()
+        } else {
+            None
+        };
+        let own = |r: u32| {
+            let t = self.table_of(r, who)?;
+            let mut view = table_view(self, ctx, r, t.table, true)?;
+            if let Some(out) = &scored {
+                with_match_points(&mut view, who, out);
+            }
+            Some(view)
+        };
         PairStatus {
             pair: pair_info(who),
             event: ctx.header.id.clone(),
             round,
-            table: self
-                .table_of(round, who)
-                .and_then(|t| table_view(self, ctx, round, t.table, true)),
+            table: own(round),
             earlier: (1..round)
                 .filter_map(|r| {
-                    let t = self.table_of(r, who)?;
                     Some(PairRound {
                         round: r,
-                        table: table_view(self, ctx, r, t.table, true)?,
+                        table: own(r)?,
                     })
                 })
                 .collect(),

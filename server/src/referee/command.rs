@@ -80,19 +80,31 @@ pub fn replay(
     }
 }
 
+/// What `paiju explain` is asked: before entry `seq`, the logged action or a `--try`, and
+/// whether to value the decision with every hand known (`--all-seeing`).
+pub struct Asked {
+    pub seq: u64,
+    pub try_action: Option<Try>,
+    pub all_seeing: bool,
+}
+
 /// `paiju explain`: why entry `seq` was legal, or why `try_action` would be refused there.
 pub fn explain(
     desks: &dyn Desks,
     at: &TableAt,
-    seq: u64,
     head: Option<&str>,
-    try_action: Option<&Try>,
+    asked: &Asked,
     lang: Lang,
     json: bool,
 ) -> Result<(), String> {
     let e = with_table(desks, at, head, |desk, source| {
-        desk.explain(source, seq, try_action)
-            .map_err(|w| format!("table {}: {}", id_of(at), lang.of(&w)))
+        desk.explain(
+            source,
+            asked.seq,
+            asked.try_action.as_ref(),
+            asked.all_seeing,
+        )
+        .map_err(|w| format!("table {}: {}", id_of(at), lang.of(&w)))
     })?;
     let text = if json {
         serde_json::to_string_pretty(&e).map_err(|e| e.to_string())?

@@ -95,12 +95,14 @@ pub trait Desk: Send + Sync {
     fn replay(&self, source: Source<'_>, opts: &replay::Options) -> Result<Report, String>;
     /// The replay as JSON, or (`at`) the state after an action: the web replay viewer's.
     fn replay_json(&self, table: StoredTable, at: Option<u64>) -> Result<Value, String>;
-    /// `paiju explain`: why entry `seq` was legal, or why `try_action` would be refused.
+    /// `paiju explain`: why entry `seq` was legal, or why `try_action` would be refused; with
+    /// `all_seeing`, the decision valued with every hand known and on the seat's own view.
     fn explain(
         &self,
         source: Source<'_>,
         seq: u64,
         try_action: Option<&Try>,
+        all_seeing: bool,
     ) -> Result<Explanation, Words>;
     /// `paiju export`: the table in the board format.
     fn export(&self, table: StoredTable, event: Option<&str>) -> Result<String, String>;
@@ -151,9 +153,10 @@ impl<G: DeskGame> Desk for DeskOf<G> {
         source: Source<'_>,
         seq: u64,
         try_action: Option<&Try>,
+        all_seeing: bool,
     ) -> Result<Explanation, Words> {
         let checked = checked::<G>(source).map_err(Words::same)?;
-        explain::ask(&checked, seq, try_action)
+        explain::ask(&checked, seq, try_action, all_seeing)
     }
 
     fn export(&self, table: StoredTable, event: Option<&str>) -> Result<String, String> {

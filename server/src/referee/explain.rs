@@ -15,7 +15,8 @@ use rules::{Actor, Engine, Explain};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::lang::{Lang, Words};
+use super::all_seeing::AllSeeing;
+use super::lang::{both, Lang, Words};
 use super::replayed::{Checked, Run};
 use super::words::{self, GameWords};
 use crate::table::TableGame;
@@ -58,7 +59,7 @@ pub struct Alternative {
 }
 
 /// Why an action was (or would be) legal or refused.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Explanation {
     pub table: String,
     pub game: &'static str,
@@ -94,6 +95,10 @@ pub struct Explanation {
     /// before the ruling is sent (`--try`, `explain/{seq}?try=`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ruling: Option<RulingEffect>,
+    /// Asked for (`--all-seeing`): each choice at this decision valued with every hand known
+    /// and on the seat's own view (the fair-play question; 80分 plays).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub all_seeing: Option<AllSeeing>,
 }
 
 /// What a ruling does to an 80分 board's result, before it is committed.
@@ -135,6 +140,11 @@ pub trait ExplainGame: GameWords + TableGame + Clone {
         actor: Actor,
         action: &Self::Action,
     ) -> Explanation;
+    /// The decision before `action` by `seat` at `before`, valued with every hand known and on
+    /// the seat's own view, where the game has an analyser (80分 plays).
+    fn all_seeing(_before: &Self, _seat: usize, _action: &Self::Action) -> Option<AllSeeing> {
+        None
+    }
 }
 
 /// What `paiju explain` answers: why logged entry `seq` was legal, or why `try_action` would be
@@ -143,6 +153,7 @@ pub fn ask<G: ExplainGame>(
     checked: &Checked<G>,
     seq: u64,
     try_action: Option<&Try>,
+    all_seeing: bool,
 ) -> Result<Explanation, Words> {
     if let Some(f) = &checked.fault {
         if checked.replayed.is_none() || f.seq.is_some_and(|s| s <= seq) {
@@ -150,18 +161,22 @@ pub fn ask<G: ExplainGame>(
         }
     }
     match try_action {
-        None => explain(checked, seq),
+        None => explain(checked, seq, all_seeing),
         Some(t) => {
             let seat =
                 words::parse_seat::<G>(&t.seat).map_err(|e| Words::same(format!("--seat: {e}")))?;
-            explain_try(checked, seq, seat, &t.action, t.actor)
+            explain_try(checked, seq, seat, &t.action, t.actor, all_seeing)
         }
     }
     .map_err(Words::same)
 }
 
 /// Why the logged action `seq` was legal.
-pub fn explain<G: ExplainGame>(checked: &Checked<G>, seq: u64) -> Result<Explanation, String> {
+pub fn explain<G: ExplainGame>(
+    checked: &Checked<G>,
+    seq: u64,
+    all_seeing: bool,
+) -> Result<Explanation, String> {
     let run = replayed_of(checked)?;
     if seq == 0 || seq as usize > run.steps.len() {
         return Err(format!(
@@ -172,13 +187,12 @@ pub fn explain<G: ExplainGame>(checked: &Checked<G>, seq: u64) -> Result<Explana
     let k = seq as usize - 1;
     let s = &run.steps[k];
     let e = Explanation::asked::<G>(checked, seq, s.entry.seat, s.entry.actor, &s.action, None);
-    Ok(G::explain(
-        e,
-        &run.after(k),
-        s.entry.seat,
-        s.entry.actor,
-        &s.action,
-    ))
+    let before = run.after(k);
+    let mut e = G::explain(e, &before, s.entry.seat, s.entry.actor, &s.action);
+    if all_seeing {
+        e.all_seeing = G::all_seeing(&before, s.entry.seat, &s.action);
+    }
+    Ok(e)
 }
 
 /// Why a hypothetical action by `seat`, before action `seq` (1 up to one past the last), would
@@ -190,6 +204,7 @@ pub fn explain_try<G: ExplainGame>(
     seat: usize,
     action_json: &str,
     actor: Option<Actor>,
+    all_seeing: bool,
 ) -> Result<Explanation, String> {
     let run = replayed_of(checked)?;
     if seat >= G::SEATS {
@@ -215,7 +230,12 @@ pub fn explain_try<G: ExplainGame>(
         })
     });
     let e = Explanation::asked::<G>(checked, seq, seat, actor, &action, Some(logged));
-    Ok(G::explain(e, &run.after(k), seat, actor, &action))
+    let before = run.after(k);
+    let mut e = G::explain(e, &before, seat, actor, &action);
+    if all_seeing {
+        e.all_seeing = G::all_seeing(&before, seat, &action);
+    }
+    Ok(e)
 }
 
 fn replayed_of<G: Engine>(checked: &Checked<G>) -> Result<&Run<G>, String> {
@@ -284,6 +304,7 @@ impl Explanation {
             also_legal_examples: Vec::new(),
             events: Vec::new(),
             ruling: None,
+            all_seeing: None,
         }
     }
 }
@@ -306,11 +327,6 @@ impl Explanation {
         self.also_legal_examples = alt.examples;
         self
     }
-}
-
-/// Both languages of one formatted sentence.
-fn both(f: impl Fn(Lang) -> String) -> Words {
-    Words::new(f(Lang::Zh), f(Lang::En))
 }
 
 /// Collects refusals (one per code) and acceptances of alternatives.
@@ -626,6 +642,14 @@ mod shengji {
                 }),
             }
             e.with(alt)
+        }
+
+        fn all_seeing(
+            before: &Board,
+            seat: usize,
+            action: &Action,
+        ) -> Option<crate::referee::all_seeing::AllSeeing> {
+            crate::referee::all_seeing::shengji(before, seat, action)
         }
     }
 
@@ -1983,6 +2007,9 @@ pub fn text(e: &Explanation, lang: Lang) -> String {
         for ev in &e.events {
             lines.push(format!("  {}", lang.of(ev)));
         }
+    }
+    if let Some(a) = &e.all_seeing {
+        super::all_seeing::text(a, lang, &mut lines);
     }
     lines.join("\n") + "\n"
 }

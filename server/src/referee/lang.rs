@@ -34,3 +34,8 @@ impl Lang {
 
 /// One thing said in both languages: the protocol's, which refusals use too.
 pub use protocol::Words;
+
+/// Both languages of one formatted sentence.
+pub fn both(f: impl Fn(Lang) -> String) -> Words {
+    Words::new(f(Lang::Zh), f(Lang::En))
+}

@@ -8,6 +8,8 @@
 //!   English or as JSON; `--at N` the full state after action N.
 //! - [`explain`]: `paiju explain`, why a logged action was legal (the rules that bound it, the
 //!   alternatives the engine refuses), or why a hypothetical one would be refused.
+//! - [`all_seeing`]: `paiju explain --all-seeing`, a decision valued with every hand known
+//!   and on the seat's own view (the fair-play question).
 //! - [`board_file`]: the plain-text board format (docs/referee.md), `paiju export` and
 //!   `paiju import`.
 //! - [`record_card`]: `paiju record-card`, the 升级双人赛随牌记录卡 of an 80分 board as
@@ -19,6 +21,7 @@
 //!   game's name.
 //! - [`command`]: the commands, from their parsed arguments to what they print.
 
+pub mod all_seeing;
 pub mod board_file;
 pub mod command;
 pub mod deal;
