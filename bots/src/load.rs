@@ -205,8 +205,8 @@ impl std::fmt::Display for LoadReport {
             ms(self.server_commit_p99)
         )?;
         // The commit an action waits for is the server's, not the loop's: on a disk whose
-        // flush time depends on what else flushes (see README), the loop alone can be slower.
-        // A mean, like the other two terms: means add up.
+        // flush time depends on what else flushes (see docs/performance.md), the loop alone
+        // can be slower. A mean, like the other two terms: means add up.
         let commit = if self.server_commits > 0 {
             self.server_commit_mean
         } else {

@@ -65,6 +65,6 @@ fn main() -> ExitCode {
 /// KiB from several threads, which glibc serves from its shared bins (about a tenth of the
 /// server's CPU went to `malloc`, `free` and their consolidation). Measured with `paiju load
 /// --tables 1000 --think-ms 200`, three runs each: server CPU 141–149 µs an action against
-/// 157–176, memory per table 55–61 KiB against 59–60 (README, "Fourth round").
+/// 157–176, memory per table 55–61 KiB against 59–60 (docs/performance.md, "Fourth round").
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;

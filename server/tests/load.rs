@@ -1,6 +1,6 @@
-//! `paiju load` as the README runs it, small: the real binary starts its server and its echo
-//! server as child processes, measures both floors, plays every table to the end and prints
-//! the report the README quotes.
+//! `paiju load` as docs/performance.md runs it, small: the real binary starts its server and
+//! its echo server as child processes, measures both floors, plays every table to the end and
+//! prints the report docs/performance.md quotes.
 
 use std::process::Command;
 
