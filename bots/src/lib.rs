@@ -6,6 +6,8 @@
 //!   `Player` that also remembers what its seat's earlier views showed. Each has `club`
 //!   (heuristics), `expert` (search) and `notes` (memory) modules.
 //! - [`search`]: the Expert's determinized Monte-Carlo with successive halving (both games).
+//! - [`fairplay`]: does a pair play as if it saw its partner's cards? The per-decision
+//!   evidence, the per-pair statistic and its calibration by simulated sessions.
 //! - [`arena`]: duplicate matches between levels on all cores, with confidence intervals
 //!   (`paiju arena`).
 //! - [`SeatPlayer`]: what a table server holds for a computer seat (a `Player` of either game,
@@ -20,6 +22,7 @@
 pub mod arena;
 pub mod client;
 pub mod event_load;
+pub mod fairplay;
 pub mod gouji;
 pub mod http;
 pub mod level;

@@ -44,6 +44,10 @@ pub enum Command {
     /// Level A against level B in duplicate (each deal twice, sides swapped) on all cores: the
     /// mean score difference per deal with its 95 % interval, and decision times.
     Arena(ArenaArgs),
+    /// Fair play: which pairs of an event play as if they saw their partner's cards (a figure
+    /// for the referee, never a verdict); --calibrate: the statistic's false alarms and power on
+    /// simulated sessions (docs/fairplay.md).
+    Fairplay(FairplayArgs),
     /// Checks the hash chains of stored logs.
     Verify(VerifyArgs),
     /// Copies a SQLite store (tables and events) into PostgreSQL (past one machine), checking
@@ -652,6 +656,141 @@ pub struct ArenaArgs {
     pub notes: Option<usize>,
 }
 
+#[derive(Args, Debug)]
+pub struct FairplayArgs {
+    /// The event (its finished 80分 boards are analysed).
+    #[arg(long, value_name = "ID", required_unless_present = "calibrate")]
+    pub event: Option<String>,
+    #[command(flatten)]
+    pub db: DbArg,
+    /// JSON instead of text.
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+    /// CSV instead of text: a line a pair.
+    #[arg(long)]
+    pub csv: bool,
+    /// With --event: a file that keeps each board's analysis as it is done; run again with it,
+    /// a stopped analysis goes on where it was.
+    #[arg(long, value_name = "FILE", requires = "event")]
+    pub resume: Option<PathBuf>,
+    /// The field z at or above which a pair is flagged.
+    #[arg(long, value_name = "Z", default_value_t = bots::fairplay::THRESHOLD, value_parser = finite)]
+    pub threshold: f64,
+    /// Instead of an event: simulated sessions of computer pairs, one of them cheating
+    /// (--cheat), scored: false alarms and power by session length, as a markdown table.
+    #[arg(long, conflicts_with = "event")]
+    pub calibrate: bool,
+    /// With --calibrate: the pairs' level.
+    #[arg(long, value_name = "LEVEL", default_value = "club", value_parser = level, requires = "calibrate")]
+    pub level: bots::Level,
+    /// With --calibrate: the cheat's search (default: the pairs' level).
+    #[arg(long, value_name = "LEVEL", value_parser = level, requires = "calibrate")]
+    pub cheat_level: Option<bots::Level>,
+    /// With --calibrate: score the E–W pairs too (twice the time; by default the N–S pairs,
+    /// the cheat among them).
+    #[arg(long, requires = "calibrate")]
+    pub both_directions: bool,
+    /// With --calibrate: the cheating pair sees its partner's hands, an opponent's, or there is
+    /// none.
+    #[arg(long, value_name = "WHO", default_value = "partner", value_parser = ["partner", "opponent", "none"], requires = "calibrate")]
+    pub cheat: String,
+    /// With --calibrate: sessions simulated.
+    #[arg(long, value_name = "N", default_value_t = 200, value_parser = count, requires = "calibrate")]
+    pub sessions: usize,
+    /// With --calibrate: the session lengths reported (each a prefix of the longest).
+    #[arg(
+        long,
+        value_name = "B,B,…",
+        default_value = "8,16,24,48",
+        value_delimiter = ',',
+        requires = "calibrate"
+    )]
+    pub boards: Vec<usize>,
+    /// With --calibrate: tables a session (two pairs each).
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = count, requires = "calibrate")]
+    pub tables: usize,
+    /// With --calibrate: the run's seed, in hex.
+    #[arg(long, value_name = "HEX", default_value = "1", value_parser = hex_u64)]
+    pub seed: u64,
+    /// With --calibrate: also write every simulated pair's tallies, board by board, to FILE
+    /// (JSON), so the table can be made again at another threshold (--from).
+    #[arg(long, value_name = "FILE", requires = "calibrate")]
+    pub save: Option<PathBuf>,
+    /// With --calibrate: the table from a file --save wrote, instead of simulating.
+    #[arg(long, value_name = "FILE", requires = "calibrate")]
+    pub from: Option<PathBuf>,
+    /// Deals that screen each decision, and fresh deals that then estimate it.
+    #[arg(long, value_name = "N", default_value_t = bots::fairplay::SCREEN)]
+    pub screen: u32,
+    #[arg(long, value_name = "N", default_value_t = bots::fairplay::WORLDS)]
+    pub worlds: u32,
+    /// Worker threads (default: every core).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+/// `paiju fairplay`.
+pub fn fairplay(args: FairplayArgs) -> Result<(), String> {
+    use bots::fairplay::simulate;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if let Some(id) = &args.event {
+        let format = match (args.json, args.csv) {
+            (true, _) => referee::fairplay::Format::Json,
+            (_, true) => referee::fairplay::Format::Csv,
+            _ => referee::fairplay::Format::Text,
+        };
+        return referee::fairplay::command(
+            &args.db.db,
+            id,
+            format,
+            args.threshold,
+            threads,
+            args.resume.as_deref(),
+        );
+    }
+    let mut lengths = args.boards.clone();
+    lengths.sort_unstable();
+    lengths.dedup();
+    let longest = *lengths.last().ok_or("--boards: at least one length")?;
+    if lengths[0] == 0 {
+        return Err("--boards: lengths of at least 1 board".into());
+    }
+    let mut config = simulate::Config::new(
+        args.level,
+        bots::fairplay::players::Peek::parse(&args.cheat),
+        args.sessions,
+        longest,
+    );
+    config.tables = args.tables.max(1);
+    config.cheat_level = args.cheat_level.unwrap_or(args.level);
+    config.both_directions = args.both_directions;
+    config.seed = args.seed;
+    config.threads = threads.max(1);
+    config.screen = args.screen.max(1);
+    config.worlds = args.worlds.max(2);
+    let start = std::time::Instant::now();
+    let sessions = match &args.from {
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?
+        }
+        None => simulate::run(&config),
+    };
+    if let Some(path) = &args.save {
+        let text = serde_json::to_string(&sessions).map_err(|e| e.to_string())?;
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    print!(
+        "{}",
+        simulate::report(&config, &sessions, &lengths, args.threshold)
+    );
+    println!("wall time: {:.1} s", start.elapsed().as_secs_f64());
+    Ok(())
+}
+
 fn level(s: &str) -> Result<bots::Level, String> {
     bots::Level::parse(s).ok_or_else(|| format!("{s:?} is not beginner, club or expert"))
 }
@@ -1174,14 +1313,9 @@ pub fn verify(args: VerifyArgs) -> Result<(), String> {
 /// `paiju verify`, the events: each director's log against its hash chain, and the event's seed
 /// (once revealed) against the commitment published at creation. The number that failed.
 fn verify_competitions(db: &std::path::Path, only: Option<&str>) -> Result<usize, String> {
-    use store::CompetitionStore;
     let name = db.to_string_lossy().to_string();
     let err = |e: store::StoreError| format!("{}: {e}", store::postgres::redact(&name));
-    let mut events: Box<dyn CompetitionStore> = if store::is_postgres_url(&name) {
-        Box::new(store::PostgresStore::open(&name, None).map_err(err)?)
-    } else {
-        Box::new(store::SqliteStore::open_competitions(db).map_err(err)?)
-    };
+    let mut events = store::open_competitions(&name).map_err(err)?;
     let all = match only {
         Some(id) => vec![events
             .competition(id)

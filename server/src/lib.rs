@@ -234,6 +234,9 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
         competitions: competitions.clone(),
         limits: app.limits.clone(),
         bad_tokens: app.bad_tokens.clone(),
+        fairplay: Arc::new(competition::fairplay::FairplayDesk::new(
+            config.db.to_string_lossy().to_string(),
+        )),
     }));
     let (stop_tx, stop_rx) = oneshot::channel::<()>();
     let running = Serving {

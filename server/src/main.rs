@@ -38,6 +38,7 @@ fn main() -> ExitCode {
         cli::Command::Load(args) => cli::load(args),
         cli::Command::Bot(args) => cli::bot(args),
         cli::Command::Arena(args) => cli::arena(args),
+        cli::Command::Fairplay(args) => cli::fairplay(args),
         cli::Command::Verify(args) => cli::verify(args),
         cli::Command::Migrate(args) => cli::migrate(args),
         cli::Command::Deal(a) => cli::deal(a),

@@ -25,6 +25,45 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 pub const REFEREE_TOKEN: &str = "referee-secret-for-tests";
 
+/// One HTTP exchange (`auth`: a bearer token): status and body (JSON when it parses, else the
+/// text as a JSON string).
+pub async fn http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    auth: Option<&str>,
+    body: Option<&Value>,
+) -> (u16, Value) {
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let auth = auth
+        .map(|t| format!("Authorization: Bearer {t}\r\n"))
+        .unwrap_or_default();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let r = raw_http(addr, req.as_bytes()).await.expect("an answer");
+    let v = serde_json::from_str(&r.body).unwrap_or(Value::String(r.body));
+    (r.status, v)
+}
+
+/// An HTTP call that must succeed (2xx); its JSON. `body` is sent with a `POST` only.
+pub async fn http_ok(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    auth: Option<&str>,
+    body: Value,
+) -> Value {
+    let body = (method == "POST").then_some(&body);
+    let (status, v) = http(addr, method, path, auth, body).await;
+    assert!(
+        (200..300).contains(&status),
+        "{method} {path}: {status} {v}"
+    );
+    v
+}
+
 static NEXT_DIR: AtomicU64 = AtomicU64::new(0);
 
 /// A fresh directory for one test's database.
@@ -408,4 +447,21 @@ impl Client {
             next_id: 1,
         }
     }
+}
+
+/// The `paiju` binary: `PAIJU_BIN`, else the one cargo builds beside this test
+/// (`target/debug/paiju`), built first so it is current.
+pub fn paiju_bin() -> PathBuf {
+    if let Ok(p) = std::env::var("PAIJU_BIN") {
+        return PathBuf::from(p);
+    }
+    let status = std::process::Command::new(env!("CARGO"))
+        .args(["build", "-q", "-p", "server", "--bin", "paiju"])
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "cargo build -p server --bin paiju");
+    let exe = std::env::current_exe().unwrap();
+    // target/debug/deps/events-… → target/debug/paiju
+    exe.parent().unwrap().parent().unwrap().join("paiju")
 }

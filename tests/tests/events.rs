@@ -22,7 +22,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use paiju_tests::{eventually, raw_http, temp_dir, test_config, TestServer, REFEREE_TOKEN};
+// One HTTP exchange (status and JSON), and one that must succeed.
+use paiju_tests::{
+    eventually, paiju_bin, raw_http, temp_dir, test_config, TestServer, REFEREE_TOKEN,
+};
+use paiju_tests::{http as call, http_ok as ok};
 use protocol::{CompetitionCards, CompetitionJoined, CompetitionView, PairStatus};
 use rules::cards::Card;
 use serde_json::{json, Value};
@@ -32,38 +36,6 @@ const DIRECTOR: &str = "7d1f3a9c5e2b8d4f6a0c1e3b5d7f9a2c";
 /// The bots' pause before a move against the real binary (it keeps the per-connection rate
 /// limit of 10 messages a second).
 const THINK: Duration = Duration::from_millis(120);
-
-/// One HTTP exchange: status and body (JSON when it parses, else the text as a JSON string).
-async fn call(
-    addr: SocketAddr,
-    method: &str,
-    path: &str,
-    auth: Option<&str>,
-    body: Option<&Value>,
-) -> (u16, Value) {
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let auth = auth
-        .map(|t| format!("Authorization: Bearer {t}\r\n"))
-        .unwrap_or_default();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    let r = raw_http(addr, req.as_bytes()).await.expect("an answer");
-    let v = serde_json::from_str(&r.body).unwrap_or(Value::String(r.body));
-    (r.status, v)
-}
-
-/// A call that must succeed; its JSON.
-async fn ok(addr: SocketAddr, method: &str, path: &str, auth: Option<&str>, body: Value) -> Value {
-    let body = (method == "POST").then_some(&body);
-    let (status, v) = call(addr, method, path, auth, body).await;
-    assert!(
-        (200..300).contains(&status),
-        "{method} {path}: {status} {v}"
-    );
-    v
-}
 
 /// A pair's (or team's) own page, as its token opens it.
 async fn pair_status(addr: SocketAddr, id: &str, token: &str) -> PairStatus {
@@ -1331,23 +1303,6 @@ async fn director_calls_refuse_everyone_else() {
 }
 
 // --- the real binary, killed mid-round ----------------------------------------------------------
-
-/// The `paiju` binary: `PAIJU_BIN`, else the one cargo builds beside this test
-/// (`target/debug/paiju`), built first so it is current.
-fn paiju_bin() -> PathBuf {
-    if let Ok(p) = std::env::var("PAIJU_BIN") {
-        return PathBuf::from(p);
-    }
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "-q", "-p", "server", "--bin", "paiju"])
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .status()
-        .expect("cargo runs");
-    assert!(status.success(), "cargo build -p server --bin paiju");
-    let exe = std::env::current_exe().unwrap();
-    // target/debug/deps/events-… → target/debug/paiju
-    exe.parent().unwrap().parent().unwrap().join("paiju")
-}
 
 /// The server process, killed if the test fails half-way.
 struct Server(Child);

@@ -144,6 +144,24 @@ const WORDS = {
   visit_refused: { zh: '拒绝（座位在另一台设备上）', en: 'refused (the seat is on another device)' },
   visit_closed: { zh: '断开', en: 'closed' },
   warnings_h: { zh: '请注意', en: 'Please note' },
+  fp_h: { zh: '公平竞赛分析', en: 'Fair-play analysis' },
+  fp_hint: { zh: '比完之后，看看有没有哪一对打得像看得见同伴的牌。只是给裁判参考的数字，不是判决（违规与判罚 第10条：由裁判决定）。', en: 'After the session: does any pair play as if it saw its partner’s cards? A figure for the referee, never a verdict (the referee decides).' },
+  fp_start: { zh: '开始分析', en: 'Start the analysis' },
+  fp_resume: { zh: '接着分析', en: 'Resume the analysis' },
+  fp_stop: { zh: '停止', en: 'Stop' },
+  fp_again: { zh: '重新读取', en: 'Read again' },
+  fp_running: { zh: '正在分析：{done} / {total} 副牌（不影响比赛）', en: 'Analysing: {done} of {total} boards (play is not slowed)' },
+  fp_stopped: { zh: '已停止：分析了 {done} / {total} 副牌，再按会接着分析。', en: 'Stopped at {done} of {total} boards; press again to go on.' },
+  fp_failed: { zh: '分析没有完成：{why}', en: 'The analysis did not finish: {why}' },
+  fp_done: { zh: '分析了 {n} 副牌、{d} 个决定；数字 ≥ {t} 的对标红，请裁判查看。', en: '{n} boards, {d} decisions analysed; pairs at {t} or more are marked for the referee.' },
+  fp_pair: { zh: '对', en: 'Pair' },
+  fp_decisions: { zh: '决定数', en: 'Decisions' },
+  fp_figure: { zh: '可疑度', en: 'Figure' },
+  fp_look: { zh: '⚑ 请裁判查看', en: '⚑ Referee, please look' },
+  fp_drivers: { zh: '最要紧的决定', en: 'The decisions behind it' },
+  fp_driver: { zh: '第{r}轮 第{b}副 #{seq}', en: 'round {r} board {b} #{seq}' },
+  fp_computer: { zh: '电脑', en: 'computer' },
+  fp_none: { zh: '还没有分析。', en: 'Not analysed yet.' },
 };
 
 /** A console word. @param {string} key @param {Record<string, string | number>} [params] */
@@ -539,6 +557,49 @@ function conductPanel(view) {
   );
 }
 
+/**
+ * 公平竞赛分析 (the fair-play analysis, `GET/POST …/fairplay`): start, progress, stop and resume,
+ * then the pairs by the figure, the marked ones first in red, each with the decisions behind
+ * it as links into the replay.
+ * @param {any} f the server's status @param {(run: boolean) => void} run
+ */
+function fairplayPanel(f, run) {
+  const button = (/** @type {string} */ word, /** @type {boolean} */ go) =>
+    h('button', { id: 'fairplay-run', 'data-run': String(go), 'on:click': () => run(go) }, d(word));
+  /** @type {any[]} */
+  let body = [];
+  if (f.state === 'idle') body = [h('p', { class: 'hint' }, d('fp_none')), button('fp_start', true)];
+  if (f.state === 'running') body = [h('p', { role: 'status', 'data-progress': `${f.done}/${f.total}` }, d('fp_running', { done: f.done, total: f.total })), button('fp_stop', false)];
+  if (f.state === 'stopped') body = [h('p', { role: 'status', 'data-progress': `${f.done}/${f.total}` }, d('fp_stopped', { done: f.done, total: f.total })), button('fp_resume', true)];
+  if (f.state === 'failed') body = [h('p', { class: 'error-text' }, d('fp_failed', { why: f.error ?? '' })), button('fp_start', true)];
+  if (f.state === 'done' && f.report) {
+    const r = f.report;
+    const dir = (/** @type {string} */ x) => wordIn(WORDS, x);
+    body = [
+      h('p', { role: 'status' }, d('fp_done', { n: r.tables, d: r.decisions, t: r.threshold })),
+      h('div', { class: 'scroll', role: 'region', tabindex: '0', 'aria-label': d('fp_h') },
+        h('table', { class: 'results', id: 'fairplay-pairs' },
+          h('thead', {}, h('tr', {}, ['#', d('fp_pair'), d('fp_decisions'), d('fp_figure'), d('fp_drivers')].map((x) => h('th', { scope: 'col' }, x)))),
+          h('tbody', {}, r.pairs.map((/** @type {any} */ p, /** @type {number} */ i) =>
+            h('tr', { 'data-pair': `${p.direction}${p.number}`, 'data-flagged': String(p.flagged), class: p.flagged ? 'flagged' : '' },
+              h('td', {}, String(i + 1)),
+              h('td', {}, `${dir(p.direction)} ${p.number} ${p.bot ? `（${d('fp_computer')}）` : (p.names ?? []).join(' / ')}`),
+              h('td', {}, String(p.tally.decisions)),
+              h('td', {}, h('b', {}, typeof p.z_partner === 'number' ? p.z_partner.toFixed(1) : '—'), p.flagged ? h('span', { class: 'flag' }, ` ${d('fp_look')}`) : null),
+              h('td', {}, (p.drivers ?? []).map((/** @type {any} */ x) =>
+                h('a', { href: `./#/t/${encodeURIComponent(x.table_id)}/replay/${x.seq}`, target: '_blank', rel: 'noopener', 'data-driver': `${x.table_id}:${x.seq}`, style: 'display:block' },
+                  d('fp_driver', { r: x.round, b: x.board, seq: x.seq })))),
+            )))),
+      ),
+      button('fp_again', true),
+    ];
+  }
+  return h('section', { class: 'panel', id: 'fairplay', 'data-fairplay': f.state, 'aria-labelledby': 'fairplay-h' },
+    h('h2', { id: 'fairplay-h' }, d('fp_h')),
+    h('p', { class: 'hint' }, d('fp_hint')),
+    body);
+}
+
 /** What the server says the director should know about the set-up (`view.warnings`). @param {any} view */
 function warningsBox(view) {
   const list = view.warnings ?? [];
@@ -559,6 +620,7 @@ function eventConsole(root, id, redraw) {
   const facts = h('section', { class: 'panel', 'aria-labelledby': 'event-h' }, h('h1', { id: 'event-h' }, d('console')));
   const schedule = h('div', { 'aria-live': 'polite' });
   const conduct = h('div');
+  const fairplay = h('div');
   const live = h('div');
   const area = h('section', { id: 'print-area' });
   /** @type {any} */
@@ -886,6 +948,7 @@ function eventConsole(root, id, redraw) {
       return;
     }
     shengjiPanels.hidden = false;
+    refreshFairplay();
     teamDeduct.hidden = true;
     ruleGame.hidden = true;
     replace(
@@ -949,6 +1012,18 @@ function eventConsole(root, id, redraw) {
         h('section', { class: 'panel', 'aria-labelledby': 'live-h' }, h('h2', { id: 'live-h' }, d('live_h')), rankingTable('NS', st.ranking.NS), rankingTable('EW', st.ranking.EW)),
         st.boards && st.boards.length ? travellers(st.boards) : null,
       );
+    } catch (e) {
+      err.show(e);
+    }
+  }
+
+  /** The fair-play section (80分), from the server's status. */
+  async function refreshFairplay() {
+    try {
+      const f = await call('GET', `${base}/fairplay`);
+      replace(fairplay, fairplayPanel(f, (go) => {
+        call('POST', `${base}/fairplay`, { run: go }).then(refreshFairplay, (e) => err.show(e));
+      }));
     } catch (e) {
       err.show(e);
     }
@@ -1020,6 +1095,7 @@ function eventConsole(root, id, redraw) {
       register,
       schedule,
       conduct,
+      fairplay,
       shengjiPanels,
       teamDeduct,
       ruleGame,

@@ -26,6 +26,7 @@ use rules::{Actor, Viewer};
 
 use super::expert;
 use super::notes::Known;
+use crate::fairplay::Evidence;
 use crate::rng::Rng;
 
 /// Hands this small (every seat) are searched exactly.
@@ -129,11 +130,16 @@ pub fn analyse(board: &Board, played: Option<&Action>, worlds: u32, seed: u64) -
             }
         }
     }
-    if !exact {
-        all = afters.iter().map(played_out).collect::<Option<_>>()?;
-    }
     let view = board.view(Viewer::Seat(seat.index()));
     let known = known_by(board, seat);
+    if !exact {
+        // The true deal played out as every sampled one is (from the current trick on).
+        let before = board.defenders_points();
+        all = expert::true_values(&view, &known, board, &choices)?
+            .into_iter()
+            .map(|v| v.map(|v| before + v))
+            .collect::<Option<_>>()?;
+    }
     let (own, sampled) = expert::weigh(&view, &known, &choices, worlds, seed);
     let before = board.defenders_points() as f64;
     Some(Analysis {
@@ -154,6 +160,109 @@ pub fn analyse(board: &Board, played: Option<&Action>, worlds: u32, seed: u64) -
             .collect(),
         worlds: sampled,
     })
+}
+
+/// What the play made at `board` (the true board, in the play phase) says of the seat's
+/// sight ([`crate::fairplay`]): whether it was among the best with the true hands, how often
+/// it is among the best in deals the seat's own view allows, and how often in those deals
+/// when the partner's hand is the true one. `screen` deals decide
+/// whether the decision is worth a deep look (the play made is best in some of them and not in
+/// others); `worlds` fresh deals then give the chance. `None`: no decision here, or screened
+/// out. The screen's deals are not the estimate's, so choosing which decisions to look at does
+/// not bias the chance (the true deal is independent of both given the view).
+pub fn evidence(
+    board: &Board,
+    played: &Action,
+    screen: u32,
+    worlds: u32,
+    seed: u64,
+) -> Option<Evidence> {
+    let seat = board.to_act()?;
+    if board.phase() != Phase::Play {
+        return None;
+    }
+    let choices = choices(board, Some(played));
+    let made = choices.iter().position(|c| c == played)?;
+    if choices.len() < 2 {
+        return None;
+    }
+    let view = board.view(Viewer::Seat(seat.index()));
+    let known = known_by(board, seat);
+    let side = if board.is_defender(seat) { 1 } else { -1 };
+    let sight = |rows: &[Vec<Option<i32>>]| Sight::of(rows, made, side);
+    let first = sight(&expert::world_values(
+        &view,
+        &known,
+        &[],
+        &choices,
+        screen,
+        seed,
+    ));
+    if first.best == 0 || first.best == first.rows {
+        return None;
+    }
+    let deep = sight(&expert::world_values(
+        &view,
+        &known,
+        &[],
+        &choices,
+        worlds,
+        Rng::mix(&[seed, 1]),
+    ));
+    let partner = seat.next().next();
+    let shown = [(partner, board.hand(partner).cards())];
+    let with_partner = sight(&expert::world_values(
+        &view,
+        &known,
+        &shown,
+        &choices,
+        worlds,
+        Rng::mix(&[seed, 2]),
+    ));
+    let truth = sight(&[expert::true_values(&view, &known, board, &choices)?]);
+    if deep.rows < 2 || truth.rows == 0 || with_partner.rows == 0 {
+        return None;
+    }
+    let mut e = Evidence::new(
+        seat.index(),
+        truth.best == 1,
+        deep.best,
+        deep.rows,
+        truth.loss,
+        deep.loss / deep.rows as f64,
+    );
+    e.with_partner = with_partner.best as f64 / with_partner.rows as f64;
+    Some(e)
+}
+
+/// How the play made fares in some deals.
+struct Sight {
+    /// Deals where it could be valued.
+    rows: u32,
+    /// Deals where it is among the best.
+    best: u32,
+    /// Points it falls short of the best, summed over the deals (for the seat's side).
+    loss: f64,
+}
+
+impl Sight {
+    fn of(rows: &[Vec<Option<i32>>], made: usize, side: i32) -> Sight {
+        let mut s = Sight {
+            rows: 0,
+            best: 0,
+            loss: 0.0,
+        };
+        for row in rows {
+            let Some(mine) = row[made].map(|v| side * v) else {
+                continue;
+            };
+            let top = row.iter().flatten().map(|v| side * v).max().unwrap_or(mine);
+            s.rows += 1;
+            s.best += u32::from(mine == top);
+            s.loss += (top - mine) as f64;
+        }
+        s
+    }
 }
 
 /// The legal plays of the seat to act, the engine's order, at most [`MOST_CHOICES`] (the one
@@ -184,17 +293,6 @@ fn known_by(board: &Board, seat: Seat) -> Known {
         k.kitty = Some(board.kitty().iter().copied().collect());
     }
     k
-}
-
-/// The board played to its end by the 普通 policy for every seat (each on its own view and
-/// memory): the defenders' final points.
-fn played_out(board: &Board) -> Option<i32> {
-    let declarer = known_by(board, board.declarer());
-    let defenders = Known {
-        kitty: None,
-        ..declarer.clone()
-    };
-    expert::play_out_from(board, declarer, defenders)
 }
 
 /// The defenders' final points when every seat plays its best with every hand known (the

@@ -24,6 +24,26 @@ const BURY_CANDIDATES: usize = 4;
 
 /// The Expert's decision.
 pub fn decide(view: &View, known: &Known, budget: Budget, seed: u64) -> Decision<Action> {
+    let most = if view.phase == Phase::Bury {
+        BURY_CANDIDATES
+    } else {
+        CANDIDATES
+    };
+    decide_seeing(view, known, &[], most, budget, seed)
+}
+
+/// The Expert's search with some other hands known as they are (`seen`: a seat and the cards
+/// it holds now), over the `most` best 普通 candidates: with `seen` empty, [`decide`]; with a
+/// hand in it, a player that cheats — the fair-play calibration's partner-seeing (or
+/// opponent-seeing) computer, never a table's.
+pub fn decide_seeing(
+    view: &View,
+    known: &Known,
+    seen: &[(Seat, Vec<Card>)],
+    most: usize,
+    budget: Budget,
+    seed: u64,
+) -> Decision<Action> {
     let Viewer::Seat(i) = view.viewer else {
         return Decision::default();
     };
@@ -31,16 +51,11 @@ pub fn decide(view: &View, known: &Known, budget: Budget, seed: u64) -> Decision
     if view.to_act != Some(me) {
         return Decision::default();
     }
-    let most = if view.phase == Phase::Bury {
-        BURY_CANDIDATES
-    } else {
-        CANDIDATES
-    };
     let candidates = club::candidates(view, known, most);
     if candidates.len() <= 1 || view.phase == Phase::Choose {
         return Decision::plain(candidates.into_iter().next());
     }
-    let Some(sampler) = Sampler::new(view, known, me) else {
+    let Some(sampler) = Sampler::seeing(view, known, me, seen) else {
         return Decision::plain(candidates.into_iter().next());
     };
     let defending = !me.same_side(view.declarer);
@@ -66,11 +81,61 @@ pub fn decide(view: &View, known: &Known, budget: Budget, seed: u64) -> Decision
     }
 }
 
+/// Each of `choices` (the seat's legal plays) tried in `worlds` deals consistent with what the
+/// seat saw (the same deals for every choice; the hands in `seen` as they are) and played to
+/// the end by the 普通 policy: the defenders' points from the current trick on, a row per deal
+/// sampled (`None`: the choice could not be tried there). The all-seeing analyser's own view
+/// (`seen` empty) and its partner-known view.
+pub(super) fn world_values(
+    view: &View,
+    known: &Known,
+    seen: &[(Seat, Vec<Card>)],
+    choices: &[Action],
+    worlds: u32,
+    seed: u64,
+) -> Vec<Vec<Option<i32>>> {
+    let Viewer::Seat(i) = view.viewer else {
+        return Vec::new();
+    };
+    let me = Seat::from_index(i);
+    let Some(sampler) = Sampler::seeing(view, known, me, seen) else {
+        return Vec::new();
+    };
+    let mut rng = Rng::new(seed);
+    let mut rows = Vec::new();
+    for _ in 0..worlds * 4 {
+        if rows.len() == worlds as usize {
+            break;
+        }
+        if let Some(world) = sampler.world(view, known, &mut rng) {
+            rows.push(world.values(me, choices));
+        }
+    }
+    rows
+}
+
+/// [`world_values`]' row for the true deal (`board`, every hand in it), built the same way as
+/// a sampled one, so that the true deal is, to the analyser, one more deal the seat's view
+/// allows: under honest play its values are drawn like the samples'.
+pub(super) fn true_values(
+    view: &View,
+    known: &Known,
+    board: &Board,
+    choices: &[Action],
+) -> Option<Vec<Option<i32>>> {
+    let Viewer::Seat(i) = view.viewer else {
+        return None;
+    };
+    let me = Seat::from_index(i);
+    let sampler = Sampler::new(view, known, me)?;
+    let hands = std::array::from_fn(|s| board.hand(Seat::from_index(s)).cards());
+    let world = sampler.assemble(view, known, hands, Some(board.kitty().to_vec()))?;
+    Some(world.values(me, choices))
+}
+
 /// The seat's own estimate of each of `choices` (its legal plays): the mean over `worlds`
-/// deals consistent with what it saw, the same deals for every choice, of the defenders'
-/// points from the current trick to the end with the 普通 policy (`None`: no deal sampled, or
-/// the choice could not be tried), and how many deals were sampled (at most `worlds`). The
-/// all-seeing analyser's own-view values.
+/// deals consistent with what it saw ([`world_values`]), `None` where no deal could try it,
+/// and how many deals were sampled (at most `worlds`).
 pub(super) fn weigh(
     view: &View,
     known: &Known,
@@ -78,57 +143,14 @@ pub(super) fn weigh(
     worlds: u32,
     seed: u64,
 ) -> (Vec<Option<f64>>, u32) {
-    let mut sums = vec![(0f64, 0u32); choices.len()];
-    let Viewer::Seat(i) = view.viewer else {
-        return (vec![None; choices.len()], 0);
-    };
-    let me = Seat::from_index(i);
-    let Some(sampler) = Sampler::new(view, known, me) else {
-        return (vec![None; choices.len()], 0);
-    };
-    let mut rng = Rng::new(seed);
-    let mut sampled = 0;
-    for _ in 0..worlds * 4 {
-        if sampled == worlds {
-            break;
-        }
-        let Some(world) = sampler.world(view, known, &mut rng) else {
-            continue;
-        };
-        sampled += 1;
-        for (choice, sum) in choices.iter().zip(&mut sums) {
-            let mut w = world.clone();
-            if w.board.apply(me, Actor::Bot, choice.clone()).is_err() {
-                continue;
-            }
-            if let Some(points) = w.play_out() {
-                sum.0 += points as f64;
-                sum.1 += 1;
-            }
-        }
-    }
-    let values = sums
-        .into_iter()
-        .map(|(s, n)| (n > 0).then(|| s / n as f64))
+    let rows = world_values(view, known, &[], choices, worlds, seed);
+    let values = (0..choices.len())
+        .map(|c| {
+            let seen: Vec<i32> = rows.iter().filter_map(|r| r[c]).collect();
+            (!seen.is_empty()).then(|| seen.iter().sum::<i32>() as f64 / seen.len() as f64)
+        })
         .collect();
-    (values, sampled)
-}
-
-/// `board` (a true one, every hand in it) played to its end by the 普通 policy for every seat,
-/// each side remembering what `declarer_known` / `defender_known` say: the defenders' points.
-pub(super) fn play_out_from(
-    board: &Board,
-    declarer_known: Known,
-    defender_known: Known,
-) -> Option<i32> {
-    World {
-        board: board.clone(),
-        order: board.order().clone(),
-        declarer_known,
-        defender_known,
-        tricks_seen: board.trick_count(),
-    }
-    .play_out()
+    (values, rows.len() as u32)
 }
 
 /// One sampled board at the seat's decision, with what each side remembers.
@@ -144,6 +166,19 @@ struct World {
 }
 
 impl World {
+    /// Each of `choices` by `me` here, played to the end: the defenders' points from the
+    /// current trick on (`None`: refused or unfinished).
+    fn values(&self, me: Seat, choices: &[Action]) -> Vec<Option<i32>> {
+        choices
+            .iter()
+            .map(|choice| {
+                let mut w = self.clone();
+                w.board.apply(me, Actor::Bot, choice.clone()).ok()?;
+                w.play_out()
+            })
+            .collect()
+    }
+
     /// Plays to the end with the 普通 policy for every seat: the defenders' points in the
     /// sampled board (the made-up trick has none; what was won before is the same for every
     /// candidate and is left out).
@@ -186,6 +221,8 @@ struct Sampler {
     holders: Vec<(usize, usize, [bool; 5])>,
     /// The current hands' sizes.
     sizes: [usize; 4],
+    /// Hands known as they are (a cheat's; empty for an honest seat).
+    seen: Vec<(Seat, Vec<Card>)>,
 }
 
 const KITTY: usize = 4;
@@ -193,13 +230,20 @@ const GONE: usize = 5;
 
 impl Sampler {
     fn new(view: &View, known: &Known, me: Seat) -> Option<Sampler> {
+        Sampler::seeing(view, known, me, &[])
+    }
+
+    /// A sampler that deals only the hands not in `seen` (and the kitty).
+    fn seeing(view: &View, known: &Known, me: Seat, seen: &[(Seat, Vec<Card>)]) -> Option<Sampler> {
         let order = Order::new(view.level, view.trump);
         let hand: Hand = view.hand.as_ref()?.iter().copied().collect();
         let mut current = Known::empty();
         current.add_trick(&order, &view.plays);
+        let shown: Hand = seen.iter().flat_map(|(_, h)| h.iter().copied()).collect();
         let mut pool = [0u8; FACES];
         for c in Card::all() {
             let gone = hand.count(c) as u8
+                + shown.count(c) as u8
                 + known.played[c.index()]
                 + current.played[c.index()]
                 + known.kitty.as_ref().map_or(0, |k| k.count(c) as u8);
@@ -207,7 +251,8 @@ impl Sampler {
         }
         let total: usize = pool.iter().map(|&n| n as usize).sum();
         let mut holders = Vec::new();
-        for s in Seat::ALL.into_iter().filter(|&s| s != me) {
+        let dealt = |s: Seat| s != me && seen.iter().all(|(k, _)| *k != s);
+        for s in Seat::ALL.into_iter().filter(|&s| dealt(s)) {
             let mut void = known.void[s.index()];
             for (l, v) in void.iter_mut().enumerate() {
                 *v |= current.void[s.index()][l];
@@ -231,6 +276,7 @@ impl Sampler {
             pool,
             holders,
             sizes: view.hand_sizes,
+            seen: seen.to_vec(),
         })
     }
 
@@ -276,6 +322,9 @@ impl Sampler {
             .or_else(|| self.deal(rng, false))?;
         let mut hands: [Vec<Card>; 4] = Default::default();
         hands[self.me.index()] = view.hand.clone()?;
+        for (s, cards) in &self.seen {
+            hands[s.index()] = cards.clone();
+        }
         let mut kitty = known.kitty.as_ref().map(Hand::cards);
         for (h, cards) in self.holders.iter().zip(dealt) {
             match h.0 {
@@ -284,6 +333,18 @@ impl Sampler {
                 s => hands[s] = cards,
             }
         }
+        self.assemble(view, known, hands, kitty)
+    }
+
+    /// The board of these hands (as they are now) and kitty at the view's decision, with what
+    /// each side remembers.
+    fn assemble(
+        &self,
+        view: &View,
+        known: &Known,
+        mut hands: [Vec<Card>; 4],
+        kitty: Option<Vec<Card>>,
+    ) -> Option<World> {
         debug_assert!(hands.iter().zip(self.sizes).all(|(h, n)| h.len() == n));
         let declarer = view.declarer;
         let board = if view.phase == Phase::Bury {

@@ -42,6 +42,8 @@ pub struct CompetitionApi {
     pub limits: Arc<Limits>,
     /// Refused tokens per client address, shared with the WebSockets.
     pub bad_tokens: Arc<AddressBuckets>,
+    /// The fair-play analyses (the console's 公平竞赛).
+    pub fairplay: Arc<super::fairplay::FairplayDesk>,
 }
 
 type Api = State<Arc<CompetitionApi>>;
@@ -69,6 +71,10 @@ pub fn routes<S: Clone + Send + Sync + 'static>(api: Arc<CompetitionApi>) -> Rou
         .route("/api/events/{id}/join", post(join))
         .route("/api/events/{id}/pair", post(pair))
         .route("/api/events/{id}/confirm", post(confirm))
+        .route(
+            "/api/events/{id}/fairplay",
+            get(fairplay).post(fairplay_run),
+        )
         .route("/api/events/{id}/standings", get(standings))
         .route("/api/events/{id}/results.csv", get(results_csv))
         .route("/api/events/{id}/results.html", get(results_html))
@@ -303,6 +309,49 @@ async fn cards(
         Ok(h) => answer(each!(h, h => h.cards().await)),
         Err(resp) => *resp,
     }
+}
+
+/// The fair-play analysis: where it stands, and its report once done.
+async fn fairplay(
+    State(api): Api,
+    UrlPath(id): UrlPath<String>,
+    Director(NoBody): Director<NoBody>,
+) -> Response {
+    if let Err(resp) = held(&api, &id) {
+        return *resp;
+    }
+    Json(api.fairplay.status(&id)).into_response()
+}
+
+/// `{"run": true}` starts or resumes the analysis, `{"run": false}` stops it.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FairplayRun {
+    run: bool,
+}
+
+async fn fairplay_run(
+    State(api): Api,
+    UrlPath(id): UrlPath<String>,
+    Director(body): Director<FairplayRun>,
+) -> Response {
+    let held = match held(&api, &id) {
+        Ok(h) => h,
+        Err(resp) => return *resp,
+    };
+    if !matches!(held, Held::Duplicate(_)) {
+        return http::refused(Refusal::BadRequest(protocol::Wrong::Body {
+            detail:
+                "公平竞赛分析目前只看80分的比赛 (the fair-play analysis reads 80分 events only)"
+                    .into(),
+        }));
+    }
+    let status = if body.run {
+        api.fairplay.start(&id)
+    } else {
+        api.fairplay.stop(&id)
+    };
+    Json(status).into_response()
 }
 
 /// A player's card as a QR code: their page's link with their own token, on the host the

@@ -43,6 +43,7 @@ use tournament::competition::{Competition, Duplicate, Error, Teams};
 pub mod api;
 pub mod denied;
 pub mod duplicate;
+pub mod fairplay;
 pub mod handle;
 pub mod kind;
 pub mod live;

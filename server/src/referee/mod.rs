@@ -27,6 +27,7 @@ pub mod command;
 pub mod deal;
 pub mod desk;
 pub mod explain;
+pub mod fairplay;
 pub mod judge;
 pub mod lang;
 pub mod record_card;

@@ -39,7 +39,7 @@ pub use competitions::{
 };
 pub use journal::{Journal, JournalThread};
 pub use lease::{Leases, Owner};
-pub use open::open;
+pub use open::{open, open_competitions};
 pub use postgres::{is_postgres_url, Node, PostgresStore};
 pub use sqlite::SqliteStore;
 

@@ -1,0 +1,97 @@
+use rules::deal::{deal_shengji, Fixed, Seed};
+use rules::shengji::{Board, Ruleset};
+
+use super::*;
+use crate::fairplay::players::{Peek, Peeking, TableTalk};
+use crate::SeatPlayer;
+
+#[test]
+fn a_cheat_sees_the_seat_it_should() {
+    assert_eq!(Peek::Partner.seen(Seat::from_index(0)), Seat::from_index(2));
+    assert_eq!(Peek::Partner.seen(Seat::from_index(3)), Seat::from_index(1));
+    for i in 0..4 {
+        let me = Seat::from_index(i);
+        let seen = Peek::Opponent.seen(me);
+        assert_eq!(seen, me.next(), "the opponent who plays after it");
+        assert!(!seen.same_side(me));
+    }
+}
+
+#[test]
+fn a_small_calibration_scores_the_north_south_pairs_and_counts_them() {
+    let mut config = Config::new(Level::Club, Some(Peek::Partner), 1, 2);
+    config.tables = 2;
+    config.threads = 2;
+    let sessions = run(&config);
+    assert_eq!(sessions.len(), 1);
+    let pairs = &sessions[0];
+    assert_eq!(pairs.len(), 4, "two tables, two pairs each");
+    assert!(pairs[0].cheats && pairs.iter().skip(1).all(|p| !p.cheats));
+    for (i, p) in pairs.iter().enumerate() {
+        assert_eq!(p.boards.len(), 2);
+        let scored: u32 = p.boards.iter().map(|t| t.decisions).sum();
+        if i % 2 == 0 {
+            assert!(scored > 10, "N–S pair {i} scored {scored}");
+        } else {
+            assert_eq!(scored, 0, "E–W pairs are not scored unless asked");
+        }
+    }
+    let rows = rows(&sessions, &[1, 2], 2.0);
+    assert_eq!(rows.len(), 2);
+    for r in &rows {
+        assert_eq!((r.cheats, r.honest), (1, 1), "{r:?}");
+    }
+    assert!(rows[1].decisions > rows[0].decisions);
+    let text = report(&config, &sessions, &[1, 2], 2.0);
+    assert!(text.contains("| 2 |"), "{text}");
+    // The same run again: the same tallies (a calibration is reproducible from its seed).
+    let again = run(&config);
+    assert_eq!(
+        format!("{:?}", again[0][0].boards),
+        format!("{:?}", pairs[0].boards)
+    );
+}
+
+#[test]
+fn a_peeking_seat_makes_up_for_a_partners_view_that_is_late() {
+    let seed = Seed::from_hex(&"3c".repeat(32)).unwrap();
+    let deal = deal_shengji(&seed, 4, Fixed::default());
+    let mut board = Board::new(&deal, Ruleset::fujian_2024());
+    // Play on until the seat after next's partner has played in the current trick.
+    let talk = TableTalk::default();
+    let mut found = false;
+    for _ in 0..400 {
+        let Some(seat) = board.to_act() else { break };
+        let view = board.view(Viewer::Seat(seat.index()));
+        let partner = seat.next().next();
+        let played_now = view.plays.iter().any(|p| p.seat == partner);
+        if board.phase() == Phase::Play && played_now {
+            // The partner's hand as its view showed it before it played, with its play.
+            let mut stale = board.hand(partner).cards();
+            for p in view.plays.iter().filter(|p| p.seat == partner) {
+                stale.extend(p.cards.iter().copied());
+            }
+            let mut told = Peeking::new(Level::Club, Peek::Partner, talk.clone());
+            let mut partner_view = board.view(Viewer::Seat(partner.index()));
+            partner_view.hand = Some(stale.clone());
+            told.observe(&partner_view);
+            let me = Peeking::new(Level::Club, Peek::Partner, talk.clone());
+            let mut seen = me.seen_hand(&view, partner).expect("made up for");
+            let mut now = board.hand(partner).cards();
+            seen.sort();
+            now.sort();
+            assert_eq!(seen, now, "the partner's hand now");
+            // A hand that does not add up (a card too many that it did not play) is not used.
+            let mut wrong = stale;
+            wrong.push(wrong[0]);
+            partner_view.hand = Some(wrong);
+            told.observe(&partner_view);
+            assert_eq!(me.seen_hand(&view, partner), None);
+            found = true;
+            break;
+        }
+        let action = crate::shengji::choose(&view, Level::Club, Budget::Playouts(1), 0).unwrap();
+        board.apply(seat, Actor::Bot, action).unwrap();
+    }
+    assert!(found, "a decision after the partner played");
+}
