@@ -673,7 +673,8 @@ pub struct FairplayArgs {
     /// a stopped analysis goes on where it was.
     #[arg(long, value_name = "FILE", requires = "event")]
     pub resume: Option<PathBuf>,
-    /// The field z at or above which a pair is flagged.
+    /// The figure (the fit of a pair's plays to its partner's hand, against the field, in
+    /// standard deviations) at or above which a pair is marked for the referee.
     #[arg(long, value_name = "Z", default_value_t = bots::fairplay::THRESHOLD, value_parser = finite)]
     pub threshold: f64,
     /// Instead of an event: simulated sessions of computer pairs, one of them cheating

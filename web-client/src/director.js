@@ -159,7 +159,8 @@ const WORDS = {
   fp_figure: { zh: '可疑度', en: 'Figure' },
   fp_look: { zh: '⚑ 请裁判查看', en: '⚑ Referee, please look' },
   fp_drivers: { zh: '最要紧的决定', en: 'The decisions behind it' },
-  fp_driver: { zh: '第{r}轮 第{b}副 #{seq}', en: 'round {r} board {b} #{seq}' },
+  fp_driver: { zh: '第{r}轮 第{b}副 #{seq}：{own}% → {seen}%', en: 'round {r} board {b} #{seq}: {own}% → {seen}%' },
+  fp_driver_hint: { zh: '每一步：只凭自己看到的，这步是最好的机会 → 看得见同伴的牌时的机会。', en: 'Each play: its chance of being the best on the pair’s own view → with the partner’s hand known.' },
   fp_computer: { zh: '电脑', en: 'computer' },
   fp_none: { zh: '还没有分析。', en: 'Not analysed yet.' },
 };
@@ -577,6 +578,7 @@ function fairplayPanel(f, run) {
     const dir = (/** @type {string} */ x) => wordIn(WORDS, x);
     body = [
       h('p', { role: 'status' }, d('fp_done', { n: r.tables, d: r.decisions, t: r.threshold })),
+      h('p', { class: 'hint' }, d('fp_driver_hint')),
       h('div', { class: 'scroll', role: 'region', tabindex: '0', 'aria-label': d('fp_h') },
         h('table', { class: 'results', id: 'fairplay-pairs' },
           h('thead', {}, h('tr', {}, ['#', d('fp_pair'), d('fp_decisions'), d('fp_figure'), d('fp_drivers')].map((x) => h('th', { scope: 'col' }, x)))),
@@ -588,7 +590,7 @@ function fairplayPanel(f, run) {
               h('td', {}, h('b', {}, typeof p.z_partner === 'number' ? p.z_partner.toFixed(1) : '—'), p.flagged ? h('span', { class: 'flag' }, ` ${d('fp_look')}`) : null),
               h('td', {}, (p.drivers ?? []).map((/** @type {any} */ x) =>
                 h('a', { href: `./#/t/${encodeURIComponent(x.table_id)}/replay/${x.seq}`, target: '_blank', rel: 'noopener', 'data-driver': `${x.table_id}:${x.seq}`, style: 'display:block' },
-                  d('fp_driver', { r: x.round, b: x.board, seq: x.seq })))),
+                  d('fp_driver', { r: x.round, b: x.board, seq: x.seq, own: Math.round(100 * x.evidence.expected), seen: Math.round(100 * x.evidence.with_partner) })))),
             )))),
       ),
       button('fp_again', true),

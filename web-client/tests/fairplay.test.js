@@ -46,10 +46,13 @@ test('the director runs, stops, resumes and reads the fair-play analysis on a ph
   const rows = page.locator('#fairplay-pairs tbody tr');
   assert.equal(await rows.count(), 6, 'every pair of the event');
   assert.equal(await page.locator('#fairplay-pairs tr[data-flagged="true"]').count(), 0, 'nobody marked');
-  for (const p of status.report.pairs) {
+  const figures = await page.locator('#fairplay-pairs tbody tr td:nth-child(4) b').allTextContents();
+  status.report.pairs.forEach((/** @type {any} */ p, /** @type {number} */ i) => {
     assert.ok(p.tally.decisions > 0, `${p.direction}${p.number} has decisions`);
     assert.equal(p.bot, true);
-  }
+    assert.ok('z_partner' in p, 'the figure flagged is in the report');
+    assert.equal(figures[i], typeof p.z_partner === 'number' ? p.z_partner.toFixed(1) : '—', 'the console shows it');
+  });
   assert.match(await rows.first().textContent() ?? '', /电脑/);
   const link = page.locator('[data-driver]').first();
   if (await link.count()) assert.match(await link.getAttribute('href') ?? '', /^\.\/#\/t\/[A-Za-z0-9]+\/replay\/\d+$/);

@@ -59,14 +59,18 @@ pub struct PairLine {
     pub tally: Tally,
     /// Against the model of honest play.
     pub z: Option<f64>,
-    /// Against the field on the same boards: the figure that is flagged.
+    /// The figure flagged: the fit of its plays to its partner's true hand beyond its own view,
+    /// against the field on the same boards (`bots::fairplay::Standing::z_partner`).
+    pub z_partner: Option<f64>,
+    /// The hits, against the field on the same boards.
     pub z_field: Option<f64>,
-    /// The same for the points saved.
+    /// The points saved, against the field.
     pub z_points: Option<f64>,
     /// Boards compared with the field.
     pub field_boards: u32,
     pub flagged: bool,
-    /// The decisions that weigh most: hits where the own view made a hit least likely.
+    /// The decisions that weigh most: the plays whose chance of being the best rises most when
+    /// the partner's hand is known (what a pair that saw it would play).
     pub drivers: Vec<Decision>,
 }
 
@@ -118,7 +122,12 @@ impl Event {
             .ok_or_else(|| format!("no event {id}"))?;
         if stored.header.game != tournament::competition::duplicate::GAME {
             return Err(format!(
-                "event {id} plays {}: the fair-play analysis reads 80分 events only (够级 is not analysed yet, docs/fairplay.md)",
+                "比赛 {id} 打的是{}：公平竞赛分析目前只看80分的比赛 (event {id} plays {}: the fair-play analysis reads 80分 events only; 够级 is not analysed yet, docs/fairplay.md)",
+                if stored.header.game == tournament::competition::teams::GAME {
+                    "够级"
+                } else {
+                    &stored.header.game
+                },
                 stored.header.game
             ));
         }
@@ -261,8 +270,10 @@ impl Event {
                     .get(&st.side)
                     .map(|(_, d)| d.clone())
                     .unwrap_or_default();
-                drivers.retain(|d| d.evidence.hit && d.evidence.excess() > 0.0);
-                drivers.sort_by(|a, b| b.evidence.excess().total_cmp(&a.evidence.excess()));
+                // The plays its partner's hand explains best beyond its own view.
+                let lift = |d: &Decision| d.evidence.with_partner - d.evidence.expected;
+                drivers.retain(|d| lift(d) > 0.0);
+                drivers.sort_by(|a, b| lift(b).total_cmp(&lift(a)));
                 drivers.truncate(DRIVERS);
                 PairLine {
                     direction,
@@ -271,6 +282,7 @@ impl Event {
                     bot: pair.is_some_and(|p| p.bot),
                     tally: st.tally,
                     z: st.z,
+                    z_partner: st.z_partner,
                     z_field: st.z_field,
                     z_points: st.z_points,
                     field_boards: st.field_boards,
@@ -406,14 +418,22 @@ pub fn command(
     let progress = Progress::default();
     let journal = resume.map(|p| Journal::open(p, &progress)).transpose()?;
     let open = || store::open(&name, None).map_err(err);
+    // On a terminal the progress line is redrawn; into a file, a line every tenth of the way.
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let tick = |done: usize, total: usize| {
         if let Some(j) = &journal {
             j.write_new(&progress);
         }
-        eprint!("\r公平竞赛分析 fair-play analysis: {done}/{total} boards");
+        if terminal {
+            eprint!("\r公平竞赛分析 fair-play analysis: {done}/{total} boards");
+        } else if (done * 10 / total.max(1)) != ((done - 1) * 10 / total.max(1)) || done == total {
+            eprintln!("公平竞赛分析 fair-play analysis: {done}/{total} boards");
+        }
     };
     analyse(&event, &open, &progress, threads, &tick)?;
-    eprintln!();
+    if terminal {
+        eprintln!();
+    }
     let found = progress.found.into_inner().map_err(|_| "poisoned")?;
     let report = event.report(&event_name, &found, threshold);
     print!("{}", render(&report, format));
@@ -516,7 +536,7 @@ fn text(r: &Report) -> String {
     );
     let _ = writeln!(
         out,
-        "{}/{} 副牌 boards, {} 个决定 decisions; 标记 flagged at z（对照同场 vs the field）≥ {}",
+        "{}/{} 副牌 boards, {} 个决定 decisions; 可疑度 ≥ {} 标记 flagged",
         r.tables, r.tables_played, r.decisions, r.threshold
     );
     let _ = writeln!(
@@ -538,26 +558,34 @@ fn text(r: &Report) -> String {
         );
         let _ = writeln!(
             out,
-            "    决定 decisions {}, 命中 hits {:.0}, 预期 expected {:.1}, 超出 excess {:+.1}, 多得 points saved {:+.0}; z 模型 model {}, 同场 field {}",
-            t.decisions,
+            "    可疑度 figure {} (对照同场 {} 副 vs the field on {} boards), 决定 decisions {}",
+            z_text(p.z_partner),
+            p.field_boards,
+            p.field_boards,
+            t.decisions
+        );
+        let _ = writeln!(
+            out,
+            "    命中 hits {:.0}, 预期 expected {:.1}: z 同场 field {}, 模型 model {}; 多得 points saved {:+.0}: z {}",
             t.hits,
             t.expected,
-            t.excess(),
-            t.saved,
+            z_text(p.z_field),
             z_text(p.z),
-            z_text(p.z_field)
+            t.saved,
+            z_text(p.z_points)
         );
         for d in &p.drivers {
             let _ = writeln!(
                 out,
-                "      第{}轮 第{}副 round {} board {}: table {} #{} (只凭自己看到的，命中机会 chance on its own view {:.0} %)",
+                "      第{}轮 第{}副 round {} board {}: table {} #{}: 最好的机会 chance it is the best: 只凭自己看到的 on its own view {:.0} %, 看得见同伴的牌 with its partner's hand {:.0} %",
                 d.round,
                 d.board,
                 d.round,
                 d.board,
                 d.table_id,
                 d.seq,
-                100.0 * d.evidence.expected
+                100.0 * d.evidence.expected,
+                100.0 * d.evidence.with_partner
             );
         }
     }
@@ -570,7 +598,7 @@ fn text(r: &Report) -> String {
 fn csv(r: &Report) -> String {
     use std::fmt::Write;
     let mut out = String::from(
-        "rank,direction,pair,names,computer,decisions,hits,expected,excess,points_saved,z_model,z_field,flagged\n",
+        "rank,direction,pair,names,computer,decisions,z_partner,field_boards,hits,expected,excess,z_field,z_model,points_saved,z_points,flagged\n",
     );
     let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
     let num = |z: Option<f64>| z.map_or(String::new(), |z| format!("{z:.3}"));
@@ -578,7 +606,7 @@ fn csv(r: &Report) -> String {
         let t = &p.tally;
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{:.0},{:.3},{:.3},{:.1},{},{},{}",
+            "{},{},{},{},{},{},{},{},{:.0},{:.3},{:.3},{},{},{:.1},{},{}",
             i + 1,
             match p.direction {
                 Direction::NS => "NS",
@@ -588,12 +616,15 @@ fn csv(r: &Report) -> String {
             quote(&p.names.join(" / ")),
             p.bot,
             t.decisions,
+            num(p.z_partner),
+            p.field_boards,
             t.hits,
             t.expected,
             t.excess(),
-            t.saved,
-            num(p.z),
             num(p.z_field),
+            num(p.z),
+            t.saved,
+            num(p.z_points),
             p.flagged
         );
     }
