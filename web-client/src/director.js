@@ -145,7 +145,7 @@ const WORDS = {
   visit_closed: { zh: '断开', en: 'closed' },
   warnings_h: { zh: '请注意', en: 'Please note' },
   fp_h: { zh: '公平竞赛分析', en: 'Fair-play analysis' },
-  fp_hint: { zh: '比完之后，看看有没有哪一对打得像看得见同伴的牌。只是给裁判参考的数字，不是判决（违规与判罚 第10条：由裁判决定）。', en: 'After the session: does any pair play as if it saw its partner’s cards? A figure for the referee, never a verdict (the referee decides).' },
+  fp_hint: { zh: '比完之后，看看有没有哪一对打得像看得见同伴的牌。只是给裁判参考的数字，不是判决（违规与判罚 第10条：由裁判决定）。', en: 'After the session: does any pair play as if it saw its partner’s cards? A figure for the referee, never a verdict: the referee decides.' },
   fp_start: { zh: '开始分析', en: 'Start the analysis' },
   fp_resume: { zh: '接着分析', en: 'Resume the analysis' },
   fp_stop: { zh: '停止', en: 'Stop' },
@@ -1019,8 +1019,12 @@ function eventConsole(root, id, redraw) {
     }
   }
 
-  /** The fair-play section (80分), from the server's status. */
+  /** The fair-play section (80分), from the server's status; the director's only (none without a token). */
   async function refreshFairplay() {
+    if (!token()) {
+      replace(fairplay);
+      return;
+    }
     try {
       const f = await call('GET', `${base}/fairplay`);
       replace(fairplay, fairplayPanel(f, (go) => {

@@ -1,6 +1,6 @@
 // The console's 公平竞赛 section against the real server: an 80分 event of computer pairs is
-// played, the director starts the fair-play analysis on a phone-sized console, stops it after
-// the first board (the progress says how far it got), resumes it, and reads the pairs by the
+// played, the director starts the fair-play analysis on a phone-sized console, stops it at once
+// (the progress says how far it got), resumes it, and reads the pairs by the
 // figure: every pair of the event with its decisions, none marked (computers play honestly),
 // and the links to the decisions behind each figure point into the replay. No serious axe
 // violation; no text under 18 px.
@@ -29,13 +29,14 @@ test('the director runs, stops, resumes and reads the fair-play analysis on a ph
   await page.waitForSelector('[data-fairplay="idle"]');
   assert.match(await page.textContent('#fairplay') ?? '', /不是判决/);
 
-  // Start, then stop at once: the worker stops after the board it is on.
+  // Start, then stop at once: the worker stops after the board it is on (if it began one).
   await page.click('#fairplay-run[data-run="true"]');
   await director('POST', `/api/events/${ev.id}/fairplay`, { run: false });
   await page.waitForSelector('[data-fairplay="stopped"]', { timeout: 60_000 });
   const [done, total] = ((await page.getAttribute('[data-progress]', 'data-progress')) ?? '').split('/').map(Number);
   assert.equal(total, 6, 'six boards played: three tables, two boards');
-  assert.ok(done >= 1 && done < total, `stopped part-way: ${done}/${total}`);
+  // The stop may come before the worker's first board: part-way is anything short of the end.
+  assert.ok(done < total, `stopped part-way: ${done}/${total}`);
   assert.match(await page.textContent('#fairplay') ?? '', /再按会接着分析/);
 
   // Resume: it goes on from there and finishes.
