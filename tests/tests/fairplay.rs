@@ -2,9 +2,9 @@
 //! pairs of people (WebSocket clients of the 普通 player, each pair with its own style:
 //! `bots::fairplay::players::Styled`) and computer pairs. In one run, the
 //! pair NS 1 cheats: its two clients tell each other their hands on every view
-//! (`bots::fairplay::peek::Peeking`), as a pair in one room would. `paiju fairplay --event`
-//! (the real binary, on the event's database) must rank that pair first and flag it; run on
-//! the same event played honestly, it must flag nobody at the documented threshold.
+//! (`bots::fairplay::players::Peeking`), as a pair in one room would. `paiju fairplay --event`
+//! (the real binary, on the event's database) must rank that pair first; run on the same event
+//! played honestly, it must flag nobody at the documented threshold.
 
 use std::net::SocketAddr;
 use std::path::Path;
