@@ -717,9 +717,15 @@ pub struct FairplayArgs {
     /// (JSON), so the table can be made again at another threshold (--from).
     #[arg(long, value_name = "FILE", requires = "calibrate")]
     pub save: Option<PathBuf>,
-    /// With --calibrate: the table from a file --save wrote, instead of simulating.
-    #[arg(long, value_name = "FILE", requires = "calibrate")]
-    pub from: Option<PathBuf>,
+    /// With --calibrate: the table from files --save wrote (comma-separated: their sessions
+    /// pooled, e.g. runs of other seeds made apart), instead of simulating.
+    #[arg(
+        long,
+        value_name = "FILE,…",
+        value_delimiter = ',',
+        requires = "calibrate"
+    )]
+    pub from: Vec<PathBuf>,
     /// Deals that screen each decision, and fresh deals that then estimate it.
     #[arg(long, value_name = "N", default_value_t = bots::fairplay::SCREEN)]
     pub screen: u32,
@@ -772,13 +778,18 @@ pub fn fairplay(args: FairplayArgs) -> Result<(), String> {
     config.screen = args.screen.max(1);
     config.worlds = args.worlds.max(2);
     let start = std::time::Instant::now();
-    let sessions = match &args.from {
-        Some(path) => {
+    let sessions = if args.from.is_empty() {
+        simulate::run(&config)
+    } else {
+        let mut all = Vec::new();
+        for path in &args.from {
             let text =
                 std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?
+            let some: Vec<simulate::Session> =
+                serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            all.extend(some);
         }
-        None => simulate::run(&config),
+        all
     };
     if let Some(path) = &args.save {
         let text = serde_json::to_string(&sessions).map_err(|e| e.to_string())?;

@@ -158,3 +158,45 @@ async fn a_finished_board_replays_over_http_and_before_that_only_for_the_referee
     assert!(why.to_string().contains("nobody"), "{why}");
     s.running.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gouji_move_is_weighed_with_every_hand_known_and_on_the_seats_own_view() {
+    let s = TestServer::start("desk-gouji").await;
+    let t = s
+        .create(json!({"game": "gouji", "seed": SEED, "bots": [0, 1, 2, 3, 4, 5]}))
+        .await;
+    s.until_over(&t.id, Duration::from_secs(120)).await;
+    let (status, all) = get(&s, &format!("/api/tables/{}/replay", t.id), None).await;
+    assert_eq!(status, 200, "{all}");
+    let steps = all["steps"].as_array().unwrap();
+    // Plays spread over the game: each choice valued both ways in the team's points, the
+    // move made among them and marked, the sentence.
+    let plays: Vec<usize> = (0..steps.len())
+        .filter(|&k| steps[k]["action"]["type"] == "play")
+        .collect();
+    let mut weighed = 0;
+    for &k in plays.iter().step_by((plays.len() / 8).max(1)) {
+        let path = format!("/api/tables/{}/explain/{}?all_seeing=true", t.id, k + 1);
+        let (status, why) = get(&s, &path, None).await;
+        assert_eq!(status, 200, "{why}");
+        let Some(a) = why.get("all_seeing") else {
+            continue;
+        };
+        assert_eq!(a["points"], "team", "{a}");
+        assert_eq!(a["exact"], false, "{a}");
+        let choices = a["choices"].as_array().unwrap();
+        assert!(choices.len() >= 2, "{a}");
+        let made: Vec<_> = choices.iter().filter(|c| c["made"] == true).collect();
+        assert_eq!(made.len(), 1, "{a}");
+        assert_eq!(
+            made[0]["action"], steps[k]["action"],
+            "the move made, as logged"
+        );
+        assert!(choices.iter().all(|c| c["own_view"].is_number()), "{a}");
+        let zh = a["summary"]["zh"].as_str().unwrap();
+        assert!(zh.contains("看得见所有牌时") && zh.contains("本队"), "{a}");
+        weighed += 1;
+    }
+    assert!(weighed >= 4, "{weighed} 够级 decisions weighed");
+    s.running.shutdown().await;
+}

@@ -125,6 +125,7 @@ const WORDS = {
   seeing_h_played: { zh: '看得见所有牌（按普通水平打完）与只凭自己看到的', en: 'Every hand known (played out at club level) and the seat’s own view' },
   seeing_choice: { zh: '出法', en: 'Choice' },
   seeing_all: { zh: '全知：闲家最终得分', en: 'All-seeing: the defenders end with' },
+  seeing_all_team: { zh: '全知：本队最终得分', en: 'All-seeing: the seat’s team ends with' },
   seeing_own: { zh: '自己所见：平均', en: 'Own view: on average' },
   seeing_meaning: { zh: '只是给裁判参考的数字，不是判定：一次猜对说明不了什么。', en: 'A figure for the referee to weigh, not a verdict: one right guess means nothing.' },
 };

@@ -289,7 +289,7 @@ export function openReplay(root, { id, at, go }) {
         : null,
       e.also_legal ? h('p', {}, dw('also_legal', { n: e.also_legal }), ' ', e.also_legal_examples.map(pick).join(t('list_gap'))) : null,
       e.events.length ? [h('h3', {}, dw('happened_h')), h('ul', {}, e.events.map((x) => h('li', {}, pick(x))))] : null,
-      replay?.game === 'shengji' ? seeingPart(k) : null,
+      replay ? seeingPart(k) : null,
     );
   }
 
@@ -306,7 +306,7 @@ export function openReplay(root, { id, at, go }) {
       h('h3', {}, dw(a.exact ? 'seeing_h_exact' : 'seeing_h_played')),
       h('p', { class: 'big', id: 'all-seeing-summary' }, pick(a.summary)),
       h('table', { class: 'results' },
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, dw('seeing_choice')), h('th', { scope: 'col' }, dw('seeing_all')), h('th', { scope: 'col' }, dw('seeing_own')))),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, dw('seeing_choice')), h('th', { scope: 'col' }, dw(a.points === 'team' ? 'seeing_all_team' : 'seeing_all')), h('th', { scope: 'col' }, dw('seeing_own')))),
         h('tbody', {}, a.choices.map((/** @type {any} */ c) =>
           h('tr', { 'data-made': String(c.made) }, h('td', {}, c.made ? `▶ ${pick(c.told)}` : pick(c.told)), h('td', {}, String(c.all_seeing)), h('td', {}, typeof c.own_view === 'number' ? c.own_view.toFixed(1) : '—')),
         )),

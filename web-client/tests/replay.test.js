@@ -158,6 +158,14 @@ test('a 够级 game played by bots: stepping by action, set and trick, hands as 
   await page.click('#next-set');
   await expectPos(page, setAt(trickEnd));
   await page.waitForSelector('#verdict[data-legal="true"]');
+  // The fair-play question at this lead: each choice valued in the team's points with every
+  // hand known and on the seat's own view (its notes rebuilt from the log), the set led marked.
+  await page.click('#all-seeing');
+  await page.waitForSelector('[data-all-seeing="played-out"]', { timeout: 60_000 });
+  assert.match(await page.textContent('#all-seeing-summary') ?? '', /看得见所有牌时.*本队.*只凭自己看到的/);
+  assert.match(await page.textContent('[data-all-seeing] thead') ?? '', /本队最终得分/);
+  assert.equal(await page.locator('[data-all-seeing] tr[data-made="true"]').count(), 1, 'the set led is among the choices');
+  assert.ok(await page.locator('[data-all-seeing] tbody tr').count() >= 2);
   await shot(page, 'replay-gouji-1440x900');
   assert.deepEqual(await axeViolations(page), [], 'the 够级 viewer');
 

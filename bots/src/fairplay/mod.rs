@@ -87,10 +87,66 @@ impl Evidence {
         }
     }
 
+    /// A decision's evidence from the play made's fortunes in the true deal (`truth`), in fresh
+    /// deals its view allows (`own`) and in such deals with the partner's (or teammates')
+    /// hands as they are (`seeing`); `None` when too few deals could be valued.
+    pub(crate) fn of(seat: usize, truth: &Sight, own: &Sight, seeing: &Sight) -> Option<Evidence> {
+        if own.rows < 2 || truth.rows == 0 || seeing.rows == 0 {
+            return None;
+        }
+        let mut e = Evidence::new(
+            seat,
+            truth.best == 1,
+            own.best,
+            own.rows,
+            truth.loss,
+            own.loss / own.rows as f64,
+        );
+        e.with_partner = seeing.best as f64 / seeing.rows as f64;
+        Some(e)
+    }
+
     /// `hit − expected`: positive when the play fits the hidden cards better than its view
     /// explains.
     pub fn excess(&self) -> f64 {
         f64::from(u8::from(self.hit)) - self.expected
+    }
+}
+
+/// How the play made fares in some deals (both games' analysers): a row a deal, each choice's
+/// value there for the seat's side (`None`: not tried).
+pub(crate) struct Sight {
+    /// Deals where it could be valued.
+    pub rows: u32,
+    /// Deals where it is among the best.
+    pub best: u32,
+    /// Points it falls short of the best, summed over the deals.
+    pub loss: f64,
+}
+
+impl Sight {
+    pub fn of(rows: &[Vec<Option<f64>>], made: usize) -> Sight {
+        let mut s = Sight {
+            rows: 0,
+            best: 0,
+            loss: 0.0,
+        };
+        for row in rows {
+            let Some(mine) = row[made] else {
+                continue;
+            };
+            let top = row.iter().flatten().copied().fold(mine, f64::max);
+            s.rows += 1;
+            s.best += u32::from(mine >= top);
+            s.loss += top - mine;
+        }
+        s
+    }
+
+    /// The play made is the best in some deals and not in others: the decision can tell
+    /// one kind of sight from another (the screen's test).
+    pub fn tells(&self) -> bool {
+        self.best != 0 && self.best != self.rows
     }
 }
 

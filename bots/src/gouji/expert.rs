@@ -99,6 +99,74 @@ pub fn play_out(game: &mut Game, team: Team) -> Option<f64> {
     None
 }
 
+/// Each of `choices` by the seat whose view this is, in `worlds` games its view and notes
+/// allow (the same games for every choice; the seats in `shown` holding their hands as they
+/// are), played to the end by the 普通 policy: the team's points, a row per game sampled
+/// (`None`: the choice could not be tried there). The all-seeing analyser's own view (`shown`
+/// empty) and its teammates-known view.
+pub(crate) fn world_values(
+    view: &View,
+    notes: &Notes,
+    shown: &[(Seat, Vec<Card>)],
+    choices: &[Action],
+    worlds: u32,
+    seed: u64,
+) -> Vec<Vec<Option<f64>>> {
+    let Viewer::Seat(i) = view.viewer else {
+        return Vec::new();
+    };
+    let me = Seat::from_index(i);
+    let Some(sampler) = Sampler::seeing(view, notes, me, shown) else {
+        return Vec::new();
+    };
+    let mut rng = Rng::new(seed);
+    let mut rows = Vec::new();
+    for _ in 0..worlds * 4 {
+        if rows.len() == worlds as usize {
+            break;
+        }
+        if let Some(world) = sampler.world(view, notes, &mut rng) {
+            rows.push(values(&world, me, choices));
+        }
+    }
+    rows
+}
+
+/// [`world_values`]' row for the true game (`game`, every hand in it), built the same way as
+/// a sampled one (every other seat's hand shown): to the analyser the true game is one more
+/// game the seat's view allows, and under honest play its values are drawn like the samples'.
+pub(crate) fn true_values(
+    view: &View,
+    notes: &Notes,
+    game: &Game,
+    choices: &[Action],
+) -> Option<Vec<Option<f64>>> {
+    let Viewer::Seat(i) = view.viewer else {
+        return None;
+    };
+    let me = Seat::from_index(i);
+    let shown: Vec<(Seat, Vec<Card>)> = Seat::ALL
+        .into_iter()
+        .filter(|&s| s != me)
+        .map(|s| (s, game.hand(s).cards()))
+        .collect();
+    let sampler = Sampler::seeing(view, notes, me, &shown)?;
+    let world = sampler.world(view, notes, &mut Rng::new(0))?;
+    Some(values(&world, me, choices))
+}
+
+/// Each choice by `me` in `world`, played to the end: its team's points.
+fn values(world: &Game, me: Seat, choices: &[Action]) -> Vec<Option<f64>> {
+    choices
+        .iter()
+        .map(|choice| {
+            let mut game = world.clone();
+            game.apply(me, Actor::Bot, choice.clone()).ok()?;
+            play_out(&mut game, me.team())
+        })
+        .collect()
+}
+
 /// Who holds the cards the seat has not seen, and how many each.
 struct Sampler {
     me: Seat,
@@ -106,27 +174,52 @@ struct Sampler {
     played: [Hand; 6],
     /// The unseen cards.
     pool: Vec<Card>,
-    /// Cards each seat holds now (or, for a failed burner, had made void).
+    /// Cards each seat holds now (or, for a failed burner, had made void) and the sampler
+    /// deals (none to a seat whose hand is shown).
     need: [usize; 6],
+    /// Hands held as they are (the analyser's question: what if the seat saw them?).
+    shown: [Option<Vec<Card>>; 6],
 }
 
 impl Sampler {
     fn new(view: &View, notes: &Notes, me: Seat) -> Option<Sampler> {
+        Sampler::seeing(view, notes, me, &[])
+    }
+
+    /// A sampler with the hands of the seats in `shown` as they are.
+    fn seeing(
+        view: &View,
+        notes: &Notes,
+        me: Seat,
+        shown: &[(Seat, Vec<Card>)],
+    ) -> Option<Sampler> {
         let played = notes.played();
         let hand = view.hand.as_ref()?;
         let mut pool: Hand = canonical_deck(6, &[Rank::THREE]).into_iter().collect();
+        let shown_cards = shown.iter().flat_map(|(_, h)| h.iter().copied());
         for c in hand
             .iter()
             .copied()
             .chain(played.iter().flat_map(Hand::iter))
+            .chain(shown_cards)
         {
             if !pool.remove(c) {
                 return None;
             }
         }
+        let mut held: [Option<Vec<Card>>; 6] = Default::default();
+        for (s, h) in shown {
+            held[s.index()] = Some(h.clone());
+        }
         let mut need = [0usize; 6];
         for s in Seat::ALL.into_iter().filter(|&s| s != me) {
-            need[s.index()] = 50usize.checked_sub(played[s.index()].len())?;
+            let left = 50usize.checked_sub(played[s.index()].len())?;
+            need[s.index()] = match &held[s.index()] {
+                // A shown hand must be what the seat can still hold.
+                Some(h) if h.len() > left => return None,
+                Some(_) => 0,
+                None => left,
+            };
         }
         if need.iter().sum::<usize>() != pool.len() {
             return None;
@@ -136,6 +229,7 @@ impl Sampler {
             played,
             pool: pool.cards(),
             need,
+            shown: held,
         })
     }
 
@@ -175,6 +269,8 @@ impl Sampler {
         let hands: [Vec<Card>; 6] = std::array::from_fn(|s| {
             let now = if s == self.me.index() {
                 view.hand.clone().unwrap_or_default()
+            } else if let Some(h) = &self.shown[s] {
+                h.clone()
             } else {
                 dealt[s].clone()
             };
@@ -196,4 +292,38 @@ impl Sampler {
         replayed.warned = view.warned;
         (replayed == *view).then_some(game)
     }
+}
+
+/// The choice among the 普通 policy's `most` candidates that does best, on average over
+/// `worlds` games the view allows with the seats in `shown` holding their hands as they are:
+/// what a seat that sees those hands would play (the fair-play calibration's cheat). `None`:
+/// not this seat's turn.
+pub fn decide_seeing(
+    view: &View,
+    notes: &Notes,
+    shown: &[(Seat, Vec<Card>)],
+    most: usize,
+    worlds: u32,
+    seed: u64,
+) -> Option<Action> {
+    let mut candidates = club::candidates(view, &seen_of(notes), most);
+    if candidates.len() <= 1 || !notes.complete() {
+        return candidates.into_iter().next();
+    }
+    let rows = world_values(view, notes, shown, &candidates, worlds, seed);
+    let mean = |c: usize| {
+        let v: Vec<f64> = rows.iter().filter_map(|r| r[c]).collect();
+        if v.is_empty() {
+            f64::NEG_INFINITY
+        } else {
+            v.iter().sum::<f64>() / v.len() as f64
+        }
+    };
+    let mut best = 0;
+    for c in 1..candidates.len() {
+        if mean(c) > mean(best) {
+            best = c;
+        }
+    }
+    Some(candidates.swap_remove(best))
 }

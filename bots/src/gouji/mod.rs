@@ -2,6 +2,7 @@
 //! a [`Player`] also remembers every view its seat received (each action of the game), as a
 //! person at the table remembers the sets played.
 
+pub mod all_seeing;
 pub mod club;
 pub mod expert;
 pub mod notes;

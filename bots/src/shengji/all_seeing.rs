@@ -26,7 +26,7 @@ use rules::{Actor, Viewer};
 
 use super::expert;
 use super::notes::Known;
-use crate::fairplay::Evidence;
+use crate::fairplay::{Evidence, Sight};
 use crate::rng::Rng;
 
 /// Hands this small (every seat) are searched exactly.
@@ -188,8 +188,15 @@ pub fn evidence(
     }
     let view = board.view(Viewer::Seat(seat.index()));
     let known = known_by(board, seat);
-    let side = if board.is_defender(seat) { 1 } else { -1 };
-    let sight = |rows: &[Vec<Option<i32>>]| Sight::of(rows, made, side);
+    let side = if board.is_defender(seat) { 1.0 } else { -1.0 };
+    // The rows in the seat's side's points.
+    let sight = |rows: &[Vec<Option<i32>>]| {
+        let rows: Vec<Vec<Option<f64>>> = rows
+            .iter()
+            .map(|r| r.iter().map(|v| v.map(|v| side * v as f64)).collect())
+            .collect();
+        Sight::of(&rows, made)
+    };
     let first = sight(&expert::world_values(
         &view,
         &known,
@@ -198,7 +205,7 @@ pub fn evidence(
         screen,
         seed,
     ));
-    if first.best == 0 || first.best == first.rows {
+    if !first.tells() {
         return None;
     }
     let deep = sight(&expert::world_values(
@@ -220,49 +227,7 @@ pub fn evidence(
         Rng::mix(&[seed, 2]),
     ));
     let truth = sight(&[expert::true_values(&view, &known, board, &choices)?]);
-    if deep.rows < 2 || truth.rows == 0 || with_partner.rows == 0 {
-        return None;
-    }
-    let mut e = Evidence::new(
-        seat.index(),
-        truth.best == 1,
-        deep.best,
-        deep.rows,
-        truth.loss,
-        deep.loss / deep.rows as f64,
-    );
-    e.with_partner = with_partner.best as f64 / with_partner.rows as f64;
-    Some(e)
-}
-
-/// How the play made fares in some deals.
-struct Sight {
-    /// Deals where it could be valued.
-    rows: u32,
-    /// Deals where it is among the best.
-    best: u32,
-    /// Points it falls short of the best, summed over the deals (for the seat's side).
-    loss: f64,
-}
-
-impl Sight {
-    fn of(rows: &[Vec<Option<i32>>], made: usize, side: i32) -> Sight {
-        let mut s = Sight {
-            rows: 0,
-            best: 0,
-            loss: 0.0,
-        };
-        for row in rows {
-            let Some(mine) = row[made].map(|v| side * v) else {
-                continue;
-            };
-            let top = row.iter().flatten().map(|v| side * v).max().unwrap_or(mine);
-            s.rows += 1;
-            s.best += u32::from(mine == top);
-            s.loss += (top - mine) as f64;
-        }
-        s
-    }
+    Evidence::of(seat.index(), &truth, &deep, &with_partner)
 }
 
 /// The legal plays of the seat to act, the engine's order, at most [`MOST_CHOICES`] (the one

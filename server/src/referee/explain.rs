@@ -140,11 +140,16 @@ pub trait ExplainGame: GameWords + TableGame + Clone {
         actor: Actor,
         action: &Self::Action,
     ) -> Explanation;
-    /// The decision before `action` by `seat` at `before`, valued with every hand known and on
-    /// the seat's own view, where the game has an analyser (80分 plays).
-    fn all_seeing(_before: &Self, _seat: usize, _action: &Self::Action) -> Option<AllSeeing> {
-        None
-    }
+    /// The decision of step `k` (0-based: before it, the engine is `before`) by `seat`, taking
+    /// `action`, valued with every hand known and on the seat's own view (80分 plays; 够级
+    /// moves, whose seat's knowledge is rebuilt from `run`).
+    fn all_seeing(
+        run: &Run<Self>,
+        k: usize,
+        before: &Self,
+        seat: usize,
+        action: &Self::Action,
+    ) -> Option<AllSeeing>;
 }
 
 /// What `paiju explain` answers: why logged entry `seq` was legal, or why `try_action` would be
@@ -190,7 +195,7 @@ pub fn explain<G: ExplainGame>(
     let before = run.after(k);
     let mut e = G::explain(e, &before, s.entry.seat, s.entry.actor, &s.action);
     if all_seeing {
-        e.all_seeing = G::all_seeing(&before, s.entry.seat, &s.action);
+        e.all_seeing = G::all_seeing(run, k, &before, s.entry.seat, &s.action);
     }
     Ok(e)
 }
@@ -233,7 +238,7 @@ pub fn explain_try<G: ExplainGame>(
     let before = run.after(k);
     let mut e = G::explain(e, &before, seat, actor, &action);
     if all_seeing {
-        e.all_seeing = G::all_seeing(&before, seat, &action);
+        e.all_seeing = G::all_seeing(run, k, &before, seat, &action);
     }
     Ok(e)
 }
@@ -495,7 +500,7 @@ mod shengji {
 
     use super::{
         actor_note, both, card_variants, Alternatives, ExplainGame, Explanation, RuleNote,
-        RulingEffect,
+        RulingEffect, Run,
     };
     use crate::referee::lang::{Lang, Words};
     use crate::referee::words::{cards, shengji as sw};
@@ -645,6 +650,8 @@ mod shengji {
         }
 
         fn all_seeing(
+            _run: &Run<Board>,
+            _k: usize,
             before: &Board,
             seat: usize,
             action: &Action,
@@ -1346,7 +1353,7 @@ mod gouji {
     use rules::{Actor, Engine};
 
     use super::{
-        actor_note, both, card_variants, Alternatives, ExplainGame, Explanation, RuleNote,
+        actor_note, both, card_variants, Alternatives, ExplainGame, Explanation, RuleNote, Run,
     };
     use crate::referee::lang::{Lang, Words};
     use crate::referee::words::{cards, gouji as gw};
@@ -1354,6 +1361,16 @@ mod gouji {
     impl ExplainGame for Game {
         fn taken_by(action: &Action) -> Actor {
             action.taken_by()
+        }
+
+        fn all_seeing(
+            run: &Run<Game>,
+            k: usize,
+            _before: &Game,
+            seat: usize,
+            action: &Action,
+        ) -> Option<crate::referee::all_seeing::AllSeeing> {
+            crate::referee::all_seeing::gouji(run, k, seat, action)
         }
 
         fn explain(
