@@ -681,6 +681,10 @@ pub struct FairplayArgs {
     /// (--cheat), scored: false alarms and power by session length, as a markdown table.
     #[arg(long, conflicts_with = "event")]
     pub calibrate: bool,
+    /// With --calibrate: the game simulated — shengji (80分 pairs, boards) or gouji (够级
+    /// teams, games: team A searching as the cheat does, team B 普通).
+    #[arg(long, value_name = "GAME", default_value = "shengji", value_parser = calibration_game, requires = "calibrate")]
+    pub game: bots::arena::Game,
     /// With --calibrate: the pairs' level.
     #[arg(long, value_name = "LEVEL", default_value = "club", value_parser = level, requires = "calibrate")]
     pub level: bots::Level,
@@ -770,6 +774,7 @@ pub fn fairplay(args: FairplayArgs) -> Result<(), String> {
         args.sessions,
         longest,
     );
+    config.game = args.game;
     config.tables = args.tables.max(1);
     config.cheat_level = args.cheat_level.unwrap_or(args.level);
     config.both_directions = args.both_directions;
@@ -801,6 +806,10 @@ pub fn fairplay(args: FairplayArgs) -> Result<(), String> {
     );
     println!("wall time: {:.1} s", start.elapsed().as_secs_f64());
     Ok(())
+}
+
+fn calibration_game(s: &str) -> Result<bots::arena::Game, String> {
+    bots::arena::Game::parse(s).ok_or_else(|| format!("{s:?} is not shengji or gouji"))
 }
 
 fn level(s: &str) -> Result<bots::Level, String> {

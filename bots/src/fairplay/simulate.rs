@@ -1,8 +1,8 @@
-//! 校准 (the calibration): simulated 80分 sessions of computer pairs, all honest or with one
-//! pair that cheats — it sees its partner's hand, or an opponent's — scored by the fair-play
-//! statistic, many times: how often an honest pair is flagged (false alarms) and how often the
-//! cheating pair is (power), by session length. `paiju fairplay --calibrate`; the table in
-//! docs/fairplay.md comes from it.
+//! 校准 (the calibration): simulated 80分 sessions of computer pairs (够级: teams, [`gouji`]),
+//! all honest or with one pair that cheats — it sees its partner's hand, or an opponent's —
+//! scored by the fair-play statistic, many times: how often an honest pair is flagged (false
+//! alarms) and how often the cheating pair is (power), by session length. `paiju fairplay
+//! --calibrate`; the tables in docs/fairplay.md come from it.
 //!
 //! A session: `tables` tables, each playing the same `boards` deals (duplicate: the field is
 //! on the same cards), the N–S pair of table 1 the cheat (when there is one), every other pair
@@ -21,7 +21,7 @@ use serde::Serialize;
 
 use super::players::{styled, Peek};
 use super::{rank, Side, Tally};
-use crate::arena::deal_seed;
+use crate::arena::{deal_seed, Game};
 use crate::level::{Budget, Level};
 use crate::rng::Rng;
 use crate::shengji::{all_seeing, Notes};
@@ -29,6 +29,8 @@ use crate::shengji::{all_seeing, Notes};
 /// A calibration run.
 #[derive(Clone, Debug)]
 pub struct Config {
+    /// 80分 (pairs, boards) or 够级 (teams, games).
+    pub game: Game,
     /// The honest pairs' level.
     pub level: Level,
     /// The cheat's level (its search, see [`super::players::decide`]).
@@ -52,6 +54,7 @@ pub struct Config {
 impl Config {
     pub fn new(level: Level, cheat: Option<Peek>, sessions: usize, boards: usize) -> Config {
         Config {
+            game: Game::Shengji,
             level,
             cheat_level: level,
             cheat,
@@ -108,7 +111,11 @@ pub fn run(config: &Config) -> Vec<Session> {
                 if u >= units {
                     break;
                 }
-                let pairs = table(config, u / config.tables, u % config.tables);
+                let (s, t) = (u / config.tables, u % config.tables);
+                let pairs = match config.game {
+                    Game::Shengji => table(config, s, t),
+                    Game::Gouji => gouji::table(config, s, t),
+                };
                 done.lock().expect("results")[u] = Some(pairs);
             });
         }
@@ -302,25 +309,48 @@ fn quantile_sd(mut xs: Vec<f64>, q: f64) -> (f64, f64) {
 pub fn report(config: &Config, sessions: &[Session], lengths: &[usize], threshold: f64) -> String {
     use std::fmt::Write;
     let mut out = String::new();
-    let cheat = match config.cheat {
-        Some(Peek::Partner) => "one pair sees its partner's hand",
-        Some(Peek::Opponent) => "one pair sees an opponent's hand",
-        None => "every pair honest",
+    let gouji = config.game == Game::Gouji;
+    let cheat = match (config.cheat, gouji) {
+        (Some(Peek::Partner), false) => "one pair sees its partner's hand",
+        (Some(Peek::Opponent), false) => "one pair sees an opponent's hand",
+        (Some(Peek::Partner), true) => "one team sees its teammates' hands",
+        (Some(Peek::Opponent), true) => "one team sees its 对头's hands",
+        (None, _) => "every side honest",
+    };
+    let (title, sides, unit, side) = if gouji {
+        (
+            "够级",
+            format!(
+                "team A searching {} games a decision, team B {}",
+                gouji::SEARCH_GAMES,
+                config.level.zh()
+            ),
+            "games",
+            "team",
+        )
+    } else {
+        (
+            "80分",
+            format!(
+                "{} pairs ({}); the cheat's search {}",
+                config.level.name(),
+                config.level.zh(),
+                config.cheat_level.name()
+            ),
+            "boards",
+            "pair",
+        )
     };
     let _ = writeln!(
         out,
-        "80分 fair play, {} sessions of {} tables, {} pairs ({}, {}; the cheat's search {}), seed {:x}, flagged at field z >= {threshold}",
+        "{title} fair play, {} sessions of {} tables, {sides}, {cheat}, seed {:x}, flagged at field z >= {threshold}",
         sessions.len(),
         config.tables,
-        config.level.name(),
-        config.level.zh(),
-        cheat,
-        config.cheat_level.name(),
         config.seed,
     );
     let _ = writeln!(
         out,
-        "\n| boards | decisions a pair | honest pairs | false alarms | honest z: 99th pct, sd | cheating pairs | flagged | power | cheat's mean z: partner (hits, points, model) |"
+        "\n| {unit} | decisions a {side} | honest {side}s | false alarms | honest z: 99th pct, sd | cheating {side}s | flagged | power | cheat's mean z: partner (hits, points, model) |"
     );
     let _ = writeln!(out, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for r in rows(sessions, lengths, threshold) {
@@ -347,5 +377,6 @@ pub fn report(config: &Config, sessions: &[Session], lengths: &[usize], threshol
     out
 }
 
+pub mod gouji;
 #[cfg(test)]
 mod tests;

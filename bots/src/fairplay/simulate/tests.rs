@@ -95,3 +95,52 @@ fn a_peeking_seat_makes_up_for_a_partners_view_that_is_late() {
     }
     assert!(found, "a decision after the partner played");
 }
+
+#[test]
+fn a_small_gouji_calibration_scores_team_a_at_every_table() {
+    let mut config = Config::new(Level::Club, Some(Peek::Partner), 1, 1);
+    config.game = Game::Gouji;
+    config.tables = 2;
+    config.threads = 2;
+    let sessions = run(&config);
+    let teams = &sessions[0];
+    assert_eq!(teams.len(), 4, "two tables, two teams each");
+    assert!(teams[0].cheats && teams.iter().skip(1).all(|p| !p.cheats));
+    for (i, p) in teams.iter().enumerate() {
+        let scored: u32 = p.boards.iter().map(|t| t.decisions).sum();
+        if i % 2 == 0 {
+            assert!(scored > 10, "team A at table {} scored {scored}", i / 2);
+        } else {
+            assert_eq!(scored, 0, "team B is not scored unless asked");
+        }
+    }
+    let text = report(&config, &sessions, &[1], 2.0);
+    assert!(
+        text.starts_with("够级 fair play") && text.contains("| games |"),
+        "{text}"
+    );
+    assert_eq!(rows(&sessions, &[1], 2.0)[0].cheats, 1);
+}
+
+#[test]
+fn a_gouji_cheat_sees_its_teammates_or_its_opponent_across() {
+    use rules::gouji::{Game as Gouji, Seat as GSeat};
+    let seed = Seed::from_hex(&"3d".repeat(32)).unwrap();
+    let game = Gouji::new(
+        &rules::deal::deal_gouji(&seed, 1),
+        rules::gouji::Ruleset::zaozhuang_2017(),
+    );
+    let me = GSeat::from_index(0);
+    let mates = gouji::seen(&game, me, Some(Peek::Partner));
+    assert_eq!(mates.len(), 2);
+    assert!(mates
+        .iter()
+        .all(|(s, h)| s.team() == me.team() && *s != me && *h == game.hand(*s).cards()));
+    let across = gouji::seen(&game, me, Some(Peek::Opponent));
+    assert_eq!(
+        across.iter().map(|x| x.0).collect::<Vec<_>>(),
+        vec![me.opposite()]
+    );
+    assert_ne!(me.opposite().team(), me.team());
+    assert!(gouji::seen(&game, me, None).is_empty());
+}
