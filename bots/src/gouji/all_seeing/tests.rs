@@ -283,7 +283,13 @@ fn the_own_view_values_do_not_depend_on_the_hidden_cards() {
             own(&b),
             "game {k}: {cx:?}↔{cy:?} between {x:?} and {y:?}"
         );
+        let all = |a: &Analysis| a.choices.iter().map(|c| c.all_seeing).collect::<Vec<_>>();
+        differs += usize::from(all(&a) != all(&b));
         compared += 1;
     }
     assert!(compared >= 4, "{compared} games compared");
+    assert!(
+        differs >= 1,
+        "the swaps change what the all-seeing values see"
+    );
 }
