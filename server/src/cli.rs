@@ -714,7 +714,10 @@ pub struct FairplayArgs {
     /// With --calibrate: tables a session (two pairs each).
     #[arg(long, value_name = "N", default_value_t = 3, value_parser = count, requires = "calibrate")]
     pub tables: usize,
-    /// With --calibrate: the run's seed, in hex.
+    /// With --calibrate: the run's seed, in hex. Runs to be pooled (--from) need seeds that
+    /// differ in their high bits (1, 100000001, 200000001, …): seeds that differ only in their
+    /// low bits share most of their sessions (a session's seed mixes the run's with its number
+    /// by xor, `bots::Rng::mix`).
     #[arg(long, value_name = "HEX", default_value = "1", value_parser = hex_u64)]
     pub seed: u64,
     /// With --calibrate: also write every simulated pair's tallies, board by board, to FILE
