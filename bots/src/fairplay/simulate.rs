@@ -19,64 +19,12 @@ use rules::shengji::{Action, Board, Phase, Ruleset, Seat, View};
 use rules::{Actor, Viewer};
 use serde::Serialize;
 
+pub use self::session::{Config, PairRecord};
 use super::players::{styled, Peek};
 use super::{rank, Side, Tally};
 use crate::arena::{deal_seed, Game};
-use crate::level::{Budget, Level};
 use crate::rng::Rng;
 use crate::shengji::{all_seeing, Notes};
-
-/// A calibration run.
-#[derive(Clone, Debug)]
-pub struct Config {
-    /// 80分 (pairs, boards) or 够级 (teams, games).
-    pub game: Game,
-    /// The honest pairs' level.
-    pub level: Level,
-    /// The cheat's level (its search, see [`super::players::decide`]).
-    pub cheat_level: Level,
-    /// One pair that cheats this way, or all honest.
-    pub cheat: Option<Peek>,
-    pub sessions: usize,
-    pub boards: usize,
-    pub tables: usize,
-    pub seed: u64,
-    /// The Expert's budget (honest and cheating).
-    pub budget: Budget,
-    /// The analyser's screening and estimating deals per decision.
-    pub screen: u32,
-    pub worlds: u32,
-    /// Score the E–W pairs too.
-    pub both_directions: bool,
-    pub threads: usize,
-}
-
-impl Config {
-    pub fn new(level: Level, cheat: Option<Peek>, sessions: usize, boards: usize) -> Config {
-        Config {
-            game: Game::Shengji,
-            level,
-            cheat_level: level,
-            cheat,
-            sessions,
-            boards,
-            tables: 3,
-            seed: 1,
-            budget: Budget::Playouts(200),
-            screen: super::SCREEN,
-            worlds: super::WORLDS,
-            both_directions: false,
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        }
-    }
-}
-
-/// One pair of a simulated session: whether it cheated, and its tally board by board.
-#[derive(Clone, Debug, Default, Serialize, serde::Deserialize)]
-pub struct PairRecord {
-    pub cheats: bool,
-    pub boards: Vec<Tally>,
-}
 
 /// A session's scored pairs over its first `boards` boards, as [`rank`] takes them (the side's
 /// key: whether it cheats); pair `i` sits N–S when `i` is even.
@@ -378,5 +326,6 @@ pub fn report(config: &Config, sessions: &[Session], lengths: &[usize], threshol
 }
 
 pub mod gouji;
+mod session;
 #[cfg(test)]
 mod tests;

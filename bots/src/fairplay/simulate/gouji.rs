@@ -15,7 +15,7 @@ use rules::gouji::{Game, Ruleset, Seat, Team, View};
 use rules::{Actor, Viewer};
 
 use super::super::players::Peek;
-use super::{Config, PairRecord};
+use super::session::{Config, PairRecord};
 use crate::arena::deal_seed;
 use crate::fairplay::Tally;
 use crate::gouji::{all_seeing, club, expert, Notes};

@@ -1,3 +1,4 @@
+use crate::level::{Budget, Level};
 use rules::deal::{deal_shengji, Fixed, Seed};
 use rules::shengji::{Board, Ruleset};
 
