@@ -16,7 +16,7 @@ pub struct Config {
     pub game: Game,
     /// The honest pairs' level.
     pub level: Level,
-    /// The cheat's level (its search, see [`super::players::decide`]).
+    /// The cheat's level (its search, see [`crate::fairplay::players::decide`]).
     pub cheat_level: Level,
     /// One pair that cheats this way, or all honest.
     pub cheat: Option<Peek>,
