@@ -799,6 +799,18 @@ pub fn fairplay(args: FairplayArgs) -> Result<(), String> {
         }
         all
     };
+    // Stored runs may be shorter than the lengths asked for: a row past their end would
+    // repeat the longest one under another name.
+    let stored = sessions
+        .iter()
+        .flatten()
+        .map(|p| p.boards.len())
+        .min()
+        .unwrap_or(0);
+    if lengths.iter().any(|&n| n > stored) {
+        eprintln!("the sessions have {stored} boards (games in 够级): longer rows left out");
+        lengths.retain(|&n| n <= stored);
+    }
     if let Some(path) = &args.save {
         let text = serde_json::to_string(&sessions).map_err(|e| e.to_string())?;
         std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;

@@ -186,6 +186,9 @@ pub struct Row {
     /// Cheating pairs, each against its whole session, and how many were flagged.
     pub cheats: usize,
     pub caught: usize,
+    /// Cheating sides ranked first of their session, flagged or not: the one the director
+    /// looks at first.
+    pub first: usize,
     /// The cheats' mean figures: the flagged one (fit to the partner's hand), hits, points
     /// saved, and hits against the model.
     pub cheat_z: [f64; 4],
@@ -206,12 +209,15 @@ pub fn rows(sessions: &[Session], lengths: &[usize], threshold: f64) -> Vec<Row>
                 honest_sd: 0.0,
                 cheats: 0,
                 caught: 0,
+                first: 0,
                 cheat_z: [0.0; 4],
             };
             let mut pairs = 0usize;
             for session in sessions {
                 let all = sides(session, boards);
-                for st in rank(&all, threshold) {
+                let ranked = rank(&all, threshold);
+                r.first += usize::from(ranked.first().is_some_and(|st| st.side));
+                for st in ranked {
                     pairs += 1;
                     r.decisions += st.tally.decisions as f64;
                     if st.side {
@@ -298,19 +304,22 @@ pub fn report(config: &Config, sessions: &[Session], lengths: &[usize], threshol
     );
     let _ = writeln!(
         out,
-        "\n| {unit} | decisions a {side} | honest {side}s | false alarms | honest z: 99th pct, sd | cheating {side}s | flagged | power | cheat's mean z: partner (hits, points, model) |"
+        "\n| {unit} | decisions a {side} | honest {side}s | false alarms | honest z: 99th pct, sd | cheating {side}s | flagged | power | ranked first | cheat's mean z: partner (hits, points, model) |"
     );
-    let _ = writeln!(out, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(out, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for r in rows(sessions, lengths, threshold) {
-        let power = if r.cheats > 0 {
-            format!("{:.1} %", 100.0 * r.caught as f64 / r.cheats as f64)
-        } else {
-            "–".into()
+        let share = |n: usize| {
+            if r.cheats > 0 {
+                format!("{:.1} %", 100.0 * n as f64 / r.cheats as f64)
+            } else {
+                "–".into()
+            }
         };
+        let (power, first) = (share(r.caught), share(r.first));
         let [p, h, pts, m] = r.cheat_z;
         let _ = writeln!(
             out,
-            "| {} | {:.0} | {} | {} ({:.1} %) | {:.2}, {:.2} | {} | {} | {power} | {p:+.2} ({h:+.2}, {pts:+.2}, {m:+.2}) |",
+            "| {} | {:.0} | {} | {} ({:.1} %) | {:.2}, {:.2} | {} | {} | {power} | {first} | {p:+.2} ({h:+.2}, {pts:+.2}, {m:+.2}) |",
             r.boards,
             r.decisions,
             r.honest,

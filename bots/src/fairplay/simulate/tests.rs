@@ -145,3 +145,52 @@ fn a_gouji_cheat_sees_its_teammates_or_its_opponent_across() {
     assert_ne!(me.opposite().team(), me.team());
     assert!(gouji::seen(&game, me, None).is_empty());
 }
+
+/// A pair of hand-made tallies: `partner` is its fit to the partner's hand on every board.
+fn record(cheats: bool, partner: &[f64]) -> PairRecord {
+    PairRecord {
+        cheats,
+        boards: partner
+            .iter()
+            .map(|&p| Tally {
+                decisions: 10,
+                expected: 5.0,
+                variance: 2.5,
+                partner: p,
+                ..Tally::default()
+            })
+            .collect(),
+    }
+}
+
+#[test]
+fn the_cheat_is_counted_first_only_when_its_session_ranks_it_first() {
+    // Three N–S pairs on the same boards (E–W unscored). In the first session the cheat fits
+    // its partner's hand best; in the second an honest pair does.
+    let session = |cheat: &[f64], honest: &[f64]| {
+        vec![
+            record(true, cheat),
+            record(false, &[]),
+            record(false, honest),
+            record(false, &[]),
+            record(false, &[0.1, -0.2, 0.0, 0.3]),
+            record(false, &[]),
+        ]
+    };
+    let sessions = vec![
+        session(&[2.0, 1.5, 2.5, 1.0], &[0.0, 0.2, -0.1, 0.1]),
+        session(&[0.5, 0.4, 0.6, 0.2], &[2.0, 2.2, 1.9, 2.4]),
+    ];
+    let r = &rows(&sessions, &[4], 10.0)[0];
+    assert_eq!((r.cheats, r.caught, r.first), (2, 0, 1), "{r:?}");
+    let text = report(
+        &Config::new(Level::Club, Some(Peek::Partner), 2, 4),
+        &sessions,
+        &[4],
+        10.0,
+    );
+    assert!(
+        text.contains("| 0.0 % | 50.0 % |"),
+        "power 0, first 50 %: {text}"
+    );
+}
