@@ -38,3 +38,21 @@ fn club_beats_beginner_in_both_games() {
         assert_eq!(r.diffs.len(), deals);
     }
 }
+
+#[test]
+fn the_all_seeing_player_beats_club_and_its_seats_see_every_hand() {
+    let mut c = config(Game::Shengji, Level::Expert, Level::Club, 12, 9);
+    c.budget = Budget::Playouts(16);
+    c.a_sees_all = true;
+    let r = run(&c);
+    assert!(r.ci95.0 > 0.0, "{r}");
+    assert_eq!(r.unfinished, 0);
+    assert!(
+        r.to_string()
+            .starts_with("shengji: all-seeing (全知) vs club"),
+        "{r}"
+    );
+    // The same match with A as 高手 on its own view: another player, other results.
+    c.a_sees_all = false;
+    assert_ne!(run(&c).diffs, r.diffs);
+}

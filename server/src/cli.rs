@@ -44,8 +44,8 @@ pub enum Command {
     /// Level A against level B in duplicate (each deal twice, sides swapped) on all cores: the
     /// mean score difference per deal with its 95 % interval, and decision times.
     Arena(ArenaArgs),
-    /// Fair play: which pairs of an event play as if they saw their partner's cards (a figure
-    /// for the referee, never a verdict); --calibrate: the statistic's false alarms and power on
+    /// Fair play: which pairs (够级: teams) of an event play as if they saw their partner's
+    /// (teammates') cards (a figure for the referee, never a verdict); --calibrate: the statistic's false alarms and power on
     /// simulated sessions (docs/fairplay.md).
     Fairplay(FairplayArgs),
     /// Checks the hash chains of stored logs.
@@ -644,6 +644,10 @@ pub struct ArenaArgs {
     /// Worker threads (default: every core).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
+    /// 80分: A's seats see every hand (the all-seeing player — 高手's search on the true
+    /// deal, with the budget of --playouts — instead of --a): the bots' ceiling (docs/bots.md).
+    #[arg(long)]
+    pub a_sees_all: bool,
     /// Instead of a match: N 够级 games of one person and five 普通 bots; how long the person
     /// waits once out.
     #[arg(long, value_name = "N", conflicts_with_all = ["notes"])]
@@ -922,6 +926,10 @@ pub fn arena(args: ArenaArgs) -> Result<(), String> {
         return Ok(());
     }
     let mut config = Match::new(args.game, args.a, args.b, args.deals, args.seed);
+    if args.a_sees_all && args.game != bots::arena::Game::Shengji {
+        return Err("--a-sees-all: 80分 only (--game shengji)".into());
+    }
+    config.a_sees_all = args.a_sees_all;
     if let Some(n) = args.playouts {
         config.budget = bots::Budget::Playouts(n);
     }

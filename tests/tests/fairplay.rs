@@ -284,3 +284,114 @@ async fn a_pair_that_sees_its_partners_cards_is_ranked_first_and_an_honest_event
         assert!(p["tally"]["decisions"].as_u64().unwrap() > 300, "{p:#}");
     }
 }
+
+/// `paiju fairplay --event ID --db DB` with `--csv`, as the director exports it.
+fn fairplay_csv(db: &Path, id: &str) -> String {
+    let out = std::process::Command::new(paiju_bin())
+        .args(["fairplay", "--event", id, "--csv", "--db"])
+        .arg(db)
+        .output()
+        .expect("paiju runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+/// A 够级 final of six computer teams (three games, each dealt alike at its three tables): every
+/// team is scored game by game against the five others that played the same deal, the report names teams (not
+/// pairs), its decisions point at the moves in the tables' logs, and nobody is marked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gouji_events_teams_are_scored_against_the_teams_that_played_the_same_game() {
+    let db = temp_dir("fairplay-gouji").join("paiju.db");
+    let mut config = test_config(db.clone());
+    config.director_token = Some(DIRECTOR.to_string());
+    let s = TestServer::start_with(config).await;
+    let a = s.addr;
+    let teams: Vec<Value> = (1..=6)
+        .map(|i| json!({"names": [], "bot": true, "team": format!("电脑{i}队")}))
+        .collect();
+    let created = http_ok(
+        a,
+        "POST",
+        "/api/events",
+        Some(DIRECTOR),
+        json!({"game": "gouji", "name": "够级决赛", "entries": teams}),
+    )
+    .await;
+    let id = created["id"].as_str().expect("an id").to_string();
+    http_ok(
+        a,
+        "POST",
+        &format!("/api/events/{id}/rounds/1/start"),
+        Some(DIRECTOR),
+        json!({}),
+    )
+    .await;
+    // The computers play (and sign) by themselves: the round closes once every game is in.
+    eventually(Duration::from_secs(600), "the final played", async || {
+        let (status, _) = http(
+            a,
+            "POST",
+            &format!("/api/events/{id}/rounds/1/close"),
+            Some(DIRECTOR),
+            None,
+        )
+        .await;
+        if status != 200 {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+        (status == 200).then_some(())
+    })
+    .await;
+
+    let r = fairplay(&db, &id, None);
+    assert_eq!(r["game"], "gouji", "{r:#}");
+    let games = r["tables_played"].as_u64().unwrap();
+    assert!(games >= 9, "three games at each of the three tables: {r:#}");
+    assert_eq!(
+        r["tables"].as_u64(),
+        Some(games),
+        "every game analysed: {r:#}"
+    );
+    let lines = r["pairs"].as_array().expect("the teams");
+    assert_eq!(lines.len(), 6, "every team: {r:#}");
+    let mut names: Vec<&str> = lines.iter().map(|t| t["team"].as_str().unwrap()).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "电脑1队",
+            "电脑2队",
+            "电脑3队",
+            "电脑4队",
+            "电脑5队",
+            "电脑6队"
+        ]
+    );
+    let mut store = server::store::open(db.to_str().unwrap(), None).unwrap();
+    for t in lines {
+        assert!(t.get("direction").is_none(), "a team, not a pair: {t:#}");
+        assert!(t["tally"]["decisions"].as_u64().unwrap() > 10, "{t:#}");
+        assert!(t["field_boards"].as_u64().unwrap() >= 3, "compared: {t:#}");
+        assert!(t["z_partner"].is_f64(), "a figure: {t:#}");
+        assert_eq!(t["flagged"], false, "honest computers: {r:#}");
+        for d in t["drivers"].as_array().unwrap() {
+            // The move named is a computer's own move in that table's log, by a seat of the team.
+            let table = store
+                .table(d["table_id"].as_str().unwrap())
+                .unwrap()
+                .unwrap();
+            let seq = d["seq"].as_u64().unwrap();
+            let e = table.log.iter().find(|e| e.seq == seq).expect("the entry");
+            assert_eq!(e.actor, rules::Actor::Bot, "{d:#}");
+            assert_eq!(e.seat as u64, d["evidence"]["seat"].as_u64().unwrap());
+            assert_eq!(d["round"], 1);
+        }
+    }
+    let csv = fairplay_csv(&db, &id);
+    assert!(csv.starts_with("rank,team,number,names,"), "{csv}");
+    assert_eq!(csv.lines().count(), 7, "a line a team: {csv}");
+}

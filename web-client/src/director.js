@@ -163,6 +163,14 @@ const WORDS = {
   fp_driver_hint: { zh: '每一步：只凭自己看到的，这步是最好的机会 → 看得见同伴的牌时的机会。', en: 'Each play: its chance of being the best on the pair’s own view → with the partner’s hand known.' },
   fp_computer: { zh: '电脑', en: 'computer' },
   fp_none: { zh: '还没有分析。', en: 'Not analysed yet.' },
+  // 够级: teams, games, teammates.
+  fp_hint_g: { zh: '比完之后，看看有没有哪一队打得像看得见队友的牌。只是给裁判参考的数字，不是判决（由裁判决定）。', en: 'After the session: does any team play as if it saw its teammates’ cards? A figure for the referee, never a verdict: the referee decides.' },
+  fp_running_g: { zh: '正在分析：{done} / {total} 局（不影响比赛）', en: 'Analysing: {done} of {total} games (play is not slowed)' },
+  fp_stopped_g: { zh: '已停止：分析了 {done} / {total} 局，再按会接着分析。', en: 'Stopped at {done} of {total} games; press again to go on.' },
+  fp_done_g: { zh: '分析了 {n} 局、{d} 个决定；数字 ≥ {t} 的队标红，请裁判查看。', en: '{n} games, {d} decisions analysed; teams at {t} or more are marked for the referee.' },
+  fp_pair_g: { zh: '队', en: 'Team' },
+  fp_driver_g: { zh: '第{r}轮 第{b}局 #{seq}：{own}% → {seen}%', en: 'round {r} game {b} #{seq}: {own}% → {seen}%' },
+  fp_driver_hint_g: { zh: '每一步：只凭自己看到的，这步是最好的机会 → 看得见队友的牌时的机会。', en: 'Each move: its chance of being the best on the player’s own view → with the teammates’ hands known.' },
 };
 
 /** A console word. @param {string} key @param {Record<string, string | number>} [params] */
@@ -560,37 +568,39 @@ function conductPanel(view) {
 
 /**
  * 公平竞赛分析 (the fair-play analysis, `GET/POST …/fairplay`): start, progress, stop and resume,
- * then the pairs by the figure, the marked ones first in red, each with the decisions behind
- * it as links into the replay.
- * @param {any} f the server's status @param {(run: boolean) => void} run
+ * then the pairs (够级: the teams) by the figure, the marked ones first in red, each with the
+ * decisions behind it as links into the replay.
+ * @param {any} f the server's status @param {(run: boolean) => void} run @param {boolean} gouji
  */
-function fairplayPanel(f, run) {
+function fairplayPanel(f, run, gouji) {
+  /** The word for this game: a 够级 event's own where it has one. @param {string} key @param {Record<string, string | number>} [params] */
+  const w = (key, params = {}) => d(gouji && `${key}_g` in WORDS ? `${key}_g` : key, params);
   const button = (/** @type {string} */ word, /** @type {boolean} */ go) =>
     h('button', { id: 'fairplay-run', 'data-run': String(go), 'on:click': () => run(go) }, d(word));
   /** @type {any[]} */
   let body = [];
   if (f.state === 'idle') body = [h('p', { class: 'hint' }, d('fp_none')), button('fp_start', true)];
-  if (f.state === 'running') body = [h('p', { role: 'status', 'data-progress': `${f.done}/${f.total}` }, d('fp_running', { done: f.done, total: f.total })), button('fp_stop', false)];
-  if (f.state === 'stopped') body = [h('p', { role: 'status', 'data-progress': `${f.done}/${f.total}` }, d('fp_stopped', { done: f.done, total: f.total })), button('fp_resume', true)];
+  if (f.state === 'running') body = [h('p', { role: 'status', 'data-progress': `${f.done}/${f.total}` }, w('fp_running', { done: f.done, total: f.total })), button('fp_stop', false)];
+  if (f.state === 'stopped') body = [h('p', { role: 'status', 'data-progress': `${f.done}/${f.total}` }, w('fp_stopped', { done: f.done, total: f.total })), button('fp_resume', true)];
   if (f.state === 'failed') body = [h('p', { class: 'error-text' }, d('fp_failed', { why: f.error ?? '' })), button('fp_start', true)];
   if (f.state === 'done' && f.report) {
     const r = f.report;
     const dir = (/** @type {string} */ x) => wordIn(WORDS, x);
     body = [
-      h('p', { role: 'status' }, d('fp_done', { n: r.tables, d: r.decisions, t: r.threshold })),
-      h('p', { class: 'hint' }, d('fp_driver_hint')),
+      h('p', { role: 'status' }, w('fp_done', { n: r.tables, d: r.decisions, t: r.threshold })),
+      h('p', { class: 'hint' }, w('fp_driver_hint')),
       h('div', { class: 'scroll', role: 'region', tabindex: '0', 'aria-label': d('fp_h') },
         h('table', { class: 'results', id: 'fairplay-pairs' },
-          h('thead', {}, h('tr', {}, ['#', d('fp_pair'), d('fp_decisions'), d('fp_figure'), d('fp_drivers')].map((x) => h('th', { scope: 'col' }, x)))),
+          h('thead', {}, h('tr', {}, ['#', w('fp_pair'), d('fp_decisions'), d('fp_figure'), d('fp_drivers')].map((x) => h('th', { scope: 'col' }, x)))),
           h('tbody', {}, r.pairs.map((/** @type {any} */ p, /** @type {number} */ i) =>
-            h('tr', { 'data-pair': `${p.direction}${p.number}`, 'data-flagged': String(p.flagged), class: p.flagged ? 'flagged' : '' },
+            h('tr', { 'data-pair': p.team ? `team${p.number}` : `${p.direction}${p.number}`, 'data-flagged': String(p.flagged), class: p.flagged ? 'flagged' : '' },
               h('td', {}, String(i + 1)),
-              h('td', {}, `${dir(p.direction)} ${p.number} ${p.bot ? `（${d('fp_computer')}）` : (p.names ?? []).join(' / ')}`),
+              h('td', {}, `${p.team ? p.team : `${dir(p.direction)} ${p.number}`} ${p.bot ? `（${d('fp_computer')}）` : (p.names ?? []).join(' / ')}`),
               h('td', {}, String(p.tally.decisions)),
               h('td', {}, h('b', {}, typeof p.z_partner === 'number' ? p.z_partner.toFixed(1) : '—'), p.flagged ? h('span', { class: 'flag' }, ` ${d('fp_look')}`) : null),
               h('td', {}, (p.drivers ?? []).map((/** @type {any} */ x) =>
                 h('a', { href: `./#/t/${encodeURIComponent(x.table_id)}/replay/${x.seq}`, target: '_blank', rel: 'noopener', 'data-driver': `${x.table_id}:${x.seq}`, style: 'display:block' },
-                  d('fp_driver', { r: x.round, b: x.board, seq: x.seq, own: Math.round(100 * x.evidence.expected), seen: Math.round(100 * x.evidence.with_partner) })))),
+                  w('fp_driver', { r: x.round, b: x.board, seq: x.seq, own: Math.round(100 * x.evidence.expected), seen: Math.round(100 * x.evidence.with_partner) })))),
             )))),
       ),
       button('fp_again', true),
@@ -598,7 +608,7 @@ function fairplayPanel(f, run) {
   }
   return h('section', { class: 'panel', id: 'fairplay', 'data-fairplay': f.state, 'aria-labelledby': 'fairplay-h' },
     h('h2', { id: 'fairplay-h' }, d('fp_h')),
-    h('p', { class: 'hint' }, d('fp_hint')),
+    h('p', { class: 'hint' }, w('fp_hint')),
     body);
 }
 
@@ -1019,7 +1029,7 @@ function eventConsole(root, id, redraw) {
     }
   }
 
-  /** The fair-play section (80分), from the server's status; the director's only (none without a token). */
+  /** The fair-play section (80分 pairs, 够级 teams), from the server's status; the director's only (none without a token). */
   async function refreshFairplay() {
     if (!token()) {
       replace(fairplay);
@@ -1029,7 +1039,7 @@ function eventConsole(root, id, redraw) {
       const f = await call('GET', `${base}/fairplay`);
       replace(fairplay, fairplayPanel(f, (go) => {
         call('POST', `${base}/fairplay`, { run: go }).then(refreshFairplay, (e) => err.show(e));
-      }));
+      }, Boolean(view.gouji)));
     } catch (e) {
       err.show(e);
     }
@@ -1067,6 +1077,7 @@ function eventConsole(root, id, redraw) {
     register.hidden = view.round > 0;
     if (!register.hidden) drawRegistered();
     shengjiPanels.hidden = true;
+    refreshFairplay();
     teamDeduct.hidden = !playing;
     ruleGame.hidden = !playing;
     replace(

@@ -64,3 +64,34 @@ test('the director runs, stops, resumes and reads the fair-play analysis on a ph
   assert.deepEqual(await axeViolations(page), [], 'the console with the analysis');
   assert.deepEqual(errors, []);
 });
+
+test('a 够级 event: the analysis reads teams and games', { timeout: 420_000 }, async () => {
+  const teams = Array.from({ length: 6 }, (_, i) => ({ names: [], bot: true, team: `电脑${i + 1}队` }));
+  const ev = await director('POST', '/api/events', { game: 'gouji', name: '够级公平竞赛', entries: teams });
+  await director('POST', `/api/events/${ev.id}/rounds/1/start`, {});
+  await until(async () => {
+    const v = await director('GET', `/api/events/${ev.id}`);
+    const games = v.gouji.stages[0]?.games ?? [];
+    return games.length > 0 && games.every((/** @type {any} */ g) => g.done);
+  }, 300_000, 'the final played');
+
+  const { page, errors } = await newPage(live.browser, { width: 375, height: 667 });
+  await page.goto(`${live.server.url}/director.html?e=${ev.id}#token=${DIRECTOR}`);
+  await page.waitForSelector('[data-fairplay="idle"]');
+  assert.match(await page.textContent('#fairplay') ?? '', /哪一队打得像看得见队友的牌/);
+  await page.click('#fairplay-run[data-run="true"]');
+  await page.waitForSelector('[data-fairplay="done"]', { timeout: 120_000 });
+  const status = await director('GET', `/api/events/${ev.id}/fairplay`);
+  assert.equal(status.report.game, 'gouji');
+  assert.match(await page.textContent('#fairplay') ?? '', new RegExp(`分析了 ${status.report.tables} 局`));
+  const rows = page.locator('#fairplay-pairs tbody tr');
+  assert.equal(await rows.count(), 6, 'every team');
+  const first = status.report.pairs[0];
+  assert.equal(await rows.first().getAttribute('data-pair'), `team${first.number}`);
+  assert.match(await rows.first().textContent() ?? '', new RegExp(first.team));
+  assert.equal(await page.locator('#fairplay-pairs tr[data-flagged="true"]').count(), 0, 'nobody marked');
+  const link = page.locator('[data-driver]').first();
+  if (await link.count()) assert.match(await link.textContent() ?? '', /第1轮 第\d局/);
+  assert.deepEqual(await smallText(page, 18), [], 'no text under 18 px');
+  assert.deepEqual(errors, []);
+});

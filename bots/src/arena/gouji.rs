@@ -29,7 +29,8 @@ pub fn deal(config: &Config, k: usize, seed: u64) -> DealResult {
         let b_team = if a_team == Team::A { Team::B } else { Team::A };
         points[0] += t.score.map_or(0, |s| s.team(a_team));
         points[1] += t.score.map_or(0, |s| s.team(b_team));
-        out.add(config.a, &levels, t.costs, t.score.is_some());
+        let a_seats = Seat::ALL.map(|s| s.team() == a_team);
+        out.add(&a_seats, t.costs, t.score.is_some());
     }
     out.diff = (points[0] - points[1]) as f64;
     out

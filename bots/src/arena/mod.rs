@@ -62,6 +62,8 @@ pub struct Config {
     pub budget: Budget,
     /// Worker threads (all cores by default).
     pub threads: usize,
+    /// 80分: A's seats see every hand (the all-seeing player, whatever `a` says).
+    pub a_sees_all: bool,
 }
 
 impl Config {
@@ -74,6 +76,7 @@ impl Config {
             seed,
             budget: Budget::Playouts(200),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            a_sees_all: false,
         }
     }
 }
@@ -121,6 +124,19 @@ impl Costs {
         }
     }
 
+    /// Runs seat `s`'s decision `f`, counting its wall and thread CPU time; the wall time.
+    pub fn timed<T>(&mut self, s: usize, f: impl FnOnce() -> T) -> (T, Duration) {
+        let cpu = thread_cpu();
+        let start = Instant::now();
+        let out = f();
+        let took = start.elapsed();
+        if let (Some(a), Some(b)) = (cpu, thread_cpu()) {
+            self.cpu[s].push(b.saturating_sub(a));
+        }
+        self.times[s].push(took);
+        (out, took)
+    }
+
     /// Asks seat `s`'s player to act on its view, and counts what that cost.
     pub fn decide<M: Memory>(
         &mut self,
@@ -130,14 +146,7 @@ impl Costs {
         seed: u64,
     ) -> Option<<M::Game as Engine>::Action> {
         let before = (player.playouts, player.rejected);
-        let cpu = thread_cpu();
-        let start = Instant::now();
-        let action = player.act(view, seed);
-        let took = start.elapsed();
-        if let (Some(a), Some(b)) = (cpu, thread_cpu()) {
-            self.cpu[s].push(b.saturating_sub(a));
-        }
-        self.times[s].push(took);
+        let (action, took) = self.timed(s, || player.act(view, seed));
         if player.level == Level::Expert {
             self.playouts += player.playouts - before.0;
             self.rejected += player.rejected - before.1;
@@ -148,11 +157,11 @@ impl Costs {
 }
 
 impl DealResult {
-    /// Adds one table of the deal: each seat's decision times to its level's side (`a` is A's
-    /// level), and the counts.
-    fn add(&mut self, a: Level, levels: &[Level], costs: Costs, finished: bool) {
+    /// Adds one table of the deal: each seat's decision times to its side (`a_seats[s]`: seat
+    /// `s` is A's), and the counts.
+    fn add(&mut self, a_seats: &[bool], costs: Costs, finished: bool) {
         for (s, (times, cpu)) in costs.times.into_iter().zip(costs.cpu).enumerate() {
-            if levels[s] == a {
+            if a_seats[s] {
                 self.times_a.extend(times);
                 self.cpu_a.extend(cpu);
             } else {
@@ -225,8 +234,12 @@ impl std::fmt::Display for Report {
             f,
             "{}: {} ({}) vs {} ({}), {} deals x 2 tables, seed {}, budget {:?}",
             c.game.name(),
-            c.a.name(),
-            c.a.zh(),
+            if c.a_sees_all {
+                "all-seeing"
+            } else {
+                c.a.name()
+            },
+            if c.a_sees_all { "全知" } else { c.a.zh() },
             c.b.name(),
             c.b.zh(),
             self.diffs.len(),
@@ -238,15 +251,20 @@ impl std::fmt::Display for Report {
             "A - B per deal: mean {:+.2}, 95% CI [{:+.2}, {:+.2}]",
             self.mean, self.ci95.0, self.ci95.1
         )?;
+        let a_name = if c.a_sees_all {
+            "all-seeing"
+        } else {
+            c.a.name()
+        };
         for (name, t, cpu) in [
-            (c.a, &self.times_a, &self.cpu_a),
-            (c.b, &self.times_b, &self.cpu_b),
+            (a_name, &self.times_a, &self.cpu_a),
+            (c.b.name(), &self.times_b, &self.cpu_b),
         ] {
             writeln!(
                 f,
                 "{} decisions: {}, wall p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms; \
                  thread CPU p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms",
-                name.name(),
+                name,
                 t.decisions,
                 ms(t.p50),
                 ms(t.p99),

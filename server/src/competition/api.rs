@@ -335,16 +335,8 @@ async fn fairplay_run(
     UrlPath(id): UrlPath<String>,
     Director(body): Director<FairplayRun>,
 ) -> Response {
-    let held = match held(&api, &id) {
-        Ok(h) => h,
-        Err(resp) => return *resp,
-    };
-    if !matches!(held, Held::Duplicate(_)) {
-        return http::refused(Refusal::BadRequest(protocol::Wrong::Body {
-            detail:
-                "公平竞赛分析目前只看80分的比赛 (the fair-play analysis reads 80分 events only)"
-                    .into(),
-        }));
+    if let Err(resp) = held(&api, &id) {
+        return *resp;
     }
     let status = if body.run {
         api.fairplay.start(&id)

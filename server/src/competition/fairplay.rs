@@ -1,5 +1,5 @@
 //! The console's 公平竞赛 section (`GET`/`POST /api/events/{id}/fairplay`, the director's):
-//! the fair-play analysis of an 80分 event (`referee::fairplay`), run on one background thread
+//! the fair-play analysis of an event (80分 pairs, 够级 teams) (`referee::fairplay`), run on one background thread
 //! off the tables — it reads the store, never a table's actor, and leaves the other core to
 //! play — with its progress, stopped and resumed (a stopped run keeps every board it scored;
 //! the next one starts from there), and its report once done. Runs live in this process: a
@@ -127,7 +127,6 @@ impl FairplayDesk {
         // One worker: the tables keep the other core.
         analyse(&event, &open, progress, 1, &|_, _| {})?;
         let found = progress.found.lock().map_err(|_| "poisoned")?.clone();
-        let name = event.duplicate.common.spec.name.clone();
-        Ok(event.report(&name, &found, bots::fairplay::THRESHOLD))
+        Ok(event.report(&found, bots::fairplay::THRESHOLD))
     }
 }

@@ -153,22 +153,7 @@ impl Competitions {
     where
         Held: From<handle::Handle<K>>,
     {
-        let id = s.header.id.clone();
-        store::verify_competition(&s.header, &s.log)
-            .map_err(|t| format!("competition {id}: log tampered: {t}"))?;
-        let actions = s
-            .log
-            .iter()
-            .map(|e| {
-                serde_json::from_str::<K::Action>(&e.action)
-                    .map(|a| (e.seq, a))
-                    .map_err(|err| format!("competition {id}: entry {}: {err}", e.seq))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let c = K::replay(&id, &actions).map_err(|(seq, e)| {
-            let p = protocol::Problem::explain(&e);
-            format!("competition {id}: entry {seq} refused on replay: {}", p.en)
-        })?;
+        let c = store::replayed::<K>(&s)?;
         if !c.common().finished() {
             self.deps.sealed.insert(s.header.seed_commitment.clone());
         }

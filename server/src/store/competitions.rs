@@ -114,6 +114,30 @@ pub fn verify_competition(h: &CompetitionHeader, log: &[CompetitionEntry]) -> Re
     )
 }
 
+/// A stored event rebuilt: its chain checked, then every entry replayed by the competition's
+/// own rules (`C`: the game's kind). The one way an event is read back, live or for analysis.
+pub fn replayed<C: tournament::competition::Competition>(s: &StoredCompetition) -> Result<C, String>
+where
+    C::Action: serde::de::DeserializeOwned,
+{
+    let id = &s.header.id;
+    verify_competition(&s.header, &s.log)
+        .map_err(|t| format!("competition {id}: log tampered: {t}"))?;
+    let actions = s
+        .log
+        .iter()
+        .map(|e| {
+            serde_json::from_str::<C::Action>(&e.action)
+                .map(|a| (e.seq, a))
+                .map_err(|err| format!("competition {id}: entry {}: {err}", e.seq))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    C::replay(id, &actions).map_err(|(seq, e)| {
+        let p = protocol::Problem::explain(&e);
+        format!("competition {id}: entry {seq} refused on replay: {}", p.en)
+    })
+}
+
 impl SqliteStore {
     /// Opens the database for the event service: a second connection beside the tables'
     /// journal. The event tables are the schema's (sqlite.rs, migration 3), as every table is.

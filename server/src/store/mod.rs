@@ -34,7 +34,7 @@ mod tests;
 
 pub use chain::{entry_hash, genesis, occupant, verify, Tampered};
 pub use competitions::{
-    competition_entry_hash, competition_genesis, verify_competition, CompetitionEntry,
+    competition_entry_hash, competition_genesis, replayed, verify_competition, CompetitionEntry,
     CompetitionHeader, CompetitionStore, StoredCompetition,
 };
 pub use journal::{Journal, JournalThread};
