@@ -815,6 +815,56 @@ async fn a_practice_event_runs_from_creation_to_the_revealed_seed() {
     s.running.shutdown().await;
 }
 
+/// An organiser's seed (a simultaneous event: several sections dealt the same boards): the
+/// event deals from it and commits to it, the log never holds it before the reveal, and a seed
+/// that is not 64 hex digits is refused with nothing created.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_organisers_seed_deals_the_event_and_stays_out_of_its_log() {
+    let s = director_server("events-seed").await;
+    let a = s.addr;
+    let seed = "5eed".repeat(16);
+    let spec = |seed: &str| {
+        json!({"game": "shengji", "name": "同场同牌", "tables": 1, "rounds": 1,
+               "boards_per_round": 2, "seed": seed,
+               "entries": [{"names": [], "bot": true}, {"names": [], "bot": true}]})
+    };
+    for bad in ["5eed", &"zz".repeat(32)] {
+        let (status, v) = call(a, "POST", "/api/events", Some(DIRECTOR), Some(&spec(bad))).await;
+        assert_eq!((status, v["code"].as_str()), (400, Some("bad_seed")), "{v}");
+    }
+    let (_, listed) = call(a, "GET", "/api/events", None, None).await;
+    assert_eq!(listed, json!([]), "a refused creation creates nothing");
+
+    let v: CompetitionView =
+        serde_json::from_value(ok(a, "POST", "/api/events", Some(DIRECTOR), spec(&seed)).await)
+            .unwrap();
+    let id = v.id.clone();
+    let committed = rules::deal::Seed::from_hex(&seed).unwrap().commitment();
+    assert_eq!(
+        v.seed_commitment, committed,
+        "committed to the organiser's seed"
+    );
+    director_post(a, format!("/api/events/{id}/rounds/1/start"), json!({})).await;
+    until(a, &id, "the computers' boards played", |v| round_done(v, 1)).await;
+    let log = SqliteStore::open(&s.db)
+        .unwrap()
+        .competition(&id)
+        .unwrap()
+        .expect("stored")
+        .log;
+    assert!(
+        log.iter().all(|e| !e.action.contains(&seed)),
+        "the seed is in no entry of the log: {log:?}"
+    );
+    director_post(a, format!("/api/events/{id}/rounds/1/close"), json!({})).await;
+    let v: CompetitionView = serde_json::from_value(
+        director_post(a, format!("/api/events/{id}/reveal"), json!({})).await,
+    )
+    .unwrap();
+    assert_eq!(v.seed.as_deref(), Some(seed.as_str()));
+    assert_eq!(redeal_matches(&s.db, &v), 2, "both boards dealt from it");
+}
+
 /// A half table: five pairs for three tables make EW 3 the phantom. No table opens where it
 /// would sit; the pair meeting it sits out with an average on each board, at once. A pair
 /// signalling a second time is disqualified by that deduction; a forfeit for lateness is

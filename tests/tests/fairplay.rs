@@ -91,7 +91,7 @@ async fn play_round(addr: SocketAddr, id: &str, tokens: &[String; 2], cheats: bo
 
 /// The event played through: every round started, the people's boards played, confirmed and
 /// closed. Its id.
-async fn play_event(s: &TestServer, name: &str, cheat: bool) -> String {
+async fn play_event(s: &TestServer, name: &str, seed: &str, cheat: bool) -> String {
     let a = s.addr;
     let created = http_ok(
         a,
@@ -99,7 +99,8 @@ async fn play_event(s: &TestServer, name: &str, cheat: bool) -> String {
         "/api/events",
         Some(DIRECTOR),
         json!({"game": "shengji", "name": name, "tables": 3, "rounds": ROUNDS,
-               "boards_per_round": BOARDS_PER_ROUND, "movement": "plain", "entries": entries()}),
+               "boards_per_round": BOARDS_PER_ROUND, "movement": "plain", "seed": seed,
+               "entries": entries()}),
     )
     .await;
     let id = created["id"].as_str().expect("an id").to_string();
@@ -213,8 +214,13 @@ async fn a_pair_that_sees_its_partners_cards_is_ranked_first_and_an_honest_event
     config.limits.per_second = 10_000.0;
     let s = TestServer::start_with(config).await;
 
-    let cheating = play_event(&s, "偷看同伴的一场", true).await;
-    let honest = play_event(&s, "规规矩矩的一场", false).await;
+    // The organiser's seeds: every player here is deterministic given the deals, so the run is
+    // the same every time. Both are the first ones written down, not chosen to pass. With an
+    // event seed drawn afresh each run, one CI run had the cheat second (its z 1.17, an honest
+    // pair's 1.87): the calibration ranks it first 99.5 % of the time at 24 boards, not always,
+    // and a suite that fails now and then teaches people to ignore it.
+    let cheating = play_event(&s, "偷看同伴的一场", &"c4ea".repeat(16), true).await;
+    let honest = play_event(&s, "规规矩矩的一场", &"0e57".repeat(16), false).await;
 
     let r = fairplay(&db, &cheating, None);
     let boards = u64::from(3 * ROUNDS * BOARDS_PER_ROUND);

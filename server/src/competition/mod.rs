@@ -218,6 +218,13 @@ impl Competitions {
             .ruleset
             .get_or_insert_with(|| K::Game::DEFAULT_RULESET.to_string())
             .clone();
+        // The organiser's seed goes to the row only, never to the spec the competition keeps
+        // and logs: the log is read before the reveal.
+        let seed = match spec.seed.take() {
+            Some(hex) => rules::deal::Seed::from_hex(&hex)
+                .map_err(|e| Refusal::Rule(protocol::Problem::explain(&e)))?,
+            None => rules::deal::Seed(seat_token::random_bytes::<32>()),
+        };
         let mut id = seat_token::table_code();
         while self.held.contains_key(&id) {
             id = seat_token::table_code();
@@ -233,7 +240,6 @@ impl Competitions {
             competition: None,
         };
         K::Game::start(&ruleset, &rules::deal::Seed([0; 32]), 1, &fixed)?;
-        let seed = rules::deal::Seed(seat_token::random_bytes::<32>());
         let header = CompetitionHeader {
             id: id.clone(),
             game: K::GAME.to_string(),

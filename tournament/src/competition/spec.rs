@@ -48,6 +48,12 @@ pub struct Spec {
     /// 80分 定主 for every board (`"S"`, `"H"`, `"D"`, `"C"`, `"NT"`); drawn when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trump: Option<String>,
+    /// The event seed (64 hex digits), the organiser's: a simultaneous event, several sections
+    /// or clubs dealt the same boards from one seed. Drawn by the server when absent. Never
+    /// logged: the server takes it out before the `create` entry is written, into the event's
+    /// row, where it stays secret until the reveal as a drawn one does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<String>,
     /// 80分 minutes a board (每副牌比赛时间12分钟).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub board_minutes: Option<u32>,

@@ -26,6 +26,7 @@ fn spec(tables: u32, rounds: u32, k: u32) -> Spec {
         ruleset: Some("fujian-2024".into()),
         level: None,
         trump: None,
+        seed: None,
         board_minutes: Some(12),
         entries: (0..2 * tables)
             .map(|i| Entry {

@@ -29,6 +29,7 @@ fn spec(entries: Vec<Entry>, groups: Option<u32>, final_games: Option<u32>) -> S
         ruleset: Some("zaozhuang-2017".into()),
         level: None,
         trump: None,
+        seed: None,
         board_minutes: None,
         entries,
         groups,
