@@ -549,6 +549,10 @@ pub struct CompetitionBrief {
     pub state: CompetitionState,
     pub round: u32,
     pub rounds: u32,
+    /// Past one machine: the address of the node running it (`--advertise`), in the lists of
+    /// every node. Absent on one machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
 }
 
 /// `POST /api/events/{id}/join`: a player of a pair sits down at the pair's current board.

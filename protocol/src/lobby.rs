@@ -117,6 +117,11 @@ pub struct TableSummary {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub head_hash: Option<String>,
+    /// Past one machine: the address of the node serving it (`--advertise`), in the lists of
+    /// every node. Absent on one machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub node: Option<String>,
 }
 
 /// `POST /api/tables/{id}/join`: sit down.

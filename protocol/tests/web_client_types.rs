@@ -177,6 +177,7 @@ fn samples() -> String {
         bot_level: "expert".into(),
         seed: Some("00".repeat(32)),
         head_hash: Some("ab".repeat(32)),
+        node: Some("http://10.0.0.2:8080".into()),
     };
     let client_in = vec![
         ClientIn::Hello {

@@ -6,7 +6,9 @@
 //! reconnect and are then sent there); the same for the competitions run here ([`Competitions::hand_over`]);
 //! then look for events and open tables that no live lease names and take them over
 //! ([`Competitions::take`], [`Lobby::take`]: acquire, load the log, rebuild, as a restart does; an
-//! event first, so its tables, which only the node running it may take, follow it). When the
+//! event first, so its tables, which only the node running it may take, follow it); then share
+//! the lobby: write what changed in this node's tables and events, read the others'
+//! ([`crate::listing`]). When the
 //! database cannot be reached for so long that our leases may have run out, every table and
 //! event stops: another node may be serving them already.
 //!
@@ -17,9 +19,12 @@ use std::sync::Arc;
 
 use tokio::time::{interval, Instant, MissedTickBehavior};
 
+use protocol::TableSummary;
+
 use crate::competition::Competitions;
+use crate::listing::Own;
 use crate::lobby::Lobby;
-use crate::store::Leases;
+use crate::store::{Leases, StoreError};
 
 /// Takes over every table whose lease is free, except those that already failed to rebuild
 /// here (`skip`); the ones that fail now, with why.
@@ -98,5 +103,55 @@ pub async fn run(lobby: Arc<Lobby>, leases: Arc<Leases>, competitions: Arc<Compe
             tracing::error!(table = %id, reason = %why, "table not rebuilt from its log");
             unservable.insert(id);
         }
+        if let Err(e) = list_across(&lobby, &leases, &competitions).await {
+            tracing::warn!(error = %e, "cannot share the lobby with the other nodes");
+        }
     }
+}
+
+/// One lobby across nodes: writes what changed in this node's tables and events, reads the
+/// other nodes' ([`crate::listing`]).
+async fn list_across(
+    lobby: &Lobby,
+    leases: &Leases,
+    competitions: &Competitions,
+) -> Result<(), StoreError> {
+    let tables = lobby
+        .own_list()
+        .into_iter()
+        .map(|s| {
+            // A play alone changes only `seq`: not worth a write of the row.
+            let key = serde_json::to_string(&TableSummary {
+                seq: 0,
+                ..s.clone()
+            })
+            .expect("summaries serialise");
+            Own {
+                id: s.id.clone(),
+                created_ms: 0,
+                key,
+                item: s,
+            }
+        })
+        .collect();
+    let events = competitions
+        .own_list()
+        .into_iter()
+        .map(|(created_ms, b)| Own {
+            id: b.id.clone(),
+            created_ms,
+            key: serde_json::to_string(&b).expect("briefs serialise"),
+            item: b,
+        })
+        .collect();
+    let start = Instant::now();
+    lobby.listing.publish(leases, tables, events).await?;
+    let (listed, read_whole) = lobby.listing.read(leases).await?;
+    tracing::debug!(
+        listed,
+        read_whole,
+        ms = start.elapsed().as_secs_f64() * 1000.0,
+        "lobby shared with the other nodes"
+    );
+    Ok(())
 }

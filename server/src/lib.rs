@@ -44,6 +44,7 @@ pub mod games;
 pub mod http;
 pub mod invite;
 pub mod limits;
+pub mod listing;
 pub mod lobby;
 pub mod metrics;
 pub mod referee;
@@ -195,6 +196,7 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
         max_tables: config.limits.max_tables,
         leases: leases.clone(),
         taking: Default::default(),
+        listing: Default::default(),
     });
     let mut not_recovered = lobby.recover(stores.open);
     // Past one machine: the tables no node serves (all of them on a first start, those of a

@@ -10,6 +10,7 @@ use protocol::{
 };
 
 use crate::games::Games;
+use crate::listing::Listing;
 use crate::seat_token;
 use crate::store::{self, Journal, SeatRecord, StoredTable, TableHeader};
 use crate::table::{seed_in_use, DealFixed, TableDeps, TableHandle, TableSettings};
@@ -28,6 +29,8 @@ pub struct Lobby {
     pub leases: Option<Arc<store::Leases>>,
     /// Held while a table is being taken over, so two requests for one table rebuild it once.
     pub taking: tokio::sync::Mutex<()>,
+    /// Past one machine: the other nodes' tables and events, as of the last renewal tick.
+    pub listing: Arc<Listing>,
 }
 
 /// Seconds a table may give one play (`CreateTable::play_seconds`).
@@ -132,16 +135,38 @@ impl Lobby {
         failed
     }
 
+    /// Every open table of every live node, by id: this node's as they are now, the others'
+    /// as of the last tick ([`Listing`]); past one machine each names its node.
     pub fn list(&self) -> Vec<TableSummary> {
-        let all: Vec<TableSummary> = self.tables.iter().map(|t| t.summary()).collect();
-        // An event's tables are not for the public lobby (seats by player token, no watching).
-        let mut out: Vec<TableSummary> = all
+        let here = self.leases.as_ref().map(|l| l.node.address.clone());
+        let mut out: Vec<TableSummary> = self
+            .own_list()
             .into_iter()
-            .filter(|s| !self.sealed(&s.seed_commitment))
-            .map(|s| self.public(s))
+            .map(|s| TableSummary {
+                node: here.clone(),
+                ..s
+            })
             .collect();
+        let mut ids: std::collections::HashSet<String> = out.iter().map(|s| s.id.clone()).collect();
+        // A table just taken over from another node may still be in its copy: ours wins.
+        out.extend(
+            self.listing
+                .tables()
+                .into_iter()
+                .filter(|s| ids.insert(s.id.clone())),
+        );
         out.sort_by(|a, b| a.id.cmp(&b.id));
         out
+    }
+
+    /// The tables this node lists, for its own list and the other nodes'. An event's tables
+    /// are not for the public lobby (seats by player token, no watching).
+    pub fn own_list(&self) -> Vec<TableSummary> {
+        let all: Vec<TableSummary> = self.tables.iter().map(|t| t.summary()).collect();
+        all.into_iter()
+            .filter(|s| !self.sealed(&s.seed_commitment))
+            .map(|s| self.public(s))
+            .collect()
     }
 
     /// One table's public summary.

@@ -27,6 +27,8 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 const SEED: &str = "1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100";
 /// Short leases so a takeover takes seconds (renewed every 0.6 s).
 const LEASE_SECS: u64 = 3;
+/// Every node's director token.
+const DIRECTOR: &str = "d1ec70d1ec70d1ec70d1ec70d1ec70d1";
 
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
@@ -48,6 +50,7 @@ fn node(db: &str) -> Node {
     let mut child = Command::new(env!("CARGO_BIN_EXE_paiju"))
         .args(["serve", "--listen", "127.0.0.1:0", "--bot-delay-ms", "0"])
         .args(["--db", db, "--lease-secs", &LEASE_SECS.to_string()])
+        .env("PAIJU_DIRECTOR_TOKEN", DIRECTOR)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -521,6 +524,130 @@ async fn either_node_then_the_owner_dies_and_the_other_takes_over() {
         sql(&db, "SELECT 1 FROM leases").await,
         0,
         "no lease is left behind"
+    );
+}
+
+/// `GET` of a list on a node, as JSON.
+async fn list(at: SocketAddr, path: &str) -> Vec<Value> {
+    let (status, _, text) = http(at, "GET", path, None).await;
+    assert_eq!(status, 200, "{text}");
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}: {text}"))
+}
+
+/// Waits (up to 20 s, five leases) until `f` holds of node `at`'s list at `path`; the list.
+async fn until_listed(
+    at: SocketAddr,
+    path: &str,
+    what: &str,
+    f: impl Fn(&[Value]) -> bool,
+) -> Vec<Value> {
+    let start = Instant::now();
+    loop {
+        let l = list(at, path).await;
+        if f(&l) {
+            return l;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{what}: {at}{path} lists {l:#?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Where a list says `id` is served (`None`: not listed, or listed without a node).
+fn node_of(l: &[Value], id: &str) -> Option<String> {
+    l.iter()
+        .find(|x| x["id"] == id)
+        .and_then(|x| x["node"].as_str().map(str::to_string))
+}
+
+/// One lobby across nodes: each node's `GET /api/tables` and `GET /api/events` list the other
+/// node's tables and events with its address, follow a change of seats there, and after a
+/// `kill -9` list the dead node's table and event again at the node that took them over —
+/// never at the dead node's address once its leases have run out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_node_lists_every_live_nodes_tables_and_events() {
+    let db = store::postgres::test_database("cluster_lobby");
+    let a = node(&db);
+    let b = node(&db);
+    let (at_a, at_b) = (base(a.addr), base(b.addr));
+    let create = |at: SocketAddr| async move {
+        let (status, _, text) =
+            http(at, "POST", "/api/tables", Some(&json!({"game": "shengji"}))).await;
+        assert_eq!(status, 201, "{text}");
+        serde_json::from_str::<TableSummary>(&text).unwrap().id
+    };
+    let (ta, tb) = (create(a.addr).await, create(b.addr).await);
+    let event = {
+        let body = json!({"game": "shengji", "name": "两台机器", "tables": 1, "rounds": 1,
+                          "boards_per_round": 1,
+                          "entries": [{"names": [], "bot": true}, {"names": [], "bot": true}]});
+        let mut tcp = TcpStream::connect(a.addr).await.unwrap();
+        let body = body.to_string();
+        let head = format!(
+            "POST /api/events HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {DIRECTOR}\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            a.addr,
+            body.len()
+        );
+        tcp.write_all(head.as_bytes()).await.unwrap();
+        let mut raw = String::new();
+        tcp.read_to_string(&mut raw).await.unwrap();
+        assert!(raw.starts_with("HTTP/1.1 201"), "{raw}");
+        let json = &raw[raw.find("{\"").unwrap()..raw.rfind('}').unwrap() + 1];
+        serde_json::from_str::<Value>(json).unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+
+    for (at, name) in [(a.addr, "a"), (b.addr, "b")] {
+        let l = until_listed(at, "/api/tables", "both tables", |l| {
+            node_of(l, &ta).is_some() && node_of(l, &tb).is_some()
+        })
+        .await;
+        assert_eq!(node_of(&l, &ta), Some(at_a.clone()), "node {name}");
+        assert_eq!(node_of(&l, &tb), Some(at_b.clone()), "node {name}");
+        let e = until_listed(at, "/api/events", "the event", |l| {
+            node_of(l, &event).is_some()
+        })
+        .await;
+        assert_eq!(node_of(&e, &event), Some(at_a.clone()), "node {name}");
+        assert_eq!(e.len(), 1, "{e:?}");
+    }
+    // A seat taken at b shows in a's list within a tick or two.
+    let (status, _, text) = http(
+        b.addr,
+        "POST",
+        &format!("/api/tables/{tb}/join"),
+        Some(&json!({"seat": 0, "name": "王阿姨"})),
+    )
+    .await;
+    assert_eq!(status, 200, "{text}");
+    until_listed(a.addr, "/api/tables", "her seat, seen from a", |l| {
+        l.iter()
+            .any(|x| x["id"] == tb.as_str() && x["seats"].to_string().contains("王阿姨"))
+    })
+    .await;
+
+    // kill -9 a: b lists a's table and event again once it has taken them, at its own address.
+    let mut a = a;
+    a.child.kill().expect("SIGKILL");
+    a.child.wait().unwrap();
+    let l = until_listed(b.addr, "/api/tables", "a's table taken over", |l| {
+        node_of(l, &ta) == Some(at_b.clone())
+    })
+    .await;
+    assert_eq!(node_of(&l, &tb), Some(at_b.clone()));
+    let e = until_listed(b.addr, "/api/events", "a's event taken over", |l| {
+        node_of(l, &event) == Some(at_b.clone())
+    })
+    .await;
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        !l.iter().chain(&e).any(|x| x["node"] == at_a.as_str()),
+        "nothing at the dead node: {l:?} {e:?}"
     );
 }
 

@@ -918,7 +918,12 @@ seed?: string,
  * Once the table is over: the hash of its log's last entry (the chain's head). Published,
  * so a log later cut short or rewritten no longer matches what was announced.
  */
-head_hash?: string, };
+head_hash?: string, 
+/**
+ * Past one machine: the address of the node serving it (`--advertise`), in the lists of
+ * every node. Absent on one machine.
+ */
+node?: string, };
 
 /**
  * A team on the wire (`"a"` / `"b"`).

@@ -621,7 +621,8 @@ export const tableSummarySamples = [
     "deal_algorithm": "paiju-deal-1",
     "bot_level": "expert",
     "seed": "0000000000000000000000000000000000000000000000000000000000000000",
-    "head_hash": "abababababababababababababababababababababababababababababababab"
+    "head_hash": "abababababababababababababababababababababababababababababababab",
+    "node": "http://10.0.0.2:8080"
   }
 ];
 

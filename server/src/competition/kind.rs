@@ -202,6 +202,7 @@ pub fn brief<K: Kind>(c: &K, header: &CompetitionHeader) -> protocol::Competitio
         state: wire::state(common.stage()),
         round: common.round,
         rounds: c.rounds(),
+        node: None,
     }
 }
 

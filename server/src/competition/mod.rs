@@ -279,15 +279,37 @@ impl Competitions {
         Ok(self.insert::<K>(header, c, 1, first.hash))
     }
 
-    /// Every competition run here, newest first.
+    /// Every competition of every live node, newest first: this node's as they are now, the
+    /// others' as of the last tick (`crate::listing`); past one machine each names its node.
     pub fn list(&self) -> Vec<CompetitionBrief> {
+        let here = self.deps.lobby.leases.as_ref().map(|l| &l.node.address);
         let mut out: Vec<(u64, CompetitionBrief)> = self
-            .held
-            .iter()
-            .map(|s| (s.created_ms, s.held.brief()))
+            .own_list()
+            .into_iter()
+            .map(|(at, b)| {
+                (
+                    at,
+                    CompetitionBrief {
+                        node: here.cloned(),
+                        ..b
+                    },
+                )
+            })
             .collect();
+        let mut ids: HashSet<String> = out.iter().map(|(_, b)| b.id.clone()).collect();
+        let others = self.deps.lobby.listing.events();
+        out.extend(others.into_iter().filter(|(_, b)| ids.insert(b.id.clone())));
         out.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.id.cmp(&b.1.id)));
         out.into_iter().map(|(_, b)| b).collect()
+    }
+
+    /// The competitions run here (when each was made, its line), for this node's list and the
+    /// other nodes'.
+    pub fn own_list(&self) -> Vec<(u64, CompetitionBrief)> {
+        self.held
+            .iter()
+            .map(|s| (s.created_ms, s.held.brief()))
+            .collect()
     }
 
     /// Stops the runners (at shutdown, before the tables stop).

@@ -14,6 +14,9 @@
 //! event may take it over ([`TAKEABLE`]), so an event's tables never end up on another node than
 //! the event (whose runner opens them, seats the pairs and reads their results).
 //!
+//! Each lease row also carries what its owner lists of it, for every node's lobby
+//! ([`Listed`], `crate::listing`).
+//!
 //! Asynchronous, on the server's runtime (the background task, the HTTP and WebSocket routing);
 //! the journal's [`super::PostgresStore`] has its own connection.
 
@@ -45,6 +48,23 @@ const TAKEABLE: &str = "NOT EXISTS (
     WHERE e.seed_commitment = t.seed_commitment AND NOT e.finished
       AND NOT EXISTS (SELECT 1 FROM event_leases el
                       WHERE el.event_id = e.id AND el.owner = $2 AND el.expires_at > now()))";
+
+/// Which lease rows a listing is in: tables' (`leases`) or events' (`event_leases`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Listed {
+    Tables,
+    Events,
+}
+
+impl Listed {
+    /// The lease table and its id column.
+    fn columns(self) -> (&'static str, &'static str) {
+        match self {
+            Listed::Tables => ("leases", "table_id"),
+            Listed::Events => ("event_leases", "event_id"),
+        }
+    }
+}
 
 /// The lease queries, on one connection of the server's runtime (reconnected when it breaks).
 pub struct Leases {
@@ -285,6 +305,71 @@ impl Leases {
                 &[&self.node.id, &tables],
             )
             .await?)
+    }
+
+    // --- one lobby across nodes ------------------------------------------------------------
+
+    /// Sets what this node lists of these tables or events (`(id, JSON)`), each row numbered
+    /// anew from `listing_version`. Rows it no longer holds are left alone.
+    pub async fn publish(&self, what: Listed, rows: &[(String, String)]) -> Result<(), StoreError> {
+        if rows.is_empty() {
+            return Ok(());
+        }
+        let (table, id) = what.columns();
+        let (ids, json): (Vec<&str>, Vec<&str>) =
+            rows.iter().map(|(i, j)| (i.as_str(), j.as_str())).unzip();
+        let sql = format!(
+            "UPDATE {table} SET summary = v.summary, listed = nextval('listing_version')
+             FROM unnest($2::text[], $3::text[]) AS v(id, summary)
+             WHERE {table}.{id} = v.id AND {table}.owner = $1"
+        );
+        self.client()
+            .await?
+            .execute(&sql, &[&self.node.id, &ids, &json])
+            .await?;
+        Ok(())
+    }
+
+    /// What the other live nodes list, without the JSON: `(id, address, version)` a row. A node
+    /// reads the JSON ([`Leases::listings`]) only of rows whose version it has not seen, so a
+    /// tick costs a short row per listed table and the JSON of those that changed.
+    pub async fn listed(&self, what: Listed) -> Result<Vec<(String, String, i64)>, StoreError> {
+        let (table, id) = what.columns();
+        let sql = format!(
+            "SELECT {id}, address, listed FROM {table}
+             WHERE owner <> $1 AND address <> $2 AND expires_at > now()
+               AND summary IS NOT NULL"
+        );
+        let rows = self
+            .client()
+            .await?
+            .query(&sql, &[&self.node.id, &self.node.address])
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| (r.get(0), r.get(1), r.get(2)))
+            .collect())
+    }
+
+    /// The JSON of these rows: `(id, JSON, version)`.
+    pub async fn listings(
+        &self,
+        what: Listed,
+        ids: &[String],
+    ) -> Result<Vec<(String, String, i64)>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let (table, id) = what.columns();
+        let sql = format!(
+            "SELECT {id}, summary, listed FROM {table}
+             WHERE {id} = ANY($1) AND summary IS NOT NULL"
+        );
+        let rows = self.client().await?.query(&sql, &[&ids]).await?;
+        Ok(rows
+            .iter()
+            .map(|r| (r.get(0), r.get(1), r.get(2)))
+            .collect())
     }
 
     /// Gives up every lease of this node, tables' and events' (a graceful stop): other nodes take

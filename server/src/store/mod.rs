@@ -38,7 +38,7 @@ pub use competitions::{
     CompetitionHeader, CompetitionStore, StoredCompetition,
 };
 pub use journal::{Journal, JournalThread};
-pub use lease::{Leases, Owner};
+pub use lease::{Leases, Listed, Owner};
 pub use open::{open, open_competitions};
 pub use postgres::{is_postgres_url, Node, PostgresStore};
 pub use sqlite::SqliteStore;

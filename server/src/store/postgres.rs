@@ -27,7 +27,7 @@ use super::*;
 
 /// The migrations, in order: entry `i` brings the schema to version `i + 1`. Never edit one
 /// that has shipped; add the next.
-const MIGRATIONS: [&str; 3] = [
+const MIGRATIONS: [&str; 4] = [
     // 1: the event store, as in SQLite.
     "CREATE TABLE tables (
         id TEXT PRIMARY KEY,
@@ -102,6 +102,12 @@ const MIGRATIONS: [&str; 3] = [
         expires_at TIMESTAMPTZ NOT NULL
     );
     CREATE INDEX event_leases_owner ON event_leases (owner);",
+    // 4: one lobby across nodes (lease.rs, `Listed`): each lease row carries what the owner
+    // lists of it (a table's summary, an event's brief), numbered from one sequence each time
+    // it changes, so another node reads again only the rows that changed.
+    "CREATE SEQUENCE listing_version;
+    ALTER TABLE leases ADD COLUMN summary TEXT, ADD COLUMN listed BIGINT NOT NULL DEFAULT 0;
+    ALTER TABLE event_leases ADD COLUMN summary TEXT, ADD COLUMN listed BIGINT NOT NULL DEFAULT 0;",
 ];
 
 /// Whether a `--db` value names PostgreSQL rather than a SQLite file.

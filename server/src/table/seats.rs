@@ -314,6 +314,7 @@ impl<G: TableGame> Table<G> {
             // ([`crate::lobby::Lobby::summary`]): that can change after this table ends.
             seed: (self.state == TableState::Over).then(|| self.header.seed.clone()),
             head_hash: (self.state == TableState::Over).then(|| self.prev_hash.clone()),
+            node: None,
         });
     }
 

@@ -242,6 +242,7 @@ fn placeholder<G: TableGame>(
         bot_level: computers.level.name().to_string(),
         seed: None,
         head_hash: None,
+        node: None,
     }
 }
 
