@@ -63,6 +63,12 @@ pub struct LoadOptions {
     /// How many `paiju serve` nodes to start on that one PostgreSQL database (1: one server).
     /// See [`Nodes`].
     pub nodes: usize,
+    /// Tables of computers alone (every seat the server's bot at [`LoadOptions::computer_level`])
+    /// playing beside the measured tables from before they sit down to the end: what computer
+    /// players' thinking costs the people's tables.
+    pub computer_tables: usize,
+    /// `beginner`, `club` or `expert`.
+    pub computer_level: String,
 }
 
 /// What came out.
@@ -115,6 +121,13 @@ pub struct LoadReport {
     /// Servers started ([`LoadOptions::nodes`]); with more than one, the CPU, memory and
     /// commits above are their sums.
     pub nodes: usize,
+    /// [`LoadOptions::computer_tables`], their level, and the decisions the server's bots made
+    /// at that level while the measured tables played (its /metrics).
+    pub computer_tables: usize,
+    pub computer_level: String,
+    pub computer_decisions: u64,
+    /// The most threads the server processes had at once while playing (summed over nodes).
+    pub threads_peak: u64,
 }
 
 impl LoadReport {
@@ -242,6 +255,21 @@ impl std::fmt::Display for LoadReport {
             self.server_commits as f64 / self.actions.max(1) as f64,
             own
         )?;
+        if self.computer_tables > 0 {
+            writeln!(
+                f,
+                "beside them: {} tables of computers alone at {}, {} of their decisions while playing ({:.1} a second)",
+                self.computer_tables,
+                self.computer_level,
+                self.computer_decisions,
+                self.computer_decisions as f64 / self.seconds.max(1e-9)
+            )?;
+        }
+        writeln!(
+            f,
+            "server threads: at most {} while playing",
+            self.threads_peak
+        )?;
         let (per_table, tables_alone) = self.kib_per_table();
         write!(
             f,
@@ -283,6 +311,18 @@ fn threads_cpu_seconds(pid: u32) -> f64 {
 }
 
 /// VmRSS of a process, in KiB.
+/// Threads of a process now (`/proc/<pid>/status`); 0 if it cannot be read.
+pub fn thread_count(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("Threads:"))
+                .and_then(|v| v.trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
+
 pub fn rss_kib(pid: u32) -> u64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
         .ok()
@@ -785,21 +825,21 @@ async fn floor(dir: &Path) -> Result<(Vec<Duration>, Duration), String> {
 /// Table i is created on node i mod N (which then serves it: its lease is born with it).
 async fn create_tables(
     nodes: &Nodes,
-    opts: &LoadOptions,
+    tables: usize,
+    body: serde_json::Value,
 ) -> Result<Vec<(SocketAddr, String)>, String> {
     const AT_ONCE: usize = 8;
-    let mut ids = Vec::with_capacity(opts.tables);
+    let mut ids = Vec::with_capacity(tables);
     let mut made = 0;
     let mut running = JoinSet::new();
-    while made < opts.tables || !running.is_empty() {
-        while made < opts.tables && running.len() < AT_ONCE {
+    while made < tables || !running.is_empty() {
+        while made < tables && running.len() < AT_ONCE {
             let addr = nodes.addr(made);
             made += 1;
-            let game = opts.game.clone();
+            let body = body.clone();
             running.spawn(async move {
                 let summary: protocol::TableSummary =
-                    crate::http::post_json(addr, "/api/tables", &serde_json::json!({"game": game}))
-                        .await?;
+                    crate::http::post_json(addr, "/api/tables", &body).await?;
                 Ok::<_, String>((addr, summary.id))
             });
         }
@@ -883,7 +923,8 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
     let (mut commits_before, commit_cpu_before) = floor(dir).await?;
 
     eprintln!("creating {} tables ...", opts.tables);
-    let ids = tokio::time::timeout(opts.deadline, create_tables(&nodes, opts))
+    let body = serde_json::json!({"game": opts.game});
+    let ids = tokio::time::timeout(opts.deadline, create_tables(&nodes, opts.tables, body))
         .await
         .map_err(|_| {
             format!(
@@ -892,9 +933,19 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
             )
         })??;
     let rss_tables_kib = nodes.rss_kib();
+    if opts.computer_tables > 0 {
+        eprintln!(
+            "creating {} tables of computers alone at {} ...",
+            opts.computer_tables, opts.computer_level
+        );
+        let body = serde_json::json!({"game": opts.game, "bots": (0..opts.seats).collect::<Vec<_>>(),
+                                      "bot_level": opts.computer_level});
+        create_tables(&nodes, opts.computer_tables, body).await?;
+    }
 
     eprintln!("seating and playing ...");
     let commits0 = nodes.commits().await;
+    let decisions0 = nodes.bot_decisions(&opts.computer_level).await;
     let started = Instant::now();
     let server_cpu0 = nodes.cpu_seconds();
     let load_cpu0 = cpu_seconds("self");
@@ -997,6 +1048,8 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
     let load_cpu = cpu_seconds("self") - load_cpu0;
     let (server_commits, server_commit_mean, server_commit_p50, server_commit_p99) =
         nodes.commits().await.since(&commits0);
+    let computer_decisions = nodes.bot_decisions(&opts.computer_level).await - decisions0;
+    let threads_peak = peak.threads();
     let rss_peak_kib = nodes.rss_kib().max(peak.stop());
     eprintln!("commit floor: 100 single-row transactions ...");
     let (mut commits_after, commit_cpu_after) = floor(dir).await?;
@@ -1053,6 +1106,10 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         frame_bytes,
         errors,
         nodes: opts.nodes.max(1),
+        computer_tables: opts.computer_tables,
+        computer_level: opts.computer_level.clone(),
+        computer_decisions,
+        threads_peak,
     })
 }
 
@@ -1122,21 +1179,47 @@ impl Nodes {
         self.pids().iter().map(|&pid| rss_kib(pid)).sum()
     }
 
-    /// Samples the nodes' summed memory every 200 ms until [`PeakRss::stop`].
+    /// Samples the nodes' summed memory and threads every 200 ms until [`PeakRss::stop`].
     pub fn sample_peak(&self) -> PeakRss {
         let peak = Arc::new(AtomicU64::new(0));
+        let threads = Arc::new(AtomicU64::new(0));
         let pids = self.pids();
         let task = {
-            let peak = peak.clone();
+            let (peak, most) = (peak.clone(), threads.clone());
             tokio::spawn(async move {
                 loop {
                     let rss = pids.iter().map(|&pid| rss_kib(pid)).sum();
                     peak.fetch_max(rss, Ordering::Relaxed);
+                    let n = pids.iter().map(|&pid| thread_count(pid)).sum();
+                    most.fetch_max(n, Ordering::Relaxed);
                     tokio::time::sleep(Duration::from_millis(200)).await;
                 }
             })
         };
-        PeakRss { peak, task }
+        PeakRss {
+            peak,
+            threads,
+            task,
+        }
+    }
+
+    /// Decisions the nodes' own bots made at `level` so far (`paiju_bot_decision_seconds`,
+    /// every game), summed.
+    pub async fn bot_decisions(&self, level: &str) -> u64 {
+        let mut n = 0;
+        for (_, addr) in &self.servers {
+            if let Ok((200, text)) = crate::http::request(*addr, "GET", "/metrics", None).await {
+                let label = format!("level=\"{level}\"");
+                n += text
+                    .lines()
+                    .filter(|l| {
+                        l.starts_with("paiju_bot_decision_seconds_count") && l.contains(&label)
+                    })
+                    .filter_map(|l| l.rsplit(' ').next()?.parse::<u64>().ok())
+                    .sum::<u64>();
+            }
+        }
+        n
     }
 
     /// Every node's commit histogram, summed (the nodes share the bucket bounds).
@@ -1170,13 +1253,19 @@ impl Nodes {
     }
 }
 
-/// The highest memory [`Nodes::sample_peak`] saw.
+/// The highest memory (and thread count) [`Nodes::sample_peak`] saw.
 pub struct PeakRss {
     peak: Arc<AtomicU64>,
+    threads: Arc<AtomicU64>,
     task: tokio::task::JoinHandle<()>,
 }
 
 impl PeakRss {
+    /// The most threads seen so far.
+    pub fn threads(&self) -> u64 {
+        self.threads.load(Ordering::Relaxed)
+    }
+
     /// Stops sampling; the peak in KiB.
     pub fn stop(self) -> u64 {
         self.task.abort();

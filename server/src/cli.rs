@@ -517,6 +517,16 @@ pub struct ServeArgs {
         value_parser = clap::value_parser!(u64).range(50..=10_000)
     )]
     pub expert_think_ms: u64,
+    /// Threads for the 高手 searches of every table (lowest priority, docs/bots.md); 0: one
+    /// fewer than the cores, at least one.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        env = "PAIJU_SEARCH_THREADS",
+        value_parser = clap::value_parser!(u64).range(0..=256)
+    )]
+    pub search_threads: u64,
     /// A table with no connection for this long is closed, its log kept (more than 0, at most
     /// 10080: a week).
     #[arg(long, value_name = "M", default_value_t = 30.0, value_parser = idle_minutes, allow_negative_numbers = true)]
@@ -994,6 +1004,14 @@ pub struct LoadArgs {
     /// With `--event`: boards a round.
     #[arg(long, value_name = "N", default_value_t = 2, requires = "event", value_parser = clap::value_parser!(u32).range(1..=10))]
     pub boards_per_round: u32,
+    /// Also this many tables of computers alone (every seat the server's bot at
+    /// `--computer-level`), opened before the measured tables sit down and playing beside them:
+    /// what computer players' thinking costs the people's tables.
+    #[arg(long, value_name = "N", default_value_t = 0, conflicts_with = "event")]
+    pub computer_tables: usize,
+    /// The level of `--computer-tables`: beginner, club or expert.
+    #[arg(long, value_name = "LEVEL", default_value = "expert", value_parser = ["beginner", "club", "expert"])]
+    pub computer_level: String,
 }
 
 #[derive(Args, Debug)]
@@ -1156,6 +1174,7 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
         clock_scale: args.clock_scale,
         bot_delay: Duration::from_millis(args.bot_delay_ms),
         expert_think: Duration::from_millis(args.expert_think_ms),
+        search_threads: args.search_threads as usize,
         idle_after: Duration::from_secs_f64(args.idle_minutes * 60.0),
         allow_origins: args.allow_origin,
         allow_hosts: args.allow_host,
@@ -1303,6 +1322,8 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
         deadline: Duration::from_secs(args.deadline_s),
         db: args.db,
         nodes: args.nodes as usize,
+        computer_tables: args.computer_tables,
+        computer_level: args.computer_level,
     };
     lift_limits_for_load();
     let rt = runtime()?;

@@ -37,6 +37,9 @@ pub struct Config {
     /// How long a 高手 bot thinks on a quiet server (less when many think at once; see
     /// `table::computer`). One second in play; tests make it short.
     pub expert_think: Duration,
+    /// Threads for the 高手 searches (`table::thinkers`); 0: one fewer than the cores, at
+    /// least one. The process has one pool: the first server started in it sets it.
+    pub search_threads: usize,
     /// Tables with no connection for this long are closed (their logs kept).
     pub idle_after: Duration,
     pub limits: limits::Limits,
@@ -60,6 +63,7 @@ impl Default for Config {
             clock_scale: 1.0,
             bot_delay: Duration::from_millis(600),
             expert_think: table::THINK,
+            search_threads: 0,
             idle_after: Duration::from_secs(30 * 60),
             limits: limits::Limits::default(),
             allow_origins: Vec::new(),

@@ -179,6 +179,7 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
     let leases = stores.leases.clone();
     let metrics = Arc::new(metrics::Metrics::new());
     let (journal, journal_thread) = store::Journal::start(stores.tables, metrics.clone());
+    table::thinkers::Thinkers::init(config.search_threads);
     let settings = Arc::new(table::TableSettings {
         clock_scale: clock::ClockScale(config.clock_scale),
         bot_delay: config.bot_delay,

@@ -15,23 +15,26 @@
 //! same notes and the same decisions. Making it (reading the log, replaying the game) happens
 //! off the actor like the decision itself.
 //!
-//! Deciding happens off the actor, on tokio's blocking pool: the actor hands the seat's player
-//! over with the view and goes on answering its connections; the decision comes back as a
-//! [`Thought`] tagged with the seq it was decided at. If the table moved on meanwhile (a
-//! ruling, the clock, a review), the decision is dropped and the seat decides again.
+//! Deciding happens off the actor, in the process's one pool of thinkers
+//! ([`super::thinkers`]: 高手's searches on the cores' worth of lowest-priority threads, the
+//! quick decisions on a thread of their own): the actor hands the seat's player over with the
+//! view and goes on answering its connections; the decision comes back as a [`Thought`] tagged
+//! with the seq it was decided at. If the table moved on meanwhile (a ruling, the clock, a
+//! review), the decision is dropped and the seat decides again.
 //!
-//! 高手 thinks for [`THINK`] (one second), less when many players think at once: with `t`
-//! thinkers (this one included) on `c` cores, `THINK × min(1, c / t)`, never under
-//! [`THINK_FLOOR`]. So a busy server spends at most about its cores' worth of time on thinking
-//! while every decision still comes within about a second.
+//! 高手 thinks for [`THINK`] (one second), less when many players think at once: with `d`
+//! searches asked (this one included) on `s` searchers when it starts, `THINK × min(1, s / d)`
+//! less the time it waited for a searcher, never under [`THINK_FLOOR`]. So a busy server spends
+//! at most its searchers' time on thinking while every decision still comes within about a
+//! second as long as there are no more searches than searchers.
 //!
 //! The randomness a bot uses (入门's pick, 高手's samples) comes from the table's seed and the
 //! seq: the same table and step give the same seed. Replays and rebuilds never ask the bots
 //! again: their decisions are logged actions like anyone's.
 
-use std::sync::atomic::AtomicUsize;
-
 use bots::{Budget, Level, SeatPlayer};
+
+use super::thinkers::{Lane, Thinkers, Turn};
 use sha2::{Digest, Sha256};
 
 use super::*;
@@ -40,9 +43,6 @@ use super::*;
 pub const THINK: Duration = Duration::from_secs(1);
 /// The least 高手 thinks however busy the server is.
 pub const THINK_FLOOR: Duration = Duration::from_millis(100);
-
-/// Decisions being made right now, by every table of this process (for the budget rule).
-static THINKING: AtomicUsize = AtomicUsize::new(0);
 
 /// A decision coming back to the actor. Boxed: the channel's first block holds 32 of them from
 /// the start, for the table's whole life.
@@ -167,16 +167,22 @@ impl<G: TableGame> Computers<G> {
         let level = if auto { Level::Club } else { self.level };
         let seed = self.bot_seed(seq);
         let tx = self.tx.clone();
-        let decide = move |player| decide::<G>(player, seat, seq, view, level, think, seed, tx);
+        let lane = if level == Level::Expert {
+            Lane::Search
+        } else {
+            Lane::Quick
+        };
+        let decide = move |player, turn| {
+            decide::<G>(player, seat, seq, view, level, think, seed, turn, tx);
+        };
+        let pool = Thinkers::shared();
         match mind {
-            Mind::Here(player) => {
-                tokio::task::spawn_blocking(move || decide(player));
-            }
+            Mind::Here(player) => pool.submit(lane, move |turn| decide(player, turn)),
             _ => {
                 let (journal, id) = (log.0.clone(), log.1.to_string());
                 tokio::spawn(async move {
                     let stored = journal.load(&id).await;
-                    tokio::task::spawn_blocking(move || decide(made::<G>(stored, seat, seq)));
+                    pool.submit(lane, move |turn| decide(made::<G>(stored, seat, seq), turn));
                 });
             }
         }
@@ -225,8 +231,8 @@ impl<G: TableGame> Thought<G> {
     }
 }
 
-/// Decides for `seat` on `view` (taken at `seq`), on the blocking pool, and sends the decision
-/// and the player back to the actor.
+/// Decides for `seat` on `view` (taken at `seq`), on a thinker's thread at its `turn`, and
+/// sends the decision and the player back to the actor.
 #[allow(clippy::too_many_arguments)]
 fn decide<G: TableGame>(
     mut player: Box<dyn SeatPlayer<G>>,
@@ -236,9 +242,10 @@ fn decide<G: TableGame>(
     level: Level,
     think: Duration,
     seed: u64,
+    turn: Turn,
     tx: mpsc::UnboundedSender<Thought<G>>,
 ) {
-    let budget = budget(level, think);
+    let budget = budget(level, think, turn);
     let start = std::time::Instant::now();
     // A bot that panics must not take its seat with it: the seat gets a fresh player (its
     // memory lost) and no action, and the clock plays for it in time.
@@ -253,7 +260,6 @@ fn decide<G: TableGame>(
         player = G::player(level);
         None
     });
-    THINKING.fetch_sub(1, Ordering::Relaxed);
     let _ = tx.send(Thought(Box::new(Decided {
         seat,
         seq,
@@ -311,24 +317,22 @@ fn replay_seat<G: TableGame>(
     Ok(())
 }
 
-/// The budget of a decision about to start (counted among the thinkers until it ends);
-/// `think` is 高手's time on a quiet server.
-fn budget(level: Level, think: Duration) -> Budget {
-    let thinkers = THINKING.fetch_add(1, Ordering::Relaxed) + 1;
+/// The budget of a decision starting at `turn`; `think` is 高手's time on a quiet server.
+fn budget(level: Level, think: Duration, turn: Turn) -> Budget {
     if level != Level::Expert {
         return Budget::DEFAULT;
     }
-    Budget::Time(expert_time(think, thinkers, cores()))
+    Budget::Time(expert_time(think, turn))
 }
 
-/// `think` × min(1, cores / thinkers), at least [`THINK_FLOOR`] (or `think`, if shorter).
-pub fn expert_time(think: Duration, thinkers: usize, cores: usize) -> Duration {
-    let share = (cores.max(1) as f64 / thinkers.max(1) as f64).min(1.0);
-    think.mul_f64(share).max(THINK_FLOOR.min(think))
-}
-
-fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+/// `think` × min(1, searchers / searches asked), less the time waited for a searcher, at least
+/// [`THINK_FLOOR`] (or `think`, if shorter).
+pub fn expert_time(think: Duration, turn: Turn) -> Duration {
+    let share = (turn.workers.max(1) as f64 / turn.demand.max(1) as f64).min(1.0);
+    think
+        .mul_f64(share)
+        .saturating_sub(turn.waited)
+        .max(THINK_FLOOR.min(think))
 }
 
 #[cfg(test)]
@@ -336,12 +340,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn expert_thinks_a_second_alone_and_shares_the_cores_when_busy() {
-        assert_eq!(expert_time(THINK, 1, 2), THINK);
-        assert_eq!(expert_time(THINK, 2, 2), THINK);
-        assert_eq!(expert_time(THINK, 4, 2), THINK / 2);
-        assert_eq!(expert_time(THINK, 100, 2), THINK_FLOOR);
-        assert_eq!(expert_time(THINK / 20, 100, 2), THINK / 20);
+    fn expert_thinks_a_second_alone_and_shares_the_searchers_when_busy() {
+        let turn = |demand, waited_ms| Turn {
+            waited: Duration::from_millis(waited_ms),
+            demand,
+            workers: 2,
+        };
+        assert_eq!(expert_time(THINK, turn(1, 0)), THINK);
+        assert_eq!(expert_time(THINK, turn(2, 0)), THINK);
+        assert_eq!(expert_time(THINK, turn(4, 0)), THINK / 2);
+        assert_eq!(expert_time(THINK, turn(100, 0)), THINK_FLOOR);
+        assert_eq!(expert_time(THINK / 20, turn(100, 0)), THINK / 20);
+        // Time spent waiting for a searcher is time the person already waited.
+        assert_eq!(expert_time(THINK, turn(1, 300)), THINK * 7 / 10);
+        assert_eq!(expert_time(THINK, turn(4, 300)), THINK / 5);
+        assert_eq!(expert_time(THINK, turn(1, 5000)), THINK_FLOOR);
     }
 
     /// Plays a whole game with a 普通 player in every seat, each shown every view its seat is

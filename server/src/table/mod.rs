@@ -51,6 +51,7 @@ pub mod replay;
 mod review;
 mod seats;
 mod supervise;
+pub mod thinkers;
 
 pub use computer::{expert_time, THINK, THINK_FLOOR};
 pub use game::{DealFixed, TableGame};
