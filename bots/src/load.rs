@@ -310,29 +310,26 @@ fn threads_cpu_seconds(pid: u32) -> f64 {
     ns as f64 / 1e9
 }
 
-/// VmRSS of a process, in KiB.
-/// Threads of a process now (`/proc/<pid>/status`); 0 if it cannot be read.
-pub fn thread_count(pid: u32) -> u64 {
+/// A number field of `/proc/<pid>/status` (`VmRSS:  1234 kB` → 1234); 0 if it cannot be read.
+fn status_field(pid: u32, field: &str) -> u64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
         .ok()
         .and_then(|s| {
             s.lines()
-                .find_map(|l| l.strip_prefix("Threads:"))
-                .and_then(|v| v.trim().parse().ok())
+                .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
+                .and_then(|v| v.split_whitespace().next()?.parse().ok())
         })
         .unwrap_or(0)
 }
 
+/// Threads of a process now.
+pub fn thread_count(pid: u32) -> u64 {
+    status_field(pid, "Threads")
+}
+
+/// VmRSS of a process, in KiB.
 pub fn rss_kib(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|n| n.parse().ok())
-        })
-        .unwrap_or(0)
+    status_field(pid, "VmRSS")
 }
 
 fn mean(all: &[Duration]) -> Duration {

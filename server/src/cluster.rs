@@ -119,19 +119,15 @@ async fn list_across(
     let tables = lobby
         .own_list()
         .into_iter()
-        .map(|s| {
+        .map(|s| Own {
+            id: s.id.clone(),
+            created_ms: 0,
             // A play alone changes only `seq`: not worth a write of the row.
-            let key = serde_json::to_string(&TableSummary {
+            key: TableSummary {
                 seq: 0,
                 ..s.clone()
-            })
-            .expect("summaries serialise");
-            Own {
-                id: s.id.clone(),
-                created_ms: 0,
-                key,
-                item: s,
-            }
+            },
+            item: s,
         })
         .collect();
     let events = competitions
@@ -140,7 +136,7 @@ async fn list_across(
         .map(|(created_ms, b)| Own {
             id: b.id.clone(),
             created_ms,
-            key: serde_json::to_string(&b).expect("briefs serialise"),
+            key: b.clone(),
             item: b,
         })
         .collect();

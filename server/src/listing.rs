@@ -15,7 +15,7 @@
 //! only with a change of its seats, state or watchers (a play alone does not rewrite its row),
 //! so another node's `seq` may be behind; the lobby shows none of it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
 use serde::de::DeserializeOwned;
@@ -30,21 +30,21 @@ struct Published<T> {
     item: T,
 }
 
-/// One of this node's listings, to publish: its id, when it was made, what changes of it
-/// are worth a write (`key`), and the item.
+/// One of this node's listings, to publish: its id, when it was made, the item, and the item
+/// as compared with what was last written (`key`: the item less what is not worth a write).
 pub struct Own<T> {
     pub id: String,
     pub created_ms: u64,
-    pub key: String,
+    pub key: T,
     pub item: T,
 }
 
 /// Another node's listing, as last read.
 #[derive(Clone)]
-pub struct Remote<T> {
-    pub address: String,
-    pub created_ms: u64,
-    pub item: T,
+struct Remote<T> {
+    address: String,
+    created_ms: u64,
+    item: T,
     version: i64,
 }
 
@@ -53,10 +53,10 @@ pub struct Remote<T> {
 struct Rows<T> {
     what: Listed,
     remote: Mutex<HashMap<String, Remote<T>>>,
-    published: Mutex<HashMap<String, String>>,
+    published: Mutex<HashMap<String, T>>,
 }
 
-impl<T: Clone + Serialize + DeserializeOwned> Rows<T> {
+impl<T: Clone + PartialEq + Serialize + DeserializeOwned> Rows<T> {
     fn new(what: Listed) -> Rows<T> {
         Rows {
             what,
@@ -66,10 +66,11 @@ impl<T: Clone + Serialize + DeserializeOwned> Rows<T> {
     }
 
     async fn publish(&self, leases: &Leases, own: Vec<Own<T>>) -> Result<(), StoreError> {
-        let changed: Vec<(String, String, String)> = {
+        let changed: Vec<(String, T, String)> = {
             let mut published = self.published.lock().expect("listing lock");
             // Gone from here (closed, handed over): if it comes back it is written again.
-            published.retain(|id, _| own.iter().any(|o| &o.id == id));
+            let here: HashSet<&str> = own.iter().map(|o| o.id.as_str()).collect();
+            published.retain(|id, _| here.contains(id.as_str()));
             own.into_iter()
                 .filter(|o| published.get(&o.id) != Some(&o.key))
                 .map(|o| {
@@ -82,9 +83,9 @@ impl<T: Clone + Serialize + DeserializeOwned> Rows<T> {
                 })
                 .collect()
         };
-        let rows: Vec<(String, String)> = changed
+        let rows: Vec<(&str, &str)> = changed
             .iter()
-            .map(|(id, _, json)| (id.clone(), json.clone()))
+            .map(|(id, _, json)| (id.as_str(), json.as_str()))
             .collect();
         leases.publish(self.what, &rows).await?;
         let mut published = self.published.lock().expect("listing lock");
@@ -140,13 +141,19 @@ impl<T: Clone + Serialize + DeserializeOwned> Rows<T> {
         Ok((listed, read_whole))
     }
 
-    fn remote(&self) -> Vec<(String, Remote<T>)> {
+    fn remote(&self) -> Vec<Remote<T>> {
         let remote = self.remote.lock().expect("listing lock");
-        remote
-            .iter()
-            .map(|(id, r)| (id.clone(), r.clone()))
-            .collect()
+        remote.values().cloned().collect()
     }
+}
+
+/// This node's listings, then the other nodes' that are not also here (a table just taken
+/// over may still be in the copy of the node that had it: ours wins).
+pub fn merged<T>(ours: Vec<T>, others: Vec<T>, id: impl Fn(&T) -> &str) -> Vec<T> {
+    let here: HashSet<String> = ours.iter().map(|x| id(x).to_string()).collect();
+    let mut out = ours;
+    out.extend(others.into_iter().filter(|x| !here.contains(id(x))));
+    out
 }
 
 /// The other nodes' tables and events, as of the last tick (empty on one machine).
@@ -189,7 +196,7 @@ impl Listing {
         self.tables
             .remote()
             .into_iter()
-            .map(|(_, r)| protocol::TableSummary {
+            .map(|r| protocol::TableSummary {
                 node: Some(r.address),
                 ..r.item
             })
@@ -201,7 +208,7 @@ impl Listing {
         self.events
             .remote()
             .into_iter()
-            .map(|(_, r)| {
+            .map(|r| {
                 let brief = protocol::CompetitionBrief {
                     node: Some(r.address),
                     ..r.item

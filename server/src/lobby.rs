@@ -10,7 +10,7 @@ use protocol::{
 };
 
 use crate::games::Games;
-use crate::listing::Listing;
+use crate::listing::{self, Listing};
 use crate::seat_token;
 use crate::store::{self, Journal, SeatRecord, StoredTable, TableHeader};
 use crate::table::{seed_in_use, DealFixed, TableDeps, TableHandle, TableSettings};
@@ -139,7 +139,7 @@ impl Lobby {
     /// as of the last tick ([`Listing`]); past one machine each names its node.
     pub fn list(&self) -> Vec<TableSummary> {
         let here = self.leases.as_ref().map(|l| l.node.address.clone());
-        let mut out: Vec<TableSummary> = self
+        let ours = self
             .own_list()
             .into_iter()
             .map(|s| TableSummary {
@@ -147,14 +147,7 @@ impl Lobby {
                 ..s
             })
             .collect();
-        let mut ids: std::collections::HashSet<String> = out.iter().map(|s| s.id.clone()).collect();
-        // A table just taken over from another node may still be in its copy: ours wins.
-        out.extend(
-            self.listing
-                .tables()
-                .into_iter()
-                .filter(|s| ids.insert(s.id.clone())),
-        );
+        let mut out = listing::merged(ours, self.listing.tables(), |s| &s.id);
         out.sort_by(|a, b| a.id.cmp(&b.id));
         out
     }

@@ -79,6 +79,15 @@ fn base(addr: SocketAddr) -> String {
     format!("http://{addr}")
 }
 
+/// Where a `Location` points: the address to connect to and the path to ask there
+/// (`http://127.0.0.1:4312/n2/api/…` → `127.0.0.1:4312`, `/n2/api/…`).
+fn split_location(location: &str) -> (SocketAddr, String) {
+    let to = addr_of(location);
+    let host = to.to_string();
+    let path = &location[location.find(&host).unwrap() + host.len()..];
+    (to, path.to_string())
+}
+
 /// The address in a node's base URL (`http://127.0.0.1:4312` → `127.0.0.1:4312`).
 fn addr_of(url: &str) -> SocketAddr {
     url.trim_start_matches("http://")
@@ -171,10 +180,8 @@ async fn http_following(
     }
     let problem: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(problem["code"], "elsewhere", "{text}");
-    let location = location.expect("a Location");
-    let to = addr_of(&location);
-    let path = &location[location.find(&to.to_string()).unwrap() + to.to_string().len()..];
-    let (status, _, text) = http(to, method, path, body).await;
+    let (to, path) = split_location(&location.expect("a Location"));
+    let (status, _, text) = http(to, method, &path, body).await;
     (status, text, true)
 }
 
@@ -693,11 +700,9 @@ async fn director(at: SocketAddr, method: &str, path: &str, body: Value) -> Valu
         let (mut status, mut location, mut text) =
             http_as(at, method, path, Some(&body), Some(DIRECTOR)).await;
         if status == 307 {
-            let to = location.take().expect("a Location");
-            let host = addr_of(&to);
-            let rest = &to[to.find(&host.to_string()).unwrap() + host.to_string().len()..];
+            let (to, rest) = split_location(&location.take().expect("a Location"));
             (status, location, text) =
-                http_as(host, method, rest, Some(&body), Some(DIRECTOR)).await;
+                http_as(to, method, &rest, Some(&body), Some(DIRECTOR)).await;
         }
         if (200..300).contains(&status) {
             return serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}: {text}"));

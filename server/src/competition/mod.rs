@@ -283,7 +283,7 @@ impl Competitions {
     /// others' as of the last tick (`crate::listing`); past one machine each names its node.
     pub fn list(&self) -> Vec<CompetitionBrief> {
         let here = self.deps.lobby.leases.as_ref().map(|l| &l.node.address);
-        let mut out: Vec<(u64, CompetitionBrief)> = self
+        let ours: Vec<(u64, CompetitionBrief)> = self
             .own_list()
             .into_iter()
             .map(|(at, b)| {
@@ -296,9 +296,8 @@ impl Competitions {
                 )
             })
             .collect();
-        let mut ids: HashSet<String> = out.iter().map(|(_, b)| b.id.clone()).collect();
         let others = self.deps.lobby.listing.events();
-        out.extend(others.into_iter().filter(|(_, b)| ids.insert(b.id.clone())));
+        let mut out = crate::listing::merged(ours, others, |(_, b)| &b.id);
         out.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.id.cmp(&b.1.id)));
         out.into_iter().map(|(_, b)| b).collect()
     }

@@ -311,13 +311,12 @@ impl Leases {
 
     /// Sets what this node lists of these tables or events (`(id, JSON)`), each row numbered
     /// anew from `listing_version`. Rows it no longer holds are left alone.
-    pub async fn publish(&self, what: Listed, rows: &[(String, String)]) -> Result<(), StoreError> {
+    pub async fn publish(&self, what: Listed, rows: &[(&str, &str)]) -> Result<(), StoreError> {
         if rows.is_empty() {
             return Ok(());
         }
         let (table, id) = what.columns();
-        let (ids, json): (Vec<&str>, Vec<&str>) =
-            rows.iter().map(|(i, j)| (i.as_str(), j.as_str())).unzip();
+        let (ids, json): (Vec<&str>, Vec<&str>) = rows.iter().copied().unzip();
         let sql = format!(
             "UPDATE {table} SET summary = v.summary, listed = nextval('listing_version')
              FROM unnest($2::text[], $3::text[]) AS v(id, summary)

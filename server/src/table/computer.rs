@@ -16,8 +16,8 @@
 //! off the actor like the decision itself.
 //!
 //! Deciding happens off the actor, in the process's one pool of thinkers
-//! ([`super::thinkers`]: 高手's searches on the cores' worth of lowest-priority threads, the
-//! quick decisions on a thread of their own): the actor hands the seat's player over with the
+//! ([`super::thinkers`]: 高手's searches on one thread fewer than the cores at the lowest
+//! priority, the quick decisions on a thread of their own): the actor hands the seat's player over with the
 //! view and goes on answering its connections; the decision comes back as a [`Thought`] tagged
 //! with the seq it was decided at. If the table moved on meanwhile (a ruling, the clock, a
 //! review), the decision is dropped and the seat decides again.

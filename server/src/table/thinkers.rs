@@ -163,8 +163,9 @@ impl Thinkers {
         self.search.workers
     }
 
-    /// Searches asked and not finished (running and waiting): the `paiju_bot_searches` gauge.
-    pub fn searches(&self) -> usize {
+    /// Searches asked and not finished (running and waiting).
+    #[cfg(test)]
+    fn searches(&self) -> usize {
         let jobs = self.search.jobs.lock().expect("thinkers lock");
         jobs.running + jobs.waiting.len()
     }
