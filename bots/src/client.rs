@@ -30,6 +30,27 @@ pub struct BotOptions {
     pub deadline: Duration,
     /// Keep every text frame received (tests inspect them).
     pub record: bool,
+    /// Stop at this moment, the table not over, and report what was played (`paiju load
+    /// --seconds`): no new action is sent after it, the one in flight is waited for.
+    pub stop: Option<tokio::time::Instant>,
+    /// Frames and their bytes received so far, counted as they arrive and shared between
+    /// seats: `paiju load` sizes its fan-out floor during the play from it.
+    pub seen: Option<std::sync::Arc<Seen>>,
+}
+
+/// Frames received and their bytes, across the seats that share it.
+#[derive(Debug, Default)]
+pub struct Seen {
+    pub frames: std::sync::atomic::AtomicU64,
+    pub bytes: std::sync::atomic::AtomicU64,
+}
+
+impl Seen {
+    /// The mean frame size so far (0 before any).
+    pub fn mean_bytes(&self) -> usize {
+        use std::sync::atomic::Ordering::Relaxed;
+        (self.bytes.load(Relaxed) / self.frames.load(Relaxed).max(1)) as usize
+    }
 }
 
 impl Default for BotOptions {
@@ -38,6 +59,8 @@ impl Default for BotOptions {
             think: Duration::ZERO,
             deadline: Duration::from_secs(120),
             record: false,
+            stop: None,
+            seen: None,
         }
     }
 }
@@ -151,6 +174,10 @@ pub async fn play_as<E: Engine + 'static>(
             report.over = true;
             break;
         }
+        let stopping = opts.stop.is_some_and(|t| t <= tokio::time::Instant::now());
+        if stopping && pending.is_none() {
+            break;
+        }
         let remaining = opts.deadline.saturating_sub(started.elapsed());
         if remaining.is_zero() {
             return Err(format!(
@@ -159,6 +186,7 @@ pub async fn play_as<E: Engine + 'static>(
             ));
         }
         let my_turn = pending.is_none()
+            && !stopping
             && report.seat.is_some_and(|s| to_act.contains(&s))
             && state == TableState::Playing;
         if my_turn && act_at.is_none() {
@@ -167,7 +195,10 @@ pub async fn play_as<E: Engine + 'static>(
         if !my_turn {
             act_at = None;
         }
-        let wake = act_at.unwrap_or_else(|| tokio::time::Instant::now() + remaining);
+        let mut wake = act_at.unwrap_or_else(|| tokio::time::Instant::now() + remaining);
+        if let Some(stop) = opts.stop.filter(|_| !stopping) {
+            wake = wake.min(stop);
+        }
         tokio::select! {
             frame = ws.next() => {
                 let frame = match frame {
@@ -190,6 +221,11 @@ pub async fn play_as<E: Engine + 'static>(
                 };
                 report.received += 1;
                 report.received_bytes += text.len() as u64;
+                if let Some(seen) = &opts.seen {
+                    use std::sync::atomic::Ordering::Relaxed;
+                    seen.frames.fetch_add(1, Relaxed);
+                    seen.bytes.fetch_add(text.len() as u64, Relaxed);
+                }
                 if opts.record {
                     report.frames.push(text.clone());
                 }

@@ -219,7 +219,11 @@ pub async fn run(opts: EventLoadOptions) -> Result<EventLoadReport, String> {
     open_files(players)?;
     let dir = std::env::temp_dir().join(format!("paiju-event-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let result = run_in(&opts, &dir).await;
+    // Stopped by a signal: the servers go with the run and the store with them (as `run`).
+    let result = tokio::select! {
+        r = run_in(&opts, &dir) => r,
+        s = crate::load::stopped() => Err(format!("stopped by {s}; the temporary store is removed")),
+    };
     let _ = std::fs::remove_dir_all(&dir);
     result
 }
@@ -282,6 +286,8 @@ async fn run_in(opts: &EventLoadOptions, dir: &std::path::Path) -> Result<EventL
         think: opts.think,
         deadline: opts.deadline,
         record: false,
+        stop: None,
+        seen: None,
     };
 
     let mut rounds = Vec::new();

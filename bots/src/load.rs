@@ -69,6 +69,9 @@ pub struct LoadOptions {
     pub computer_tables: usize,
     /// `beginner`, `club` or `expert`.
     pub computer_level: String,
+    /// Stop the play after this long and report what was played (`--seconds`): a 够级 game is
+    /// about a thousand actions, a thousand tables of it a quarter of an hour.
+    pub seconds: Option<Duration>,
 }
 
 /// What came out.
@@ -128,6 +131,19 @@ pub struct LoadReport {
     pub computer_decisions: u64,
     /// The most threads the server processes had at once while playing (summed over nodes).
     pub threads_peak: u64,
+    /// [`LoadOptions::seconds`]: the play was stopped then, tables not over.
+    pub stopped_after: Option<Duration>,
+    /// The floors again, measured while the tables played, so that the ratios compare like
+    /// with like when the machine's load moves: the fan-out floor on `echo_during_tables`
+    /// tables (as many as the open files allow beside the load's own, at most a tenth), and
+    /// single commits beside the server's database, one every [`COMMIT_EVERY`].
+    pub echo_during_tables: usize,
+    pub echo_during_p50: Duration,
+    pub echo_during_p99: Duration,
+    pub echo_during_mean: Duration,
+    pub commit_during: usize,
+    pub commit_during_p50: Duration,
+    pub commit_during_p99: Duration,
 }
 
 impl LoadReport {
@@ -171,6 +187,13 @@ impl std::fmt::Display for LoadReport {
                 self.nodes
             )?;
         }
+        if let Some(after) = self.stopped_after {
+            writeln!(
+                f,
+                "stopped after {:.0} s of play (--seconds): the tables not finished are counted as far as they got",
+                after.as_secs_f64()
+            )?;
+        }
         writeln!(
             f,
             "tables: {} ({} connections), finished: {}, errors: {}, connects retried: {}",
@@ -208,6 +231,27 @@ impl std::fmt::Display for LoadReport {
             ms(self.commit_p50_before),
             ms(self.commit_p50_after)
         )?;
+        if self.echo_during_tables > 0 {
+            writeln!(
+                f,
+                "floor 1 during the play, on {} tables beside the load: p50 {:.2} ms, p99 {:.2} ms",
+                self.echo_during_tables,
+                ms(self.echo_during_p50),
+                ms(self.echo_during_p99)
+            )?;
+        } else {
+            writeln!(
+                f,
+                "floor 1 during the play: not measured (no open files to spare beside the load's)"
+            )?;
+        }
+        writeln!(
+            f,
+            "floor 2 during the play, {} commits: p50 {:.2} ms, p99 {:.2} ms",
+            self.commit_during,
+            ms(self.commit_during_p50),
+            ms(self.commit_during_p99)
+        )?;
         writeln!(
             f,
             "the server's own commits while playing: {} group commits of {:.1} actions, mean {:.2} ms, p50 <= {:.2} ms, p99 <= {:.2} ms",
@@ -236,6 +280,18 @@ impl std::fmt::Display for LoadReport {
             ms(self.p50) / ms(self.echo_p50).max(1e-9),
             ms(self.p99) / ms(self.echo_p99).max(1e-9)
         )?;
+        if self.echo_during_tables > 0 {
+            writeln!(
+                f,
+                "ratio to the echo during the play (the same load on the machine): p50 {:.1}x, p99 {:.1}x; mean {:.2} ms = echo {:.2} + commit {:.2} + our own {:.2} ms",
+                ms(self.p50) / ms(self.echo_during_p50).max(1e-9),
+                ms(self.p99) / ms(self.echo_during_p99).max(1e-9),
+                ms(self.mean),
+                ms(self.echo_during_mean),
+                ms(commit),
+                ms(self.mean) - ms(self.echo_during_mean) - ms(commit)
+            )?;
+        }
         writeln!(
             f,
             "cpu while playing: server {:.1} s = {:.0} µs per action, load generator {:.1} s, over {:.1} s of wall time",
@@ -565,11 +621,11 @@ async fn echo_round_trips(
     pid: Option<u32>,
     opts: &LoadOptions,
     frame_bytes: usize,
+    rounds: usize,
 ) -> Result<EchoFloor, String> {
     // A frame the size of a typical action.
     let payload = r#"{"type":"act","id":1,"action":{"type":"play","cards":["S10","S10"]}}"#;
     let (tables, seats, think, deadline) = (opts.tables, opts.seats, opts.think, opts.deadline);
-    let rounds = ECHO_ROUNDS;
     let connections = tables * seats;
     let (connected_tx, mut connected) = tokio::sync::mpsc::channel::<Result<(), String>>(1024);
     let (go_tx, go_rx) = tokio::sync::watch::channel(false);
@@ -693,17 +749,8 @@ async fn echo_round_trips(
 /// Also returns the CPU one commit took on this thread (the second pass's mean, system time and
 /// the fsync included): the durability floor of the server's CPU per action.
 pub fn commit_floor(dir: &Path, rounds: usize) -> Result<(Vec<Duration>, Duration), String> {
-    let path = dir.join("commit-floor.db");
     let e = |e: rusqlite::Error| format!("commit floor: {e}");
-    let conn = rusqlite::Connection::open(&path).map_err(e)?;
-    conn.pragma_update(None, "journal_mode", "WAL").map_err(e)?;
-    conn.pragma_update(None, "synchronous", "FULL").map_err(e)?;
-    conn.execute_batch(
-        "CREATE TABLE IF NOT EXISTS log (seq INTEGER PRIMARY KEY, entry TEXT NOT NULL)",
-    )
-    .map_err(e)?;
-    // About the size of a stored action (its JSON, ids, the hash).
-    let entry = "x".repeat(200);
+    let conn = floor_db(&dir.join("commit-floor.db"))?;
     let mut out = Vec::with_capacity(rounds);
     let mut cpu = Duration::ZERO;
     // Twice: the first pass grows a fresh WAL file, so each of its fsyncs also writes the
@@ -713,13 +760,7 @@ pub fn commit_floor(dir: &Path, rounds: usize) -> Result<(Vec<Duration>, Duratio
         let cpu0 = thread_cpu();
         for i in 0..rounds {
             let t = Instant::now();
-            conn.execute_batch("BEGIN").map_err(e)?;
-            conn.execute(
-                "INSERT INTO log (seq, entry) VALUES (?1, ?2)",
-                rusqlite::params![(pass * rounds + i) as i64, entry],
-            )
-            .map_err(e)?;
-            conn.execute_batch("COMMIT").map_err(e)?;
+            commit_one(&conn, pass * rounds + i)?;
             if pass == 1 {
                 out.push(t.elapsed());
             }
@@ -733,6 +774,31 @@ pub fn commit_floor(dir: &Path, rounds: usize) -> Result<(Vec<Duration>, Duratio
         let _ = std::fs::remove_file(dir.join(format!("commit-floor.db{suffix}")));
     }
     Ok((out, cpu))
+}
+
+/// A floor's database file with the server's settings: WAL, `synchronous=FULL`.
+fn floor_db(path: &Path) -> Result<rusqlite::Connection, String> {
+    let e = |e: rusqlite::Error| format!("commit floor: {e}");
+    let conn = rusqlite::Connection::open(path).map_err(e)?;
+    conn.pragma_update(None, "journal_mode", "WAL").map_err(e)?;
+    conn.pragma_update(None, "synchronous", "FULL").map_err(e)?;
+    conn.execute_batch(
+        "CREATE TABLE IF NOT EXISTS log (seq INTEGER PRIMARY KEY, entry TEXT NOT NULL)",
+    )
+    .map_err(e)?;
+    Ok(conn)
+}
+
+/// One single-row transaction, a row about the size of a stored action (its JSON, ids, hash).
+fn commit_one(conn: &rusqlite::Connection, seq: usize) -> Result<(), String> {
+    let e = |e: rusqlite::Error| format!("commit floor: {e}");
+    conn.execute_batch("BEGIN").map_err(e)?;
+    conn.execute(
+        "INSERT INTO log (seq, entry) VALUES (?1, ?2)",
+        rusqlite::params![seq as i64, "x".repeat(200)],
+    )
+    .map_err(e)?;
+    conn.execute_batch("COMMIT").map_err(e)
 }
 
 /// CPU time (user and system) of the calling thread so far.
@@ -901,9 +967,61 @@ pub async fn run<E: Engine + 'static>(opts: LoadOptions) -> Result<LoadReport, S
     open_files(connections)?;
     let dir = std::env::temp_dir().join(format!("paiju-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let result = run_in::<E>(&opts, &dir).await;
+    // Stopped by Ctrl-C or a kill: the servers go with the run (they are killed when dropped)
+    // and the temporary store with them; a load of thousands of tables leaves gigabytes.
+    let result = tokio::select! {
+        r = run_in::<E>(&opts, &dir) => r,
+        s = stopped() => Err(format!("stopped by {s}; the temporary store is removed")),
+    };
     let _ = std::fs::remove_dir_all(&dir);
     result
+}
+
+/// Waits for SIGINT or SIGTERM; says which.
+pub(crate) async fn stopped() -> &'static str {
+    use tokio::signal::unix::{signal, SignalKind};
+    let (Ok(mut int), Ok(mut term)) = (
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::terminate()),
+    ) else {
+        return std::future::pending().await;
+    };
+    tokio::select! {
+        _ = int.recv() => "SIGINT",
+        _ = term.recv() => "SIGTERM",
+    }
+}
+
+/// Sets its flag when dropped: a run stopped by a signal is dropped mid-play, and the runtime
+/// would wait for ever for the commit floor's thread.
+struct StopOnDrop(Arc<std::sync::atomic::AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// How often the commit floor commits while the tables play.
+pub const COMMIT_EVERY: Duration = Duration::from_millis(200);
+
+/// The commit floor while the tables play: one single-row commit every [`COMMIT_EVERY`] in a
+/// file of its own beside the server's database, until `stop` is set.
+fn commit_floor_during(
+    dir: PathBuf,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+) -> tokio::task::JoinHandle<Result<Vec<Duration>, String>> {
+    tokio::task::spawn_blocking(move || {
+        let conn = floor_db(&dir.join("commit-during.db"))?;
+        let mut out = Vec::new();
+        while !stop.load(Ordering::Relaxed) {
+            let t = Instant::now();
+            commit_one(&conn, out.len())?;
+            out.push(t.elapsed());
+            std::thread::sleep(COMMIT_EVERY);
+        }
+        Ok(out)
+    })
 }
 
 async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<LoadReport, String> {
@@ -913,7 +1031,28 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         None => dir.join("load.db").into_os_string(),
     };
     let start_within = Duration::from_secs(30);
+    // The fan-out floor during the play: a tenth of the tables, if the open files allow it
+    // beside the load's own sockets (the generator holds both).
+    let sample = (opts.tables / 10).clamp(1, opts.tables.max(1));
+    let sample = if open_files(connections + sample * opts.seats).is_ok() {
+        sample
+    } else {
+        0
+    };
     let nodes = Nodes::start(&opts.exe, &db, opts.nodes.max(1), start_within, &[]).await?;
+    let echo_during = if sample > 0 {
+        Some(
+            start_child(
+                &opts.exe,
+                &["load".as_ref(), "--echo-server".as_ref()],
+                "echo ws://",
+                start_within,
+            )
+            .await?,
+        )
+    } else {
+        None
+    };
     let rss_idle_kib = nodes.rss_kib();
 
     eprintln!("commit floor: 100 single-row transactions ...");
@@ -946,11 +1085,18 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
     let started = Instant::now();
     let server_cpu0 = nodes.cpu_seconds();
     let load_cpu0 = cpu_seconds("self");
+    let stop_at = opts.seconds.map(|s| tokio::time::Instant::now() + s);
+    let seen = Arc::new(client::Seen::default());
     let bot = BotOptions {
         think: opts.think,
         deadline: opts.deadline,
         record: false,
+        stop: stop_at,
+        seen: Some(seen.clone()),
     };
+    let commits_stop = StopOnDrop(Arc::new(std::sync::atomic::AtomicBool::new(false)));
+    let commits_during = commit_floor_during(dir.to_path_buf(), commits_stop.0.clone());
+    let mut echo_task: Option<tokio::task::JoinHandle<Result<EchoFloor, String>>> = None;
     let mut tasks = JoinSet::new();
     let reconnects = Arc::new(AtomicU64::new(0));
     let (seated_tx, mut seated) = tokio::sync::mpsc::channel::<Seated>(64);
@@ -1006,7 +1152,23 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
                     }
                 }
                 Some(Err(e)) => return Err(e),
-                None => seating = false,
+                None => {
+                    seating = false;
+                    // Everyone is seated: the load is at its full size. The floor's rounds
+                    // fit in what is left of the play (a board at least, without --seconds).
+                    if let Some((child, addr)) = &echo_during {
+                        let left = stop_at.map_or(opts.think * 100, |t| {
+                            t.saturating_duration_since(tokio::time::Instant::now())
+                        });
+                        let rounds = (left.as_secs_f64() / opts.think.as_secs_f64().max(0.01) / 2.0)
+                            .clamp(3.0, ECHO_ROUNDS as f64) as usize;
+                        let (addr, pid, seen) = (*addr, child.id(), seen.clone());
+                        let sampled = LoadOptions { tables: sample, ..opts.clone() };
+                        echo_task = Some(tokio::spawn(async move {
+                            echo_round_trips(addr, pid, &sampled, seen.mean_bytes(), rounds).await
+                        }));
+                    }
+                }
             },
             joined = tasks.join_next(), if !tasks.is_empty() => {
                 let Some(joined) = joined else { continue };
@@ -1046,6 +1208,15 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
     let (server_commits, server_commit_mean, server_commit_p50, server_commit_p99) =
         nodes.commits().await.since(&commits0);
     let computer_decisions = nodes.bot_decisions(&opts.computer_level).await - decisions0;
+    drop(commits_stop);
+    let mut commit_during = commits_during.await.map_err(|e| e.to_string())??;
+    commit_during.sort();
+    let mut echo_during_trips = match echo_task {
+        Some(task) => task.await.map_err(|e| e.to_string())??.round_trips,
+        None => Vec::new(),
+    };
+    echo_during_trips.sort();
+    drop(echo_during);
     let threads_peak = peak.threads();
     let rss_peak_kib = nodes.rss_kib().max(peak.stop());
     eprintln!("commit floor: 100 single-row transactions ...");
@@ -1063,7 +1234,8 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         start_within,
     )
     .await?;
-    let echo_floor = echo_round_trips(echo_addr, echo_child.id(), opts, frame_bytes).await?;
+    let echo_floor =
+        echo_round_trips(echo_addr, echo_child.id(), opts, frame_bytes, ECHO_ROUNDS).await?;
     drop(echo_child);
     let mut echo = echo_floor.round_trips;
     echo.sort();
@@ -1107,6 +1279,18 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         computer_level: opts.computer_level.clone(),
         computer_decisions,
         threads_peak,
+        stopped_after: opts.seconds,
+        echo_during_tables: if echo_during_trips.is_empty() {
+            0
+        } else {
+            sample
+        },
+        echo_during_p50: percentile(&echo_during_trips, 0.50),
+        echo_during_p99: percentile(&echo_during_trips, 0.99),
+        echo_during_mean: mean(&echo_during_trips),
+        commit_during: commit_during.len(),
+        commit_during_p50: percentile(&commit_during, 0.50),
+        commit_during_p99: percentile(&commit_during, 0.99),
     })
 }
 

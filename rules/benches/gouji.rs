@@ -1,7 +1,7 @@
 //! 够级 benchmarks: random full games per second on one core, and legal-action enumeration
 //! for a 50-card hand.
 //!
-//! `cargo bench -p rules --bench gouji`
+//! `cargo bench -p rules --bench gouji` (on mimalloc, the server's allocator)
 //!
 //! Two random players: `cheap` picks a random move from the engine's own queries (a random rank
 //! to lead, the smallest beat or a pass, the smallest sustainable burn or a decline), so the
@@ -17,6 +17,9 @@ use rules::gouji::legal::{beat_shapes, lead_shapes, smallest_beat, smallest_lead
 use rules::gouji::set::{Counts, Shape, ACE, FOUR};
 use rules::gouji::{Action, Game, Phase, Ruleset};
 use rules::{Engine, Viewer};
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn deals(n: u32) -> Vec<GoujiDeal> {
     (1..=n).map(|g| deal_gouji(&Seed([7; 32]), g)).collect()

@@ -350,16 +350,23 @@ impl Hand {
 
     /// True if every card of `cards` (with multiplicity) is in the hand.
     pub fn contains_all(&self, cards: &[Card]) -> bool {
+        if cards.len() <= 4 {
+            // A lead is mostly one or two cards: count each among the few, no 54-face pass.
+            return cards
+                .iter()
+                .all(|&c| cards.iter().filter(|&&x| x == c).count() <= self.count(c));
+        }
         let other: Hand = cards.iter().copied().collect();
         self.contains_hand(&other)
     }
 
     /// True if `other` is a sub-multiset of this hand.
     pub fn contains_hand(&self, other: &Hand) -> bool {
+        // Every face, no early exit: the compiler does the 54 at once.
         self.counts
             .iter()
             .zip(other.counts.iter())
-            .all(|(a, b)| a >= b)
+            .fold(true, |all, (a, b)| all & (a >= b))
     }
 
     /// Removes all of `cards`, or nothing at all if any is missing.

@@ -1012,6 +1012,10 @@ pub struct LoadArgs {
     /// The level of `--computer-tables`: beginner, club or expert.
     #[arg(long, value_name = "LEVEL", default_value = "expert", value_parser = ["beginner", "club", "expert"])]
     pub computer_level: String,
+    /// Stop the play after this many seconds and report what was played so far (a 够级 game
+    /// is about a thousand actions: a thousand tables of it take a quarter of an hour).
+    #[arg(long, value_name = "S", conflicts_with = "event", value_parser = clap::value_parser!(u64).range(1..))]
+    pub seconds: Option<u64>,
 }
 
 #[derive(Args, Debug)]
@@ -1324,6 +1328,7 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
         nodes: args.nodes as usize,
         computer_tables: args.computer_tables,
         computer_level: args.computer_level,
+        seconds: args.seconds.map(Duration::from_secs),
     };
     lift_limits_for_load();
     let rt = runtime()?;

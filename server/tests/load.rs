@@ -1,6 +1,7 @@
 //! `paiju load` as docs/performance.md runs it, small: the real binary starts its server and
-//! its echo server as child processes, measures both floors, plays every table to the end and
-//! prints the report docs/performance.md quotes.
+//! its echo server as child processes, measures both floors (before, during and after the
+//! play), plays every table to the end or for `--seconds`, and prints the report
+//! docs/performance.md quotes; stopped by a signal, it leaves nothing behind.
 
 use std::process::Command;
 
@@ -55,6 +56,152 @@ fn a_small_load_reports_both_floors_and_our_own_cost() {
     );
     assert!((total - (fan_out + commits + own)).abs() <= 2.0, "{line}");
     assert!((commits - one_commit * per_action).abs() <= 2.0, "{line}");
+}
+
+/// A fresh, empty directory to be the load's `TMPDIR`: where it keeps its temporary store.
+fn empty_tmpdir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("paiju-load-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn entries(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+#[test]
+fn a_load_stopped_after_seconds_reports_what_was_played_and_both_floors_during_it() {
+    let tmp = empty_tmpdir("seconds");
+    let out = Command::new(env!("CARGO_BIN_EXE_paiju"))
+        .args([
+            "load",
+            "--tables",
+            "4",
+            "--think-ms",
+            "300",
+            "--seconds",
+            "4",
+        ])
+        .env("TMPDIR", &tmp)
+        .output()
+        .expect("run paiju load");
+    let (stdout, stderr) = (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    );
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("stopped after 4 s of play (--seconds)"),
+        "{stdout}"
+    );
+    // A board is about a hundred actions at 0.3 s each: no table can be over in 4 s.
+    assert!(
+        stdout.contains("tables: 4 (16 connections), finished: 0, errors: 0"),
+        "{stdout}"
+    );
+    let actions: u64 = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("actions: "))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no actions in\n{stdout}"));
+    assert!(actions >= 10, "{stdout}");
+    // The floors again while the tables played.
+    assert!(
+        stdout.contains("floor 1 during the play, on 1 tables beside the load: p50 "),
+        "{stdout}"
+    );
+    let commits: u64 = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("floor 2 during the play, "))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no commit floor during the play in\n{stdout}"));
+    assert!(commits >= 5, "{stdout}");
+    assert!(
+        stdout.contains("ratio to the echo during the play"),
+        "{stdout}"
+    );
+    assert_eq!(
+        entries(&tmp),
+        Vec::<String>::new(),
+        "the temporary store stays"
+    );
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
+#[test]
+fn a_load_stopped_by_a_signal_removes_its_store_and_its_servers() {
+    use std::io::{BufRead, BufReader};
+    for signal in ["INT", "TERM"] {
+        let tmp = empty_tmpdir(signal);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_paiju"))
+            .args(["load", "--tables", "20", "--think-ms", "500"])
+            .env("TMPDIR", &tmp)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("run paiju load");
+        let mut err = BufReader::new(child.stderr.take().unwrap());
+        let mut said = String::new();
+        while !said.contains("seating and playing") {
+            assert!(err.read_line(&mut said).unwrap() > 0, "{said}");
+        }
+        // Playing: the store is there, and so are the servers.
+        assert_eq!(entries(&tmp).len(), 1, "{:?}", entries(&tmp));
+        let kids = |pid: u32| {
+            let out = Command::new("pgrep")
+                .args(["-P", &pid.to_string()])
+                .output();
+            String::from_utf8(out.unwrap().stdout).unwrap()
+        };
+        let servers = kids(child.id());
+        assert!(!servers.trim().is_empty(), "no server under the load");
+        let kill = Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(kill.success());
+        let started = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(20),
+                "SIG{signal}: the load is still running"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        };
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut err, &mut rest).unwrap();
+        assert!(!status.success());
+        assert!(
+            rest.contains(&format!(
+                "stopped by SIG{signal}; the temporary store is removed"
+            )),
+            "{rest}"
+        );
+        assert_eq!(
+            entries(&tmp),
+            Vec::<String>::new(),
+            "SIG{signal}: the store stays"
+        );
+        // The servers were killed with the run: none of them is alive (a zombie is dead).
+        for pid in servers.split_whitespace() {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let state = stat.rsplit(')').next().unwrap_or("").trim().chars().next();
+            assert!(
+                matches!(state, None | Some('Z' | 'X')),
+                "server {pid}: {stat}"
+            );
+        }
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
 }
 
 #[test]

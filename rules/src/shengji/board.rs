@@ -50,10 +50,9 @@ pub struct Board {
     leader: Seat,
     /// The current trick's lead, cut into units, once it is on the table.
     lead: Option<Lead>,
-    /// The current trick's plays so far, in play order.
-    plays: Vec<(Seat, Vec<Card>)>,
-    /// Every finished trick, in order: the last one may be looked at during play, all of them
-    /// once the board is over (for review and for the referee). Packed (see [`Played`]).
+    /// Every trick, in order: the current one's plays so far, and the finished ones (the last
+    /// may be looked at during play, all of them once the board is over, for review and for the
+    /// referee). Packed (see [`Played`]).
     tricks: Played,
     /// Defenders' points so far: tricks, kitty and penalties.
     defenders: i32,
@@ -117,7 +116,6 @@ impl Board {
             trick: 1,
             leader: declarer,
             lead: None,
-            plays: Vec::with_capacity(4),
             // Room for the whole board: every card but the kitty is played to a trick.
             tricks: Played::with_capacity(25, deal.hands.iter().map(|h| h.len()).sum()),
             defenders: 0,
@@ -197,7 +195,7 @@ impl Board {
 
     /// The current trick's plays so far.
     pub fn plays(&self) -> impl Iterator<Item = (Seat, &[Card])> {
-        self.plays.iter().map(|(s, c)| (*s, c.as_slice()))
+        self.tricks.open()
     }
 
     /// The last finished trick.
@@ -311,7 +309,7 @@ impl Board {
     pub fn to_act(&self) -> Option<Seat> {
         match &self.state {
             State::Bury => Some(self.declarer),
-            State::Play => Some(self.seat_after(self.leader, self.plays.len())),
+            State::Play => Some(self.seat_after(self.leader, self.tricks.open_plays())),
             State::Choose { chooser, .. } => Some(*chooser),
             State::Over => None,
         }
@@ -575,7 +573,7 @@ impl Board {
             Plan::Bury(mut cards) => {
                 let removed = self.hands[seat.index()].remove_all(&cards);
                 debug_assert!(removed, "planned");
-                cards.sort();
+                cards.sort_unstable();
                 events.push(Event::Buried {
                     seat,
                     cards: Some(cards.clone()),
@@ -679,24 +677,28 @@ impl Board {
         if let Some(lead) = lead {
             self.lead = Some(lead);
         }
+        self.tricks.play(seat, &cards);
         events.push(Event::Played {
             seat,
             trick: self.trick,
-            cards: cards.clone(),
+            cards,
             lead: is_lead,
             auto,
         });
-        self.plays.push((seat, cards));
-        if self.plays.len() == 4 {
+        if self.tricks.open_plays() == 4 {
             self.finish_trick(events);
         }
     }
 
     fn finish_trick(&mut self, events: &mut Vec<Event>) {
         let lead = self.lead.take().expect("a trick has a lead");
-        let plays: [&[Card]; 4] = std::array::from_fn(|i| self.plays[i].1.as_slice());
-        let winner =
-            self.plays[trick_winner(&self.order, self.rules.throw_compare, &lead, &plays)].0;
+        let mut seats = [self.leader; 4];
+        let mut plays: [&[Card]; 4] = [&[]; 4];
+        for (i, (seat, cards)) in self.tricks.open().enumerate() {
+            seats[i] = seat;
+            plays[i] = cards;
+        }
+        let winner = seats[trick_winner(&self.order, self.rules.throw_compare, &lead, &plays)];
         let points = trick_points(&plays);
         let to_defenders = self.is_defender(winner);
         if to_defenders {
@@ -710,8 +712,7 @@ impl Board {
             to_defenders,
             defenders: self.defenders,
         });
-        self.tricks
-            .push(self.trick, self.plays.drain(..), winner, points);
+        self.tricks.close(self.trick, winner, points);
         if self.hands.iter().all(Hand::is_empty) {
             if to_defenders {
                 let points = crate::cards::points(&self.kitty);

@@ -12,6 +12,10 @@ use super::unit::Lead;
 use crate::cards::{Card, Hand};
 
 /// Checks a follow: `hand` is the follower's whole hand before the play.
+///
+/// One pass over the played cards (are they held, how many are in the led suit, which pairs)
+/// and one over the led suit's faces in the hand; the hand's pairs only when the lead has some.
+/// A single led, the commonest follow, needs nothing more.
 pub fn check_follow(
     order: &Order,
     lead: &Lead,
@@ -25,13 +29,24 @@ pub fn check_follow(
             got: play.len(),
         });
     }
-    let played: Hand = play.iter().copied().collect();
-    if !hand.contains_hand(&played) {
-        return Err(missing(hand, play));
-    }
     let lane = lead.lane().index();
-    let (held_pairs, held) = PairSlots::of_hand(order, lane, hand);
-    let (play_pairs, in_lane) = PairSlots::of_hand(order, lane, &played);
+    let mut played = Hand::new();
+    let mut play_pairs = PairSlots::default();
+    let mut in_lane = 0;
+    for &c in play {
+        played.add(c);
+        let copies = played.count(c);
+        if copies > hand.count(c) {
+            return Err(missing(hand, play));
+        }
+        if order.lane_index(c) == lane {
+            in_lane += 1;
+            if copies == 2 {
+                play_pairs.add(order.slot(c));
+            }
+        }
+    }
+    let held = order.held_in(lane, hand);
     if held < n {
         // Short in the suit: all of it, then anything.
         return if in_lane == held {
@@ -49,6 +64,7 @@ pub fn check_follow(
     if lead.parts().is_empty() {
         return Ok(());
     }
+    let (held_pairs, _) = PairSlots::of_hand(order, lane, hand);
     let rung = best_rung_by(&held_pairs, lead.parts(), lead.throw_follow());
     if play_pairs.fits(&rung) {
         Ok(())
@@ -73,8 +89,9 @@ pub(crate) fn missing(hand: &Hand, play: &[Card]) -> RuleError {
     RuleError::CardsNotInHand { missing }
 }
 
-/// Calls `found` with every distinct legal follow (as a multiset: cards in face order) until it
-/// returns false. Allocation: one buffer.
+/// Calls `found` with every distinct legal follow (as a multiset, the copies of a face side by
+/// side; sort a play to compare it with another) until it returns false. Allocation: one
+/// buffer.
 pub fn each_legal_follow(
     order: &Order,
     lead: &Lead,
@@ -239,7 +256,7 @@ pub fn build_follow(
 ) -> Vec<Card> {
     let n = lead.len();
     let lane = lead.lane().index();
-    let (held_pairs, held) = PairSlots::of_hand(order, lane, hand);
+    let held = order.held_in(lane, hand);
     let mut play = Vec::with_capacity(n);
     let mut left = hand.clone();
     if held <= n {
@@ -252,9 +269,10 @@ pub fn build_follow(
         fill(order, &mut left, &mut play, n, None, pick);
         return play;
     }
-    let rung = best_rung_by(&held_pairs, lead.parts(), lead.throw_follow());
-    let mut starts = [0u8; 18];
-    if !rung.is_empty() {
+    if !lead.parts().is_empty() {
+        let (held_pairs, _) = PairSlots::of_hand(order, lane, hand);
+        let rung = best_rung_by(&held_pairs, lead.parts(), lead.throw_follow());
+        let mut starts = [0u8; 18];
         assert!(
             held_pairs.lowest_starts(&rung, &mut starts),
             "the hand fits its rung"
@@ -294,14 +312,18 @@ fn fill(
         Some(l) => order.faces_of(l),
         None => order.faces_low_first(),
     };
+    let mut total = match lane {
+        Some(l) => order.held_in(l, left),
+        None => left.len(),
+    };
     while play.len() < n {
-        let total: usize = faces.iter().map(|&f| left.count(f)).sum();
         let mut i = pick(total).min(total - 1);
         for &f in faces {
             let held = left.count(f);
             if i < held {
                 left.remove(f);
                 play.push(f);
+                total -= 1;
                 break;
             }
             i -= held;

@@ -29,12 +29,45 @@ pub fn kitty_multiplier(rule: KittyMultiplier, lead: &Lead) -> u32 {
 /// point cards nor trumps, topped up (if there are not 8) with the lowest non-point trumps,
 /// then the lowest point cards. Sorted in face order.
 pub fn default_bury(order: &Order, hand: &Hand) -> Vec<Card> {
-    let mut cards = Vec::with_capacity(hand.len());
-    for c in Card::all() {
-        cards.extend(std::iter::repeat_n(c, hand.count(c)));
+    // The faces lowest first, the point cards' after all the others: no sort.
+    let mut bury = Hand::new();
+    for points in [false, true] {
+        for &c in order.faces_low_first() {
+            if (c.points() > 0) == points {
+                let take = hand.count(c).min(KITTY_SIZE - bury.len());
+                (0..take).for_each(|_| bury.add(c));
+            }
+        }
     }
-    cards.sort_by_key(|&c| (c.points() > 0, order.low_key(c)));
-    cards.truncate(KITTY_SIZE);
-    cards.sort();
-    cards
+    bury.cards()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::deal::{deal_shengji, Fixed, Seed};
+
+    /// The bury by its definition: every card sorted by (point card, lowest first), the first
+    /// eight, in face order.
+    fn by_sorting(order: &Order, hand: &Hand) -> Vec<Card> {
+        let mut cards = hand.cards();
+        cards.sort_by_key(|&c| (c.points() > 0, order.low_key(c)));
+        cards.truncate(KITTY_SIZE);
+        cards.sort();
+        cards
+    }
+
+    #[test]
+    fn the_clocks_bury_is_the_eight_lowest_non_point_cards_first() {
+        for board in 1..=300 {
+            let d = deal_shengji(&Seed([board as u8; 32]), board, Fixed::default());
+            let order = Order::new(d.level, d.trump);
+            // The declarer's 33 cards, and a short hand too (fewer than 8 non-point cards).
+            let mut hand: Hand = d.hands[d.declarer].iter().copied().collect();
+            d.kitty.iter().for_each(|&c| hand.add(c));
+            assert_eq!(default_bury(&order, &hand), by_sorting(&order, &hand));
+            let few: Hand = d.hands[0].iter().copied().take(9).collect();
+            assert_eq!(default_bury(&order, &few), by_sorting(&order, &few));
+        }
+    }
 }

@@ -134,9 +134,12 @@ impl PairSlots {
         for &face in order.faces_of(lane) {
             let n = hand.count(face);
             cards += n;
-            if n >= 2 {
-                ps.add(order.slot(face));
-            }
+            // Without a branch: whether a face is a pair is as good as random to the predictor.
+            let pair = (n >= 2) as u8;
+            let slot = order.slot(face);
+            ps.count[slot as usize] += pair;
+            ps.mask |= (pair as u32) << slot;
+            ps.pairs += pair;
         }
         (ps, cards)
     }

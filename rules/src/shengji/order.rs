@@ -12,7 +12,7 @@
 //! trump ladder (…, trump A, 副级牌, 主级牌, BJ, RJ) and "two 副级牌对 are equal, so not adjacent"
 //! (same slot) without special cases.
 
-use crate::cards::{Card, Rank, Suit, FACES};
+use crate::cards::{Card, Hand, Rank, Suit, FACES};
 
 /// An effective suit (门): one of the four suits as a side suit, or trump.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -118,15 +118,37 @@ impl Order {
         o.place(Card::BJ, TRUMP, top);
         o.place(Card::RJ, TRUMP, top + 1);
         o.slots[TRUMP] = top + 2;
-        for lane in 0..5 {
-            let n = o.face_count[lane] as usize;
-            let slot = o.slot;
-            o.faces[lane][..n].sort_by_key(|c| (slot[c.index()], c.index()));
-        }
-        let mut low: Vec<Card> = Card::all().collect();
-        low.sort_by_key(|&c| o.low_key(c));
-        o.low.copy_from_slice(&low);
+        // Placed slot by slot, and the faces of one slot (副级牌) in suit order: each lane's
+        // faces are already lowest first.
+        debug_assert!((0..5).all(|l| o
+            .faces_of(l)
+            .windows(2)
+            .all(|w| (o.slot(w[0]), w[0]) < (o.slot(w[1]), w[1]))));
+        o.low = o.lowest_first();
         o
+    }
+
+    /// Every face by [`Order::low_key`] without a sort (a board makes its order once, a search
+    /// makes thousands): the side suits slot by slot, each slot's faces in suit order, then the
+    /// trump lane as it stands.
+    fn lowest_first(&self) -> [Card; FACES] {
+        let mut low = [Card::BJ; FACES];
+        let mut n = 0;
+        let side_slots = (0..TRUMP).map(|l| self.slots[l]).max().unwrap_or(0);
+        for slot in 0..side_slots as usize {
+            for lane in 0..TRUMP {
+                if let Some(&c) = self.faces_of(lane).get(slot) {
+                    low[n] = c;
+                    n += 1;
+                }
+            }
+        }
+        for &c in self.faces_of(TRUMP) {
+            low[n] = c;
+            n += 1;
+        }
+        debug_assert_eq!(n, FACES);
+        low
     }
 
     fn place(&mut self, card: Card, lane: usize, slot: u8) {
@@ -182,6 +204,11 @@ impl Order {
 
     pub(crate) fn faces_of(&self, lane: usize) -> &[Card] {
         &self.faces[lane][..self.face_count[lane] as usize]
+    }
+
+    /// How many of the hand's cards are in lane `lane`.
+    pub(crate) fn held_in(&self, lane: usize, hand: &Hand) -> usize {
+        self.faces_of(lane).iter().map(|&f| hand.count(f)).sum()
     }
 
     /// True if a pair of `a` and a pair of `b` are adjacent (form a tractor together): same
@@ -246,6 +273,18 @@ mod tests {
         assert_eq!(o.lane_faces(Lane::Trump).len(), 18);
         assert_eq!(o.lane(c("H5")), Lane::Side(Suit::Hearts));
         assert!(o.adjacent(c("H3"), c("H5")), "the level rank is skipped");
+    }
+
+    #[test]
+    fn faces_low_first_is_the_low_key_order_on_every_board() {
+        for level in Rank::all() {
+            for trump in Suit::ALL.map(Some).into_iter().chain([None]) {
+                let o = Order::new(level, trump);
+                let mut sorted: Vec<Card> = Card::all().collect();
+                sorted.sort_by_key(|&c| o.low_key(c));
+                assert_eq!(o.faces_low_first(), &sorted[..], "level {level}, {trump:?}");
+            }
+        }
     }
 
     #[test]

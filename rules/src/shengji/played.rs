@@ -1,7 +1,8 @@
-//! The finished tricks of a board, packed. A board keeps every trick (the views show the last
-//! one, and all of them once the board is over), and a server keeps a board per table for the
-//! table's life: as [`TrickRecord`]s, 25 tricks were some 125 small allocations (about 6 KiB);
-//! packed they are two.
+//! The tricks of a board, packed: the finished ones and the one on the table. A board keeps
+//! every trick (the views show the last one, and all of them once the board is over), and a
+//! server keeps a board per table for the table's life: as [`TrickRecord`]s, 25 tricks were
+//! some 125 small allocations (about 6 KiB); packed they are two, made once for the board. A
+//! play is copied in, not kept as its own list, so playing a card allocates nothing here.
 
 use super::seat::Seat;
 use crate::cards::Card;
@@ -24,12 +25,20 @@ pub struct SeatPlay {
     pub cards: Vec<Card>,
 }
 
-/// The finished tricks, in order: their cards in one list, and a head per trick.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// The tricks, in order: their cards in one list, a head per finished trick, and the plays so
+/// far of the trick on the table (its cards are the end of the list).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Played {
-    /// Every card of the finished tricks, trick by trick, play by play.
+    /// Every card played, trick by trick, play by play; the last `cards.len() - done` are the
+    /// open trick's.
     cards: Vec<Card>,
     heads: Vec<Head>,
+    /// Cards in the finished tricks.
+    done: usize,
+    /// The open trick's plays so far: seats and lengths, `plays` of them.
+    seats: [Seat; 4],
+    lens: [u8; 4],
+    plays: u8,
 }
 
 /// One finished trick: its plays (seat and number of cards, in play order; a play has at least
@@ -49,17 +58,41 @@ impl Played {
         Played {
             cards: Vec::with_capacity(cards),
             heads: Vec::with_capacity(tricks),
+            done: 0,
+            seats: [Seat::N; 4],
+            lens: [0; 4],
+            plays: 0,
         }
     }
 
-    /// Adds a finished trick: one play a seat, so at most four.
-    pub(crate) fn push(
-        &mut self,
-        trick: u8,
-        plays: impl Iterator<Item = (Seat, Vec<Card>)>,
-        winner: Seat,
-        points: u32,
-    ) {
+    /// Adds a play to the open trick: one play a seat, so at most four.
+    pub(crate) fn play(&mut self, seat: Seat, cards: &[Card]) {
+        let i = self.plays as usize;
+        assert!(i < 4, "a trick has one play a seat");
+        assert!(!cards.is_empty(), "a play has at least one card");
+        self.seats[i] = seat;
+        self.lens[i] = u8::try_from(cards.len()).expect("a play is one hand at most");
+        self.plays += 1;
+        self.cards.extend_from_slice(cards);
+    }
+
+    /// The open trick's plays so far, in play order.
+    pub(crate) fn open(&self) -> impl Iterator<Item = (Seat, &[Card])> {
+        let mut from = self.done;
+        (0..self.plays as usize).map(move |i| {
+            let n = self.lens[i] as usize;
+            from += n;
+            (self.seats[i], &self.cards[from - n..from])
+        })
+    }
+
+    /// Number of plays in the open trick.
+    pub(crate) fn open_plays(&self) -> usize {
+        self.plays as usize
+    }
+
+    /// Closes the open trick with its result.
+    pub(crate) fn close(&mut self, trick: u8, winner: Seat, points: u32) {
         let mut head = Head {
             trick,
             seats: [winner; 4],
@@ -67,16 +100,15 @@ impl Played {
             winner,
             points,
         };
-        for (i, (seat, cards)) in plays.enumerate() {
-            assert!(i < 4, "a trick has one play a seat");
-            head.seats[i] = seat;
-            assert!(!cards.is_empty(), "a play has at least one card");
-            head.lens[i] = u8::try_from(cards.len()).expect("a play is one hand at most");
-            self.cards.extend(cards);
-        }
+        let n = self.plays as usize;
+        head.seats[..n].copy_from_slice(&self.seats[..n]);
+        head.lens[..n].copy_from_slice(&self.lens[..n]);
         self.heads.push(head);
+        self.done = self.cards.len();
+        self.plays = 0;
     }
 
+    /// Number of finished tricks.
     pub(crate) fn len(&self) -> usize {
         self.heads.len()
     }
@@ -96,14 +128,14 @@ impl Played {
         self.won().map(|(head, cards)| head.record(cards)).collect()
     }
 
-    /// Each trick's winner and its cards, in play order.
+    /// Each finished trick's winner and its cards, in play order.
     pub(crate) fn winners(&self) -> impl Iterator<Item = (Seat, &[Card])> {
         self.won().map(|(head, cards)| (head.winner, cards))
     }
 
     /// Every card of the finished tricks.
     pub(crate) fn cards(&self) -> &[Card] {
-        &self.cards
+        &self.cards[..self.done]
     }
 
     fn won(&self) -> impl Iterator<Item = (&Head, &[Card])> {

@@ -20,7 +20,8 @@ use crate::cards::Hand;
 pub enum ThrowVerdict {
     /// Nobody could beat any unit (a single unit always stands).
     Stands,
-    Fails(FailedThrow),
+    /// Boxed: a lead that stands, nearly every lead, carries no room for a failure's lists.
+    Fails(Box<FailedThrow>),
 }
 
 /// A failed throw: what it costs, what was blocked and by whom, what must be played.
@@ -111,11 +112,11 @@ pub fn check_throw(
         (None, None) => unreachable!("something was blocked"),
     };
     let penalty = (rules.throw_penalty_per_card * lead.len() as u32).min(rules.throw_penalty_cap);
-    ThrowVerdict::Fails(FailedThrow {
+    ThrowVerdict::Fails(Box::new(FailedThrow {
         penalty,
         blocked,
         forced,
-    })
+    }))
 }
 
 /// Could a hand with this highest card and these pairs in the lane beat the unit?

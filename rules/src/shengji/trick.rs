@@ -27,6 +27,9 @@ struct Strength {
 /// Index (0 = the leader) of the play that wins. `plays[0]` is the lead; the plays may be taken
 /// as legal.
 pub fn trick_winner(order: &Order, compare: ThrowCompare, lead: &Lead, plays: &[&[Card]]) -> usize {
+    if lead.len() == 1 {
+        return single_winner(order, lead, plays);
+    }
     let mut best =
         strength(order, compare, lead, plays[0], true).expect("the lead has its own shape");
     let mut winner = 0;
@@ -36,6 +39,27 @@ pub fn trick_winner(order: &Order, compare: ThrowCompare, lead: &Lead, plays: &[
                 best = s;
                 winner = i;
             }
+        }
+    }
+    winner
+}
+
+/// A single led, most tricks: one card each, the highest trump or else the highest card of the
+/// led suit wins, the earlier of equal cards. The same answer as comparing [`Strength`]s.
+fn single_winner(order: &Order, lead: &Lead, plays: &[&[Card]]) -> usize {
+    let led = lead.lane().index();
+    // (trumped, strength); a discard can never win.
+    let key = |c: Card| {
+        let lane = order.lane_index(c);
+        (lane == led || lane == TRUMP).then_some(((lane != led) as u8, order.slot(c)))
+    };
+    let mut winner = 0;
+    let mut best = key(plays[0][0]);
+    for (i, play) in plays.iter().enumerate().skip(1) {
+        let k = key(play[0]);
+        if k > best {
+            best = k;
+            winner = i;
         }
     }
     winner
@@ -73,7 +97,9 @@ fn strength(
         for (t, &c) in s.tops.iter_mut().zip(play) {
             *t = order.slot(c);
         }
-        s.tops[..play.len().min(25)].sort_unstable_by(|a, b| b.cmp(a));
+        if play.len() > 1 {
+            s.tops[..play.len().min(25)].sort_unstable_by(|a, b| b.cmp(a));
+        }
     } else {
         let held: Hand = play.iter().copied().collect();
         let (pairs, _) = PairSlots::of_hand(order, lane, &held);
