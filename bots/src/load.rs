@@ -1331,6 +1331,9 @@ impl Nodes {
             "1000000".as_ref(),
             "--max-tables".as_ref(),
             "1000000".as_ref(),
+            // The load measures tables: no day's practice sets playing beside them.
+            "--practice-daily".as_ref(),
+            "off".as_ref(),
         ];
         args.extend(extra.iter().map(|a| std::ffi::OsStr::new(*a)));
         for _ in 0..n {

@@ -296,6 +296,9 @@ pub struct CompetitionView {
     /// The director's only: who held each seat from where (one device a seat, issue 24).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conduct: Option<ConductView>,
+    /// A practice set: its terms and ranking (`tables`, `pairs` and `schedule` are empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub practice: Option<crate::PracticeSetView>,
 }
 
 /// The seats' connection history, as the director sees it: evidence, not a verdict (partners
@@ -553,6 +556,9 @@ pub struct CompetitionBrief {
     /// every node. Absent on one machine.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub node: Option<String>,
+    /// A practice set's line (not an event's: `GET /api/events` leaves it out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub practice: Option<crate::PracticeBrief>,
 }
 
 /// `POST /api/events/{id}/join`: a player of a pair sits down at the pair's current board.
@@ -567,6 +573,10 @@ pub struct CompetitionJoin {
     /// Display name; the registered name for that seat when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// A practice set: the computers' level of a run begun now (the server sets it from
+    /// `PracticeJoin`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
 }
 
 /// The answer to [`CompetitionJoin`]: a seat at a table, as [`Joined`](crate::Joined), and where it is in the event.
@@ -621,6 +631,9 @@ pub struct PairStatus {
     /// Whose token asked: the player's number on the pair's (or team's) card, from 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub player: Option<u32>,
+    /// A practice set: the player's run, board by board.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub practice: Option<crate::PracticeRunView>,
 }
 
 /// A 够级 team's own view of the round it plays (or last played): its match, its games with

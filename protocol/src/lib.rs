@@ -23,12 +23,15 @@
 //! - `socket.rs`: the table's WebSocket ([`ClientIn`], [`ClientOut`], [`Role`], [`Clock`]).
 //! - `close.rs`: the socket's close codes ([`close`]), which the refusals name too.
 //! - `competition.rs`: events (赛事) over HTTP, 80分 pairs and 够级 teams.
+//! - `practice.rs`: practice against the field (练习): a player's identity, the sets, a run's
+//!   boards with their fields, the history.
 //! - `problem.rs`: [`Problem`], a refusal on the wire, whoever refused.
 //! - `refusal.rs`: the server's own refusals ([`Refusal`]) and their codes.
 
 pub mod close;
 mod competition;
 mod lobby;
+mod practice;
 mod problem;
 mod refusal;
 mod socket;
@@ -45,6 +48,11 @@ pub use competition::{
 };
 pub use lobby::{
     CreateTable, JoinSeat, Joined, LeaveSeat, SeatIndex, SeatInfo, TableState, TableSummary,
+};
+pub use practice::{
+    PlayerMade, PlayerNew, PlayerToken, PlayerView, PracticeBoardLine, PracticeBoardView,
+    PracticeBrief, PracticeCreate, PracticeFieldLine, PracticeHistoryLine, PracticeJoin,
+    PracticeLine, PracticeReplay, PracticeResult, PracticeRunView, PracticeSetView,
 };
 pub use problem::Problem;
 pub use refusal::{

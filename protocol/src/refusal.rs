@@ -57,6 +57,7 @@ pub mod codes {
     pub const NOT_DIRECTOR: &str = "not_director";
     pub const NO_EVENT: &str = "no_event";
     pub const BAD_PAIR_TOKEN: &str = "bad_pair_token";
+    pub const BAD_PLAYER_CODE: &str = "bad_player_code";
     pub const EVENT_TABLE: &str = "event_table";
     pub const SEAT_IN_USE: &str = "seat_in_use";
     pub const SEAT_MOVED: &str = "seat_moved";
@@ -180,6 +181,8 @@ pub enum Refusal {
     NoCompetition,
     /// A player token that names no player of the event.
     BadPairToken,
+    /// A personal code (练习) that names no player.
+    BadPlayerCode,
 
     /// A rule engine's refusal, as the engine words it (`rules::Explain`): its code is the
     /// engine's, not one of ours.
@@ -355,6 +358,7 @@ impl Refusal {
             Refusal::NotDirector { .. } => NOT_DIRECTOR,
             Refusal::NoCompetition => NO_EVENT,
             Refusal::BadPairToken => BAD_PAIR_TOKEN,
+            Refusal::BadPlayerCode => BAD_PLAYER_CODE,
             Refusal::Rule(p) => &p.code,
         }
     }
@@ -370,7 +374,8 @@ impl Refusal {
             | Refusal::BadHost
             | Refusal::NotDirector { .. }
             | Refusal::NoAutoPlay
-            | Refusal::BadPairToken => 403,
+            | Refusal::BadPairToken
+            | Refusal::BadPlayerCode => 403,
             Refusal::NoTable | Refusal::NotFound { .. } | Refusal::NoCompetition => 404,
             Refusal::MethodNotAllowed => 405,
             Refusal::Timeout => 408,
@@ -640,6 +645,10 @@ impl Refusal {
                 "选手凭证不对：请核对您的座位卡",
                 "that player token is not valid for this event: check your seating card",
             ),
+            Refusal::BadPlayerCode => w(
+                "个人码不对：请用您自己的链接或二维码打开，或核对打印的个人码",
+                "that personal code names no player: open your own link or QR code, or check the printed code",
+            ),
             Refusal::Rule(p) => w(p.zh.clone(), p.en.clone()),
         }
     }
@@ -773,6 +782,7 @@ impl Refusal {
             Refusal::NotDirector { no_director: true },
             Refusal::NoCompetition,
             Refusal::BadPairToken,
+            Refusal::BadPlayerCode,
         ];
         for r in &all {
             // Adding a variant stops the build here until it is listed above as well.
@@ -822,7 +832,8 @@ impl Refusal {
                 | Refusal::Internal(_)
                 | Refusal::NotDirector { .. }
                 | Refusal::NoCompetition
-                | Refusal::BadPairToken => {}
+                | Refusal::BadPairToken
+                | Refusal::BadPlayerCode => {}
                 // The engine's refusals are the rules crate's to list.
                 Refusal::Rule(_) => unreachable!("not a kind of ours"),
             }

@@ -576,6 +576,39 @@ pub struct ServeArgs {
     /// collectors. Levels from RUST_LOG (default `info`; e.g. `RUST_LOG=server=debug`).
     #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "json"])]
     pub log_format: String,
+    /// The day's practice sets (练习, docs/practice.md): an 80分 set and a 够级 set open at the
+    /// start of each practice day, with the computers' reference runs; `off`: only those an
+    /// organiser makes.
+    #[arg(long, value_name = "on|off", default_value = "on", value_parser = on_off, action = clap::ArgAction::Set)]
+    pub practice_daily: bool,
+    /// Where practice days begin: an offset from UTC, `+08:00` (China, the default), `-05:00`,
+    /// `+05:30`.
+    #[arg(long, value_name = "±HH:MM", default_value = "+08:00", value_parser = utc_offset, allow_hyphen_values = true)]
+    pub practice_utc_offset: i32,
+}
+
+fn on_off(s: &str) -> Result<bool, String> {
+    match s {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(format!("{s:?}: on or off")),
+    }
+}
+
+/// `+08:00` as minutes (480).
+fn utc_offset(s: &str) -> Result<i32, String> {
+    let bad = || format!("{s:?} is not an offset from UTC: e.g. +08:00, -05:00 or +05:30");
+    let (sign, rest) = match s.as_bytes().first() {
+        Some(b'+') => (1, &s[1..]),
+        Some(b'-') => (-1, &s[1..]),
+        _ => return Err(bad()),
+    };
+    let (h, m) = rest.split_once(':').ok_or_else(bad)?;
+    let (h, m): (i32, i32) = (h.parse().map_err(|_| bad())?, m.parse().map_err(|_| bad())?);
+    if h.abs() > 14 || !(0..60).contains(&m) || h < 0 {
+        return Err(bad());
+    }
+    Ok(sign * (h * 60 + m))
 }
 
 /// Starts the log subscriber: RUST_LOG's filter (default `info`), text or JSON lines.
@@ -1182,6 +1215,8 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
         idle_after: Duration::from_secs_f64(args.idle_minutes * 60.0),
         allow_origins: args.allow_origin,
         allow_hosts: args.allow_host,
+        practice_daily: args.practice_daily,
+        practice_utc_offset_minutes: args.practice_utc_offset,
         ..Config::default()
     };
     c.web = args.web;
@@ -1371,7 +1406,7 @@ pub fn verify(args: VerifyArgs) -> Result<(), String> {
         }
     }
     if args.table.is_none() {
-        bad += verify_competitions(&args.db, args.event.as_deref())?;
+        bad += verify_competitions(&args.db, args.event.as_deref(), &mut *db)?;
     }
     if bad > 0 {
         Err(format!("{bad} table(s) or event(s) failed verification"))
@@ -1382,7 +1417,11 @@ pub fn verify(args: VerifyArgs) -> Result<(), String> {
 
 /// `paiju verify`, the events: each director's log against its hash chain, and the event's seed
 /// (once revealed) against the commitment published at creation. The number that failed.
-fn verify_competitions(db: &std::path::Path, only: Option<&str>) -> Result<usize, String> {
+fn verify_competitions(
+    db: &std::path::Path,
+    only: Option<&str>,
+    tables: &mut dyn Store,
+) -> Result<usize, String> {
     let name = db.to_string_lossy().to_string();
     let err = |e: store::StoreError| format!("{}: {e}", store::postgres::redact(&name));
     let mut events = store::open_competitions(&name).map_err(err)?;
@@ -1403,6 +1442,59 @@ fn verify_competitions(db: &std::path::Path, only: Option<&str>) -> Result<usize
                 println!("event {id}: TAMPERED: {t}");
             }
         }
+        bad += verify_competition_tables(&e, tables)?;
+    }
+    Ok(bad)
+}
+
+/// `paiju verify`, an event's (or practice set's) tables: every table its log says it opened
+/// has an intact chain, was dealt from the event's seed (its commitment is the event's), and
+/// deals the board the log says. The number that failed.
+fn verify_competition_tables(
+    e: &store::StoredCompetition,
+    tables: &mut dyn Store,
+) -> Result<usize, String> {
+    let mut opened: Vec<(String, Option<u64>)> = Vec::new();
+    for entry in &e.log {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(&entry.action) else {
+            continue;
+        };
+        let Some(table) = v.get("table_id").and_then(|t| t.as_str()) else {
+            continue;
+        };
+        // An 80分 board's or a practice set's table deals the board its entry names.
+        let board = (v["type"] == "table_opened")
+            .then(|| v.get("board").and_then(|b| b.as_u64()))
+            .flatten();
+        if !opened.iter().any(|(t, _)| t == table) {
+            opened.push((table.to_string(), board));
+        }
+    }
+    let id = &e.header.id;
+    let mut bad = 0;
+    for (table, board) in opened {
+        let what = match tables.table(&table).map_err(|e| e.to_string())? {
+            None => Some("its log names a table the store does not have".to_string()),
+            Some(t) => match store::verify(&t.header, &t.log) {
+                Err(err) => Some(format!("TAMPERED: {err}")),
+                Ok(()) if t.header.seed_commitment != e.header.seed_commitment => {
+                    Some("not dealt from the event's seed".to_string())
+                }
+                Ok(()) if board.is_some_and(|b| b != u64::from(t.header.board)) => Some(format!(
+                    "deals board {}, the event's log says {}",
+                    t.header.board,
+                    board.unwrap_or_default()
+                )),
+                Ok(()) => None,
+            },
+        };
+        if let Some(what) = what {
+            bad += 1;
+            println!("event {id}: table {table}: {what}");
+        }
+    }
+    if bad == 0 {
+        println!("event {id}: its tables ok, each dealt from its seed");
     }
     Ok(bad)
 }
@@ -1562,6 +1654,22 @@ mod tests {
     #[test]
     fn the_command_line_is_well_formed() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn the_practice_days_offset_and_switch_are_read_or_refused() {
+        let a = serve_args(&[]).unwrap();
+        let c = Config::default();
+        assert_eq!(a.practice_daily, c.practice_daily);
+        assert_eq!(a.practice_utc_offset, c.practice_utc_offset_minutes);
+        let a =
+            serve_args(&["--practice-utc-offset", "-05:30", "--practice-daily", "off"]).unwrap();
+        assert_eq!((a.practice_utc_offset, a.practice_daily), (-330, false));
+        for bad in ["8", "+8", "+08:60", "+15:00", "08:00", "+-1:00"] {
+            let e = serve_args(&["--practice-utc-offset", bad]).unwrap_err();
+            assert!(e.contains("not an offset from UTC"), "{bad}: {e}");
+        }
+        assert!(serve_args(&["--practice-daily", "yes"]).is_err());
     }
 
     #[test]

@@ -48,6 +48,10 @@ pub struct Config {
     /// Host names (in the `Host` header) served besides IP literals and `localhost`, e.g. the
     /// public name behind a proxy (`*`: any). Others are refused against DNS rebinding.
     pub allow_hosts: Vec<String>,
+    /// The day's practice sets are made and closed by the server (`crate::practice::daily`).
+    pub practice_daily: bool,
+    /// Practice days begin at this offset from UTC, in minutes (480: China, the default).
+    pub practice_utc_offset_minutes: i32,
 }
 
 impl Default for Config {
@@ -68,6 +72,8 @@ impl Default for Config {
             limits: limits::Limits::default(),
             allow_origins: Vec::new(),
             allow_hosts: Vec::new(),
+            practice_daily: true,
+            practice_utc_offset_minutes: 480,
         }
     }
 }

@@ -63,7 +63,7 @@ pub struct App {
     /// Refused tokens per client address, shared by every WebSocket.
     pub bad_tokens: Arc<AddressBuckets>,
     /// Tables created per client address.
-    pub creations: AddressBuckets,
+    pub creations: Arc<AddressBuckets>,
     /// Routes of other services, merged under the same guard (the events' `/api/events/…`,
     /// set by [`crate::start`]): this module knows nothing of them.
     pub extra: Router<Arc<App>>,
@@ -88,7 +88,10 @@ impl App {
                 limits.bad_token_burst,
                 limits.bad_tokens_per_minute,
             )),
-            creations: AddressBuckets::new(limits.table_burst, limits.tables_per_minute),
+            creations: Arc::new(AddressBuckets::new(
+                limits.table_burst,
+                limits.tables_per_minute,
+            )),
             extra: Router::new(),
         }
     }

@@ -17,6 +17,12 @@ pub fn player_link(scheme: &str, host: &str, competition: &str, token: &str) -> 
     format!("{scheme}://{host}/pair.html?e={competition}#{token}")
 }
 
+/// A practice player's personal link (docs/practice.md): the practice page with their code
+/// after `#`, which browsers never send to a server.
+pub fn practice_link(scheme: &str, host: &str, code: &str) -> String {
+    format!("{scheme}://{host}/practice.html#p={code}")
+}
+
 /// `text` as an SVG QR code (error correction M); `None` if it does not fit a QR code.
 pub fn qr_svg(text: &str) -> Option<String> {
     let code = QrCode::with_error_correction_level(text.as_bytes(), EcLevel::M).ok()?;

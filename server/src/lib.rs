@@ -21,6 +21,9 @@
 //! - [`competition`]: competitions (赛事) run by a director, each an actor over the `tournament`
 //!   crate's pure state machine: 80分 duplicate pairs and 够级 teams; tables opened per board,
 //!   their results awaited, standings and printed results (`/api/events/…`).
+//! - [`practice`]: practice against the field (练习): players without passwords, the day's
+//!   sets, a player's history, the routes (`/api/players…`, `/api/practice…`); the sets
+//!   themselves are competitions of their own kind.
 //! - [`invite`]: a table's invite link as a QR code (SVG).
 //! - [`clock`], [`limits`], [`seat_token`], [`shutdown`]: the small pieces.
 //!
@@ -47,6 +50,7 @@ pub mod limits;
 pub mod listing;
 pub mod lobby;
 pub mod metrics;
+pub mod practice;
 pub mod referee;
 pub mod seat_token;
 pub mod shutdown;
@@ -233,14 +237,25 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
     });
     let switch = shutdown::ShutdownSwitch::new();
     let mut app = http::App::new(lobby.clone(), &config, switch.subscribe());
-    app.extra = competition::api::routes(Arc::new(competition::api::CompetitionApi {
+    let competition_api = Arc::new(competition::api::CompetitionApi {
         competitions: competitions.clone(),
         limits: app.limits.clone(),
         bad_tokens: app.bad_tokens.clone(),
+        creations: app.creations.clone(),
         fairplay: Arc::new(competition::fairplay::FairplayDesk::new(
             config.db.to_string_lossy().to_string(),
         )),
-    }));
+        practice_utc_offset_minutes: config.practice_utc_offset_minutes,
+    });
+    app.extra = competition::api::routes(competition_api.clone())
+        .merge(practice::api::routes(competition_api));
+    // The day's practice sets, made and closed by themselves.
+    let daily = config.practice_daily.then(|| {
+        tokio::spawn(practice::daily::run(
+            competitions.clone(),
+            config.practice_utc_offset_minutes,
+        ))
+    });
     let (stop_tx, stop_rx) = oneshot::channel::<()>();
     let running = Serving {
         app: Arc::new(app),
@@ -248,6 +263,7 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
         lobby: lobby.clone(),
         competitions: competitions.clone(),
         lease_keeper,
+        daily,
         leases,
         journal_thread,
     };
@@ -270,6 +286,8 @@ struct Serving {
     lobby: Arc<lobby::Lobby>,
     competitions: Arc<competition::Competitions>,
     lease_keeper: Option<tokio::task::JoinHandle<()>>,
+    /// The day's practice sets (`--practice-daily`).
+    daily: Option<tokio::task::JoinHandle<()>>,
     leases: Option<Arc<store::Leases>>,
     journal_thread: store::JournalThread,
 }
@@ -285,6 +303,7 @@ impl Serving {
             lobby,
             competitions,
             lease_keeper,
+            daily,
             leases,
             journal_thread,
         } = self;
@@ -302,6 +321,9 @@ impl Serving {
         // No more renewing or taking over: this node is leaving.
         if let Some(keeper) = lease_keeper {
             keeper.abort();
+        }
+        if let Some(daily) = daily {
+            daily.abort();
         }
         // The competitions stop opening tables before the tables stop.
         competitions.stop();

@@ -55,6 +55,7 @@ fn node(db: &str) -> Node {
 fn node_at(db: &str, listen: &str, more: &[&str]) -> Node {
     let mut child = Command::new(env!("CARGO_BIN_EXE_paiju"))
         .args(["serve", "--listen", listen, "--bot-delay-ms", "0"])
+        .args(["--practice-daily", "off"])
         .args(["--db", db, "--lease-secs", &LEASE_SECS.to_string()])
         .args(more)
         .env("PAIJU_DIRECTOR_TOKEN", DIRECTOR)

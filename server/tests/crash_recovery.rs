@@ -37,6 +37,7 @@ impl Drop for Server {
 fn serve(db: &Path) -> (Server, SocketAddr) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_paiju"))
         .args(["serve", "--listen", "127.0.0.1:0", "--bot-delay-ms", "0"])
+        .args(["--practice-daily", "off"])
         .arg("--db")
         .arg(db)
         .args(["--referee-token", REFEREE])

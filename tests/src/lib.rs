@@ -87,6 +87,9 @@ pub fn test_config(db: PathBuf) -> Config {
         referee_token: Some(REFEREE_TOKEN.to_string()),
         clock_scale: 1.0,
         bot_delay: Duration::ZERO,
+        // A test makes the practice sets it plays: the day's would play their computers'
+        // reference runs beside it.
+        practice_daily: false,
         ..Config::default()
     }
 }

@@ -1367,6 +1367,7 @@ impl Drop for Server {
 fn serve(bin: &Path, db: &Path) -> (Server, SocketAddr) {
     let mut child = Command::new(bin)
         .args(["serve", "--listen", "127.0.0.1:0", "--bot-delay-ms", "15"])
+        .args(["--practice-daily", "off"])
         .arg("--db")
         .arg(db)
         .env("PAIJU_DIRECTOR_TOKEN", DIRECTOR)

@@ -88,7 +88,13 @@ pub fn ns_value(declarer: Direction, defenders: i32) -> i64 {
 /// EW's are the top (2 × (n − 1)) minus these.
 pub fn raw_ns(declarer: Direction, defenders: &[i32]) -> Vec<Mp> {
     let values: Vec<i64> = defenders.iter().map(|&d| ns_value(declarer, d)).collect();
-    let mut sorted = values.clone();
+    raw(&values)
+}
+
+/// Match points of each result among `values` (higher is better): 2 per result beaten, 1 per
+/// tie. A practice set's field is compared the same way (`competition::practice::field`).
+pub fn raw(values: &[i64]) -> Vec<Mp> {
+    let mut sorted = values.to_vec();
     sorted.sort_unstable();
     values
         .iter()

@@ -56,6 +56,8 @@ export async function startServer(opts = {}) {
     '--web', webRoot,
     // Bots answer at once: the tests wait for the page, not for a bot's thinking pause.
     '--bot-delay-ms', process.env.PAIJU_BOT_DELAY_MS ?? '20',
+    // A test makes the practice sets it plays (the day's would play their reference runs beside it).
+    '--practice-daily', 'off',
     ...(process.env.PAIJU_SERVE_ARGS ? process.env.PAIJU_SERVE_ARGS.split(/\s+/).filter(Boolean) : []),
     ...(opts.extra ?? []),
   ];

@@ -42,11 +42,16 @@ pub struct CompetitionApi {
     pub limits: Arc<Limits>,
     /// Refused tokens per client address, shared with the WebSockets.
     pub bad_tokens: Arc<AddressBuckets>,
+    /// New tables per client address, shared with the lobby: a practice player made counts
+    /// as a table opened.
+    pub creations: Arc<AddressBuckets>,
     /// The fair-play analyses (the console's 公平竞赛).
     pub fairplay: Arc<super::fairplay::FairplayDesk>,
+    /// Practice sets' days begin at this offset from UTC (`--practice-utc-offset`).
+    pub practice_utc_offset_minutes: i32,
 }
 
-type Api = State<Arc<CompetitionApi>>;
+pub(crate) type Api = State<Arc<CompetitionApi>>;
 
 /// The routes, with their state: merged into the server's router (under its Host/Origin guard
 /// and JSON refusals).
@@ -82,13 +87,14 @@ pub fn routes<S: Clone + Send + Sync + 'static>(api: Arc<CompetitionApi>) -> Rou
         .with_state(api)
 }
 
-/// Past one machine: a call about a competition another node runs is sent there (`307` with
-/// `Location`, and a Problem `elsewhere` naming the node for clients that do not follow it).
-async fn to_its_node(State(api): Api, req: Request, next: Next) -> Response {
-    let id = req
-        .uri()
-        .path()
+/// Past one machine: a call about a competition (an event, or a practice set) another node
+/// runs is sent there (`307` with `Location`, and a Problem `elsewhere` naming the node for
+/// clients that do not follow it).
+pub(crate) async fn to_its_node(State(api): Api, req: Request, next: Next) -> Response {
+    let path = req.uri().path();
+    let id = path
         .strip_prefix("/api/events/")
+        .or_else(|| path.strip_prefix("/api/practice/"))
         .and_then(|rest| rest.split('/').next())
         .filter(|id| !id.is_empty())
         .map(str::to_string);
@@ -113,11 +119,11 @@ async fn to_its_node(State(api): Api, req: Request, next: Next) -> Response {
     resp
 }
 
-fn refused(d: Denied) -> Response {
+pub(crate) fn refused(d: Denied) -> Response {
     http::problem(d.status(), d.problem())
 }
 
-fn answer<T: serde::Serialize>(r: Result<T, Denied>) -> Response {
+pub(crate) fn answer<T: serde::Serialize>(r: Result<T, Denied>) -> Response {
     match r {
         Ok(x) => Json(x).into_response(),
         Err(d) => refused(d),
@@ -219,7 +225,7 @@ impl FromRequestParts<Arc<CompetitionApi>> for Reader {
 /// A pair's or team's call: throttled per address like any token; its JSON body.
 pub struct Player<T> {
     pub body: T,
-    peer: Option<SocketAddr>,
+    pub(crate) peer: Option<SocketAddr>,
 }
 
 impl<T: DeserializeOwned> FromRequest<Arc<CompetitionApi>> for Player<T> {
@@ -238,9 +244,14 @@ impl<T: DeserializeOwned> FromRequest<Arc<CompetitionApi>> for Player<T> {
 
 impl<T> Player<T> {
     /// The answer; a wrong token is charged to the caller's address.
-    fn answer<R: serde::Serialize>(&self, api: &CompetitionApi, r: Result<R, Denied>) -> Response {
+    pub(crate) fn answer<R: serde::Serialize>(
+        &self,
+        api: &CompetitionApi,
+        r: Result<R, Denied>,
+    ) -> Response {
         if let (Err(d), Some(peer)) = (&r, self.peer) {
-            if d.problem().code == codes::BAD_PAIR_TOKEN {
+            let code = d.problem().code;
+            if code == codes::BAD_PAIR_TOKEN || code == codes::BAD_PLAYER_CODE {
                 api.bad_tokens.charge_anyway(peer.ip(), Instant::now());
             }
         }
@@ -248,7 +259,7 @@ impl<T> Player<T> {
     }
 }
 
-fn held(api: &CompetitionApi, id: &str) -> Result<Held, Box<Response>> {
+pub(crate) fn held(api: &CompetitionApi, id: &str) -> Result<Held, Box<Response>> {
     api.competitions.get(id).map_err(|d| Box::new(refused(d)))
 }
 
@@ -258,7 +269,7 @@ fn not_this_kind() -> Response {
 }
 
 async fn list(State(api): Api) -> Response {
-    Json(api.competitions.list()).into_response()
+    Json(api.competitions.events()).into_response()
 }
 
 async fn create(
@@ -427,7 +438,7 @@ async fn pairs_step(api: &CompetitionApi, id: &str, step: DuplicateStep, p: Prev
     match held(api, id) {
         Ok(Held::Duplicate(h)) if p.preview => answer(h.preview(step).await),
         Ok(Held::Duplicate(h)) => answer(h.step(step).await),
-        Ok(Held::Teams(_)) => not_this_kind(),
+        Ok(_) => not_this_kind(),
         Err(resp) => *resp,
     }
 }
@@ -437,7 +448,7 @@ async fn teams_step(api: &CompetitionApi, id: &str, step: TeamsStep, p: Preview)
     match held(api, id) {
         Ok(Held::Teams(h)) if p.preview => answer(h.preview(step).await),
         Ok(Held::Teams(h)) => answer(h.step(step).await),
-        Ok(Held::Duplicate(_)) => not_this_kind(),
+        Ok(_) => not_this_kind(),
         Err(resp) => *resp,
     }
 }
@@ -511,6 +522,8 @@ async fn join(
     call: Player<protocol::CompetitionJoin>,
 ) -> Response {
     let r = match api.competitions.get(&id) {
+        // A practice set's players go through /api/practice, where their code is checked.
+        Ok(h) if h.is_practice() => return not_this_kind(),
         Ok(h) => each!(h, h => h.join(call.body.clone()).await),
         Err(d) => Err(d),
     };
@@ -523,6 +536,8 @@ async fn pair(
     call: Player<protocol::PairToken>,
 ) -> Response {
     let r = match api.competitions.get(&id) {
+        // A practice set's players go through /api/practice, where their code is checked.
+        Ok(h) if h.is_practice() => return not_this_kind(),
         Ok(h) => each!(h, h => h.status(call.body.token.clone()).await),
         Err(d) => Err(d),
     };
@@ -535,6 +550,8 @@ async fn confirm(
     call: Player<protocol::ConfirmResults>,
 ) -> Response {
     let r = match api.competitions.get(&id) {
+        // A practice set's players go through /api/practice, where their code is checked.
+        Ok(h) if h.is_practice() => return not_this_kind(),
         Ok(h) => each!(h, h => h.confirm(call.body.clone()).await),
         Err(d) => Err(d),
     };
@@ -560,6 +577,34 @@ struct CsvLang {
     lang: Option<String>,
 }
 
+/// The CSV answer: its file named `{name}.csv`.
+pub(crate) fn csv_response(name: &str, body: String) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}.csv\""),
+            ),
+            (header::CACHE_CONTROL, "no-cache".to_string()),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// A printable page's answer.
+pub(crate) fn html_response(page: String) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        page,
+    )
+        .into_response()
+}
+
 async fn results_csv(
     State(api): Api,
     Reader(full): Reader,
@@ -575,18 +620,7 @@ async fn results_csv(
         Err(resp) => return *resp,
     };
     match s {
-        Ok(s) => (
-            [
-                (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
-                (
-                    header::CONTENT_DISPOSITION,
-                    format!("attachment; filename=\"event-{}.csv\"", s.id),
-                ),
-                (header::CACHE_CONTROL, "no-cache".to_string()),
-            ],
-            printed::csv(&s, lang),
-        )
-            .into_response(),
+        Ok(s) => csv_response(&format!("event-{}", s.id), printed::csv(&s, lang)),
         Err(d) => refused(d),
     }
 }
@@ -601,14 +635,7 @@ async fn results_html(
         Err(resp) => return *resp,
     };
     match page {
-        Ok(page) => (
-            [
-                (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-                (header::CACHE_CONTROL, "no-cache"),
-            ],
-            page,
-        )
-            .into_response(),
+        Ok(page) => html_response(page),
         Err(d) => refused(d),
     }
 }

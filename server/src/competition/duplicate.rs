@@ -380,6 +380,7 @@ impl Kind for Duplicate {
                 .collect(),
             team: None,
             player: Some(player.which as u32 + 1),
+            practice: None,
         }
     }
 
@@ -474,6 +475,7 @@ impl Kind for Duplicate {
                     .collect()
             }),
             gouji: None,
+            practice: None,
         })
     }
 

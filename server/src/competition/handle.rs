@@ -7,6 +7,7 @@ use protocol::{
 };
 use protocol::{CompetitionView, PairStatus, Refusal};
 use tokio::sync::{mpsc, oneshot, watch};
+use tournament::competition::practice::{self, Practice};
 use tournament::competition::{Duplicate, Teams};
 
 use super::denied::Denied;
@@ -184,6 +185,10 @@ impl<K: Kind> Handle<K> {
 pub enum Held {
     Duplicate(Handle<Duplicate>),
     Teams(Handle<Teams>),
+    /// A practice set of 80分 boards.
+    ShengjiPractice(Handle<Practice<practice::Shengji>>),
+    /// A practice set of 够级 games.
+    GoujiPractice(Handle<Practice<practice::Gouji>>),
 }
 
 impl From<Handle<Duplicate>> for Held {
@@ -198,12 +203,26 @@ impl From<Handle<Teams>> for Held {
     }
 }
 
+impl From<Handle<Practice<practice::Shengji>>> for Held {
+    fn from(h: Handle<Practice<practice::Shengji>>) -> Held {
+        Held::ShengjiPractice(h)
+    }
+}
+
+impl From<Handle<Practice<practice::Gouji>>> for Held {
+    fn from(h: Handle<Practice<practice::Gouji>>) -> Held {
+        Held::GoujiPractice(h)
+    }
+}
+
 /// Runs `$body` with `$h` bound to the handle of whichever kind `$held` is.
 macro_rules! each {
     ($held:expr, $h:ident => $body:expr) => {
         match $held {
             $crate::competition::handle::Held::Duplicate($h) => $body,
             $crate::competition::handle::Held::Teams($h) => $body,
+            $crate::competition::handle::Held::ShengjiPractice($h) => $body,
+            $crate::competition::handle::Held::GoujiPractice($h) => $body,
         }
     };
 }
@@ -216,5 +235,10 @@ impl Held {
 
     pub async fn stop(&self) {
         each!(self, h => h.stop().await)
+    }
+
+    /// A practice set (its players are served by `/api/practice`).
+    pub fn is_practice(&self) -> bool {
+        matches!(self, Held::ShengjiPractice(_) | Held::GoujiPractice(_))
     }
 }

@@ -77,6 +77,7 @@ impl Ctx<'_> {
             add_entries: c.round == 0 && c.registered > 0,
             conduct: None,
             warnings: Vec::new(),
+            practice: None,
         }
     }
 }
@@ -157,6 +158,17 @@ pub trait Kind: Competition {
 
     /// The entry a typed card token names (never a computer's).
     fn holder(&self, header: &CompetitionHeader, token: &str) -> Option<Self::Holder>;
+    /// What the holder's arrival logs before they sit down: a practice player's first
+    /// arrival begins their run. Nothing for a director's event (its entries are registered).
+    fn arrive(
+        &self,
+        who: &Self::Holder,
+        req: &protocol::CompetitionJoin,
+        now_ms: u64,
+    ) -> Result<Option<Self::Action>, Denied> {
+        let _ = (who, req, now_ms);
+        Ok(None)
+    }
     /// Where the holder sits down now, or why it cannot.
     fn place(&self, who: &Self::Holder) -> Result<Place, Denied>;
     /// Why a seat asked for is not the holder's (`place`: where it sits now).
@@ -190,6 +202,11 @@ pub trait Kind: Competition {
     fn standings(&self, full: bool) -> Result<Standings, Denied>;
     /// The printable results page (A4).
     fn page(&self, s: &Standings, header: &CompetitionHeader) -> String;
+    /// A practice set's line for the sets' list; `None` for a director's event.
+    fn practice_brief(&self, header: &CompetitionHeader) -> Option<protocol::PracticeBrief> {
+        let _ = header;
+        None
+    }
 }
 
 /// The list's line of a competition.
@@ -203,6 +220,7 @@ pub fn brief<K: Kind>(c: &K, header: &CompetitionHeader) -> protocol::Competitio
         round: common.round,
         rounds: c.rounds(),
         node: None,
+        practice: c.practice_brief(header),
     }
 }
 

@@ -363,11 +363,17 @@ impl<K: Kind> Live<K> {
         let now = store::now_ms();
         match cmd {
             Command::Register { entries, reply } => {
-                let r = self.commit(K::register(entries)).await;
+                let r = match K::register(entries) {
+                    Ok(action) => self.commit(action).await,
+                    Err(e) => Err(e.into()),
+                };
                 let _ = reply.send(r.map(|()| self.c.cards(&self.header)));
             }
             Command::AddEntries { entries, reply } => {
-                let r = self.commit(K::add_entries(entries)).await;
+                let r = match K::add_entries(entries) {
+                    Ok(action) => self.commit(action).await,
+                    Err(e) => Err(e.into()),
+                };
                 let _ = reply.send(r.map(|()| self.c.cards(&self.header)));
             }
             Command::Cards { reply } => {
@@ -467,6 +473,11 @@ impl<K: Kind> Live<K> {
     /// token gives for that seat.
     async fn join(&mut self, req: CompetitionJoin, now: u64) -> Result<CompetitionJoined, Denied> {
         let who = self.holder(&req.token)?;
+        // A practice player's first arrival begins their run: logged, then its table opened.
+        if let Some(action) = self.c.arrive(&who, &req, now)? {
+            self.commit(action).await?;
+            self.step().await;
+        }
         let place = self.c.place(&who)?;
         let handle = self
             .deps

@@ -16,7 +16,8 @@
 //! - [`live`]: one competition's actor: every change check → store → apply, and its tables run.
 //! - [`handle`]: the way in to an actor and the calls it takes.
 //! - [`kind`]: what the server needs of a kind beyond its engine; [`duplicate`] and [`teams`]
-//!   are the two kinds: their steps, cards, seats and wire views.
+//!   are the director's two kinds (their steps, cards, seats and wire views), [`practice`] the
+//!   practice sets' (one a game: a player's run, each board's field, the rankings by day).
 //! - [`tables`]: opening a competition's table; where a table is now.
 //! - [`standings`], [`printed`]: the standings as sent, the CSV and the A4 page.
 //! - [`tokens`]: the tokens printed on the cards.
@@ -38,6 +39,9 @@ use std::sync::Arc;
 use dashmap::DashMap;
 use protocol::{CompetitionBrief, CompetitionView, CreateCompetition, Refusal};
 use tokio::sync::Mutex;
+use tournament::competition::practice::{
+    Gouji as GoujiSets, Practice, SetGame, Shengji as ShengjiSets,
+};
 use tournament::competition::{Competition, Duplicate, Error, Teams};
 
 pub mod api;
@@ -47,6 +51,7 @@ pub mod fairplay;
 pub mod handle;
 pub mod kind;
 pub mod live;
+pub mod practice;
 pub mod printed;
 pub mod standings;
 pub mod tables;
@@ -70,8 +75,8 @@ use crate::table::{DealFixed, TableGame};
 /// Competitions that could not be rebuilt at start: (id, why).
 pub type NotRebuilt = Vec<(String, String)>;
 
-/// Runs `$body` with the type `$K` standing for the kind of competition whose tables deal
-/// `$game`: the one place a game's name picks a kind. `$none` when no kind plays it.
+/// Runs `$body` with the type `$K` standing for the kind of director's event whose tables deal
+/// `$game`: the one place a game's name picks an event's kind. `$none` when no kind plays it.
 macro_rules! by_game {
     ($game:expr, $K:ident => $body:expr, $none:expr) => {{
         let game: &str = $game;
@@ -80,6 +85,29 @@ macro_rules! by_game {
             $body
         } else if game == <Teams as Competition>::GAME {
             type $K = Teams;
+            $body
+        } else {
+            $none
+        }
+    }};
+}
+
+/// Runs `$body` with the type `$K` standing for the kind a stored competition's row names
+/// (`events.game`, [`Competition::KIND`]): the one place a stored name picks a kind.
+macro_rules! by_kind {
+    ($kind:expr, $K:ident => $body:expr, $none:expr) => {{
+        let kind: &str = $kind;
+        if kind == <Duplicate as Competition>::KIND {
+            type $K = Duplicate;
+            $body
+        } else if kind == <Teams as Competition>::KIND {
+            type $K = Teams;
+            $body
+        } else if kind == <Practice<ShengjiSets> as Competition>::KIND {
+            type $K = Practice<ShengjiSets>;
+            $body
+        } else if kind == <Practice<GoujiSets> as Competition>::KIND {
+            type $K = Practice<GoujiSets>;
             $body
         } else {
             $none
@@ -142,9 +170,9 @@ impl Competitions {
 
     /// Rebuilds one stored competition, seals its seed while it runs and starts its actor.
     fn install(&self, s: StoredCompetition) -> Result<(), String> {
-        let game = s.header.game.clone();
-        by_game!(&game, K => self.install_kind::<K>(s), Err(format!(
-            "competition {}: no competition of \"{game}\" is run here",
+        let kind = s.header.game.clone();
+        by_kind!(&kind, K => self.install_kind::<K>(s), Err(format!(
+            "competition {}: no competition of \"{kind}\" is run here",
             s.header.id
         )))
     }
@@ -199,7 +227,7 @@ impl Competitions {
     /// if given. Its console view.
     pub async fn create(&self, spec: CreateCompetition) -> Result<CompetitionView, Denied> {
         let game = spec.game.clone();
-        let held = by_game!(&game, K => self.create_kind::<K>(spec).await?, {
+        let held = by_game!(&game, K => self.create_kind::<K>(spec, None).await?, {
             let known = self.deps.lobby.games.get(&game).is_some();
             return Err(if known {
                 Error::NotRunLive { game }.into()
@@ -210,7 +238,35 @@ impl Competitions {
         handle::each!(&held, h => h.view(true).await)
     }
 
-    async fn create_kind<K: Kind>(&self, mut spec: CreateCompetition) -> Result<Held, Denied>
+    /// Makes a practice set (its terms in `spec.practice`) and opens it: its view. `id`: the
+    /// set's code when it must be one (a day's set, the same on every node); a fresh one when
+    /// `None`.
+    pub async fn create_practice(
+        &self,
+        spec: CreateCompetition,
+        id: Option<String>,
+    ) -> Result<CompetitionView, Denied> {
+        let held = match spec.game.as_str() {
+            g if g == ShengjiSets::GAME => {
+                self.create_kind::<Practice<ShengjiSets>>(spec, id).await?
+            }
+            g if g == GoujiSets::GAME => self.create_kind::<Practice<GoujiSets>>(spec, id).await?,
+            g => {
+                return Err(Refusal::UnknownGame {
+                    game: g.to_string(),
+                    known: vec![ShengjiSets::GAME.into(), GoujiSets::GAME.into()],
+                }
+                .into())
+            }
+        };
+        handle::each!(&held, h => h.start_round(1).await)
+    }
+
+    async fn create_kind<K: Kind>(
+        &self,
+        mut spec: CreateCompetition,
+        id: Option<String>,
+    ) -> Result<Held, Denied>
     where
         Held: From<handle::Handle<K>>,
     {
@@ -225,10 +281,17 @@ impl Competitions {
                 .map_err(|e| Refusal::Rule(protocol::Problem::explain(&e)))?,
             None => rules::deal::Seed(seat_token::random_bytes::<32>()),
         };
-        let mut id = seat_token::table_code();
-        while self.held.contains_key(&id) {
-            id = seat_token::table_code();
-        }
+        let id = match id {
+            Some(id) if self.held.contains_key(&id) => return Err(Error::Exists.into()),
+            Some(id) => id,
+            None => {
+                let mut id = seat_token::table_code();
+                while self.held.contains_key(&id) {
+                    id = seat_token::table_code();
+                }
+                id
+            }
+        };
         K::name_defaults(&mut spec);
         let c = K::create(&id, &spec)?;
         // The ruleset and the fixed deal, as the tables will read them.
@@ -242,7 +305,7 @@ impl Competitions {
         K::Game::start(&ruleset, &rules::deal::Seed([0; 32]), 1, &fixed)?;
         let header = CompetitionHeader {
             id: id.clone(),
-            game: K::GAME.to_string(),
+            game: K::KIND.to_string(),
             name: c.common().spec.name.clone(),
             seed: seed.to_hex(),
             seed_commitment: seed.commitment(),
@@ -302,6 +365,20 @@ impl Competitions {
         out.into_iter().map(|(_, b)| b).collect()
     }
 
+    /// The directors' events of every live node, newest first (the practice sets left out).
+    pub fn events(&self) -> Vec<CompetitionBrief> {
+        self.list()
+            .into_iter()
+            .filter(|b| b.practice.is_none())
+            .collect()
+    }
+
+    /// The practice sets of every live node, newest first, each with its node's address past
+    /// one machine.
+    pub fn practice_sets(&self) -> Vec<protocol::PracticeBrief> {
+        self.list().into_iter().filter_map(|b| b.practice).collect()
+    }
+
     /// The competitions run here (when each was made, its line), for this node's list and the
     /// other nodes'.
     pub fn own_list(&self) -> Vec<(u64, CompetitionBrief)> {
@@ -309,6 +386,61 @@ impl Competitions {
             .iter()
             .map(|s| (s.created_ms, s.held.brief()))
             .collect()
+    }
+
+    /// The competitions' store (practice players are kept there too).
+    pub fn store(&self) -> Arc<std::sync::Mutex<Box<dyn CompetitionStore>>> {
+        self.deps.store.clone()
+    }
+
+    /// The lobby whose tables the competitions open.
+    pub fn lobby(&self) -> &Arc<Lobby> {
+        &self.deps.lobby
+    }
+
+    /// A competition as its stored log makes it, wherever it runs (past one machine another
+    /// node may run it): read once and replayed, nothing started. Its status for `token`
+    /// (a practice player's run) and its line.
+    pub async fn stored_status(
+        &self,
+        id: &str,
+        token: &str,
+    ) -> Result<(protocol::PairStatus, CompetitionBrief), Denied> {
+        let (db, key) = (self.deps.store.clone(), id.to_string());
+        let stored = tokio::task::spawn_blocking(move || {
+            db.lock().expect("competition store lock").competition(&key)
+        })
+        .await
+        .map_err(|e| Refusal::Internal(protocol::Words::same(e.to_string())))?
+        .map_err(|e| Refusal::StoreFailed {
+            detail: e.0,
+            reading: true,
+        })?
+        .ok_or(Refusal::NoCompetition)?;
+        let kind = stored.header.game.clone();
+        by_kind!(&kind, K => self.status_of::<K>(&stored, token), Err(Refusal::NoCompetition.into()))
+    }
+
+    fn status_of<K: Kind>(
+        &self,
+        s: &StoredCompetition,
+        token: &str,
+    ) -> Result<(protocol::PairStatus, CompetitionBrief), Denied> {
+        let c = store::replayed::<K>(s).map_err(|e| Refusal::StoreFailed {
+            detail: e,
+            reading: true,
+        })?;
+        let who = c
+            .holder(&s.header, token)
+            .ok_or(Denied::Server(Refusal::BadPairToken))?;
+        let head = s.log.last().map(|e| e.hash.clone()).unwrap_or_default();
+        let ctx = kind::Ctx {
+            header: &s.header,
+            seq: s.log.len() as u64,
+            head_hash: &head,
+            lobby: &self.deps.lobby,
+        };
+        Ok((c.status(&ctx, &who), kind::brief(&c, &s.header)))
     }
 
     /// Stops the runners (at shutdown, before the tables stop).

@@ -107,6 +107,9 @@ pub fn csv(s: &Standings, lang: Lang) -> String {
     if let Some(g) = &s.gouji {
         return gouji_csv(g, lang);
     }
+    if let Some(p) = &s.practice {
+        return practice_csv(p, lang);
+    }
     let mut out = String::from("\u{feff}");
     out += &header(
         lang,
@@ -348,6 +351,67 @@ pub fn teams_body(s: &Standings, g: &GoujiStandings, status: &str) -> String {
     body
 }
 
+/// A practice set's ranking as CSV: one line a finished run, best first.
+fn practice_csv(p: &super::standings::PracticeStandings, lang: Lang) -> String {
+    let mut out = String::from("\u{feff}");
+    out += &header(
+        lang,
+        &[
+            ("名次", "place"),
+            ("选手", "player"),
+            ("电脑水平", "computers"),
+            ("百分比", "percent"),
+            ("开始时间", "began (UTC)"),
+        ],
+    );
+    for l in &p.lines {
+        out += &csv_line(&[
+            l.place.to_string(),
+            l.name.clone(),
+            l.level.clone(),
+            format!("{:.2}", l.percent),
+            crate::referee::words::iso_time(l.began_ms),
+        ]);
+    }
+    out
+}
+
+/// A practice set's printable ranking (of the whole set, or of the day `p.day` names).
+pub fn practice_body(s: &Standings, p: &super::standings::PracticeStandings) -> String {
+    let game = if p.game == "gouji" {
+        format!("够级 {} 局 games", p.boards)
+    } else {
+        format!("80分 {} 副 boards", p.boards)
+    };
+    let whose = match &p.club {
+        Some(c) => format!("{} · ", esc(c)),
+        None => String::new(),
+    };
+    let when = match &p.day {
+        Some(d) => format!("{d} 当日排名 Ranking of the day"),
+        None => "全部排名 Ranking of the whole set".to_string(),
+    };
+    let mut body = format!(
+        "<header><h1>{}</h1><p>{whose}练习牌套 Practice set · {game} · {when}</p></header>\n",
+        esc(&s.name)
+    );
+    body += "<section class=\"ranking\"><h2>名次 Ranking</h2>\n<table><thead><tr><th>名次 Place</th><th>选手 Player</th><th>电脑水平 Computers</th><th>百分比 Percent</th></tr></thead><tbody>\n";
+    for l in &p.lines {
+        body += &format!(
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.2} %</td></tr>\n",
+            l.place,
+            esc(&l.name),
+            bots::Level::parse(&l.level).map_or("", bots::Level::zh),
+            l.percent
+        );
+    }
+    if p.lines.is_empty() {
+        body += "<tr><td colspan=\"4\">还没有人打完 Nobody has finished yet</td></tr>\n";
+    }
+    body += "</tbody></table></section>\n";
+    body
+}
+
 /// Text for HTML.
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
@@ -378,9 +442,15 @@ pub fn status(s: &Standings) -> String {
 /// (and the seed once revealed).
 pub fn page(s: &Standings, body: String, header: &CompetitionHeader) -> String {
     let seed = s.is_final.then_some(header.seed.as_str());
+    page_of(s, body, &header.seed_commitment, seed)
+}
+
+/// [`page`] from the commitment and (once revealed) the seed, as a competition's view shows
+/// them.
+pub fn page_of(s: &Standings, body: String, commitment: &str, seed: Option<&str>) -> String {
     let footer = format!(
         "<footer><p>种子承诺 Seed commitment (SHA-256): <code>{}</code></p>{}</footer>\n",
-        esc(&header.seed_commitment),
+        esc(commitment),
         match seed {
             Some(seed) => format!(
                 "<p>种子 Seed: <code>{}</code> — 任何人都可以用它重新发出每一副牌 (paiju deal). Anyone can re-deal every board from it.</p>",

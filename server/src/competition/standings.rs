@@ -66,6 +66,44 @@ pub struct Standings {
     /// 够级 events: the teams' ranking (the 80分 `ranking` is empty).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gouji: Option<GoujiStandings>,
+    /// Practice sets: the ranking of the whole set and of each day.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub practice: Option<PracticeStandings>,
+}
+
+/// A practice set's rankings: the finished runs, best first, of the whole set and of each day
+/// runs began on (a club's ranking of the day and of the week).
+#[derive(Clone, Debug, Serialize)]
+pub struct PracticeStandings {
+    pub game: String,
+    pub boards: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub club: Option<String>,
+    /// `lines` are of this day alone (`YYYY-MM-DD`, the set's days); `None`: of the whole set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub day: Option<String>,
+    pub lines: Vec<protocol::PracticeLine>,
+    /// Each day with finished runs, oldest first.
+    pub days: Vec<PracticeDay>,
+}
+
+/// One day's ranking.
+#[derive(Clone, Debug, Serialize)]
+pub struct PracticeDay {
+    pub day: String,
+    pub lines: Vec<protocol::PracticeLine>,
+}
+
+impl PracticeStandings {
+    /// The ranking of one day only (`None` when no run of that day finished).
+    pub fn of_day(&self, day: &str) -> Option<PracticeStandings> {
+        let d = self.days.iter().find(|d| d.day == day)?;
+        Some(PracticeStandings {
+            day: Some(d.day.clone()),
+            lines: d.lines.clone(),
+            ..self.clone()
+        })
+    }
 }
 
 /// A 够级 event's standings: the finalists ranked by the final (total, more 头科, fewer 大落,

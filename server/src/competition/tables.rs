@@ -41,8 +41,9 @@ pub async fn open<G: TableGame>(
         trump: common.spec.trump.clone(),
         // A competition's tables keep the ruleset's clocks (the competition's).
         play_seconds: None,
-        // Computers sit only for entries that are absent: the default level.
-        bot_level: None,
+        // An event's computers sit for entries that are absent, at the default level; a
+        // practice run's play at the level its player chose.
+        bot_level: need.level.clone(),
     };
     Ok(lobby.create_competing(req, common.terms(need)).await?.id)
 }

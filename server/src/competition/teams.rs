@@ -494,6 +494,7 @@ impl Kind for Teams {
             earlier: Vec::new(),
             team: Some(team_status(self, &who.name)),
             player: Some(player.which as u32 + 1),
+            practice: None,
         }
     }
 
@@ -606,6 +607,7 @@ impl Kind for Teams {
             },
             boards: None,
             deductions: None,
+            practice: None,
             gouji: Some(GoujiStandings {
                 teams,
                 games,

@@ -72,6 +72,28 @@ pub fn team_player_token(
     )
 }
 
+/// A player's personal code (练习, issue 26): 12 random symbols of the cards' alphabet, written
+/// `xxxx-xxxx-xxxx` (about 59 bits; guessing is throttled per address as for cards). Random, not
+/// derived: the server keeps only its hash.
+pub fn personal_code() -> String {
+    let plain: String = crate::seat_token::random_bytes::<LEN>()
+        .iter()
+        .map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char)
+        .collect();
+    format!("{}-{}-{}", &plain[0..4], &plain[4..8], &plain[8..12])
+}
+
+/// A player's public id from their personal code: 16 hex digits, in logs and rankings. It
+/// proves nothing (the code is not derivable from it), and is the same however the code is
+/// typed.
+pub fn player_id(code: &str) -> String {
+    let digest = Sha256::new()
+        .chain_update(b"paiju-player-id-1\x1f")
+        .chain_update(normal_token(code).as_bytes())
+        .finalize();
+    rules::deal::hex(&digest[..8])
+}
+
 /// A typed token as compared: lower case, without dashes or spaces.
 pub fn normal_token(typed: &str) -> String {
     typed
@@ -149,6 +171,19 @@ mod tests {
             seat_token(&a.replace('-', " "), "t", 0)
         );
         assert_ne!(seat_token(&a, "t", 0), seat_token(&a, "t", 2));
+    }
+
+    #[test]
+    fn personal_codes_are_random_cards_tokens_and_name_one_id_however_typed() {
+        let a = personal_code();
+        let b = personal_code();
+        assert_ne!(a, b);
+        assert_eq!(a.len(), 14);
+        assert!(normal_token(&a).bytes().all(|c| ALPHABET.contains(&c)));
+        let id = player_id(&a);
+        assert_eq!(id.len(), 16);
+        assert_eq!(id, player_id(&a.to_uppercase().replace('-', " ")));
+        assert_ne!(id, player_id(&b));
     }
 
     #[test]

@@ -79,6 +79,29 @@ pub trait CompetitionStore: Send {
     fn competitions(&mut self) -> Result<Vec<StoredCompetition>, StoreError>;
     /// One event with its log: what a node taking an event over rebuilds.
     fn competition(&mut self, id: &str) -> Result<Option<StoredCompetition>, StoreError>;
+
+    // Practice players (issue 26): who a personal code names, and the sets each began. Their
+    // runs are in the sets' logs; `player_sets` only says where to look.
+
+    /// A new player; an id already there is refused (the primary key).
+    fn create_player(&mut self, p: &PlayerRecord) -> Result<(), StoreError>;
+    fn player(&mut self, id: &str) -> Result<Option<PlayerRecord>, StoreError>;
+    /// Notes that the player began `set` (again: nothing changes).
+    fn note_player_set(&mut self, player: &str, set: &str, began_ms: u64)
+        -> Result<(), StoreError>;
+    /// The sets the player began, newest first.
+    fn player_sets(&mut self, player: &str) -> Result<Vec<String>, StoreError>;
+}
+
+/// A practice player as stored: the hash of their personal code, never the code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerRecord {
+    /// The public id derived from the code.
+    pub id: String,
+    pub name: String,
+    /// SHA-256 of the code as typed in its normal form.
+    pub token_hash: String,
+    pub created_ms: u64,
 }
 
 /// The event log's first link: a hash of the header (its public fields).
@@ -201,6 +224,57 @@ impl CompetitionStore for SqliteStore {
 
     fn competition(&mut self, id: &str) -> Result<Option<StoredCompetition>, StoreError> {
         Ok(self.load_competitions("id = ?1", id)?.pop())
+    }
+
+    fn create_player(&mut self, p: &PlayerRecord) -> Result<(), StoreError> {
+        self.connection().execute(
+            "INSERT INTO players (id, name, token_hash, created_ms) VALUES (?1, ?2, ?3, ?4)",
+            rusqlite::params![p.id, p.name, p.token_hash, p.created_ms as i64],
+        )?;
+        Ok(())
+    }
+
+    fn player(&mut self, id: &str) -> Result<Option<PlayerRecord>, StoreError> {
+        use rusqlite::OptionalExtension;
+        Ok(self
+            .connection()
+            .query_row(
+                "SELECT id, name, token_hash, created_ms FROM players WHERE id = ?1",
+                [id],
+                |r| {
+                    Ok(PlayerRecord {
+                        id: r.get(0)?,
+                        name: r.get(1)?,
+                        token_hash: r.get(2)?,
+                        created_ms: r.get::<_, i64>(3)? as u64,
+                    })
+                },
+            )
+            .optional()?)
+    }
+
+    fn note_player_set(
+        &mut self,
+        player: &str,
+        set: &str,
+        began_ms: u64,
+    ) -> Result<(), StoreError> {
+        self.connection().execute(
+            "INSERT OR IGNORE INTO player_sets (player_id, set_id, began_ms) VALUES (?1, ?2, ?3)",
+            rusqlite::params![player, set, began_ms as i64],
+        )?;
+        Ok(())
+    }
+
+    fn player_sets(&mut self, player: &str) -> Result<Vec<String>, StoreError> {
+        let conn = self.connection();
+        let mut st = conn.prepare(
+            "SELECT set_id FROM player_sets WHERE player_id = ?1 ORDER BY began_ms DESC, set_id",
+        )?;
+        let ids = st
+            .query_map([player], |r| r.get(0))?
+            .collect::<Result<Vec<String>, _>>()?;
+        Ok(ids)
     }
 }
 
@@ -434,5 +508,52 @@ impl CompetitionStore for PostgresStore {
         Ok(rt
             .block_on(Self::load_competitions(client, "id = $1", id))?
             .pop())
+    }
+
+    fn create_player(&mut self, p: &PlayerRecord) -> Result<(), StoreError> {
+        let (rt, client) = self.parts()?;
+        rt.block_on(client.execute(
+            "INSERT INTO players (id, name, token_hash, created_ms) VALUES ($1, $2, $3, $4)",
+            &[&p.id, &p.name, &p.token_hash, &(p.created_ms as i64)],
+        ))?;
+        Ok(())
+    }
+
+    fn player(&mut self, id: &str) -> Result<Option<PlayerRecord>, StoreError> {
+        let (rt, client) = self.parts()?;
+        let row = rt.block_on(client.query_opt(
+            "SELECT id, name, token_hash, created_ms FROM players WHERE id = $1",
+            &[&id],
+        ))?;
+        Ok(row.map(|r| PlayerRecord {
+            id: r.get(0),
+            name: r.get(1),
+            token_hash: r.get(2),
+            created_ms: r.get::<_, i64>(3) as u64,
+        }))
+    }
+
+    fn note_player_set(
+        &mut self,
+        player: &str,
+        set: &str,
+        began_ms: u64,
+    ) -> Result<(), StoreError> {
+        let (rt, client) = self.parts()?;
+        rt.block_on(client.execute(
+            "INSERT INTO player_sets (player_id, set_id, began_ms) VALUES ($1, $2, $3)
+             ON CONFLICT DO NOTHING",
+            &[&player, &set, &(began_ms as i64)],
+        ))?;
+        Ok(())
+    }
+
+    fn player_sets(&mut self, player: &str) -> Result<Vec<String>, StoreError> {
+        let (rt, client) = self.parts()?;
+        let rows = rt.block_on(client.query(
+            "SELECT set_id FROM player_sets WHERE player_id = $1 ORDER BY began_ms DESC, set_id",
+            &[&player],
+        ))?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 }

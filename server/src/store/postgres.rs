@@ -27,7 +27,7 @@ use super::*;
 
 /// The migrations, in order: entry `i` brings the schema to version `i + 1`. Never edit one
 /// that has shipped; add the next.
-const MIGRATIONS: [&str; 4] = [
+const MIGRATIONS: [&str; 5] = [
     // 1: the event store, as in SQLite.
     "CREATE TABLE tables (
         id TEXT PRIMARY KEY,
@@ -108,6 +108,8 @@ const MIGRATIONS: [&str; 4] = [
     "CREATE SEQUENCE listing_version;
     ALTER TABLE leases ADD COLUMN summary TEXT, ADD COLUMN listed BIGINT NOT NULL DEFAULT 0;
     ALTER TABLE event_leases ADD COLUMN summary TEXT, ADD COLUMN listed BIGINT NOT NULL DEFAULT 0;",
+    // 5: practice players and the sets each began, as SQLite's 4 (issue 26).
+    super::sqlite::PLAYERS_MIGRATION,
 ];
 
 /// Whether a `--db` value names PostgreSQL rather than a SQLite file.

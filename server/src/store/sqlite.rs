@@ -11,7 +11,7 @@ pub struct SqliteStore {
 /// `schema_version` as on PostgreSQL (postgres.rs). Never edit one that has shipped; add the next.
 /// (Each list is its own store's history: PostgreSQL started with the columns of 2 and has
 /// leases, SQLite neither.)
-const MIGRATIONS: [&str; 3] = [
+const MIGRATIONS: [&str; 4] = [
     // 1: tables, their seats and their logs, as first shipped.
     "CREATE TABLE tables (
         id TEXT PRIMARY KEY,
@@ -67,7 +67,24 @@ const MIGRATIONS: [&str; 3] = [
         hash TEXT NOT NULL,
         PRIMARY KEY (event_id, seq)
     ) WITHOUT ROWID;",
+    // 4: practice players (a name and the hash of their personal code) and which sets each
+    // began (competitions.rs, issue 26).
+    PLAYERS_MIGRATION,
 ];
+
+/// Migration 4 here, 5 on PostgreSQL: the same statements on both.
+pub(super) const PLAYERS_MIGRATION: &str = "CREATE TABLE players (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        token_hash TEXT NOT NULL,
+        created_ms BIGINT NOT NULL
+    );
+    CREATE TABLE player_sets (
+        player_id TEXT NOT NULL,
+        set_id TEXT NOT NULL,
+        began_ms BIGINT NOT NULL,
+        PRIMARY KEY (player_id, set_id)
+    );";
 
 /// Brings a database's schema up to date; the version it is at after. One transaction, begun
 /// `IMMEDIATE` so that it holds the write lock from the start: the events' connection opens the

@@ -233,7 +233,7 @@ fn postgres_migrations_are_versioned_and_run_once() {
             .map(|r| r.get(0))
             .collect()
     });
-    assert_eq!(versions, [1, 2, 3, 4]);
+    assert_eq!(versions, [1, 2, 3, 4, 5]);
     // A database a newer paiju migrated is refused, not written to.
     first
         .execute("INSERT INTO schema_version VALUES (99, 0)")
@@ -430,16 +430,17 @@ fn assert_layout_is_the_migrations(store: &SqliteStore, name: &str) {
 fn sqlite_migrations_are_versioned_and_run_once() {
     let path = sqlite_path("store", "migrations");
     let first = SqliteStore::open(&path).unwrap();
-    assert_eq!(sqlite_versions(&first), [(1, true), (2, true), (3, true)]);
+    let all = [(1, true), (2, true), (3, true), (4, true)];
+    assert_eq!(sqlite_versions(&first), all);
     drop(SqliteStore::open(&path).unwrap());
-    assert_eq!(sqlite_versions(&first), [(1, true), (2, true), (3, true)]);
+    assert_eq!(sqlite_versions(&first), all);
     // A database a newer paiju migrated is refused, not written to.
     first
         .connection()
-        .execute("INSERT INTO schema_version VALUES (4, 1)", [])
+        .execute("INSERT INTO schema_version VALUES (5, 1)", [])
         .unwrap();
     let err = SqliteStore::open(&path).err().unwrap();
-    assert!(err.0.contains("version 4, newer"), "{err}");
+    assert!(err.0.contains("version 5, newer"), "{err}");
 }
 
 #[test]
@@ -482,7 +483,7 @@ fn a_sqlite_database_of_the_unversioned_layout_upgrades_without_loss() {
     // Every version was there already: found, none run again; the layout is the migrations'.
     assert_eq!(
         sqlite_versions(&store),
-        [(1, false), (2, false), (3, false)]
+        [(1, false), (2, false), (3, false), (4, true)]
     );
     assert_layout_is_the_migrations(&store, "unversioned_fresh");
     let back = store.table("t1").unwrap().unwrap();
@@ -525,7 +526,10 @@ fn a_sqlite_database_from_before_the_logs_occupant_gets_it_and_the_events() {
         insert_unversioned(&conn, &t, false);
     }
     let mut store = SqliteStore::open(&path).unwrap();
-    assert_eq!(sqlite_versions(&store), [(1, false), (2, true), (3, true)]);
+    assert_eq!(
+        sqlite_versions(&store),
+        [(1, false), (2, true), (3, true), (4, true)]
+    );
     assert_layout_is_the_migrations(&store, "first_layout_fresh");
     let back = store.table("t1").unwrap().unwrap();
     assert_eq!(
@@ -899,4 +903,39 @@ fn postgres_event_writes_are_fenced_by_the_events_lease_and_its_tables_follow_it
     let stored = b.competition("e1").unwrap().unwrap();
     assert_eq!(stored.log, log);
     assert_eq!(verify_competition(&h, &stored.log), Ok(()));
+}
+
+#[test]
+fn practice_players_and_the_sets_they_began_are_kept_on_both_backends() {
+    for (backend, open) in event_backends("players") {
+        let p = PlayerRecord {
+            id: "0123456789abcdef".into(),
+            name: "王阿姨".into(),
+            token_hash: "ab".repeat(32),
+            created_ms: 7,
+        };
+        {
+            let mut s = open();
+            s.create_player(&p).unwrap();
+            // One id, one player: a second is refused, the first untouched.
+            let twin = PlayerRecord {
+                name: "李叔叔".into(),
+                ..p.clone()
+            };
+            assert!(s.create_player(&twin).is_err(), "{backend}");
+            s.note_player_set(&p.id, "d20261204s", 10).unwrap();
+            s.note_player_set(&p.id, "d20261205s", 20).unwrap();
+            // Noted again: nothing changes (its first time stays).
+            s.note_player_set(&p.id, "d20261204s", 30).unwrap();
+        }
+        let mut s = open();
+        assert_eq!(s.player(&p.id).unwrap(), Some(p.clone()), "{backend}");
+        assert_eq!(s.player("nobody").unwrap(), None, "{backend}");
+        assert_eq!(
+            s.player_sets(&p.id).unwrap(),
+            ["d20261205s", "d20261204s"],
+            "{backend}: newest first"
+        );
+        assert!(s.player_sets("nobody").unwrap().is_empty(), "{backend}");
+    }
 }

@@ -254,13 +254,30 @@ impl<G: TableGame> Table<G> {
 
     pub(super) fn restart_clock(&mut self) {
         self.clock = None;
-        // Under review no clock runs (review.rs starts it again).
+        // Under review no clock runs (review.rs starts it again); at a practice table none runs
+        // for a player who is away (competing.rs starts it when they are back).
         if self.state != TableState::Playing
             || self.engine.to_act().is_empty()
             || self.review.is_some()
+            || self.waits_for_the_away()
         {
             return;
         }
+        self.start_clock();
+    }
+
+    /// The clock for `seat`'s player arriving at their turn (a practice table stopped it while
+    /// they were away): started as if they were present already.
+    pub(super) fn restart_clock_for_arrival(&mut self, seat: usize) {
+        if self.state == TableState::Playing
+            && self.review.is_none()
+            && self.engine.to_act().contains(&seat)
+        {
+            self.start_clock();
+        }
+    }
+
+    fn start_clock(&mut self) {
         let scale = self.deps.settings.clock_scale;
         let now = Instant::now();
         let since = scale.to_game(now - self.started.unwrap_or(now));
@@ -280,11 +297,13 @@ impl<G: TableGame> Table<G> {
                 .to_act()
                 .iter()
                 .any(|&s| self.seats[s].bot || self.auto[s]);
+        let delay = if self.plays_unwatched() {
+            std::time::Duration::ZERO
+        } else {
+            self.deps.settings.bot_delay
+        };
         self.bot_at = if due {
-            Some(
-                self.bot_at
-                    .unwrap_or_else(|| Instant::now() + self.deps.settings.bot_delay),
-            )
+            Some(self.bot_at.unwrap_or_else(|| Instant::now() + delay))
         } else {
             None
         };

@@ -113,6 +113,73 @@ impl<G: TableGame> Table<G> {
         }
     }
 
+    fn is_practice(&self) -> bool {
+        self.competing.as_ref().is_some_and(|c| c.terms.practice)
+    }
+
+    /// A practice table's (issue 26): the seat to act is a person's who is away. Their clock
+    /// does not run then; it starts again, whole, when they are back.
+    pub(super) fn waits_for_the_away(&self) -> bool {
+        self.is_practice()
+            && self
+                .engine
+                .to_act()
+                .iter()
+                .any(|&s| !self.seats[s].bot && !self.connected(s))
+    }
+
+    /// A practice table is never closed idle before its board is over: the player may stop
+    /// and come back another day, and the set waits for them (it closes its tables itself).
+    pub(super) fn kept_while_away(&self) -> bool {
+        self.is_practice() && self.state != TableState::Over
+    }
+
+    /// A practice set's reference run (computers in every seat): nobody follows the cards, so
+    /// the computers play without the pause people need.
+    pub(super) fn plays_unwatched(&self) -> bool {
+        self.is_practice() && self.seats.iter().all(|s| s.bot)
+    }
+
+    /// A practice table's player is back (`arriving`: this seat is arriving now, not counted
+    /// present yet): the game's own time moves on by the time they were away, and at their
+    /// turn their clock runs again.
+    pub(super) fn back_from_away(&mut self, arriving: Option<usize>) {
+        let Some(c) = self.competing.as_mut().filter(|c| c.terms.practice) else {
+            return;
+        };
+        if let Some(since) = c.away_since.take() {
+            if let Some(started) = &mut self.started {
+                *started += Instant::now() - since;
+            }
+        }
+        if let Some(seat) = arriving {
+            if self.clock.is_none() {
+                self.restart_clock_for_arrival(seat);
+            }
+        }
+    }
+
+    /// Presence changed at a practice table: a player who left stops their clock (and the
+    /// game's time); one who is back gets them again.
+    pub(super) fn practice_clock(&mut self) {
+        if !self.is_practice() {
+            return;
+        }
+        let present = (0..self.seats.len()).any(|s| !self.seats[s].bot && self.connected(s));
+        if present {
+            self.back_from_away(None);
+        } else if let Some(c) = self.competing.as_mut() {
+            c.away_since.get_or_insert_with(Instant::now);
+        }
+        if self.waits_for_the_away() {
+            if self.clock.take().is_some() {
+                tracing::info!("the player is away: their clock stands still");
+            }
+        } else if self.clock.is_none() {
+            self.restart_clock();
+        }
+    }
+
     /// The seats' conduct on the board, for its report.
     pub(super) fn tally(&self) -> Tally {
         let auto_moves = self

@@ -140,6 +140,9 @@ struct Competing {
     /// [`VISITS_A_TABLE`](tournament::competition::conduct::VISITS_A_TABLE); the runner logs
     /// them).
     visits: watch::Sender<Vec<SeatVisit>>,
+    /// A practice table: since when its player has been away (the game's own time, which
+    /// 够级's free minutes count, is moved on by the time away when they are back).
+    away_since: Option<Instant>,
 }
 
 impl Competing {

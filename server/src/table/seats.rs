@@ -131,6 +131,11 @@ impl<G: TableGame> Table<G> {
             // The player is back: the table stops playing for them.
             self.auto[s] = false;
         }
+        // A practice player back (at their turn: their clock runs again, and the welcome shows
+        // it; they count as present from here).
+        if let Who::Seat(s) = who {
+            self.back_from_away(Some(s));
+        }
         let Arrival {
             outlet,
             last_seq,
@@ -201,7 +206,8 @@ impl<G: TableGame> Table<G> {
 
     /// Presence changed: publish the seats, update the idle broom and the bot schedule.
     pub(super) fn after_presence_change(&mut self) {
-        self.idle_since = if self.subscribers.is_empty() {
+        self.practice_clock();
+        self.idle_since = if self.subscribers.is_empty() && !self.kept_while_away() {
             Some(self.idle_since.unwrap_or_else(Instant::now))
         } else {
             None

@@ -47,6 +47,7 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
             terms,
             auto_moves: super::replay::auto_moves(&log, n),
             visits: watch::channel(Vec::new()).0,
+            away_since: None,
         })
     });
     let tally = super::replay::tally(

@@ -21,7 +21,13 @@ pub fn serve(name: &str, args: &[&str], envs: &[(&str, &str)]) -> (Child, Socket
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_paiju"))
-        .args(["serve", "--listen", "127.0.0.1:0"])
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--practice-daily",
+            "off",
+        ])
         .args(args)
         .arg("--db")
         .arg(&db)

@@ -60,6 +60,12 @@ pub struct SeatTerms {
     /// ([`TimeoutsCounted`]), by seat; empty: none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub prior_timeouts: Vec<u8>,
+    /// A practice set's table (issue 26): the player's clock does not run while they are away,
+    /// the table waits for them however long (it is not closed idle before its board is over),
+    /// and a table of computers only (a reference run) plays without the pause people need to
+    /// follow the cards.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub practice: bool,
 }
 
 /// A board's (or game's) conduct by seat, as its table reports it with the result: timeouts

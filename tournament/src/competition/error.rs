@@ -455,6 +455,62 @@ refusals! {
     FinalOpen => NotNow, "final_open",
         "决赛还没有结束：决赛结束后才公布种子",
         "the final is not closed yet: the seed is revealed once it is";
+
+    // ---- practice sets (练习牌套) ----
+    /// A director's event given a practice set's terms.
+    PracticeTermsInEvent => Invalid, "practice_terms_in_event",
+        "比赛不能带练习牌套的设置：练习牌套在「练习」里建立",
+        "an event cannot carry a practice set's terms: practice sets are made under practice";
+    /// A practice set given no terms, or another game's.
+    NotPractice { game: String } => Invalid, "not_practice",
+        format!("这不是「{game}」的练习牌套"),
+        format!("this is not a practice set of \"{game}\"");
+    /// A practice set takes no entries.
+    PracticeNoEntries => Invalid, "practice_no_entries",
+        "练习牌套不用报名：谁都可以随时来打",
+        "a practice set takes no entries: anyone plays it at any time";
+    /// A practice set's size.
+    PracticeBoards { max: u32 } => Invalid, "practice_boards",
+        format!("练习牌套要有 1 到 {max} 副（局）牌"),
+        format!("a practice set has 1 to {max} boards (games)");
+    /// A level that is not one of the computers'.
+    PracticeLevel { level: String } => Invalid, "practice_level",
+        format!("电脑水平「{level}」不对：应为 入门（beginner）、普通（club）或 高手（expert）"),
+        format!("computer level \"{level}\" is not one of beginner (入门), club (普通) or expert (高手)");
+    /// A practice set has one round: it opens once.
+    PracticeOneRound => Invalid, "practice_one_round",
+        "练习牌套只有一轮：开放一次，到时关闭",
+        "a practice set has one round: it opens once and closes at its time";
+    /// The set is not open (not yet, or closed): no run begins, no board is played.
+    PracticeClosed => NotNow, "practice_closed",
+        "这套练习牌已经关闭（或还没开放）：请打今天的牌套",
+        "this practice set is closed (or not open yet): play today's set";
+    /// One run a player a set.
+    PracticeAgain { run: u32 } => NotNow, "practice_again",
+        format!("您已经打过（或正在打）这套牌（第 {run} 位）：每套牌每人打一次"),
+        format!("you have played (or are playing) this set already (run {run}): one run a player a set");
+    /// No run of that number, or not where the log says.
+    PracticeNoRun { run: u32 } => Invalid, "practice_no_run",
+        format!("这套牌没有第 {run} 位的记录"), format!("this set has no run {run}");
+    /// The player has not begun the set.
+    PracticeNotBegun => NotNow, "practice_not_begun",
+        "您还没有开始打这套牌", "you have not begun this set";
+    /// The run's boards are all played.
+    PracticeRunDone => NotNow, "practice_run_done",
+        "这套牌您已经打完了：看看成绩和别人的打法吧",
+        "you have played every board of this set: see your result and how others played";
+    /// A reference run of a level not in the set's terms, or a second one.
+    PracticeReference { level: String } => Invalid, "practice_reference",
+        format!("电脑「{level}」的参考成绩不在这套牌的设置里，或已经有了"),
+        format!("a computers' reference run at \"{level}\" is not in this set's terms, or is there already");
+    /// A board or table that is not the run's now.
+    PracticeNotNow { run: u32, board: u32 } => Invalid, "practice_not_now",
+        format!("第 {run} 位现在不打第 {board} 副"),
+        format!("run {run} does not play board {board} now");
+    /// A practice player confirms nothing.
+    PracticeNoConfirm => Invalid, "practice_no_confirm",
+        "练习不用确认成绩：每副打完就记下了",
+        "practice needs no confirmation: each board's result is kept as it ends";
 }
 
 impl From<crate::Error> for Error {

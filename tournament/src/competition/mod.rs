@@ -9,6 +9,8 @@
 //!
 //! - [`duplicate`]: 80分 duplicate pairs (计副制) over a Mitchell movement ([`Duplicate`]).
 //! - [`teams`]: 够级 team matches, the knockout and the final's rotation ([`Teams`]).
+//! - [`practice`]: a practice set (练习牌套), boards anyone plays at any time with computers,
+//!   scored against everyone who played them ([`Practice`], one type a game).
 //!
 //! Each kind has the actions it can have and no other: an 80分 log has no draw, a 够级 log no
 //! board. The server runs a competition (its registry, its runner that opens the tables
@@ -23,6 +25,7 @@
 pub mod conduct;
 pub mod duplicate;
 pub mod error;
+pub mod practice;
 pub mod spec;
 pub mod teams;
 mod text;
@@ -36,7 +39,8 @@ use serde::{Deserialize, Serialize};
 pub use conduct::{Conduct, SeatTerms, Tally, Visit};
 pub use duplicate::Duplicate;
 pub use error::{Error, Field, Refused};
-pub use spec::{Entry, Spec};
+pub use practice::Practice;
+pub use spec::{Entry, PracticeTerms, Spec};
 pub use teams::Teams;
 
 use crate::gouji::GameRecord;
@@ -97,6 +101,7 @@ impl Common {
             second_device: self.spec.second_device,
             auto_play: self.spec.auto_play,
             prior_timeouts: need.prior_timeouts.clone(),
+            practice: self.spec.practice.is_some(),
         }
     }
 
@@ -157,6 +162,8 @@ pub struct TableNeed {
     /// 80分: each seat's player's timeouts on the earlier boards of the count
     /// ([`conduct::TimeoutsCounted`]); empty: none.
     pub prior_timeouts: Vec<u8>,
+    /// How strong the computers play (`beginner`, `club`, `expert`); the default when `None`.
+    pub level: Option<String>,
 }
 
 /// What a finished table reports, as a competition scores it.
@@ -204,6 +211,10 @@ pub trait Competition: Clone + Debug + Send + Sync + Sized + 'static {
     type Action: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
     /// The wire name of the game its tables deal (`rules`' engine).
     const GAME: &'static str;
+    /// The kind's name as the store keeps it (`events.game`): the game's name for a director's
+    /// event (80分 pairs, 够级 teams: what every log before practice sets says), the game's
+    /// with `-practice` for a practice set.
+    const KIND: &'static str = Self::GAME;
 
     /// The competition a `create` entry makes: the spec checked (entries given are registered).
     fn create(id: &str, spec: &Spec) -> Result<Self, Error>;
@@ -224,8 +235,9 @@ pub trait Competition: Clone + Debug + Send + Sync + Sized + 'static {
     fn created(spec: Spec) -> Self::Action;
     /// The spec of a `create` action.
     fn creation(action: &Self::Action) -> Option<&Spec>;
-    fn register(entries: Vec<Entry>) -> Self::Action;
-    fn add_entries(entries: Vec<Entry>) -> Self::Action;
+    /// The entries registered (a kind without entries refuses).
+    fn register(entries: Vec<Entry>) -> Result<Self::Action, Error>;
+    fn add_entries(entries: Vec<Entry>) -> Result<Self::Action, Error>;
     fn start_round(round: u32, at_ms: u64) -> Self::Action;
     fn close_round(round: u32, forced: bool) -> Self::Action;
     fn reveal(early: bool) -> Self::Action;

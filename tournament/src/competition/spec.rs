@@ -79,6 +79,32 @@ pub struct Spec {
     /// 80分: over which boards timeouts are counted (the round, default, or the competition).
     #[serde(default, skip_serializing_if = "is_default")]
     pub timeouts_counted: TimeoutsCounted,
+    /// A practice set (练习牌套, `competition::practice`): its terms. Only the server makes
+    /// one (a day's sets, an organiser's); a director's event has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub practice: Option<Box<PracticeTerms>>,
+}
+
+/// What a practice set is besides its boards: when it closes, whose it is, and the computers'
+/// reference runs that give the first player a field.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PracticeTerms {
+    /// When the set closes (Unix ms): no run begins after it, the runs not finished stop where
+    /// they are, and the seed is revealed.
+    pub closes_ms: u64,
+    /// A club's set: the club's name. Not listed with the day's sets; its code is shared by the
+    /// club.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub club: Option<String>,
+    /// The computers' levels (`beginner`, `club`, `expert`) whose reference runs the server
+    /// plays when the set opens, one each: four computers at that level.
+    #[serde(default)]
+    pub references: Vec<String>,
+    /// The set's days start at this offset from UTC, in minutes (480: China): a run counts in
+    /// the ranking of the day it began.
+    #[serde(default)]
+    pub utc_offset_minutes: i32,
 }
 
 fn is_default<T: Default + PartialEq>(t: &T) -> bool {

@@ -145,6 +145,29 @@ pub fn date(ms: u64) -> String {
     iso_time(ms)[..10].to_string()
 }
 
+/// Day `day` (from 1970-01-01) as a date: `2024-05-07`.
+pub fn day_date(day: i64) -> String {
+    let (y, m, d) = civil(day);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// A `YYYY-MM-DD` date as its day number (the reverse of [`day_date`]).
+pub fn date_day(s: &str) -> Option<i64> {
+    let b = s.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| -> Option<u32> {
+        let t = &s[r];
+        t.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| t.parse().ok())?
+    };
+    let (y, m, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let day = days_from_civil(i64::from(y), m, d);
+    (day_date(day) == s).then_some(day)
+}
+
 /// Reads [`iso_time`]'s form back (exactly that form: the board format depends on it).
 pub fn parse_iso_time(s: &str) -> Option<u64> {
     let b = s.as_bytes();

@@ -23,6 +23,9 @@ impl Competition for Duplicate {
                 game: spec.game.clone(),
             });
         }
+        if spec.practice.is_some() {
+            return Err(Error::PracticeTermsInEvent);
+        }
         let mut spec = spec.clone();
         spec.name = text(&spec.name, MAX_TITLE, Field::Name)?;
         if spec.tables == 0 || spec.tables > MAX_TABLES {
@@ -94,6 +97,7 @@ impl Competition for Duplicate {
                         .play(round, t.table, board)
                         .and_then(|p| p.table_id.clone()),
                     prior_timeouts: self.prior_timeouts(round, t, board),
+                    level: None,
                 })
             })
             .collect()
@@ -110,12 +114,12 @@ impl Competition for Duplicate {
         }
     }
 
-    fn register(entries: Vec<Entry>) -> DuplicateAction {
-        DuplicateAction::Register { entries }
+    fn register(entries: Vec<Entry>) -> Result<DuplicateAction, Error> {
+        Ok(DuplicateAction::Register { entries })
     }
 
-    fn add_entries(entries: Vec<Entry>) -> DuplicateAction {
-        DuplicateAction::AddEntries { entries }
+    fn add_entries(entries: Vec<Entry>) -> Result<DuplicateAction, Error> {
+        Ok(DuplicateAction::AddEntries { entries })
     }
 
     fn start_round(round: u32, at_ms: u64) -> DuplicateAction {
@@ -185,6 +189,7 @@ impl Competition for Duplicate {
                     computers: self.computer_seats(plan),
                     table_id: p.table_id.clone(),
                     prior_timeouts: Vec::new(),
+                    level: None,
                 };
                 let logged = TableResult::Board {
                     declarer: played.declarer,

@@ -154,7 +154,7 @@ pub fn movement_boards(m: &Movement) -> u32 {
 }
 
 /// 定级 and 定主, checked as the deal reads them.
-pub(super) fn check_fixed(spec: &Spec) -> Result<(), Error> {
+pub(crate) fn check_fixed(spec: &Spec) -> Result<(), Error> {
     if let Some(level) = &spec.level {
         rules::cards::Rank::parse(level).ok_or_else(|| Error::Level {
             level: level.clone(),

@@ -45,6 +45,7 @@ fn spec(tables: u32, rounds: u32, k: u32) -> Spec {
         second_device: Default::default(),
         auto_play: false,
         timeouts_counted: Default::default(),
+        practice: None,
     }
 }
 

@@ -152,6 +152,20 @@ fn every_kind() -> Vec<Error> {
         },
         Error::NoEarlyFinish,
         Error::FinalOpen,
+        Error::PracticeTermsInEvent,
+        Error::NotPractice { game: s() },
+        Error::PracticeNoEntries,
+        Error::PracticeBoards { max: 16 },
+        Error::PracticeLevel { level: s() },
+        Error::PracticeOneRound,
+        Error::PracticeClosed,
+        Error::PracticeAgain { run: 3 },
+        Error::PracticeNoRun { run: 3 },
+        Error::PracticeNotBegun,
+        Error::PracticeRunDone,
+        Error::PracticeReference { level: s() },
+        Error::PracticeNotNow { run: 1, board: 2 },
+        Error::PracticeNoConfirm,
     ];
     for e in &all {
         use Error::*;
@@ -239,7 +253,21 @@ fn every_kind() -> Vec<Error> {
             | RoundIncomplete { .. }
             | GamesUnconfirmed { .. }
             | NoEarlyFinish
-            | FinalOpen => {}
+            | FinalOpen
+            | PracticeTermsInEvent
+            | NotPractice { .. }
+            | PracticeNoEntries
+            | PracticeBoards { .. }
+            | PracticeLevel { .. }
+            | PracticeOneRound
+            | PracticeClosed
+            | PracticeAgain { .. }
+            | PracticeNoRun { .. }
+            | PracticeNotBegun
+            | PracticeRunDone
+            | PracticeReference { .. }
+            | PracticeNotNow { .. }
+            | PracticeNoConfirm => {}
             // The library's and the name rule's refusals are theirs to list.
             Tournament(_) | Name(_) => unreachable!("not a kind of ours"),
         }

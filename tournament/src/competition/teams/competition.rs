@@ -22,6 +22,9 @@ impl Competition for Teams {
                 game: spec.game.clone(),
             });
         }
+        if spec.practice.is_some() {
+            return Err(Error::PracticeTermsInEvent);
+        }
         let mut spec = spec.clone();
         spec.name = text(&spec.name, MAX_TITLE, Field::Name)?;
         if spec.level.is_some() || spec.trump.is_some() {
@@ -98,6 +101,7 @@ impl Competition for Teams {
                     .and_then(|slot| slot.table_id.clone()),
                 // 够级's clock warns and passes for the seat; it keeps no count.
                 prior_timeouts: Vec::new(),
+                level: None,
             })
             .collect()
     }
@@ -113,12 +117,12 @@ impl Competition for Teams {
         }
     }
 
-    fn register(entries: Vec<Entry>) -> TeamsAction {
-        TeamsAction::Register { entries }
+    fn register(entries: Vec<Entry>) -> Result<TeamsAction, Error> {
+        Ok(TeamsAction::Register { entries })
     }
 
-    fn add_entries(entries: Vec<Entry>) -> TeamsAction {
-        TeamsAction::AddEntries { entries }
+    fn add_entries(entries: Vec<Entry>) -> Result<TeamsAction, Error> {
+        Ok(TeamsAction::AddEntries { entries })
     }
 
     fn start_round(round: u32, at_ms: u64) -> TeamsAction {
@@ -180,6 +184,7 @@ impl Competition for Teams {
                     computers: self.computer_seats(&s),
                     table_id: slot.table_id.clone(),
                     prior_timeouts: Vec::new(),
+                    level: None,
                 };
                 Some((need, TableResult::Game(record)))
             })

@@ -41,6 +41,7 @@ fn spec(entries: Vec<Entry>, groups: Option<u32>, final_games: Option<u32>) -> S
         second_device: Default::default(),
         auto_play: false,
         timeouts_counted: Default::default(),
+        practice: None,
     }
 }
 
