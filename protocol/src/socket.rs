@@ -372,4 +372,8 @@ pub struct AtCompetition {
     /// A second device on a seat is refused (`seat_in_use`), not taking the seat over
     /// (`seat_moved` to the older).
     pub one_device_refuses: bool,
+    /// A practice set's table (`practice.html?s={id}`): the next board is the player's run's
+    /// (`POST /api/practice/{id}/join`), their clock stands still while they are away.
+    #[serde(default)]
+    pub practice: bool,
 }

@@ -256,6 +256,7 @@ fn samples() -> String {
                 table: 3,
                 auto_play: false,
                 one_device_refuses: false,
+                practice: false,
             }),
         },
         ClientOut::Snapshot {

@@ -32,7 +32,12 @@ auto_play: boolean,
  * A second device on a seat is refused (`seat_in_use`), not taking the seat over
  * (`seat_moved` to the older).
  */
-one_device_refuses: boolean, };
+one_device_refuses: boolean, 
+/**
+ * A practice set's table (`practice.html?s={id}`): the next board is the player's run's
+ * (`POST /api/practice/{id}/join`), their clock stands still while they are away.
+ */
+practice: boolean, };
 
 /**
  * A unit of a failed throw that someone could beat, and who.

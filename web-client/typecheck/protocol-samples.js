@@ -164,7 +164,8 @@ export const clientOutSamples = [
       "round": 2,
       "table": 3,
       "auto_play": false,
-      "one_device_refuses": false
+      "one_device_refuses": false,
+      "practice": false
     }
   },
   {

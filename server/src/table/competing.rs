@@ -21,6 +21,7 @@ impl<G: TableGame> Table<G> {
             table: t.table,
             auto_play: t.auto_play,
             one_device_refuses: t.second_device == SecondDevice::Refuse,
+            practice: t.practice,
         })
     }
 
