@@ -35,12 +35,18 @@ impl Drop for Server {
 
 /// Starts `paiju serve` on a free port; returns the process and its address.
 fn serve(db: &Path) -> (Server, SocketAddr) {
+    serve_with(db, &[])
+}
+
+/// [`serve`] with more flags.
+fn serve_with(db: &Path, extra: &[&str]) -> (Server, SocketAddr) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_paiju"))
         .args(["serve", "--listen", "127.0.0.1:0", "--bot-delay-ms", "0"])
         .args(["--practice-daily", "off"])
         .arg("--db")
         .arg(db)
         .args(["--referee-token", REFEREE])
+        .args(extra)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -365,4 +371,109 @@ async fn sigkill_mid_board_loses_nothing_acknowledged() {
         .unwrap();
     assert!(child.0.wait().unwrap().success(), "a graceful stop");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+const DIRECTOR: &str = "crash-test-director-token-8d2e6b4f1a9c7e";
+
+/// A practice set killed mid-board: the player comes back to the same table at the same step,
+/// the board is finished there, and the set's log and the table's pass `paiju verify`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigkill_mid_practice_board_keeps_the_set_and_the_players_table() {
+    let dir = std::env::temp_dir().join(format!("paiju-crash-practice-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("paiju.db");
+    let flags = ["--director-token", DIRECTOR];
+    let (mut child, addr) = serve_with(&db, &flags);
+    let body = json!({"game": "shengji", "boards": 2, "references": []}).to_string();
+    let (status, text) =
+        bots::http::request_as(addr, "POST", "/api/practice", Some(&body), Some(DIRECTOR))
+            .await
+            .unwrap();
+    assert_eq!(status, 200, "{text}");
+    let set: Value = serde_json::from_str(&text).unwrap();
+    let id = set["id"].as_str().expect("a set").to_string();
+    let player: Value = bots::http::post_json(addr, "/api/players", &json!({"name": "周老师"}))
+        .await
+        .unwrap();
+    let code = player["token"].as_str().unwrap().to_string();
+    let join = |addr: SocketAddr| {
+        let (id, code) = (id.clone(), code.clone());
+        async move {
+            let v: Value = bots::http::post_json(
+                addr,
+                &format!("/api/practice/{id}/join"),
+                &json!({"token": code, "level": "beginner"}),
+            )
+            .await
+            .unwrap();
+            v
+        }
+    };
+    let seat = join(addr).await;
+    let table = seat["table"].as_str().unwrap().to_string();
+    let token = seat["token"].as_str().unwrap().to_string();
+    // Part of the board: the player's computer plays, 0.15 s a move, for a second (a board
+    // is 25 of its moves), then the server dies.
+    let opts = bots::client::BotOptions {
+        think: Duration::from_millis(150),
+        stop: Some(tokio::time::Instant::now() + Duration::from_secs(1)),
+        ..Default::default()
+    };
+    let url = format!("ws://{addr}/ws/{table}");
+    let player = Box::new(bots::shengji::Player::new(
+        bots::Level::Club,
+        bots::Budget::DEFAULT,
+    ));
+    let report = bots::client::play_as::<rules::shengji::Board>(&url, &token, opts, player)
+        .await
+        .unwrap();
+    assert!(!report.over, "stopped mid-board");
+    let before = stored(&db, &table);
+    assert!(before.log.len() > 4, "some of the board was played");
+    child.0.kill().unwrap();
+    child.0.wait().unwrap();
+
+    let (child, addr) = serve_with(&db, &flags);
+    let again = join(addr).await;
+    assert_eq!(
+        again["table"].as_str(),
+        Some(table.as_str()),
+        "the same table"
+    );
+    assert_eq!(again["board"], 1);
+    let url = format!("ws://{addr}/ws/{table}");
+    let player = Box::new(bots::shengji::Player::new(
+        bots::Level::Club,
+        bots::Budget::DEFAULT,
+    ));
+    let report =
+        bots::client::play_as::<rules::shengji::Board>(&url, &token, Default::default(), player)
+            .await
+            .unwrap();
+    assert!(report.over, "finished after the restart");
+    let after = stored(&db, &table);
+    assert_eq!(
+        &after.log[..before.log.len()],
+        &before.log[..],
+        "every entry before the kill is there, unchanged"
+    );
+    let run: Value = bots::http::post_json(
+        addr,
+        &format!("/api/practice/{id}/run"),
+        &json!({"token": code}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(run["boards"][0]["done"], true, "{run}");
+    assert_eq!(run["boards"][1]["now"], true, "{run}");
+    drop(child);
+    let out = Command::new(env!("CARGO_BIN_EXE_paiju"))
+        .args(["verify", "--event", &id, "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("its tables ok"), "{text}");
 }
