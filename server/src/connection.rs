@@ -119,6 +119,7 @@ pub fn run(socket: WebSocket, conn: Conn) -> impl std::future::Future<Output = (
             rate: RateLimit::new(&limits),
             last_seen: Instant::now(),
             last_ping: None,
+            first_ping: None,
             quiet: false,
             attached: None,
             limits,
@@ -184,6 +185,8 @@ struct Session {
     last_seen: Instant,
     /// When the last ping was asked for, if since `last_seen`.
     last_ping: Option<Instant>,
+    /// When the first ping since `last_seen` was asked for: unanswered, if set.
+    first_ping: Option<Instant>,
     /// The table was told this seat's line went quiet (掉线) and not yet that it spoke again.
     quiet: bool,
     /// Who the connection is at the table, once its `hello` was taken: on probation until then.
@@ -217,7 +220,7 @@ impl Session {
         // a frame does not touch it. Three intervals ticking on every connection (and a ping
         // every two seconds to every socket, busy or not) were a large part of the server's
         // work at 18,000 connections.
-        let upkeep = tokio::time::sleep(self.limits.presence_every());
+        let upkeep = tokio::time::sleep(self.limits.ping_every);
         tokio::pin!(upkeep);
         // Boxed: only the first seconds of a connection need it.
         let mut hello_by = Box::pin(tokio::time::sleep(self.limits.hello_within));
@@ -287,6 +290,7 @@ impl Session {
         };
         self.last_seen = Instant::now();
         self.last_ping = None;
+        self.first_ping = None;
         if self.quiet {
             self.quiet = false;
             Box::pin(self.table.quiet(self.id, false)).await;
@@ -446,11 +450,16 @@ impl Session {
     /// The connection's upkeep, when its timer fires; then when it should fire next.
     ///
     /// - The broom: a connection silent for `silent_after` is closed.
-    /// - Presence: a seat silent for `quiet_after` is told to the table as quiet (掉线), which
-    ///   shows it until a frame comes again (issue 13).
-    /// - Pings: a connection silent for `presence_every` is pinged, and again each
-    ///   `presence_every` while it stays silent, so a live client (browsers answer pings by
-    ///   themselves) is never quiet; one that speaks needs none.
+    /// - Pings: a connection silent for `ping_every` is pinged, and again each `ping_every`
+    ///   while it stays silent; browsers answer pings by themselves, and a client that speaks
+    ///   needs none.
+    /// - Presence: a seat whose ping goes unanswered for `quiet_after` is told to the table as
+    ///   quiet (掉线), which shows until a frame comes again (issue 13). A dropped line shows
+    ///   within `ping_every + quiet_after` (18 s): before the 30 s clock of the seat to act can
+    ///   run out, so the table knows to play for an absent player (or, at practice, to wait).
+    ///   **[decision]** Silence alone is not absence: a person thinking over their cards sends
+    ///   nothing, and pinging every silent line every 2 s to tell them apart cost more than
+    ///   the play at a human pace (docs/performance.md, "Presence at a human pace").
     async fn upkeep(&mut self) -> (Flow, Instant) {
         let now = Instant::now();
         let silent = now - self.last_seen;
@@ -458,23 +467,28 @@ impl Session {
             self.close_now(close::SILENT, "silent too long");
             return (END, now);
         }
-        if self.attached.is_some() && !self.quiet && silent > self.limits.quiet_after {
+        let unanswered = self
+            .first_ping
+            .filter(|&p| now - p > self.limits.quiet_after);
+        if self.attached.is_some() && !self.quiet && unanswered.is_some() {
             self.quiet = true;
             self.table.quiet(self.id, true).await;
         }
-        let every = self.limits.presence_every();
+        let every = self.limits.ping_every;
         let pinged = self.last_ping.unwrap_or(self.last_seen);
         if now - pinged >= every {
             self.last_ping = Some(now);
+            self.first_ping.get_or_insert(now);
             // The empty text is the writer's sign for a ping (no frame we send is empty);
             // a full queue drops it: the peer is not reading, and is closed for that.
             let _ = self.out.try_send(String::new());
         }
-        // Just past each deadline: presence and the broom ask for silence longer than theirs.
+        // Just past each deadline: the broom asks for silence longer than its own, presence
+        // for a ping older than its window.
         let tick = std::time::Duration::from_millis(1);
         let mut next = self.last_seen + self.limits.silent_after + tick;
-        if self.attached.is_some() && !self.quiet {
-            next = next.min(self.last_seen + self.limits.quiet_after + tick);
+        if let (Some(first), true, false) = (self.first_ping, self.attached.is_some(), self.quiet) {
+            next = next.min(first + self.limits.quiet_after + tick);
         }
         let ping_at = self.last_ping.unwrap_or(self.last_seen) + every;
         (GO_ON, next.min(ping_at).max(now + tick))

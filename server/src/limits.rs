@@ -23,14 +23,15 @@ pub struct Limits {
     pub flood_debt: f64,
     /// Outbound messages queued per connection before it counts as a slow reader (4008).
     pub out_queue: usize,
-    /// The longest a silent connection goes unpinged (see [`Limits::presence_every`]).
+    /// The longest a silent connection goes unpinged: a live client's pong keeps it from the
+    /// broom, and an unanswered one shows its seat away (`quiet_after`).
     pub ping_every: Duration,
     /// Silence (no frame at all) after which the broom closes a connection (4001).
     pub silent_after: Duration,
-    /// Silence after which a seat's connection counts as away (`connected: false`, 掉线) while
-    /// it stays open: a line that dropped without a close shows within seconds, not after the
-    /// broom's 45. The server pings a connection silent for a third of it, and browsers answer
-    /// pings by themselves.
+    /// How long a ping may go unanswered before the seat's connection counts as away
+    /// (`connected: false`, 掉线) while it stays open: a line that dropped without a close shows
+    /// within `ping_every + quiet_after`, not after the broom's 45 s. Browsers answer pings by
+    /// themselves at once.
     pub quiet_after: Duration,
     /// Tables open at once.
     pub max_tables: usize,
@@ -69,7 +70,7 @@ impl Default for Limits {
             out_queue: 64,
             ping_every: Duration::from_secs(15),
             silent_after: Duration::from_secs(45),
-            quiet_after: Duration::from_secs(6),
+            quiet_after: Duration::from_secs(3),
             max_tables: 5_000,
             max_connections: 20_000,
             hello_within: Duration::from_secs(10),
@@ -83,17 +84,6 @@ impl Default for Limits {
             table_burst: 20.0,
             tables_per_minute: 10.0,
         }
-    }
-}
-
-impl Limits {
-    /// The silence after which the server pings a connection (and again as long as it stays
-    /// silent): short enough that a live client (its pongs count) is never quiet for
-    /// `quiet_after`.
-    pub fn presence_every(&self) -> Duration {
-        (self.quiet_after / 3)
-            .min(self.ping_every)
-            .max(Duration::from_millis(10))
     }
 }
 

@@ -122,7 +122,8 @@ async fn auto_play_by_choice_is_switched_on_and_off_over_the_socket() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_silent_line_shows_as_away_within_the_presence_window() {
     let mut config = test_config(temp_dir("presence").join("paiju.db"));
-    config.limits.quiet_after = Duration::from_millis(400);
+    config.limits.ping_every = Duration::from_millis(300);
+    config.limits.quiet_after = Duration::from_millis(300);
     let s = TestServer::start_with(config).await;
     let t = s.create(json!({"game": "shengji", "bots": [1, 3]})).await;
     let north = s.join(&t.id, 0, "老王").await.token;
@@ -134,8 +135,8 @@ async fn a_silent_line_shows_as_away_within_the_presence_window() {
     seats_until(&mut n, |s| s[2].connected).await;
 
     // South's line goes silent: it reads nothing, so it answers none of the server's pings, and
-    // sends nothing. North (who reads, and so answers pings) sees 掉线 within the window, long
-    // before the broom (45 s) would close it.
+    // sends nothing. North (who reads, and so answers pings) sees 掉线 once a ping has gone
+    // unanswered for the window, long before the broom (45 s) would close it.
     let since = std::time::Instant::now();
     let seats = seats_until(&mut n, |s| !s[2].connected).await;
     assert!(

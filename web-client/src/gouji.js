@@ -16,7 +16,6 @@ import { rankGroups, rankLabel, cardsText } from './cards.js';
 import { cardRow, cardsLeft, nameplate, refusalBox, clockEl, dialog } from './ui.js';
 import { seatNames } from './seats.js';
 import { goujiModel, goujiActions, opposite, sameTeam, seatIndex } from './gouji-model.js';
-import { dw } from './desk.js';
 
 /** @typedef {import('./gouji-model.js').GoujiModel} GoujiModel */
 /** @typedef {import('./table.js').TableCtx} TableCtx */
@@ -394,7 +393,7 @@ function resultDialog(st, { ctx, m, me, isSeat, nameOf, names }) {
     h('div', { class: 'actions' },
       isSeat ? ctx.nextButton() : null,
       // The whole game step by step, every hand (replay.js).
-      h('button', { id: 'result-replay', 'on:click': () => { location.hash = `#/t/${ctx.model.id}/replay`; } }, dw('full_replay')),
+      ctx.replayButton(),
       h('button', { id: 'result-close', 'on:click': () => { st.resultClosed = true; ctx.rerender(); } }, t('close')),
     ),
   );

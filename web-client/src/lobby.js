@@ -1,8 +1,9 @@
 // @ts-check
 //! 大厅 (the lobby): the display name the browser remembers; first what a player comes to do —
 //! open a table (computer players in the empty seats, the time for each play), join one by its
-//! code (six digits, read aloud: any spaces or dashes), an event's pair page — and after those the
-//! tables (who plays; the finished ones folded away, but those this browser played at).
+//! code (six digits, read aloud: any spaces or dashes), practice against the field (练习, its own
+//! page), an event's pair page — and after those the tables (who plays; the finished ones folded
+//! away, but those this browser played at).
 
 import { h, replace } from './dom.js';
 import { t, pick } from './i18n.js';
@@ -205,6 +206,13 @@ export function renderLobby(root, go) {
         h('div', { class: 'field' }, h('span', { id: 'seconds-label' }, t('play_time')), secondsBox),
         h('div', { class: 'field' }, h('span', { id: 'bot-level-label' }, t('bot_level')), levelBox),
         h('button', { class: 'primary', id: 'create', 'on:click': create }, t('create')),
+      ),
+      h(
+        'section',
+        { class: 'panel practice-panel', 'aria-labelledby': 'practice-h' },
+        h('h2', { id: 'practice-h' }, t('practice_h')),
+        h('p', { class: 'hint' }, t('practice_hint')),
+        h('div', { class: 'row' }, h('a', { class: 'button-link primary', id: 'to-practice', href: 'practice.html' }, t('practice_go'))),
       ),
       h(
         'section',

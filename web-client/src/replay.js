@@ -12,6 +12,11 @@
 //!
 //! Stepping: buttons (开头, 上一轮, 上一步, 下一步, 下一轮, 结尾; 够级 also 上一套, 下一套), a
 //! slider, and the keyboard: ← →, PageUp / PageDown, Shift + ← → (够级 sets), Home / End.
+//!
+//! The viewer (`replayViewer`) draws into any element from a `ReplaySource`: the table's
+//! endpoints on the replay page; on the practice page (practice.js) a set's replay of a board
+//! the player has played, two viewers side by side, each step drawn from the replay's deal and
+//! events (`replay-state.js`), without the engine's verdicts (the set's tables are not public).
 
 import { h } from './dom.js';
 import { t, pick } from './i18n.js';
@@ -56,11 +61,81 @@ import { dw, deskGet, refereeToken, fullBoard, goujiSaid, actorWord, elapsed, se
  */
 
 /**
+ * Where a replay comes from: the whole record (`replay`), the state after action k (`state`:
+ * `{ view }`, the engine's referee view), and, where the server answers them, the engine's
+ * verdict on a step (`explain`) and the all-seeing question (`seeing`).
+ * @typedef {object} ReplaySource
+ * @property {() => Promise<Replay>} replay
+ * @property {(k: number, r: Replay) => Promise<any>} state
+ * @property {((k: number) => Promise<Explained>) | null} explain
+ * @property {((k: number) => Promise<any>) | null} seeing
+ */
+
+/**
+ * A table's replay from the desk's endpoints (`GET /api/tables/{id}/replay`, `…?at=N`,
+ * `…/explain/{seq}`), with the referee's token when this tab has one.
+ * @param {string} id @returns {ReplaySource}
+ */
+export function tableSource(id) {
+  const base = `/api/tables/${encodeURIComponent(id)}`;
+  return {
+    replay: () => deskGet(`${base}/replay`),
+    state: (k) => deskGet(`${base}/replay?at=${k}`),
+    explain: (k) => deskGet(`${base}/explain/${k}`),
+    seeing: (k) => deskGet(`${base}/explain/${k}?all_seeing=true`),
+  };
+}
+
+/**
+ * The replay page (`#/t/CODE/replay`): the top bar, the viewer, its controls at the bottom of
+ * the screen and the keyboard; the address follows the position.
  * @param {HTMLElement} root
  * @param {{ id: string, at: number | null, go: (hash: string) => void }} opts
  * @returns {() => void} closes the viewer
  */
 export function openReplay(root, { id, at, go }) {
+  const host = h('div', { class: 'replay-page' });
+  root.replaceChildren(host);
+  return replayViewer(host, {
+    source: tableSource(id),
+    at,
+    keys: true,
+    onPos: (pos) => history.replaceState(null, '', `#/t/${id}/replay/${pos}`),
+    top: (replay) => {
+      const info = [h('span', {}, h('b', {}, dw('replay')), ` · ${t('code')} `, h('b', { 'data-table-code': '' }, id))];
+      if (replay) info.push(h('span', {}, gameName(replay.game)), h('span', {}, t(replay.game === 'gouji' ? 'game_n' : 'board', { n: replay.board })));
+      // Back to the table as this browser knows it: its seat, or watching; the referee's desk too.
+      const back = h('button', { id: 'back', 'data-key': 'back', 'on:click': () => go(ticket(id) ? `#/t/${id}` : `#/t/${id}/watch`) }, dw('back_to_table'));
+      if (refereeToken()) info.push(h('button', { id: 'back-desk', 'data-key': 'back-desk', 'on:click': () => go(`#/referee/t/${id}`) }, dw('back_to_desk')));
+      return topbar(back, ...info);
+    },
+  }).close;
+}
+
+/**
+ * What a viewer is given.
+ * @typedef {object} ViewerOpts
+ * @property {ReplaySource} source
+ * @property {number | null} at  the position to open at (0: as dealt)
+ * @property {string} [idp]  a prefix for the ids in it, when two viewers share a page ('' on the replay page)
+ * @property {boolean} [keys]  the keyboard steps it (one viewer a page)
+ * @property {'h1' | 'h2' | 'h3'} [heading]  the step's heading (h1 on the replay page)
+ * @property {(replay: Replay | null) => HTMLElement | null} [top]  drawn first in the host (the page's top bar)
+ * @property {(pos: number) => void} [onPos]  the position changed
+ * @property {string} [label]  beside another viewer: what this one shows (its controls are named by it; its body is no page's main)
+ */
+
+/**
+ * A replay viewer in `host`: a finished board or game step by step, every hand showing. The
+ * host gets `data-game` and `data-pos`; its children are redrawn on every step. `toTrick(n)`
+ * goes to the end of the n-th trick the engine announced (0: as dealt; past the last: the end),
+ * so that two viewers of one board can be moved together.
+ * @param {HTMLElement} host @param {ViewerOpts} opts
+ * @returns {{ close: () => void, toTrick: (n: number) => void }}
+ */
+export function replayViewer(host, { source, at, idp = '', keys = false, heading = 'h1', top, onPos, label }) {
+  /** An id of this viewer. @param {string} x */
+  const id = (x) => idp + x;
   /** @type {Replay | null} */
   let replay = null;
   /** @type {Problem | null} */
@@ -85,12 +160,11 @@ export function openReplay(root, { id, at, go }) {
   let trickEnds = /** @type {number[]} */ ([]);
   let setSteps = /** @type {number[]} */ ([]);
 
-  const base = `/api/tables/${encodeURIComponent(id)}`;
-
   /** @param {number} k */
   function loadState(k) {
+    if (!replay) return Promise.resolve();
     if (states.has(k) || stateLoads.has(k)) return stateLoads.get(k) ?? Promise.resolve();
-    const p = deskGet(`${base}/replay?at=${k}`)
+    const p = source.state(k, replay)
       .then((s) => {
         states.set(k, s);
       })
@@ -107,8 +181,9 @@ export function openReplay(root, { id, at, go }) {
 
   /** @param {number} k */
   function loadExplain(k) {
-    if (k < 1 || explained.has(k) || explainLoads.has(k)) return;
-    const p = deskGet(`${base}/explain/${k}`)
+    const ask = source.explain;
+    if (!ask || k < 1 || explained.has(k) || explainLoads.has(k)) return;
+    const p = ask(k)
       .then((e) => {
         explained.set(k, e);
       })
@@ -124,10 +199,11 @@ export function openReplay(root, { id, at, go }) {
 
   /** Asks the engine to value step k's choices with every hand known and on the seat's own view. @param {number} k */
   function loadSeeing(k) {
-    if (seeing.has(k)) return;
+    const ask = source.seeing;
+    if (!ask || seeing.has(k)) return;
     seeing.set(k, { loading: true });
     render();
-    deskGet(`${base}/explain/${k}?all_seeing=true`)
+    ask(k)
       .then((e) => seeing.set(k, e.all_seeing ?? { none: true }))
       .catch((e) => seeing.set(k, { problem: problemOf(e) }))
       .finally(() => {
@@ -140,7 +216,7 @@ export function openReplay(root, { id, at, go }) {
     if (!replay) return;
     const n = replay.steps.length;
     pos = Math.max(0, Math.min(n, k));
-    history.replaceState(null, '', `#/t/${id}/replay/${pos}`);
+    onPos?.(pos);
     const want = pos;
     loadState(want).then(() => {
       // The neighbours next, so stepping on is instant.
@@ -150,7 +226,7 @@ export function openReplay(root, { id, at, go }) {
     });
     // The verdict once the reader stops on a step (not for every step flown past).
     if (explainTimer) clearTimeout(explainTimer);
-    explainTimer = setTimeout(() => loadExplain(want), 200);
+    if (source.explain) explainTimer = setTimeout(() => loadExplain(want), 200);
     render();
   }
 
@@ -188,10 +264,10 @@ export function openReplay(root, { id, at, go }) {
     e.preventDefault();
     move();
   }
-  document.addEventListener('keydown', onKey);
+  if (keys) document.addEventListener('keydown', onKey);
   const unsubscribe = onChange((key) => key !== 'name' && render());
 
-  deskGet(`${base}/replay`)
+  source.replay()
     .then((/** @type {Replay} */ r) => {
       replay = r;
       trickEnds = [];
@@ -211,25 +287,18 @@ export function openReplay(root, { id, at, go }) {
   function render() {
     if (closed) return;
     const focusKey = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.key;
-    const info = [h('span', {}, h('b', {}, dw('replay')), ` · ${t('code')} `, h('b', { 'data-table-code': '' }, id))];
-    if (replay) info.push(h('span', {}, gameName(replay.game)), h('span', {}, t(replay.game === 'gouji' ? 'game_n' : 'board', { n: replay.board })));
-    // Back to the table as this browser knows it: its seat, or watching; the referee's desk too.
-    const back = h('button', { id: 'back', 'data-key': 'back', 'on:click': () => go(ticket(id) ? `#/t/${id}` : `#/t/${id}/watch`) }, dw('back_to_table'));
-    if (refereeToken()) info.push(h('button', { id: 'back-desk', 'data-key': 'back-desk', 'on:click': () => go(`#/referee/t/${id}`) }, dw('back_to_desk')));
-    root.replaceChildren(
-      h(
-        'div',
-        { class: 'replay-page', 'data-game': replay?.game ?? '', 'data-pos': String(pos) },
-        topbar(back, ...info),
-        h('main', { class: 'replay-main' }, body()),
-        replay ? controls(replay) : null,
-      ),
+    host.dataset.game = replay?.game ?? '';
+    host.dataset.pos = String(pos);
+    host.replaceChildren(
+      top?.(replay) ?? '',
+      h(label ? 'div' : 'main', { class: 'replay-main' }, body()),
+      replay ? controls(replay) : '',
     );
-    if (focusKey) /** @type {HTMLElement | null} */ (root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`))?.focus();
+    if (focusKey) /** @type {HTMLElement | null} */ (host.querySelector(`[data-key="${CSS.escape(focusKey)}"]`))?.focus();
   }
 
   function body() {
-    if (failure && (!replay || !states.has(pos))) return h('p', { class: 'error-text', role: 'alert', id: 'replay-error' }, pick(failure));
+    if (failure && (!replay || !states.has(pos))) return h('p', { class: 'error-text', role: 'alert', id: id('replay-error') }, pick(failure));
     if (!replay) return h('p', { class: 'hint', style: 'padding:20px' }, dw('loading'));
     const r = replay;
     const n = r.steps.length;
@@ -244,8 +313,8 @@ export function openReplay(root, { id, at, go }) {
     const trickNo = 1 + r.steps.slice(0, Math.max(0, pos - 1)).filter((s) => s.events.some((e) => e?.type === 'trick_won')).length;
     const header = h(
       'section',
-      { class: 'replay-step', id: 'step', 'aria-live': 'polite' },
-      h('h1', {}, dw('step_of', { k: pos, n }), step ? h('span', { class: 'hint' }, ` · ${dw('trick_now', { n: trickNo })}`) : null),
+      { class: 'replay-step', id: id('step'), 'aria-live': 'polite' },
+      h(heading, { class: 'step-of' }, dw('step_of', { k: pos, n }), step ? h('span', { class: 'hint' }, ` · ${dw('trick_now', { n: trickNo })}`) : null),
       step ? stepLine(r, step, nameOf) : h('p', { class: 'step-line' }, dw('as_dealt')),
     );
     const board = state
@@ -262,8 +331,8 @@ export function openReplay(root, { id, at, go }) {
         board,
         h('aside', { class: 'replay-side' },
           state ? facts(r, state.view) : null,
-          step ? verdictPanel(pos) : null,
-          pos === n ? resultPanel(r, nameOf) : null,
+          step && source.explain ? verdictPanel(pos) : null,
+          pos === n ? resultPanel(r, nameOf, idp) : null,
         ),
       ),
     ];
@@ -272,11 +341,11 @@ export function openReplay(root, { id, at, go }) {
   /** The engine's verdict on step k, with the rules and the refusals, in its words. @param {number} k */
   function verdictPanel(k) {
     const e = explained.get(k);
-    if (!e) return h('section', { class: 'panel verdict', id: 'verdict', 'aria-busy': 'true' }, h('h2', {}, dw('verdict_h')), h('p', { class: 'hint' }, dw('loading')));
-    if ('problem' in e) return h('section', { class: 'panel verdict', id: 'verdict' }, h('h2', {}, dw('verdict_h')), h('p', { class: 'error-text' }, pick(e.problem)));
+    if (!e) return h('section', { class: 'panel verdict', id: id('verdict'), 'aria-busy': 'true' }, h('h2', {}, dw('verdict_h')), h('p', { class: 'hint' }, dw('loading')));
+    if ('problem' in e) return h('section', { class: 'panel verdict', id: id('verdict') }, h('h2', {}, dw('verdict_h')), h('p', { class: 'error-text' }, pick(e.problem)));
     return h(
       'section',
-      { class: 'panel verdict', id: 'verdict', 'data-legal': String(e.verdict.legal) },
+      { class: 'panel verdict', id: id('verdict'), 'data-legal': String(e.verdict.legal) },
       h('h2', {}, dw('verdict_h')),
       h('p', { class: 'verdict-line' + (e.verdict.legal ? ' legal' : ' illegal') }, h('b', {}, e.verdict.legal ? `✓ ${dw('legal')}` : `✗ ${dw('illegal')}`), ' · ', pick(e.told)),
       h('p', { class: 'hint' }, pick(e.verdict.words)),
@@ -289,14 +358,14 @@ export function openReplay(root, { id, at, go }) {
         : null,
       e.also_legal ? h('p', {}, dw('also_legal', { n: e.also_legal }), ' ', e.also_legal_examples.map(pick).join(t('list_gap'))) : null,
       e.events.length ? [h('h3', {}, dw('happened_h')), h('ul', {}, e.events.map((x) => h('li', {}, pick(x))))] : null,
-      replay ? seeingPart(k) : null,
+      replay && source.seeing ? seeingPart(k) : null,
     );
   }
 
   /** The fair-play question at step k: asked on a tap (it takes the engine a moment). @param {number} k */
   function seeingPart(k) {
     const a = seeing.get(k);
-    if (!a) return h('button', { id: 'all-seeing', 'on:click': () => loadSeeing(k) }, dw('seeing_ask'));
+    if (!a) return h('button', { id: id('all-seeing'), 'on:click': () => loadSeeing(k) }, dw('seeing_ask'));
     if (a.loading) return h('p', { class: 'hint', 'aria-busy': 'true' }, dw('seeing_thinking'));
     if (a.problem) return h('p', { class: 'error-text' }, pick(a.problem));
     if (a.none) return h('p', { class: 'hint', 'data-all-seeing': 'none' }, dw('seeing_none'));
@@ -304,7 +373,7 @@ export function openReplay(root, { id, at, go }) {
       'div',
       { 'data-all-seeing': a.exact ? 'exact' : 'played-out' },
       h('h3', {}, dw(a.exact ? 'seeing_h_exact' : 'seeing_h_played')),
-      h('p', { class: 'big', id: 'all-seeing-summary' }, pick(a.summary)),
+      h('p', { class: 'big', id: id('all-seeing-summary') }, pick(a.summary)),
       h('table', { class: 'results' },
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, dw('seeing_choice')), h('th', { scope: 'col' }, dw(a.points === 'team' ? 'seeing_all_team' : 'seeing_all')), h('th', { scope: 'col' }, dw('seeing_own')))),
         h('tbody', {}, a.choices.map((/** @type {any} */ c) =>
@@ -320,14 +389,14 @@ export function openReplay(root, { id, at, go }) {
     const n = r.steps.length;
     const gouji = r.game === 'gouji';
     /** @param {string} key @param {string} label @param {() => void} f @param {boolean} off @param {string} [cls] */
-    const btn = (key, label, f, off, cls) => h('button', { id: key, 'data-key': key, class: cls, disabled: off, 'on:click': f }, label);
+    const btn = (key, label, f, off, cls) => h('button', { id: id(key), 'data-key': id(key), 'data-move': key, class: cls, disabled: off, 'on:click': f }, label);
     const slider = h('input', {
-      type: 'range', id: 'step-slider', min: 0, max: n, value: pos, 'aria-label': dw('step_slider'),
+      type: 'range', id: id('step-slider'), min: 0, max: n, value: pos, 'aria-label': dw('step_slider'),
       'on:input': (/** @type {Event} */ ev) => goTo(Number(/** @type {HTMLInputElement} */ (ev.target).value)),
     });
     return h(
       'nav',
-      { class: 'replay-controls', 'aria-label': dw('replay') },
+      { class: 'replay-controls', 'aria-label': label ? `${dw('replay')} · ${label}` : dw('replay') },
       h('div', { class: 'actions' },
         btn('first', dw('start'), moves.start, pos === 0),
         btn('prev-trick', `« ${dw('prev_trick')}`, moves.prevTrick, pos === 0),
@@ -338,15 +407,18 @@ export function openReplay(root, { id, at, go }) {
         btn('next-trick', `${dw('next_trick')} »`, moves.nextTrick, pos === n),
         btn('last', dw('end'), moves.end, pos === n),
       ),
-      h('div', { class: 'slider-row' }, slider, h('span', { class: 'hint' }, dw('keys', { sets: gouji ? dw('keys_sets') : '' }))),
+      h('div', { class: 'slider-row' }, slider, keys ? h('span', { class: 'hint' }, dw('keys', { sets: gouji ? dw('keys_sets') : '' })) : null),
     );
   }
 
-  return () => {
-    closed = true;
-    if (explainTimer) clearTimeout(explainTimer);
-    document.removeEventListener('keydown', onKey);
-    unsubscribe();
+  return {
+    close: () => {
+      closed = true;
+      if (explainTimer) clearTimeout(explainTimer);
+      if (keys) document.removeEventListener('keydown', onKey);
+      unsubscribe();
+    },
+    toTrick: (n) => goTo(n <= 0 ? 0 : trickEnds[n - 1] ?? replay?.steps.length ?? 0),
   };
 }
 
@@ -397,12 +469,12 @@ function facts(r, v) {
   );
 }
 
-/** The end: the result as the replay reports it, and whether the record held. @param {Replay} r @param {(s: number) => string} nameOf */
-function resultPanel(r, nameOf) {
+/** The end: the result as the replay reports it, and whether the record held. @param {Replay} r @param {(s: number) => string} nameOf @param {string} [idp] */
+function resultPanel(r, nameOf, idp = '') {
   const res = r.result ?? {};
   const lines = [];
   if (r.game === 'gouji') {
-    if (res.score) lines.push(h('p', { id: 'result', style: 'font-size:26px;font-weight:800' }, `${t('team_a')} ${res.score.a} : ${res.score.b} ${t('team_b')}`));
+    if (res.score) lines.push(h('p', { id: `${idp}result`, style: 'font-size:26px;font-weight:800' }, `${t('team_a')} ${res.score.a} : ${res.score.b} ${t('team_b')}`));
     const outcome = res.outcome && typeof res.outcome === 'object' ? Object.keys(res.outcome)[0] : null;
     if (outcome) lines.push(h('p', {}, dw(`outcome_${outcome}`)));
     if (Array.isArray(res.finish) && res.finish.length) {
@@ -413,13 +485,13 @@ function resultPanel(r, nameOf) {
     }
     if (res.deducted && (res.deducted[0] || res.deducted[1])) lines.push(h('p', {}, dw('deducted', { a: res.deducted[0], b: res.deducted[1] })));
   } else if (res.over) {
-    lines.push(h('p', { id: 'result', style: 'font-size:26px;font-weight:800', 'data-result': String(res.result) }, dw('defenders_tricks', { n: res.defenders, k: res.defender_tricks })));
+    lines.push(h('p', { id: `${idp}result`, style: 'font-size:26px;font-weight:800', 'data-result': String(res.result) }, dw('defenders_tricks', { n: res.defenders, k: res.defender_tricks })));
     if (res.by_ruling) lines.push(h('p', {}, dw('by_ruling')));
     lines.push(h('p', {}, res.final ? dw('result_final') : dw('result_not_final')));
   }
   return h(
     'section',
-    { class: 'panel result', id: 'replay-result' },
+    { class: 'panel result', id: `${idp}replay-result` },
     h('h2', {}, dw('result_h')),
     lines,
     r.ok ? h('p', { class: 'hint' }, dw('chain_ok')) : null,

@@ -1,8 +1,8 @@
 // @ts-check
 //! What the browser remembers between visits: the display name, the language, the suit colours,
 //! the turn sound, larger text and cards (大字, 大牌), the seat tokens that let a player come
-//! back to their seat, and the scores of the boards played with the same seed (a session). No
-//! account.
+//! back to their seat, the scores of the boards played with the same seed (a session), and a
+//! practice player's personal code (练习). No account.
 
 const PREFIX = 'paiju.';
 
@@ -65,8 +65,9 @@ export function onChange(f) {
 
 /**
  * A seat this browser holds: the token proves it to the server after a reload. `event`: the
- * event (赛事) whose table it is, when the player sat down from the pair's page: the table then
- * leads to the pair's next board, not to a session's.
+ * event (赛事) whose table it is, when the player sat down from the pair's page (or the practice
+ * set's, from the practice page): the table then leads to the pair's (the run's) next board, not
+ * to a session's.
  * @typedef {{ token: string, seat: number, game?: string, event?: string }} SeatTicket
  */
 
@@ -159,4 +160,42 @@ export function sessionBoards(commitment) {
 export function recordBoard(commitment, b) {
   const list = sessionBoards(commitment).filter((x) => x.board !== b.board);
   write('session.' + commitment, [...list, b].sort((x, y) => x.board - y.board));
+}
+
+/** The personal code's shape as the server prints it (`xxxx-xxxx-xxxx`); typed codes are normalised to it. */
+const PLAYER_CODE = /^[a-z0-9]{4}(-[a-z0-9]{4}){2,}$/;
+
+/**
+ * A personal code as typed or pasted (from a printout, with spaces, in capitals, or the whole
+ * personal link): its `xxxx-xxxx-xxxx` form, or '' when it is not one. Whether it names a
+ * player is the server's to say.
+ * @param {string} text
+ */
+export function normalPlayerCode(text) {
+  const link = text.match(/#p=([A-Za-z0-9-]+)/);
+  const raw = (link ? link[1] : text).toLowerCase().replace(/[^a-z0-9]/g, '');
+  if (raw.length < 12 || raw.length % 4 !== 0) return '';
+  const code = raw.match(/.{4}/g)?.join('-') ?? '';
+  return PLAYER_CODE.test(code) ? code : '';
+}
+
+/**
+ * The practice player (练习) this browser plays as: their personal code, the only proof of who
+ * they are (the server keeps its hash). '' when none.
+ */
+export function playerCode() {
+  const c = read('player');
+  return typeof c === 'string' ? c : '';
+}
+
+/** Remembers (or, with '', forgets) the personal code on this device. @param {string} code */
+export function setPlayerCode(code) {
+  if (code) write('player', code);
+  else {
+    try {
+      localStorage.removeItem(PREFIX + 'player');
+    } catch {
+      // ignore
+    }
+  }
 }

@@ -17,7 +17,6 @@ import { suitRuns, cardsText, SUIT_SYMBOL, SUIT_ZH, SUIT_EN } from './cards.js';
 import { cardFace, cardRow, nameplate, refusalBox, clockEl, dialog } from './ui.js';
 import { seatNames } from './seats.js';
 import { shengjiModel, shengjiActions, failedThrow, seatIndex } from './shengji-model.js';
-import { dw } from './desk.js';
 
 /** @typedef {import('./table.js').TableCtx} TableCtx */
 /** @typedef {import('./shengji-model.js').ShengjiModel} ShengjiModel */
@@ -523,7 +522,7 @@ function resultDialog(st, { ctx, m, me, isSeat, nameOf }) {
       isSeat ? ctx.nextButton() : null,
       st.tricks.length ? h('button', { id: 'result-review', 'on:click': () => { st.review = 0; st.resultClosed = true; ctx.rerender(); } }, t('review')) : null,
       // The whole board step by step, every hand (replay.js).
-      h('button', { id: 'result-replay', 'on:click': () => { location.hash = `#/t/${ctx.model.id}/replay`; } }, dw('full_replay')),
+      ctx.replayButton(),
       h('button', { id: 'result-close', 'on:click': close }, t('close')),
     ),
   );

@@ -30,6 +30,7 @@ import { turnChime } from './sound.js';
 import { seatNames } from './seats.js';
 import { findNext, openNext } from './session.js';
 import { eventNext, sitNext, pairPageLink } from './event-next.js';
+import { practiceNext, sitPractice, practicePageLink, practiceFieldLink } from './practice-next.js';
 import { shengjiUI } from './shengji.js';
 import { goujiUI } from './gouji.js';
 import { dw } from './desk.js';
@@ -79,6 +80,8 @@ const NEXT_POLL_MS = 3000;
  * @property {import('./protocol').AtCompetition | null} competition  where this table is in its competition, and its terms (`welcome.competition`)
  * @property {4009 | 4010 | null} seatGone  the seat is another device's (4010: taken over there; 4009: held there): the page waits for the player's tap
  * @property {import('./event-next.js').EventNext | null} eventNext  where the pair goes next, once the board is over
+ * @property {string | null} practice  the practice set (练习) this table is of (`welcome.competition.practice`): the run's next board instead of the pair's
+ * @property {import('./practice-next.js').PracticeNext | null} practiceNext  where the run goes next, once the board is over
  */
 
 /**
@@ -93,6 +96,7 @@ const NEXT_POLL_MS = 3000;
  * @property {() => HTMLElement | null} autoButton  托管 by choice
  * @property {() => HTMLElement | null} session  the running score of the boards played with this seed
  * @property {() => HTMLElement | null} nextButton  下一副 (or 下一局)
+ * @property {() => HTMLElement} replayButton  the result's 全盘复盘 (replay.js); at a practice table 看各家成绩, the board's field on the practice page (the set's tables are not public while it runs)
  */
 
 /**
@@ -192,6 +196,8 @@ function newModel(id, held) {
     competition: null,
     seatGone: null,
     eventNext: null,
+    practice: null,
+    practiceNext: null,
   };
 }
 
@@ -255,6 +261,10 @@ function tableCtx(tbl) {
         : null,
     session: () => sessionTable(tbl),
     nextButton: () => nextButton(tbl),
+    replayButton: () =>
+      model.practice
+        ? h('button', { id: 'result-field', 'on:click': () => location.assign(practiceFieldLink(/** @type {string} */ (model.practice), model.board)) }, t('practice_field'))
+        : h('button', { id: 'result-replay', 'on:click': () => tbl.go(`#/t/${model.id}/replay`) }, dw('full_replay')),
   };
 }
 
@@ -408,6 +418,8 @@ function onWelcome(tbl, msg) {
   // however it sat down (the pair's page, or a link kept from before).
   model.competition = msg.competition ?? null;
   if (model.competition) model.event = model.competition.id;
+  // A practice set's table: the way on is the player's run (practice-next.js), not a pair's.
+  model.practice = model.competition?.practice ? model.competition.id : null;
   if (model.view !== null) {
     // A reconnection: what was missed comes next (events up to msg.seq, or a snapshot).
     tbl.catchUp = { target: msg.seq, hand: myHand(model), entries: [] };
@@ -497,6 +509,10 @@ function setTurn(tbl, toAct, clock, state) {
 /** The board is over: its result goes into the session's score, and the next board is looked for. @param {Table} tbl */
 function boardOver(tbl) {
   const { model } = tbl;
+  if (model.practice) {
+    practiceOver(tbl, model.practice);
+    return;
+  }
   if (model.event) {
     eventOver(tbl);
     return;
@@ -549,6 +565,33 @@ function eventOver(tbl) {
   look();
 }
 
+/**
+ * A practice table's board is over: where the run goes next is asked now and every few seconds
+ * while the result is shown (the set takes the board's result in a moment after the table ends).
+ * @param {Table} tbl @param {string} set
+ */
+function practiceOver(tbl, set) {
+  const { model } = tbl;
+  if (tbl.nextPoll || model.role !== 'seat') return;
+  const look = async () => {
+    try {
+      const next = await practiceNext(set, model.board);
+      if (JSON.stringify(next) !== JSON.stringify(model.practiceNext)) {
+        model.practiceNext = next;
+        render(tbl);
+      }
+      // Known for good: nothing more to ask.
+      if (next.kind !== 'page' && tbl.nextPoll) {
+        clearInterval(tbl.nextPoll);
+      }
+    } catch {
+      // The set will answer next time.
+    }
+  };
+  tbl.nextPoll = setInterval(look, NEXT_POLL_MS);
+  look();
+}
+
 /** The running score of this seed's boards as this browser played them (none at an event table: the event keeps the score). @param {Table} tbl */
 function sessionTable(tbl) {
   const { model } = tbl;
@@ -578,6 +621,7 @@ function signedText(n) {
 function nextButton(tbl) {
   const { model } = tbl;
   if (model.role !== 'seat') return null;
+  if (model.practice) return practiceButton(tbl, model.practice);
   if (model.event) return eventButton(tbl, model.event);
   const label = model.game === 'gouji' ? t('next_game') : t('next_board');
   const opener = model.next?.seats.find((s) => !s.bot && s.name)?.name;
@@ -641,6 +685,49 @@ function eventButton(tbl, event) {
   );
 }
 
+/**
+ * At a practice table: 「下一副 · 第 2 副」 (够级 「下一局 · 第 2 局」) seats me at the run's next
+ * board in one tap; after the last board 「看成绩」 goes to the set's page. 「回练习页面」 is there
+ * too, to stop for now (the set waits: the run goes on from the next board another time).
+ * @param {Table} tbl @param {string} set
+ */
+function practiceButton(tbl, set) {
+  const { model } = tbl;
+  const gouji = model.game === 'gouji';
+  const next = model.practiceNext;
+  const error = model.nextError ? h('span', { class: 'error-text', role: 'alert' }, model.nextError) : null;
+  if (next?.kind === 'done') {
+    return h('span', { class: 'next-board' }, h('a', { class: 'button-link primary', id: 'practice-done', href: practicePageLink(set) }, t('practice_done')), error);
+  }
+  const page = h('button', { id: 'practice-page', 'on:click': () => location.assign(practicePageLink(set)) }, t('practice_page'));
+  if (next?.kind !== 'next') return h('span', { class: 'next-board' }, page, error);
+  return h(
+    'span',
+    { class: 'next-board' },
+    h('button', {
+      class: 'primary',
+      id: 'practice-next',
+      'data-board': String(next.board),
+      'on:click': async () => {
+        model.nextError = null;
+        try {
+          const id = await sitPractice(set, model.game);
+          if (id === model.id) {
+            // The run still seats me here: its next board is not open yet.
+            model.nextError = t('event_next_wait');
+            render(tbl);
+          } else tbl.go(`#/t/${id}`);
+        } catch (e) {
+          model.nextError = e instanceof api.ApiError ? pick(e.problem) : String(e instanceof Error ? e.message : e);
+          render(tbl);
+        }
+      },
+    }, t(gouji ? 'practice_next_game' : 'practice_next_board', { n: next.board })),
+    page,
+    error,
+  );
+}
+
 /** The name to sit down with at the next board: the remembered one, else the one at this table. @param {TableModel} model */
 function requireNameOr(model) {
   const box = document.createElement('span');
@@ -655,6 +742,12 @@ function requireNameOr(model) {
  */
 function tableTitle(model) {
   const at = model.competition;
+  if (at?.practice) {
+    // A practice table: the set's board is what the player knows it by.
+    return h('h1', { class: 'table-title', 'data-competition': at.id, 'data-practice': at.id },
+      h('b', { class: 'game-name' }, gameName(model.game)), h('span', { class: 'game-name' }, ' · '),
+      h('b', { id: 'at-competition', 'data-board': String(model.board) }, t(model.game === 'gouji' ? 'at_practice_game' : 'at_practice', { n: model.board })));
+  }
   if (at) {
     return h('h1', { class: 'table-title', 'data-competition': at.id },
       h('b', { class: 'game-name' }, gameName(model.game)), h('span', { class: 'game-name' }, ' · '),
@@ -691,6 +784,17 @@ function seatGonePanel(tbl, code) {
   );
 }
 
+/**
+ * The top bar's way out: the lobby; at a practice table, the set's page (its boards and
+ * results), where a practice player comes from.
+ * @param {Table} tbl
+ */
+function leaveButton(tbl) {
+  const set = tbl.model.practice;
+  if (set) return h('button', { id: 'to-practice', 'on:click': () => location.assign(practicePageLink(set)) }, t('back_to_practice'));
+  return h('button', { id: 'lobby', 'on:click': () => tbl.go('#/') }, t('back_to_lobby'));
+}
+
 /** @param {Table} tbl */
 function render(tbl) {
   const { root, model, go } = tbl;
@@ -698,7 +802,7 @@ function render(tbl) {
     // No table under the panel: nothing here plays any more until the player says so.
     root.replaceChildren(
       h('div', { class: 'seat-gone-page' },
-        topbar(h('button', { id: 'lobby', 'on:click': () => go('#/') }, t('back_to_lobby')), tableTitle(model)),
+        topbar(leaveButton(tbl), tableTitle(model)),
         h('main', { class: 'seat-gone-main' }, seatGonePanel(tbl, model.seatGone)),
       ),
     );
@@ -715,10 +819,10 @@ function render(tbl) {
       'div',
       { class: 'table-page', 'data-game': model.game, 'data-state': model.tableState, 'data-conn': model.conn },
       topbar(
-        h('button', { id: 'lobby', 'on:click': () => go('#/') }, t('back_to_lobby')),
+        leaveButton(tbl),
         tableTitle(model),
         ...(parts ? parts.info : []),
-        ...(model.tableState === 'over' ? [h('button', { id: 'replay', 'on:click': () => go(`#/t/${model.id}/replay`) }, dw('full_replay'))] : []),
+        ...(model.tableState === 'over' && !model.practice ? [h('button', { id: 'replay', 'on:click': () => go(`#/t/${model.id}/replay`) }, dw('full_replay'))] : []),
       ),
       h(
         'main',
