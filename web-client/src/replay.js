@@ -289,15 +289,19 @@ export function replayViewer(host, { source, at, idp = '', keys = false, heading
     const focusKey = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.key;
     host.dataset.game = replay?.game ?? '';
     host.dataset.pos = String(pos);
+    const ctl = replay ? controls(replay) : null;
+    // Beside another viewer the controls sit under the step they move (two bars stuck to the
+    // bottom of the screen would cover both boards); on the replay page, at the bottom.
     host.replaceChildren(
       top?.(replay) ?? '',
-      h(label ? 'div' : 'main', { class: 'replay-main' }, body()),
-      replay ? controls(replay) : '',
+      h(label ? 'div' : 'main', { class: 'replay-main' }, body(label ? ctl : null)),
+      label ? '' : ctl ?? '',
     );
     if (focusKey) /** @type {HTMLElement | null} */ (host.querySelector(`[data-key="${CSS.escape(focusKey)}"]`))?.focus();
   }
 
-  function body() {
+  /** @param {HTMLElement | null} ctl  the controls, under the step (beside another viewer) */
+  function body(ctl) {
     if (failure && (!replay || !states.has(pos))) return h('p', { class: 'error-text', role: 'alert', id: id('replay-error') }, pick(failure));
     if (!replay) return h('p', { class: 'hint', style: 'padding:20px' }, dw('loading'));
     const r = replay;
@@ -327,6 +331,7 @@ export function replayViewer(host, { source, at, idp = '', keys = false, heading
       : h('p', { class: 'hint', style: 'padding:20px' }, dw('loading'));
     return [
       header,
+      ctl,
       h('div', { class: 'replay-body' + (ready ? '' : ' loading'), 'aria-busy': String(!ready), 'data-shown': String(shown) },
         board,
         h('aside', { class: 'replay-side' },

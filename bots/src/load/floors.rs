@@ -1,0 +1,361 @@
+//! The two floors an action's cost is measured against: the network's (a bare fan-out echo
+//! server with the load's connections and pacing, [`serve_echo`], [`echo_round_trips`]) and
+//! the disk's (single-row SQLite commits with the server's settings, [`commit_floor`]).
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use tokio_tungstenite::tungstenite::Message;
+
+use tokio::task::JoinSet;
+
+use super::proc::{thread_cpu, threads_cpu_seconds};
+use super::LoadOptions;
+use crate::client;
+
+/// `paiju load --echo-server`: the network floor, a bare tokio-tungstenite fan-out server on a
+/// free loopback port. Prints `echo ws://ADDR/` and serves until its standard input closes (the
+/// generator went).
+///
+/// A connection to `/t/{group}/{bytes}` joins group `group` (a table). Each text frame it sends
+/// comes back to it, and a frame of `bytes` bytes (the size of the server's frames) goes to every
+/// other connection of its group: the frames a table's action makes the server write, and
+/// nothing else (no parsing, rules, store or views). Each connection has a writer task fed by a
+/// queue, as the server's do, so that one slow socket holds up nobody else.
+pub async fn serve_echo() -> Result<(), String> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .map_err(|e| e.to_string())?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    println!("echo ws://{addr}/");
+    let groups = Groups::default();
+    let accept = async move {
+        let mut told = false;
+        let mut next_id = 0u64;
+        loop {
+            let stream = match listener.accept().await {
+                Ok((stream, _)) => stream,
+                // Out of files: say so once and keep going (the generator's deadline tells).
+                Err(e) => {
+                    if !told {
+                        eprintln!("echo server: accept: {e}");
+                        told = true;
+                    }
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            };
+            let _ = stream.set_nodelay(true);
+            next_id += 1;
+            tokio::spawn(fan_out_connection(stream, next_id, groups.clone()));
+        }
+    };
+    // Standard input closes when the generator goes, however it goes: then so does this.
+    std::thread::spawn(|| {
+        let _ = std::io::copy(&mut std::io::stdin(), &mut std::io::sink());
+        std::process::exit(0);
+    });
+    accept.await;
+    Ok(())
+}
+
+/// One connection of the fan-out floor: its id and its writer's queue.
+type Member = (u64, tokio::sync::mpsc::Sender<Message>);
+
+/// The fan-out floor's tables: the connections of each group.
+type Groups = Arc<std::sync::Mutex<std::collections::HashMap<u64, Vec<Member>>>>;
+
+async fn fan_out_connection(stream: tokio::net::TcpStream, id: u64, groups: Groups) {
+    let mut path = String::new();
+    // The callback's error type is tungstenite's HTTP response, large by its design.
+    #[allow(clippy::result_large_err)]
+    let ws = tokio_tungstenite::accept_hdr_async_with_config(
+        stream,
+        |req: &tokio_tungstenite::tungstenite::handshake::server::Request, resp| {
+            path = req.uri().path().to_string();
+            Ok(resp)
+        },
+        Some(client::small_buffers()),
+    )
+    .await;
+    let Ok(ws) = ws else { return };
+    // `/t/{group}/{bytes}`; anything else is a group of its own with small frames.
+    let mut parts = path.trim_start_matches("/t/").split('/');
+    let group: u64 = parts
+        .next()
+        .and_then(|g| g.parse().ok())
+        .unwrap_or(u64::MAX - id);
+    let bytes: usize = parts
+        .next()
+        .and_then(|b| b.parse().ok())
+        .unwrap_or(0)
+        .min(64 * 1024);
+    let frame = Message::text(format!(
+        "{{\"pad\":\"{}\"}}",
+        "x".repeat(bytes.saturating_sub(10))
+    ));
+    let (mut sink, mut stream) = ws.split();
+    let (tx, mut rx) = tokio::sync::mpsc::channel::<Message>(64);
+    groups
+        .lock()
+        .unwrap()
+        .entry(group)
+        .or_default()
+        .push((id, tx.clone()));
+    let writer = tokio::spawn(async move {
+        while let Some(m) = rx.recv().await {
+            if sink.send(m).await.is_err() {
+                return;
+            }
+        }
+    });
+    while let Some(Ok(m)) = stream.next().await {
+        if !m.is_text() {
+            continue;
+        }
+        let _ = tx.try_send(m);
+        for (other, tx) in &groups.lock().unwrap()[&group] {
+            if *other != id {
+                let _ = tx.try_send(frame.clone());
+            }
+        }
+    }
+    if let Some(members) = groups.lock().unwrap().get_mut(&group) {
+        members.retain(|(other, _)| *other != id);
+    }
+    writer.abort();
+}
+
+/// Round trips each table's sender times in the network floor.
+pub(super) const ECHO_ROUNDS: usize = 20;
+
+/// The network floor, measured: its round trips and the fan-out server's CPU per action.
+pub(super) struct EchoFloor {
+    pub round_trips: Vec<Duration>,
+    pub cpu_per_message: Duration,
+}
+
+/// The network floor: as many connections as the load has, grouped in tables and paced the same
+/// way: one seat of each table sends (a table has one action in flight at a time) and times its
+/// frame's way back, while the fan-out server ([`serve_echo`]) writes a frame of `frame_bytes` to
+/// each other seat, which reads it. Everyone connects first (a connection that fails ends the
+/// phase at once, with the reason), then the rounds start together. The server's CPU is read
+/// from /proc (`pid`) from the start of the rounds to the last sender's last round trip.
+pub(super) async fn echo_round_trips(
+    addr: SocketAddr,
+    pid: Option<u32>,
+    opts: &LoadOptions,
+    frame_bytes: usize,
+    rounds: usize,
+) -> Result<EchoFloor, String> {
+    // A frame the size of a typical action.
+    let payload = r#"{"type":"act","id":1,"action":{"type":"play","cards":["S10","S10"]}}"#;
+    let (tables, seats, think, deadline) = (opts.tables, opts.seats, opts.think, opts.deadline);
+    let connections = tables * seats;
+    let (connected_tx, mut connected) = tokio::sync::mpsc::channel::<Result<(), String>>(1024);
+    let (go_tx, go_rx) = tokio::sync::watch::channel(false);
+    let (done_tx, done_rx) = tokio::sync::watch::channel(false);
+    let mut tasks = JoinSet::new();
+    for c in 0..connections {
+        let connected_tx = connected_tx.clone();
+        let mut go = go_rx.clone();
+        let mut done = done_rx.clone();
+        tasks.spawn(async move {
+            let mut rng = (c as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let url = format!("ws://{addr}/t/{}/{frame_bytes}", c / seats);
+            let ws = tokio_tungstenite::connect_async_with_config(
+                &url,
+                Some(client::small_buffers()),
+                true,
+            )
+            .await;
+            let mut ws = match ws {
+                Ok((ws, _)) => {
+                    let _ = connected_tx.send(Ok(())).await;
+                    ws
+                }
+                Err(e) => {
+                    let _ = connected_tx.send(Err(e.to_string())).await;
+                    return Ok(Vec::new());
+                }
+            };
+            drop(connected_tx);
+            let _ = go.wait_for(|g| *g).await;
+            if c % seats != 0 {
+                // A seat not to act: reads what the table's actions send it.
+                loop {
+                    tokio::select! {
+                        _ = done.wait_for(|d| *d) => return Ok(Vec::new()),
+                        frame = ws.next() => if !matches!(frame, Some(Ok(_))) {
+                            return Ok(Vec::new());
+                        },
+                    }
+                }
+            }
+            let mut out = Vec::with_capacity(rounds);
+            for _ in 0..rounds {
+                tokio::time::sleep(client::jitter(think, &mut rng)).await;
+                let t = Instant::now();
+                ws.send(Message::text(payload))
+                    .await
+                    .map_err(|e| e.to_string())?;
+                loop {
+                    match ws.next().await {
+                        Some(Ok(Message::Text(t))) if t.as_str() != payload => continue,
+                        Some(Ok(_)) => break,
+                        Some(Err(e)) => return Err(e.to_string()),
+                        None => return Err("the echo server closed".into()),
+                    }
+                }
+                out.push(t.elapsed());
+            }
+            Ok::<_, String>(out)
+        });
+    }
+    drop(connected_tx);
+    let started = Instant::now();
+    let mut open = 0;
+    while open < connections {
+        let left = deadline.saturating_sub(started.elapsed());
+        match tokio::time::timeout(left, connected.recv()).await {
+            Ok(Some(Ok(()))) => open += 1,
+            Ok(Some(Err(e))) => {
+                return Err(format!(
+                    "echo floor: connection {} of {connections} failed: {e}",
+                    open + 1
+                ))
+            }
+            Ok(None) => return Err("echo floor: the connecting tasks ended".into()),
+            Err(_) => {
+                return Err(format!(
+                    "echo floor: only {open} of {connections} connections open after {deadline:?}"
+                ))
+            }
+        }
+    }
+    let server_cpu = || pid.map(threads_cpu_seconds).unwrap_or(0.0);
+    let cpu0 = server_cpu();
+    let _ = go_tx.send(true);
+    let mut all = Vec::new();
+    let mut senders_left = tables;
+    while senders_left > 0 {
+        let left = deadline.saturating_sub(started.elapsed());
+        match tokio::time::timeout(left, tasks.join_next()).await {
+            Ok(Some(Ok(Ok(v)))) => {
+                if !v.is_empty() {
+                    senders_left -= 1;
+                }
+                all.extend(v);
+            }
+            Ok(Some(Ok(Err(e)))) => return Err(format!("echo floor: {e}")),
+            Ok(Some(Err(e))) => return Err(format!("echo floor: {e}")),
+            Ok(None) => break,
+            Err(_) => {
+                return Err(format!(
+                    "echo floor: {senders_left} senders still going after {deadline:?}"
+                ))
+            }
+        }
+    }
+    let cpu = server_cpu() - cpu0;
+    let _ = done_tx.send(true);
+    // The quiet ones close now; no need to wait for their closing handshakes.
+    tasks.abort_all();
+    Ok(EchoFloor {
+        cpu_per_message: Duration::from_secs_f64(cpu / all.len().max(1) as f64),
+        round_trips: all,
+    })
+}
+
+/// The durability floor: `rounds` single-row transactions, each timed from `BEGIN` to the end
+/// of `COMMIT`, in a fresh file in `dir` (beside the server's database: the same disk), with the
+/// server's settings: WAL and `synchronous=FULL`, so every commit waits for its fsync.
+///
+/// Also returns the CPU one commit took on this thread (the second pass's mean, system time and
+/// the fsync included): the durability floor of the server's CPU per action.
+pub fn commit_floor(dir: &Path, rounds: usize) -> Result<(Vec<Duration>, Duration), String> {
+    let e = |e: rusqlite::Error| format!("commit floor: {e}");
+    let conn = floor_db(&dir.join("commit-floor.db"))?;
+    let mut out = Vec::with_capacity(rounds);
+    let mut cpu = Duration::ZERO;
+    // Twice: the first pass grows a fresh WAL file, so each of its fsyncs also writes the
+    // file's new size; a running server's WAL has long reached its size and is rewritten in
+    // place after each checkpoint. The second pass, timed, starts over the first one's frames.
+    for pass in 0..2 {
+        let cpu0 = thread_cpu();
+        for i in 0..rounds {
+            let t = Instant::now();
+            commit_one(&conn, pass * rounds + i)?;
+            if pass == 1 {
+                out.push(t.elapsed());
+            }
+        }
+        cpu = thread_cpu().saturating_sub(cpu0) / rounds.max(1) as u32;
+        conn.query_row("PRAGMA wal_checkpoint(RESTART)", [], |_| Ok(()))
+            .map_err(e)?;
+    }
+    drop(conn);
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(dir.join(format!("commit-floor.db{suffix}")));
+    }
+    Ok((out, cpu))
+}
+
+/// A floor's database file with the server's settings: WAL, `synchronous=FULL`.
+pub(super) fn floor_db(path: &Path) -> Result<rusqlite::Connection, String> {
+    let e = |e: rusqlite::Error| format!("commit floor: {e}");
+    let conn = rusqlite::Connection::open(path).map_err(e)?;
+    conn.pragma_update(None, "journal_mode", "WAL").map_err(e)?;
+    conn.pragma_update(None, "synchronous", "FULL").map_err(e)?;
+    conn.execute_batch(
+        "CREATE TABLE IF NOT EXISTS log (seq INTEGER PRIMARY KEY, entry TEXT NOT NULL)",
+    )
+    .map_err(e)?;
+    Ok(conn)
+}
+
+/// One single-row transaction, a row about the size of a stored action (its JSON, ids, hash).
+pub(super) fn commit_one(conn: &rusqlite::Connection, seq: usize) -> Result<(), String> {
+    let e = |e: rusqlite::Error| format!("commit floor: {e}");
+    conn.execute_batch("BEGIN").map_err(e)?;
+    conn.execute(
+        "INSERT INTO log (seq, entry) VALUES (?1, ?2)",
+        rusqlite::params![seq as i64, "x".repeat(200)],
+    )
+    .map_err(e)?;
+    conn.execute_batch("COMMIT").map_err(e)
+}
+
+/// [`commit_floor`] off the async workers: 100 commits in `dir`.
+pub(super) async fn floor(dir: &Path) -> Result<(Vec<Duration>, Duration), String> {
+    let dir = dir.to_path_buf();
+    tokio::task::spawn_blocking(move || commit_floor(&dir, 100))
+        .await
+        .map_err(|e| e.to_string())?
+}
+
+/// How often the commit floor commits while the tables play.
+pub const COMMIT_EVERY: Duration = Duration::from_millis(200);
+
+/// The commit floor while the tables play: one single-row commit every [`COMMIT_EVERY`] in a
+/// file of its own beside the server's database, until `stop` is set.
+pub(super) fn commit_floor_during(
+    dir: PathBuf,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+) -> tokio::task::JoinHandle<Result<Vec<Duration>, String>> {
+    tokio::task::spawn_blocking(move || {
+        let conn = floor_db(&dir.join("commit-during.db"))?;
+        let mut out = Vec::new();
+        while !stop.load(Ordering::Relaxed) {
+            let t = Instant::now();
+            commit_one(&conn, out.len())?;
+            out.push(t.elapsed());
+            std::thread::sleep(COMMIT_EVERY);
+        }
+        Ok(out)
+    })
+}

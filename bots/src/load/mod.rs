@@ -1,0 +1,671 @@
+//! The load generator (`paiju load`): N tables of bot clients over real WebSockets on loopback.
+//!
+//! It starts `paiju serve` as a separate process (so the server's memory and CPU can be read
+//! from `/proc/<pid>`), and measures two floors in the same run:
+//!
+//! - the network floor: a bare tokio-tungstenite fan-out server, in a child process of its own
+//!   (`paiju load --echo-server`), with as many connections open as the load has, grouped in
+//!   tables, and the same pacing (one sender per table): each frame goes back to its sender and
+//!   a frame of the size the server sent goes to every other seat of the table, so it writes
+//!   the frames an action makes the server write and does nothing else. It runs after the
+//!   tables played (it needs their mean frame size), once the server has stopped;
+//! - the durability floor: single-row SQLite transactions with the server's settings (WAL,
+//!   `synchronous=FULL`) in a file beside the server's database, so on the same disk, before
+//!   and after the run, with the CPU one commit takes; and the server's own group commits while
+//!   the tables play (/metrics).
+//!
+//! Then it creates the tables, and seats each one with a WebSocket bot in every seat, which
+//! connects at once and plays one board or game. It prints actions per second, the action round
+//! trip (send `act` → that action's `events` back: stored, acknowledged and broadcast) at p50
+//! and p99, its mean split into echo, commit and our own cost, the server's CPU per action split
+//! the same way (the fan-out server's CPU per action, one commit's CPU times the server's commits
+//! per action, and the rest, our own), and its memory per table.
+//!
+//! With `--nodes N --db postgres://…` it starts N servers on one database ([`Nodes`]); table i
+//! is created on node i mod N and its bots connect there; CPU, memory and commits are summed.
+//!
+//! Every process holds one socket per connection (the server, the echo server, this generator),
+//! so each needs as many open files as there are connections: [`open_files`] checks (and lifts
+//! the soft limit up to the hard one) before anything starts, and every phase has a deadline, so
+//! a run that cannot finish says why instead of hanging.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rules::Engine;
+use tokio::task::JoinSet;
+
+use crate::client::{self, BotOptions};
+
+mod floors;
+mod nodes;
+mod play;
+mod proc;
+
+pub use floors::{commit_floor, serve_echo, COMMIT_EVERY};
+use floors::{commit_floor_during, echo_round_trips, floor, EchoFloor, ECHO_ROUNDS};
+pub use nodes::{Commits, Nodes, PeakRss};
+use play::{create_tables, seat_tables, Seated};
+use proc::start_child;
+pub use proc::{cpu_seconds, open_files, rss_kib, thread_count, thread_cpu};
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct LoadOptions {
+    pub tables: usize,
+    /// `shengji` or `gouji`.
+    pub game: String,
+    /// Seats per table (4 or 6).
+    pub seats: usize,
+    /// Bot thinking time per action.
+    pub think: Duration,
+    /// The `paiju` binary to start as the server (and as the echo server).
+    pub exe: PathBuf,
+    /// Each phase (echo floor, creating the tables, playing) gives up after this long.
+    pub deadline: Duration,
+    /// The server's store: a `postgres://` URL; `None`: a fresh SQLite file, deleted after.
+    pub db: Option<String>,
+    /// How many `paiju serve` nodes to start on that one PostgreSQL database (1: one server).
+    /// See [`Nodes`].
+    pub nodes: usize,
+    /// Tables of computers alone (every seat the server's bot at [`LoadOptions::computer_level`])
+    /// playing beside the measured tables from before they sit down to the end: what computer
+    /// players' thinking costs the people's tables.
+    pub computer_tables: usize,
+    /// `beginner`, `club` or `expert`.
+    pub computer_level: String,
+    /// Stop the play after this long and report what was played (`--seconds`): a 够级 game is
+    /// about a thousand actions, a thousand tables of it a quarter of an hour.
+    pub seconds: Option<Duration>,
+}
+
+/// What came out.
+#[derive(Debug)]
+pub struct LoadReport {
+    pub tables: usize,
+    pub connections: usize,
+    pub finished: usize,
+    /// Bots that had to connect again (their first connect was refused or reset).
+    pub reconnects: u64,
+    pub actions: u64,
+    pub seconds: f64,
+    pub p50: Duration,
+    pub p99: Duration,
+    pub echo_p50: Duration,
+    pub echo_p99: Duration,
+    /// Means add up where percentiles do not: the round trip is split with these.
+    pub mean: Duration,
+    pub echo_mean: Duration,
+    /// One SQLite commit (one row, WAL, `synchronous=FULL`) on the server's disk: 100 before
+    /// the run and 100 after it (the disk is shared with whatever else runs), together.
+    pub commit_p50: Duration,
+    pub commit_p99: Duration,
+    /// The p50 of each half, to show how much the disk moved during the run.
+    pub commit_p50_before: Duration,
+    pub commit_p50_after: Duration,
+    /// The server's own group commits while the tables played (its /metrics): how many, their
+    /// mean time (first write to commit), and the p50 and p99 as the upper bounds of their
+    /// histogram buckets.
+    pub server_commits: u64,
+    pub server_commit_mean: Duration,
+    pub server_commit_p50: Duration,
+    pub server_commit_p99: Duration,
+    pub rss_idle_kib: u64,
+    /// After the tables were created, before anyone sat down or connected.
+    pub rss_tables_kib: u64,
+    pub rss_peak_kib: u64,
+    /// CPU seconds the server and this load process used while the tables played: on one
+    /// machine they share the cores, so the split says who was busy.
+    pub server_cpu: f64,
+    pub load_cpu: f64,
+    /// The fan-out floor's CPU per action: the echo server's, reading one frame and writing it
+    /// back and one frame of `frame_bytes` to each other seat of the table.
+    pub echo_cpu: Duration,
+    /// One commit's CPU (the fsync included), from the commit floor's loop.
+    pub commit_cpu: Duration,
+    /// The mean size of the frames the bots received.
+    pub frame_bytes: usize,
+    pub errors: Vec<String>,
+    /// Servers started ([`LoadOptions::nodes`]); with more than one, the CPU, memory and
+    /// commits above are their sums.
+    pub nodes: usize,
+    /// [`LoadOptions::computer_tables`], their level, and the decisions the server's bots made
+    /// at that level while the measured tables played (its /metrics).
+    pub computer_tables: usize,
+    pub computer_level: String,
+    pub computer_decisions: u64,
+    /// The most threads the server processes had at once while playing (summed over nodes).
+    pub threads_peak: u64,
+    /// [`LoadOptions::seconds`]: the play was stopped then, tables not over.
+    pub stopped_after: Option<Duration>,
+    /// The floors again, measured while the tables played, so that the ratios compare like
+    /// with like when the machine's load moves: the fan-out floor on `echo_during_tables`
+    /// tables (as many as the open files allow beside the load's own, at most a tenth), and
+    /// single commits beside the server's database, one every [`COMMIT_EVERY`].
+    pub echo_during_tables: usize,
+    pub echo_during_p50: Duration,
+    pub echo_during_p99: Duration,
+    pub echo_during_mean: Duration,
+    pub commit_during: usize,
+    pub commit_during_p50: Duration,
+    pub commit_during_p99: Duration,
+}
+
+impl LoadReport {
+    /// Server CPU time per action, in microseconds (everything the server process did while
+    /// the tables played, connections and the journal's commits included, over the actions).
+    pub fn cpu_per_action_us(&self) -> f64 {
+        self.server_cpu * 1e6 / self.actions.max(1) as f64
+    }
+
+    /// The server's CPU per action split like the round trip, in microseconds: the fan-out
+    /// floor's CPU per action, the commit floor's CPU for the server's share of a commit (its
+    /// group commits over its actions), and what is left, our own.
+    pub fn cpu_split_us(&self) -> (f64, f64, f64) {
+        let fan_out = self.echo_cpu.as_secs_f64() * 1e6;
+        let commits = self.commit_cpu.as_secs_f64() * 1e6 * self.server_commits as f64
+            / self.actions.max(1) as f64;
+        (
+            fan_out,
+            commits,
+            self.cpu_per_action_us() - fan_out - commits,
+        )
+    }
+
+    /// Server memory per table, in KiB: peak over idle, and the tables alone (created, empty).
+    pub fn kib_per_table(&self) -> (f64, f64) {
+        let n = self.tables.max(1) as f64;
+        (
+            self.rss_peak_kib.saturating_sub(self.rss_idle_kib) as f64 / n,
+            self.rss_tables_kib.saturating_sub(self.rss_idle_kib) as f64 / n,
+        )
+    }
+}
+
+impl std::fmt::Display for LoadReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        if self.nodes > 1 {
+            writeln!(
+                f,
+                "nodes: {} on one PostgreSQL database, tables spread evenly; cpu, memory and commits summed",
+                self.nodes
+            )?;
+        }
+        if let Some(after) = self.stopped_after {
+            writeln!(
+                f,
+                "stopped after {:.0} s of play (--seconds): the tables not finished are counted as far as they got",
+                after.as_secs_f64()
+            )?;
+        }
+        writeln!(
+            f,
+            "tables: {} ({} connections), finished: {}, errors: {}, connects retried: {}",
+            self.tables,
+            self.connections,
+            self.finished,
+            self.errors.len(),
+            self.reconnects
+        )?;
+        writeln!(
+            f,
+            "actions: {} in {:.1} s = {:.0} actions/s",
+            self.actions,
+            self.seconds,
+            self.actions as f64 / self.seconds.max(1e-9)
+        )?;
+        writeln!(
+            f,
+            "action round trip (act -> own events, stored and broadcast): p50 {:.2} ms, p99 {:.2} ms",
+            ms(self.p50),
+            ms(self.p99)
+        )?;
+        writeln!(
+            f,
+            "floor 1, bare tokio-tungstenite fan-out (the frame back to its sender, {} bytes to each other seat), same connections, one sender per table, same pacing: p50 {:.2} ms, p99 {:.2} ms",
+            self.frame_bytes,
+            ms(self.echo_p50),
+            ms(self.echo_p99)
+        )?;
+        writeln!(
+            f,
+            "floor 2, one SQLite commit (one row, WAL, synchronous=FULL, same disk): p50 {:.2} ms, p99 {:.2} ms (p50 {:.2} ms before the run, {:.2} ms after)",
+            ms(self.commit_p50),
+            ms(self.commit_p99),
+            ms(self.commit_p50_before),
+            ms(self.commit_p50_after)
+        )?;
+        if self.echo_during_tables > 0 {
+            writeln!(
+                f,
+                "floor 1 during the play, on {} tables beside the load: p50 {:.2} ms, p99 {:.2} ms",
+                self.echo_during_tables,
+                ms(self.echo_during_p50),
+                ms(self.echo_during_p99)
+            )?;
+        } else {
+            writeln!(
+                f,
+                "floor 1 during the play: not measured (no open files to spare beside the load's)"
+            )?;
+        }
+        writeln!(
+            f,
+            "floor 2 during the play, {} commits: p50 {:.2} ms, p99 {:.2} ms",
+            self.commit_during,
+            ms(self.commit_during_p50),
+            ms(self.commit_during_p99)
+        )?;
+        writeln!(
+            f,
+            "the server's own commits while playing: {} group commits of {:.1} actions, mean {:.2} ms, p50 <= {:.2} ms, p99 <= {:.2} ms",
+            self.server_commits,
+            self.actions as f64 / self.server_commits.max(1) as f64,
+            ms(self.server_commit_mean),
+            ms(self.server_commit_p50),
+            ms(self.server_commit_p99)
+        )?;
+        // The commit an action waits for is the server's, not the loop's: on a disk whose
+        // flush time depends on what else flushes (see docs/performance.md), the loop alone
+        // can be slower. A mean, like the other two terms: means add up.
+        let commit = if self.server_commits > 0 {
+            self.server_commit_mean
+        } else {
+            self.commit_p50
+        };
+        let own = ms(self.mean) - ms(self.echo_mean) - ms(commit);
+        writeln!(
+            f,
+            "round trip mean {:.2} ms = echo {:.2} + commit {:.2} + our own {:.2} ms (ratio to echo alone: p50 {:.1}x, p99 {:.1}x)",
+            ms(self.mean),
+            ms(self.echo_mean),
+            ms(commit),
+            own,
+            ms(self.p50) / ms(self.echo_p50).max(1e-9),
+            ms(self.p99) / ms(self.echo_p99).max(1e-9)
+        )?;
+        if self.echo_during_tables > 0 {
+            writeln!(
+                f,
+                "ratio to the echo during the play (the same load on the machine): p50 {:.1}x, p99 {:.1}x; mean {:.2} ms = echo {:.2} + commit {:.2} + our own {:.2} ms",
+                ms(self.p50) / ms(self.echo_during_p50).max(1e-9),
+                ms(self.p99) / ms(self.echo_during_p99).max(1e-9),
+                ms(self.mean),
+                ms(self.echo_during_mean),
+                ms(commit),
+                ms(self.mean) - ms(self.echo_during_mean) - ms(commit)
+            )?;
+        }
+        writeln!(
+            f,
+            "cpu while playing: server {:.1} s = {:.0} µs per action, load generator {:.1} s, over {:.1} s of wall time",
+            self.server_cpu,
+            self.cpu_per_action_us(),
+            self.load_cpu,
+            self.seconds
+        )?;
+        let (fan_out, commits, own) = self.cpu_split_us();
+        writeln!(
+            f,
+            "server cpu per action {:.0} µs = fan-out floor {:.0} + commit floor {:.0} ({:.0} µs a commit, {:.2} commits an action) + our own {:.0} µs",
+            self.cpu_per_action_us(),
+            fan_out,
+            commits,
+            self.commit_cpu.as_secs_f64() * 1e6,
+            self.server_commits as f64 / self.actions.max(1) as f64,
+            own
+        )?;
+        if self.computer_tables > 0 {
+            writeln!(
+                f,
+                "beside them: {} tables of computers alone at {}, {} of their decisions while playing ({:.1} a second)",
+                self.computer_tables,
+                self.computer_level,
+                self.computer_decisions,
+                self.computer_decisions as f64 / self.seconds.max(1e-9)
+            )?;
+        }
+        writeln!(
+            f,
+            "server threads: at most {} while playing",
+            self.threads_peak
+        )?;
+        let (per_table, tables_alone) = self.kib_per_table();
+        write!(
+            f,
+            "server memory: {:.1} MiB idle, {:.1} MiB with the tables created, {:.1} MiB peak: {:.0} KiB per table ({:.0} KiB of it before anyone sat down)",
+            self.rss_idle_kib as f64 / 1024.0,
+            self.rss_tables_kib as f64 / 1024.0,
+            self.rss_peak_kib as f64 / 1024.0,
+            per_table,
+            tables_alone
+        )
+    }
+}
+
+fn mean(all: &[Duration]) -> Duration {
+    all.iter().sum::<Duration>() / all.len().max(1) as u32
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+/// Runs the whole load for engine `E`.
+pub async fn run<E: Engine + 'static>(opts: LoadOptions) -> Result<LoadReport, String> {
+    let connections = opts.tables * opts.seats;
+    open_files(connections)?;
+    let dir = std::env::temp_dir().join(format!("paiju-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    // Stopped by Ctrl-C or a kill: the servers go with the run (they are killed when dropped)
+    // and the temporary store with them; a load of thousands of tables leaves gigabytes.
+    let result = tokio::select! {
+        r = run_in::<E>(&opts, &dir) => r,
+        s = stopped() => Err(format!("stopped by {s}; the temporary store is removed")),
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
+
+/// Waits for SIGINT or SIGTERM; says which.
+pub(crate) async fn stopped() -> &'static str {
+    use tokio::signal::unix::{signal, SignalKind};
+    let (Ok(mut int), Ok(mut term)) = (
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::terminate()),
+    ) else {
+        return std::future::pending().await;
+    };
+    tokio::select! {
+        _ = int.recv() => "SIGINT",
+        _ = term.recv() => "SIGTERM",
+    }
+}
+
+/// Sets its flag when dropped: a run stopped by a signal is dropped mid-play, and the runtime
+/// would wait for ever for the commit floor's thread.
+struct StopOnDrop(Arc<std::sync::atomic::AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<LoadReport, String> {
+    let connections = opts.tables * opts.seats;
+    let db = match &opts.db {
+        Some(url) => std::ffi::OsString::from(url),
+        None => dir.join("load.db").into_os_string(),
+    };
+    let start_within = Duration::from_secs(30);
+    // The fan-out floor during the play: a tenth of the tables, if the open files allow it
+    // beside the load's own sockets (the generator holds both).
+    let sample = (opts.tables / 10).clamp(1, opts.tables.max(1));
+    let sample = if open_files(connections + sample * opts.seats).is_ok() {
+        sample
+    } else {
+        0
+    };
+    let nodes = Nodes::start(&opts.exe, &db, opts.nodes.max(1), start_within, &[]).await?;
+    let echo_during = if sample > 0 {
+        Some(
+            start_child(
+                &opts.exe,
+                &["load".as_ref(), "--echo-server".as_ref()],
+                "echo ws://",
+                start_within,
+            )
+            .await?,
+        )
+    } else {
+        None
+    };
+    let rss_idle_kib = nodes.rss_kib();
+
+    eprintln!("commit floor: 100 single-row transactions ...");
+    let (mut commits_before, commit_cpu_before) = floor(dir).await?;
+
+    eprintln!("creating {} tables ...", opts.tables);
+    let body = serde_json::json!({"game": opts.game});
+    let ids = tokio::time::timeout(opts.deadline, create_tables(&nodes, opts.tables, body))
+        .await
+        .map_err(|_| {
+            format!(
+                "creating {} tables took over {:?}",
+                opts.tables, opts.deadline
+            )
+        })??;
+    let rss_tables_kib = nodes.rss_kib();
+    if opts.computer_tables > 0 {
+        eprintln!(
+            "creating {} tables of computers alone at {} ...",
+            opts.computer_tables, opts.computer_level
+        );
+        let body = serde_json::json!({"game": opts.game, "bots": (0..opts.seats).collect::<Vec<_>>(),
+                                      "bot_level": opts.computer_level});
+        create_tables(&nodes, opts.computer_tables, body).await?;
+    }
+
+    eprintln!("seating and playing ...");
+    let commits0 = nodes.commits().await;
+    let decisions0 = nodes.bot_decisions(&opts.computer_level).await;
+    let started = Instant::now();
+    let server_cpu0 = nodes.cpu_seconds();
+    let load_cpu0 = cpu_seconds("self");
+    let stop_at = opts.seconds.map(|s| tokio::time::Instant::now() + s);
+    let seen = Arc::new(client::Seen::default());
+    let bot = BotOptions {
+        think: opts.think,
+        deadline: opts.deadline,
+        record: false,
+        stop: stop_at,
+        seen: Some(seen.clone()),
+    };
+    let commits_stop = StopOnDrop(Arc::new(std::sync::atomic::AtomicBool::new(false)));
+    let commits_during = commit_floor_during(dir.to_path_buf(), commits_stop.0.clone());
+    let mut echo_task: Option<tokio::task::JoinHandle<Result<EchoFloor, String>>> = None;
+    let mut tasks = JoinSet::new();
+    let reconnects = Arc::new(AtomicU64::new(0));
+    let (seated_tx, mut seated) = tokio::sync::mpsc::channel::<Seated>(64);
+    seat_tables(ids, opts.seats, seated_tx);
+    let spawn_bot = |tasks: &mut JoinSet<Result<client::BotReport, String>>,
+                     addr: SocketAddr,
+                     table: String,
+                     token: String| {
+        let url = format!("ws://{addr}/ws/{table}");
+        let bot = bot.clone();
+        // The bot's own deadline starts once it is connected: this one covers connecting too.
+        let whole = opts.deadline + Duration::from_secs(30);
+        let reconnects = reconnects.clone();
+        tasks.spawn(async move {
+            let play = async {
+                // Thousands of connects at once can overflow the server's accept queue (a
+                // reset): a bot that could not connect tries again, as a page would. Nothing
+                // was sent yet, so nothing is played twice.
+                let mut attempt = 0;
+                loop {
+                    match client::play::<E>(&url, &token, bot.clone()).await {
+                        Err(e) if e.starts_with("connect ") && attempt < 5 => {
+                            attempt += 1;
+                            reconnects.fetch_add(1, Ordering::Relaxed);
+                            tokio::time::sleep(Duration::from_millis(200 * attempt)).await;
+                        }
+                        done => return done,
+                    }
+                }
+            };
+            tokio::time::timeout(whole, play)
+                .await
+                .unwrap_or_else(|_| Err(format!("{url}: no end after {whole:?}")))
+        });
+    };
+    // Sample the server's memory while the tables play.
+    let peak = nodes.sample_peak();
+    let mut round_trips = Vec::new();
+    let mut actions = 0;
+    let mut finished = 0;
+    let mut errors = Vec::new();
+    let (mut received, mut received_bytes) = (0u64, 0u64);
+    let mut progress = tokio::time::interval(Duration::from_secs(30));
+    progress.tick().await;
+    let mut left = connections;
+    let mut seating = true;
+    while left > 0 {
+        tokio::select! {
+            table = seated.recv(), if seating => match table {
+                Some(Ok(seats)) => {
+                    for (addr, table, token) in seats {
+                        spawn_bot(&mut tasks, addr, table, token);
+                    }
+                }
+                Some(Err(e)) => return Err(e),
+                None => {
+                    seating = false;
+                    // Everyone is seated: the load is at its full size. The floor's rounds
+                    // fit in what is left of the play (a board at least, without --seconds).
+                    if let Some((child, addr)) = &echo_during {
+                        let left = stop_at.map_or(opts.think * 100, |t| {
+                            t.saturating_duration_since(tokio::time::Instant::now())
+                        });
+                        let rounds = (left.as_secs_f64() / opts.think.as_secs_f64().max(0.01) / 2.0)
+                            .clamp(3.0, ECHO_ROUNDS as f64) as usize;
+                        let (addr, pid, seen) = (*addr, child.id(), seen.clone());
+                        let sampled = LoadOptions { tables: sample, ..opts.clone() };
+                        echo_task = Some(tokio::spawn(async move {
+                            echo_round_trips(addr, pid, &sampled, seen.mean_bytes(), rounds).await
+                        }));
+                    }
+                }
+            },
+            joined = tasks.join_next(), if !tasks.is_empty() => {
+                let Some(joined) = joined else { continue };
+                left -= 1;
+                match joined {
+                    Ok(Ok(r)) => {
+                        received += r.received;
+                        received_bytes += r.received_bytes;
+                        actions += r.actions;
+                        finished += r.over as usize;
+                        round_trips.extend(r.round_trips);
+                    }
+                    Ok(Err(e)) => errors.push(e),
+                    Err(e) => errors.push(e.to_string()),
+                }
+            }
+            _ = progress.tick() => {
+                eprintln!(
+                    "playing: {:.0} s, {} of {connections} seats done, server {:.0} MiB",
+                    started.elapsed().as_secs_f64(),
+                    connections - left,
+                    nodes.rss_kib() as f64 / 1024.0
+                );
+                // Each bot has its deadline; this catches seating that stopped answering.
+                if started.elapsed() > opts.deadline * 2 + Duration::from_secs(60) {
+                    return Err(format!(
+                        "playing: {left} of {connections} seats still going after {:?}",
+                        started.elapsed()
+                    ));
+                }
+            }
+        }
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let server_cpu = nodes.cpu_seconds() - server_cpu0;
+    let load_cpu = cpu_seconds("self") - load_cpu0;
+    let (server_commits, server_commit_mean, server_commit_p50, server_commit_p99) =
+        nodes.commits().await.since(&commits0);
+    let computer_decisions = nodes.bot_decisions(&opts.computer_level).await - decisions0;
+    drop(commits_stop);
+    let mut commit_during = commits_during.await.map_err(|e| e.to_string())??;
+    commit_during.sort();
+    let mut echo_during_trips = match echo_task {
+        Some(task) => task.await.map_err(|e| e.to_string())??.round_trips,
+        None => Vec::new(),
+    };
+    echo_during_trips.sort();
+    drop(echo_during);
+    let threads_peak = peak.threads();
+    let rss_peak_kib = nodes.rss_kib().max(peak.stop());
+    eprintln!("commit floor: 100 single-row transactions ...");
+    let (mut commits_after, commit_cpu_after) = floor(dir).await?;
+    nodes.stop().await;
+
+    // The network floor after the load, with frames of the size the server sent: the server is
+    // stopped, so the two do not share the machine.
+    let frame_bytes = (received_bytes / received.max(1)) as usize;
+    eprintln!("echo floor: {connections} connections, frames of {frame_bytes} bytes ...");
+    let (echo_child, echo_addr) = start_child(
+        &opts.exe,
+        &["load".as_ref(), "--echo-server".as_ref()],
+        "echo ws://",
+        start_within,
+    )
+    .await?;
+    let echo_floor =
+        echo_round_trips(echo_addr, echo_child.id(), opts, frame_bytes, ECHO_ROUNDS).await?;
+    drop(echo_child);
+    let mut echo = echo_floor.round_trips;
+    echo.sort();
+    let mut commits = [commits_before.clone(), commits_after.clone()].concat();
+    for c in [&mut commits, &mut commits_before, &mut commits_after] {
+        c.sort();
+    }
+    round_trips.sort();
+    Ok(LoadReport {
+        tables: opts.tables,
+        connections,
+        finished: finished / opts.seats.max(1),
+        actions,
+        seconds,
+        p50: percentile(&round_trips, 0.50),
+        p99: percentile(&round_trips, 0.99),
+        echo_p50: percentile(&echo, 0.50),
+        echo_p99: percentile(&echo, 0.99),
+        mean: mean(&round_trips),
+        echo_mean: mean(&echo),
+        commit_p50: percentile(&commits, 0.50),
+        commit_p99: percentile(&commits, 0.99),
+        reconnects: reconnects.load(Ordering::Relaxed),
+        server_commits,
+        server_commit_mean,
+        server_commit_p50,
+        server_commit_p99,
+        commit_p50_before: percentile(&commits_before, 0.50),
+        commit_p50_after: percentile(&commits_after, 0.50),
+        rss_idle_kib,
+        rss_tables_kib,
+        rss_peak_kib,
+        server_cpu,
+        load_cpu,
+        echo_cpu: echo_floor.cpu_per_message,
+        commit_cpu: (commit_cpu_before + commit_cpu_after) / 2,
+        frame_bytes,
+        errors,
+        nodes: opts.nodes.max(1),
+        computer_tables: opts.computer_tables,
+        computer_level: opts.computer_level.clone(),
+        computer_decisions,
+        threads_peak,
+        stopped_after: opts.seconds,
+        echo_during_tables: if echo_during_trips.is_empty() {
+            0
+        } else {
+            sample
+        },
+        echo_during_p50: percentile(&echo_during_trips, 0.50),
+        echo_during_p99: percentile(&echo_during_trips, 0.99),
+        echo_during_mean: mean(&echo_during_trips),
+        commit_during: commit_during.len(),
+        commit_during_p50: percentile(&commit_during, 0.50),
+        commit_during_p99: percentile(&commit_during, 0.99),
+    })
+}
