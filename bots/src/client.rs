@@ -36,6 +36,12 @@ pub struct BotOptions {
     /// Frames and their bytes received so far, counted as they arrive and shared between
     /// seats: `paiju load` sizes its fan-out floor during the play from it.
     pub seen: Option<std::sync::Arc<Seen>>,
+    /// Past one machine: the other nodes to go to when the connection breaks (its node killed
+    /// or stopping). With any, a break is ridden out as a browser rides it out: the bot
+    /// connects again (here, or to another node, which sends it to the table's new one), and
+    /// sends the action in flight again with its id (applied at most once); every action
+    /// acknowledged and every resumption are reported. Without, a break ends the bot.
+    pub failover: Vec<std::net::SocketAddr>,
 }
 
 /// Frames received and their bytes, across the seats that share it.
@@ -43,6 +49,8 @@ pub struct BotOptions {
 pub struct Seen {
     pub frames: std::sync::atomic::AtomicU64,
     pub bytes: std::sync::atomic::AtomicU64,
+    /// Actions acknowledged.
+    pub acks: std::sync::atomic::AtomicU64,
 }
 
 impl Seen {
@@ -61,6 +69,7 @@ impl Default for BotOptions {
             record: false,
             stop: None,
             seen: None,
+            failover: Vec::new(),
         }
     }
 }
@@ -85,6 +94,11 @@ pub struct BotReport {
     /// mean size).
     pub received: u64,
     pub received_bytes: u64,
+    /// With [`BotOptions::failover`]: every acknowledged action, (seq, id).
+    pub acked: Vec<(u64, u64)>,
+    /// With [`BotOptions::failover`]: each resumption after a break, how long the seat was
+    /// without its table (the break to the new connection's welcome).
+    pub resumed: Vec<Duration>,
 }
 
 /// The parts of a [`protocol::ClientOut`] frame a bot reads (the protocol crate's tests pin the
@@ -169,6 +183,11 @@ pub async fn play_as<E: Engine + 'static>(
     let mut state = TableState::Waiting;
     let started = Instant::now();
     let mut act_at: Option<tokio::time::Instant> = None;
+    // The frame just read; after a break, when it happened, and whether the action in flight is
+    // to be sent again once the table welcomes us back.
+    let mut text = String::new();
+    let mut broken_at: Option<Instant> = None;
+    let mut resend = false;
     loop {
         if state == TableState::Over {
             report.over = true;
@@ -201,24 +220,46 @@ pub async fn play_as<E: Engine + 'static>(
         }
         tokio::select! {
             frame = ws.next() => {
-                let frame = match frame {
-                    Some(Ok(f)) => f,
-                    Some(Err(e)) => return Err(format!("seat {:?}: {e}", report.seat)),
-                    None => return Err(format!("seat {:?}: closed", report.seat)),
-                };
-                let text = match frame {
-                    Message::Text(t) => t.to_string(),
-                    Message::Close(Some(c)) if u16::from(c.code) == protocol::close::ELSEWHERE && hops < MAX_HOPS => {
+                let broke = match frame {
+                    Some(Ok(Message::Close(Some(c))))
+                        if u16::from(c.code) == protocol::close::ELSEWHERE && hops < MAX_HOPS =>
+                    {
                         // The table lives on another node: go there, as a browser does.
                         hops += 1;
                         url = elsewhere(&url, &c.reason)?;
-                        ws = connect(&url, token).await?;
-                        pending = None;
-                        continue;
+                        match connect(&url, token).await {
+                            Ok(next) => {
+                                ws = next;
+                                resend = true;
+                                continue;
+                            }
+                            Err(e) => e,
+                        }
                     }
-                    Message::Close(c) => return Err(format!("seat {:?}: closed {c:?}", report.seat)),
-                    _ => continue,
+                    Some(Ok(Message::Close(c))) => format!("closed {c:?}"),
+                    Some(Ok(Message::Text(t))) => {
+                        text = t.to_string();
+                        String::new()
+                    }
+                    Some(Ok(_)) => continue,
+                    Some(Err(e)) => e.to_string(),
+                    None => "closed".to_string(),
                 };
+                if !broke.is_empty() {
+                    if opts.failover.is_empty() {
+                        return Err(format!("seat {:?}: {broke}", report.seat));
+                    }
+                    // Ridden out: connected again, here or through another node.
+                    let since = broken_at.get_or_insert_with(Instant::now);
+                    let left = opts.deadline.saturating_sub(started.elapsed());
+                    ws = reconnect(&mut url, token, &opts.failover, left).await.map_err(|e| {
+                        format!("seat {:?}: {broke}; then {e} ({:?} without a table)", report.seat, since.elapsed())
+                    })?;
+                    hops = 0;
+                    resend = true;
+                    continue;
+                }
+                let text = std::mem::take(&mut text);
                 report.received += 1;
                 report.received_bytes += text.len() as u64;
                 if let Some(seen) = &opts.seen {
@@ -250,8 +291,27 @@ pub async fn play_as<E: Engine + 'static>(
                     "welcome" => {
                         report.seat = msg.seat;
                         report.last_seq = msg.seq.unwrap_or(0);
+                        if let Some(since) = broken_at.take() {
+                            report.resumed.push(since.elapsed());
+                        }
+                        // Back after a break or a move: the action in flight goes again, with its
+                        // id (answered from the table's memory if it was stored before).
+                        if std::mem::take(&mut resend) {
+                            if let (Some((_, _, None)), Some(act)) = (pending, &last_act) {
+                                ws.send(Message::text(act.clone())).await.map_err(|e| e.to_string())?;
+                            }
+                        }
                     }
-                    "snapshot" => report.last_seq = msg.seq.unwrap_or(0),
+                    "snapshot" => {
+                        report.last_seq = msg.seq.unwrap_or(0);
+                        // A snapshot after a break covers an acknowledged action whose events
+                        // never came: it is done.
+                        if let Some((_, _, Some(acked))) = pending {
+                            if acked <= report.last_seq {
+                                pending = None;
+                            }
+                        }
+                    }
                     "events" => {
                         let seq = msg.seq.unwrap_or(0);
                         report.last_seq = seq;
@@ -268,6 +328,17 @@ pub async fn play_as<E: Engine + 'static>(
                                 p.2 = msg.seq;
                                 report.actions += 1;
                                 backoff = BACKOFF;
+                                if let Some(seen) = &opts.seen {
+                                    seen.acks.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                                }
+                                if !opts.failover.is_empty() {
+                                    report.acked.push((msg.seq.unwrap_or(0), p.0));
+                                }
+                                // Stored before a break and answered again after it: its
+                                // events were in the snapshot.
+                                if msg.seq.is_some_and(|s| s <= report.last_seq) {
+                                    pending = None;
+                                }
                             }
                         }
                     }
@@ -344,6 +415,41 @@ async fn connect(url: &str, token: &str) -> Result<Ws, String> {
         .await
         .map_err(|e| e.to_string())?;
     Ok(ws)
+}
+
+/// After a break: connects again to the table at `url`, or to the same table on another of
+/// `nodes` (which sends the bot on to the table's owner, or takes the table over once the dead
+/// node's lease runs out), trying each in turn until one answers or `within` passes. `url`
+/// becomes the one that answered.
+async fn reconnect(
+    url: &mut String,
+    token: &str,
+    nodes: &[std::net::SocketAddr],
+    within: Duration,
+) -> Result<Ws, String> {
+    let deadline = tokio::time::Instant::now() + within;
+    let mut candidates = vec![url.clone()];
+    for n in nodes {
+        candidates.push(elsewhere(url, &n.to_string())?);
+    }
+    let mut last = String::new();
+    loop {
+        for c in &candidates {
+            let tried = tokio::time::timeout(Duration::from_secs(2), connect(c, token)).await;
+            match tried {
+                Ok(Ok(ws)) => {
+                    *url = c.clone();
+                    return Ok(ws);
+                }
+                Ok(Err(e)) => last = e,
+                Err(_) => last = format!("connect {c}: no answer in 2 s"),
+            }
+        }
+        if tokio::time::Instant::now() >= deadline {
+            return Err(last);
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 /// The same table's WebSocket URL on the node named by a 4307 close (its base URL,

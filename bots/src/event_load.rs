@@ -288,6 +288,7 @@ async fn run_in(opts: &EventLoadOptions, dir: &std::path::Path) -> Result<EventL
         record: false,
         stop: None,
         seen: None,
+        failover: Vec::new(),
     };
 
     let mut rounds = Vec::new();

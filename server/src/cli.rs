@@ -1049,6 +1049,17 @@ pub struct LoadArgs {
     /// is about a thousand actions: a thousand tables of it take a quarter of an hour).
     #[arg(long, value_name = "S", conflicts_with = "event", value_parser = clap::value_parser!(u64).range(1..))]
     pub seconds: Option<u64>,
+    /// Generator processes for the bots: 0 (the default) for as many as the open-files limit
+    /// needs (each holds a socket a connection), 1 for this process alone.
+    #[arg(long, value_name = "N", default_value_t = 0, conflicts_with = "event")]
+    pub generators: usize,
+    /// Past one machine (--nodes 2 or more): kill the last node with SIGKILL this many seconds
+    /// into the play; its tables must be served again by the others, nothing acknowledged lost.
+    #[arg(long, value_name = "S", conflicts_with = "event", value_parser = clap::value_parser!(u64).range(1..))]
+    pub kill_node_after: Option<u64>,
+    /// Internal: a child generator playing its share of a load (the order file the run wrote).
+    #[arg(long, value_name = "FILE", hide = true)]
+    pub drive: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -1351,6 +1362,15 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
         .get(&args.game)
         .ok_or_else(|| format!("--game: unknown game {:?}", args.game))?
         .clone();
+    if let Some(order) = args.drive {
+        lift_limits_for_load();
+        return runtime()?.block_on(kind.drive(order));
+    }
+    if args.kill_node_after.is_some() && args.nodes < 2 {
+        return Err(
+            "--kill-node-after: needs --nodes 2 or more (the others take its tables)".into(),
+        );
+    }
     let seats = kind.seats();
     let opts = bots::load::LoadOptions {
         tables: args.tables,
@@ -1364,6 +1384,8 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
         computer_tables: args.computer_tables,
         computer_level: args.computer_level,
         seconds: args.seconds.map(Duration::from_secs),
+        generators: args.generators,
+        kill_after: args.kill_node_after.map(Duration::from_secs),
     };
     lift_limits_for_load();
     let rt = runtime()?;

@@ -42,6 +42,8 @@ pub trait GameKind: Send + Sync {
     }
     /// `paiju load` with bot clients of this game.
     fn load(&self, opts: bots::load::LoadOptions) -> LoadRun;
+    /// `paiju load --drive FILE`: a child generator of a load of this game.
+    fn drive(&self, order: std::path::PathBuf) -> DriveRun;
     /// `paiju bot`: one seat of a table of this game, its seat token `token`, played over
     /// WebSocket (`url`) by this game's computer player at `level`.
     fn bot(
@@ -59,6 +61,9 @@ pub trait GameKind: Send + Sync {
 /// A running `paiju load`.
 pub type LoadRun =
     std::pin::Pin<Box<dyn std::future::Future<Output = Result<bots::load::LoadReport, String>>>>;
+
+/// A running child generator of `paiju load`.
+pub type DriveRun = std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), String>>>>;
 
 /// A running `paiju bot`.
 pub type BotRun =
@@ -93,6 +98,9 @@ impl<G: TableGame> GameKind for Kind<G> {
     }
     fn load(&self, opts: bots::load::LoadOptions) -> LoadRun {
         Box::pin(bots::load::run::<G>(opts))
+    }
+    fn drive(&self, order: std::path::PathBuf) -> DriveRun {
+        Box::pin(async move { bots::load::drive::<G>(&order).await })
     }
     fn bot(
         &self,

@@ -259,3 +259,83 @@ fn a_small_event_is_played_confirmed_closed_ranked_and_revealed() {
         assert!(out.contains(line), "no {line:?} in\n{out}");
     }
 }
+
+/// The number after `prefix` on the report's line that starts with it.
+fn number_after(out: &str, prefix: &str) -> f64 {
+    out.lines()
+        .find_map(|l| l.split(prefix).nth(1))
+        .and_then(|rest| {
+            rest.trim_start()
+                .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+                .next()?
+                .parse()
+                .ok()
+        })
+        .unwrap_or_else(|| panic!("no {prefix:?} in\n{out}"))
+}
+
+#[test]
+fn child_generators_share_the_tables_and_their_report_is_one() {
+    // Two generator processes (as the open-files limit would ask past 4,950 tables of four).
+    let (ok, out, err) = load(&[
+        "--tables",
+        "4",
+        "--think-ms",
+        "150",
+        "--seconds",
+        "4",
+        "--generators",
+        "2",
+    ]);
+    assert!(ok, "{out}\n{err}");
+    assert!(out.contains("generators: 2 processes"), "{out}");
+    assert!(
+        out.contains("tables: 4 (16 connections), finished: 0, errors: 0"),
+        "{out}"
+    );
+    assert!(number_after(&out, "actions:") >= 10.0, "{out}");
+    // Their CPU is the load generator's, and the steady play is counted once every seat is
+    // taken.
+    assert!(number_after(&out, "load generator") > 0.0, "{out}");
+    assert!(out.contains("steady play (every seat taken"), "{out}");
+    assert!(
+        out.contains("floor 1 during the play: not measured (the bots play in child generators)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_node_killed_mid_play_loses_nothing_acknowledged_and_its_seats_come_back() {
+    let url = server::store::postgres::test_database("load_kill");
+    let (ok, out, err) = load(&[
+        "--tables",
+        "4",
+        "--think-ms",
+        "100",
+        "--seconds",
+        "25",
+        "--nodes",
+        "2",
+        "--db",
+        &url,
+        "--kill-node-after",
+        "3",
+    ]);
+    assert!(ok, "{out}\n{err}");
+    assert!(out.contains("errors: 0"), "{out}\n{err}");
+    // Node 2 served half the tables: their eight seats came back, through node 1, once the
+    // dead node's leases ran out (10 s from their last renewal, renewed every 2 s: 8 to 10 s
+    // after the kill, and the takeover's tick).
+    assert!(
+        out.contains("node 2 killed (SIGKILL) after 3 s: 8 seats came back"),
+        "{out}"
+    );
+    let worst = number_after(&out, "at most");
+    assert!((7.0..25.0).contains(&worst), "{out}");
+    // Every acknowledged action was read back from PostgreSQL, as acknowledged.
+    assert!(
+        number_after(&out, "acknowledged actions read back from the store:") > 10.0,
+        "{out}"
+    );
+    assert!(out.contains(", lost: 0"), "{out}");
+}

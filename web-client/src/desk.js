@@ -220,6 +220,7 @@ export function placeWord(p) {
  * @property {number[]} [toAct]  the seats to act now
  * @property {any[]} [events]  the events of the last step (80分: a trick just won is shown whole)
  * @property {Map<number, string[] | 'pass' | 'yield'>} [said]  够级: what each seat did in this trick (from the events)
+ * @property {string} [label]  which board this is, when two are on one page: each seat's name starts with it
  */
 
 /**
@@ -270,7 +271,7 @@ function shengjiBoard(v, o) {
     const hand = v.hands?.[s] ?? null;
     return h(
       'section',
-      { class: 'desk-seat', style: `grid-area:${areas[s]}`, 'data-seat': String(s), 'aria-label': `${names[s]} ${o.nameOf(s)}` },
+      { class: 'desk-seat', style: `grid-area:${areas[s]}`, 'data-seat': String(s), 'aria-label': `${o.label ? `${o.label} · ` : ''}${names[s]} ${o.nameOf(s)}` },
       plate(o.nameOf(s), names[s], tags, toAct.includes(s)),
       hand
         ? h('div', { class: 'desk-hand', 'data-hand': String(s), 'data-count': String(hand.length) },
@@ -281,7 +282,7 @@ function shengjiBoard(v, o) {
   });
   const middle = h(
     'section',
-    { class: 'desk-trick', style: 'grid-area:t', 'aria-label': t('current_trick') },
+    { class: 'desk-trick', style: 'grid-area:t', 'aria-label': o.label ? `${o.label} · ${t('current_trick')}` : t('current_trick') },
     h('h3', {}, dw('trick_now', { n: (trick?.done ? v.last_trick?.trick : v.trick) || 1 }), trick?.done ? ` · ${dw('trick_done')}` : ''),
     trick
       ? h('table', { class: 'desk-plays' },
@@ -321,7 +322,7 @@ function goujiBoard(v, o) {
     const said = o.said?.get(s) ?? (p.passed ? 'pass' : p.yielded ? 'yield' : null);
     return h(
       'section',
-      { class: 'desk-seat', style: `grid-area:p${s}`, 'data-seat': String(s), 'aria-label': `${names[s]} ${o.nameOf(s)}` },
+      { class: 'desk-seat', style: `grid-area:p${s}`, 'data-seat': String(s), 'aria-label': `${o.label ? `${o.label} · ` : ''}${names[s]} ${o.nameOf(s)}` },
       plate(o.nameOf(s), names[s], tags, toAct.includes(s)),
       h('div', { class: 'desk-groups', 'data-hand': String(s), 'data-count': String(hand.length) },
         rankGroups(hand).map((g) => h('span', { class: 'desk-group' + (g.rank === 'RJ' ? ' red' : '') }, rankLabel(g.rank, lang()), h('small', {}, `×${g.count}`))),
@@ -333,7 +334,7 @@ function goujiBoard(v, o) {
   const top = v.top;
   const middle = h(
     'section',
-    { class: 'desk-trick', style: 'grid-area:t', 'aria-label': t('current_trick') },
+    { class: 'desk-trick', style: 'grid-area:t', 'aria-label': o.label ? `${o.label} · ${t('current_trick')}` : t('current_trick') },
     top
       ? h('div', { class: 'play winning', id: 'top-set', 'data-gouji': String(!!top.gouji) },
           h('span', { class: 'who' }, `${t('top_set')} · ${seatWho('gouji', seatOf('gouji', top.owner), o.nameOf)}`),

@@ -32,6 +32,7 @@ const WORDS = {
   club_hint: { zh: '俱乐部的牌套不公开列出：写上俱乐部给的代码。', en: 'A club’s set is not listed: write the code your club gave you.' },
   open: { zh: '打开', en: 'Open' },
   history_h: { zh: '我的成绩', en: 'My results' },
+  history_table: { zh: '我打过的牌套', en: 'The sets I played' },
   no_history: { zh: '还没有打过。打完一副就有成绩了。', en: 'Nothing played yet. Your results appear after your first board.' },
   chart_h: { zh: '每周的百分比', en: 'My percentage by week' },
   chart_label: { zh: '我每周的平均百分比：{weeks}', en: 'My average percentage each week: {weeks}' },

@@ -116,10 +116,15 @@ function levelWord(level) {
   return BOT_LEVELS.includes(/** @type {any} */ (level)) ? t(`bot_level_${level}`) : level;
 }
 
+/** A team's points, a true minus sign for a loss (「−4」). @param {number | undefined} n */
+function points(n) {
+  return typeof n !== 'number' ? '—' : n < 0 ? `−${-n}` : String(n);
+}
+
 /** A result as the field shows it: 80分 the declarer and the defenders' points; 够级 the teams'. @param {string} game @param {PracticeResult | undefined} r */
 function resultText(game, r) {
   if (!r) return '';
-  if (game === 'gouji' || typeof r.a === 'number') return pw('teams', { a: r.a ?? '—', b: r.b ?? '—' });
+  if (game === 'gouji' || typeof r.a === 'number') return pw('teams', { a: points(r.a), b: points(r.b) });
   return `${declarerText(r)} · ${pw('defenders_n', { n: r.defenders ?? '—' })}`;
 }
 
@@ -344,15 +349,14 @@ function historyPanel(box, me) {
   replace(
     box,
     h('h2', { id: 'history-h' }, pw('history_h')),
-    h('div', scroll(pw('history_h')),
+    h('div', scroll(pw('history_table')),
       h('table', { class: 'results', id: 'history' },
-        h('thead', {}, h('tr', {}, [pw('col_set'), pw('col_percent'), pw('col_place'), pw('col_played')].map((x) => h('th', { scope: 'col' }, x)))),
+        h('thead', {}, h('tr', {}, [pw('col_set'), pw('col_percent'), pw('col_place')].map((x) => h('th', { scope: 'col' }, x)))),
         h('tbody', {}, me.history.map((l) =>
-          h('tr', { 'data-set': l.set, 'data-percent': l.percent === undefined ? '' : String(l.percent), 'data-place': l.place === undefined ? '' : String(l.place) },
-            h('td', { class: 'names' }, h('a', { href: link(l.set) }, l.name), h('div', { class: 'hint' }, dateText(l.began_ms))),
+          h('tr', { 'data-set': l.set, 'data-percent': l.percent === undefined ? '' : String(l.percent), 'data-place': l.place === undefined ? '' : String(l.place), 'data-played': String(l.played) },
+            h('td', { class: 'names' }, h('a', { href: link(l.set) }, l.name), h('div', { class: 'hint' }, `${dateText(l.began_ms)} · ${pw('col_played')} ${pw('played_of', { played: l.played, boards: l.boards })}`)),
             h('td', { class: 'num' }, pct(l.percent), l.open && l.percent !== undefined ? h('div', { class: 'hint' }, pw('still_open')) : null),
             h('td', {}, l.place ? pw('place_of', { place: l.place, of: l.of }) : '—'),
-            h('td', {}, pw('played_of', { played: l.played, boards: l.boards })),
           ))),
       ),
     ),

@@ -327,6 +327,7 @@ export function replayViewer(host, { source, at, idp = '', keys = false, heading
           bot: (s) => !!r.seats[s]?.bot,
           events: shownStep?.events ?? [],
           said: r.game === 'gouji' ? goujiSaid(r.steps.slice(0, shown).map((s) => s.events)) : undefined,
+          label,
         })
       : h('p', { class: 'hint', style: 'padding:20px' }, dw('loading'));
     return [

@@ -164,7 +164,7 @@ test('the practice page at three sizes: the chart, a club set\'s ranking by day,
       const li = page.locator(`#field li[data-run="${f.run}"]`);
       assert.equal(Number(await li.getAttribute('data-a')), f.result.a);
       assert.equal(Number(await li.getAttribute('data-b')), f.result.b);
-      assert.match(await li.textContent() ?? '', new RegExp(`A ${f.result.a} : ${f.result.b} B`));
+      assert.match(await li.textContent() ?? '', new RegExp(`A ${String(f.result.a).replace("-", "−")} : ${String(f.result.b).replace("-", "−")} B`));
     }
     assert.match(await page.textContent('#field-h') ?? '', /第 1 局/);
     await shot(page, `practice-field-gouji-${size}`);

@@ -29,28 +29,29 @@
 //! the soft limit up to the hard one) before anything starts, and every phase has a deadline, so
 //! a run that cannot finish says why instead of hanging.
 
-use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rules::Engine;
-use tokio::task::JoinSet;
 
 use crate::client::{self, BotOptions};
 
+mod acked;
+mod drive;
 mod floors;
 mod nodes;
 mod play;
 mod proc;
 
+pub use drive::drive;
 pub use floors::{commit_floor, serve_echo, COMMIT_EVERY};
 use floors::{commit_floor_during, echo_round_trips, floor, EchoFloor, ECHO_ROUNDS};
 pub use nodes::{Commits, Nodes, PeakRss};
-use play::{create_tables, seat_tables, Seated};
-use proc::start_child;
+use play::{create_tables, play_tables, Played};
 pub use proc::{cpu_seconds, open_files, rss_kib, thread_count, thread_cpu};
+use proc::{files_limit, start_child, SPARE_FILES};
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -80,6 +81,13 @@ pub struct LoadOptions {
     /// Stop the play after this long and report what was played (`--seconds`): a 够级 game is
     /// about a thousand actions, a thousand tables of it a quarter of an hour.
     pub seconds: Option<Duration>,
+    /// Generator processes playing the bots (`--generators`): 0 for as many as the open-files
+    /// limit needs (one a 4,950 tables of four here), 1 for this process alone.
+    pub generators: usize,
+    /// Past one machine: kill the last node with SIGKILL this long into the play
+    /// (`--kill-node-after`): its tables must be served again by the others, nothing
+    /// acknowledged lost.
+    pub kill_after: Option<Duration>,
 }
 
 /// What came out.
@@ -152,6 +160,22 @@ pub struct LoadReport {
     pub commit_during: usize,
     pub commit_during_p50: Duration,
     pub commit_during_p99: Duration,
+    /// Generator processes the bots ran in (1: this one).
+    pub generators: usize,
+    /// Once every seat was taken: the actions acknowledged after that and the servers' CPU
+    /// seconds meanwhile (the play at its full size, seating and connecting left out).
+    pub steady_actions: u64,
+    pub steady_cpu: f64,
+    /// Each node's CPU seconds while playing (a killed node's until its death).
+    pub node_cpu: Vec<f64>,
+    /// `--kill-node-after`: the node killed and when.
+    pub killed: Option<(usize, Duration)>,
+    /// Seats whose connection broke and came back, and how long each was without its table.
+    pub resumed: Vec<Duration>,
+    /// Actions acknowledged and checked against the stored logs (past one machine), and those
+    /// not found as acknowledged.
+    pub acked_checked: usize,
+    pub lost: usize,
 }
 
 impl LoadReport {
@@ -250,7 +274,12 @@ impl std::fmt::Display for LoadReport {
         } else {
             writeln!(
                 f,
-                "floor 1 during the play: not measured (no open files to spare beside the load's)"
+                "floor 1 during the play: not measured ({})",
+                if self.generators > 1 {
+                    "the bots play in child generators"
+                } else {
+                    "no open files to spare beside the load's"
+                }
             )?;
         }
         writeln!(
@@ -319,6 +348,57 @@ impl std::fmt::Display for LoadReport {
             self.server_commits as f64 / self.actions.max(1) as f64,
             own
         )?;
+        if self.steady_actions > 0 {
+            writeln!(
+                f,
+                "steady play (every seat taken, seating and connecting left out): {} actions, server {:.1} s = {:.0} µs per action",
+                self.steady_actions,
+                self.steady_cpu,
+                self.steady_cpu * 1e6 / self.steady_actions as f64
+            )?;
+        }
+        if self.node_cpu.len() > 1 {
+            let each: Vec<String> = self
+                .node_cpu
+                .iter()
+                .enumerate()
+                .map(|(i, c)| format!("node {} {:.1} s", i + 1, c))
+                .collect();
+            writeln!(
+                f,
+                "cpu by node: {}; {:.0} commits/s",
+                each.join(", "),
+                self.server_commits as f64 / self.seconds.max(1e-9)
+            )?;
+        }
+        if self.generators > 1 {
+            writeln!(
+                f,
+                "generators: {} processes (a share of the tables each, as the open-files limit needs)",
+                self.generators
+            )?;
+        }
+        if let Some((node, after)) = self.killed {
+            let mut gaps = self.resumed.clone();
+            gaps.sort();
+            writeln!(
+                f,
+                "node {} killed (SIGKILL) after {:.0} s: {} seats came back to their tables, without them p50 {:.2} s, p99 {:.2} s, at most {:.2} s",
+                node + 1,
+                after.as_secs_f64(),
+                gaps.len(),
+                percentile(&gaps, 0.50).as_secs_f64(),
+                percentile(&gaps, 0.99).as_secs_f64(),
+                gaps.last().copied().unwrap_or_default().as_secs_f64()
+            )?;
+        }
+        if self.acked_checked > 0 {
+            writeln!(
+                f,
+                "acknowledged actions read back from the store: {}, lost: {}",
+                self.acked_checked, self.lost
+            )?;
+        }
         if self.computer_tables > 0 {
             writeln!(
                 f,
@@ -407,15 +487,26 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         None => dir.join("load.db").into_os_string(),
     };
     let start_within = Duration::from_secs(30);
+    // One process holds a socket a connection: past its open files the bots play in child
+    // generators, a share of the tables each.
+    let per_process = files_limit().saturating_sub(SPARE_FILES) as usize / opts.seats.max(1);
+    let generators = match opts.generators {
+        0 => opts.tables.div_ceil(per_process.max(1)).max(1),
+        n => n,
+    };
+    // The floors are measured in one process: on as many tables as its open files hold.
+    let floor_tables = opts.tables.min(per_process.max(1));
     // The fan-out floor during the play: a tenth of the tables, if the open files allow it
-    // beside the load's own sockets (the generator holds both).
+    // beside the load's own sockets (with child generators this process holds none).
     let sample = (opts.tables / 10).clamp(1, opts.tables.max(1));
-    let sample = if open_files(connections + sample * opts.seats).is_ok() {
+    // (Not with child generators: the floor's frames are the size the bots see, which only
+    // they count.)
+    let sample = if generators == 1 && open_files(connections + sample * opts.seats).is_ok() {
         sample
     } else {
         0
     };
-    let nodes = Nodes::start(&opts.exe, &db, opts.nodes.max(1), start_within, &[]).await?;
+    let mut nodes = Nodes::start(&opts.exe, &db, opts.nodes.max(1), start_within, &[]).await?;
     let echo_during = if sample > 0 {
         Some(
             start_child(
@@ -455,83 +546,116 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         create_tables(&nodes, opts.computer_tables, body).await?;
     }
 
-    eprintln!("seating and playing ...");
+    eprintln!(
+        "seating and playing{} ...",
+        if generators > 1 {
+            format!(" in {generators} generator processes")
+        } else {
+            String::new()
+        }
+    );
     let commits0 = nodes.commits().await;
     let decisions0 = nodes.bot_decisions(&opts.computer_level).await;
     let started = Instant::now();
+    let play_started = tokio::time::Instant::now();
     let server_cpu0 = nodes.cpu_seconds();
+    let node_cpu0 = nodes.cpu_each();
     let load_cpu0 = cpu_seconds("self");
-    let stop_at = opts.seconds.map(|s| tokio::time::Instant::now() + s);
-    let seen = Arc::new(client::Seen::default());
-    let bot = BotOptions {
-        think: opts.think,
-        deadline: opts.deadline,
-        record: false,
-        stop: stop_at,
-        seen: Some(seen.clone()),
+    let stop_at = opts.seconds.map(|s| play_started + s);
+    // Past one machine a broken connection goes to the other nodes, and every acknowledged
+    // action is checked against the store after.
+    let failover = if opts.nodes > 1 {
+        nodes.addrs()
+    } else {
+        Vec::new()
     };
+    let seen = Arc::new(client::Seen::default());
     let commits_stop = StopOnDrop(Arc::new(std::sync::atomic::AtomicBool::new(false)));
     let commits_during = commit_floor_during(dir.to_path_buf(), commits_stop.0.clone());
-    let mut echo_task: Option<tokio::task::JoinHandle<Result<EchoFloor, String>>> = None;
-    let mut tasks = JoinSet::new();
-    let reconnects = Arc::new(AtomicU64::new(0));
-    let (seated_tx, mut seated) = tokio::sync::mpsc::channel::<Seated>(64);
-    seat_tables(ids, opts.seats, seated_tx);
-    let spawn_bot = |tasks: &mut JoinSet<Result<client::BotReport, String>>,
-                     addr: SocketAddr,
-                     table: String,
-                     token: String| {
-        let url = format!("ws://{addr}/ws/{table}");
-        let bot = bot.clone();
-        // The bot's own deadline starts once it is connected: this one covers connecting too.
-        let whole = opts.deadline + Duration::from_secs(30);
-        let reconnects = reconnects.clone();
-        tasks.spawn(async move {
-            let play = async {
-                // Thousands of connects at once can overflow the server's accept queue (a
-                // reset): a bot that could not connect tries again, as a page would. Nothing
-                // was sent yet, so nothing is played twice.
-                let mut attempt = 0;
-                loop {
-                    match client::play::<E>(&url, &token, bot.clone()).await {
-                        Err(e) if e.starts_with("connect ") && attempt < 5 => {
-                            attempt += 1;
-                            reconnects.fetch_add(1, Ordering::Relaxed);
-                            tokio::time::sleep(Duration::from_millis(200 * attempt)).await;
-                        }
-                        done => return done,
-                    }
-                }
-            };
-            tokio::time::timeout(whole, play)
-                .await
-                .unwrap_or_else(|_| Err(format!("{url}: no end after {whole:?}")))
-        });
-    };
-    // Sample the server's memory while the tables play.
     let peak = nodes.sample_peak();
-    let mut round_trips = Vec::new();
-    let mut actions = 0;
-    let mut finished = 0;
-    let mut errors = Vec::new();
-    let (mut received, mut received_bytes) = (0u64, 0u64);
-    let mut progress = tokio::time::interval(Duration::from_secs(30));
-    progress.tick().await;
-    let mut left = connections;
-    let mut seating = true;
-    while left > 0 {
-        tokio::select! {
-            table = seated.recv(), if seating => match table {
-                Some(Ok(seats)) => {
-                    for (addr, table, token) in seats {
-                        spawn_bot(&mut tasks, addr, table, token);
+    let mut echo_task: Option<tokio::task::JoinHandle<Result<EchoFloor, String>>> = None;
+    // Everyone seated: the load at its full size. The steady play is counted from here, and
+    // the fan-out floor during the play starts, its rounds fitting in what is left.
+    let mut steady0: Option<(f64, u64)> = None;
+    let (seated_tx, mut seated_rx) = tokio::sync::oneshot::channel::<()>();
+    let mut seated_tx = Some(seated_tx);
+    let mut kill_at = opts
+        .kill_after
+        .filter(|_| opts.nodes > 1)
+        .map(|k| play_started + k);
+    let mut killed = None;
+    let played = if generators > 1 {
+        let mut orders: Vec<drive::Order> = (0..generators)
+            .map(|_| drive::Order {
+                game: opts.game.clone(),
+                seats: opts.seats,
+                think_ms: opts.think.as_millis() as u64,
+                deadline_s: opts.deadline.as_secs(),
+                stop_at_ms: stop_at.map(drive::unix_ms_of),
+                failover: failover.clone(),
+                tables: Vec::new(),
+            })
+            .collect();
+        for (i, t) in ids.into_iter().enumerate() {
+            orders[i % generators].tables.push(t);
+        }
+        let mut children = drive::Children::start(&opts.exe, dir, orders)?;
+        let mut children_acks = vec![0; children.len()];
+        let mut children_seated = 0;
+        let mut played = Played::default();
+        let mut reports = 0;
+        while reports < children.len() {
+            let kill_wait = kill_at.map(tokio::time::sleep_until);
+            tokio::select! {
+                said = children.said.recv() => match said {
+                    Some((i, drive::Said::Seated)) => {
+                        children_seated += 1;
+                        let _ = i;
+                        if children_seated == children.len() {
+                            if let Some(tx) = seated_tx.take() {
+                                let _ = tx.send(());
+                            }
+                        }
                     }
+                    Some((i, drive::Said::Acks(n))) => children_acks[i] = n,
+                    Some((_, drive::Said::Report(p))) => {
+                        played.add(*p);
+                        reports += 1;
+                    }
+                    Some((_, drive::Said::Failed(e))) => return Err(e),
+                    None => return Err("the generators went away".into()),
+                },
+                _ = async { kill_wait.unwrap().await }, if kill_wait.is_some() => {
+                    killed = Some(kill_last(&mut nodes, play_started).await);
+                    kill_at = None;
                 }
-                Some(Err(e)) => return Err(e),
-                None => {
-                    seating = false;
-                    // Everyone is seated: the load is at its full size. The floor's rounds
-                    // fit in what is left of the play (a board at least, without --seconds).
+                _ = &mut seated_rx, if steady0.is_none() => {
+                    steady0 = Some((nodes.cpu_seconds(), children_acks.iter().sum()));
+                }
+            }
+        }
+        played
+    } else {
+        let bot = BotOptions {
+            think: opts.think,
+            deadline: opts.deadline,
+            record: false,
+            stop: stop_at,
+            seen: Some(seen.clone()),
+            failover: failover.clone(),
+        };
+        let play = play_tables::<E>(ids, opts.seats, bot, seated_tx.take());
+        tokio::pin!(play);
+        let played = loop {
+            let kill_wait = kill_at.map(tokio::time::sleep_until);
+            tokio::select! {
+                done = &mut play => break done?,
+                _ = async { kill_wait.unwrap().await }, if kill_wait.is_some() => {
+                    killed = Some(kill_last(&mut nodes, play_started).await);
+                    kill_at = None;
+                }
+                _ = &mut seated_rx, if steady0.is_none() => {
+                    steady0 = Some((nodes.cpu_seconds(), seen.acks.load(Ordering::Relaxed)));
                     if let Some((child, addr)) = &echo_during {
                         let left = stop_at.map_or(opts.think * 100, |t| {
                             t.saturating_duration_since(tokio::time::Instant::now())
@@ -545,42 +669,27 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
                         }));
                     }
                 }
-            },
-            joined = tasks.join_next(), if !tasks.is_empty() => {
-                let Some(joined) = joined else { continue };
-                left -= 1;
-                match joined {
-                    Ok(Ok(r)) => {
-                        received += r.received;
-                        received_bytes += r.received_bytes;
-                        actions += r.actions;
-                        finished += r.over as usize;
-                        round_trips.extend(r.round_trips);
-                    }
-                    Ok(Err(e)) => errors.push(e),
-                    Err(e) => errors.push(e.to_string()),
-                }
             }
-            _ = progress.tick() => {
-                eprintln!(
-                    "playing: {:.0} s, {} of {connections} seats done, server {:.0} MiB",
-                    started.elapsed().as_secs_f64(),
-                    connections - left,
-                    nodes.rss_kib() as f64 / 1024.0
-                );
-                // Each bot has its deadline; this catches seating that stopped answering.
-                if started.elapsed() > opts.deadline * 2 + Duration::from_secs(60) {
-                    return Err(format!(
-                        "playing: {left} of {connections} seats still going after {:?}",
-                        started.elapsed()
-                    ));
-                }
-            }
-        }
-    }
+        };
+        played
+    };
     let seconds = started.elapsed().as_secs_f64();
     let server_cpu = nodes.cpu_seconds() - server_cpu0;
-    let load_cpu = cpu_seconds("self") - load_cpu0;
+    let node_cpu: Vec<f64> = nodes
+        .cpu_each()
+        .iter()
+        .zip(&node_cpu0)
+        .map(|(end, start)| end - start)
+        .collect();
+    // The child generators' own, as each read it before it ended.
+    let load_cpu = cpu_seconds("self") + played.cpu_s - load_cpu0;
+    let (steady_actions, steady_cpu) = match steady0 {
+        Some((cpu, acks)) => (
+            played.actions.saturating_sub(acks),
+            nodes.cpu_seconds() - cpu,
+        ),
+        None => (0, 0.0),
+    };
     let (server_commits, server_commit_mean, server_commit_p50, server_commit_p99) =
         nodes.commits().await.since(&commits0);
     let computer_decisions = nodes.bot_decisions(&opts.computer_level).await - decisions0;
@@ -598,11 +707,32 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
     eprintln!("commit floor: 100 single-row transactions ...");
     let (mut commits_after, commit_cpu_after) = floor(dir).await?;
     nodes.stop().await;
+    // Every acknowledged action, read back from the store now that the nodes have stopped.
+    let lost = if played.acked.is_empty() {
+        0
+    } else {
+        eprintln!(
+            "reading back {} acknowledged actions ...",
+            played.acked.len()
+        );
+        let lost = acked::lost(&db.to_string_lossy(), &played.acked).await?;
+        for (t, seq, id) in lost.iter().take(5) {
+            eprintln!("lost: table {t}, seq {seq}, action {id}");
+        }
+        lost.len()
+    };
 
     // The network floor after the load, with frames of the size the server sent: the server is
     // stopped, so the two do not share the machine.
-    let frame_bytes = (received_bytes / received.max(1)) as usize;
-    eprintln!("echo floor: {connections} connections, frames of {frame_bytes} bytes ...");
+    let frame_bytes = (played.received_bytes / played.received.max(1)) as usize;
+    let floor_opts = LoadOptions {
+        tables: floor_tables,
+        ..opts.clone()
+    };
+    eprintln!(
+        "echo floor: {} connections, frames of {frame_bytes} bytes ...",
+        floor_tables * opts.seats
+    );
     let (echo_child, echo_addr) = start_child(
         &opts.exe,
         &["load".as_ref(), "--echo-server".as_ref()],
@@ -610,8 +740,14 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         start_within,
     )
     .await?;
-    let echo_floor =
-        echo_round_trips(echo_addr, echo_child.id(), opts, frame_bytes, ECHO_ROUNDS).await?;
+    let echo_floor = echo_round_trips(
+        echo_addr,
+        echo_child.id(),
+        &floor_opts,
+        frame_bytes,
+        ECHO_ROUNDS,
+    )
+    .await?;
     drop(echo_child);
     let mut echo = echo_floor.round_trips;
     echo.sort();
@@ -619,12 +755,17 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
     for c in [&mut commits, &mut commits_before, &mut commits_after] {
         c.sort();
     }
+    let mut round_trips: Vec<Duration> = played
+        .round_trips_us
+        .iter()
+        .map(|&us| Duration::from_micros(u64::from(us)))
+        .collect();
     round_trips.sort();
     Ok(LoadReport {
         tables: opts.tables,
         connections,
-        finished: finished / opts.seats.max(1),
-        actions,
+        finished: played.finished_seats / opts.seats.max(1),
+        actions: played.actions,
         seconds,
         p50: percentile(&round_trips, 0.50),
         p99: percentile(&round_trips, 0.99),
@@ -634,7 +775,7 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         echo_mean: mean(&echo),
         commit_p50: percentile(&commits, 0.50),
         commit_p99: percentile(&commits, 0.99),
-        reconnects: reconnects.load(Ordering::Relaxed),
+        reconnects: played.reconnects,
         server_commits,
         server_commit_mean,
         server_commit_p50,
@@ -649,7 +790,7 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         echo_cpu: echo_floor.cpu_per_message,
         commit_cpu: (commit_cpu_before + commit_cpu_after) / 2,
         frame_bytes,
-        errors,
+        errors: played.errors,
         nodes: opts.nodes.max(1),
         computer_tables: opts.computer_tables,
         computer_level: opts.computer_level.clone(),
@@ -667,5 +808,30 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         commit_during: commit_during.len(),
         commit_during_p50: percentile(&commit_during, 0.50),
         commit_during_p99: percentile(&commit_during, 0.99),
+        generators,
+        steady_actions,
+        steady_cpu,
+        node_cpu,
+        killed,
+        resumed: played
+            .resumed_ms
+            .iter()
+            .map(|&ms| Duration::from_millis(u64::from(ms)))
+            .collect(),
+        acked_checked: played.acked.len(),
+        lost,
     })
+}
+
+/// Kills the last node (SIGKILL); which, and how far into the play.
+async fn kill_last(nodes: &mut Nodes, play_started: tokio::time::Instant) -> (usize, Duration) {
+    let i = nodes.addrs().len() - 1;
+    let after = play_started.elapsed();
+    eprintln!(
+        "killing node {} (SIGKILL) after {:.0} s ...",
+        i + 1,
+        after.as_secs_f64()
+    );
+    nodes.kill(i).await;
+    (i, after)
 }

@@ -78,6 +78,8 @@ impl Commits {
 /// reported are the nodes' sums.
 pub struct Nodes {
     servers: Vec<(tokio::process::Child, SocketAddr)>,
+    /// Each node's CPU seconds when it was killed ([`Nodes::kill`]); `None` while it lives.
+    dead: Vec<Option<f64>>,
 }
 
 impl Nodes {
@@ -116,7 +118,37 @@ impl Nodes {
             let server = start_child(exe, &args, "http://", within).await?;
             servers.push(server);
         }
-        Ok(Nodes { servers })
+        let dead = vec![None; servers.len()];
+        Ok(Nodes { servers, dead })
+    }
+
+    /// Every node's address.
+    pub fn addrs(&self) -> Vec<SocketAddr> {
+        self.servers.iter().map(|(_, a)| *a).collect()
+    }
+
+    /// Kills node `i` with SIGKILL (a machine that died: nothing flushed, no lease given back)
+    /// and waits for it; its CPU until then still counts.
+    pub async fn kill(&mut self, i: usize) {
+        let (child, _) = &mut self.servers[i];
+        if let Some(pid) = child.id() {
+            self.dead[i] = Some(cpu_seconds(&pid.to_string()));
+        }
+        let _ = child.start_kill();
+        let _ = child.wait().await;
+    }
+
+    /// Each node's CPU seconds so far (a killed node's, at its death).
+    pub fn cpu_each(&self) -> Vec<f64> {
+        self.servers
+            .iter()
+            .zip(&self.dead)
+            .map(|((c, _), dead)| match (c.id(), dead) {
+                (_, Some(at_death)) => *at_death,
+                (Some(pid), None) => cpu_seconds(&pid.to_string()),
+                (None, None) => 0.0,
+            })
+            .collect()
     }
 
     /// The node that serves table `i`.
@@ -128,11 +160,9 @@ impl Nodes {
         self.servers.iter().filter_map(|(c, _)| c.id()).collect()
     }
 
+    /// The nodes' CPU seconds so far, summed (a killed node's until its death).
     pub fn cpu_seconds(&self) -> f64 {
-        self.pids()
-            .iter()
-            .map(|pid| cpu_seconds(&pid.to_string()))
-            .sum()
+        self.cpu_each().iter().sum()
     }
 
     pub fn rss_kib(&self) -> u64 {

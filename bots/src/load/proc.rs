@@ -62,6 +62,19 @@ pub fn rss_kib(pid: u32) -> u64 {
 /// runtime's epoll and wakers, a few HTTP requests in flight.
 pub(super) const SPARE_FILES: u64 = 100;
 
+/// The hard limit of open files a process may have (what a generator can lift its own to).
+pub fn files_limit() -> u64 {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the struct we pass and nothing else.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 {
+        return 1024;
+    }
+    lim.rlim_max
+}
+
 /// Checks that each process of the run (the server, the echo server, this generator: each holds
 /// one socket per connection) may open enough files, lifting the soft limit up to the hard one
 /// if needed (the children inherit it). The error is one line saying what is needed.
