@@ -50,9 +50,9 @@ pub use lobby::{
     CreateTable, JoinSeat, Joined, LeaveSeat, SeatIndex, SeatInfo, TableState, TableSummary,
 };
 pub use practice::{
-    PlayerMade, PlayerNew, PlayerToken, PlayerView, PracticeBoardLine, PracticeBoardView,
-    PracticeBrief, PracticeCreate, PracticeFieldLine, PracticeHistoryLine, PracticeJoin,
-    PracticeLine, PracticeReplay, PracticeResult, PracticeRunView, PracticeSetView,
+    EventLine, PlayerEvent, PlayerMade, PlayerNew, PlayerToken, PlayerView, PracticeBoardLine,
+    PracticeBoardView, PracticeBrief, PracticeCreate, PracticeFieldLine, PracticeHistoryLine,
+    PracticeJoin, PracticeLine, PracticeReplay, PracticeResult, PracticeRunView, PracticeSetView,
 };
 pub use problem::Problem;
 pub use refusal::{

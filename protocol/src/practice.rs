@@ -70,6 +70,36 @@ pub struct PracticeHistoryLine {
     pub of: u32,
     /// The set is still open (percentages still move).
     pub open: bool,
+    /// An event (赛事) the player played, linked from their card's page: their pair or team and
+    /// its standing (`set` is then the event's id; `place` and `of` its place in its
+    /// direction's, or the teams', ranking).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<EventLine>,
+}
+
+/// A player's pair or team in an event, in their history.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EventLine {
+    /// `NS 1`, `EW 2`, `team 3`.
+    pub entry: String,
+    /// Its match points (80分) or points (够级) so far in the public standings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<f64>,
+    /// The standings count the rounds up to this one.
+    pub through_round: u32,
+}
+
+/// `POST /api/players/me/events`: an event card's page, opened on a browser that keeps the
+/// player's personal code, puts the event in the player's history.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerEvent {
+    /// The personal code.
+    pub token: String,
+    /// The event.
+    pub event: String,
+    /// The token on the player's seating card of that event.
+    pub card: String,
 }
 
 /// One board of a player's, for their best and worst.

@@ -607,3 +607,84 @@ async fn on_postgres_a_set_served_by_one_node_is_played_and_remembered_from_the_
     n2.running.shutdown().await;
     n1.running.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_event_opened_from_its_card_goes_into_the_players_history() {
+    let s = TestServer::start_with(config("practice_event")).await;
+    let a = s.addr;
+    // A small event: NS 1 two people, the rest computers.
+    let mut entries = Vec::new();
+    for dir in ["NS", "EW"] {
+        for n in 1..=3 {
+            entries.push(if (dir, n) == ("NS", 1) {
+                json!({"names": ["吴阿姨", "郑叔叔"]})
+            } else {
+                json!({"names": [], "bot": true})
+            });
+        }
+    }
+    let ev = http_ok(
+        a,
+        "POST",
+        "/api/events",
+        Some(DIRECTOR),
+        json!({"game": "shengji", "name": "周赛", "tables": 3, "rounds": 1,
+               "boards_per_round": 1, "entries": entries}),
+    )
+    .await;
+    let id = ev["id"].as_str().unwrap().to_string();
+    let cards = http_ok(
+        a,
+        "GET",
+        &format!("/api/events/{id}/cards"),
+        Some(DIRECTOR),
+        json!(null),
+    )
+    .await;
+    let card = cards["pairs"][0]["players"][0]["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let wu = new_player(a, "吴阿姨").await;
+    let link = |token: &str, event: &str, card: &str| {
+        let body = json!({"token": token, "event": event, "card": card});
+        async move { http(a, "POST", "/api/players/me/events", None, Some(&body)).await }
+    };
+    // A card that is not the event's, or a practice set: refused, nothing kept.
+    let (status, v) = link(&wu.token, &id, "2222-3333-4444").await;
+    assert_eq!(
+        (status, v["code"].as_str()),
+        (403, Some("bad_pair_token")),
+        "{v}"
+    );
+    let set = new_set(a, "shengji", 1, &[], None).await;
+    let (status, _) = link(&wu.token, &set, &card).await;
+    assert_eq!(status, 404);
+    let me = http_ok(
+        a,
+        "POST",
+        "/api/players/me",
+        None,
+        json!({"token": wu.token}),
+    )
+    .await;
+    assert_eq!(me["history"], json!([]));
+    // The card's page on a browser with Wu's code: the event is in her history, as NS 1.
+    let (status, v) = link(&wu.token, &id, &card).await;
+    assert_eq!((status, v["entry"].as_str()), (200, Some("NS 1")), "{v}");
+    let me = http_ok(
+        a,
+        "POST",
+        "/api/players/me",
+        None,
+        json!({"token": wu.token}),
+    )
+    .await;
+    let line = &me["history"][0];
+    assert_eq!(line["set"], id);
+    assert_eq!(line["name"], "周赛");
+    assert_eq!(line["event"]["entry"], "NS 1");
+    assert_eq!(line["of"], 3, "NS 1 to 3 in its direction");
+    assert_eq!(line["open"], true);
+    s.running.shutdown().await;
+}

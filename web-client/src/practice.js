@@ -106,14 +106,28 @@ function boardWord(game, n) {
   return pw(game === 'gouji' ? 'game_n' : 'board_n', { n });
 }
 
-/** 副 or 局. @param {string} game */
+/** 副 or 局 (English: boards, games). @param {string} game */
 function unit(game) {
   return pw(game === 'gouji' ? 'unit_game' : 'unit_board');
+}
+
+/** 副 or 局 (English: board, game), for one of them. @param {string} game */
+function one(game) {
+  return pw(game === 'gouji' ? 'one_game' : 'one_board');
 }
 
 /** The computers' level in words (入门, 普通, 高手). @param {string} level */
 function levelWord(level) {
   return BOT_LEVELS.includes(/** @type {any} */ (level)) ? t(`bot_level_${level}`) : level;
+}
+
+/**
+ * A run's name: the player's, or the computers' reference run as the server names it
+ * (「电脑·普通」; in English from its `computer` flag and level, the server's name being Chinese).
+ * @param {{ name: string, computer?: boolean, level: string }} l
+ */
+function runName(l) {
+  return l.computer && settings().lang === 'en' ? `${t('bot')} · ${levelWord(l.level)}` : l.name;
 }
 
 /** A team's points, a true minus sign for a loss (「−4」). @param {number | undefined} n */
@@ -354,8 +368,9 @@ function historyPanel(box, me) {
         h('thead', {}, h('tr', {}, [pw('col_set'), pw('col_percent'), pw('col_place')].map((x) => h('th', { scope: 'col' }, x)))),
         h('tbody', {}, me.history.map((l) =>
           h('tr', { 'data-set': l.set, 'data-percent': l.percent === undefined ? '' : String(l.percent), 'data-place': l.place === undefined ? '' : String(l.place), 'data-played': String(l.played) },
-            h('td', { class: 'names' }, h('a', { href: link(l.set) }, l.name), h('div', { class: 'hint' }, `${dateText(l.began_ms)} · ${pw('col_played')} ${pw('played_of', { played: l.played, boards: l.boards })}`)),
-            h('td', { class: 'num' }, pct(l.percent), l.open && l.percent !== undefined ? h('div', { class: 'hint' }, pw('still_open')) : null),
+            h('td', { class: 'names' }, h('a', { href: link(l.set) }, l.name),
+              h('div', { class: 'hint' }, `${dateText(l.began_ms)} · ${pw('col_played')} ${pw('played_of', { played: l.played, boards: l.boards })}`, l.open && l.percent !== undefined ? ` · ${pw('still_open')}` : '')),
+            h('td', { class: 'num' }, pct(l.percent)),
             h('td', {}, l.place ? pw('place_of', { place: l.place, of: l.of }) : '—'),
           ))),
       ),
@@ -525,7 +540,7 @@ function startPanel(box, id, view, code, open) {
     levels,
     err.box,
     open
-      ? h('div', { class: 'row', style: 'margin-top:14px' }, h('button', { class: 'primary', id: 'play', 'on:click': () => sitDown(id, view.game, code, level, err) }, pw('start_first', { unit: unit(view.game) })))
+      ? h('div', { class: 'row', style: 'margin-top:14px' }, h('button', { class: 'primary', id: 'play', 'on:click': () => sitDown(id, view.game, code, level, err) }, pw('start_first', { unit: unit(view.game), one: one(view.game) })))
       : h('p', { class: 'big' }, pw('closed')),
   );
 }
@@ -548,7 +563,7 @@ function runPanel(box, id, view, run, code) {
     h('h2', { id: 'run-h' }, pw('my_run_h')),
     h('p', { class: 'big', id: 'run-summary', 'data-percent': run.percent === undefined ? '' : String(run.percent), 'data-place': run.place === undefined ? '' : String(run.place), 'data-of': String(run.of), 'data-done': String(run.done) }, ...summary),
     h('p', { class: 'hint' }, pw('run_level', { level: levelWord(run.level) })),
-    now && open ? h('div', { class: 'row' }, h('button', { class: 'primary', id: 'play', 'data-board': String(now.board), 'on:click': () => sitDown(id, game, code, undefined, err) }, now.board === 1 && !run.boards.some((b) => b.done) ? pw('start_first', { unit: unit(game) }) : pw('carry_on_n', { n: now.board, unit: unit(game) }))) : null,
+    now && open ? h('div', { class: 'row' }, h('button', { class: 'primary', id: 'play', 'data-board': String(now.board), 'on:click': () => sitDown(id, game, code, undefined, err) }, now.board === 1 && !run.boards.some((b) => b.done) ? pw('start_first', { unit: unit(game), one: one(game) }) : pw('carry_on_n', { n: now.board, unit: unit(game), one: one(game) }))) : null,
     now && !open ? h('p', { class: 'big' }, pw('closed')) : null,
     err.box,
     h('ul', { class: 'card-list', id: 'boards' }, run.boards.map((b) =>
@@ -577,7 +592,7 @@ function rankingPanel(box, id, st, myRun) {
             h('tbody', {}, lines.map((l) =>
               h('tr', { class: l.run === myRun ? 'mine' : '', 'data-run': String(l.run), 'data-percent': String(l.percent), 'data-place': String(l.place), 'data-computer': String(!!l.computer) },
                 h('td', {}, String(l.place)),
-                h('td', { class: 'names' }, l.name, l.run === myRun ? pw('me_mark') : '', h('div', { class: 'hint' }, `${pw('col_level')} ${levelWord(l.level)}`)),
+                h('td', { class: 'names' }, runName(l), l.run === myRun ? pw('me_mark') : '', h('div', { class: 'hint' }, `${pw('col_level')} ${levelWord(l.level)}`)),
                 h('td', { class: 'num' }, pct(l.percent)),
               ))),
           ))
@@ -652,10 +667,10 @@ function fieldPage(root, id, n, redraw) {
         h('ul', { class: 'card-list', id: 'field', 'data-board': String(n) }, field.map((f) =>
           h('li', { class: f.mine ? 'mine' : '', 'data-run': String(f.run), 'data-mine': String(!!f.mine), 'data-mp': String(f.mp), 'data-top': String(f.top), 'data-percent': String(f.percent), 'data-table': f.table_id,
             'data-declarer': f.result.declarer ?? '', 'data-defenders': String(f.result.defenders ?? ''), 'data-a': String(f.result.a ?? ''), 'data-b': String(f.result.b ?? '') },
-            h('div', { class: 'what' }, h('b', { class: 'who' }, f.name), f.mine ? pw('me_mark') : '', h('span', { class: 'hint' }, ` · ${pw('col_level')} ${levelWord(f.level)}`)),
+            h('div', { class: 'what' }, h('b', { class: 'who' }, runName(f)), f.mine ? pw('me_mark') : '', h('span', { class: 'hint' }, ` · ${pw('col_level')} ${levelWord(f.level)}`)),
             h('div', { class: 'score' }, h('b', { class: 'pct' }, pct(f.percent)), ' ', h('span', {}, `${pw('col_mp')} ${f.mp} / ${f.top}`)),
             h('div', { class: 'result' }, resultText(game, f.result), f.result.auto_moves ? h('span', { class: 'conduct-mark' }, pw('auto_moves', { n: f.result.auto_moves })) : null),
-            f.table_id ? bigLink(link(id, n, f.table_id), pw('watch_replay'), { 'data-replay': f.table_id, 'aria-label': `${f.name} · ${pw('watch_replay')}` }) : null,
+            f.table_id ? bigLink(link(id, n, f.table_id), pw('watch_replay'), { 'data-replay': f.table_id, 'aria-label': `${runName(f)} · ${pw('watch_replay')}` }) : null,
           ))),
         h('p', { class: 'hint' }, pw(shengji ? 'field_hint_shengji' : 'field_hint_gouji')),
         h('p', { class: 'hint' }, pw('mp_hint')),
@@ -692,7 +707,7 @@ function replaysPage(root, id, n, vs, redraw) {
     const other = field.find((f) => f.table_id === vs && !f.mine);
     /** @type {{ line: FieldLine, idp: string, title: string }[]} */
     const shown = [];
-    if (other) shown.push({ line: other, idp: 'vs-', title: pw('replay_of', { name: other.name }) });
+    if (other) shown.push({ line: other, idp: 'vs-', title: pw('replay_of', { name: runName(other) }) });
     if (mine) shown.push({ line: mine, idp: 'mine-', title: pw('replay_mine') });
     const hosts = shown.map((s) => h('div', { class: 'replay-view', 'data-table': s.line.table_id }));
     // Both at the same trick: the end of trick n in each (0: as dealt).

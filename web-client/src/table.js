@@ -128,6 +128,7 @@ const NEXT_POLL_MS = 3000;
  * @property {Set<number>} away  seats told 掉线 and not back yet
  * @property {boolean} recorded  this board is in the session's score
  * @property {ReturnType<typeof setInterval> | null} nextPoll
+ * @property {boolean} closed  the page has left this table
  */
 
 /**
@@ -142,7 +143,7 @@ export function openTable(root, { id, watch, go }) {
     return () => {};
   }
   /** @type {Table} */
-  const tbl = /** @type {any} */ ({ root, go, held, model: newModel(id, held), ui: null, uiGame: '', recent: [], catchUp: null, noticeIds: 0, away: new Set(), recorded: false, nextPoll: null });
+  const tbl = /** @type {any} */ ({ root, go, held, model: newModel(id, held), ui: null, uiGame: '', recent: [], catchUp: null, noticeIds: 0, away: new Set(), recorded: false, nextPoll: null, closed: false });
   tbl.ctx = tableCtx(tbl);
   tbl.conn = connect(tbl);
 
@@ -159,6 +160,9 @@ export function openTable(root, { id, watch, go }) {
   /** @type {any} */ (window).paiju = { model: tbl.model, conn: tbl.conn };
   render(tbl);
   return () => {
+    // Left: nothing of this table draws again (a poll or a socket answer still on its way would
+    // draw it over the next page).
+    tbl.closed = true;
     clearInterval(ticker);
     removeEventListener('resize', refit);
     if (tbl.nextPoll) clearInterval(tbl.nextPoll);
@@ -797,6 +801,7 @@ function leaveButton(tbl) {
 
 /** @param {Table} tbl */
 function render(tbl) {
+  if (tbl.closed) return;
   const { root, model, go } = tbl;
   if (model.seatGone) {
     // No table under the panel: nothing here plays any more until the player says so.

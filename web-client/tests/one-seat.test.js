@@ -218,7 +218,7 @@ test('a competition\'s table: 第1轮 第1桌 in the top bar, no 托管 where th
   const bot = await partnerBot(id, his);
   try {
     assert.equal(await dev.page.textContent('#at-competition'), '第1轮 第1桌');
-    assert.deepEqual(await dev.page.evaluate(() => /** @type {any} */ (window).paiju.model.competition), { id, round: 1, table: 1, auto_play: false, one_device_refuses: false });
+    assert.deepEqual(await dev.page.evaluate(() => /** @type {any} */ (window).paiju.model.competition), { id, round: 1, table: 1, auto_play: false, one_device_refuses: false, practice: false });
     // Playing (both partners seated, the computers opposite), and still no 托管 button.
     await dev.page.waitForFunction(() => /** @type {any} */ (window).paiju.model.tableState === 'playing', null, { timeout: 30_000 });
     await dev.page.waitForSelector('#hand');

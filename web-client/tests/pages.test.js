@@ -25,7 +25,7 @@ async function allViolations(page) {
 
 test('no page asks for what is not there, and each has one main landmark and one h1', { timeout: 120_000 }, async () => {
   const ev = await director('POST', '/api/events', { game: 'shengji', name: '练习赛', tables: 3, rounds: 1, boards_per_round: 1, entries: [{ names: ['王阿姨', '李叔叔'] }, ...Array.from({ length: 5 }, () => ({ names: [], bot: true }))] });
-  const set = await director('POST', '/api/practice', { game: 'shengji', boards: 1, references: [] });
+  const set = await director('POST', '/api/practice', { game: 'shengji', boards: 1, days: 2, references: [] });
   const open = async () => (await fetch(`${live.server.url}/api/tables`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game: 'shengji', bots: [1, 3] }) })).json();
   const table = await open();
   // A seat at another table, as the lobby would have taken it.

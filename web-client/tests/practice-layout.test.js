@@ -5,7 +5,7 @@
 // percentage as the server gives it; then a longer history of six weeks, routed, whose week
 // labels do not run into each other), the club set's ranking of the whole set and of its day
 // (every line's percentage the server's; the printable page and the CSV answer), an 80分 board's
-// field and a 够级 game's field and the two replays of it. On each screen: nothing wider than the
+// field and a 够级 game's field and the two replays of it; printed, her page is her code alone. On each screen: nothing wider than the
 // screen, no text under 18 px, every control at least 48 px, and axe-core finds no violation of
 // any impact. English under 设置 once.
 
@@ -74,7 +74,7 @@ test('the practice page at three sizes: the chart, a club set\'s ranking by day,
   const club = '福州老年棋牌协会';
   const [shengji, gouji] = await Promise.all([
     setWithReferences({ game: 'shengji', boards: 2, club, references: ['beginner', 'club'], name: `${club} · 周三` }, 2),
-    setWithReferences({ game: 'gouji', boards: 1, references: ['beginner'], name: '够级 · 练一局' }, 1),
+    setWithReferences({ game: 'gouji', boards: 1, days: 2, references: ['beginner'], name: '够级 · 练一局' }, 1),
   ]);
   const wang = await post('/api/players', { name: '王阿姨' });
   await playSet(shengji, wang.token, 2);
@@ -83,8 +83,10 @@ test('the practice page at three sizes: the chart, a club set\'s ranking by day,
   assert.equal(me.history.length, 2);
   const st = (await (await fetch(`${url}/api/practice/${shengji}/standings`)).json()).practice;
   assert.equal(st.lines.length, 3, 'two reference runs and hers');
-  assert.equal(st.days.length, 1);
-  const day = st.days[0].day;
+  // Her day (the runs begun on it; past the set's midnight the reference runs' day is another).
+  const herDay = st.days.find((/** @type {any} */ d) => d.lines.some((/** @type {any} */ l) => l.name === '王阿姨'));
+  assert.ok(herDay, JSON.stringify(st.days));
+  const day = herDay.day;
   const goujiRun = await post(`/api/practice/${gouji}/run`, { token: wang.token });
   const goujiField = goujiRun.boards[0].field;
   const other = goujiField.find((/** @type {any} */ f) => !f.mine);
@@ -128,12 +130,20 @@ test('the practice page at three sizes: the chart, a club set\'s ranking by day,
     await shot(page, `practice-chart-weeks-${size}`);
     await check('six weeks');
     await page.unroute('**/api/players/me');
+    if (width === 1024) {
+      // Printed: the personal code (her name, the code, the link, the QR code) and nothing else.
+      await page.emulateMedia({ media: 'print' });
+      assert.ok(await page.isVisible('#my-code') && await page.isVisible('#my-link'), 'the code printed');
+      assert.match(await page.textContent('.my-code .print-only') ?? '', /王阿姨/);
+      for (const hidden of ['#history', '#chart', '.topbar', '#copy-link', '#forget', '#club-code']) assert.equal(await page.isVisible(hidden), false, `${hidden} not printed`);
+      await page.emulateMedia({ media: 'screen' });
+    }
 
     // The club's set: its ranking and its day's, as the server ranks them; print and CSV.
     await page.goto(`${url}/practice.html?s=${shengji}`);
     await page.waitForSelector('[data-ranking="all"] tbody tr');
     assert.match(await page.textContent('#club-name') ?? '', new RegExp(club));
-    for (const [key, lines] of [['all', st.lines], [day, st.days[0].lines]]) {
+    for (const [key, lines] of [['all', st.lines], ...st.days.map((/** @type {any} */ d) => [d.day, d.lines])]) {
       const rows = page.locator(`[data-ranking="${key}"] tbody tr`);
       assert.equal(await rows.count(), lines.length, `${size}: the ${key} ranking`);
       for (const [i, l] of lines.entries()) {

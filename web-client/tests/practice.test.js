@@ -11,7 +11,8 @@
 // as the server does, hers marked; 看回放 opens the reference's replay beside hers, both stepped
 // together by trick with every hand (their card counts as the replays say). Then 李叔叔, on a
 // third device, is first refused a wrong code in the server's words, makes his own identity,
-// plays board 1 and finds 王阿姨's result in his field.
+// plays board 1 and finds 王阿姨's result in his field; the set closed early by its organiser,
+// his 「继续第 2 副」 is refused in the server's words and the page then offers nothing to play.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -51,14 +52,15 @@ const pctText = (p) => `${Math.round(p * 100) / 100}%`;
 async function playOut(page, n) {
   await page.waitForURL(/#\/t\/\d+$/);
   await page.waitForSelector(`#at-competition[data-board="${n}"]`, { timeout: 20_000 });
-  assert.match(await page.textContent('#at-competition') ?? '', new RegExp(`练习 第${n}副`));
+  await page.waitForFunction((n) => /** @type {any} */ (window).paiju?.model.board === n && /** @type {any} */ (window).paiju.model.role === 'seat', n);
+  assert.match(await page.textContent(`#at-competition[data-board="${n}"]`) ?? '', new RegExp(`练习 第${n}副`));
   await page.click('#auto', { timeout: 20_000 });
   await page.waitForSelector('#result', { timeout: 120_000 });
 }
 
 test('a set played against the field: identity, three boards, another device, the field and two replays, a second player', { timeout: 600_000 }, async () => {
   const url = live.server.url;
-  const set = await director('POST', '/api/practice', { game: 'shengji', boards: 8, references: ['beginner'], name: '周五练习 · 80分' });
+  const set = await director('POST', '/api/practice', { game: 'shengji', boards: 8, days: 2, references: ['beginner'], name: '周五练习 · 80分' });
   const id = /** @type {string} */ (set.id);
   assert.equal(set.state, 'running');
   const reference = until(async () => {
@@ -247,6 +249,20 @@ test('a set played against the field: identity, three boards, another device, th
   assert.equal(await c.page.locator('#field li.mine').count(), 1);
   assert.match(await c.page.textContent('#field li.mine') ?? '', /李叔叔（我）/);
   await shot(c.page, 'practice-field-second-375x667');
+
+  // The set closes (its organiser, early) while his page offers board 2: the server's words.
+  await c.page.click('#back-set');
+  await c.page.waitForSelector('#play[data-board="2"]');
+  await director('POST', `/api/practice/${id}/close`, {});
+  await c.page.click('#play');
+  const closed = await post(`/api/practice/${id}/join`, { token: hisCode });
+  assert.equal(closed.status, 409);
+  assert.equal(closed.data.code, 'practice_closed');
+  await c.page.waitForSelector('section:has(#run-h) .error-text:visible');
+  assert.equal((await c.page.textContent('section:has(#run-h) .error-text'))?.trim(), closed.data.zh);
+  await c.page.reload();
+  await c.page.waitForSelector('#set-closed');
+  assert.equal(await c.page.locator('#play').count(), 0, 'nothing to play in a closed set');
 
   for (const d of [a, b, c]) assert.deepEqual(d.errors.map(String), []);
 });

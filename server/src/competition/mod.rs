@@ -398,16 +398,11 @@ impl Competitions {
         &self.deps.lobby
     }
 
-    /// A competition as its stored log makes it, wherever it runs (past one machine another
-    /// node may run it): read once and replayed, nothing started. Its status for `token`
-    /// (a practice player's run) and its line.
-    pub async fn stored_status(
-        &self,
-        id: &str,
-        token: &str,
-    ) -> Result<(protocol::PairStatus, CompetitionBrief), Denied> {
+    /// A competition's stored row and log, read once (past one machine another node may run
+    /// it).
+    async fn stored(&self, id: &str) -> Result<StoredCompetition, Denied> {
         let (db, key) = (self.deps.store.clone(), id.to_string());
-        let stored = tokio::task::spawn_blocking(move || {
+        Ok(tokio::task::spawn_blocking(move || {
             db.lock().expect("competition store lock").competition(&key)
         })
         .await
@@ -416,9 +411,40 @@ impl Competitions {
             detail: e.0,
             reading: true,
         })?
-        .ok_or(Refusal::NoCompetition)?;
-        let kind = stored.header.game.clone();
-        by_kind!(&kind, K => self.status_of::<K>(&stored, token), Err(Refusal::NoCompetition.into()))
+        .ok_or(Refusal::NoCompetition)?)
+    }
+
+    /// A competition as its stored log makes it, wherever it runs: replayed, nothing started.
+    /// Its status for `token` (a practice player's run) and its line.
+    pub async fn stored_status(
+        &self,
+        id: &str,
+        token: &str,
+    ) -> Result<(protocol::PairStatus, CompetitionBrief), Denied> {
+        let s = self.stored(id).await?;
+        let kind = s.header.game.clone();
+        by_kind!(&kind, K => self.status_of::<K>(&s, token), Err(Refusal::NoCompetition.into()))
+    }
+
+    /// A competition's public standings and its line, wherever it runs: asked of its actor
+    /// here, or replayed from its stored log.
+    pub async fn standings_anywhere(
+        &self,
+        id: &str,
+    ) -> Result<(standings::Standings, CompetitionBrief), Denied> {
+        if let Ok(held) = self.get(id) {
+            let s = handle::each!(&held, h => h.standings(false).await)?;
+            return Ok((s, held.brief()));
+        }
+        let s = self.stored(id).await?;
+        let kind = s.header.game.clone();
+        by_kind!(&kind, K => {
+            let c = store::replayed::<K>(&s).map_err(|e| Refusal::StoreFailed {
+                detail: e,
+                reading: true,
+            })?;
+            Ok((c.standings(false)?, kind::brief(&c, &s.header)))
+        }, Err(Refusal::NoCompetition.into()))
     }
 
     fn status_of<K: Kind>(
@@ -441,6 +467,23 @@ impl Competitions {
             lobby: &self.deps.lobby,
         };
         Ok((c.status(&ctx, &who), kind::brief(&c, &s.header)))
+    }
+
+    /// A card's pair or team in a director's event (`NS 1`, `team 3`), wherever it runs; an
+    /// error for a card that names none of it, or a practice set.
+    pub async fn entry_of(&self, id: &str, card: &str) -> Result<String, Denied> {
+        let (status, brief) = match self.get(id) {
+            Ok(h) if h.is_practice() => return Err(Refusal::NotFound { api: true }.into()),
+            Ok(h) => {
+                let b = h.brief();
+                (handle::each!(&h, h => h.status(card.to_string()).await)?, b)
+            }
+            Err(_) => self.stored_status(id, card).await?,
+        };
+        if brief.practice.is_some() {
+            return Err(Refusal::NotFound { api: true }.into());
+        }
+        Ok(format!("{} {}", status.pair.direction, status.pair.number))
     }
 
     /// Stops the runners (at shutdown, before the tables stop).

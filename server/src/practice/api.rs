@@ -3,8 +3,9 @@
 //! - `POST /api/players` `{name}`: a new player, their personal code (counted as a table
 //!   opened against the address's allowance).
 //! - `POST /api/players/me` `{token}`: the player's own page — their sets, percentages, best
-//!   and worst boards; `POST /api/players/me/qr.svg` `{token}`: their personal link as a QR
-//!   code.
+//!   and worst boards, and the events they played; `POST /api/players/me/qr.svg` `{token}`:
+//!   their personal link as a QR code; `POST /api/players/me/events` `{token, event, card}`: an
+//!   event, from its card's page, in the player's history.
 //! - `GET /api/practice`: the sets open to everyone (a club's set is reached by its code).
 //!   `POST /api/practice` (the director's token): a set for a club, or any set by hand.
 //! - `GET /api/practice/{id}`: the set and its ranking. `POST …/join` `{token, level}`: begin
@@ -52,6 +53,7 @@ pub fn routes<S: Clone + Send + Sync + 'static>(api: Arc<CompetitionApi>) -> Rou
         .route("/api/players", post(new_player))
         .route("/api/players/me", post(me))
         .route("/api/players/me/qr.svg", post(my_qr))
+        .route("/api/players/me/events", post(my_event))
         .route("/api/practice", get(list).post(create))
         .route("/api/practice/{id}", get(view))
         .route("/api/practice/{id}/join", post(join))
@@ -102,6 +104,30 @@ async fn me(State(api): Api, call: Player<PlayerToken>) -> Response {
         Ok(p) => super::history::of(&api.competitions, &players, &p, &call.body.token).await,
         Err(d) => Err(d),
     };
+    call.answer(&api, r)
+}
+
+/// The event a card's page was opened for, in the player's history: the card must be one of
+/// the event's (its pair or team is what is kept, never the card's token).
+async fn my_event(State(api): Api, call: Player<protocol::PlayerEvent>) -> Response {
+    let players = players(&api);
+    let r = async {
+        let p = players.check(&call.body.token).await?;
+        let entry = api
+            .competitions
+            .entry_of(&call.body.event, &call.body.card)
+            .await?;
+        players
+            .note_set(
+                &p.id,
+                &call.body.event,
+                crate::store::now_ms(),
+                Some(entry.clone()),
+            )
+            .await?;
+        Ok(serde_json::json!({"event": call.body.event, "entry": entry}))
+    }
+    .await;
     call.answer(&api, r)
 }
 
@@ -228,7 +254,9 @@ async fn join(
         let joined = each!(h, h => h.join(req).await)?;
         // Where the player's history looks. Noted on every join (it changes nothing the
         // second time), so a note lost to a failed write is made again.
-        players.note_set(&p.id, &id, crate::store::now_ms()).await?;
+        players
+            .note_set(&p.id, &id, crate::store::now_ms(), None)
+            .await?;
         Ok(joined)
     }
     .await;

@@ -23,7 +23,15 @@ pub async fn of(
 ) -> Result<PlayerView, Denied> {
     let mut history = Vec::new();
     let mut boards = Vec::new();
-    for set in players.sets(&player.id).await? {
+    for (set, entry) in players.sets(&player.id).await? {
+        if let Some(entry) = entry {
+            // An event the player played (their pair's or team's line in its standings).
+            match event_line(competitions, &set, &entry).await {
+                Ok(line) => history.push(line),
+                Err(_) => tracing::warn!(event = %set, "an event of a player's history not read"),
+            }
+            continue;
+        }
         let found = match competitions.get(&set) {
             Ok(h) => {
                 let brief = h.brief();
@@ -54,6 +62,7 @@ pub async fn of(
             place: run.place,
             of: run.of,
             open: set_brief.open,
+            event: None,
         });
     }
     let (best, worst) = best_and_worst(boards);
@@ -64,6 +73,61 @@ pub async fn of(
         history,
         best,
         worst,
+    })
+}
+
+/// An event's line in a player's history: the place and match points of their pair (80分,
+/// its direction's ranking) or team (够级) in the standings the public sees (the closed rounds;
+/// all of it once finished).
+async fn event_line(
+    competitions: &Competitions,
+    id: &str,
+    entry: &str,
+) -> Result<PracticeHistoryLine, Denied> {
+    let (standings, brief) = competitions.standings_anywhere(id).await?;
+    let (kind, number) = entry.split_once(' ').unwrap_or((entry, "0"));
+    let number: u32 = number.parse().unwrap_or(0);
+    let (place, of, mp) = match (&standings.gouji, kind) {
+        (Some(g), _) => {
+            let line = g.teams.iter().find(|t| t.team.number == number);
+            (
+                line.and_then(|t| t.place),
+                g.teams.len() as u32,
+                line.map(|t| f64::from(t.points)),
+            )
+        }
+        (None, direction) => {
+            let lines = if direction == "EW" {
+                &standings.ranking.ew
+            } else {
+                &standings.ranking.ns
+            };
+            let line = lines.iter().find(|l| l.pair.number == number);
+            (
+                line.and_then(|l| l.place),
+                lines.len() as u32,
+                line.map(|l| l.mp.rounded()),
+            )
+        }
+    };
+    Ok(PracticeHistoryLine {
+        set: id.to_string(),
+        name: brief.name,
+        game: brief.game,
+        club: None,
+        began_ms: 0,
+        boards: 0,
+        played: 0,
+        done: standings.is_final,
+        percent: None,
+        place,
+        of,
+        open: !standings.is_final,
+        event: Some(protocol::EventLine {
+            entry: entry.to_string(),
+            points: mp,
+            through_round: standings.through_round,
+        }),
     })
 }
 

@@ -78,17 +78,24 @@ impl Players {
         }
     }
 
-    /// Notes that the player began `set` (again: nothing changes). Where to look for their
-    /// history; the run itself is in the set's log.
-    pub async fn note_set(&self, player: &str, set: &str, began_ms: u64) -> Result<(), Denied> {
+    /// Notes that the player began practice set `set`, or (`entry`, e.g. `NS 1`) played in
+    /// event `set` (again: nothing changes). Where to look for their history; the run (the
+    /// results) is in the set's (the event's) log.
+    pub async fn note_set(
+        &self,
+        player: &str,
+        set: &str,
+        began_ms: u64,
+        entry: Option<String>,
+    ) -> Result<(), Denied> {
         let (player, set) = (player.to_string(), set.to_string());
-        self.with(move |db| db.note_player_set(&player, &set, began_ms))
+        self.with(move |db| db.note_player_set(&player, &set, began_ms, entry.as_deref()))
             .await
             .map_err(failed(false))
     }
 
-    /// The sets the player began, newest first.
-    pub async fn sets(&self, player: &str) -> Result<Vec<String>, Denied> {
+    /// The sets and events the player noted, newest first (an event's with their entry).
+    pub async fn sets(&self, player: &str) -> Result<Vec<(String, Option<String>)>, Denied> {
         let player = player.to_string();
         self.with(move |db| db.player_sets(&player))
             .await

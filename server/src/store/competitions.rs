@@ -86,11 +86,17 @@ pub trait CompetitionStore: Send {
     /// A new player; an id already there is refused (the primary key).
     fn create_player(&mut self, p: &PlayerRecord) -> Result<(), StoreError>;
     fn player(&mut self, id: &str) -> Result<Option<PlayerRecord>, StoreError>;
-    /// Notes that the player began `set` (again: nothing changes).
-    fn note_player_set(&mut self, player: &str, set: &str, began_ms: u64)
-        -> Result<(), StoreError>;
-    /// The sets the player began, newest first.
-    fn player_sets(&mut self, player: &str) -> Result<Vec<String>, StoreError>;
+    /// Notes that the player began practice set `set`, or (`entry`: their pair or team, e.g.
+    /// `NS 1`) played in event `set` (again: nothing changes).
+    fn note_player_set(
+        &mut self,
+        player: &str,
+        set: &str,
+        began_ms: u64,
+        entry: Option<&str>,
+    ) -> Result<(), StoreError>;
+    /// The sets and events the player noted, newest first, each with its entry (events only).
+    fn player_sets(&mut self, player: &str) -> Result<Vec<(String, Option<String>)>, StoreError>;
 }
 
 /// A practice player as stored: the hash of their personal code, never the code.
@@ -258,22 +264,25 @@ impl CompetitionStore for SqliteStore {
         player: &str,
         set: &str,
         began_ms: u64,
+        entry: Option<&str>,
     ) -> Result<(), StoreError> {
         self.connection().execute(
-            "INSERT OR IGNORE INTO player_sets (player_id, set_id, began_ms) VALUES (?1, ?2, ?3)",
-            rusqlite::params![player, set, began_ms as i64],
+            "INSERT OR IGNORE INTO player_sets (player_id, set_id, began_ms, entry)
+             VALUES (?1, ?2, ?3, ?4)",
+            rusqlite::params![player, set, began_ms as i64, entry],
         )?;
         Ok(())
     }
 
-    fn player_sets(&mut self, player: &str) -> Result<Vec<String>, StoreError> {
+    fn player_sets(&mut self, player: &str) -> Result<Vec<(String, Option<String>)>, StoreError> {
         let conn = self.connection();
         let mut st = conn.prepare(
-            "SELECT set_id FROM player_sets WHERE player_id = ?1 ORDER BY began_ms DESC, set_id",
+            "SELECT set_id, entry FROM player_sets WHERE player_id = ?1
+             ORDER BY began_ms DESC, set_id",
         )?;
         let ids = st
-            .query_map([player], |r| r.get(0))?
-            .collect::<Result<Vec<String>, _>>()?;
+            .query_map([player], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(ids)
     }
 }
@@ -538,22 +547,24 @@ impl CompetitionStore for PostgresStore {
         player: &str,
         set: &str,
         began_ms: u64,
+        entry: Option<&str>,
     ) -> Result<(), StoreError> {
         let (rt, client) = self.parts()?;
         rt.block_on(client.execute(
-            "INSERT INTO player_sets (player_id, set_id, began_ms) VALUES ($1, $2, $3)
+            "INSERT INTO player_sets (player_id, set_id, began_ms, entry) VALUES ($1, $2, $3, $4)
              ON CONFLICT DO NOTHING",
-            &[&player, &set, &(began_ms as i64)],
+            &[&player, &set, &(began_ms as i64), &entry],
         ))?;
         Ok(())
     }
 
-    fn player_sets(&mut self, player: &str) -> Result<Vec<String>, StoreError> {
+    fn player_sets(&mut self, player: &str) -> Result<Vec<(String, Option<String>)>, StoreError> {
         let (rt, client) = self.parts()?;
         let rows = rt.block_on(client.query(
-            "SELECT set_id FROM player_sets WHERE player_id = $1 ORDER BY began_ms DESC, set_id",
+            "SELECT set_id, entry FROM player_sets WHERE player_id = $1
+             ORDER BY began_ms DESC, set_id",
             &[&player],
         ))?;
-        Ok(rows.iter().map(|r| r.get(0)).collect())
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
     }
 }

@@ -68,7 +68,7 @@ const MIGRATIONS: [&str; 4] = [
         PRIMARY KEY (event_id, seq)
     ) WITHOUT ROWID;",
     // 4: practice players (a name and the hash of their personal code) and which sets each
-    // began (competitions.rs, issue 26).
+    // began, or which events they played and as which entry (competitions.rs, issue 26).
     PLAYERS_MIGRATION,
 ];
 
@@ -83,6 +83,7 @@ pub(super) const PLAYERS_MIGRATION: &str = "CREATE TABLE players (
         player_id TEXT NOT NULL,
         set_id TEXT NOT NULL,
         began_ms BIGINT NOT NULL,
+        entry TEXT,
         PRIMARY KEY (player_id, set_id)
     );";
 

@@ -923,17 +923,25 @@ fn practice_players_and_the_sets_they_began_are_kept_on_both_backends() {
                 ..p.clone()
             };
             assert!(s.create_player(&twin).is_err(), "{backend}");
-            s.note_player_set(&p.id, "d20261204s", 10).unwrap();
-            s.note_player_set(&p.id, "d20261205s", 20).unwrap();
+            s.note_player_set(&p.id, "d20261204s", 10, None).unwrap();
+            s.note_player_set(&p.id, "d20261205s", 20, None).unwrap();
+            // An event, as the pair the player played in.
+            s.note_player_set(&p.id, "123456", 15, Some("NS 2"))
+                .unwrap();
             // Noted again: nothing changes (its first time stays).
-            s.note_player_set(&p.id, "d20261204s", 30).unwrap();
+            s.note_player_set(&p.id, "d20261204s", 30, Some("EW 1"))
+                .unwrap();
         }
         let mut s = open();
         assert_eq!(s.player(&p.id).unwrap(), Some(p.clone()), "{backend}");
         assert_eq!(s.player("nobody").unwrap(), None, "{backend}");
         assert_eq!(
             s.player_sets(&p.id).unwrap(),
-            ["d20261205s", "d20261204s"],
+            [
+                ("d20261205s".to_string(), None),
+                ("123456".to_string(), Some("NS 2".to_string())),
+                ("d20261204s".to_string(), None)
+            ],
             "{backend}: newest first"
         );
         assert!(s.player_sets("nobody").unwrap().is_empty(), "{backend}");
