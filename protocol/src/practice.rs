@@ -187,6 +187,8 @@ pub struct PracticeReplay {
 /// A set's part of its view (`GET /api/practice/{id}`, an event's view with `practice`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PracticeSetView {
+    /// Open to play now (opened, not closed).
+    pub open: bool,
     pub closes_ms: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub club: Option<String>,

@@ -238,6 +238,9 @@ async fn a_set_is_played_against_the_field_kept_across_a_restart_ranked_and_veri
     };
     let (status, v) = replay(other.table_id.clone()).await;
     assert_eq!(status, 200, "{v}");
+    // The table's seed is the set's (every board of it): hidden while the set runs.
+    assert!(v["seed"].is_null(), "the set's seed leaked: {}", v["seed"]);
+    assert_eq!(v["commitment"], set_view(a, &id).await["seed_commitment"]);
     assert!(
         v.to_string().contains("hands") || v.to_string().contains("hand"),
         "every hand: {v}"
@@ -431,6 +434,16 @@ async fn a_set_is_played_against_the_field_kept_across_a_restart_ranked_and_veri
     .await;
     assert_eq!(closed["state"], "finished");
     assert!(closed["seed"].as_str().is_some_and(|s| s.len() == 64));
+    // Revealed: the replay shows it too.
+    let (_, v) = http(
+        a,
+        "POST",
+        &format!("/api/practice/{id}/replay"),
+        None,
+        Some(&json!({"token": wang.token, "table": wang_run.boards[0].table_id})),
+    )
+    .await;
+    assert_eq!(v["seed"], closed["seed"]);
     let (status, v) = http(
         a,
         "POST",

@@ -294,6 +294,7 @@ impl<G: PracticeGame> Kind for Practice<G> {
         let players = self.runs.iter().filter(|r| !r.is_reference());
         CompetitionView {
             practice: Some(PracticeSetView {
+                open: self.open(),
                 closes_ms: terms.closes_ms,
                 club: terms.club,
                 references: terms.references,

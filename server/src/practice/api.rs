@@ -213,8 +213,10 @@ async fn create_set(
         None => super::all_levels(),
     };
     let terms = PracticeTerms {
-        // The end of the last day, in the set's days.
-        closes_ms: super::daily::closes_ms(today + i64::from(days) - 2, offset).max(now),
+        // The end of its last day (today the first), and never less than a day from now: a
+        // set made late in the evening is not gone minutes later.
+        closes_ms: super::daily::closes_ms(today + i64::from(days) - 2, offset)
+            .max(now + 86_400_000),
         club: req.club,
         references: levels,
         utc_offset_minutes: offset,
@@ -271,7 +273,7 @@ async fn run(State(api): Api, UrlPath(id): UrlPath<String>, call: Player<PlayerT
             Err(_) => return Err(Refusal::NoCompetition.into()),
         };
         players(&api).check(&call.body.token).await?;
-        let status = each!(h, h => h.status(call.body.token.clone()).await)?;
+        let status = each!(&h, h => h.status(call.body.token.clone()).await)?;
         status
             .practice
             .ok_or_else(|| tournament::competition::Error::PracticeNotBegun.into())
@@ -292,14 +294,22 @@ async fn replay(
             Err(_) => return Err(Refusal::NoCompetition.into()),
         };
         players(&api).check(&call.body.token).await?;
-        let status = each!(h, h => h.status(call.body.token.clone()).await)?;
+        let status = each!(&h, h => h.status(call.body.token.clone()).await)?;
         let allowed = status
             .practice
             .is_some_and(|run| may_replay(&run, &call.body.table));
         if !allowed {
             return Err(Refusal::NotYetPublic.into());
         }
-        replay_json(&api, &call.body.table).await
+        let mut replay = replay_json(&api, &call.body.table).await?;
+        // The table's seed is the set's: every board of it. Until the set's seed is revealed
+        // the replay shows this board's cards, never what deals the others.
+        if h.brief().state != protocol::CompetitionState::Finished {
+            if let Some(seed) = replay.get_mut("seed") {
+                *seed = serde_json::Value::Null;
+            }
+        }
+        Ok(replay)
     }
     .await;
     call.answer(&api, r)

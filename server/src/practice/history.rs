@@ -23,10 +23,10 @@ pub async fn of(
 ) -> Result<PlayerView, Denied> {
     let mut history = Vec::new();
     let mut boards = Vec::new();
-    for (set, entry) in players.sets(&player.id).await? {
+    for (set, entry, noted_ms) in players.sets(&player.id).await? {
         if let Some(entry) = entry {
             // An event the player played (their pair's or team's line in its standings).
-            match event_line(competitions, &set, &entry).await {
+            match event_line(competitions, &set, &entry, noted_ms).await {
                 Ok(line) => history.push(line),
                 Err(_) => tracing::warn!(event = %set, "an event of a player's history not read"),
             }
@@ -83,6 +83,7 @@ async fn event_line(
     competitions: &Competitions,
     id: &str,
     entry: &str,
+    noted_ms: u64,
 ) -> Result<PracticeHistoryLine, Denied> {
     let (standings, brief) = competitions.standings_anywhere(id).await?;
     let (kind, number) = entry.split_once(' ').unwrap_or((entry, "0"));
@@ -115,7 +116,8 @@ async fn event_line(
         name: brief.name,
         game: brief.game,
         club: None,
-        began_ms: 0,
+        // When the player's card's page was first opened for it.
+        began_ms: noted_ms,
         boards: 0,
         played: 0,
         done: standings.is_final,

@@ -95,7 +95,7 @@ impl Players {
     }
 
     /// The sets and events the player noted, newest first (an event's with their entry).
-    pub async fn sets(&self, player: &str) -> Result<Vec<(String, Option<String>)>, Denied> {
+    pub async fn sets(&self, player: &str) -> Result<Vec<crate::store::PlayerSet>, Denied> {
         let player = player.to_string();
         self.with(move |db| db.player_sets(&player))
             .await

@@ -95,9 +95,13 @@ pub trait CompetitionStore: Send {
         began_ms: u64,
         entry: Option<&str>,
     ) -> Result<(), StoreError>;
-    /// The sets and events the player noted, newest first, each with its entry (events only).
-    fn player_sets(&mut self, player: &str) -> Result<Vec<(String, Option<String>)>, StoreError>;
+    /// The sets and events the player noted, newest first, each with its entry (events only)
+    /// and when it was first noted.
+    fn player_sets(&mut self, player: &str) -> Result<Vec<PlayerSet>, StoreError>;
 }
+
+/// A set (or event) a player noted: its id, their entry in an event (`NS 1`), when first noted.
+pub type PlayerSet = (String, Option<String>, u64);
 
 /// A practice player as stored: the hash of their personal code, never the code.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -274,14 +278,16 @@ impl CompetitionStore for SqliteStore {
         Ok(())
     }
 
-    fn player_sets(&mut self, player: &str) -> Result<Vec<(String, Option<String>)>, StoreError> {
+    fn player_sets(&mut self, player: &str) -> Result<Vec<PlayerSet>, StoreError> {
         let conn = self.connection();
         let mut st = conn.prepare(
-            "SELECT set_id, entry FROM player_sets WHERE player_id = ?1
+            "SELECT set_id, entry, began_ms FROM player_sets WHERE player_id = ?1
              ORDER BY began_ms DESC, set_id",
         )?;
         let ids = st
-            .query_map([player], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .query_map([player], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)? as u64))
+            })?
             .collect::<Result<Vec<_>, _>>()?;
         Ok(ids)
     }
@@ -558,13 +564,16 @@ impl CompetitionStore for PostgresStore {
         Ok(())
     }
 
-    fn player_sets(&mut self, player: &str) -> Result<Vec<(String, Option<String>)>, StoreError> {
+    fn player_sets(&mut self, player: &str) -> Result<Vec<PlayerSet>, StoreError> {
         let (rt, client) = self.parts()?;
         let rows = rt.block_on(client.query(
-            "SELECT set_id, entry FROM player_sets WHERE player_id = $1
+            "SELECT set_id, entry, began_ms FROM player_sets WHERE player_id = $1
              ORDER BY began_ms DESC, set_id",
             &[&player],
         ))?;
-        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+        Ok(rows
+            .iter()
+            .map(|r| (r.get(0), r.get(1), r.get::<_, i64>(2) as u64))
+            .collect())
     }
 }

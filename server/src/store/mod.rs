@@ -35,7 +35,7 @@ mod tests;
 pub use chain::{entry_hash, genesis, occupant, verify, Tampered};
 pub use competitions::{
     competition_entry_hash, competition_genesis, replayed, verify_competition, CompetitionEntry,
-    CompetitionHeader, CompetitionStore, PlayerRecord, StoredCompetition,
+    CompetitionHeader, CompetitionStore, PlayerRecord, PlayerSet, StoredCompetition,
 };
 pub use journal::{Journal, JournalThread};
 pub use lease::{Leases, Listed, Owner};

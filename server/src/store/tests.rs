@@ -938,9 +938,9 @@ fn practice_players_and_the_sets_they_began_are_kept_on_both_backends() {
         assert_eq!(
             s.player_sets(&p.id).unwrap(),
             [
-                ("d20261205s".to_string(), None),
-                ("123456".to_string(), Some("NS 2".to_string())),
-                ("d20261204s".to_string(), None)
+                ("d20261205s".to_string(), None, 20),
+                ("123456".to_string(), Some("NS 2".to_string()), 15),
+                ("d20261204s".to_string(), None, 10)
             ],
             "{backend}: newest first"
         );
