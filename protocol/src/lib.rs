@@ -51,8 +51,9 @@ pub use lobby::{
 };
 pub use practice::{
     EventLine, PlayerEvent, PlayerMade, PlayerNew, PlayerToken, PlayerView, PracticeBoardLine,
-    PracticeBoardView, PracticeBrief, PracticeCreate, PracticeFieldLine, PracticeHistoryLine,
-    PracticeJoin, PracticeLine, PracticeReplay, PracticeResult, PracticeRunView, PracticeSetView,
+    PracticeBoardView, PracticeBrief, PracticeCreate, PracticeExplain, PracticeFieldLine,
+    PracticeHistoryLine, PracticeJoin, PracticeLine, PracticeReplay, PracticeResult,
+    PracticeRunView, PracticeSetView,
 };
 pub use problem::Problem;
 pub use refusal::{

@@ -182,6 +182,24 @@ pub struct PracticeJoin {
 pub struct PracticeReplay {
     pub token: String,
     pub table: String,
+    /// The state (every hand) after action `at` instead of the whole replay, as
+    /// `GET /api/tables/{id}/replay?at=N` gives it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<u64>,
+}
+
+/// `POST /api/practice/{id}/explain`: why action `seq` of a table of the set was legal, in the
+/// engine's words (as `GET /api/tables/{id}/explain/{seq}`), for a player who has finished its
+/// board; with `all_seeing`, the decision valued with every hand known and on the seat's own
+/// view.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PracticeExplain {
+    pub token: String,
+    pub table: String,
+    pub seq: u64,
+    #[serde(default)]
+    pub all_seeing: bool,
 }
 
 /// A set's part of its view (`GET /api/practice/{id}`, an event's view with `practice`).

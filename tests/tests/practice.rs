@@ -241,6 +241,40 @@ async fn a_set_is_played_against_the_field_kept_across_a_restart_ranked_and_veri
     // The table's seed is the set's (every board of it): hidden while the set runs.
     assert!(v["seed"].is_null(), "the set's seed leaked: {}", v["seed"]);
     assert_eq!(v["commitment"], set_view(a, &id).await["seed_commitment"]);
+    // A step of it, every hand (as the referee's replay gives it), and why an action was legal.
+    let (status, state) = http(
+        a,
+        "POST",
+        &format!("/api/practice/{id}/replay"),
+        None,
+        Some(&json!({"token": wang.token, "table": other.table_id, "at": 3})),
+    )
+    .await;
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["at"], 3, "{state}");
+    let (status, why) = http(
+        a,
+        "POST",
+        &format!("/api/practice/{id}/explain"),
+        None,
+        Some(&json!({"token": wang.token, "table": other.table_id, "seq": 3})),
+    )
+    .await;
+    assert_eq!(status, 200, "{why}");
+    assert!(
+        why.to_string().contains("\"zh\""),
+        "in the engine's words: {why}"
+    );
+    // Not a table of a board Wang has played: refused like its replay.
+    let (status, _) = http(
+        a,
+        "POST",
+        &format!("/api/practice/{id}/explain"),
+        None,
+        Some(&json!({"token": wang.token, "table": run.boards[1].table_id.clone().unwrap_or_default(), "seq": 1})),
+    )
+    .await;
+    assert_eq!(status, 403);
     assert!(
         v.to_string().contains("hands") || v.to_string().contains("hand"),
         "every hand: {v}"

@@ -11,10 +11,13 @@
 //!
 //! Everything shown is the server's (docs/tournaments.md): the page computes no score and no
 //! time of its own; the calls are the pair's calls of the events API (`/pair`, `/join`,
-//! `/confirm`), the same ones the standings page uses.
+//! `/confirm`), the same ones the standings page uses. On a browser that keeps a practice
+//! player's personal code (练习), opening the page with a card puts the event in their history
+//! (`POST /api/players/me/events`).
 
 import { h, replace } from './dom.js';
-import { setTicket, pairToken, setPairToken } from './settings.js';
+import { setTicket, pairToken, setPairToken, playerCode } from './settings.js';
+import { linkEvent } from './practice-api.js';
 import {
   clockLine, errorBox, eventCall, eventId, header, playerNames, runPage, scrollBox, tableResults, wordIn,
 } from './standings.js';
@@ -418,6 +421,11 @@ export function main() {
     const token = id ? fragmentToken() || pairToken(id) : '';
     if (id && token) {
       setPairToken(id, token);
+      // A practice player's browser (练习): the event goes into their history, the same
+      // identity as their practice sets. The server checks the card; a refusal changes nothing
+      // here (this page shows the card's own).
+      const code = playerCode();
+      if (code) linkEvent(code, id, token).catch(() => {});
       return pairPage(root, id, token, draw);
     }
     enterForm(root, draw);

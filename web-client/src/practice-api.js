@@ -12,7 +12,8 @@ import { request } from './api.js';
 
 /**
  * @typedef {{ id: string, token: string, name: string }} PlayerMade
- * @typedef {{ set: string, name: string, game: string, club?: string, began_ms: number, boards: number, played: number, done: boolean, percent?: number, place?: number, of: number, open: boolean }} HistoryLine
+ * @typedef {{ entry: string, points?: number, through_round: number }} EventLine  an event (赛事) in a player's history: their pair (`NS 1`) or team (`team 3`)
+ * @typedef {{ set: string, name: string, game: string, club?: string, began_ms: number, boards: number, played: number, done: boolean, percent?: number, place?: number, of: number, open: boolean, event?: EventLine }} HistoryLine  `event`: an event's line (`set` is its id)
  * @typedef {{ set: string, set_name: string, game: string, board: number, percent: number, began_ms: number }} BoardLine
  * @typedef {{ id: string, name: string, created_ms: number, history: HistoryLine[], best: BoardLine[], worst: BoardLine[] }} PlayerView
  * @typedef {{ id: string, name: string, game: string, boards: number, closes_ms: number, club?: string, open: boolean, players: number }} PracticeBrief
@@ -39,6 +40,16 @@ export function newPlayer(name) {
 /** The player's own page (403 `bad_player_code` for a code that names nobody). @param {string} token @returns {Promise<PlayerView>} */
 export function me(token) {
   return request('POST', '/api/players/me', { body: { token } });
+}
+
+/**
+ * An event, from its card's page opened on a browser that keeps the player's code, into their
+ * history (the server checks the card against the event and keeps the pair or team, never the
+ * card's token).
+ * @param {string} token @param {string} event @param {string} card
+ */
+export function linkEvent(token, event, card) {
+  return request('POST', '/api/players/me/events', { body: { token, event, card } });
 }
 
 /** The personal link as an SVG QR code (text). @param {string} token @returns {Promise<string>} */
@@ -69,9 +80,22 @@ export function run(id, token) {
   return request('POST', `${set(id)}/run`, { body: { token } });
 }
 
-/** The replay (every hand) of a table of a board the player has played. @param {string} id @param {string} token @param {string} table */
-export function replay(id, token, table) {
-  return request('POST', `${set(id)}/replay`, { body: { token, table } });
+/**
+ * The replay (every hand) of a table of a board the player has played, or (`at`) its state
+ * after that action, as the referee's replay gives it.
+ * @param {string} id @param {string} token @param {string} table @param {number} [at]
+ */
+export function replay(id, token, table, at) {
+  return request('POST', `${set(id)}/replay`, { body: at === undefined ? { token, table } : { token, table, at } });
+}
+
+/**
+ * Why action `seq` of such a table was legal, in the engine's words; with `allSeeing`, what
+ * every hand known says of the decision.
+ * @param {string} id @param {string} token @param {string} table @param {number} seq @param {boolean} [allSeeing]
+ */
+export function explain(id, token, table, seq, allSeeing = false) {
+  return request('POST', `${set(id)}/explain`, { body: { token, table, seq, all_seeing: allSeeing } });
 }
 
 /** The set's ranking, of one day when asked. @param {string} id @param {string} [day] @returns {Promise<{ practice: PracticeStandings }>} */

@@ -25,7 +25,6 @@ import * as api from './practice-api.js';
 import { pw } from './practice-words.js';
 import { historyChart, percentText } from './practice-chart.js';
 import { replayViewer } from './replay.js';
-import { stateAt } from './replay-state.js';
 
 /** @typedef {import('./practice-api.js').RunView} RunView */
 /** @typedef {import('./practice-api.js').RunBoard} RunBoard */
@@ -280,7 +279,7 @@ function home(root, redraw) {
   const hello = h('section', { class: 'panel', 'aria-labelledby': 'hello-h' }, h('h1', { id: 'hello-h' }, pw('page')), linkNote(), err.box);
   const today = h('section', { class: 'panel', 'aria-labelledby': 'today-h' }, h('h2', { id: 'today-h' }, pw('today_h')), h('p', { class: 'hint' }, t('connecting')));
   const history = h('section', { class: 'panel', 'aria-labelledby': 'history-h' }, h('h2', { id: 'history-h' }, pw('history_h')));
-  const mine = h('section', { class: 'panel my-code', 'aria-labelledby': 'me-h' });
+  const mine = h('section', { class: 'panel my-code', 'aria-labelledby': 'me-h' }, h('h2', { id: 'me-h' }, pw('me_h')));
   frame(root, pw('page'), hello, today, clubPanel(), history, mine);
   let closed = false;
   Promise.all([api.me(code), api.openSets()])
@@ -366,7 +365,7 @@ function historyPanel(box, me) {
     h('div', scroll(pw('history_table')),
       h('table', { class: 'results', id: 'history' },
         h('thead', {}, h('tr', {}, [pw('col_set'), pw('col_percent'), pw('col_place')].map((x) => h('th', { scope: 'col' }, x)))),
-        h('tbody', {}, me.history.map((l) =>
+        h('tbody', {}, me.history.map((l) => l.event ? eventRow(l, l.event) :
           h('tr', { 'data-set': l.set, 'data-percent': l.percent === undefined ? '' : String(l.percent), 'data-place': l.place === undefined ? '' : String(l.place), 'data-played': String(l.played) },
             h('td', { class: 'names' }, h('a', { href: link(l.set) }, l.name),
               h('div', { class: 'hint' }, `${dateText(l.began_ms)} · ${pw('col_played')} ${pw('played_of', { played: l.played, boards: l.boards })}`, l.open && l.percent !== undefined ? ` · ${pw('still_open')}` : '')),
@@ -375,13 +374,28 @@ function historyPanel(box, me) {
           ))),
       ),
     ),
-    h('h3', { id: 'chart-h' }, pw('chart_h')),
-    chartBox,
-    h('p', { class: 'hint' }, pw('chart_hint')),
+    // The chart once a set has a percentage (an event's line has none).
+    me.history.some((l) => typeof l.percent === 'number') ? [h('h3', { id: 'chart-h' }, pw('chart_h')), chartBox, h('p', { class: 'hint' }, pw('chart_hint'))] : null,
     me.best.length ? [h('h3', {}, pw('best_h')), h('ul', { class: 'board-links', id: 'best' }, me.best.map(boardLine))] : null,
     me.worst.length ? [h('h3', {}, pw('worst_h')), h('ul', { class: 'board-links', id: 'worst' }, me.worst.map(boardLine))] : null,
   );
   historyChart(chartBox, me.history, { big: settings().bigText });
+}
+
+/**
+ * An event (赛事) in my history, from its card's page: my pair or team, its points and place in
+ * the public standings; its standings page.
+ * @param {import('./practice-api.js').HistoryLine} l @param {import('./practice-api.js').EventLine} e
+ */
+function eventRow(l, e) {
+  const [kind, n] = e.entry.split(' ');
+  const entry = kind === 'team' ? pw('event_team', { n }) : pw('event_pair', { dir: pw(kind === 'EW' ? 'side_ew' : 'side_ns'), n });
+  return h('tr', { 'data-set': l.set, 'data-event': e.entry, 'data-place': l.place === undefined ? '' : String(l.place) },
+    h('td', { class: 'names' }, h('a', { href: `standings.html?e=${encodeURIComponent(l.set)}` }, l.name),
+      h('div', { class: 'hint' }, `${pw('event_word')} · ${entry}`, e.points !== undefined ? ` · ${pw(l.game === 'gouji' ? 'event_points' : 'event_mp', { n: e.points })}` : '', l.open ? ` · ${pw('still_open')}` : '')),
+    h('td', { class: 'num' }, '—'),
+    h('td', {}, l.place ? pw('place_of', { place: l.place, of: l.of }) : '—'),
+  );
 }
 
 /**
@@ -399,7 +413,7 @@ function myCode(box, code, name, redraw) {
     h('p', { class: 'code-big' }, h('span', { class: 'print-only' }, `${name} · `), h('b', { id: 'my-code', class: 'mono' }, code)),
     h('p', {}, pw('me_text')),
     h('p', { class: 'warning-box', id: 'code-warning' }, pw('me_warning')),
-    h('p', { class: 'my-link' }, `${pw('my_link')}：`, h('b', { id: 'my-link', class: 'mono' }, url)),
+    h('p', { class: 'my-link' }, pw('my_link'), h('b', { id: 'my-link', class: 'mono' }, url)),
     qr,
     h('div', { class: 'row no-print' },
       h('button', {
@@ -432,7 +446,9 @@ function myCode(box, code, name, redraw) {
     .then((svg) => {
       if (typeof svg !== 'string' || !box.isConnected) return;
       const src = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
-      replace(qr, h('img', { class: 'qr', id: 'my-qr', src, alt: pw('qr_alt'), width: 180, height: 180 }));
+      const img = h('img', { class: 'qr', id: 'my-qr', src, alt: pw('qr_alt'), width: 180, height: 180 });
+      img.addEventListener('load', () => URL.revokeObjectURL(src), { once: true });
+      replace(qr, img);
     })
     .catch(() => {
       // The link is there in words; the picture can wait.
@@ -592,7 +608,7 @@ function rankingPanel(box, id, st, myRun) {
             h('tbody', {}, lines.map((l) =>
               h('tr', { class: l.run === myRun ? 'mine' : '', 'data-run': String(l.run), 'data-percent': String(l.percent), 'data-place': String(l.place), 'data-computer': String(!!l.computer) },
                 h('td', {}, String(l.place)),
-                h('td', { class: 'names' }, runName(l), l.run === myRun ? pw('me_mark') : '', h('div', { class: 'hint' }, `${pw('col_level')} ${levelWord(l.level)}`)),
+                h('td', { class: 'names' }, runName(l), l.run === myRun ? pw('me_mark') : '', h('div', { class: 'hint' }, pw('level_of', { level: levelWord(l.level) }))),
                 h('td', { class: 'num' }, pct(l.percent)),
               ))),
           ))
@@ -667,7 +683,7 @@ function fieldPage(root, id, n, redraw) {
         h('ul', { class: 'card-list', id: 'field', 'data-board': String(n) }, field.map((f) =>
           h('li', { class: f.mine ? 'mine' : '', 'data-run': String(f.run), 'data-mine': String(!!f.mine), 'data-mp': String(f.mp), 'data-top': String(f.top), 'data-percent': String(f.percent), 'data-table': f.table_id,
             'data-declarer': f.result.declarer ?? '', 'data-defenders': String(f.result.defenders ?? ''), 'data-a': String(f.result.a ?? ''), 'data-b': String(f.result.b ?? '') },
-            h('div', { class: 'what' }, h('b', { class: 'who' }, runName(f)), f.mine ? pw('me_mark') : '', h('span', { class: 'hint' }, ` · ${pw('col_level')} ${levelWord(f.level)}`)),
+            h('div', { class: 'what' }, h('b', { class: 'who' }, runName(f)), f.mine ? pw('me_mark') : '', h('span', { class: 'hint' }, ` · ${pw('level_of', { level: levelWord(f.level) })}`)),
             h('div', { class: 'score' }, h('b', { class: 'pct' }, pct(f.percent)), ' ', h('span', {}, `${pw('col_mp')} ${f.mp} / ${f.top}`)),
             h('div', { class: 'result' }, resultText(game, f.result), f.result.auto_moves ? h('span', { class: 'conduct-mark' }, pw('auto_moves', { n: f.result.auto_moves })) : null),
             f.table_id ? bigLink(link(id, n, f.table_id), pw('watch_replay'), { 'data-replay': f.table_id, 'aria-label': `${runName(f)} · ${pw('watch_replay')}` }) : null,
@@ -681,19 +697,17 @@ function fieldPage(root, id, n, redraw) {
 }
 
 /**
- * A table of the set as a replay source: the set's replay of it (every hand), each step drawn
- * from its deal and events (the table's own `?at=N` is not public while the set runs).
+ * A table of the set as a replay source: the set's own replay of it (every hand), its states
+ * and the engine's verdicts, for a board the player has played (the table's public endpoints
+ * are not open while the set runs).
  * @param {string} id @param {string} code @param {string} table @returns {import('./replay.js').ReplaySource}
  */
 function practiceSource(id, code, table) {
   return {
     replay: () => api.replay(id, code, table),
-    state: (k, r) => {
-      const s = stateAt(/** @type {any} */ (r), k);
-      return s ? Promise.resolve(s) : Promise.reject(new Error('no deal in this replay'));
-    },
-    explain: null,
-    seeing: null,
+    state: (k) => api.replay(id, code, table, k),
+    explain: (k) => api.explain(id, code, table, k),
+    seeing: (k) => api.explain(id, code, table, k, true),
   };
 }
 

@@ -14,9 +14,9 @@
 //! slider, and the keyboard: ← →, PageUp / PageDown, Shift + ← → (够级 sets), Home / End.
 //!
 //! The viewer (`replayViewer`) draws into any element from a `ReplaySource`: the table's
-//! endpoints on the replay page; on the practice page (practice.js) a set's replay of a board
-//! the player has played, two viewers side by side, each step drawn from the replay's deal and
-//! events (`replay-state.js`), without the engine's verdicts (the set's tables are not public).
+//! endpoints on the replay page; on the practice page (practice.js) a set's own endpoints for a
+//! board the player has played (`POST /api/practice/{id}/replay`, with `at`, and `…/explain`:
+//! the engine's states and verdicts, as the referee's), two viewers side by side.
 
 import { h } from './dom.js';
 import { t, pick } from './i18n.js';

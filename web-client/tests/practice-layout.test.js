@@ -204,3 +204,42 @@ test('the practice page at three sizes: the chart, a club set\'s ranking by day,
   }
   assert.deepEqual(problems, {});
 });
+
+// The same identity in events: an event card's page (pair.html) opened on a browser that keeps a
+// practice player's code tells the server (`POST /api/players/me/events` with the code, the event
+// and the card; answered here as the server answers it), and an event in the history
+// (`history[].event`) is a line of its own: the pair, its match points and place, a link to the
+// event's standings, no percentage and no dot on the chart.
+test('an event card opened on a practice player\'s browser; an event in the history', { timeout: 120_000 }, async () => {
+  const url = live.server.url;
+  const ev = await director('POST', '/api/events', { game: 'shengji', name: '周五比赛', tables: 1, rounds: 1, boards_per_round: 1, entries: [{ names: ['王阿姨', '李叔叔'] }, { names: [], bot: true }] });
+  const card = (await director('GET', `/api/events/${ev.id}/cards`)).pairs.find((/** @type {any} */ c) => c.players?.length).players[0].token;
+  const wang = await post('/api/players', { name: '王阿姨' });
+  const { page, context, errors } = await newPage(live.browser, { width: 390, height: 844 });
+  await context.addInitScript((code) => localStorage.setItem('paiju.player', JSON.stringify(code)), wang.token);
+  /** @type {any[]} */
+  const linked = [];
+  await page.route('**/api/players/me/events', (r) => {
+    linked.push(r.request().postDataJSON());
+    r.fulfill({ json: { event: ev.id, entry: 'NS 1' } });
+  });
+  await page.goto(`${url}/pair.html?e=${ev.id}#${card}`);
+  await page.waitForSelector('[data-pair="NS1"]');
+  await until(async () => linked.length > 0, 5000, 'the event linked');
+  assert.deepEqual(linked[0], { token: wang.token, event: ev.id, card });
+
+  // Her history with that event in it (as the server words it).
+  const me = await post('/api/players/me', { token: wang.token });
+  const line = { set: ev.id, name: '周五比赛', game: 'shengji', began_ms: 0, boards: 0, played: 0, done: false, place: 2, of: 4, open: true, event: { entry: 'NS 1', points: 3.5, through_round: 1 } };
+  await page.route('**/api/players/me', (r) => r.fulfill({ json: { ...me, history: [line] } }));
+  await page.goto(`${url}/practice.html`);
+  const row = page.locator(`#history tr[data-set="${ev.id}"]`);
+  await row.waitFor();
+  assert.equal(await row.getAttribute('data-event'), 'NS 1');
+  assert.match(await row.textContent() ?? '', /周五比赛.*比赛 · 南北第 1 对 · 比赛分 3\.5.*第 2 \/ 4/);
+  assert.equal(await row.locator('a').getAttribute('href'), `standings.html?e=${ev.id}`);
+  assert.equal(await page.locator('#chart, #chart-h').count(), 0, 'no percentage, no chart');
+  assert.deepEqual(await smallTargets(page, 48), []);
+  assert.deepEqual(errors.map(String), []);
+  await context.close();
+});

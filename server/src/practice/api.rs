@@ -10,8 +10,10 @@
 //!   `POST /api/practice` (the director's token): a set for a club, or any set by hand.
 //! - `GET /api/practice/{id}`: the set and its ranking. `POST …/join` `{token, level}`: begin
 //!   the set or sit down at the run's board now. `POST …/run` `{token}`: the run board by
-//!   board, with each played board's field. `POST …/replay` `{token, table}`: a table of a
-//!   board the player has played, every hand. `GET …/standings[?day=]`, `…/results.csv`,
+//!   board, with each played board's field. `POST …/replay` `{token, table, at?}`: a table of
+//!   a board the player has played, every hand (or its state after action `at`); `POST
+//!   …/explain` `{token, table, seq, all_seeing?}`: why one of its actions was legal, in the
+//!   engine's words. `GET …/standings[?day=]`, `…/results.csv`,
 //!   `…/results.html`: the ranking of the set or of a day. `POST …/close` (director): closed
 //!   early, its seed revealed.
 //!
@@ -59,6 +61,7 @@ pub fn routes<S: Clone + Send + Sync + 'static>(api: Arc<CompetitionApi>) -> Rou
         .route("/api/practice/{id}/join", post(join))
         .route("/api/practice/{id}/run", post(run))
         .route("/api/practice/{id}/replay", post(replay))
+        .route("/api/practice/{id}/explain", post(explain))
         .route("/api/practice/{id}/standings", get(standings))
         .route("/api/practice/{id}/results.csv", get(results_csv))
         .route("/api/practice/{id}/results.html", get(results_html))
@@ -282,29 +285,26 @@ async fn run(State(api): Api, UrlPath(id): UrlPath<String>, call: Player<PlayerT
     call.answer(&api, r)
 }
 
-/// A table of the set, every hand, for a player who has finished its board.
+/// A table of the set, every hand (or its state after action `at`), for a player who has
+/// finished its board.
 async fn replay(
     State(api): Api,
     UrlPath(id): UrlPath<String>,
     call: Player<PracticeReplay>,
 ) -> Response {
     let r = async {
-        let h = match practice_set(&api, &id) {
-            Ok(h) => h,
-            Err(_) => return Err(Refusal::NoCompetition.into()),
-        };
-        players(&api).check(&call.body.token).await?;
-        let status = each!(&h, h => h.status(call.body.token.clone()).await)?;
-        let allowed = status
-            .practice
-            .is_some_and(|run| may_replay(&run, &call.body.table));
-        if !allowed {
-            return Err(Refusal::NotYetPublic.into());
-        }
-        let mut replay = replay_json(&api, &call.body.table).await?;
+        let (stored, revealed) = table_for(&api, &id, &call.body.token, &call.body.table).await?;
+        let lobby = api.competitions.lobby();
+        let desk = crate::referee::desk::desk_of(&lobby.games, &stored.header.game)
+            .map_err(|w| Refusal::BadRequest(protocol::Wrong::Said(w)))?;
+        let mut replay = desk.replay_json(stored, call.body.at).map_err(|e| {
+            Denied::from(Refusal::BadRequest(protocol::Wrong::Said(
+                protocol::Words::same(e),
+            )))
+        })?;
         // The table's seed is the set's: every board of it. Until the set's seed is revealed
         // the replay shows this board's cards, never what deals the others.
-        if h.brief().state != protocol::CompetitionState::Finished {
+        if !revealed {
             if let Some(seed) = replay.get_mut("seed") {
                 *seed = serde_json::Value::Null;
             }
@@ -315,10 +315,53 @@ async fn replay(
     call.answer(&api, r)
 }
 
-/// The referee's replay of a stored table, as JSON.
-async fn replay_json(api: &CompetitionApi, table: &str) -> Result<serde_json::Value, Denied> {
-    let lobby = api.competitions.lobby();
-    let stored = lobby
+/// Why an action of a table of the set was legal, in the engine's words, for a player who has
+/// finished its board (the referee's explain; with `all_seeing`, what every hand known says).
+async fn explain(
+    State(api): Api,
+    UrlPath(id): UrlPath<String>,
+    call: Player<protocol::PracticeExplain>,
+) -> Response {
+    let r = async {
+        let (stored, _) = table_for(&api, &id, &call.body.token, &call.body.table).await?;
+        let lobby = api.competitions.lobby().clone();
+        let (seq, all_seeing) = (call.body.seq, call.body.all_seeing);
+        let explained = tokio::task::spawn_blocking(move || {
+            let desk = crate::referee::desk::desk_of(&lobby.games, &stored.header.game)?;
+            desk.explain(
+                crate::referee::desk::Source::Stored(Box::new(stored), None),
+                seq,
+                None,
+                all_seeing,
+            )
+        })
+        .await
+        .map_err(|e| Refusal::Internal(protocol::Words::same(e.to_string())))?;
+        explained
+            .map(|e| serde_json::to_value(e).expect("explanations serialise"))
+            .map_err(|w| Refusal::BadRequest(protocol::Wrong::Said(w)).into())
+    }
+    .await;
+    call.answer(&api, r)
+}
+
+/// A table of set `id` that the player whose code is `token` may look into (one in the field
+/// of a board they have finished), as stored; and whether the set's seed is revealed.
+async fn table_for(
+    api: &CompetitionApi,
+    id: &str,
+    token: &str,
+    table: &str,
+) -> Result<(crate::store::StoredTable, bool), Denied> {
+    let h = practice_set(api, id).map_err(|_| Denied::from(Refusal::NoCompetition))?;
+    players(api).check(token).await?;
+    let status = each!(&h, h => h.status(token.to_string()).await)?;
+    if !status.practice.is_some_and(|run| may_replay(&run, table)) {
+        return Err(Refusal::NotYetPublic.into());
+    }
+    let stored = api
+        .competitions
+        .lobby()
         .journal
         .load(table)
         .await
@@ -327,10 +370,8 @@ async fn replay_json(api: &CompetitionApi, table: &str) -> Result<serde_json::Va
             reading: true,
         })?
         .ok_or(Refusal::NoTable)?;
-    let desk = crate::referee::desk::desk_of(&lobby.games, &stored.header.game)
-        .map_err(|w| Refusal::BadRequest(protocol::Wrong::Said(w)))?;
-    desk.replay_json(stored, None)
-        .map_err(|e| Refusal::BadRequest(protocol::Wrong::Said(protocol::Words::same(e))).into())
+    let revealed = h.brief().state == protocol::CompetitionState::Finished;
+    Ok((stored, revealed))
 }
 
 /// `?day=YYYY-MM-DD`: the ranking of that day alone; `?lang=en`: a CSV's column names in
