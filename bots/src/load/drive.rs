@@ -54,7 +54,7 @@ pub fn unix_ms_of(at: tokio::time::Instant) -> u64 {
 pub async fn drive<E: Engine + 'static>(file: &Path) -> Result<(), String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
     let order: Order = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-    super::open_files(order.tables.len() * order.seats)?;
+    super::proc::open_files(order.tables.len() * order.seats)?;
     let seen = std::sync::Arc::new(Seen::default());
     let bot = BotOptions {
         think: Duration::from_millis(order.think_ms),
@@ -81,7 +81,7 @@ pub async fn drive<E: Engine + 'static>(file: &Path) -> Result<(), String> {
     let played = play_tables::<E>(order.tables, order.seats, bot, Some(seated_tx)).await;
     ticker.abort();
     let mut played = played?;
-    played.cpu_s = super::cpu_seconds("self");
+    played.cpu_s = super::proc::cpu_seconds("self");
     println!(
         "report {}",
         serde_json::to_string(&played).map_err(|e| e.to_string())?

@@ -13,8 +13,8 @@ use tokio_tungstenite::tungstenite::Message;
 
 use tokio::task::JoinSet;
 
+use super::options::LoadOptions;
 use super::proc::{thread_cpu, threads_cpu_seconds};
-use super::LoadOptions;
 use crate::client;
 
 /// `paiju load --echo-server`: the network floor, a bare tokio-tungstenite fan-out server on a

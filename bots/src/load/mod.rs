@@ -29,7 +29,7 @@
 //! the soft limit up to the hard one) before anything starts, and every phase has a deadline, so
 //! a run that cannot finish says why instead of hanging.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -42,6 +42,7 @@ mod acked;
 mod drive;
 mod floors;
 mod nodes;
+mod options;
 mod play;
 mod proc;
 
@@ -49,46 +50,10 @@ pub use drive::drive;
 pub use floors::{commit_floor, serve_echo, COMMIT_EVERY};
 use floors::{commit_floor_during, echo_round_trips, floor, EchoFloor, ECHO_ROUNDS};
 pub use nodes::{Commits, Nodes, PeakRss};
+pub use options::LoadOptions;
 use play::{create_tables, play_tables, Played};
 pub use proc::{cpu_seconds, open_files, rss_kib, thread_count, thread_cpu};
 use proc::{files_limit, start_child, SPARE_FILES};
-
-/// What to run.
-#[derive(Clone, Debug)]
-pub struct LoadOptions {
-    pub tables: usize,
-    /// `shengji` or `gouji`.
-    pub game: String,
-    /// Seats per table (4 or 6).
-    pub seats: usize,
-    /// Bot thinking time per action.
-    pub think: Duration,
-    /// The `paiju` binary to start as the server (and as the echo server).
-    pub exe: PathBuf,
-    /// Each phase (echo floor, creating the tables, playing) gives up after this long.
-    pub deadline: Duration,
-    /// The server's store: a `postgres://` URL; `None`: a fresh SQLite file, deleted after.
-    pub db: Option<String>,
-    /// How many `paiju serve` nodes to start on that one PostgreSQL database (1: one server).
-    /// See [`Nodes`].
-    pub nodes: usize,
-    /// Tables of computers alone (every seat the server's bot at [`LoadOptions::computer_level`])
-    /// playing beside the measured tables from before they sit down to the end: what computer
-    /// players' thinking costs the people's tables.
-    pub computer_tables: usize,
-    /// `beginner`, `club` or `expert`.
-    pub computer_level: String,
-    /// Stop the play after this long and report what was played (`--seconds`): a 够级 game is
-    /// about a thousand actions, a thousand tables of it a quarter of an hour.
-    pub seconds: Option<Duration>,
-    /// Generator processes playing the bots (`--generators`): 0 for as many as the open-files
-    /// limit needs (one a 4,950 tables of four here), 1 for this process alone.
-    pub generators: usize,
-    /// Past one machine: kill the last node with SIGKILL this long into the play
-    /// (`--kill-node-after`): its tables must be served again by the others, nothing
-    /// acknowledged lost.
-    pub kill_after: Option<Duration>,
-}
 
 /// What came out.
 #[derive(Debug)]
