@@ -20,7 +20,7 @@ pub struct LoadOptions {
     /// The server's store: a `postgres://` URL; `None`: a fresh SQLite file, deleted after.
     pub db: Option<String>,
     /// How many `paiju serve` nodes to start on that one PostgreSQL database (1: one server).
-    /// See [`Nodes`].
+    /// See [`super::Nodes`].
     pub nodes: usize,
     /// Tables of computers alone (every seat the server's bot at [`LoadOptions::computer_level`])
     /// playing beside the measured tables from before they sit down to the end: what computer
