@@ -13,9 +13,10 @@ use crate::cards::{Card, Hand};
 
 /// Checks a follow: `hand` is the follower's whole hand before the play.
 ///
-/// One pass over the played cards (are they held, how many are in the led suit, which pairs)
-/// and one over the led suit's faces in the hand; the hand's pairs only when the lead has some.
-/// A single led, the commonest follow, needs nothing more.
+/// One pass over the played cards (are they held, how many are in the led suit, which pairs);
+/// the led suit's faces in the hand only when the play leaves the suit (is the hand short in
+/// it?), the hand's pairs only when the lead has some. A single led and followed in its suit,
+/// the commonest follow, needs nothing more.
 pub fn check_follow(
     order: &Order,
     lead: &Lead,
@@ -46,10 +47,13 @@ pub fn check_follow(
             }
         }
     }
-    let held = order.held_in(lane, hand);
-    if held < n {
-        // Short in the suit: all of it, then anything.
-        return if in_lane == held {
+    if in_lane < n {
+        // Only now the suit's count in the hand: a play all in the led suit needs none.
+        let held = order.held_in(lane, hand);
+        return if held >= n {
+            Err(RuleError::MustFollowSuit { lane: lead.lane() })
+        } else if in_lane == held {
+            // Short in the suit: all of it, then anything.
             Ok(())
         } else {
             Err(RuleError::MustPlayAllOfSuit {
@@ -57,9 +61,6 @@ pub fn check_follow(
                 held,
             })
         };
-    }
-    if in_lane != n {
-        return Err(RuleError::MustFollowSuit { lane: lead.lane() });
     }
     if lead.parts().is_empty() {
         return Ok(());
@@ -260,15 +261,26 @@ pub fn build_follow(
     let mut play = Vec::with_capacity(n);
     let mut left = hand.clone();
     if held <= n {
+        // Short in the led suit: all of it, then any of the other cards.
         for &f in order.faces_of(lane) {
             for _ in 0..hand.count(f) {
                 play.push(f);
                 left.remove(f);
             }
         }
-        fill(order, &mut left, &mut play, n, None, pick);
+        let others = hand.len() - held;
+        fill(
+            &mut left,
+            &mut play,
+            n,
+            order.faces_low_first(),
+            others,
+            pick,
+        );
         return play;
     }
+    // Cards of the led suit not yet in the play: the candidates once the pairs are placed.
+    let mut free = held;
     if !lead.parts().is_empty() {
         let (held_pairs, _) = PairSlots::of_hand(order, lane, hand);
         let rung = best_rung_by(&held_pairs, lead.parts(), lead.throw_follow());
@@ -287,35 +299,25 @@ pub fn build_follow(
                 left.remove(face);
                 left.remove(face);
                 play.extend([face, face]);
+                free -= 2;
             }
         }
     }
-    fill(order, &mut left, &mut play, n, Some(lane), pick);
+    fill(&mut left, &mut play, n, order.faces_of(lane), free, pick);
     play
 }
 
-/// Adds cards from `left` (only of `lane` if given), picked among the lowest-first candidates,
-/// until the play has `n` cards.
+/// Adds cards from `left` until the play has `n` cards, each picked among the candidates: the
+/// `total` cards of `left` whose faces are in `faces`, lowest first.
 fn fill(
-    order: &Order,
     left: &mut Hand,
     play: &mut Vec<Card>,
     n: usize,
-    lane: Option<usize>,
+    faces: &[Card],
+    mut total: usize,
     pick: &mut dyn FnMut(usize) -> usize,
 ) {
-    if play.len() >= n {
-        return;
-    }
-    // Candidates lowest first, counted and walked in place: no list to build.
-    let faces = match lane {
-        Some(l) => order.faces_of(l),
-        None => order.faces_low_first(),
-    };
-    let mut total = match lane {
-        Some(l) => order.held_in(l, left),
-        None => left.len(),
-    };
+    // Counted and walked in place: no list to build.
     while play.len() < n {
         let mut i = pick(total).min(total - 1);
         for &f in faces {
