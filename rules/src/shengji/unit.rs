@@ -14,15 +14,19 @@ use super::order::{Lane, Order, MAX_SLOTS};
 use super::ruleset::{LeadParse, Ruleset, ThrowFollow};
 use crate::cards::{Card, Hand};
 
-/// One unit of a lead.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// Most cards in one unit: a tractor holds one pair a slot of its lane.
+const MAX_UNIT_CARDS: usize = 2 * MAX_SLOTS;
+
+/// One unit of a lead. Its cards are kept inline, so cutting a lead allocates nothing.
+#[derive(Clone)]
 pub struct Unit {
     /// 0 for a single, 1 for a pair, k ≥ 2 for a tractor of k pairs.
     pairs: u8,
     /// Slot (strength in the lane) of the highest card: units of one kind compare by it.
     top: u8,
-    /// The cards, lowest first.
-    cards: Vec<Card>,
+    /// The cards, lowest first: the first `len` of `cards`.
+    len: u8,
+    cards: [Card; MAX_UNIT_CARDS],
 }
 
 /// What kind of unit.
@@ -34,6 +38,18 @@ pub enum UnitKind {
 }
 
 impl Unit {
+    /// A unit of `pairs` pairs (0: a single) whose highest card has slot `top`.
+    fn new(pairs: u8, top: u8, cards: &[Card]) -> Unit {
+        let mut unit = Unit {
+            pairs,
+            top,
+            len: cards.len() as u8,
+            cards: [Card::BJ; MAX_UNIT_CARDS],
+        };
+        unit.cards[..cards.len()].copy_from_slice(cards);
+        unit
+    }
+
     pub fn kind(&self) -> UnitKind {
         match self.pairs {
             0 => UnitKind::Single,
@@ -53,21 +69,81 @@ impl Unit {
     }
 
     pub fn cards(&self) -> &[Card] {
-        &self.cards
+        &self.cards[..self.len as usize]
     }
 
     pub fn len(&self) -> usize {
-        self.cards.len()
+        self.len as usize
     }
 
     pub fn is_empty(&self) -> bool {
-        self.cards.is_empty()
+        self.len == 0
     }
 
     /// The order "smallest unit" uses (挡单出单、挡对出对): fewer cards first, then lower, then
     /// by face so equal 副级牌 singles still have a fixed order.
     pub fn smallness(&self) -> (usize, u8, usize) {
-        (self.cards.len(), self.top, self.cards[0].index())
+        (self.len(), self.top, self.cards[0].index())
+    }
+
+    /// What a unit is: its shape and its cards (the unused room is no part of it).
+    fn key(&self) -> (u8, u8, &[Card]) {
+        (self.pairs, self.top, self.cards())
+    }
+}
+
+impl PartialEq for Unit {
+    fn eq(&self, other: &Unit) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Unit {}
+
+impl std::hash::Hash for Unit {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key().hash(state);
+    }
+}
+
+impl std::fmt::Debug for Unit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Unit")
+            .field("pairs", &self.pairs)
+            .field("top", &self.top)
+            .field("cards", &self.cards())
+            .finish()
+    }
+}
+
+/// A lead's units: one (a single, a pair, a tractor: nearly every lead) kept inline, or the
+/// several of a throw. Only a throw allocates.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Units {
+    One(Unit),
+    Throw(Vec<Unit>),
+}
+
+impl Units {
+    fn new(mut units: Vec<Unit>) -> Units {
+        if units.len() == 1 {
+            Units::One(units.pop().expect("one unit"))
+        } else {
+            Units::Throw(units)
+        }
+    }
+
+    fn as_slice(&self) -> &[Unit] {
+        match self {
+            Units::One(unit) => std::slice::from_ref(unit),
+            Units::Throw(units) => units,
+        }
+    }
+}
+
+impl std::fmt::Debug for Units {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
     }
 }
 
@@ -77,7 +153,7 @@ pub struct Lead {
     lane: Lane,
     /// Tractors (longest first, then highest), then pairs (highest first), then singles
     /// (highest first).
-    units: Vec<Unit>,
+    units: Units,
     /// The pair groups of the units, for the follow ladder and trick comparison.
     parts: Parts,
     len: usize,
@@ -93,7 +169,7 @@ impl Lead {
     }
 
     pub fn units(&self) -> &[Unit] {
-        &self.units
+        self.units.as_slice()
     }
 
     /// The pair groups: `[3, 1]` for a tractor of 3 and a pair.
@@ -123,19 +199,19 @@ impl Lead {
 
     /// A throw (甩牌) has more than one unit.
     pub fn is_throw(&self) -> bool {
-        self.units.len() > 1
+        self.units().len() > 1
     }
 
     /// Cards in the largest unit (1 single, 2 pair, 2k tractor); 抠底 multiplies by it.
     pub fn largest_unit_cards(&self) -> usize {
-        self.units.iter().map(Unit::len).max().unwrap_or(0)
+        self.units().iter().map(Unit::len).max().unwrap_or(0)
     }
 
     /// All the cards, unit by unit.
     pub fn cards(&self) -> Vec<Card> {
-        self.units
+        self.units()
             .iter()
-            .flat_map(|u| u.cards.iter().copied())
+            .flat_map(|u| u.cards().iter().copied())
             .collect()
     }
 }
@@ -159,11 +235,7 @@ pub fn parse_lead(order: &Order, parse: LeadParse, cards: &[Card]) -> Result<Lea
         let pairs = (cards.len() / 2) as u8;
         return Ok(Lead {
             lane: Lane::from_index(lane),
-            units: vec![Unit {
-                pairs,
-                top: order.slot(first),
-                cards: cards.to_vec(),
-            }],
+            units: Units::One(Unit::new(pairs, order.slot(first), cards)),
             parts: Parts::from_lengths(&[pairs]),
             len: cards.len(),
             follow: ThrowFollow::LargestUnitFirst,
@@ -191,18 +263,14 @@ pub fn parse_lead(order: &Order, parse: LeadParse, cards: &[Card]) -> Result<Lea
     let mut units = Vec::with_capacity(cards.len());
     let mut lengths = Vec::with_capacity(runs.len());
     for &(start, k) in &runs {
-        let mut unit_cards = Vec::with_capacity(2 * k as usize);
-        for slot in start..start + k {
+        let mut unit_cards = [Card::BJ; MAX_UNIT_CARDS];
+        for (i, slot) in (start..start + k).enumerate() {
             let face = pair_faces[slot as usize]
                 .pop()
                 .expect("a pair at every slot of a run");
-            unit_cards.extend([face, face]);
+            unit_cards[2 * i..2 * i + 2].fill(face);
         }
-        units.push(Unit {
-            pairs: k,
-            top: start + k - 1,
-            cards: unit_cards,
-        });
+        units.push(Unit::new(k, start + k - 1, &unit_cards[..2 * k as usize]));
         lengths.push(k);
     }
     let mut singles: Vec<Card> = order
@@ -212,14 +280,14 @@ pub fn parse_lead(order: &Order, parse: LeadParse, cards: &[Card]) -> Result<Lea
         .filter(|&f| held.count(f) % 2 == 1)
         .collect();
     singles.reverse();
-    units.extend(singles.into_iter().map(|c| Unit {
-        pairs: 0,
-        top: order.slot(c),
-        cards: vec![c],
-    }));
+    units.extend(
+        singles
+            .into_iter()
+            .map(|c| Unit::new(0, order.slot(c), &[c])),
+    );
     Ok(Lead {
         lane: Lane::from_index(lane),
-        units,
+        units: Units::new(units),
         parts: Parts::from_lengths(&lengths),
         len: cards.len(),
         follow: ThrowFollow::LargestUnitFirst,
