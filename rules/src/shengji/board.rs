@@ -316,7 +316,8 @@ impl Board {
     }
 
     fn seat_after(&self, seat: Seat, steps: usize) -> Seat {
-        (0..steps).fold(seat, |s, _| s.next())
+        // Play passes to the right: each step is `Seat::next`, three places on round the table.
+        Seat::from_index(seat.index() + 3 * steps)
     }
 
     /// Applies one action by `by` for (or against) `seat`. Rulings only from the referee,
