@@ -303,6 +303,11 @@ pub fn format_cards(cards: &[Card]) -> String {
 pub struct Hand {
     counts: [u8; FACES],
     len: u16,
+    /// Bit i set when face i is held at least once, twice, three times: the faces and the
+    /// pairs held, without a pass over the 54 counts. Kept by `add` and `remove`.
+    once: u64,
+    twice: u64,
+    thrice: u64,
 }
 
 impl Default for Hand {
@@ -310,6 +315,9 @@ impl Default for Hand {
         Hand {
             counts: [0; FACES],
             len: 0,
+            once: 0,
+            twice: 0,
+            thrice: 0,
         }
     }
 }
@@ -333,19 +341,46 @@ impl Hand {
     }
 
     pub fn add(&mut self, card: Card) {
-        self.counts[card.index()] += 1;
+        let i = card.index();
+        self.counts[i] += 1;
         self.len += 1;
+        self.once |= 1 << i;
+        self.twice |= ((self.counts[i] >= 2) as u64) << i;
+        self.thrice |= ((self.counts[i] >= 3) as u64) << i;
     }
 
     /// Removes one copy; false (and nothing changed) if the hand has none.
     pub fn remove(&mut self, card: Card) -> bool {
-        let c = &mut self.counts[card.index()];
+        let i = card.index();
+        let c = &mut self.counts[i];
         if *c == 0 {
             return false;
         }
         *c -= 1;
         self.len -= 1;
+        // Without branches: which mask loses the face is as good as random to the predictor.
+        let n = *c;
+        self.once &= !(((n < 1) as u64) << i);
+        self.twice &= !(((n < 2) as u64) << i);
+        self.thrice &= !(((n < 3) as u64) << i);
         true
+    }
+
+    /// The faces held at least twice (bit i for face i).
+    pub(crate) fn pairs_mask(&self) -> u64 {
+        self.twice
+    }
+
+    /// How many cards the hand holds of the faces in `faces` (bit i for face i).
+    pub(crate) fn count_in(&self, faces: u64) -> usize {
+        let (once, twice) = (self.once & faces, self.twice & faces);
+        if self.thrice & faces == 0 {
+            // No face held three times or more (two decks: always): each face held counts
+            // one, each pair one more.
+            (once.count_ones() + twice.count_ones()) as usize
+        } else {
+            bits(once).map(|i| self.counts[i] as usize).sum()
+        }
     }
 
     /// True if every card of `cards` (with multiplicity) is in the hand.
@@ -387,25 +422,27 @@ impl Hand {
 
     /// Iterates the cards in face order, with multiplicity.
     pub fn iter(&self) -> impl Iterator<Item = Card> + '_ {
-        self.counts
-            .iter()
-            .enumerate()
-            .flat_map(|(i, &n)| std::iter::repeat_n(Card(i as u8), n as usize))
+        self.faces().flat_map(|(c, n)| std::iter::repeat_n(c, n))
     }
 
-    /// Distinct faces held, with their counts.
+    /// Distinct faces held, with their counts, in face order.
     pub fn faces(&self) -> impl Iterator<Item = (Card, usize)> + '_ {
-        self.counts
-            .iter()
-            .enumerate()
-            .filter(|(_, &n)| n > 0)
-            .map(|(i, &n)| (Card(i as u8), n as usize))
+        bits(self.once).map(|i| (Card(i as u8), self.counts[i] as usize))
     }
 
     /// Sum of the card points held.
     pub fn points(&self) -> u32 {
         self.faces().map(|(c, n)| c.points() * n as u32).sum()
     }
+}
+
+/// The set bits of `mask`, lowest first: the faces of a face mask.
+pub(crate) fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let i = mask.trailing_zeros() as usize;
+        mask &= mask.wrapping_sub(1);
+        (i < 64).then_some(i)
+    })
 }
 
 /// A card that `decks` decks cannot supply so often (each deck holds one of every card, jokers
@@ -498,6 +535,48 @@ mod tests {
         assert_eq!(h, before, "a failed removal changes nothing");
         assert!(h.remove_all(&parse_list("SA HK").unwrap()));
         assert_eq!(format_cards(&h.cards()), "SA");
+    }
+
+    /// The masks by their definition: a pass over the 54 counts.
+    fn check_masks(h: &Hand, rng: &mut u64) {
+        let held = |k: usize| Card::all().filter(move |&c| h.count(c) >= k);
+        let mask = |cards: &mut dyn Iterator<Item = Card>| cards.fold(0u64, |m, c| m | 1 << c.0);
+        assert_eq!(h.pairs_mask(), mask(&mut held(2)));
+        let faces: Vec<(Card, usize)> = held(1).map(|c| (c, h.count(c))).collect();
+        assert_eq!(h.faces().collect::<Vec<_>>(), faces);
+        for _ in 0..4 {
+            *rng = rng
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let some = *rng & ((1 << FACES) - 1);
+            let plain: usize = Card::all()
+                .filter(|c| some & 1 << c.0 != 0)
+                .map(|c| h.count(c))
+                .sum();
+            assert_eq!(h.count_in(some), plain);
+        }
+        assert_eq!(h.count_in(u64::MAX), h.len());
+    }
+
+    #[test]
+    fn the_face_masks_follow_the_counts() {
+        // Two decks (80分) and six (够级): random adds and removes, checked after each.
+        let mut rng = 7u64;
+        for decks in [2, 6] {
+            let mut h = Hand::new();
+            for _ in 0..20_000 {
+                rng = rng
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let c = Card::from_index((rng >> 33) as usize % FACES);
+                if (rng >> 20).is_multiple_of(3) || h.count(c) == decks {
+                    h.remove(c);
+                } else {
+                    h.add(c);
+                }
+                check_masks(&h, &mut rng);
+            }
+        }
     }
 
     #[test]
