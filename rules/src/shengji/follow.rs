@@ -261,8 +261,11 @@ pub fn build_follow(
     let mut play = Vec::with_capacity(n);
     let mut left = hand.clone();
     if held <= n {
-        // Short in the led suit: all of it, then any of the other cards.
+        // Short in the led suit: all of it (mostly none: a void), then any of the other cards.
         for &f in order.faces_of(lane) {
+            if play.len() == held {
+                break;
+            }
             for _ in 0..hand.count(f) {
                 play.push(f);
                 left.remove(f);
