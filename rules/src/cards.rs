@@ -163,11 +163,7 @@ impl Card {
 
     /// 分牌: a 5 is worth 5, a 10 or K 10, everything else nothing.
     pub fn points(self) -> u32 {
-        match self.rank() {
-            Some(Rank::FIVE) => 5,
-            Some(Rank::TEN) | Some(Rank::KING) => 10,
-            _ => 0,
-        }
+        POINTS[self.index()] as u32
     }
 
     /// Every face once: the 52 suited cards in suit-major order, then `BJ`, `RJ`.
@@ -175,6 +171,22 @@ impl Card {
         (0..FACES as u8).map(Card)
     }
 }
+
+/// Every face's card points, by index: a look-up, not a branch on the rank (a trick's points
+/// are added up once a trick).
+const POINTS: [u8; FACES] = {
+    let mut points = [0; FACES];
+    let mut i = 0;
+    while i < 52 {
+        points[i] = match i % 13 + 2 {
+            5 => 5,
+            10 | 13 => 10,
+            _ => 0,
+        };
+        i += 1;
+    }
+    points
+};
 
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -516,6 +528,18 @@ mod tests {
         }
         let err = parse_list("SA HK ZZ C2").unwrap_err();
         assert_eq!(err.token, "ZZ");
+    }
+
+    #[test]
+    fn the_points_are_the_fives_tens_and_kings() {
+        for c in Card::all() {
+            let points = match c.rank() {
+                Some(Rank::FIVE) => 5,
+                Some(Rank::TEN) | Some(Rank::KING) => 10,
+                _ => 0,
+            };
+            assert_eq!(c.points(), points, "{c}");
+        }
     }
 
     #[test]
