@@ -93,16 +93,19 @@ impl Played {
 
     /// Closes the open trick with its result.
     pub(crate) fn close(&mut self, trick: u8, winner: Seat, points: u32) {
+        // Whole arrays, then the places of missing plays (none in a board's trick) cleared: a
+        // copy of `plays` entries is a call to memcpy, whose bytes the push then waits for.
         let mut head = Head {
             trick,
-            seats: [winner; 4],
-            lens: [0; 4],
+            seats: self.seats,
+            lens: self.lens,
             winner,
             points,
         };
-        let n = self.plays as usize;
-        head.seats[..n].copy_from_slice(&self.seats[..n]);
-        head.lens[..n].copy_from_slice(&self.lens[..n]);
+        for i in self.plays as usize..4 {
+            head.seats[i] = winner;
+            head.lens[i] = 0;
+        }
         self.heads.push(head);
         self.done = self.cards.len();
         self.plays = 0;
