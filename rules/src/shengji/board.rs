@@ -23,7 +23,7 @@ use super::played::Played;
 pub use super::played::{SeatPlay, TrickRecord};
 use super::ruleset::{Ruleset, RulingEnd, TimeoutCount, TimeoutPlay, TimeoutScope};
 use super::seat::Seat;
-use super::throw::{check_throw, Forced, ThrowVerdict};
+use super::throw::{check_throw, FailedThrow, Forced, ThrowVerdict};
 use super::trick::{trick_points, trick_winner};
 use super::unit::{parse_lead_for, Lead, Unit};
 use crate::cards::{Card, Hand};
@@ -592,7 +592,12 @@ impl Board {
             } => match verdict {
                 ThrowVerdict::Stands => self.play(seat, cards, Some(lead), auto, events),
                 ThrowVerdict::Fails(failed) => {
-                    let (forced, choices, chooser) = match &failed.forced {
+                    let FailedThrow {
+                        penalty,
+                        blocked,
+                        forced: must,
+                    } = *failed;
+                    let (forced, choices, chooser) = match &must {
                         Forced::Unit(u) => (Some(u.cards().to_vec()), None, None),
                         Forced::Choice { single, pair } => (
                             None,
@@ -604,21 +609,20 @@ impl Board {
                         seat,
                         trick: self.trick,
                         attempt: cards,
-                        blocked: failed
-                            .blocked
-                            .iter()
+                        blocked: blocked
+                            .into_iter()
                             .map(|b| BlockedUnit {
                                 cards: b.unit.cards().to_vec(),
-                                by: b.by.clone(),
+                                by: b.by,
                             })
                             .collect(),
-                        penalty: failed.penalty,
-                        forced: forced.clone(),
+                        penalty,
+                        forced,
                         choices,
                         chooser,
                     })));
-                    self.penalise(seat, Offence::FailedThrow, failed.penalty, events);
-                    match failed.forced {
+                    self.penalise(seat, Offence::FailedThrow, penalty, events);
+                    match must {
                         Forced::Unit(u) => self.play_unit(seat, &u, auto, events),
                         Forced::Choice { single, pair } => {
                             self.state = State::Choose {
