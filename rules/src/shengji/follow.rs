@@ -9,7 +9,7 @@ use super::error::RuleError;
 use super::ladder::{best_rung_by, PairSlots, Parts};
 use super::order::Order;
 use super::unit::Lead;
-use crate::cards::{Card, Hand};
+use crate::cards::{Card, Hand, FACES};
 
 /// Checks a follow: `hand` is the follower's whole hand before the play.
 ///
@@ -31,12 +31,14 @@ pub fn check_follow(
         });
     }
     let lane = lead.lane().index();
-    let mut played = Hand::new();
+    // The play's copies of each face so far: bare counts, no hand (whose masks would be kept
+    // for nothing).
+    let mut played = [0u8; FACES];
     let mut play_pairs = PairSlots::default();
     let mut in_lane = 0;
     for &c in play {
-        played.add(c);
-        let copies = played.count(c);
+        played[c.index()] += 1;
+        let copies = played[c.index()] as usize;
         if copies > hand.count(c) {
             return Err(missing(hand, play));
         }
