@@ -696,15 +696,20 @@ impl Board {
     }
 
     fn finish_trick(&mut self, events: &mut Vec<Event>) {
-        let lead = self.lead.take().expect("a trick has a lead");
+        // The lead looked at where it is (not moved out: some 70 bytes), and dropped once done.
+        let lead = self.lead.as_ref().expect("a trick has a lead");
         let mut seats = [self.leader; 4];
         let mut plays: [&[Card]; 4] = [&[]; 4];
         for (i, (seat, cards)) in self.tricks.open().enumerate() {
             seats[i] = seat;
             plays[i] = cards;
         }
-        let winner = seats[trick_winner(&self.order, self.rules.throw_compare, &lead, &plays)];
+        let winner = seats[trick_winner(&self.order, self.rules.throw_compare, lead, &plays)];
         let points = trick_points(&plays);
+        let board_over = self.hands.iter().all(Hand::is_empty);
+        // 抠底: the last lead's largest unit sets the multiplier.
+        let multiplier = board_over.then(|| kitty_multiplier(self.rules.kitty_multiplier, lead));
+        self.lead = None;
         let to_defenders = self.is_defender(winner);
         if to_defenders {
             self.defenders += points as i32;
@@ -718,10 +723,9 @@ impl Board {
             defenders: self.defenders,
         });
         self.tricks.close(self.trick, winner, points);
-        if self.hands.iter().all(Hand::is_empty) {
+        if let Some(multiplier) = multiplier {
             if to_defenders {
                 let points = crate::cards::points(&self.kitty);
-                let multiplier = kitty_multiplier(self.rules.kitty_multiplier, &lead);
                 let gain = points * multiplier;
                 self.defenders += gain as i32;
                 events.push(Event::KittyCaptured {
