@@ -5,6 +5,8 @@
 //!
 //! The check allocates nothing: the hand is an array of counts, the lane's pairs a bit mask.
 
+use std::borrow::Cow;
+
 use super::error::RuleError;
 use super::ladder::{best_rung_by, PairSlots, Parts};
 use super::order::Order;
@@ -261,7 +263,9 @@ pub fn build_follow(
     let lane = lead.lane().index();
     let held = order.held_in(lane, hand);
     let mut play = Vec::with_capacity(n);
-    let mut left = hand.clone();
+    // The cards not yet in the play: the hand itself until one is taken out of it, so the
+    // commonest follow, one card, copies no hand.
+    let mut left = Cow::Borrowed(hand);
     if held <= n {
         // Short in the led suit: all of it (mostly none: a void), then any of the other cards.
         for &f in order.faces_of(lane) {
@@ -270,7 +274,7 @@ pub fn build_follow(
             }
             for _ in 0..hand.count(f) {
                 play.push(f);
-                left.remove(f);
+                left.to_mut().remove(f);
             }
         }
         let others = hand.len() - held;
@@ -301,6 +305,7 @@ pub fn build_follow(
                     .iter()
                     .find(|&&f| order.slot(f) == slot && left.count(f) >= 2)
                     .expect("a pair at every slot of the placement");
+                let left = left.to_mut();
                 left.remove(face);
                 left.remove(face);
                 play.extend([face, face]);
@@ -313,9 +318,10 @@ pub fn build_follow(
 }
 
 /// Adds cards from `left` until the play has `n` cards, each picked among the candidates: the
-/// `total` cards of `left` whose faces are in `faces`, lowest first.
+/// `total` cards of `left` whose faces are in `faces`, lowest first. A card is taken out of
+/// `left` only if another is still to be picked.
 fn fill(
-    left: &mut Hand,
+    left: &mut Cow<Hand>,
     play: &mut Vec<Card>,
     n: usize,
     faces: &[Card],
@@ -328,9 +334,11 @@ fn fill(
         for &f in faces {
             let held = left.count(f);
             if i < held {
-                left.remove(f);
                 play.push(f);
-                total -= 1;
+                if play.len() < n {
+                    left.to_mut().remove(f);
+                    total -= 1;
+                }
                 break;
             }
             i -= held;
