@@ -356,9 +356,10 @@ impl Hand {
         let i = card.index();
         self.counts[i] += 1;
         self.len += 1;
-        self.once |= 1 << i;
-        self.twice |= ((self.counts[i] >= 2) as u64) << i;
-        self.thrice |= ((self.counts[i] >= 3) as u64) << i;
+        let (n, bit) = (self.counts[i], 1 << i);
+        self.once |= bit;
+        self.twice |= bit_if(n >= 2, bit);
+        self.thrice |= bit_if(n >= 3, bit);
     }
 
     /// Removes one copy; false (and nothing changed) if the hand has none.
@@ -370,11 +371,10 @@ impl Hand {
         }
         *c -= 1;
         self.len -= 1;
-        // Without branches: which mask loses the face is as good as random to the predictor.
-        let n = *c;
-        self.once &= !(((n < 1) as u64) << i);
-        self.twice &= !(((n < 2) as u64) << i);
-        self.thrice &= !(((n < 3) as u64) << i);
+        let (n, bit) = (*c, 1 << i);
+        self.once &= !bit_if(n < 1, bit);
+        self.twice &= !bit_if(n < 2, bit);
+        self.thrice &= !bit_if(n < 3, bit);
         true
     }
 
@@ -446,6 +446,12 @@ impl Hand {
     pub fn points(&self) -> u32 {
         self.faces().map(|(c, n)| c.points() * n as u32).sum()
     }
+}
+
+/// `bit` if `cond`, else 0, without a branch: which masks a card changes is as good as random
+/// to the predictor.
+fn bit_if(cond: bool, bit: u64) -> u64 {
+    (cond as u64).wrapping_neg() & bit
 }
 
 /// The set bits of `mask`, lowest first: the faces of a face mask.
