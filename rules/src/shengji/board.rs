@@ -85,15 +85,13 @@ enum State {
     Over,
 }
 
-/// A checked action, ready to be carried out.
+/// A checked action, ready to be carried out with its cards. The cards travel beside the plan,
+/// not in it: a play's list goes from the action to its event without a copy into a plan and
+/// out again.
 enum Plan {
-    Bury(Vec<Card>),
-    Lead {
-        cards: Vec<Card>,
-        lead: Lead,
-        verdict: ThrowVerdict,
-    },
-    Follow(Vec<Card>),
+    Bury,
+    Lead { lead: Lead, verdict: ThrowVerdict },
+    Follow,
     Choose(UnitChoice),
 }
 
@@ -353,16 +351,16 @@ impl Board {
         let mut events = Vec::with_capacity(2);
         match action {
             Action::Bury { cards } => {
-                let plan = self.plan_bury(seat, cards)?;
-                self.execute(seat, plan, false, &mut events);
+                let plan = self.plan_bury(seat, &cards)?;
+                self.execute(seat, plan, cards, false, &mut events);
             }
             Action::Play { cards } => {
-                let plan = self.plan_play(seat, cards)?;
-                self.execute(seat, plan, false, &mut events);
+                let plan = self.plan_play(seat, &cards)?;
+                self.execute(seat, plan, cards, false, &mut events);
             }
             Action::Choose { unit } => {
                 let plan = self.plan_choose(seat, unit)?;
-                self.execute(seat, plan, false, &mut events);
+                self.execute(seat, plan, Vec::new(), false, &mut events);
             }
             Action::Timeout => self.timeout(seat, &mut events)?,
             Action::Penalty { points } => {
@@ -397,7 +395,7 @@ impl Board {
         }
     }
 
-    fn plan_bury(&self, seat: Seat, cards: Vec<Card>) -> Result<Plan, RuleError> {
+    fn plan_bury(&self, seat: Seat, cards: &[Card]) -> Result<Plan, RuleError> {
         if self.state != State::Bury {
             return Err(RuleError::WrongPhase { now: self.phase() });
         }
@@ -408,13 +406,13 @@ impl Board {
             return Err(RuleError::BuryExactlyEight { got: cards.len() });
         }
         let hand = self.hand(seat);
-        if !hand.contains_all(&cards) {
-            return Err(missing(hand, &cards));
+        if !hand.contains_all(cards) {
+            return Err(missing(hand, cards));
         }
-        Ok(Plan::Bury(cards))
+        Ok(Plan::Bury)
     }
 
-    fn plan_play(&self, seat: Seat, cards: Vec<Card>) -> Result<Plan, RuleError> {
+    fn plan_play(&self, seat: Seat, cards: &[Card]) -> Result<Plan, RuleError> {
         if self.state != State::Play {
             return Err(RuleError::WrongPhase { now: self.phase() });
         }
@@ -425,24 +423,20 @@ impl Board {
                 if cards.is_empty() {
                     return Err(RuleError::EmptyPlay);
                 }
-                if !hand.contains_all(&cards) {
-                    return Err(missing(hand, &cards));
+                if !hand.contains_all(cards) {
+                    return Err(missing(hand, cards));
                 }
-                let lead = parse_lead_for(&self.order, &self.rules, &cards)?;
+                let lead = parse_lead_for(&self.order, &self.rules, cards)?;
                 let others = [1, 2, 3].map(|k| {
                     let s = self.seat_after(seat, k);
                     (s, self.hand(s))
                 });
                 let verdict = check_throw(&self.order, &self.rules, &lead, seat, others);
-                Ok(Plan::Lead {
-                    cards,
-                    lead,
-                    verdict,
-                })
+                Ok(Plan::Lead { lead, verdict })
             }
             Some(lead) => {
-                check_follow(&self.order, lead, hand, &cards)?;
-                Ok(Plan::Follow(cards))
+                check_follow(&self.order, lead, hand, cards)?;
+                Ok(Plan::Follow)
             }
         }
     }
@@ -457,10 +451,13 @@ impl Board {
         Ok(Plan::Choose(unit))
     }
 
-    /// The plan the clock carries out for the seat to act.
-    fn auto_plan(&self) -> Plan {
+    /// The plan the clock carries out for the seat to act, and its cards.
+    fn auto_plan(&self) -> (Plan, Vec<Card>) {
         match &self.state {
-            State::Bury => Plan::Bury(default_bury(&self.order, self.hand(self.declarer))),
+            State::Bury => (
+                Plan::Bury,
+                default_bury(&self.order, self.hand(self.declarer)),
+            ),
             State::Play => {
                 let seat = self.to_act().expect("someone is to play");
                 let hand = self.hand(seat);
@@ -473,16 +470,13 @@ impl Board {
                         let cards = vec![lowest];
                         let lead = parse_lead_for(&self.order, &self.rules, &cards)
                             .expect("a single is a lead");
-                        Plan::Lead {
-                            cards,
-                            lead,
-                            verdict: ThrowVerdict::Stands,
-                        }
+                        let verdict = ThrowVerdict::Stands;
+                        (Plan::Lead { lead, verdict }, cards)
                     }
-                    Some(lead) => Plan::Follow(lowest_follow(&self.order, lead, hand)),
+                    Some(lead) => (Plan::Follow, lowest_follow(&self.order, lead, hand)),
                 }
             }
-            State::Choose { .. } => Plan::Choose(UnitChoice::Single),
+            State::Choose { .. } => (Plan::Choose(UnitChoice::Single), Vec::new()),
             State::Over => unreachable!("nothing to do on a finished board"),
         }
     }
@@ -492,8 +486,8 @@ impl Board {
     pub fn clock_play(&self) -> Option<Vec<Card>> {
         match self.state {
             State::Bury | State::Play => match self.auto_plan() {
-                Plan::Bury(cards) | Plan::Lead { cards, .. } | Plan::Follow(cards) => Some(cards),
-                Plan::Choose(_) => None,
+                (Plan::Choose(_), _) => None,
+                (_, cards) => Some(cards),
             },
             State::Choose { .. } | State::Over => None,
         }
@@ -505,7 +499,7 @@ impl Board {
     /// When the grace runs out, and at every later expiry: the penalty, and the clock plays.
     fn timeout(&mut self, seat: Seat, events: &mut Vec<Event>) -> Result<(), RuleError> {
         self.check_turn(seat)?;
-        let plan = self.auto_plan();
+        let (plan, cards) = self.auto_plan();
         let grace_ran_out = self.warned;
         self.timeouts[seat.index()] = self.timeouts[seat.index()].saturating_add(1);
         let count = match self.rules.timeout_count {
@@ -526,7 +520,7 @@ impl Board {
         } else {
             self.penalise(seat, Offence::Timeout, self.rules.timeout_penalty, events);
         }
-        self.execute(seat, plan, true, events);
+        self.execute(seat, plan, cards, true, events);
         Ok(())
     }
 
@@ -567,11 +561,18 @@ impl Board {
         self.finish(true, events);
     }
 
-    fn execute(&mut self, seat: Seat, plan: Plan, auto: bool, events: &mut Vec<Event>) {
+    fn execute(
+        &mut self,
+        seat: Seat,
+        plan: Plan,
+        mut cards: Vec<Card>,
+        auto: bool,
+        events: &mut Vec<Event>,
+    ) {
         // A move is made: whatever grace the seat had is over.
         self.warned = false;
         match plan {
-            Plan::Bury(mut cards) => {
+            Plan::Bury => {
                 let removed = self.hands[seat.index()].remove_all(&cards);
                 debug_assert!(removed, "planned");
                 cards.sort_unstable();
@@ -585,11 +586,7 @@ impl Board {
                 self.state = State::Play;
                 self.leader = self.declarer;
             }
-            Plan::Lead {
-                cards,
-                lead,
-                verdict,
-            } => match verdict {
+            Plan::Lead { lead, verdict } => match verdict {
                 ThrowVerdict::Stands => self.play(seat, cards, Some(lead), auto, events),
                 ThrowVerdict::Fails(failed) => {
                     let FailedThrow {
@@ -634,7 +631,7 @@ impl Board {
                     }
                 }
             },
-            Plan::Follow(cards) => self.play(seat, cards, None, auto, events),
+            Plan::Follow => self.play(seat, cards, None, auto, events),
             Plan::Choose(choice) => {
                 let State::Choose { single, pair, .. } =
                     std::mem::replace(&mut self.state, State::Play)
