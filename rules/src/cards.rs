@@ -55,7 +55,8 @@ impl Suit {
         }
     }
 
-    fn index(self) -> u8 {
+    /// 0..4 in [`Suit::ALL`] order (the declaration order).
+    pub(crate) fn index(self) -> u8 {
         self as u8
     }
 }

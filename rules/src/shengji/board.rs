@@ -265,7 +265,7 @@ impl Board {
     /// True once play has ended (the last trick, or a ruling ended the board): no seat is to act.
     /// Stays true after; the result is final only with [`Board::is_final`].
     pub fn is_over(&self) -> bool {
-        self.state == State::Over
+        matches!(self.state, State::Over)
     }
 
     /// True once the referee has finalised the result ([`Action::Finalize`]): nothing more is
@@ -340,7 +340,7 @@ impl Board {
         if self.finalized {
             return Err(RuleError::BoardFinal);
         }
-        let over = self.state == State::Over;
+        let over = matches!(self.state, State::Over);
         let ruling = matches!(
             action,
             Action::Penalty { .. } | Action::EndBoard | Action::Finalize
@@ -396,7 +396,7 @@ impl Board {
     }
 
     fn plan_bury(&self, seat: Seat, cards: &[Card]) -> Result<Plan, RuleError> {
-        if self.state != State::Bury {
+        if !matches!(self.state, State::Bury) {
             return Err(RuleError::WrongPhase { now: self.phase() });
         }
         if seat != self.declarer {
@@ -413,7 +413,7 @@ impl Board {
     }
 
     fn plan_play(&self, seat: Seat, cards: &[Card]) -> Result<Plan, RuleError> {
-        if self.state != State::Play {
+        if !matches!(self.state, State::Play) {
             return Err(RuleError::WrongPhase { now: self.phase() });
         }
         self.check_turn(seat)?;
@@ -743,7 +743,7 @@ impl Board {
 
     /// Ends play (or, on a board already over, announces the revised result).
     fn finish(&mut self, by_ruling: bool, events: &mut Vec<Event>) {
-        let revised = self.state == State::Over;
+        let revised = matches!(self.state, State::Over);
         self.state = State::Over;
         self.warned = false;
         self.by_ruling |= by_ruling;

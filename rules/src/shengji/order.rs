@@ -32,7 +32,7 @@ impl Lane {
     /// 0..4 for the side suits (in [`Suit::ALL`] order), 4 for trump.
     pub fn index(self) -> usize {
         match self {
-            Lane::Side(s) => Suit::ALL.iter().position(|&x| x == s).expect("a suit"),
+            Lane::Side(s) => s.index() as usize,
             Lane::Trump => TRUMP,
         }
     }
@@ -294,6 +294,16 @@ mod tests {
                 sorted.sort_by_key(|&c| o.low_key(c));
                 assert_eq!(o.faces_low_first(), &sorted[..], "level {level}, {trump:?}");
             }
+        }
+    }
+
+    #[test]
+    fn a_lane_index_is_its_suits_place_in_suit_order() {
+        for (i, &suit) in Suit::ALL.iter().enumerate() {
+            assert_eq!(Lane::Side(suit).index(), i);
+        }
+        for i in 0..5 {
+            assert_eq!(Lane::from_index(i).index(), i);
         }
     }
 
