@@ -316,11 +316,7 @@ pub fn format_cards(cards: &[Card]) -> String {
 pub struct Hand {
     counts: [u8; FACES],
     len: u16,
-    /// Bit i set when face i is held at least once, twice, three times: the faces and the
-    /// pairs held, without a pass over the 54 counts. Kept by `add` and `remove`.
-    once: u64,
-    twice: u64,
-    thrice: u64,
+    held: Held,
 }
 
 impl Default for Hand {
@@ -328,11 +324,42 @@ impl Default for Hand {
         Hand {
             counts: [0; FACES],
             len: 0,
-            once: 0,
-            twice: 0,
-            thrice: 0,
+            held: Held::default(),
         }
     }
+}
+
+/// The faces a hand holds at least once, twice, three times (bit i for face i): the faces and
+/// the pairs held, without a pass over the 54 counts. Kept by `add` and `remove`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+struct Held {
+    once: u64,
+    twice: u64,
+    thrice: u64,
+}
+
+impl Held {
+    /// Face `i` is now held `n` times, one more than before.
+    fn added(&mut self, i: usize, n: u8) {
+        let bit = 1 << i;
+        self.once |= bit;
+        self.twice |= bit_if(n >= 2, bit);
+        self.thrice |= bit_if(n >= 3, bit);
+    }
+
+    /// Face `i` is now held `n` times, one fewer than before.
+    fn removed(&mut self, i: usize, n: u8) {
+        let bit = 1 << i;
+        self.once &= !bit_if(n < 1, bit);
+        self.twice &= !bit_if(n < 2, bit);
+        self.thrice &= !bit_if(n < 3, bit);
+    }
+}
+
+/// `bit` if `cond`, else 0, without a branch: which masks a card changes is as good as random
+/// to the predictor.
+fn bit_if(cond: bool, bit: u64) -> u64 {
+    (cond as u64).wrapping_neg() & bit
 }
 
 impl Hand {
@@ -357,10 +384,7 @@ impl Hand {
         let i = card.index();
         self.counts[i] += 1;
         self.len += 1;
-        let (n, bit) = (self.counts[i], 1 << i);
-        self.once |= bit;
-        self.twice |= bit_if(n >= 2, bit);
-        self.thrice |= bit_if(n >= 3, bit);
+        self.held.added(i, self.counts[i]);
     }
 
     /// Removes one copy; false (and nothing changed) if the hand has none.
@@ -372,22 +396,19 @@ impl Hand {
         }
         *c -= 1;
         self.len -= 1;
-        let (n, bit) = (*c, 1 << i);
-        self.once &= !bit_if(n < 1, bit);
-        self.twice &= !bit_if(n < 2, bit);
-        self.thrice &= !bit_if(n < 3, bit);
+        self.held.removed(i, *c);
         true
     }
 
     /// The faces held at least twice (bit i for face i).
     pub(crate) fn pairs_mask(&self) -> u64 {
-        self.twice
+        self.held.twice
     }
 
     /// How many cards the hand holds of the faces in `faces` (bit i for face i).
     pub(crate) fn count_in(&self, faces: u64) -> usize {
-        let (once, twice) = (self.once & faces, self.twice & faces);
-        if self.thrice & faces == 0 {
+        let (once, twice) = (self.held.once & faces, self.held.twice & faces);
+        if self.held.thrice & faces == 0 {
             // No face held three times or more (two decks: always): each face held counts
             // one, each pair one more.
             (once.count_ones() + twice.count_ones()) as usize
@@ -440,19 +461,13 @@ impl Hand {
 
     /// Distinct faces held, with their counts, in face order.
     pub fn faces(&self) -> impl Iterator<Item = (Card, usize)> + '_ {
-        bits(self.once).map(|i| (Card(i as u8), self.counts[i] as usize))
+        bits(self.held.once).map(|i| (Card(i as u8), self.counts[i] as usize))
     }
 
     /// Sum of the card points held.
     pub fn points(&self) -> u32 {
         self.faces().map(|(c, n)| c.points() * n as u32).sum()
     }
-}
-
-/// `bit` if `cond`, else 0, without a branch: which masks a card changes is as good as random
-/// to the predictor.
-fn bit_if(cond: bool, bit: u64) -> u64 {
-    (cond as u64).wrapping_neg() & bit
 }
 
 /// The set bits of `mask`, lowest first: the faces of a face mask.
@@ -478,11 +493,17 @@ pub fn beyond_decks<'a>(
 
 impl FromIterator<Card> for Hand {
     fn from_iter<I: IntoIterator<Item = Card>>(iter: I) -> Hand {
-        let mut h = Hand::new();
+        // Counted in locals and made at the end: added card by card to a hand in memory, each
+        // card waited for the last one's writes (a board deals four hands).
+        let mut counts = [0; FACES];
+        let (mut len, mut held) = (0, Held::default());
         for c in iter {
-            h.add(c);
+            let i = c.index();
+            counts[i] += 1;
+            len += 1;
+            held.added(i, counts[i]);
         }
-        h
+        Hand { counts, len, held }
     }
 }
 
