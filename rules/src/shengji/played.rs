@@ -41,8 +41,7 @@ pub(crate) struct Played {
     plays: u8,
 }
 
-/// One finished trick: its plays (seat and number of cards, in play order; a play has at least
-/// one card, so the plays are the non-zero lengths) and its result.
+/// One finished trick: its four plays (seat and number of cards, in play order) and its result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Head {
     trick: u8,
@@ -91,22 +90,18 @@ impl Played {
         self.plays as usize
     }
 
-    /// Closes the open trick with its result.
+    /// Closes the open trick, every seat having played, with its result.
     pub(crate) fn close(&mut self, trick: u8, winner: Seat, points: u32) {
-        // Whole arrays, then the places of missing plays (none in a board's trick) cleared: a
-        // copy of `plays` entries is a call to memcpy, whose bytes the push then waits for.
-        let mut head = Head {
+        assert_eq!(self.plays, 4, "a trick closes once every seat has played");
+        // The head made of whole arrays: copied entry by entry (or by memcpy), its bytes were
+        // still being written when the push read it, and the processor waited for them.
+        self.heads.push(Head {
             trick,
             seats: self.seats,
             lens: self.lens,
             winner,
             points,
-        };
-        for i in self.plays as usize..4 {
-            head.seats[i] = winner;
-            head.lens[i] = 0;
-        }
-        self.heads.push(head);
+        });
         self.done = self.cards.len();
         self.plays = 0;
     }
