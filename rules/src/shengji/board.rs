@@ -99,7 +99,9 @@ impl Board {
     /// A board ready for the declarer's bury: the declarer holds its 25 cards and the kitty.
     pub fn new(deal: &ShengjiDeal, rules: Ruleset) -> Board {
         let declarer = Seat::from_index(deal.declarer);
-        let mut hands: [Hand; 4] = std::array::from_fn(|i| deal.hands[i].iter().copied().collect());
+        // Each hand made in its place (through `array::from_fn` each was copied a few times).
+        let hand = |i: usize| -> Hand { deal.hands[i].iter().copied().collect() };
+        let mut hands = [hand(0), hand(1), hand(2), hand(3)];
         for &c in &deal.kitty {
             hands[declarer.index()].add(c);
         }
