@@ -429,11 +429,16 @@ impl Board {
                     return Err(missing(hand, cards));
                 }
                 let lead = parse_lead_for(&self.order, &self.rules, cards)?;
-                let others = [1, 2, 3].map(|k| {
-                    let s = self.seat_after(seat, k);
-                    (s, self.hand(s))
-                });
-                let verdict = check_throw(&self.order, &self.rules, &lead, seat, others);
+                // Only a throw can fail: the other hands are looked at for nothing else.
+                let verdict = if lead.is_throw() {
+                    let others = [1, 2, 3].map(|k| {
+                        let s = self.seat_after(seat, k);
+                        (s, self.hand(s))
+                    });
+                    check_throw(&self.order, &self.rules, &lead, seat, others)
+                } else {
+                    ThrowVerdict::Stands
+                };
                 Ok(Plan::Lead { lead, verdict })
             }
             Some(lead) => {
