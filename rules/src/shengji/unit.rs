@@ -302,18 +302,12 @@ fn cut(
         units.push(Unit::new(k, start + k - 1, &unit_cards[..2 * k as usize]));
         lengths.push(k);
     }
-    let mut singles: Vec<Card> = order
-        .faces_of(lane)
-        .iter()
-        .copied()
-        .filter(|&f| held.count(f) % 2 == 1)
-        .collect();
-    singles.reverse();
-    units.extend(
-        singles
-            .into_iter()
-            .map(|c| Unit::new(0, order.slot(c), &[c])),
-    );
+    // The singles, highest first.
+    for &c in order.faces_of(lane).iter().rev() {
+        if held.count(c) % 2 == 1 {
+            units.push(Unit::new(0, order.slot(c), &[c]));
+        }
+    }
     Ok(Lead {
         lane: Lane::from_index(lane),
         units: Units::new(units),
