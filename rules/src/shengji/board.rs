@@ -594,7 +594,10 @@ impl Board {
                 self.leader = self.declarer;
             }
             Plan::Lead { lead, verdict } => match verdict {
-                ThrowVerdict::Stands => self.play(seat, cards, Some(lead), auto, events),
+                ThrowVerdict::Stands => {
+                    self.lead = Some(lead);
+                    self.play(seat, cards, true, auto, events)
+                }
                 ThrowVerdict::Fails(failed) => {
                     let FailedThrow {
                         penalty,
@@ -638,7 +641,7 @@ impl Board {
                     }
                 }
             },
-            Plan::Follow => self.play(seat, cards, None, auto, events),
+            Plan::Follow => self.play(seat, cards, false, auto, events),
             Plan::Choose(choice) => {
                 let State::Choose { single, pair, .. } =
                     std::mem::replace(&mut self.state, State::Play)
@@ -665,14 +668,17 @@ impl Board {
     fn play_unit(&mut self, seat: Seat, unit: &Unit, auto: bool, events: &mut Vec<Event>) {
         let cards = unit.cards().to_vec();
         let lead = parse_lead_for(&self.order, &self.rules, &cards).expect("a unit is a lead");
-        self.play(seat, cards, Some(lead), auto, events);
+        self.lead = Some(lead);
+        self.play(seat, cards, true, auto, events);
     }
 
+    /// A play to the trick: a follow, or (`lead`) the lead already in `self.lead` (put there
+    /// by the caller straight from the plan, not handed on through here).
     fn play(
         &mut self,
         seat: Seat,
         cards: Vec<Card>,
-        lead: Option<Lead>,
+        lead: bool,
         auto: bool,
         events: &mut Vec<Event>,
     ) {
@@ -689,12 +695,9 @@ impl Board {
             seat,
             trick: self.trick,
             cards,
-            lead: lead.is_some(),
+            lead,
             auto,
         };
-        if let Some(lead) = lead {
-            self.lead = Some(lead);
-        }
         let Event::Played { cards, .. } = &played else {
             unreachable!("made above")
         };
