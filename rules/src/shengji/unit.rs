@@ -271,6 +271,37 @@ fn cut(
         });
     }
     let held: Hand = cards.iter().copied().collect();
+    let mut units = Vec::with_capacity(cards.len());
+    // Pairs and tractors first; a throw of singles (the commonest throw) has no pairs to join.
+    let lengths = if held.pairs_mask() == 0 {
+        Vec::new()
+    } else {
+        pair_units(order, lane, &held, parse, &mut units)
+    };
+    // The singles, highest first.
+    for &c in order.faces_of(lane).iter().rev() {
+        if held.count(c) % 2 == 1 {
+            units.push(Unit::new(0, order.slot(c), &[c]));
+        }
+    }
+    Ok(Lead {
+        lane: Lane::from_index(lane),
+        units: Units::new(units),
+        parts: Parts::from_lengths(&lengths),
+        len: cards.len(),
+        follow,
+    })
+}
+
+/// Adds the lead's pairs and tractors to `units` (longest tractors first, then the highest),
+/// returning their lengths in pairs.
+fn pair_units(
+    order: &Order,
+    lane: usize,
+    held: &Hand,
+    parse: LeadParse,
+    units: &mut Vec<Unit>,
+) -> Vec<u8> {
     let mut pair_slots = PairSlots::default();
     for &face in order.faces_of(lane) {
         for _ in 0..held.count(face) / 2 {
@@ -289,7 +320,6 @@ fn cut(
     for faces in pair_faces.iter_mut() {
         faces.reverse(); // pop() hands them out in face order
     }
-    let mut units = Vec::with_capacity(cards.len());
     let mut lengths = Vec::with_capacity(runs.len());
     for &(start, k) in &runs {
         let mut unit_cards = [Card::BJ; MAX_UNIT_CARDS];
@@ -302,19 +332,7 @@ fn cut(
         units.push(Unit::new(k, start + k - 1, &unit_cards[..2 * k as usize]));
         lengths.push(k);
     }
-    // The singles, highest first.
-    for &c in order.faces_of(lane).iter().rev() {
-        if held.count(c) % 2 == 1 {
-            units.push(Unit::new(0, order.slot(c), &[c]));
-        }
-    }
-    Ok(Lead {
-        lane: Lane::from_index(lane),
-        units: Units::new(units),
-        parts: Parts::from_lengths(&lengths),
-        len: cards.len(),
-        follow,
-    })
+    lengths
 }
 
 /// The pairs of a lead joined into tractors: (start slot, pairs), longest first, then highest.
