@@ -25,7 +25,7 @@ use super::ruleset::{Ruleset, RulingEnd, TimeoutCount, TimeoutPlay, TimeoutScope
 use super::seat::Seat;
 use super::throw::{check_throw, FailedThrow, Forced, ThrowVerdict};
 use super::trick::{trick_points, trick_winner};
-use super::unit::{parse_lead_for, Lead, Unit};
+use super::unit::{is_one_face, one_face, parse_lead_for, Lead, Unit};
 use crate::cards::{Card, Hand};
 use crate::deal::ShengjiDeal;
 use crate::Actor;
@@ -90,7 +90,15 @@ enum State {
 /// out again.
 enum Plan {
     Bury,
-    Lead { lead: Lead, verdict: ThrowVerdict },
+    /// A lead of one face, a single or a pair: it stands. It is cut when played, straight into
+    /// the board's lead, not cut here and copied there (some 70 bytes, read back while still
+    /// being written).
+    LeadOneFace,
+    /// Any other lead (a tractor or a throw), cut to be judged, and the verdict.
+    Lead {
+        lead: Lead,
+        verdict: ThrowVerdict,
+    },
     Follow,
     Choose(UnitChoice),
 }
@@ -428,6 +436,9 @@ impl Board {
                 if !hand.contains_all(cards) {
                     return Err(missing(hand, cards));
                 }
+                if is_one_face(cards) {
+                    return Ok(Plan::LeadOneFace);
+                }
                 let lead = parse_lead_for(&self.order, &self.rules, cards)?;
                 // Only a throw can fail: the other hands are looked at for nothing else.
                 let verdict = if lead.is_throw() {
@@ -474,11 +485,7 @@ impl Board {
                             .iter()
                             .min_by_key(|&c| self.order.low_key(c))
                             .expect("a player to lead holds cards");
-                        let cards = vec![lowest];
-                        let lead = parse_lead_for(&self.order, &self.rules, &cards)
-                            .expect("a single is a lead");
-                        let verdict = ThrowVerdict::Stands;
-                        (Plan::Lead { lead, verdict }, cards)
+                        (Plan::LeadOneFace, vec![lowest])
                     }
                     Some(lead) => (Plan::Follow, lowest_follow(&self.order, lead, hand)),
                 }
@@ -592,6 +599,11 @@ impl Board {
                 self.kitty = cards;
                 self.state = State::Play;
                 self.leader = self.declarer;
+            }
+            Plan::LeadOneFace => {
+                let lead = one_face(&self.order, self.rules.throw_follow, &cards);
+                self.lead = Some(lead.expect("planned: one face"));
+                self.play(seat, cards, true, auto, events)
             }
             Plan::Lead { lead, verdict } => match verdict {
                 ThrowVerdict::Stands => {

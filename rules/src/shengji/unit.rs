@@ -260,15 +260,8 @@ fn cut(
         return Err(RuleError::LeadMixedSuits);
     }
     // Most leads are a single or a pair: no tractor search.
-    if cards.len() == 1 || (cards.len() == 2 && cards[0] == cards[1]) {
-        let pairs = (cards.len() / 2) as u8;
-        return Ok(Lead {
-            lane: Lane::from_index(lane),
-            units: Units::One(Unit::of_face(pairs, order.slot(first), first)),
-            parts: Parts::from_lengths(&[pairs]),
-            len: cards.len(),
-            follow,
-        });
+    if let Some(lead) = one_face(order, follow, cards) {
+        return Ok(lead);
     }
     let held: Hand = cards.iter().copied().collect();
     let mut units = Vec::with_capacity(cards.len());
@@ -333,6 +326,35 @@ fn pair_units(
         lengths.push(k);
     }
     lengths
+}
+
+/// A lead of one face, a single or a pair (nearly every lead), cut without a tractor search;
+/// `None` for any other cards.
+pub(crate) fn one_face(order: &Order, follow: ThrowFollow, cards: &[Card]) -> Option<Lead> {
+    let pairs = one_face_pairs(cards)?;
+    let face = cards[0];
+    Some(Lead {
+        lane: order.lane(face),
+        units: Units::One(Unit::of_face(pairs, order.slot(face), face)),
+        parts: Parts::from_lengths(&[pairs]),
+        len: cards.len(),
+        follow,
+    })
+}
+
+/// True if the cards are a single or a pair: a lead of one unit of one face, which always
+/// stands.
+pub(crate) fn is_one_face(cards: &[Card]) -> bool {
+    one_face_pairs(cards).is_some()
+}
+
+/// The pairs in a lead of one face: 0 for a single, 1 for a pair, `None` for other cards.
+fn one_face_pairs(cards: &[Card]) -> Option<u8> {
+    match *cards {
+        [_] => Some(0),
+        [c, d] if c == d => Some(1),
+        _ => None,
+    }
 }
 
 /// The pairs of a lead joined into tractors: (start slot, pairs), longest first, then highest.
