@@ -700,21 +700,15 @@ impl Board {
             let removed = hand.remove(c);
             debug_assert!(removed, "planned");
         }
-        // The event is made before the trick takes the cards and pushed after: pushed as soon
-        // as it was made, it was copied while its fields were still being written, and the
-        // processor waited for them (some 5 % of a board's time).
-        let played = Event::Played {
+        self.tricks.play(seat, &cards);
+        let trick = self.trick;
+        push(events, move || Event::Played {
             seat,
-            trick: self.trick,
+            trick,
             cards,
             lead,
             auto,
-        };
-        let Event::Played { cards, .. } = &played else {
-            unreachable!("made above")
-        };
-        self.tricks.play(seat, cards);
-        events.push(played);
+        });
         if self.tricks.open_plays() == 4 {
             self.finish_trick(events);
         }
@@ -740,16 +734,15 @@ impl Board {
             self.defenders += points as i32;
             self.defender_tricks += 1;
         }
-        // Made before the trick is closed and pushed after (see `play`).
-        let won = Event::TrickWon {
-            trick: self.trick,
+        let (trick, defenders) = (self.trick, self.defenders);
+        push(events, || Event::TrickWon {
+            trick,
             winner,
             points,
             to_defenders,
-            defenders: self.defenders,
-        };
+            defenders,
+        });
         self.tricks.close(self.trick, winner, points);
-        events.push(won);
         if let Some(multiplier) = multiplier {
             if to_defenders {
                 let points = crate::cards::points(&self.kitty);
@@ -786,6 +779,13 @@ impl Board {
             revised,
         });
     }
+}
+
+/// Adds the event `make` makes, made where it is kept: room for it first, then made in place.
+/// (Made first and then pushed, as `Vec::push` has it, an event was built on the stack a field
+/// at a time and copied in whole words at once, and the processor waited for its own writes.)
+fn push(events: &mut Vec<Event>, make: impl FnOnce() -> Event) {
+    events.extend(std::iter::once_with(make));
 }
 
 /// The defenders' points after a ruling ends the board against a side (`defender_offended`:
