@@ -55,7 +55,8 @@ impl Suit {
         }
     }
 
-    fn index(self) -> u8 {
+    /// 0..4 in [`Suit::ALL`] order (the declaration order).
+    pub(crate) fn index(self) -> u8 {
         self as u8
     }
 }
@@ -163,11 +164,7 @@ impl Card {
 
     /// 分牌: a 5 is worth 5, a 10 or K 10, everything else nothing.
     pub fn points(self) -> u32 {
-        match self.rank() {
-            Some(Rank::FIVE) => 5,
-            Some(Rank::TEN) | Some(Rank::KING) => 10,
-            _ => 0,
-        }
+        POINTS[self.index()] as u32
     }
 
     /// Every face once: the 52 suited cards in suit-major order, then `BJ`, `RJ`.
@@ -175,6 +172,22 @@ impl Card {
         (0..FACES as u8).map(Card)
     }
 }
+
+/// Every face's card points, by index: a look-up, not a branch on the rank (a trick's points
+/// are added up once a trick).
+const POINTS: [u8; FACES] = {
+    let mut points = [0; FACES];
+    let mut i = 0;
+    while i < 52 {
+        points[i] = match i % 13 + 2 {
+            5 => 5,
+            10 | 13 => 10,
+            _ => 0,
+        };
+        i += 1;
+    }
+    points
+};
 
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -303,6 +316,7 @@ pub fn format_cards(cards: &[Card]) -> String {
 pub struct Hand {
     counts: [u8; FACES],
     len: u16,
+    held: Held,
 }
 
 impl Default for Hand {
@@ -310,8 +324,42 @@ impl Default for Hand {
         Hand {
             counts: [0; FACES],
             len: 0,
+            held: Held::default(),
         }
     }
+}
+
+/// The faces a hand holds at least once, twice, three times (bit i for face i): the faces and
+/// the pairs held, without a pass over the 54 counts. Kept by `add` and `remove`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+struct Held {
+    once: u64,
+    twice: u64,
+    thrice: u64,
+}
+
+impl Held {
+    /// Face `i` is now held `n` times, one more than before.
+    fn added(&mut self, i: usize, n: u8) {
+        let bit = 1 << i;
+        self.once |= bit;
+        self.twice |= bit_if(n >= 2, bit);
+        self.thrice |= bit_if(n >= 3, bit);
+    }
+
+    /// Face `i` is now held `n` times, one fewer than before.
+    fn removed(&mut self, i: usize, n: u8) {
+        let bit = 1 << i;
+        self.once &= !bit_if(n < 1, bit);
+        self.twice &= !bit_if(n < 2, bit);
+        self.thrice &= !bit_if(n < 3, bit);
+    }
+}
+
+/// `bit` if `cond`, else 0, without a branch: which masks a card changes is as good as random
+/// to the predictor.
+fn bit_if(cond: bool, bit: u64) -> u64 {
+    (cond as u64).wrapping_neg() & bit
 }
 
 impl Hand {
@@ -333,19 +381,40 @@ impl Hand {
     }
 
     pub fn add(&mut self, card: Card) {
-        self.counts[card.index()] += 1;
+        let i = card.index();
+        self.counts[i] += 1;
         self.len += 1;
+        self.held.added(i, self.counts[i]);
     }
 
     /// Removes one copy; false (and nothing changed) if the hand has none.
     pub fn remove(&mut self, card: Card) -> bool {
-        let c = &mut self.counts[card.index()];
+        let i = card.index();
+        let c = &mut self.counts[i];
         if *c == 0 {
             return false;
         }
         *c -= 1;
         self.len -= 1;
+        self.held.removed(i, *c);
         true
+    }
+
+    /// The faces held at least twice (bit i for face i).
+    pub(crate) fn pairs_mask(&self) -> u64 {
+        self.held.twice
+    }
+
+    /// How many cards the hand holds of the faces in `faces` (bit i for face i).
+    pub(crate) fn count_in(&self, faces: u64) -> usize {
+        let (once, twice) = (self.held.once & faces, self.held.twice & faces);
+        if self.held.thrice & faces == 0 {
+            // No face held three times or more (two decks: always): each face held counts
+            // one, each pair one more.
+            (once.count_ones() + twice.count_ones()) as usize
+        } else {
+            bits(once).map(|i| self.counts[i] as usize).sum()
+        }
     }
 
     /// True if every card of `cards` (with multiplicity) is in the hand.
@@ -387,25 +456,27 @@ impl Hand {
 
     /// Iterates the cards in face order, with multiplicity.
     pub fn iter(&self) -> impl Iterator<Item = Card> + '_ {
-        self.counts
-            .iter()
-            .enumerate()
-            .flat_map(|(i, &n)| std::iter::repeat_n(Card(i as u8), n as usize))
+        self.faces().flat_map(|(c, n)| std::iter::repeat_n(c, n))
     }
 
-    /// Distinct faces held, with their counts.
+    /// Distinct faces held, with their counts, in face order.
     pub fn faces(&self) -> impl Iterator<Item = (Card, usize)> + '_ {
-        self.counts
-            .iter()
-            .enumerate()
-            .filter(|(_, &n)| n > 0)
-            .map(|(i, &n)| (Card(i as u8), n as usize))
+        bits(self.held.once).map(|i| (Card(i as u8), self.counts[i] as usize))
     }
 
     /// Sum of the card points held.
     pub fn points(&self) -> u32 {
         self.faces().map(|(c, n)| c.points() * n as u32).sum()
     }
+}
+
+/// The set bits of `mask`, lowest first: the faces of a face mask.
+pub(crate) fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let i = mask.trailing_zeros() as usize;
+        mask &= mask.wrapping_sub(1);
+        (i < 64).then_some(i)
+    })
 }
 
 /// A card that `decks` decks cannot supply so often (each deck holds one of every card, jokers
@@ -422,11 +493,17 @@ pub fn beyond_decks<'a>(
 
 impl FromIterator<Card> for Hand {
     fn from_iter<I: IntoIterator<Item = Card>>(iter: I) -> Hand {
-        let mut h = Hand::new();
+        // Counted in locals and made at the end: added card by card to a hand in memory, each
+        // card waited for the last one's writes (a board deals four hands).
+        let mut counts = [0; FACES];
+        let (mut len, mut held) = (0, Held::default());
         for c in iter {
-            h.add(c);
+            let i = c.index();
+            counts[i] += 1;
+            len += 1;
+            held.added(i, counts[i]);
         }
-        h
+        Hand { counts, len, held }
     }
 }
 
@@ -482,6 +559,18 @@ mod tests {
     }
 
     #[test]
+    fn the_points_are_the_fives_tens_and_kings() {
+        for c in Card::all() {
+            let points = match c.rank() {
+                Some(Rank::FIVE) => 5,
+                Some(Rank::TEN) | Some(Rank::KING) => 10,
+                _ => 0,
+            };
+            assert_eq!(c.points(), points, "{c}");
+        }
+    }
+
+    #[test]
     fn points_total_100_a_deck() {
         let deck: Hand = Card::all().collect();
         assert_eq!(deck.points(), 100);
@@ -498,6 +587,48 @@ mod tests {
         assert_eq!(h, before, "a failed removal changes nothing");
         assert!(h.remove_all(&parse_list("SA HK").unwrap()));
         assert_eq!(format_cards(&h.cards()), "SA");
+    }
+
+    /// The masks by their definition: a pass over the 54 counts.
+    fn check_masks(h: &Hand, rng: &mut u64) {
+        let held = |k: usize| Card::all().filter(move |&c| h.count(c) >= k);
+        let mask = |cards: &mut dyn Iterator<Item = Card>| cards.fold(0u64, |m, c| m | 1 << c.0);
+        assert_eq!(h.pairs_mask(), mask(&mut held(2)));
+        let faces: Vec<(Card, usize)> = held(1).map(|c| (c, h.count(c))).collect();
+        assert_eq!(h.faces().collect::<Vec<_>>(), faces);
+        for _ in 0..4 {
+            *rng = rng
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let some = *rng & ((1 << FACES) - 1);
+            let plain: usize = Card::all()
+                .filter(|c| some & 1 << c.0 != 0)
+                .map(|c| h.count(c))
+                .sum();
+            assert_eq!(h.count_in(some), plain);
+        }
+        assert_eq!(h.count_in(u64::MAX), h.len());
+    }
+
+    #[test]
+    fn the_face_masks_follow_the_counts() {
+        // Two decks (80分) and six (够级): random adds and removes, checked after each.
+        let mut rng = 7u64;
+        for decks in [2, 6] {
+            let mut h = Hand::new();
+            for _ in 0..20_000 {
+                rng = rng
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let c = Card::from_index((rng >> 33) as usize % FACES);
+                if (rng >> 20).is_multiple_of(3) || h.count(c) == decks {
+                    h.remove(c);
+                } else {
+                    h.add(c);
+                }
+                check_masks(&h, &mut rng);
+            }
+        }
     }
 
     #[test]

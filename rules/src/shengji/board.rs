@@ -23,9 +23,9 @@ use super::played::Played;
 pub use super::played::{SeatPlay, TrickRecord};
 use super::ruleset::{Ruleset, RulingEnd, TimeoutCount, TimeoutPlay, TimeoutScope};
 use super::seat::Seat;
-use super::throw::{check_throw, Forced, ThrowVerdict};
+use super::throw::{check_throw, FailedThrow, Forced, ThrowVerdict};
 use super::trick::{trick_points, trick_winner};
-use super::unit::{parse_lead_for, Lead, Unit};
+use super::unit::{is_one_face, one_face, parse_lead_for, Lead, Unit};
 use crate::cards::{Card, Hand};
 use crate::deal::ShengjiDeal;
 use crate::Actor;
@@ -85,15 +85,23 @@ enum State {
     Over,
 }
 
-/// A checked action, ready to be carried out.
+/// A checked action, ready to be carried out with its cards. The cards travel beside the plan,
+/// not in it: a play's list goes from the action to its event without a copy into a plan and
+/// out again.
 enum Plan {
-    Bury(Vec<Card>),
+    Bury,
+    /// A lead of one face, a single or a pair: it stands. It is cut when played, straight into
+    /// the board's lead, not cut here and copied there (some 70 bytes, read back while still
+    /// being written).
+    LeadOneFace,
+    /// Any other lead (a tractor or a throw), cut to be judged, and the verdict. Boxed, as a
+    /// failed throw's lists are: so a plan is a few words, and moving one on every play moves
+    /// no unused 70 bytes.
     Lead {
-        cards: Vec<Card>,
-        lead: Lead,
+        lead: Box<Lead>,
         verdict: ThrowVerdict,
     },
-    Follow(Vec<Card>),
+    Follow,
     Choose(UnitChoice),
 }
 
@@ -101,7 +109,9 @@ impl Board {
     /// A board ready for the declarer's bury: the declarer holds its 25 cards and the kitty.
     pub fn new(deal: &ShengjiDeal, rules: Ruleset) -> Board {
         let declarer = Seat::from_index(deal.declarer);
-        let mut hands: [Hand; 4] = std::array::from_fn(|i| deal.hands[i].iter().copied().collect());
+        // Each hand made in its place (through `array::from_fn` each was copied a few times).
+        let hand = |i: usize| -> Hand { deal.hands[i].iter().copied().collect() };
+        let mut hands = [hand(0), hand(1), hand(2), hand(3)];
         for &c in &deal.kitty {
             hands[declarer.index()].add(c);
         }
@@ -267,7 +277,7 @@ impl Board {
     /// True once play has ended (the last trick, or a ruling ended the board): no seat is to act.
     /// Stays true after; the result is final only with [`Board::is_final`].
     pub fn is_over(&self) -> bool {
-        self.state == State::Over
+        matches!(self.state, State::Over)
     }
 
     /// True once the referee has finalised the result ([`Action::Finalize`]): nothing more is
@@ -316,7 +326,8 @@ impl Board {
     }
 
     fn seat_after(&self, seat: Seat, steps: usize) -> Seat {
-        (0..steps).fold(seat, |s, _| s.next())
+        // Play passes to the right: each step is `Seat::next`, three places on round the table.
+        Seat::from_index(seat.index() + 3 * steps)
     }
 
     /// Applies one action by `by` for (or against) `seat`. Rulings only from the referee,
@@ -341,7 +352,7 @@ impl Board {
         if self.finalized {
             return Err(RuleError::BoardFinal);
         }
-        let over = self.state == State::Over;
+        let over = matches!(self.state, State::Over);
         let ruling = matches!(
             action,
             Action::Penalty { .. } | Action::EndBoard | Action::Finalize
@@ -352,16 +363,16 @@ impl Board {
         let mut events = Vec::with_capacity(2);
         match action {
             Action::Bury { cards } => {
-                let plan = self.plan_bury(seat, cards)?;
-                self.execute(seat, plan, false, &mut events);
+                let plan = self.plan_bury(seat, &cards)?;
+                self.execute(seat, plan, cards, false, &mut events);
             }
             Action::Play { cards } => {
-                let plan = self.plan_play(seat, cards)?;
-                self.execute(seat, plan, false, &mut events);
+                let plan = self.plan_play(seat, &cards)?;
+                self.execute(seat, plan, cards, false, &mut events);
             }
             Action::Choose { unit } => {
                 let plan = self.plan_choose(seat, unit)?;
-                self.execute(seat, plan, false, &mut events);
+                self.execute(seat, plan, Vec::new(), false, &mut events);
             }
             Action::Timeout => self.timeout(seat, &mut events)?,
             Action::Penalty { points } => {
@@ -396,8 +407,8 @@ impl Board {
         }
     }
 
-    fn plan_bury(&self, seat: Seat, cards: Vec<Card>) -> Result<Plan, RuleError> {
-        if self.state != State::Bury {
+    fn plan_bury(&self, seat: Seat, cards: &[Card]) -> Result<Plan, RuleError> {
+        if !matches!(self.state, State::Bury) {
             return Err(RuleError::WrongPhase { now: self.phase() });
         }
         if seat != self.declarer {
@@ -407,14 +418,14 @@ impl Board {
             return Err(RuleError::BuryExactlyEight { got: cards.len() });
         }
         let hand = self.hand(seat);
-        if !hand.contains_all(&cards) {
-            return Err(missing(hand, &cards));
+        if !hand.contains_all(cards) {
+            return Err(missing(hand, cards));
         }
-        Ok(Plan::Bury(cards))
+        Ok(Plan::Bury)
     }
 
-    fn plan_play(&self, seat: Seat, cards: Vec<Card>) -> Result<Plan, RuleError> {
-        if self.state != State::Play {
+    fn plan_play(&self, seat: Seat, cards: &[Card]) -> Result<Plan, RuleError> {
+        if !matches!(self.state, State::Play) {
             return Err(RuleError::WrongPhase { now: self.phase() });
         }
         self.check_turn(seat)?;
@@ -424,24 +435,29 @@ impl Board {
                 if cards.is_empty() {
                     return Err(RuleError::EmptyPlay);
                 }
-                if !hand.contains_all(&cards) {
-                    return Err(missing(hand, &cards));
+                if !hand.contains_all(cards) {
+                    return Err(missing(hand, cards));
                 }
-                let lead = parse_lead_for(&self.order, &self.rules, &cards)?;
-                let others = [1, 2, 3].map(|k| {
-                    let s = self.seat_after(seat, k);
-                    (s, self.hand(s))
-                });
-                let verdict = check_throw(&self.order, &self.rules, &lead, seat, others);
-                Ok(Plan::Lead {
-                    cards,
-                    lead,
-                    verdict,
-                })
+                if is_one_face(cards) {
+                    return Ok(Plan::LeadOneFace);
+                }
+                let lead = parse_lead_for(&self.order, &self.rules, cards)?;
+                // Only a throw can fail: the other hands are looked at for nothing else.
+                let verdict = if lead.is_throw() {
+                    let others = [1, 2, 3].map(|k| {
+                        let s = self.seat_after(seat, k);
+                        (s, self.hand(s))
+                    });
+                    check_throw(&self.order, &self.rules, &lead, seat, others)
+                } else {
+                    ThrowVerdict::Stands
+                };
+                let lead = Box::new(lead);
+                Ok(Plan::Lead { lead, verdict })
             }
             Some(lead) => {
-                check_follow(&self.order, lead, hand, &cards)?;
-                Ok(Plan::Follow(cards))
+                check_follow(&self.order, lead, hand, cards)?;
+                Ok(Plan::Follow)
             }
         }
     }
@@ -456,10 +472,13 @@ impl Board {
         Ok(Plan::Choose(unit))
     }
 
-    /// The plan the clock carries out for the seat to act.
-    fn auto_plan(&self) -> Plan {
+    /// The plan the clock carries out for the seat to act, and its cards.
+    fn auto_plan(&self) -> (Plan, Vec<Card>) {
         match &self.state {
-            State::Bury => Plan::Bury(default_bury(&self.order, self.hand(self.declarer))),
+            State::Bury => (
+                Plan::Bury,
+                default_bury(&self.order, self.hand(self.declarer)),
+            ),
             State::Play => {
                 let seat = self.to_act().expect("someone is to play");
                 let hand = self.hand(seat);
@@ -469,19 +488,12 @@ impl Board {
                             .iter()
                             .min_by_key(|&c| self.order.low_key(c))
                             .expect("a player to lead holds cards");
-                        let cards = vec![lowest];
-                        let lead = parse_lead_for(&self.order, &self.rules, &cards)
-                            .expect("a single is a lead");
-                        Plan::Lead {
-                            cards,
-                            lead,
-                            verdict: ThrowVerdict::Stands,
-                        }
+                        (Plan::LeadOneFace, vec![lowest])
                     }
-                    Some(lead) => Plan::Follow(lowest_follow(&self.order, lead, hand)),
+                    Some(lead) => (Plan::Follow, lowest_follow(&self.order, lead, hand)),
                 }
             }
-            State::Choose { .. } => Plan::Choose(UnitChoice::Single),
+            State::Choose { .. } => (Plan::Choose(UnitChoice::Single), Vec::new()),
             State::Over => unreachable!("nothing to do on a finished board"),
         }
     }
@@ -491,8 +503,8 @@ impl Board {
     pub fn clock_play(&self) -> Option<Vec<Card>> {
         match self.state {
             State::Bury | State::Play => match self.auto_plan() {
-                Plan::Bury(cards) | Plan::Lead { cards, .. } | Plan::Follow(cards) => Some(cards),
-                Plan::Choose(_) => None,
+                (Plan::Choose(_), _) => None,
+                (_, cards) => Some(cards),
             },
             State::Choose { .. } | State::Over => None,
         }
@@ -504,7 +516,7 @@ impl Board {
     /// When the grace runs out, and at every later expiry: the penalty, and the clock plays.
     fn timeout(&mut self, seat: Seat, events: &mut Vec<Event>) -> Result<(), RuleError> {
         self.check_turn(seat)?;
-        let plan = self.auto_plan();
+        let (plan, cards) = self.auto_plan();
         let grace_ran_out = self.warned;
         self.timeouts[seat.index()] = self.timeouts[seat.index()].saturating_add(1);
         let count = match self.rules.timeout_count {
@@ -525,7 +537,7 @@ impl Board {
         } else {
             self.penalise(seat, Offence::Timeout, self.rules.timeout_penalty, events);
         }
-        self.execute(seat, plan, true, events);
+        self.execute(seat, plan, cards, true, events);
         Ok(())
     }
 
@@ -566,11 +578,18 @@ impl Board {
         self.finish(true, events);
     }
 
-    fn execute(&mut self, seat: Seat, plan: Plan, auto: bool, events: &mut Vec<Event>) {
+    fn execute(
+        &mut self,
+        seat: Seat,
+        plan: Plan,
+        mut cards: Vec<Card>,
+        auto: bool,
+        events: &mut Vec<Event>,
+    ) {
         // A move is made: whatever grace the seat had is over.
         self.warned = false;
         match plan {
-            Plan::Bury(mut cards) => {
+            Plan::Bury => {
                 let removed = self.hands[seat.index()].remove_all(&cards);
                 debug_assert!(removed, "planned");
                 cards.sort_unstable();
@@ -584,14 +603,23 @@ impl Board {
                 self.state = State::Play;
                 self.leader = self.declarer;
             }
-            Plan::Lead {
-                cards,
-                lead,
-                verdict,
-            } => match verdict {
-                ThrowVerdict::Stands => self.play(seat, cards, Some(lead), auto, events),
+            Plan::LeadOneFace => {
+                let lead = one_face(&self.order, self.rules.throw_follow, &cards);
+                self.lead = Some(lead.expect("planned: one face"));
+                self.play(seat, cards, true, auto, events)
+            }
+            Plan::Lead { lead, verdict } => match verdict {
+                ThrowVerdict::Stands => {
+                    self.lead = Some(*lead);
+                    self.play(seat, cards, true, auto, events)
+                }
                 ThrowVerdict::Fails(failed) => {
-                    let (forced, choices, chooser) = match &failed.forced {
+                    let FailedThrow {
+                        penalty,
+                        blocked,
+                        forced: must,
+                    } = *failed;
+                    let (forced, choices, chooser) = match &must {
                         Forced::Unit(u) => (Some(u.cards().to_vec()), None, None),
                         Forced::Choice { single, pair } => (
                             None,
@@ -603,21 +631,20 @@ impl Board {
                         seat,
                         trick: self.trick,
                         attempt: cards,
-                        blocked: failed
-                            .blocked
-                            .iter()
+                        blocked: blocked
+                            .into_iter()
                             .map(|b| BlockedUnit {
                                 cards: b.unit.cards().to_vec(),
-                                by: b.by.clone(),
+                                by: b.by,
                             })
                             .collect(),
-                        penalty: failed.penalty,
-                        forced: forced.clone(),
+                        penalty,
+                        forced,
                         choices,
                         chooser,
                     })));
-                    self.penalise(seat, Offence::FailedThrow, failed.penalty, events);
-                    match failed.forced {
+                    self.penalise(seat, Offence::FailedThrow, penalty, events);
+                    match must {
                         Forced::Unit(u) => self.play_unit(seat, &u, auto, events),
                         Forced::Choice { single, pair } => {
                             self.state = State::Choose {
@@ -629,7 +656,7 @@ impl Board {
                     }
                 }
             },
-            Plan::Follow(cards) => self.play(seat, cards, None, auto, events),
+            Plan::Follow => self.play(seat, cards, false, auto, events),
             Plan::Choose(choice) => {
                 let State::Choose { single, pair, .. } =
                     std::mem::replace(&mut self.state, State::Play)
@@ -656,14 +683,17 @@ impl Board {
     fn play_unit(&mut self, seat: Seat, unit: &Unit, auto: bool, events: &mut Vec<Event>) {
         let cards = unit.cards().to_vec();
         let lead = parse_lead_for(&self.order, &self.rules, &cards).expect("a unit is a lead");
-        self.play(seat, cards, Some(lead), auto, events);
+        self.lead = Some(lead);
+        self.play(seat, cards, true, auto, events);
     }
 
+    /// A play to the trick: a follow, or (`lead`) the lead already in `self.lead` (put there
+    /// by the caller straight from the plan, not handed on through here).
     fn play(
         &mut self,
         seat: Seat,
         cards: Vec<Card>,
-        lead: Option<Lead>,
+        lead: bool,
         auto: bool,
         events: &mut Vec<Event>,
     ) {
@@ -673,16 +703,13 @@ impl Board {
             let removed = hand.remove(c);
             debug_assert!(removed, "planned");
         }
-        let is_lead = lead.is_some();
-        if let Some(lead) = lead {
-            self.lead = Some(lead);
-        }
         self.tricks.play(seat, &cards);
-        events.push(Event::Played {
+        let trick = self.trick;
+        push(events, move || Event::Played {
             seat,
-            trick: self.trick,
+            trick,
             cards,
-            lead: is_lead,
+            lead,
             auto,
         });
         if self.tricks.open_plays() == 4 {
@@ -691,32 +718,37 @@ impl Board {
     }
 
     fn finish_trick(&mut self, events: &mut Vec<Event>) {
-        let lead = self.lead.take().expect("a trick has a lead");
+        // The lead looked at where it is (not moved out: some 70 bytes), and dropped once done.
+        let lead = self.lead.as_ref().expect("a trick has a lead");
         let mut seats = [self.leader; 4];
         let mut plays: [&[Card]; 4] = [&[]; 4];
         for (i, (seat, cards)) in self.tricks.open().enumerate() {
             seats[i] = seat;
             plays[i] = cards;
         }
-        let winner = seats[trick_winner(&self.order, self.rules.throw_compare, &lead, &plays)];
+        let winner = seats[trick_winner(&self.order, self.rules.throw_compare, lead, &plays)];
         let points = trick_points(&plays);
+        let board_over = self.hands.iter().all(Hand::is_empty);
+        // 抠底: the last lead's largest unit sets the multiplier.
+        let multiplier = board_over.then(|| kitty_multiplier(self.rules.kitty_multiplier, lead));
+        self.lead = None;
         let to_defenders = self.is_defender(winner);
         if to_defenders {
             self.defenders += points as i32;
             self.defender_tricks += 1;
         }
-        events.push(Event::TrickWon {
-            trick: self.trick,
+        let (trick, defenders) = (self.trick, self.defenders);
+        push(events, || Event::TrickWon {
+            trick,
             winner,
             points,
             to_defenders,
-            defenders: self.defenders,
+            defenders,
         });
         self.tricks.close(self.trick, winner, points);
-        if self.hands.iter().all(Hand::is_empty) {
+        if let Some(multiplier) = multiplier {
             if to_defenders {
                 let points = crate::cards::points(&self.kitty);
-                let multiplier = kitty_multiplier(self.rules.kitty_multiplier, &lead);
                 let gain = points * multiplier;
                 self.defenders += gain as i32;
                 events.push(Event::KittyCaptured {
@@ -737,7 +769,7 @@ impl Board {
 
     /// Ends play (or, on a board already over, announces the revised result).
     fn finish(&mut self, by_ruling: bool, events: &mut Vec<Event>) {
-        let revised = self.state == State::Over;
+        let revised = matches!(self.state, State::Over);
         self.state = State::Over;
         self.warned = false;
         self.by_ruling |= by_ruling;
@@ -750,6 +782,13 @@ impl Board {
             revised,
         });
     }
+}
+
+/// Adds the event `make` makes, made where it is kept: room for it first, then made in place.
+/// (Made first and then pushed, as `Vec::push` has it, an event was built on the stack a field
+/// at a time and copied in whole words at once, and the processor waited for its own writes.)
+fn push(events: &mut Vec<Event>, make: impl FnOnce() -> Event) {
+    events.extend(std::iter::once_with(make));
 }
 
 /// The defenders' points after a ruling ends the board against a side (`defender_offended`:

@@ -5,17 +5,20 @@
 //!
 //! The check allocates nothing: the hand is an array of counts, the lane's pairs a bit mask.
 
+use std::borrow::Cow;
+
 use super::error::RuleError;
 use super::ladder::{best_rung_by, PairSlots, Parts};
 use super::order::Order;
 use super::unit::Lead;
-use crate::cards::{Card, Hand};
+use crate::cards::{Card, Hand, FACES};
 
 /// Checks a follow: `hand` is the follower's whole hand before the play.
 ///
-/// One pass over the played cards (are they held, how many are in the led suit, which pairs)
-/// and one over the led suit's faces in the hand; the hand's pairs only when the lead has some.
-/// A single led, the commonest follow, needs nothing more.
+/// One pass over the played cards (are they held, how many are in the led suit, which pairs);
+/// the led suit's faces in the hand only when the play leaves the suit (is the hand short in
+/// it?), the hand's pairs only when the lead has some. A single led and followed in its suit,
+/// the commonest follow, needs nothing more.
 pub fn check_follow(
     order: &Order,
     lead: &Lead,
@@ -30,12 +33,14 @@ pub fn check_follow(
         });
     }
     let lane = lead.lane().index();
-    let mut played = Hand::new();
+    // The play's copies of each face so far: bare counts, no hand (whose masks would be kept
+    // for nothing).
+    let mut played = [0u8; FACES];
     let mut play_pairs = PairSlots::default();
     let mut in_lane = 0;
     for &c in play {
-        played.add(c);
-        let copies = played.count(c);
+        played[c.index()] += 1;
+        let copies = played[c.index()] as usize;
         if copies > hand.count(c) {
             return Err(missing(hand, play));
         }
@@ -46,10 +51,13 @@ pub fn check_follow(
             }
         }
     }
-    let held = order.held_in(lane, hand);
-    if held < n {
-        // Short in the suit: all of it, then anything.
-        return if in_lane == held {
+    if in_lane < n {
+        // Only now the suit's count in the hand: a play all in the led suit needs none.
+        let held = order.held_in(lane, hand);
+        return if held >= n {
+            Err(RuleError::MustFollowSuit { lane: lead.lane() })
+        } else if in_lane == held {
+            // Short in the suit: all of it, then anything.
             Ok(())
         } else {
             Err(RuleError::MustPlayAllOfSuit {
@@ -57,9 +65,6 @@ pub fn check_follow(
                 held,
             })
         };
-    }
-    if in_lane != n {
-        return Err(RuleError::MustFollowSuit { lane: lead.lane() });
     }
     if lead.parts().is_empty() {
         return Ok(());
@@ -258,17 +263,33 @@ pub fn build_follow(
     let lane = lead.lane().index();
     let held = order.held_in(lane, hand);
     let mut play = Vec::with_capacity(n);
-    let mut left = hand.clone();
+    // The cards not yet in the play: the hand itself until one is taken out of it, so the
+    // commonest follow, one card, copies no hand.
+    let mut left = Cow::Borrowed(hand);
     if held <= n {
+        // Short in the led suit: all of it (mostly none: a void), then any of the other cards.
         for &f in order.faces_of(lane) {
+            if play.len() == held {
+                break;
+            }
             for _ in 0..hand.count(f) {
                 play.push(f);
-                left.remove(f);
+                left.to_mut().remove(f);
             }
         }
-        fill(order, &mut left, &mut play, n, None, pick);
+        let others = hand.len() - held;
+        fill(
+            &mut left,
+            &mut play,
+            n,
+            order.faces_low_first(),
+            others,
+            pick,
+        );
         return play;
     }
+    // Cards of the led suit not yet in the play: the candidates once the pairs are placed.
+    let mut free = held;
     if !lead.parts().is_empty() {
         let (held_pairs, _) = PairSlots::of_hand(order, lane, hand);
         let rung = best_rung_by(&held_pairs, lead.parts(), lead.throw_follow());
@@ -284,46 +305,40 @@ pub fn build_follow(
                     .iter()
                     .find(|&&f| order.slot(f) == slot && left.count(f) >= 2)
                     .expect("a pair at every slot of the placement");
+                let left = left.to_mut();
                 left.remove(face);
                 left.remove(face);
                 play.extend([face, face]);
+                free -= 2;
             }
         }
     }
-    fill(order, &mut left, &mut play, n, Some(lane), pick);
+    fill(&mut left, &mut play, n, order.faces_of(lane), free, pick);
     play
 }
 
-/// Adds cards from `left` (only of `lane` if given), picked among the lowest-first candidates,
-/// until the play has `n` cards.
+/// Adds cards from `left` until the play has `n` cards, each picked among the candidates: the
+/// `total` cards of `left` whose faces are in `faces`, lowest first. A card is taken out of
+/// `left` only if another is still to be picked.
 fn fill(
-    order: &Order,
-    left: &mut Hand,
+    left: &mut Cow<Hand>,
     play: &mut Vec<Card>,
     n: usize,
-    lane: Option<usize>,
+    faces: &[Card],
+    mut total: usize,
     pick: &mut dyn FnMut(usize) -> usize,
 ) {
-    if play.len() >= n {
-        return;
-    }
-    // Candidates lowest first, counted and walked in place: no list to build.
-    let faces = match lane {
-        Some(l) => order.faces_of(l),
-        None => order.faces_low_first(),
-    };
-    let mut total = match lane {
-        Some(l) => order.held_in(l, left),
-        None => left.len(),
-    };
+    // Counted and walked in place: no list to build.
     while play.len() < n {
         let mut i = pick(total).min(total - 1);
         for &f in faces {
             let held = left.count(f);
             if i < held {
-                left.remove(f);
                 play.push(f);
-                total -= 1;
+                if play.len() < n {
+                    left.to_mut().remove(f);
+                    total -= 1;
+                }
                 break;
             }
             i -= held;

@@ -33,6 +33,10 @@ pub fn default_bury(order: &Order, hand: &Hand) -> Vec<Card> {
     let mut bury = Hand::new();
     for points in [false, true] {
         for &c in order.faces_low_first() {
+            if bury.len() == KITTY_SIZE {
+                // Mostly reached in the low non-point cards: the rest need no look.
+                return bury.cards();
+            }
             if (c.points() > 0) == points {
                 let take = hand.count(c).min(KITTY_SIZE - bury.len());
                 (0..take).for_each(|_| bury.add(c));

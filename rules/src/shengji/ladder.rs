@@ -24,7 +24,7 @@
 
 use super::order::{Order, MAX_SLOTS};
 use super::ruleset::ThrowFollow;
-use crate::cards::Hand;
+use crate::cards::{bits, Card, Hand};
 
 /// Most parts a shape can have: a lane has at most 18 faces, so at most 18 pairs.
 const MAX_PARTS: usize = 18;
@@ -130,18 +130,11 @@ impl PairSlots {
     /// The pairs of `hand` in lane `lane`, and the number of the hand's cards in that lane.
     pub(crate) fn of_hand(order: &Order, lane: usize, hand: &Hand) -> (PairSlots, usize) {
         let mut ps = PairSlots::default();
-        let mut cards = 0;
-        for &face in order.faces_of(lane) {
-            let n = hand.count(face);
-            cards += n;
-            // Without a branch: whether a face is a pair is as good as random to the predictor.
-            let pair = (n >= 2) as u8;
-            let slot = order.slot(face);
-            ps.count[slot as usize] += pair;
-            ps.mask |= (pair as u32) << slot;
-            ps.pairs += pair;
+        // Only the faces held twice: a few bits of the hand's mask, not the lane's 13 to 18.
+        for face in bits(hand.pairs_mask() & order.lane_mask(lane)) {
+            ps.add(order.slot(Card::from_index(face)));
         }
-        (ps, cards)
+        (ps, order.held_in(lane, hand))
     }
 
     pub(crate) fn add(&mut self, slot: u8) {
@@ -433,6 +426,39 @@ mod tests {
             p.add(x);
         }
         p
+    }
+
+    #[test]
+    fn a_hands_pairs_are_its_faces_held_twice() {
+        use crate::cards::{Rank, Suit};
+        use crate::deal::{deal_shengji, Fixed, Seed};
+        // The pairs by their definition: every face of the lane, the held count looked up.
+        for board in 1..=200u32 {
+            let d = deal_shengji(&Seed([board as u8; 32]), board, Fixed::default());
+            let trumps = [Some(Suit::ALL[board as usize % 4]), None];
+            let order = Order::new(
+                Rank::new(2 + board as u8 % 13).unwrap(),
+                trumps[board as usize % 5 / 4],
+            );
+            let mut hand: Hand = d.hands[0].iter().chain(&d.hands[1]).copied().collect();
+            for (i, &c) in d.hands[2].iter().enumerate() {
+                for lane in 0..5 {
+                    let mut plain = PairSlots::default();
+                    let mut cards = 0;
+                    for &f in order.faces_of(lane) {
+                        cards += hand.count(f);
+                        if hand.count(f) >= 2 {
+                            plain.add(order.slot(f));
+                        }
+                    }
+                    assert_eq!(PairSlots::of_hand(&order, lane, &hand), (plain, cards));
+                    assert_eq!(order.held_in(lane, &hand), cards);
+                }
+                // Change the hand as play does, a card out and another in.
+                hand.remove(d.hands[i % 2][i]);
+                hand.add(c);
+            }
+        }
     }
 
     #[test]

@@ -32,7 +32,7 @@ impl Lane {
     /// 0..4 for the side suits (in [`Suit::ALL`] order), 4 for trump.
     pub fn index(self) -> usize {
         match self {
-            Lane::Side(s) => Suit::ALL.iter().position(|&x| x == s).expect("a suit"),
+            Lane::Side(s) => s.index() as usize,
             Lane::Trump => TRUMP,
         }
     }
@@ -77,6 +77,9 @@ pub struct Order {
     /// lane scans never touch the other 40-odd faces.
     faces: [[Card; MAX_LANE_FACES]; 5],
     face_count: [u8; 5],
+    /// Each lane's faces as a face mask (bit i for face i), to count a hand's cards in a lane
+    /// from its masks ([`Hand::count_in`]).
+    lane_mask: [u64; 5],
     /// Number of slots in each lane (12 for a side suit, 16 or 3 for trump).
     slots: [u8; 5],
     /// Every face from the lowest up by [`Order::low_key`], for the lowest discards.
@@ -92,6 +95,7 @@ impl Order {
             slot: [0; FACES],
             faces: [[Card::BJ; MAX_LANE_FACES]; 5],
             face_count: [0; 5],
+            lane_mask: [0; 5],
             slots: [0; 5],
             low: [Card::BJ; FACES],
         };
@@ -157,6 +161,7 @@ impl Order {
         let n = &mut self.face_count[lane];
         self.faces[lane][*n as usize] = card;
         *n += 1;
+        self.lane_mask[lane] |= 1 << card.index();
     }
 
     pub fn level(&self) -> Rank {
@@ -206,9 +211,14 @@ impl Order {
         &self.faces[lane][..self.face_count[lane] as usize]
     }
 
+    /// The faces of a lane as a face mask (bit i for face i).
+    pub(crate) fn lane_mask(&self, lane: usize) -> u64 {
+        self.lane_mask[lane]
+    }
+
     /// How many of the hand's cards are in lane `lane`.
     pub(crate) fn held_in(&self, lane: usize, hand: &Hand) -> usize {
-        self.faces_of(lane).iter().map(|&f| hand.count(f)).sum()
+        hand.count_in(self.lane_mask[lane])
     }
 
     /// True if a pair of `a` and a pair of `b` are adjacent (form a tractor together): same
@@ -284,6 +294,16 @@ mod tests {
                 sorted.sort_by_key(|&c| o.low_key(c));
                 assert_eq!(o.faces_low_first(), &sorted[..], "level {level}, {trump:?}");
             }
+        }
+    }
+
+    #[test]
+    fn a_lane_index_is_its_suits_place_in_suit_order() {
+        for (i, &suit) in Suit::ALL.iter().enumerate() {
+            assert_eq!(Lane::Side(suit).index(), i);
+        }
+        for i in 0..5 {
+            assert_eq!(Lane::from_index(i).index(), i);
         }
     }
 

@@ -41,8 +41,7 @@ pub(crate) struct Played {
     plays: u8,
 }
 
-/// One finished trick: its plays (seat and number of cards, in play order; a play has at least
-/// one card, so the plays are the non-zero lengths) and its result.
+/// One finished trick: its four plays (seat and number of cards, in play order) and its result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Head {
     trick: u8,
@@ -91,19 +90,18 @@ impl Played {
         self.plays as usize
     }
 
-    /// Closes the open trick with its result.
+    /// Closes the open trick, every seat having played, with its result.
     pub(crate) fn close(&mut self, trick: u8, winner: Seat, points: u32) {
-        let mut head = Head {
+        assert_eq!(self.plays, 4, "a trick closes once every seat has played");
+        // The head made of whole arrays: copied entry by entry (or by memcpy), its bytes were
+        // still being written when the push read it, and the processor waited for them.
+        self.heads.push(Head {
             trick,
-            seats: [winner; 4],
-            lens: [0; 4],
+            seats: self.seats,
+            lens: self.lens,
             winner,
             points,
-        };
-        let n = self.plays as usize;
-        head.seats[..n].copy_from_slice(&self.seats[..n]);
-        head.lens[..n].copy_from_slice(&self.lens[..n]);
-        self.heads.push(head);
+        });
         self.done = self.cards.len();
         self.plays = 0;
     }

@@ -64,7 +64,9 @@ pub fn check_throw(
         return ThrowVerdict::Stands;
     }
     let lane = lead.lane().index();
-    // What each blocker holds in the lane: the highest card and the pairs.
+    // What each blocker holds in the lane: the highest card and the pairs (only a throw with
+    // pairs needs those).
+    let with_pairs = !lead.parts().is_empty();
     let mut holders: [(Seat, Option<u8>, PairSlots); 3] = [(leader, None, PairSlots::default()); 3];
     let mut n = 0;
     for (seat, hand) in others {
@@ -77,7 +79,11 @@ pub fn check_throw(
             .rev()
             .find(|&&f| hand.count(f) > 0)
             .map(|&f| order.slot(f));
-        let (pairs, _) = PairSlots::of_hand(order, lane, hand);
+        let pairs = if with_pairs {
+            PairSlots::of_hand(order, lane, hand).0
+        } else {
+            PairSlots::default()
+        };
         holders[n] = (seat, high, pairs);
         n += 1;
     }

@@ -27,8 +27,8 @@ struct Strength {
 /// Index (0 = the leader) of the play that wins. `plays[0]` is the lead; the plays may be taken
 /// as legal.
 pub fn trick_winner(order: &Order, compare: ThrowCompare, lead: &Lead, plays: &[&[Card]]) -> usize {
-    if lead.len() == 1 {
-        return single_winner(order, lead, plays);
+    if !lead.is_throw() && lead.len() <= 2 {
+        return single_or_pair_winner(order, lead, plays);
     }
     let mut best =
         strength(order, compare, lead, plays[0], true).expect("the lead has its own shape");
@@ -44,19 +44,28 @@ pub fn trick_winner(order: &Order, compare: ThrowCompare, lead: &Lead, plays: &[
     winner
 }
 
-/// A single led, most tricks: one card each, the highest trump or else the highest card of the
-/// led suit wins, the earlier of equal cards. The same answer as comparing [`Strength`]s.
-fn single_winner(order: &Order, lead: &Lead, plays: &[&[Card]]) -> usize {
+/// A single or a pair led, nearly every trick: the highest trump or else the highest card (or
+/// pair) of the led suit wins, the earlier of equal ones; a play of two different cards to a
+/// pair cannot win. The same answer as comparing [`Strength`]s.
+fn single_or_pair_winner(order: &Order, lead: &Lead, plays: &[&[Card]]) -> usize {
     let led = lead.lane().index();
-    // (trumped, strength); a discard can never win.
-    let key = |c: Card| {
+    // One number: 0 for a play that cannot win, else above those, trumps on a side suit above
+    // the led suit, then the strength (a slot is below 32). Comparing numbers needs no branch,
+    // and who wins is as good as random to the predictor.
+    let key = |play: &[Card]| {
+        let c = play[0];
         let lane = order.lane_index(c);
-        (lane == led || lane == TRUMP).then_some(((lane != led) as u8, order.slot(c)))
+        // A single, or a pair's two cards alike (a comparison, not a loop: who plays a pair
+        // is as good as random to the predictor).
+        let one_face = play[play.len() - 1] == c;
+        let counts = (one_face && (lane == led || lane == TRUMP)) as u32;
+        let trumped = (lane != led) as u32;
+        counts << 6 | trumped << 5 | order.slot(c) as u32
     };
     let mut winner = 0;
-    let mut best = key(plays[0][0]);
+    let mut best = key(plays[0]);
     for (i, play) in plays.iter().enumerate().skip(1) {
-        let k = key(play[0]);
+        let k = key(play);
         if k > best {
             best = k;
             winner = i;

@@ -14,15 +14,22 @@ use super::order::{Lane, Order, MAX_SLOTS};
 use super::ruleset::{LeadParse, Ruleset, ThrowFollow};
 use crate::cards::{Card, Hand};
 
-/// One unit of a lead.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// Most cards in one unit: a tractor holds one pair a slot of its lane.
+const MAX_UNIT_CARDS: usize = 2 * MAX_SLOTS;
+
+/// One unit of a lead. Its cards are kept inline, so cutting a lead allocates nothing. Aligned
+/// to 8 bytes: copied in whole words, a lead moved from function to function is read back as
+/// it was written (35 bytes at any offset made the processor wait on its own stores).
+#[derive(Clone)]
+#[repr(align(8))]
 pub struct Unit {
     /// 0 for a single, 1 for a pair, k ≥ 2 for a tractor of k pairs.
     pairs: u8,
     /// Slot (strength in the lane) of the highest card: units of one kind compare by it.
     top: u8,
-    /// The cards, lowest first.
-    cards: Vec<Card>,
+    /// The cards, lowest first: the first `len` of `cards`.
+    len: u8,
+    cards: [Card; MAX_UNIT_CARDS],
 }
 
 /// What kind of unit.
@@ -34,6 +41,33 @@ pub enum UnitKind {
 }
 
 impl Unit {
+    /// A unit of `pairs` pairs (0: a single) whose highest card has slot `top`.
+    fn new(pairs: u8, top: u8, cards: &[Card]) -> Unit {
+        let mut unit = Unit {
+            pairs,
+            top,
+            len: cards.len() as u8,
+            cards: [Card::BJ; MAX_UNIT_CARDS],
+        };
+        unit.cards[..cards.len()].copy_from_slice(cards);
+        unit
+    }
+
+    /// A single or a pair of `face`: its cards written where they are, not copied in by length
+    /// (a copy of unknown length is a call to memcpy, and the processor waits on its bytes when
+    /// the new unit is read back at once, as every lead's is).
+    fn of_face(pairs: u8, top: u8, face: Card) -> Unit {
+        let mut cards = [Card::BJ; MAX_UNIT_CARDS];
+        cards[0] = face;
+        cards[1] = if pairs == 1 { face } else { Card::BJ };
+        Unit {
+            pairs,
+            top,
+            len: pairs + 1,
+            cards,
+        }
+    }
+
     pub fn kind(&self) -> UnitKind {
         match self.pairs {
             0 => UnitKind::Single,
@@ -53,21 +87,81 @@ impl Unit {
     }
 
     pub fn cards(&self) -> &[Card] {
-        &self.cards
+        &self.cards[..self.len as usize]
     }
 
     pub fn len(&self) -> usize {
-        self.cards.len()
+        self.len as usize
     }
 
     pub fn is_empty(&self) -> bool {
-        self.cards.is_empty()
+        self.len == 0
     }
 
     /// The order "smallest unit" uses (挡单出单、挡对出对): fewer cards first, then lower, then
     /// by face so equal 副级牌 singles still have a fixed order.
     pub fn smallness(&self) -> (usize, u8, usize) {
-        (self.cards.len(), self.top, self.cards[0].index())
+        (self.len(), self.top, self.cards[0].index())
+    }
+
+    /// What a unit is: its shape and its cards (the unused room is no part of it).
+    fn key(&self) -> (u8, u8, &[Card]) {
+        (self.pairs, self.top, self.cards())
+    }
+}
+
+impl PartialEq for Unit {
+    fn eq(&self, other: &Unit) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Unit {}
+
+impl std::hash::Hash for Unit {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key().hash(state);
+    }
+}
+
+impl std::fmt::Debug for Unit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Unit")
+            .field("pairs", &self.pairs)
+            .field("top", &self.top)
+            .field("cards", &self.cards())
+            .finish()
+    }
+}
+
+/// A lead's units: one (a single, a pair, a tractor: nearly every lead) kept inline, or the
+/// several of a throw. Only a throw allocates.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Units {
+    One(Unit),
+    Throw(Vec<Unit>),
+}
+
+impl Units {
+    fn new(mut units: Vec<Unit>) -> Units {
+        if units.len() == 1 {
+            Units::One(units.pop().expect("one unit"))
+        } else {
+            Units::Throw(units)
+        }
+    }
+
+    fn as_slice(&self) -> &[Unit] {
+        match self {
+            Units::One(unit) => std::slice::from_ref(unit),
+            Units::Throw(units) => units,
+        }
+    }
+}
+
+impl std::fmt::Debug for Units {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
     }
 }
 
@@ -77,7 +171,7 @@ pub struct Lead {
     lane: Lane,
     /// Tractors (longest first, then highest), then pairs (highest first), then singles
     /// (highest first).
-    units: Vec<Unit>,
+    units: Units,
     /// The pair groups of the units, for the follow ladder and trick comparison.
     parts: Parts,
     len: usize,
@@ -93,7 +187,7 @@ impl Lead {
     }
 
     pub fn units(&self) -> &[Unit] {
-        &self.units
+        self.units.as_slice()
     }
 
     /// The pair groups: `[3, 1]` for a tractor of 3 and a pair.
@@ -123,53 +217,84 @@ impl Lead {
 
     /// A throw (甩牌) has more than one unit.
     pub fn is_throw(&self) -> bool {
-        self.units.len() > 1
+        self.units().len() > 1
     }
 
     /// Cards in the largest unit (1 single, 2 pair, 2k tractor); 抠底 multiplies by it.
     pub fn largest_unit_cards(&self) -> usize {
-        self.units.iter().map(Unit::len).max().unwrap_or(0)
+        self.units().iter().map(Unit::len).max().unwrap_or(0)
     }
 
     /// All the cards, unit by unit.
     pub fn cards(&self) -> Vec<Card> {
-        self.units
+        self.units()
             .iter()
-            .flat_map(|u| u.cards.iter().copied())
+            .flat_map(|u| u.cards().iter().copied())
             .collect()
     }
 }
 
 /// Cuts a lead into units under a ruleset (`lead_parse`, and `throw_follow` for its followers).
 pub fn parse_lead_for(order: &Order, rules: &Ruleset, cards: &[Card]) -> Result<Lead, RuleError> {
-    Ok(parse_lead(order, rules.lead_parse, cards)?.with_throw_follow(rules.throw_follow))
+    cut(order, rules.lead_parse, rules.throw_follow, cards)
 }
 
 /// Cuts a lead into units. Refuses an empty lead and one that is not a single effective suit.
 /// Whether the cards are in the leader's hand is the caller's business. Followers answer it
 /// under the default `throw_follow` (largest unit first); see [`parse_lead_for`].
 pub fn parse_lead(order: &Order, parse: LeadParse, cards: &[Card]) -> Result<Lead, RuleError> {
+    cut(order, parse, ThrowFollow::LargestUnitFirst, cards)
+}
+
+/// Cuts a lead into units, to be followed under `follow`: the lead is made where it is returned,
+/// not made and then copied with its `throw_follow` changed (a lead is some 70 bytes).
+fn cut(
+    order: &Order,
+    parse: LeadParse,
+    follow: ThrowFollow,
+    cards: &[Card],
+) -> Result<Lead, RuleError> {
     let first = *cards.first().ok_or(RuleError::EmptyPlay)?;
     let lane = order.lane_index(first);
     if cards.iter().any(|&c| order.lane_index(c) != lane) {
         return Err(RuleError::LeadMixedSuits);
     }
     // Most leads are a single or a pair: no tractor search.
-    if cards.len() == 1 || (cards.len() == 2 && cards[0] == cards[1]) {
-        let pairs = (cards.len() / 2) as u8;
-        return Ok(Lead {
-            lane: Lane::from_index(lane),
-            units: vec![Unit {
-                pairs,
-                top: order.slot(first),
-                cards: cards.to_vec(),
-            }],
-            parts: Parts::from_lengths(&[pairs]),
-            len: cards.len(),
-            follow: ThrowFollow::LargestUnitFirst,
-        });
+    if let Some(lead) = one_face(order, follow, cards) {
+        return Ok(lead);
     }
     let held: Hand = cards.iter().copied().collect();
+    let mut units = Vec::with_capacity(cards.len());
+    // Pairs and tractors first; a throw of singles (the commonest throw) has no pairs to join.
+    let lengths = if held.pairs_mask() == 0 {
+        Vec::new()
+    } else {
+        pair_units(order, lane, &held, parse, &mut units)
+    };
+    // The singles, highest first.
+    for &c in order.faces_of(lane).iter().rev() {
+        if held.count(c) % 2 == 1 {
+            units.push(Unit::new(0, order.slot(c), &[c]));
+        }
+    }
+    Ok(Lead {
+        lane: Lane::from_index(lane),
+        units: Units::new(units),
+        parts: Parts::from_lengths(&lengths),
+        len: cards.len(),
+        follow,
+    })
+}
+
+/// Adds the lead's pairs and tractors to `units` (longest tractors first, then the highest),
+/// returning their lengths in pairs.
+fn pair_units(
+    order: &Order,
+    lane: usize,
+    held: &Hand,
+    parse: LeadParse,
+    units: &mut Vec<Unit>,
+) -> Vec<u8> {
     let mut pair_slots = PairSlots::default();
     for &face in order.faces_of(lane) {
         for _ in 0..held.count(face) / 2 {
@@ -188,42 +313,48 @@ pub fn parse_lead(order: &Order, parse: LeadParse, cards: &[Card]) -> Result<Lea
     for faces in pair_faces.iter_mut() {
         faces.reverse(); // pop() hands them out in face order
     }
-    let mut units = Vec::with_capacity(cards.len());
     let mut lengths = Vec::with_capacity(runs.len());
     for &(start, k) in &runs {
-        let mut unit_cards = Vec::with_capacity(2 * k as usize);
-        for slot in start..start + k {
+        let mut unit_cards = [Card::BJ; MAX_UNIT_CARDS];
+        for (i, slot) in (start..start + k).enumerate() {
             let face = pair_faces[slot as usize]
                 .pop()
                 .expect("a pair at every slot of a run");
-            unit_cards.extend([face, face]);
+            unit_cards[2 * i..2 * i + 2].fill(face);
         }
-        units.push(Unit {
-            pairs: k,
-            top: start + k - 1,
-            cards: unit_cards,
-        });
+        units.push(Unit::new(k, start + k - 1, &unit_cards[..2 * k as usize]));
         lengths.push(k);
     }
-    let mut singles: Vec<Card> = order
-        .faces_of(lane)
-        .iter()
-        .copied()
-        .filter(|&f| held.count(f) % 2 == 1)
-        .collect();
-    singles.reverse();
-    units.extend(singles.into_iter().map(|c| Unit {
-        pairs: 0,
-        top: order.slot(c),
-        cards: vec![c],
-    }));
-    Ok(Lead {
-        lane: Lane::from_index(lane),
-        units,
-        parts: Parts::from_lengths(&lengths),
+    lengths
+}
+
+/// A lead of one face, a single or a pair (nearly every lead), cut without a tractor search;
+/// `None` for any other cards.
+pub(crate) fn one_face(order: &Order, follow: ThrowFollow, cards: &[Card]) -> Option<Lead> {
+    let pairs = one_face_pairs(cards)?;
+    let face = cards[0];
+    Some(Lead {
+        lane: order.lane(face),
+        units: Units::One(Unit::of_face(pairs, order.slot(face), face)),
+        parts: Parts::from_lengths(&[pairs]),
         len: cards.len(),
-        follow: ThrowFollow::LargestUnitFirst,
+        follow,
     })
+}
+
+/// True if the cards are a single or a pair: a lead of one unit of one face, which always
+/// stands.
+pub(crate) fn is_one_face(cards: &[Card]) -> bool {
+    one_face_pairs(cards).is_some()
+}
+
+/// The pairs in a lead of one face: 0 for a single, 1 for a pair, `None` for other cards.
+fn one_face_pairs(cards: &[Card]) -> Option<u8> {
+    match *cards {
+        [_] => Some(0),
+        [c, d] if c == d => Some(1),
+        _ => None,
+    }
 }
 
 /// The pairs of a lead joined into tractors: (start slot, pairs), longest first, then highest.
