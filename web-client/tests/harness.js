@@ -96,12 +96,22 @@ export async function startServer(opts = {}) {
   };
 }
 
-/** Debian's Chromium, headless. */
-export function launchBrowser() {
-  return chromium.launch({
+/**
+ * Debian's Chromium, headless. A browser that dies while starting (seen once on a loaded CI
+ * machine: SIGSEGV before its first page, no page of ours loaded) is started once more; a
+ * second failure fails the test.
+ */
+export async function launchBrowser() {
+  const launch = () => chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--autoplay-policy=no-user-gesture-required'],
   });
+  try {
+    return await launch();
+  } catch (e) {
+    console.error(`Chromium did not start (${String(e).split('\n')[0]}); starting it once more`);
+    return launch();
+  }
 }
 
 /**
