@@ -3,10 +3,24 @@
 //! candidate in each of them to the end with the 普通 policy (the same deals for every
 //! candidate, so they are compared on equal cards), and keeps the better half.
 
+use std::cell::Cell;
 use std::time::Instant;
 
 use crate::level::Budget;
 use crate::rng::Rng;
+
+thread_local! {
+    /// What this thread does at a search's pause points (between its sampled deals): nothing,
+    /// unless its owner asked for something ([`at_pause_points`]).
+    static PAUSE: Cell<Option<fn()>> = const { Cell::new(None) };
+}
+
+/// Runs `pause` on this thread at every pause point of the searches it runs: between two
+/// sampled deals, every few dozen playouts (a server's search threads give their core back
+/// there to whoever is waiting for it).
+pub fn at_pause_points(pause: fn()) {
+    PAUSE.with(|p| p.set(Some(pause)));
+}
 
 /// What a search found: the best candidate's index, how many playouts it took and how many
 /// sampled deals had to be dropped (inconsistent with what the seat saw).
@@ -56,6 +70,9 @@ pub fn search<W>(
                 if done > 0 && Instant::now() >= end {
                     break;
                 }
+            }
+            if let Some(pause) = PAUSE.with(Cell::get) {
+                pause();
             }
             let Some(w) = world(&mut rng) else {
                 failures += 1;
