@@ -80,8 +80,9 @@ pub struct BotReport {
     pub seat: Option<usize>,
     /// Actions acknowledged.
     pub actions: u64,
-    /// Action round trips (send `act` → own `events` received).
-    pub round_trips: Vec<Duration>,
+    /// Action round trips (send `act` → own `events` received), each with when it was sent
+    /// (milliseconds since the epoch: comparable across the load's generator processes).
+    pub round_trips: Vec<(u64, Duration)>,
     /// The last seq seen.
     pub last_seq: u64,
     /// The table reached `over`.
@@ -178,6 +179,8 @@ pub async fn play_as<E: Engine + 'static>(
         .unwrap_or(1);
     // The action in flight: its id, when it was sent, and its seq once acknowledged.
     let mut pending: Option<(u64, Instant, Option<u64>)> = None;
+    // When it was sent, on the wall clock (the round trip's own clock is `Instant`).
+    let mut sent_ms = 0;
     let mut rng = next_id | 1;
     let mut to_act: Vec<usize> = Vec::new();
     let mut state = TableState::Waiting;
@@ -317,7 +320,7 @@ pub async fn play_as<E: Engine + 'static>(
                         report.last_seq = seq;
                         if let Some((_, sent, Some(acked))) = pending {
                             if acked == seq {
-                                report.round_trips.push(sent.elapsed());
+                                report.round_trips.push((sent_ms, sent.elapsed()));
                                 pending = None;
                             }
                         }
@@ -389,6 +392,7 @@ pub async fn play_as<E: Engine + 'static>(
                 player = back;
                 let act = act.map_err(|e| format!("seat {:?}: {e}", report.seat))?;
                 pending = Some((id, Instant::now(), None));
+                sent_ms = unix_ms();
                 last_act = Some(act.clone());
                 ws.send(Message::text(act)).await.map_err(|e| e.to_string())?;
             }
@@ -428,8 +432,16 @@ async fn reconnect(
     within: Duration,
 ) -> Result<Ws, String> {
     let deadline = tokio::time::Instant::now() + within;
+    // The same node first (a blip), then the others from a place of the seat's own: the seats
+    // of a dead node spread over the living ones as a front's round robin spreads them, instead
+    // of all landing on the first (which then takes over every table it is asked for, and
+    // runs out of files where the others have room).
     let mut candidates = vec![url.clone()];
-    for n in nodes {
+    let from = token
+        .bytes()
+        .fold(0usize, |h, b| h.wrapping_mul(31).wrapping_add(b as usize));
+    for i in 0..nodes.len() {
+        let n = nodes[(from + i) % nodes.len()];
         candidates.push(elsewhere(url, &n.to_string())?);
     }
     let mut last = String::new();
@@ -495,6 +507,13 @@ fn choose<E: Engine>(
         reason: None,
     };
     Ok(serde_json::to_string(&act).expect("wire types serialise"))
+}
+
+/// The wall clock in milliseconds since the epoch: what two processes of one load agree on.
+pub(crate) fn unix_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
 }
 
 /// A wait drawn uniformly from [think/2, 3·think/2) with a xorshift generator (no dependency

@@ -205,9 +205,12 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
     });
     let mut not_recovered = lobby.recover(stores.open);
     // Past one machine: the tables no node serves (all of them on a first start, those of a
-    // node that died; a running competition's tables wait for the node that takes it).
-    if leases.is_some() {
-        not_recovered.extend(cluster::take_free(&lobby, &Default::default()).await);
+    // node that died; a running competition's tables wait for the node that takes it). For
+    // half a lease at most: the leases taken first are renewed only once this is done; the
+    // rest are taken by the lease keeper's rounds, or by their players as they connect.
+    if let Some(leases) = &leases {
+        let until = tokio::time::Instant::now() + leases.node.lease / 2;
+        not_recovered.extend(cluster::take_free(&lobby, &Default::default(), until).await);
     }
     for (id, why) in &not_recovered {
         tracing::error!(table = %id, reason = %why, "table not rebuilt from its log");

@@ -7,7 +7,7 @@
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use rules::Engine;
 use serde::{Deserialize, Serialize};
@@ -15,7 +15,7 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::sync::mpsc;
 
 use super::play::{play_tables, Played};
-use crate::client::{BotOptions, Seen};
+use crate::client::{unix_ms, BotOptions, Seen};
 
 /// A child's share of the run.
 #[derive(Debug, Serialize, Deserialize)]
@@ -30,12 +30,6 @@ pub struct Order {
     pub failover: Vec<SocketAddr>,
     /// Its tables: the node each was created on, and its id.
     pub tables: Vec<(SocketAddr, String)>,
-}
-
-fn unix_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
 }
 
 /// A Unix time as a tokio instant (now, if it is past).

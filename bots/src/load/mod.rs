@@ -24,8 +24,9 @@
 //! With `--nodes N --db postgres://…` it starts N servers on one database ([`Nodes`]); table i
 //! is created on node i mod N and its bots connect there; CPU, memory and commits are summed.
 //!
-//! Every process holds one socket per connection (the server, the echo server, this generator),
-//! so each needs as many open files as there are connections: [`open_files`] checks (and lifts
+//! Every process holds one socket per connection it carries: a node its share of the tables
+//! (after `--kill-node-after`, the dead node's share too), a generator its share, the floors'
+//! echo server at most what one process holds. [`open_files`] checks the largest share (and lifts
 //! the soft limit up to the hard one) before anything starts, and every phase has a deadline, so
 //! a run that cannot finish says why instead of hanging.
 
@@ -131,6 +132,10 @@ pub struct LoadReport {
     /// seconds meanwhile (the play at its full size, seating and connecting left out).
     pub steady_actions: u64,
     pub steady_cpu: f64,
+    /// The round trips of the actions sent once every seat was taken: the load at its full
+    /// size, without the storm of connections and welcomes before it.
+    pub steady_p50: Duration,
+    pub steady_p99: Duration,
     /// Each node's CPU seconds while playing (a killed node's until its death).
     pub node_cpu: Vec<f64>,
     /// `--kill-node-after`: the node killed and when.
@@ -316,10 +321,12 @@ impl std::fmt::Display for LoadReport {
         if self.steady_actions > 0 {
             writeln!(
                 f,
-                "steady play (every seat taken, seating and connecting left out): {} actions, server {:.1} s = {:.0} µs per action",
+                "steady play (every seat taken, seating and connecting left out): {} actions, server {:.1} s = {:.0} µs per action; round trip p50 {:.2} ms, p99 {:.2} ms",
                 self.steady_actions,
                 self.steady_cpu,
-                self.steady_cpu * 1e6 / self.steady_actions as f64
+                self.steady_cpu * 1e6 / self.steady_actions as f64,
+                ms(self.steady_p50),
+                ms(self.steady_p99)
             )?;
         }
         if self.node_cpu.len() > 1 {
@@ -406,8 +413,15 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 
 /// Runs the whole load for engine `E`.
 pub async fn run<E: Engine + 'static>(opts: LoadOptions) -> Result<LoadReport, String> {
-    let connections = opts.tables * opts.seats;
-    open_files(connections)?;
+    // The most sockets one process holds: a node its share of the tables, and after
+    // `--kill-node-after` the dead node's share spread over the others. (The generators and
+    // the floors are split or sized to fit one process's files, below.)
+    let nodes = opts.nodes.max(1);
+    let serving = match opts.kill_after {
+        Some(_) if nodes > 1 => nodes - 1,
+        _ => nodes,
+    };
+    open_files(opts.tables.div_ceil(serving) * opts.seats)?;
     let dir = std::env::temp_dir().join(format!("paiju-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     // Stopped by Ctrl-C or a kill: the servers go with the run (they are killed when dropped)
@@ -542,6 +556,7 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
     // Everyone seated: the load at its full size. The steady play is counted from here, and
     // the fan-out floor during the play starts, its rounds fitting in what is left.
     let mut steady0: Option<(f64, u64)> = None;
+    let mut steady_from_ms = u64::MAX;
     let (seated_tx, mut seated_rx) = tokio::sync::oneshot::channel::<()>();
     let mut seated_tx = Some(seated_tx);
     let mut kill_at = opts
@@ -596,6 +611,7 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
                 }
                 _ = &mut seated_rx, if steady0.is_none() => {
                     steady0 = Some((nodes.cpu_seconds(), children_acks.iter().sum()));
+                    steady_from_ms = client::unix_ms();
                 }
             }
         }
@@ -621,6 +637,7 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
                 }
                 _ = &mut seated_rx, if steady0.is_none() => {
                     steady0 = Some((nodes.cpu_seconds(), seen.acks.load(Ordering::Relaxed)));
+                    steady_from_ms = client::unix_ms();
                     if let Some((child, addr)) = &echo_during {
                         let left = stop_at.map_or(opts.think * 100, |t| {
                             t.saturating_duration_since(tokio::time::Instant::now())
@@ -720,12 +737,16 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
     for c in [&mut commits, &mut commits_before, &mut commits_after] {
         c.sort();
     }
-    let mut round_trips: Vec<Duration> = played
-        .round_trips_us
-        .iter()
-        .map(|&us| Duration::from_micros(u64::from(us)))
-        .collect();
+    let as_duration = |&(_, us): &(u64, u32)| Duration::from_micros(u64::from(us));
+    let mut round_trips: Vec<Duration> = played.round_trips.iter().map(as_duration).collect();
     round_trips.sort();
+    let mut steady: Vec<Duration> = played
+        .round_trips
+        .iter()
+        .filter(|(sent, _)| *sent >= steady_from_ms)
+        .map(as_duration)
+        .collect();
+    steady.sort();
     Ok(LoadReport {
         tables: opts.tables,
         connections,
@@ -776,6 +797,8 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         generators,
         steady_actions,
         steady_cpu,
+        steady_p50: percentile(&steady, 0.50),
+        steady_p99: percentile(&steady, 0.99),
         node_cpu,
         killed,
         resumed: played

@@ -100,8 +100,9 @@ pub struct Played {
     /// Bots that had to connect again before they started (refused or reset).
     pub reconnects: u64,
     pub errors: Vec<String>,
-    /// Each action's round trip, in microseconds.
-    pub round_trips_us: Vec<u32>,
+    /// Each action's round trip: when it was sent (ms since the epoch) and how long it took
+    /// (microseconds).
+    pub round_trips: Vec<(u64, u32)>,
     /// With failover: every acknowledged action, (table, seq, action id).
     pub acked: Vec<(String, u64, u64)>,
     /// With failover: each resumption after a broken connection, the seat's time without its
@@ -120,7 +121,7 @@ impl Played {
         self.received_bytes += other.received_bytes;
         self.reconnects += other.reconnects;
         self.errors.extend(other.errors);
-        self.round_trips_us.extend(other.round_trips_us);
+        self.round_trips.extend(other.round_trips);
         self.acked.extend(other.acked);
         self.resumed_ms.extend(other.resumed_ms);
         self.cpu_s += other.cpu_s;
@@ -132,8 +133,8 @@ impl Played {
         self.actions += r.actions;
         self.finished_seats += r.over as usize;
         let us = |d: Duration| d.as_micros().min(u128::from(u32::MAX)) as u32;
-        self.round_trips_us
-            .extend(r.round_trips.into_iter().map(us));
+        self.round_trips
+            .extend(r.round_trips.into_iter().map(|(at, d)| (at, us(d))));
         self.acked.extend(
             r.acked
                 .into_iter()

@@ -75,9 +75,10 @@ pub fn files_limit() -> u64 {
     lim.rlim_max
 }
 
-/// Checks that each process of the run (the server, the echo server, this generator: each holds
-/// one socket per connection) may open enough files, lifting the soft limit up to the hard one
-/// if needed (the children inherit it). The error is one line saying what is needed.
+/// Checks that a process of the run holding `connections` sockets (a node, the echo server, a
+/// generator: one socket per connection each) may open enough files, lifting the soft limit up
+/// to the hard one if needed (the children inherit it). The error is one line saying what is
+/// needed.
 pub fn open_files(connections: usize) -> Result<u64, String> {
     let needed = connections as u64 + SPARE_FILES;
     let mut lim = libc::rlimit {
@@ -96,7 +97,7 @@ pub fn open_files(connections: usize) -> Result<u64, String> {
     }
     if lim.rlim_max < needed {
         return Err(format!(
-            "{connections} connections need {needed} open files in each of the server, the echo floor and the generator, but the hard limit is {} (soft {}): raise it (ulimit -Hn {needed}; as root) or play at most {} connections",
+            "{connections} connections in one process (a node's share of the tables, or its share after a node is killed) need {needed} open files, but the hard limit is {} (soft {}): raise it (ulimit -Hn {needed}; as root), add nodes, or play at most {} connections a node",
             lim.rlim_max,
             lim.rlim_cur,
             lim.rlim_max.saturating_sub(SPARE_FILES)

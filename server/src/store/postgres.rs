@@ -371,7 +371,8 @@ async fn fence(
     let held: BTreeSet<String> = tx
         .query(
             "SELECT table_id FROM leases
-             WHERE table_id = ANY($1) AND owner = $2 AND expires_at > now() FOR SHARE",
+             WHERE table_id = ANY($1) AND owner = $2 AND expires_at > now()
+             ORDER BY table_id FOR SHARE",
             &[&tables, &node.id],
         )
         .await?
