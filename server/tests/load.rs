@@ -218,7 +218,8 @@ fn more_connections_than_files_is_one_clear_line() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(!out.status.success());
     assert!(
-        err.contains("400 connections need 500 open files")
+        err.contains("400 connections in one process")
+            && err.contains("need 500 open files")
             && err.contains("the hard limit is 200"),
         "{err}"
     );
