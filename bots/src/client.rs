@@ -179,8 +179,6 @@ pub async fn play_as<E: Engine + 'static>(
         .unwrap_or(1);
     // The action in flight: its id, when it was sent, and its seq once acknowledged.
     let mut pending: Option<(u64, Instant, Option<u64>)> = None;
-    // When it was sent, on the wall clock (the round trip's own clock is `Instant`).
-    let mut sent_ms = 0;
     let mut rng = next_id | 1;
     let mut to_act: Vec<usize> = Vec::new();
     let mut state = TableState::Waiting;
@@ -320,7 +318,9 @@ pub async fn play_as<E: Engine + 'static>(
                         report.last_seq = seq;
                         if let Some((_, sent, Some(acked))) = pending {
                             if acked == seq {
-                                report.round_trips.push((sent_ms, sent.elapsed()));
+                                let took = sent.elapsed();
+                                let sent_ms = unix_ms().saturating_sub(took.as_millis() as u64);
+                                report.round_trips.push((sent_ms, took));
                                 pending = None;
                             }
                         }
@@ -392,7 +392,6 @@ pub async fn play_as<E: Engine + 'static>(
                 player = back;
                 let act = act.map_err(|e| format!("seat {:?}: {e}", report.seat))?;
                 pending = Some((id, Instant::now(), None));
-                sent_ms = unix_ms();
                 last_act = Some(act.clone());
                 ws.send(Message::text(act)).await.map_err(|e| e.to_string())?;
             }

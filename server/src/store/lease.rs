@@ -34,6 +34,16 @@ use tokio_postgres::Client;
 use super::postgres::Node;
 use super::StoreError;
 
+/// `mine`: this node's (`$1`) lease rows among the ids `$2`, locked (`lock`) in the order of
+/// their ids, ahead of the statement that changes them (see the module's docs: why the order).
+fn mine(what: Listed, lock: &str) -> String {
+    let (table, id) = what.columns();
+    format!(
+        "WITH mine AS (SELECT {id} FROM {table} WHERE owner = $1 AND {id} = ANY($2)
+                       ORDER BY {id} {lock})"
+    )
+}
+
 /// Who serves a table now.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Owner {
@@ -135,19 +145,28 @@ impl Leases {
     /// Renews this node's leases of these tables; the ones it still holds. A table missing from
     /// the answer was taken over (or closed): stop serving it.
     pub async fn renew(&self, tables: &[String]) -> Result<HashSet<String>, StoreError> {
-        if tables.is_empty() {
+        self.renew_rows(Listed::Tables, tables).await
+    }
+
+    /// Renews this node's leases of these tables or events; the ones it still holds.
+    async fn renew_rows(
+        &self,
+        what: Listed,
+        ids: &[String],
+    ) -> Result<HashSet<String>, StoreError> {
+        if ids.is_empty() {
             return Ok(HashSet::new());
         }
+        let (table, id) = what.columns();
+        let sql = format!(
+            "{} UPDATE {table} SET expires_at = now() + $3 * interval '1 millisecond'
+             FROM mine WHERE {table}.{id} = mine.{id} RETURNING {table}.{id}",
+            mine(what, "FOR NO KEY UPDATE")
+        );
         let rows = self
             .client()
             .await?
-            .query(
-                "WITH mine AS (SELECT table_id FROM leases WHERE owner = $1 AND table_id = ANY($2)
-                               ORDER BY table_id FOR NO KEY UPDATE)
-                 UPDATE leases SET expires_at = now() + $3 * interval '1 millisecond'
-                 FROM mine WHERE leases.table_id = mine.table_id RETURNING leases.table_id",
-                &[&self.node.id, &tables, &self.node.lease_ms()],
-            )
+            .query(&sql, &[&self.node.id, &ids, &self.node.lease_ms()])
             .await?;
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
@@ -252,21 +271,7 @@ impl Leases {
         &self,
         events: &[String],
     ) -> Result<HashSet<String>, StoreError> {
-        if events.is_empty() {
-            return Ok(HashSet::new());
-        }
-        let rows = self
-            .client()
-            .await?
-            .query(
-                "WITH mine AS (SELECT event_id FROM event_leases WHERE owner = $1 AND event_id = ANY($2)
-                               ORDER BY event_id FOR NO KEY UPDATE)
-                 UPDATE event_leases SET expires_at = now() + $3 * interval '1 millisecond'
-                 FROM mine WHERE event_leases.event_id = mine.event_id RETURNING event_leases.event_id",
-                &[&self.node.id, &events, &self.node.lease_ms()],
-            )
-            .await?;
-        Ok(rows.iter().map(|r| r.get(0)).collect())
+        self.renew_rows(Listed::Events, events).await
     }
 
     /// Which node runs an event now ([`Owner::None`]: no such event).
@@ -307,15 +312,14 @@ impl Leases {
         if tables.is_empty() {
             return Ok(0);
         }
+        let sql = format!(
+            "{} DELETE FROM leases USING mine WHERE leases.table_id = mine.table_id",
+            mine(Listed::Tables, "FOR UPDATE")
+        );
         Ok(self
             .client()
             .await?
-            .execute(
-                "WITH mine AS (SELECT table_id FROM leases WHERE owner = $1 AND table_id = ANY($2)
-                               ORDER BY table_id FOR UPDATE)
-                 DELETE FROM leases USING mine WHERE leases.table_id = mine.table_id",
-                &[&self.node.id, &tables],
-            )
+            .execute(&sql, &[&self.node.id, &tables])
             .await?)
     }
 
@@ -330,11 +334,10 @@ impl Leases {
         let (table, id) = what.columns();
         let (ids, json): (Vec<&str>, Vec<&str>) = rows.iter().copied().unzip();
         let sql = format!(
-            "WITH mine AS (SELECT {id} FROM {table} WHERE owner = $1 AND {id} = ANY($2)
-                           ORDER BY {id} FOR NO KEY UPDATE)
-             UPDATE {table} SET summary = v.summary, listed = nextval('listing_version')
+            "{} UPDATE {table} SET summary = v.summary, listed = nextval('listing_version')
              FROM mine, unnest($2::text[], $3::text[]) AS v(id, summary)
-             WHERE {table}.{id} = mine.{id} AND v.id = mine.{id}"
+             WHERE {table}.{id} = mine.{id} AND v.id = mine.{id}",
+            mine(what, "FOR NO KEY UPDATE")
         );
         self.client()
             .await?
