@@ -179,7 +179,11 @@ pub async fn play_as<E: Engine + 'static>(
         .unwrap_or(1);
     // The action in flight: its id, when it was sent, and its seq once acknowledged.
     let mut pending: Option<(u64, Instant, Option<u64>)> = None;
-    let mut rng = next_id | 1;
+    // The think times' generator, seeded through a mixer: bots started in the same
+    // microseconds got seeds a few units apart, and xorshift's first draws from such seeds are
+    // nearly equal (their top bits come from the seed's top bits), so tables seated together
+    // played their first moves at the same instant.
+    let mut rng = mix(next_id) | 1;
     let mut to_act: Vec<usize> = Vec::new();
     let mut state = TableState::Waiting;
     let started = Instant::now();
@@ -247,15 +251,7 @@ pub async fn play_as<E: Engine + 'static>(
                     None => "closed".to_string(),
                 };
                 if !broke.is_empty() {
-                    if opts.failover.is_empty() {
-                        return Err(format!("seat {:?}: {broke}", report.seat));
-                    }
-                    // Ridden out: connected again, here or through another node.
-                    let since = broken_at.get_or_insert_with(Instant::now);
-                    let left = opts.deadline.saturating_sub(started.elapsed());
-                    ws = reconnect(&mut url, token, &opts.failover, left).await.map_err(|e| {
-                        format!("seat {:?}: {broke}; then {e} ({:?} without a table)", report.seat, since.elapsed())
-                    })?;
+                    ws = ride_out(&mut url, token, &opts, started, &mut broken_at, report.seat, &broke).await?;
                     hops = 0;
                     resend = true;
                     continue;
@@ -299,7 +295,11 @@ pub async fn play_as<E: Engine + 'static>(
                         // id (answered from the table's memory if it was stored before).
                         if std::mem::take(&mut resend) {
                             if let (Some((_, _, None)), Some(act)) = (pending, &last_act) {
-                                ws.send(Message::text(act.clone())).await.map_err(|e| e.to_string())?;
+                                if let Err(e) = ws.send(Message::text(act.clone())).await {
+                                    ws = ride_out(&mut url, token, &opts, started, &mut broken_at, report.seat, &e.to_string()).await?;
+                                    hops = 0;
+                                    resend = true;
+                                }
                             }
                         }
                     }
@@ -351,7 +351,11 @@ pub async fn play_as<E: Engine + 'static>(
                         tokio::time::sleep(backoff).await;
                         backoff = (backoff * 2).min(MAX_BACKOFF);
                         if let (Some((_, _, None)), Some(act)) = (pending, &last_act) {
-                            ws.send(Message::text(act.clone())).await.map_err(|e| e.to_string())?;
+                            if let Err(e) = ws.send(Message::text(act.clone())).await {
+                                ws = ride_out(&mut url, token, &opts, started, &mut broken_at, report.seat, &e.to_string()).await?;
+                                hops = 0;
+                                resend = true;
+                            }
                         }
                     }
                     // The table moved on before the action arrived (the clock played for us):
@@ -373,7 +377,10 @@ pub async fn play_as<E: Engine + 'static>(
                 }
             }
             _ = tokio::time::sleep_until(wake) => {
-                if !my_turn {
+                // Woken for the stop or the deadline, not for the thought's end: the loop's top
+                // decides. (Acting here sent every seat's pending play at the same instant the
+                // load stopped: a burst of hundreds that was all of the p99.)
+                if !my_turn || act_at.is_none_or(|at| at > tokio::time::Instant::now()) {
                     continue;
                 }
                 act_at = None;
@@ -393,12 +400,44 @@ pub async fn play_as<E: Engine + 'static>(
                 let act = act.map_err(|e| format!("seat {:?}: {e}", report.seat))?;
                 pending = Some((id, Instant::now(), None));
                 last_act = Some(act.clone());
-                ws.send(Message::text(act)).await.map_err(|e| e.to_string())?;
+                if let Err(e) = ws.send(Message::text(act)).await {
+                    // Into a socket the server has just closed (its node died, the table moved):
+                    // ridden out like a broken read, and the play sent again once welcomed.
+                    ws = ride_out(&mut url, token, &opts, started, &mut broken_at, report.seat, &e.to_string()).await?;
+                    hops = 0;
+                    resend = true;
+                }
             }
         }
     }
     let _ = ws.close(None).await;
     Ok(report)
+}
+
+/// A broken line: without failover nodes the seat's end (an error); with them, connected again,
+/// here or through another node, the first break's time kept until the table welcomes the seat.
+async fn ride_out(
+    url: &mut String,
+    token: &str,
+    opts: &BotOptions,
+    started: Instant,
+    broken_at: &mut Option<Instant>,
+    seat: Option<usize>,
+    broke: &str,
+) -> Result<Ws, String> {
+    if opts.failover.is_empty() {
+        return Err(format!("seat {seat:?}: {broke}"));
+    }
+    let since = *broken_at.get_or_insert_with(Instant::now);
+    let left = opts.deadline.saturating_sub(started.elapsed());
+    reconnect(url, token, &opts.failover, left)
+        .await
+        .map_err(|e| {
+            format!(
+                "seat {seat:?}: {broke}; then {e} ({:?} without a table)",
+                since.elapsed()
+            )
+        })
 }
 
 /// Connects (Nagle off, as on the server: small frames go out at once) and says hello.
@@ -515,8 +554,16 @@ pub(crate) fn unix_ms() -> u64 {
         .map_or(0, |d| d.as_millis() as u64)
 }
 
+/// splitmix64's finaliser: every bit of the seed reaches every bit of the state.
+pub fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// A wait drawn uniformly from [think/2, 3·think/2) with a xorshift generator (no dependency
-/// needed for pacing).
+/// needed for pacing). Seed it through [`mix`].
 pub fn jitter(think: Duration, state: &mut u64) -> Duration {
     if think.is_zero() {
         return think;
@@ -530,7 +577,27 @@ pub fn jitter(think: Duration, state: &mut u64) -> Duration {
 
 #[cfg(test)]
 mod tests {
-    use super::elsewhere;
+    use super::{elsewhere, jitter, mix};
+    use std::time::Duration;
+
+    /// Bots started in the same microseconds (consecutive seeds) must not think alike: their
+    /// first waits spread over the whole range, each tenth of it drawn about as often.
+    #[test]
+    fn bots_seeded_a_microsecond_apart_think_for_different_times() {
+        let think = Duration::from_millis(1000);
+        let start = 1_796_415_000_000_000u64;
+        let mut tenths = [0usize; 10];
+        for seed in start..start + 1000 {
+            let mut state = mix(seed) | 1;
+            let wait = jitter(think, &mut state);
+            assert!(wait >= think / 2 && wait < think * 3 / 2, "{wait:?}");
+            tenths[((wait.as_secs_f64() - 0.5) * 10.0) as usize] += 1;
+        }
+        assert!(
+            tenths.iter().all(|&n| (60..=140).contains(&n)),
+            "{tenths:?}"
+        );
+    }
 
     #[test]
     fn a_4307_close_leads_to_the_same_table_on_the_owner_node() {

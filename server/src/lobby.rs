@@ -12,7 +12,7 @@ use protocol::{
 use crate::games::Games;
 use crate::listing::{self, Listing};
 use crate::seat_token;
-use crate::store::{self, Journal, SeatRecord, StoredTable, TableHeader};
+use crate::store::{self, Journal, SeatRecord, StoreError, StoredTable, TableHeader};
 use crate::table::{seed_in_use, DealFixed, TableDeps, TableHandle, TableSettings};
 
 pub struct Lobby {
@@ -57,29 +57,51 @@ impl Lobby {
     /// served): acquires its lease, then rebuilds it from its log exactly as a restart does.
     /// True when it is served here after the call.
     pub async fn take(&self, id: &str) -> Result<bool, String> {
+        let failed = self
+            .take_many(&[id.to_string()])
+            .await
+            .map_err(|e| e.to_string())?;
+        match failed.into_iter().next() {
+            Some((_, why)) => Err(why),
+            None => Ok(self.tables.contains_key(id)),
+        }
+    }
+
+    /// [`Lobby::take`] for several tables at once, as many as this node has room for: one
+    /// statement takes their leases, one read of the store loads their logs. The tables that
+    /// could not be rebuilt, with why; a store error leaves the rest to be taken later.
+    pub async fn take_many(&self, ids: &[String]) -> Result<Vec<(String, String)>, StoreError> {
         let Some(leases) = &self.leases else {
-            return Ok(self.tables.contains_key(id));
+            return Ok(Vec::new());
         };
         let _one_at_a_time = self.taking.lock().await;
-        if self.tables.contains_key(id) {
-            return Ok(true);
+        let room = self.max_tables.saturating_sub(self.tables.len());
+        let wanted: Vec<String> = ids
+            .iter()
+            .filter(|id| !self.tables.contains_key(*id))
+            .take(room)
+            .cloned()
+            .collect();
+        if wanted.is_empty() {
+            return Ok(Vec::new());
         }
-        if self.tables.len() >= self.max_tables {
-            return Ok(false);
+        // The leases first: a log loaded after them has every entry the last owner committed.
+        let held = leases.acquire_many(&wanted).await?;
+        let ours: Vec<String> = wanted.into_iter().filter(|id| held.contains(id)).collect();
+        if ours.is_empty() {
+            return Ok(Vec::new());
         }
-        // The lease first: a log loaded after it has every entry the last owner committed.
-        if !leases.acquire(id).await.map_err(|e| e.to_string())? {
-            return Ok(false);
+        let stored = self.journal.load_many(ours).await?;
+        let loaded: Vec<String> = stored.iter().map(|t| t.header.id.clone()).collect();
+        let failed = self.recover(stored);
+        for id in loaded
+            .iter()
+            .filter(|id| failed.iter().all(|(f, _)| f != *id))
+        {
+            tracing::info!(table = %id, "took the table over: rebuilt from its log");
+            self.metrics.rebuild();
         }
-        let Some(stored) = self.journal.load(id).await.map_err(|e| e.to_string())? else {
-            return Ok(false);
-        };
-        if let Some((_, why)) = self.recover(vec![stored]).into_iter().next() {
-            return Err(why);
-        }
-        tracing::info!(table = %id, "took the table over: rebuilt from its log");
-        self.metrics.rebuild();
-        Ok(true)
+        Ok(failed)
     }
 
     /// Past one machine: for a table not served here, the address of the node that serves it.

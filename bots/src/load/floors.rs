@@ -165,7 +165,7 @@ pub(super) async fn echo_round_trips(
         let mut go = go_rx.clone();
         let mut done = done_rx.clone();
         tasks.spawn(async move {
-            let mut rng = (c as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let mut rng = client::mix(c as u64) | 1;
             let url = format!("ws://{addr}/t/{}/{frame_bytes}", c / seats);
             let ws = tokio_tungstenite::connect_async_with_config(
                 &url,

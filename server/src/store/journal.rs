@@ -9,11 +9,11 @@ enum Op {
     Append(String, LogEntry, oneshot::Sender<Result<(), StoreError>>),
     Seat(String, SeatRecord, oneshot::Sender<Result<(), StoreError>>),
     State(String, TableState, oneshot::Sender<Result<(), StoreError>>),
-    /// Read one table back (rebuilding a table after a failed write), after every write queued
-    /// before it.
+    /// Read tables back (rebuilding a table after a failed write, taking a dead node's over),
+    /// after every write queued before it.
     Load(
-        String,
-        oneshot::Sender<Result<Option<StoredTable>, StoreError>>,
+        Vec<String>,
+        oneshot::Sender<Result<Vec<StoredTable>, StoreError>>,
     ),
     /// Commit everything queued before this, then end the thread.
     Stop(oneshot::Sender<Result<(), StoreError>>),
@@ -101,9 +101,15 @@ impl Journal {
 
     /// One stored table as it is on disk now, after every write queued before this call.
     pub async fn load(&self, table: &str) -> Result<Option<StoredTable>, StoreError> {
+        Ok(self.load_many(vec![table.to_string()]).await?.pop())
+    }
+
+    /// [`Journal::load`] for several tables in one request (those not stored left out): one
+    /// turn of the writer thread, whose commits a load interrupts, and one read of the store.
+    pub async fn load_many(&self, tables: Vec<String>) -> Result<Vec<StoredTable>, StoreError> {
         let (tx, rx) = oneshot::channel();
         self.tx
-            .send(Op::Load(table.to_string(), tx))
+            .send(Op::Load(tables, tx))
             .await
             .map_err(|_| StoreError("the journal has stopped".into()))?;
         rx.await
@@ -191,9 +197,9 @@ fn run_batch(store: &mut dyn Store, ops: Vec<Op>, metrics: &crate::metrics::Metr
                 let _ = r.send(Ok(()));
                 return true;
             }
-            Op::Load(t, r) => {
+            Op::Load(ids, r) => {
                 flush(store, &mut pending, metrics);
-                let _ = r.send(store.table(&t));
+                let _ = r.send(store.tables(&ids));
             }
             other => {
                 flush(store, &mut pending, metrics);

@@ -122,11 +122,19 @@ impl Leases {
     /// that is mid-transaction (its fence holds the row), so a log loaded afterwards has every
     /// entry that writer committed. A running event's table only for the node running the event.
     pub async fn acquire(&self, table: &str) -> Result<bool, StoreError> {
+        Ok(!self.acquire_many(&[table.to_string()]).await?.is_empty())
+    }
+
+    /// [`Leases::acquire`] for several tables in one statement; the ones this node holds after
+    /// it. The rows are taken in the order of their ids, as every statement here takes several
+    /// (two survivors taking a dead node's tables at once would otherwise deadlock).
+    pub async fn acquire_many(&self, tables: &[String]) -> Result<HashSet<String>, StoreError> {
         let n = &self.node;
         let sql = format!(
             "INSERT INTO leases (table_id, owner, address, expires_at)
              SELECT t.id, $2, $3, now() + $4 * interval '1 millisecond'
-             FROM tables t WHERE t.id = $1 AND t.state <> 'closed' AND {TAKEABLE}
+             FROM tables t WHERE t.id = ANY($1) AND t.state <> 'closed' AND {TAKEABLE}
+             ORDER BY t.id
              ON CONFLICT (table_id) DO UPDATE
                  SET owner = EXCLUDED.owner, address = EXCLUDED.address,
                      expires_at = EXCLUDED.expires_at
@@ -137,9 +145,9 @@ impl Leases {
         let rows = self
             .client()
             .await?
-            .query(&sql, &[&table, &n.id, &n.address, &n.lease_ms()])
+            .query(&sql, &[&tables, &n.id, &n.address, &n.lease_ms()])
             .await?;
-        Ok(!rows.is_empty())
+        Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
     /// Renews this node's leases of these tables; the ones it still holds. A table missing from

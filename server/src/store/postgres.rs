@@ -18,7 +18,7 @@
 //! current-thread runtime) and one crate more, while the lease code (lease.rs) needs the
 //! asynchronous client on the server's runtime anyway.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::time::Duration;
 
 use tokio_postgres::{Client, NoTls};
@@ -265,65 +265,74 @@ impl PostgresStore {
         Ok(rt.block_on(client.execute(sql, &[]))?)
     }
 
+    /// The tables of these headers with their seats and logs: two queries for all of them (a
+    /// node taking over thousands of tables, or restarting, read them two queries a table).
     async fn load(
         client: &Client,
-        header: TableHeader,
-        state: TableState,
-    ) -> Result<StoredTable, StoreError> {
-        let seats = client
+        headers: Vec<(TableHeader, TableState)>,
+    ) -> Result<Vec<StoredTable>, StoreError> {
+        let ids: Vec<&str> = headers.iter().map(|(h, _)| h.id.as_str()).collect();
+        let mut seats: HashMap<String, Vec<SeatRecord>> = HashMap::new();
+        for r in client
             .query(
-                "SELECT seat, name, token_hash, bot FROM seats WHERE table_id = $1 ORDER BY seat",
-                &[&header.id],
+                "SELECT table_id, seat, name, token_hash, bot FROM seats
+                 WHERE table_id = ANY($1) ORDER BY table_id, seat",
+                &[&ids],
             )
             .await?
-            .iter()
-            .map(|r| SeatRecord {
-                seat: r.get::<_, i32>(0) as usize,
-                name: r.get(1),
-                token_hash: r.get(2),
-                bot: r.get(3),
-            })
-            .collect();
-        let log = client
-            .query(
-                "SELECT seq, seat, actor, client_id, action, time_ms, hash, occupant, reason
-                 FROM log WHERE table_id = $1 ORDER BY seq",
-                &[&header.id],
-            )
-            .await?
-            .iter()
-            .map(|r| LogEntry {
-                seq: r.get::<_, i64>(0) as u64,
+        {
+            seats.entry(r.get(0)).or_default().push(SeatRecord {
                 seat: r.get::<_, i32>(1) as usize,
+                name: r.get(2),
+                token_hash: r.get(3),
+                bot: r.get(4),
+            });
+        }
+        let mut logs: HashMap<String, Vec<LogEntry>> = HashMap::new();
+        for r in client
+            .query(
+                "SELECT table_id, seq, seat, actor, client_id, action, time_ms, hash, occupant,
+                        reason
+                 FROM log WHERE table_id = ANY($1) ORDER BY table_id, seq",
+                &[&ids],
+            )
+            .await?
+        {
+            logs.entry(r.get(0)).or_default().push(LogEntry {
+                seq: r.get::<_, i64>(1) as u64,
+                seat: r.get::<_, i32>(2) as usize,
                 // An unknown actor name cannot hash to the stored value: verify() flags it.
-                actor: Actor::parse(r.get(2)).unwrap_or(Actor::Referee),
-                client_id: r.get::<_, Option<i64>>(3).map(|i| i as u64),
-                action: r.get(4),
-                time_ms: r.get::<_, i64>(5) as u64,
-                hash: r.get(6),
-                occupant: r.get(7),
-                reason: r.get(8),
+                actor: Actor::parse(r.get(3)).unwrap_or(Actor::Referee),
+                client_id: r.get::<_, Option<i64>>(4).map(|i| i as u64),
+                action: r.get(5),
+                time_ms: r.get::<_, i64>(6) as u64,
+                hash: r.get(7),
+                occupant: r.get(8),
+                reason: r.get(9),
+            });
+        }
+        Ok(headers
+            .into_iter()
+            .map(|(header, state)| StoredTable {
+                seats: seats.remove(&header.id).unwrap_or_default(),
+                log: logs.remove(&header.id).unwrap_or_default(),
+                header,
+                state,
             })
-            .collect();
-        Ok(StoredTable {
-            header,
-            state,
-            seats,
-            log,
-        })
+            .collect())
     }
 
     async fn headers(
         client: &Client,
         filter: &str,
-        arg: &str,
+        arg: &(dyn tokio_postgres::types::ToSql + Sync),
     ) -> Result<Vec<(TableHeader, TableState)>, StoreError> {
         let sql = format!(
             "SELECT id, game, ruleset, options, deal_algorithm, seed, seed_commitment, board,
                     fixed, created_ms, state FROM tables WHERE {filter} ORDER BY created_ms, id"
         );
         client
-            .query(&sql, &[&arg])
+            .query(&sql, &[arg])
             .await?
             .iter()
             .map(|r| {
@@ -532,25 +541,20 @@ impl Store for PostgresStore {
     fn open_tables(&mut self) -> Result<Vec<StoredTable>, StoreError> {
         let (rt, client) = self.parts()?;
         rt.block_on(async {
-            let mut out = Vec::new();
-            for (h, s) in Self::headers(client, "state <> $1", "closed").await? {
-                out.push(Self::load(client, h, s).await?);
-            }
-            Ok(out)
+            let open = Self::headers(client, "state <> $1", &"closed").await?;
+            Self::load(client, open).await
         })
     }
 
     fn table(&mut self, id: &str) -> Result<Option<StoredTable>, StoreError> {
+        Ok(self.tables(&[id.to_string()])?.pop())
+    }
+
+    fn tables(&mut self, ids: &[String]) -> Result<Vec<StoredTable>, StoreError> {
         let (rt, client) = self.parts()?;
         rt.block_on(async {
-            match Self::headers(client, "id = $1", id)
-                .await?
-                .into_iter()
-                .next()
-            {
-                Some((h, s)) => Ok(Some(Self::load(client, h, s).await?)),
-                None => Ok(None),
-            }
+            let found = Self::headers(client, "id = ANY($1)", &ids).await?;
+            Self::load(client, found).await
         })
     }
 

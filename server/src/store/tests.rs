@@ -183,6 +183,76 @@ fn round_trips_through_the_journal() {
     }
 }
 
+/// Tables read several at once (a node taking over a dead one's, through the journal) come back
+/// each with its own header, state, seats and log, whatever their order in the request; an id
+/// not stored is left out, a closed table is read as one.
+#[test]
+fn several_tables_read_at_once_are_each_as_written() {
+    for (backend, open) in backends("tables_at_once") {
+        let rt = rt();
+        let (journal, thread) = Journal::start(open(), Default::default());
+        let lengths = [("t1", 0u64), ("t2", 1), ("t3", 5), ("t4", 12)];
+        let mut want: std::collections::HashMap<&str, (Vec<LogEntry>, Vec<SeatRecord>)> =
+            Default::default();
+        rt.block_on(async {
+            for (i, (id, n)) in lengths.iter().enumerate() {
+                journal.create_table(table(id)).await.unwrap();
+                let log = chain(&header(id), *n);
+                for e in &log {
+                    journal.append(id, e.clone()).await.unwrap();
+                }
+                let mut seats = table(id).seats;
+                // Each table a different number of seats: 1 to 4.
+                for k in 1..=i {
+                    let mut s = seats[0].clone();
+                    s.seat = k;
+                    s.name = Some(format!("{id} 座{k}"));
+                    journal.set_seat(id, s.clone()).await.unwrap();
+                    seats.push(s);
+                }
+                want.insert(id, (log, seats));
+            }
+            journal.set_state("t3", TableState::Playing).await.unwrap();
+            journal.set_state("t2", TableState::Closed).await.unwrap();
+            let asked: Vec<String> = ["t3", "nope", "t1", "t4", "t2"]
+                .into_iter()
+                .map(String::from)
+                .collect();
+            let got = journal.load_many(asked).await.unwrap();
+            let mut ids: Vec<&str> = got.iter().map(|t| t.header.id.as_str()).collect();
+            ids.sort();
+            assert_eq!(ids, ["t1", "t2", "t3", "t4"], "{backend}");
+            for t in &got {
+                let id = t.header.id.as_str();
+                let (log, seats) = &want[id];
+                assert_eq!(t.header, header(id), "{backend} {id}");
+                assert_eq!(&t.log, log, "{backend} {id}");
+                assert_eq!(&t.seats, seats, "{backend} {id}");
+                let state = match id {
+                    "t3" => TableState::Playing,
+                    "t2" => TableState::Closed,
+                    _ => TableState::Waiting,
+                };
+                assert_eq!(t.state, state, "{backend} {id}");
+                // One at a time, the same.
+                let alone = journal.load(id).await.unwrap().unwrap();
+                assert_eq!(
+                    (&alone.log, &alone.seats),
+                    (&t.log, &t.seats),
+                    "{backend} {id}"
+                );
+            }
+            assert!(journal.load("nope").await.unwrap().is_none(), "{backend}");
+            assert!(
+                journal.load_many(Vec::new()).await.unwrap().is_empty(),
+                "{backend}"
+            );
+        });
+        drop(journal);
+        thread.join();
+    }
+}
+
 #[test]
 fn one_tables_refused_entry_does_not_fail_the_others_in_its_batch() {
     for (backend, open) in backends("batch") {
@@ -1007,4 +1077,59 @@ fn postgres_a_nodes_renewals_never_deadlock_with_its_commits() {
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     let rounds = renewer.join().unwrap();
     assert!(rounds > 0, "the renewals ran beside the commits");
+}
+
+/// Two survivors take a dead node's tables over at once, each in batches (one statement for
+/// many leases), one of them asking in the reverse order: neither statement fails (the rows are
+/// locked in id order, so they cannot deadlock), every table ends with exactly one of them, and
+/// a closed table, a live lease of a third node and an unknown id are never taken.
+#[test]
+fn postgres_two_survivors_take_a_dead_nodes_tables_in_batches_without_sharing_one() {
+    const TABLES: usize = 200;
+    let url = postgres::test_database("take_many");
+    let mut dead = PostgresStore::open(&url, Some(node("a"))).unwrap();
+    let ids: Vec<String> = (0..TABLES).map(|i| format!("t{i:04}")).collect();
+    for id in &ids {
+        dead.create_table(&table(id)).unwrap();
+    }
+    dead.set_state("t0007", TableState::Closed).unwrap();
+    dead.execute("UPDATE leases SET expires_at = now() - interval '1 second'")
+        .unwrap();
+    drop(dead);
+    // A table of a live third node.
+    let mut alive = PostgresStore::open(&url, Some(node("c"))).unwrap();
+    alive.create_table(&table("live")).unwrap();
+    drop(alive);
+    let mut asked = ids.clone();
+    asked.push("live".into());
+    asked.push("nope".into());
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(2));
+    let survivors: Vec<_> = ["b", "d"]
+        .into_iter()
+        .map(|me| {
+            let (url, barrier) = (url.clone(), barrier.clone());
+            let mut asked = asked.clone();
+            if me == "d" {
+                asked.reverse();
+            }
+            std::thread::spawn(move || {
+                let rt = rt();
+                let leases = rt.block_on(Leases::connect(&url, node(me))).unwrap();
+                barrier.wait();
+                let mut held = std::collections::HashSet::new();
+                for some in asked.chunks(7) {
+                    held.extend(rt.block_on(leases.acquire_many(some)).unwrap());
+                }
+                held
+            })
+        })
+        .collect();
+    let held: Vec<std::collections::HashSet<String>> =
+        survivors.into_iter().map(|s| s.join().unwrap()).collect();
+    assert!(held[0].is_disjoint(&held[1]), "a table taken twice");
+    let mut all: Vec<String> = held[0].union(&held[1]).cloned().collect();
+    all.sort();
+    let mut want: Vec<String> = ids.into_iter().filter(|i| i != "t0007").collect();
+    want.sort();
+    assert_eq!(all, want);
 }
