@@ -141,8 +141,9 @@ pub trait Store: Send {
     fn open_tables(&mut self) -> Result<Vec<StoredTable>, StoreError>;
     /// One table, whatever its state.
     fn table(&mut self, id: &str) -> Result<Option<StoredTable>, StoreError>;
-    /// Several tables, whatever their state; an id not stored is left out. A node taking over a dead one's tables reads them this way: PostgreSQL answers
-    /// for a batch in three queries where a table at a time took three each.
+    /// Several tables, whatever their state; an id not stored is left out. A node taking over
+    /// a dead one's tables reads them this way: PostgreSQL answers for a batch in three queries
+    /// where a table at a time took three each.
     fn tables(&mut self, ids: &[String]) -> Result<Vec<StoredTable>, StoreError> {
         let mut out = Vec::with_capacity(ids.len());
         for id in ids {
