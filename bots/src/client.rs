@@ -165,7 +165,6 @@ pub async fn play_as<E: Engine + 'static>(
     mut player: Box<dyn SeatPlayer<E>>,
 ) -> Result<BotReport, String> {
     let mut url = url.to_string();
-    let mut hops = 0;
     let mut ws = connect(&url, token).await?;
     let mut report = BotReport::default();
     let mut backoff = BACKOFF;
@@ -191,8 +190,7 @@ pub async fn play_as<E: Engine + 'static>(
     // The frame just read; after a break, when it happened, and whether the action in flight is
     // to be sent again once the table welcomes us back.
     let mut text = String::new();
-    let mut broken_at: Option<Instant> = None;
-    let mut resend = false;
+    let mut line = Line::default();
     loop {
         if state == TableState::Over {
             report.over = true;
@@ -227,15 +225,15 @@ pub async fn play_as<E: Engine + 'static>(
             frame = ws.next() => {
                 let broke = match frame {
                     Some(Ok(Message::Close(Some(c))))
-                        if u16::from(c.code) == protocol::close::ELSEWHERE && hops < MAX_HOPS =>
+                        if u16::from(c.code) == protocol::close::ELSEWHERE && line.hops < MAX_HOPS =>
                     {
                         // The table lives on another node: go there, as a browser does.
-                        hops += 1;
+                        line.hops += 1;
                         url = elsewhere(&url, &c.reason)?;
                         match connect(&url, token).await {
                             Ok(next) => {
                                 ws = next;
-                                resend = true;
+                                line.resend = true;
                                 continue;
                             }
                             Err(e) => e,
@@ -251,9 +249,7 @@ pub async fn play_as<E: Engine + 'static>(
                     None => "closed".to_string(),
                 };
                 if !broke.is_empty() {
-                    ws = ride_out(&mut url, token, &opts, started, &mut broken_at, report.seat, &broke).await?;
-                    hops = 0;
-                    resend = true;
+                    ws = ride_out(&mut url, token, &opts, started, &mut line, report.seat, &broke).await?;
                     continue;
                 }
                 let text = std::mem::take(&mut text);
@@ -288,17 +284,15 @@ pub async fn play_as<E: Engine + 'static>(
                     "welcome" => {
                         report.seat = msg.seat;
                         report.last_seq = msg.seq.unwrap_or(0);
-                        if let Some(since) = broken_at.take() {
+                        if let Some(since) = line.broken_at.take() {
                             report.resumed.push(since.elapsed());
                         }
                         // Back after a break or a move: the action in flight goes again, with its
                         // id (answered from the table's memory if it was stored before).
-                        if std::mem::take(&mut resend) {
+                        if std::mem::take(&mut line.resend) {
                             if let (Some((_, _, None)), Some(act)) = (pending, &last_act) {
                                 if let Err(e) = ws.send(Message::text(act.clone())).await {
-                                    ws = ride_out(&mut url, token, &opts, started, &mut broken_at, report.seat, &e.to_string()).await?;
-                                    hops = 0;
-                                    resend = true;
+                                    ws = ride_out(&mut url, token, &opts, started, &mut line, report.seat, &e.to_string()).await?;
                                 }
                             }
                         }
@@ -352,9 +346,7 @@ pub async fn play_as<E: Engine + 'static>(
                         backoff = (backoff * 2).min(MAX_BACKOFF);
                         if let (Some((_, _, None)), Some(act)) = (pending, &last_act) {
                             if let Err(e) = ws.send(Message::text(act.clone())).await {
-                                ws = ride_out(&mut url, token, &opts, started, &mut broken_at, report.seat, &e.to_string()).await?;
-                                hops = 0;
-                                resend = true;
+                                ws = ride_out(&mut url, token, &opts, started, &mut line, report.seat, &e.to_string()).await?;
                             }
                         }
                     }
@@ -403,9 +395,7 @@ pub async fn play_as<E: Engine + 'static>(
                 if let Err(e) = ws.send(Message::text(act)).await {
                     // Into a socket the server has just closed (its node died, the table moved):
                     // ridden out like a broken read, and the play sent again once welcomed.
-                    ws = ride_out(&mut url, token, &opts, started, &mut broken_at, report.seat, &e.to_string()).await?;
-                    hops = 0;
-                    resend = true;
+                    ws = ride_out(&mut url, token, &opts, started, &mut line, report.seat, &e.to_string()).await?;
                 }
             }
         }
@@ -414,21 +404,35 @@ pub async fn play_as<E: Engine + 'static>(
     Ok(report)
 }
 
-/// A broken line: without failover nodes the seat's end (an error); with them, connected again,
-/// here or through another node, the first break's time kept until the table welcomes the seat.
+/// What a bot keeps of its line between connections.
+#[derive(Default)]
+struct Line {
+    /// 4307s followed since the last break.
+    hops: usize,
+    /// The action in flight goes again once the table welcomes us back.
+    resend: bool,
+    /// When the line broke, until the table welcomes the seat again.
+    broken_at: Option<Instant>,
+}
+
+/// A broken line (a read or a send failed): without failover nodes the seat's end (an error);
+/// with them, connected again, here or through another node, the action in flight to be sent
+/// again once welcomed, the first break's time kept until then.
 async fn ride_out(
     url: &mut String,
     token: &str,
     opts: &BotOptions,
     started: Instant,
-    broken_at: &mut Option<Instant>,
+    line: &mut Line,
     seat: Option<usize>,
     broke: &str,
 ) -> Result<Ws, String> {
     if opts.failover.is_empty() {
         return Err(format!("seat {seat:?}: {broke}"));
     }
-    let since = *broken_at.get_or_insert_with(Instant::now);
+    line.hops = 0;
+    line.resend = true;
+    let since = *line.broken_at.get_or_insert_with(Instant::now);
     let left = opts.deadline.saturating_sub(started.elapsed());
     reconnect(url, token, &opts.failover, left)
         .await
