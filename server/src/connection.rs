@@ -232,8 +232,7 @@ impl Session {
                 _ = &mut closing => END,
                 // The actor went away without closing us (a panic): say whether to come back.
                 _ = &mut table_gone => {
-                    let (code, reason) = self.table.closed_with();
-                    self.close_now(code, reason);
+                    self.close_for_gone_table();
                     END
                 }
                 _ = &mut hello_by, if self.attached.is_none() => {
@@ -262,6 +261,20 @@ impl Session {
 
     fn close_now(&self, code: u16, reason: &str) {
         self.close.send_replace(Some((code, reason.to_string())));
+    }
+
+    /// The table's actor has gone. A close it asked for on its way out (4503 after a failed
+    /// write) stands: the session can see the actor gone before it sees that request, and
+    /// replacing it would tell a page the table is over while it is being rebuilt.
+    fn close_for_gone_table(&self) {
+        let (code, reason) = self.table.closed_with();
+        self.close.send_if_modified(|asked| {
+            let unasked = asked.is_none();
+            if unasked {
+                *asked = Some((code, reason.to_string()));
+            }
+            unasked
+        });
     }
 
     /// Queues an answer; a full queue drops it (the table's own sends close a slow reader).
@@ -378,8 +391,7 @@ impl Session {
                     action,
                 };
                 if !self.table.act(self.id, act).await {
-                    let (code, reason) = self.table.closed_with();
-                    self.close_now(code, reason);
+                    self.close_for_gone_table();
                     return END;
                 }
             }

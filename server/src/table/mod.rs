@@ -251,7 +251,7 @@ impl<G: TableGame> Table<G> {
     /// The futures of what a command, a clock or a bot sets off (the commit's journal wait
     /// among them) are boxed for the time they run: inline, the largest of them would be part
     /// of this task's allocation for the table's whole life.
-    pub(super) async fn run(mut self: Box<Self>, mut rx: mpsc::Receiver<Box<Command>>) -> Ending {
+    pub(super) async fn run(mut self: Box<Self>, rx: &mut mpsc::Receiver<Box<Command>>) -> Ending {
         let mut thoughts = self.thoughts.take().expect("a table's loop runs once");
         loop {
             if self.broken {

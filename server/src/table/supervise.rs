@@ -261,13 +261,21 @@ pub(super) async fn supervise<G: TableGame>(
     // The table stays in its box: `run` takes the box, so its future (inline in this task)
     // holds a pointer, not the table (an async fn keeps its argument and the moved local
     // apart: a table taken by value was held twice for its whole life).
-    let ending = std::panic::AssertUnwindSafe(Table::run(table, rx))
+    // The receiver stays here, not in `run`: its drop is what tells the table's connections
+    // that the actor has gone, and they read `rebuilding` then to choose their close (4503 or
+    // 1000), so the flag must be set before it drops.
+    let mut rx = rx;
+    let ending = std::panic::AssertUnwindSafe(Table::run(table, &mut rx))
         .catch_unwind()
         .await
         .unwrap_or_else(|_| {
             tracing::error!("the table's actor panicked; rebuilding it from its log");
             Ending::Broken
         });
+    if matches!(ending, Ending::Broken) {
+        handle.rebuilding.store(true, Ordering::Relaxed);
+    }
+    drop(rx);
     match ending {
         Ending::Done => {
             let mine = |h: &TableHandle| h.summary.same_channel(&handle.summary);
@@ -283,7 +291,6 @@ pub(super) async fn supervise<G: TableGame>(
 /// lease allow, retrying with backoff; or leaves the registry if the table is gone.
 async fn rebuild<G: TableGame>(deps: TableDeps, handle: TableHandle) {
     let mine = |h: &TableHandle| h.summary.same_channel(&handle.summary);
-    handle.rebuilding.store(true, Ordering::Relaxed);
     let mut wait = Duration::from_millis(200);
     loop {
         tokio::time::sleep(wait).await;
