@@ -23,7 +23,7 @@ use protocol::TableSummary;
 
 use crate::competition::Competitions;
 use crate::listing::Own;
-use crate::lobby::Lobby;
+use crate::lobby::{Lobby, TAKE_AT_ONCE};
 use crate::store::{Leases, StoreError};
 
 /// Takes over the tables whose lease is free, except those that already failed to rebuild here
@@ -66,12 +66,6 @@ pub async fn take_free(
     }
     failed
 }
-
-/// Tables a sweep takes over in one go: one lease statement and one read of their logs (three
-/// queries) instead of a statement and three queries a table, each read stopping the journal's
-/// group commits. Small enough that a player's own takeover, which waits for the lobby's
-/// takeover lock, waits for one read of 50 logs at most.
-const TAKE_AT_ONCE: usize = 50;
 
 /// Runs until aborted (the server's shutdown aborts it before releasing the leases).
 pub async fn run(lobby: Arc<Lobby>, leases: Arc<Leases>, competitions: Arc<Competitions>) {

@@ -201,6 +201,7 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
         max_tables: config.limits.max_tables,
         leases: leases.clone(),
         taking: Default::default(),
+        asked: Default::default(),
         listing: Default::default(),
     });
     let mut not_recovered = lobby.recover(stores.open);

@@ -27,11 +27,20 @@ pub struct Lobby {
     /// Past one machine (PostgreSQL): this node's leases, which say which tables it serves.
     /// `None`: one machine, every table is ours.
     pub leases: Option<Arc<store::Leases>>,
-    /// Held while a table is being taken over, so two requests for one table rebuild it once.
+    /// Held while tables are being taken over, so two requests for one table rebuild it once.
     pub taking: tokio::sync::Mutex<()>,
+    /// Tables players asked for on the spot ([`Lobby::take`]) and not taken yet: whoever holds
+    /// `taking` next takes them all in one go, as the journal commits whatever queued.
+    pub asked: std::sync::Mutex<std::collections::HashSet<String>>,
     /// Past one machine: the other nodes' tables and events, as of the last renewal tick.
     pub listing: Arc<Listing>,
 }
+
+/// Tables taken over in one go: one lease statement and one read of their logs (three
+/// queries) instead of a statement and three queries a table, each read stopping the journal's
+/// group commits. Small enough that a player's own takeover, which waits for `taking`, waits
+/// for one read of 50 logs at most.
+pub const TAKE_AT_ONCE: usize = 50;
 
 /// Seconds a table may give one play (`CreateTable::play_seconds`).
 const PLAY_SECONDS: std::ops::RangeInclusive<u32> = 15..=120;
@@ -56,25 +65,58 @@ impl Lobby {
     /// Past one machine: takes a table no live lease names (its node died, or it was never
     /// served): acquires its lease, then rebuilds it from its log exactly as a restart does.
     /// True when it is served here after the call.
+    ///
+    /// **Why asked tables go together:** when a node dies, its players reach the survivors
+    /// within a second or two of each other, each asking for its own table. Taken one at a
+    /// time under `taking` (a lease statement and a read of the log each), the last of a few
+    /// thousand waited for all the others; the first to hold the lock now takes every table
+    /// asked for meanwhile, up to [`TAKE_AT_ONCE`], and the players behind it find theirs
+    /// served.
     pub async fn take(&self, id: &str) -> Result<bool, String> {
-        let failed = self
-            .take_many(&[id.to_string()])
-            .await
-            .map_err(|e| e.to_string())?;
-        match failed.into_iter().next() {
+        self.asked_for().insert(id.to_string());
+        let _one_at_a_time = self.taking.lock().await;
+        if self.tables.contains_key(id) {
+            return Ok(true);
+        }
+        // Ours first: another taker's failed round may have drained it without taking it.
+        let mut batch = vec![id.to_string()];
+        {
+            let mut asked = self.asked_for();
+            asked.remove(id);
+            let more: Vec<String> = asked.iter().take(TAKE_AT_ONCE - 1).cloned().collect();
+            for other in more {
+                asked.remove(&other);
+                batch.push(other);
+            }
+        }
+        let failed = self.take_locked(&batch).await.map_err(|e| e.to_string())?;
+        for (other, why) in failed.iter().filter(|(f, _)| f != id) {
+            tracing::error!(table = %other, reason = %why, "table not rebuilt from its log");
+        }
+        match failed.into_iter().find(|(f, _)| f == id) {
             Some((_, why)) => Err(why),
             None => Ok(self.tables.contains_key(id)),
         }
     }
 
-    /// [`Lobby::take`] for several tables at once, as many as this node has room for: one
-    /// statement takes their leases, one read of the store loads their logs. The tables that
-    /// could not be rebuilt, with why; a store error leaves the rest to be taken later.
+    fn asked_for(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<String>> {
+        self.asked.lock().expect("asked tables lock")
+    }
+
+    /// [`Lobby::take`] for several tables at once (at most [`TAKE_AT_ONCE`]), as many as this
+    /// node has room for: one statement takes their leases, one read of the store loads their
+    /// logs. The tables that could not be rebuilt, with why; a store error leaves the rest to
+    /// be taken later.
     pub async fn take_many(&self, ids: &[String]) -> Result<Vec<(String, String)>, StoreError> {
+        let _one_at_a_time = self.taking.lock().await;
+        self.take_locked(ids).await
+    }
+
+    /// The takeover itself, `taking` held.
+    async fn take_locked(&self, ids: &[String]) -> Result<Vec<(String, String)>, StoreError> {
         let Some(leases) = &self.leases else {
             return Ok(Vec::new());
         };
-        let _one_at_a_time = self.taking.lock().await;
         let room = self.max_tables.saturating_sub(self.tables.len());
         let wanted: Vec<String> = ids
             .iter()
@@ -92,6 +134,7 @@ impl Lobby {
             return Ok(Vec::new());
         }
         let stored = self.journal.load_many(ours).await?;
+        self.metrics.takeover();
         let loaded: Vec<String> = stored.iter().map(|t| t.header.id.clone()).collect();
         let failed = self.recover(stored);
         for id in loaded
@@ -404,7 +447,82 @@ impl Lobby {
 
 #[cfg(test)]
 mod tests {
-    use super::display_name;
+    use super::*;
+    use crate::store::Store;
+
+    /// Past one machine: a dead node's players reach a survivor within moments of each other,
+    /// each asking for its own table. Every table is served, in a few takeover rounds, not one
+    /// round (a lease statement and a read of the log) a table, each waiting for the last.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn postgres_players_asking_at_once_for_a_dead_nodes_tables_are_served_in_few_rounds() {
+        const TABLES: usize = 60;
+        let url = store::postgres::test_database("asked_together");
+        let ids: Vec<String> = (0..TABLES).map(|i| format!("t{i:03}")).collect();
+        let (u, dead_ids) = (url.clone(), ids.clone());
+        // A store connects with a runtime of its own: off this one's threads.
+        let journal_store = tokio::task::spawn_blocking(move || {
+            let mut dead =
+                store::PostgresStore::open(&u, Some(store::tests::node("dead"))).unwrap();
+            for id in &dead_ids {
+                dead.create_table(&store::tests::table(id)).unwrap();
+            }
+            dead.execute("UPDATE leases SET expires_at = now() - interval '1 second'")
+                .unwrap();
+            store::PostgresStore::open(&u, Some(store::tests::node("alive"))).unwrap()
+        })
+        .await
+        .unwrap();
+        let leases = store::Leases::connect(&url, store::tests::node("alive"))
+            .await
+            .unwrap();
+        let metrics = Arc::new(crate::metrics::Metrics::new());
+        let (journal, _writer) = Journal::start(Box::new(journal_store), metrics.clone());
+        let lobby = Arc::new(Lobby {
+            games: Games::standard(),
+            tables: Default::default(),
+            journal,
+            settings: Arc::new(TableSettings {
+                clock_scale: crate::clock::ClockScale(1.0),
+                bot_delay: std::time::Duration::from_secs(1),
+                expert_think: std::time::Duration::from_secs(1),
+                idle_after: std::time::Duration::from_secs(600),
+                referee_hash: None,
+                sealed_seeds: Default::default(),
+            }),
+            metrics: metrics.clone(),
+            max_tables: 1000,
+            leases: Some(Arc::new(leases)),
+            taking: Default::default(),
+            asked: Default::default(),
+            listing: Default::default(),
+        });
+        let asks: Vec<_> = ids
+            .iter()
+            .map(|id| {
+                let (lobby, id) = (lobby.clone(), id.clone());
+                tokio::spawn(async move { lobby.elsewhere(&id).await })
+            })
+            .collect();
+        for ask in asks {
+            assert_eq!(ask.await.unwrap(), None, "served here, not sent elsewhere");
+        }
+        let mut served: Vec<String> = lobby.tables.iter().map(|t| t.key().clone()).collect();
+        served.sort();
+        assert_eq!(served, ids);
+        let text = metrics.render([], 0);
+        let count = |name: &str| -> f64 {
+            text.lines()
+                .find_map(|l| l.strip_prefix(name)?.trim().parse().ok())
+                .unwrap_or_else(|| panic!("no {name} in {text}"))
+        };
+        assert_eq!(count("paiju_table_rebuilds_total "), TABLES as f64);
+        let rounds = count("paiju_table_takeovers_total ");
+        assert!(
+            (1.0..=5.0).contains(&rounds),
+            "{rounds} takeover rounds for {TABLES} tables asked for at once"
+        );
+        lobby.stop_all().await;
+    }
 
     #[test]
     fn names_are_normalised_and_reserved_names_refused() {

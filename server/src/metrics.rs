@@ -50,6 +50,9 @@ pub struct Metrics {
     store_failures: Counter,
     /// Tables rebuilt from their log while running (after a failed write or a panic).
     rebuilds: Counter,
+    /// Past one machine: takeover rounds, each one lease statement and one read of the logs
+    /// for up to 50 tables (their tables are counted in `rebuilds`).
+    takeovers: Counter,
     /// Reconnections caught up with the missed events, and those sent a snapshot instead.
     catch_ups: Counter,
     snapshots: Counter,
@@ -81,6 +84,7 @@ impl Metrics {
             commit: latency(),
             store_failures: Counter::default(),
             rebuilds: Counter::default(),
+            takeovers: Counter::default(),
             catch_ups: Counter::default(),
             snapshots: Counter::default(),
             bot_decision: Family::new_with_constructor(latency),
@@ -117,6 +121,11 @@ impl Metrics {
             "table_rebuilds",
             "Tables rebuilt from their log while running",
             m.rebuilds.clone(),
+        );
+        r.register(
+            "table_takeovers",
+            "Takeover rounds of tables another node served (one lease statement, one read of their logs)",
+            m.takeovers.clone(),
         );
         r.register(
             "catch_ups",
@@ -164,6 +173,10 @@ impl Metrics {
 
     pub fn rebuild(&self) {
         self.rebuilds.inc();
+    }
+
+    pub fn takeover(&self) {
+        self.takeovers.inc();
     }
 
     pub fn catch_up(&self, snapshot: bool) {

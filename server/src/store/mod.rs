@@ -30,7 +30,7 @@ mod open;
 pub mod postgres;
 mod sqlite;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use chain::{entry_hash, genesis, occupant, verify, Tampered};
 pub use competitions::{

@@ -54,7 +54,7 @@ pub(crate) fn header(id: &str) -> TableHeader {
     }
 }
 
-fn table(id: &str) -> StoredTable {
+pub(crate) fn table(id: &str) -> StoredTable {
     StoredTable {
         header: header(id),
         state: TableState::Waiting,
@@ -634,7 +634,7 @@ fn an_unknown_stored_state_is_an_error_naming_it() {
     }
 }
 
-fn node(id: &str) -> Node {
+pub(crate) fn node(id: &str) -> Node {
     Node {
         id: id.into(),
         address: format!("http://{id}.example:8080"),
