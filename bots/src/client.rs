@@ -7,7 +7,9 @@
 //! Like a browser it rides out what a busy or scaled-out server says: `rate_limited` (the
 //! message was dropped) is answered by waiting and sending the same action again, with the same
 //! id, so it is never applied twice; a close 4307 (the table lives on another node, whose
-//! address is the close reason) is followed there.
+//! address is the close reason) is followed there; a broken line is connected again with the
+//! page's backoff (0.5 s doubling to 8 s, ±25 %), so that a node's death brings the survivors
+//! what its players' pages would bring them, not a storm of reconnections as fast as they answer.
 
 use std::time::{Duration, Instant};
 
@@ -283,10 +285,14 @@ pub async fn play_as<E: Engine + 'static>(
                 match msg.kind.as_str() {
                     "welcome" => {
                         report.seat = msg.seat;
-                        report.last_seq = msg.seq.unwrap_or(0);
+                        // Not the welcome's seq: it is the table's head, and the view that goes
+                        // with it comes in the snapshot next. A play decided in between on the
+                        // old view but sent with the new seq was refused as out of turn (the
+                        // clock had played for the absent seat), not as stale.
                         if let Some(since) = line.broken_at.take() {
                             report.resumed.push(since.elapsed());
                         }
+                        line.tries = 0;
                         // Back after a break or a move: the action in flight goes again, with its
                         // id (answered from the table's memory if it was stored before).
                         if std::mem::take(&mut line.resend) {
@@ -413,6 +419,8 @@ struct Line {
     resend: bool,
     /// When the line broke, until the table welcomes the seat again.
     broken_at: Option<Instant>,
+    /// Rounds of reconnection since then: picks the next wait ([`backoff`]).
+    tries: usize,
 }
 
 /// A broken line (a read or a send failed): without failover nodes the seat's end (an error);
@@ -434,7 +442,7 @@ async fn ride_out(
     line.resend = true;
     let since = *line.broken_at.get_or_insert_with(Instant::now);
     let left = opts.deadline.saturating_sub(started.elapsed());
-    reconnect(url, token, &opts.failover, left)
+    reconnect(url, token, &opts.failover, left, &mut line.tries)
         .await
         .map_err(|e| {
             format!(
@@ -466,12 +474,14 @@ async fn connect(url: &str, token: &str) -> Result<Ws, String> {
 /// After a break: connects again to the table at `url`, or to the same table on another of
 /// `nodes` (which sends the bot on to the table's owner, or takes the table over once the dead
 /// node's lease runs out), trying each in turn until one answers or `within` passes. `url`
-/// becomes the one that answered.
+/// becomes the one that answered. Each round waits first, as a page does ([`backoff`]; `tries`:
+/// the rounds since the line was last good).
 async fn reconnect(
     url: &mut String,
     token: &str,
     nodes: &[std::net::SocketAddr],
     within: Duration,
+    tries: &mut usize,
 ) -> Result<Ws, String> {
     let deadline = tokio::time::Instant::now() + within;
     // The same node first (a blip), then the others from a place of the seat's own: the seats
@@ -486,24 +496,45 @@ async fn reconnect(
         let n = nodes[(from + i) % nodes.len()];
         candidates.push(elsewhere(url, &n.to_string())?);
     }
-    let mut last = String::new();
+    let mut last = String::from("no time left to reconnect");
     loop {
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        if left.is_zero() {
+            return Err(last);
+        }
+        let wait = backoff(*tries, from as u64 ^ unix_ms());
+        *tries += 1;
+        tokio::time::sleep(wait.min(left)).await;
         for c in &candidates {
-            let tried = tokio::time::timeout(Duration::from_secs(2), connect(c, token)).await;
+            let tried = tokio::time::timeout(CONNECT_WITHIN, connect(c, token)).await;
             match tried {
                 Ok(Ok(ws)) => {
                     *url = c.clone();
                     return Ok(ws);
                 }
                 Ok(Err(e)) => last = e,
-                Err(_) => last = format!("connect {c}: no answer in 2 s"),
+                Err(_) => last = format!("connect {c}: no answer in {CONNECT_WITHIN:?}"),
             }
         }
-        if tokio::time::Instant::now() >= deadline {
-            return Err(last);
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
     }
+}
+
+/// How long a reconnection waits for a node's handshake before trying the next. A page waits
+/// as long as its browser does; 2 s gave up on survivors busy with a dead node's players (a
+/// handshake their full accept queue dropped comes again after TCP's 1 s and 3 s), and each
+/// such bot then waited a whole round of its backoff.
+const CONNECT_WITHIN: Duration = Duration::from_secs(10);
+
+/// The page's waits before reconnecting (web-client/src/net.js): 0.5 s doubling to 8 s.
+const BACKOFF_MS: [u64; 5] = [500, 1000, 2000, 4000, 8000];
+
+/// The wait before reconnection round `tries` (0 after a good line): [`BACKOFF_MS`], each
+/// drawn from 75–125 % of it (`seed` through [`mix`]) so that the players of a dead node do
+/// not come back in step.
+fn backoff(tries: usize, seed: u64) -> Duration {
+    let base = Duration::from_millis(BACKOFF_MS[tries.min(BACKOFF_MS.len() - 1)]);
+    let unit = (mix(seed ^ tries as u64) >> 11) as f64 / (1u64 << 53) as f64;
+    base.mul_f64(0.75 + unit / 2.0)
 }
 
 /// The same table's WebSocket URL on the node named by a 4307 close (its base URL,
@@ -581,8 +612,56 @@ pub fn jitter(think: Duration, state: &mut u64) -> Duration {
 
 #[cfg(test)]
 mod tests {
-    use super::{elsewhere, jitter, mix};
+    use super::{backoff, elsewhere, jitter, mix, reconnect, BACKOFF_MS};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
     use std::time::Duration;
+
+    /// The waits before reconnecting are the page's: each round's within ±25 % of 0.5 s, 1 s,
+    /// 2 s, 4 s, then 8 s for good, and two seeds a unit apart draw apart.
+    #[test]
+    fn reconnection_waits_double_from_half_a_second_to_eight_with_jitter() {
+        for tries in 0..8 {
+            let base = BACKOFF_MS[tries.min(4)] as f64 / 1000.0;
+            let waits: Vec<f64> = (0..200u64)
+                .map(|seed| backoff(tries, 1_796_415_000_000 + seed).as_secs_f64())
+                .collect();
+            assert!(
+                waits.iter().all(|w| (base * 0.75..base * 1.25).contains(w)),
+                "round {tries}: {waits:?}"
+            );
+            let low = waits.iter().filter(|&&w| w < base).count();
+            assert!(
+                (60..=140).contains(&low),
+                "round {tries}: {low} of 200 below {base}"
+            );
+        }
+    }
+
+    /// A line broken for good (the node accepts and hangs up, as a dying one does) is tried
+    /// again at the page's pace, not as fast as the node answers: within 2.6 s, rounds at about
+    /// 0.5 and 1.5 s and one at the end, each trying the table's URL and the one node.
+    #[tokio::test]
+    async fn a_broken_line_is_tried_again_with_the_pages_backoff_not_at_once() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let attempts = Arc::new(AtomicUsize::new(0));
+        let counted = attempts.clone();
+        tokio::spawn(async move {
+            while let Ok((socket, _)) = listener.accept().await {
+                counted.fetch_add(1, Ordering::Relaxed);
+                drop(socket);
+            }
+        });
+        let mut url = format!("ws://{addr}/ws/780257");
+        let mut tries = 0;
+        let within = Duration::from_millis(2600);
+        let outcome = reconnect(&mut url, "token", &[addr], within, &mut tries).await;
+        assert!(outcome.is_err(), "nobody to welcome the bot");
+        let n = attempts.load(Ordering::Relaxed);
+        assert_eq!(tries, 3, "rounds");
+        assert_eq!(n, 6, "connection attempts in {within:?}");
+    }
 
     /// Bots started in the same microseconds (consecutive seeds) must not think alike: their
     /// first waits spread over the whole range, each tenth of it drawn about as often.

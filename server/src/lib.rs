@@ -169,12 +169,33 @@ async fn open_stores(config: &Config, addr: SocketAddr) -> Result<Stores, String
     })
 }
 
+/// Connections the kernel keeps waiting for `accept` (capped by `net.core.somaxconn`, 4,096 on
+/// Debian).
+///
+/// **Why so many:** when a node dies its players reach the others within moments of each other
+/// (12,000 of them in the 10,000-table runs, docs/performance.md). Past the queue's room the
+/// kernel drops their handshakes, and each such client waits out TCP's retransmission (1 s, then
+/// 3 s, …) before it is even accepted; tokio's usual queue is 1,024.
+const ACCEPT_QUEUE: u32 = 4096;
+
+/// The listening socket: as `TcpListener::bind` makes it (address reuse on), with a deeper
+/// accept queue ([`ACCEPT_QUEUE`]).
+fn listen(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(ACCEPT_QUEUE)
+}
+
 /// Binds, opens the store, rebuilds the open tables and then the competitions (past one
 /// machine: takes those no live lease names) and serves.
 pub async fn start(config: Config, games: Games) -> Result<Running, String> {
-    let listener = tokio::net::TcpListener::bind(config.listen)
-        .await
-        .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
+    let listener =
+        listen(config.listen).map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     if config.director_token.is_some() && config.director_token == config.referee_token {
         return Err("the director's token must not be the referee's".into());

@@ -140,6 +140,10 @@ pub struct LoadReport {
     pub node_cpu: Vec<f64>,
     /// `--kill-node-after`: the node killed and when.
     pub killed: Option<(usize, Duration)>,
+    /// Its tables, and when each was served again from the kill, as the survivors counted
+    /// their rebuilds ([`Nodes::watch_takeover`]).
+    pub dead_tables: usize,
+    pub served_again: Vec<Duration>,
     /// Seats whose connection broke and came back, and how long each was without its table.
     pub resumed: Vec<Duration>,
     /// Actions acknowledged and checked against the stored logs (past one machine), and those
@@ -351,6 +355,23 @@ impl std::fmt::Display for LoadReport {
             )?;
         }
         if let Some((node, after)) = self.killed {
+            let back = &self.served_again;
+            let at = |p: f64| {
+                let k = ((self.dead_tables as f64 * p).ceil() as usize).max(1);
+                back.get(k - 1)
+                    .map_or("never".to_string(), |t| format!("{:.2} s", t.as_secs_f64()))
+            };
+            writeln!(
+                f,
+                "node {} killed: {} of its {} tables served again by the others (their rebuilds, read every {} ms from the kill): half after {}, 99 % after {}, all after {}",
+                node + 1,
+                back.len(),
+                self.dead_tables,
+                nodes::TAKEOVER_POLL.as_millis(),
+                at(0.5),
+                at(0.99),
+                at(1.0)
+            )?;
             let mut gaps = self.resumed.clone();
             gaps.sort();
             writeln!(
@@ -606,7 +627,7 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
                     None => return Err("the generators went away".into()),
                 },
                 _ = async { kill_wait.unwrap().await }, if kill_wait.is_some() => {
-                    killed = Some(kill_last(&mut nodes, play_started).await);
+                    killed = Some(kill_last(&mut nodes, play_started, opts.tables).await);
                     kill_at = None;
                 }
                 _ = &mut seated_rx, if steady0.is_none() => {
@@ -632,7 +653,7 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
             tokio::select! {
                 done = &mut play => break done?,
                 _ = async { kill_wait.unwrap().await }, if kill_wait.is_some() => {
-                    killed = Some(kill_last(&mut nodes, play_started).await);
+                    killed = Some(kill_last(&mut nodes, play_started, opts.tables).await);
                     kill_at = None;
                 }
                 _ = &mut seated_rx, if steady0.is_none() => {
@@ -656,6 +677,10 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         played
     };
     let seconds = started.elapsed().as_secs_f64();
+    let (killed, dead_tables, served_again) = match killed.map(Killing::end) {
+        Some((killed, tables, back)) => (Some(killed), tables, back),
+        None => (None, 0, Vec::new()),
+    };
     let server_cpu = nodes.cpu_seconds() - server_cpu0;
     let node_cpu: Vec<f64> = nodes
         .cpu_each()
@@ -801,6 +826,8 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         steady_p99: percentile(&steady, 0.99),
         node_cpu,
         killed,
+        dead_tables,
+        served_again,
         resumed: played
             .resumed_ms
             .iter()
@@ -811,15 +838,57 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
     })
 }
 
-/// Kills the last node (SIGKILL); which, and how far into the play.
-async fn kill_last(nodes: &mut Nodes, play_started: tokio::time::Instant) -> (usize, Duration) {
-    let i = nodes.addrs().len() - 1;
+/// `--kill-node-after`: the node killed, how far into the play, and the survivors' count of
+/// its tables served again.
+struct Killing {
+    node: usize,
+    after: Duration,
+    tables: usize,
+    served_again: Arc<std::sync::Mutex<Vec<Duration>>>,
+    watch: tokio::task::JoinHandle<()>,
+}
+
+impl Killing {
+    /// Stops watching: the node, when, its tables and when each was served again.
+    fn end(self) -> ((usize, Duration), usize, Vec<Duration>) {
+        self.watch.abort();
+        let back = self.served_again.lock().expect("takeover times").clone();
+        ((self.node, self.after), self.tables, back)
+    }
+}
+
+/// Kills the last node (SIGKILL), then watches the others take its tables (of `tables`, table
+/// `i` on node `i mod N`).
+async fn kill_last(
+    nodes: &mut Nodes,
+    play_started: tokio::time::Instant,
+    tables: usize,
+) -> Killing {
+    let mut addrs = nodes.addrs();
+    let node = addrs.len() - 1;
     let after = play_started.elapsed();
     eprintln!(
         "killing node {} (SIGKILL) after {:.0} s ...",
-        i + 1,
+        node + 1,
         after.as_secs_f64()
     );
-    nodes.kill(i).await;
-    (i, after)
+    let killed = tokio::time::Instant::now();
+    nodes.kill(node).await;
+    let served_again = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let n = addrs.len();
+    addrs.remove(node);
+    let its = (0..tables).filter(|i| i % n == node).count();
+    let watch = tokio::spawn(Nodes::watch_takeover(
+        addrs,
+        its,
+        killed,
+        served_again.clone(),
+    ));
+    Killing {
+        node,
+        after,
+        tables: its,
+        served_again,
+        watch,
+    }
 }

@@ -9,6 +9,9 @@ use std::time::Duration;
 
 use super::proc::{cpu_seconds, rss_kib, start_child, thread_count};
 
+/// How often [`Nodes::watch_takeover`] reads the survivors' counters.
+pub const TAKEOVER_POLL: Duration = Duration::from_millis(250);
+
 /// The server's commit histogram (`paiju_store_commit_seconds` in /metrics): count, sum in
 /// seconds, and the cumulative buckets as (upper bound, count). Zeros if it cannot be read.
 #[derive(Clone, Debug, Default)]
@@ -190,6 +193,47 @@ impl Nodes {
             peak,
             threads,
             task,
+        }
+    }
+
+    /// Tables the nodes at `addrs` have rebuilt from their logs so far
+    /// (`paiju_table_rebuilds_total`, summed; a node that does not answer counts none).
+    pub async fn rebuilt(addrs: &[SocketAddr]) -> u64 {
+        let mut n = 0;
+        for addr in addrs {
+            if let Ok((200, text)) = crate::http::request(*addr, "GET", "/metrics", None).await {
+                n += text
+                    .lines()
+                    .find_map(|l| l.strip_prefix("paiju_table_rebuilds_total ")?.parse().ok())
+                    .unwrap_or(0);
+            }
+        }
+        n
+    }
+
+    /// After a node's death: how long until its `tables` were served again, as the survivors
+    /// at `addrs` counted them (their rebuilds, read every [`TAKEOVER_POLL`] from `killed`),
+    /// one time a table, until all are back or the task is dropped. What the players' own
+    /// return adds to it (their reconnection backoff) is in the seats' times.
+    pub async fn watch_takeover(
+        addrs: Vec<SocketAddr>,
+        tables: usize,
+        killed: tokio::time::Instant,
+        seen: Arc<std::sync::Mutex<Vec<Duration>>>,
+    ) {
+        let before = Nodes::rebuilt(&addrs).await;
+        let mut tick = tokio::time::interval(TAKEOVER_POLL);
+        loop {
+            tick.tick().await;
+            let back = Nodes::rebuilt(&addrs).await.saturating_sub(before) as usize;
+            let mut times = seen.lock().expect("takeover times");
+            let at = killed.elapsed();
+            while times.len() < back.min(tables) {
+                times.push(at);
+            }
+            if times.len() >= tables {
+                return;
+            }
         }
     }
 
