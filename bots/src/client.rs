@@ -640,7 +640,8 @@ mod tests {
 
     /// A line broken for good (the node accepts and hangs up, as a dying one does) is tried
     /// again at the page's pace, not as fast as the node answers: within 2.6 s, rounds at about
-    /// 0.5 and 1.5 s and one at the end, each trying the table's URL and the one node.
+    /// 0.5 and 1.5 s and one at the end (two if a busy machine ran the second late), each trying
+    /// the table's URL and the one node. Without the waits it was tried every 100 ms.
     #[tokio::test]
     async fn a_broken_line_is_tried_again_with_the_pages_backoff_not_at_once() {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -659,8 +660,8 @@ mod tests {
         let outcome = reconnect(&mut url, "token", &[addr], within, &mut tries).await;
         assert!(outcome.is_err(), "nobody to welcome the bot");
         let n = attempts.load(Ordering::Relaxed);
-        assert_eq!(tries, 3, "rounds");
-        assert_eq!(n, 6, "connection attempts in {within:?}");
+        assert!((2..=3).contains(&tries), "{tries} rounds in {within:?}");
+        assert_eq!(n, 2 * tries, "connection attempts in {tries} rounds");
     }
 
     /// Bots started in the same microseconds (consecutive seeds) must not think alike: their

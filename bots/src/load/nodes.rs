@@ -212,7 +212,7 @@ impl Nodes {
     }
 
     /// After a node's death: how long until its `tables` were served again, as the survivors
-    /// at `addrs` counted them (their rebuilds, read every [`TAKEOVER_POLL`] from `killed`),
+    /// at `addrs` counted them (their rebuilds, read every `TAKEOVER_POLL` from `killed`),
     /// one time a table, until all are back or the task is dropped. What the players' own
     /// return adds to it (their reconnection backoff) is in the seats' times.
     pub async fn watch_takeover(
