@@ -9,6 +9,14 @@ use std::time::Duration;
 
 use super::proc::{cpu_seconds, rss_kib, start_child, thread_count};
 
+/// A node's /metrics text; `None` when it does not answer (a killed node).
+async fn scrape(addr: SocketAddr) -> Option<String> {
+    match crate::http::request(addr, "GET", "/metrics", None).await {
+        Ok((200, text)) => Some(text),
+        _ => None,
+    }
+}
+
 /// How often [`Nodes::watch_takeover`] reads the survivors' counters.
 pub const TAKEOVER_POLL: Duration = Duration::from_millis(250);
 
@@ -24,9 +32,8 @@ pub struct Commits {
 impl Commits {
     /// Reads it from a server's /metrics.
     pub async fn read(addr: SocketAddr) -> Commits {
-        let text = match crate::http::request(addr, "GET", "/metrics", None).await {
-            Ok((200, text)) => text,
-            _ => return Commits::default(),
+        let Some(text) = scrape(addr).await else {
+            return Commits::default();
         };
         let mut c = Commits::default();
         for line in text.lines() {
@@ -201,7 +208,7 @@ impl Nodes {
     pub async fn rebuilt(addrs: &[SocketAddr]) -> u64 {
         let mut n = 0;
         for addr in addrs {
-            if let Ok((200, text)) = crate::http::request(*addr, "GET", "/metrics", None).await {
+            if let Some(text) = scrape(*addr).await {
                 n += text
                     .lines()
                     .find_map(|l| l.strip_prefix("paiju_table_rebuilds_total ")?.parse().ok())
@@ -242,7 +249,7 @@ impl Nodes {
     pub async fn bot_decisions(&self, level: &str) -> u64 {
         let mut n = 0;
         for (_, addr) in &self.servers {
-            if let Ok((200, text)) = crate::http::request(*addr, "GET", "/metrics", None).await {
+            if let Some(text) = scrape(*addr).await {
                 let label = format!("level=\"{level}\"");
                 n += text
                     .lines()

@@ -253,7 +253,7 @@ fn placeholder<G: TableGame>(
 /// keep reconnecting instead of taking the table for gone.
 pub(super) async fn supervise<G: TableGame>(
     table: Box<Table<G>>,
-    rx: mpsc::Receiver<Box<Command>>,
+    mut rx: mpsc::Receiver<Box<Command>>,
     handle: TableHandle,
 ) {
     use futures_util::FutureExt;
@@ -264,7 +264,6 @@ pub(super) async fn supervise<G: TableGame>(
     // The receiver stays here, not in `run`: its drop is what tells the table's connections
     // that the actor has gone, and they read `rebuilding` then to choose their close (4503 or
     // 1000), so the flag must be set before it drops.
-    let mut rx = rx;
     let ending = std::panic::AssertUnwindSafe(Table::run(table, &mut rx))
         .catch_unwind()
         .await
