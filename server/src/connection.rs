@@ -1,9 +1,9 @@
 //! One WebSocket connection: frames in, frames out, limits, and the link to its table.
 //!
-//! The socket is split: a writer task ([`write_loop`]) drains the connection's bounded outbound
-//! queue (filled by the table and by the reader) and sends pings; the reader is a [`Session`].
-//! Any close goes through one `watch` so the writer sends exactly one close frame with a clear
-//! code.
+//! The socket is split: its sending half is the connection's [`Line`], which the table and the
+//! reader write into directly; a writer task ([`write_loop`]) writes what the socket could not
+//! take at once, and finally the close frame. The reader is a [`Session`]. Any close goes
+//! through one `watch` so the writer sends exactly one close frame with a clear code.
 //!
 //! [`run`] reads as the connection's life, one step a function: [`admit`] (a permit and a table,
 //! or a close at once), [`Session::serve`] (the loop: which of frame, close, table gone, hello
@@ -28,11 +28,12 @@ use futures_util::{SinkExt, StreamExt};
 use protocol::{
     close, parse_client_in, BadMessage, ClientIn, ClientOut, Limited, Problem, Refusal,
 };
-use tokio::sync::{mpsc, watch, OwnedSemaphorePermit};
+use tokio::sync::{watch, OwnedSemaphorePermit};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use crate::limits::{AddressBuckets, Limits, RateLimit, Verdict};
+use crate::line::Line;
 use crate::shutdown::Shutdown;
 use crate::table::{Arrival, CloseWith, Outlet, TableHandle, Who};
 
@@ -93,10 +94,10 @@ pub fn run(socket: WebSocket, conn: Conn) -> impl std::future::Future<Output = (
     } = conn;
     let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
     let (sink, mut stream) = socket.split();
-    let (out_tx, out_rx) = mpsc::channel::<String>(limits.out_queue);
+    let line = Arc::new(Line::new(Box::pin(sink), limits.out_queue));
     let (close_tx, close_rx) = watch::channel::<CloseWith>(None);
     let close_tx = Arc::new(close_tx);
-    let writer = tokio::spawn(write_loop(sink, out_rx, close_rx));
+    let writer = tokio::spawn(write_loop(line.clone(), close_rx));
     let close_now = |code: u16, reason: &str| {
         close_tx.send_replace(Some((code, reason.to_string())));
     };
@@ -104,17 +105,17 @@ pub fn run(socket: WebSocket, conn: Conn) -> impl std::future::Future<Output = (
     // receiver apart from where it was built.
     if let (None, Some(r)) = (&table, gone) {
         // Queued before the close, so the page can say why.
-        let _ = out_tx.try_send(error_text(r.into()));
+        let _ = line.send(error_text(r.into()));
     }
     let session = admit(permit.is_some(), table, elsewhere, close_now).map(|table| {
         Box::new(Session {
             id,
             outlet: Outlet {
                 id,
-                tx: out_tx.clone(),
+                line: line.clone(),
                 close: close_tx.clone(),
             },
-            out: out_tx,
+            line,
             close: close_tx.clone(),
             rate: RateLimit::new(&limits),
             last_seen: Instant::now(),
@@ -132,6 +133,15 @@ pub fn run(socket: WebSocket, conn: Conn) -> impl std::future::Future<Output = (
         if let Some(session) = session {
             session.serve(&mut stream, shutdown).await;
         }
+        // The peer went (or a close was asked for already): the writer ends with a normal
+        // close after what is queued.
+        close_tx.send_if_modified(|asked| {
+            let unasked = asked.is_none();
+            if unasked {
+                *asked = Some((close::NORMAL, String::new()));
+            }
+            unasked
+        });
         finish_closing(writer, stream).await;
         drop(permit);
     }
@@ -175,8 +185,8 @@ struct Session {
     limits: Arc<Limits>,
     /// What the table is handed at `hello` to reach this connection.
     outlet: Outlet,
-    /// The outbound queue, for our own answers (errors, pongs).
-    out: mpsc::Sender<String>,
+    /// The way out, for our own answers (errors, pongs) and pings.
+    line: Arc<Line>,
     /// Asks the writer to send one close frame and stop.
     close: Arc<watch::Sender<CloseWith>>,
     /// Per-connection message credits.
@@ -277,9 +287,9 @@ impl Session {
         });
     }
 
-    /// Queues an answer; a full queue drops it (the table's own sends close a slow reader).
+    /// Sends an answer; a full line drops it (the table's own sends close a slow reader).
     fn send(&self, text: String) {
-        let _ = self.out.try_send(text);
+        let _ = self.line.send(text);
     }
 
     fn refuse(&self, r: Refusal) {
@@ -491,9 +501,8 @@ impl Session {
         if now - pinged >= every {
             self.last_ping = Some(now);
             self.first_ping.get_or_insert(now);
-            // The empty text is the writer's sign for a ping (no frame we send is empty);
-            // a full queue drops it: the peer is not reading, and is closed for that.
-            let _ = self.out.try_send(String::new());
+            // A full line drops it: the peer is not reading, and is closed for that.
+            let _ = self.line.ping();
         }
         // Just past each deadline: the broom asks for silence longer than its own, presence
         // for a ping older than its window.
@@ -526,48 +535,25 @@ async fn finish_closing(mut writer: JoinHandle<()>, mut stream: SplitStream<WebS
     writer.abort();
 }
 
-/// Sends queued frames, pings, and finally one close frame.
-async fn write_loop(
-    mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
-    mut out: mpsc::Receiver<String>,
-    mut close_rx: watch::Receiver<CloseWith>,
-) {
-    // Made once for the connection's life, like the session's (see `Session::serve`).
-    let last_word = close_rx.clone();
+/// Writes what the socket could not take when it was sent (see [`Line`]), then, once a close is
+/// asked for, what is still queued and one close frame.
+async fn write_loop(line: Arc<Line>, mut close_rx: watch::Receiver<CloseWith>) {
     let closing = async {
         let _ = close_rx.changed().await;
         close_rx.borrow().clone()
     };
-    tokio::pin!(closing);
-    let close_with = loop {
-        tokio::select! {
-            biased;
-            with = &mut closing => break with,
-            msg = out.recv() => match msg {
-                Some(text) => {
-                    // Whatever queued up meanwhile goes out in the same write: an action's
-                    // `ack` and its `events` reach the actor's socket together, one system
-                    // call instead of two (the socket's write buffer holds them until the
-                    // flush, see http.rs). At most the queue's length.
-                    if sink.feed(frame_of(text)).await.is_err() {
-                        return;
-                    }
-                    while let Ok(more) = out.try_recv() {
-                        if sink.feed(frame_of(more)).await.is_err() {
-                            return;
-                        }
-                    }
-                    if sink.flush().await.is_err() {
-                        return;
-                    }
-                }
-                None => break last_word.borrow().clone(),
-            },
-        }
+    let close_with = tokio::select! {
+        biased;
+        with = closing => with,
+        // The socket failed: nothing more can be written.
+        () = std::future::poll_fn(|cx| line.poll_write(cx)) => return,
     };
-    // Flush what is already queued (e.g. the error that explains the close), then close.
-    while let Ok(text) = out.try_recv() {
-        if sink.send(frame_of(text)).await.is_err() {
+    let Some((mut sink, queued)) = line.take() else {
+        return;
+    };
+    // What is already queued first (e.g. the error that explains the close), then the close.
+    for frame in queued {
+        if sink.send(frame).await.is_err() {
             return;
         }
     }
@@ -579,16 +565,6 @@ async fn write_loop(
         })))
         .await;
     let _ = sink.close().await;
-}
-
-/// A queued text as its frame: the empty text is the session's request for a ping (see
-/// [`Session::upkeep`]).
-fn frame_of(text: String) -> Message {
-    if text.is_empty() {
-        Message::Ping(Default::default())
-    } else {
-        Message::Text(text.into())
-    }
 }
 
 /// The close code and reason for a frame the WebSocket layer refused; `None` when the peer just

@@ -908,10 +908,10 @@ async fn ws(
     // must fit in a few hundred MB. Clients send small frames (an `act` is about 100 bytes; a
     // larger one, up to the 8 KiB limit, makes the buffer grow for it): 1 KiB is read at a
     // time (tungstenite zero-fills the whole read buffer before each read, so its size is
-    // resident memory per connection). Frames out are held until the writer flushes (it
-    // feeds what is queued, then flushes once) or more than 1 KiB has gathered: an `ack` waits
-    // for the `events` after it and both leave in one write, while the buffer, whose size
-    // stays allocated, is never much larger than the largest frame.
+    // resident memory per connection). Frames out are held until the connection's line
+    // flushes (it hands over what is queued, then flushes once) or more than 1 KiB has
+    // gathered: an `ack` waits for the `events` after it and both leave in one write, while
+    // the buffer, whose size stays allocated, is never much larger than the largest frame.
     upgrade
         .read_buffer_size(1024)
         .write_buffer_size(1024)

@@ -47,6 +47,7 @@ pub mod games;
 pub mod http;
 pub mod invite;
 pub mod limits;
+pub mod line;
 pub mod listing;
 pub mod lobby;
 pub mod metrics;

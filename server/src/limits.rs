@@ -21,7 +21,9 @@ pub struct Limits {
     pub per_second: f64,
     /// Debt (messages over the limit) at which a connection is closed with 4029.
     pub flood_debt: f64,
-    /// Outbound messages queued per connection before it counts as a slow reader (4008).
+    /// Frames a connection's socket has not taken yet (its [`Line`](crate::line::Line)'s
+    /// queue) before it counts as a slow reader (4008). A frame the socket takes at once, as
+    /// it almost always does, never counts.
     pub out_queue: usize,
     /// The longest a silent connection goes unpinged: a live client's pong keeps it from the
     /// broom, and an unanswered one shows its seat away (`quiet_after`).

@@ -437,9 +437,24 @@ pub async fn connect_from(from: std::net::IpAddr, addr: SocketAddr) -> TcpStream
 }
 
 impl Client {
+    /// A client whose socket's receive buffer stays at 64 KiB (the kernel grows a reader's
+    /// buffer as it reads, to megabytes on loopback): the server's writes to it stop after
+    /// its buffer and the server's send buffer are full, until it reads.
+    pub async fn connect_small(addr: SocketAddr, url: &str) -> Client {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        // Set before connecting: the window the connection offers is fixed by it then.
+        socket.set_recv_buffer_size(64 * 1024).unwrap();
+        let stream = socket.connect(addr).await.expect("connects");
+        Client::over(stream, url).await
+    }
+
     /// [`Client::connect`] from the local address `from` (see [`connect_from`]).
     pub async fn connect_from(from: std::net::IpAddr, addr: SocketAddr, url: &str) -> Client {
-        let stream = connect_from(from, addr).await;
+        Client::over(connect_from(from, addr).await, url).await
+    }
+
+    /// The WebSocket handshake for `url` over a connected `stream`.
+    async fn over(stream: TcpStream, url: &str) -> Client {
         let (ws, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(stream))
             .await
             .expect("websocket connects");

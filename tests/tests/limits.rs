@@ -205,6 +205,9 @@ async fn the_broom_closes_silent_clients_and_slow_readers_are_dropped() {
     config.limits.ping_every = std::time::Duration::from_millis(50);
     config.limits.silent_after = std::time::Duration::from_millis(200);
     config.limits.out_queue = 1;
+    // The slow reader below asks for many snapshots at once.
+    config.limits.per_second = 1e9;
+    config.limits.burst = 1e9;
     let s = TestServer::start_with(config).await;
     // A table of four bots plays to the end by itself.
     let t = s
@@ -224,11 +227,24 @@ async fn the_broom_closes_silent_clients_and_slow_readers_are_dropped() {
     )
     .await;
 
-    // A reader whose queue cannot hold the catch-up (welcome and twelve events) is closed
-    // with 4008; it may come back with its last seq.
-    let mut slow = s.client(&t.id).await;
+    // A reader that stops reading: once its socket takes no more, what the table sends waits
+    // in its line, and a line fuller than `out_queue` (one frame here) is closed with 4008; it
+    // may come back with its last seq. It asks for snapshots, far more than its socket and the
+    // server's hold (a hundred thousand of 150 bytes, 15 MB), in one write, and reads only then.
+    let mut slow = Client::connect_small(s.addr, &s.ws_url(&t.id)).await;
     slow.send_text(r#"{"type":"hello","last_seq":0}"#).await;
+    for _ in 0..100_000 {
+        slow.ws
+            .feed(Message::text(r#"{"type":"resync"}"#))
+            .await
+            .unwrap();
+    }
+    slow.ws.flush().await.unwrap();
     assert_eq!(slow.closed().await, Closed::Code(close::SLOW_READER));
+    assert!(
+        slow.frames.len() < 100_000,
+        "cut off while frames were still to come, not after them"
+    );
 
     s.running.shutdown().await;
 

@@ -228,16 +228,23 @@ impl<G: TableGame> Table<G> {
         // the lobby or an event about the table must find it as it is now (an event opens the
         // next board only once it sees this one over).
         self.publish_progress();
+        let ack_to = client.as_ref().map(|c| c.outlet);
         if let Some(c) = client {
             self.ids.remember(c.key, c.id, Told::Acked(self.seq));
             let text = to_text(&ClientOut::Ack {
                 id: c.id,
                 seq: self.seq,
             });
-            self.send(c.outlet, text);
+            // Written with the events below: one system call for both.
+            self.hold(c.outlet, text);
         }
         self.restart_clock();
         self.broadcast_entry(self.seq, &views);
+        if let Some(outlet) = ack_to {
+            // Written with the events if the connection is still subscribed (it always is, but
+            // an ack must not wait on that).
+            outlet.line.flush();
+        }
         self.computers.observe_owned(views);
         self.schedule_bot();
         Ok(self.seq)

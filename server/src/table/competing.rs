@@ -59,7 +59,7 @@ impl<G: TableGame> Table<G> {
                 return true;
             }
             // Best effort: a full queue is a reader that would not have read it anyway.
-            let _ = s.outlet.tx.try_send(moved.clone());
+            let _ = s.outlet.line.send(moved.clone());
             s.outlet
                 .close_with(protocol::close::SEAT_MOVED, "the seat was opened elsewhere");
             replaced = true;

@@ -1,5 +1,5 @@
-//! Sending: per-viewer events and snapshots, serialised once per kind of viewer, into bounded
-//! queues (a full queue marks a slow reader).
+//! Sending: per-viewer events and snapshots, serialised once per kind of viewer, written into
+//! each connection's [`Line`](crate::line::Line) (a full one marks a slow reader).
 
 use super::*;
 
@@ -9,16 +9,28 @@ impl<G: TableGame> Table<G> {
     /// Queues a frame; a full queue marks a slow reader, which is closed (it resumes from its
     /// last seq when it reconnects).
     pub(super) fn send(&mut self, outlet: &Outlet, text: String) {
-        if outlet.tx.try_send(text).is_err() {
-            outlet.close_with(close::SLOW_READER, "outbound queue full");
-            self.subscribers.retain(|s| s.outlet.id != outlet.id);
+        if outlet.line.send(text).is_err() {
+            self.slow_reader(outlet);
         }
+    }
+
+    /// [`Table::send`], but written only with the next frame sent to the same connection (an
+    /// action's `ack` goes out with its `events`, in one system call).
+    pub(super) fn hold(&mut self, outlet: &Outlet, text: String) {
+        if outlet.line.hold(text).is_err() {
+            self.slow_reader(outlet);
+        }
+    }
+
+    fn slow_reader(&mut self, outlet: &Outlet) {
+        outlet.close_with(close::SLOW_READER, "outbound queue full");
+        self.subscribers.retain(|s| s.outlet.id != outlet.id);
     }
 
     pub(super) fn broadcast_same(&mut self, text: &str) {
         let mut slow = Vec::new();
         for s in &self.subscribers {
-            if s.outlet.tx.try_send(text.to_string()).is_err() {
+            if s.outlet.line.send(text.to_string()).is_err() {
                 s.outlet
                     .close_with(close::SLOW_READER, "outbound queue full");
                 slow.push(s.outlet.id);
@@ -43,7 +55,7 @@ impl<G: TableGame> Table<G> {
                 }
                 _ => self.events_text(seq, s.who, true),
             });
-            if s.outlet.tx.try_send(text.clone()).is_err() {
+            if s.outlet.line.send(text.clone()).is_err() {
                 s.outlet
                     .close_with(close::SLOW_READER, "outbound queue full");
                 slow.push(s.outlet.id);

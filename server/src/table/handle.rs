@@ -37,9 +37,9 @@ pub type CloseWith = Option<(u16, String)>;
 pub struct Outlet {
     /// The connection's id (unique per server run).
     pub id: u64,
-    /// Its bounded outbound queue of JSON text frames. The table never waits on it: a full
-    /// queue makes the connection a slow reader, closed with 4008.
-    pub tx: mpsc::Sender<String>,
+    /// Its way out: the table writes its JSON text frames there and never waits on it; a
+    /// full queue makes the connection a slow reader, closed with 4008.
+    pub line: Arc<crate::line::Line>,
     /// Asks the connection to close now (seat left, slow reader, table closed).
     pub close: Arc<watch::Sender<CloseWith>>,
 }

@@ -168,7 +168,7 @@ impl<G: TableGame> Table<G> {
         // now (with room for the review and seats messages that follow), else one snapshot: a catch-up
         // never overflows the queue, and the client never sees a gap in seq.
         let kept_from = self.seq - self.history.len() as u64;
-        let room = outlet.tx.capacity().saturating_sub(3) as u64;
+        let room = outlet.line.room().saturating_sub(3) as u64;
         match last_seq {
             Some(n) if n == self.seq && n > 0 => {}
             Some(n) if n < self.seq && n >= kept_from && self.seq - n <= room => {
