@@ -1,6 +1,7 @@
-//! The journal's own CPU per stored action: what the server's single writer thread spends to
-//! make one action durable, measured as that thread's CPU time (user and system, the `fsync`
-//! included), not wall time, so that a busy machine moves it little.
+//! The journal's own CPU per stored action: what the server spends to make one action durable
+//! (on SQLite, on the runtime thread of the table that found the store free and commits),
+//! measured as the committing thread's CPU time (user and system, the `fsync` included), not
+//! wall time, so that a busy machine moves it little.
 //!
 //! The load is the table server's at a thousand busy 80分 tables: appends round-robin over 1,000
 //! tables in group commits of three entries (the server's mean group at

@@ -204,7 +204,7 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
     let stores = open_stores(&config, addr).await?;
     let leases = stores.leases.clone();
     let metrics = Arc::new(metrics::Metrics::new());
-    let (journal, journal_thread) = store::Journal::start(stores.tables, metrics.clone());
+    let journal = store::Journal::new(stores.tables, metrics.clone());
     table::thinkers::Thinkers::init(config.search_threads);
     let settings = Arc::new(table::TableSettings {
         clock_scale: clock::ClockScale(config.clock_scale),
@@ -291,7 +291,6 @@ pub async fn start(config: Config, games: Games) -> Result<Running, String> {
         lease_keeper,
         daily,
         leases,
-        journal_thread,
     };
     let done = tokio::spawn(running.serve(listener, stop_rx));
     Ok(Running {
@@ -315,7 +314,6 @@ struct Serving {
     /// The day's practice sets (`--practice-daily`).
     daily: Option<tokio::task::JoinHandle<()>>,
     leases: Option<Arc<store::Leases>>,
-    journal_thread: store::JournalThread,
 }
 
 impl Serving {
@@ -331,7 +329,6 @@ impl Serving {
             lease_keeper,
             daily,
             leases,
-            journal_thread,
         } = self;
         let (stopping_tx, stopping_rx) = oneshot::channel::<()>();
         let serve = http::serve(listener, app, async move {
@@ -356,11 +353,9 @@ impl Serving {
         // Every table finishes the command it is on (its writes are then committed).
         lobby.stop_all().await;
         lobby.tables.clear();
-        // Commit what is queued and end the writer thread; wait for it so the last commit is
-        // on disk before the process exits.
+        // Commit what is queued: when this returns the last commit is on disk.
         lobby.journal.stop().await;
         drop(lobby);
-        let _ = tokio::task::spawn_blocking(move || journal_thread.join()).await;
         // Past one machine: everything is committed; other nodes may take our tables now,
         // rather than when the leases run out.
         if let Some(leases) = leases {

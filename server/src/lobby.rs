@@ -476,7 +476,7 @@ mod tests {
             .await
             .unwrap();
         let metrics = Arc::new(crate::metrics::Metrics::new());
-        let (journal, _writer) = Journal::start(Box::new(journal_store), metrics.clone());
+        let journal = Journal::new(Box::new(journal_store), metrics.clone());
         let lobby = Arc::new(Lobby {
             games: Games::standard(),
             tables: Default::default(),

@@ -1,9 +1,22 @@
-//! The journal: one writer thread in front of any [`Store`], committing whatever has queued up
-//! in one transaction (group commit).
+//! The journal: any [`Store`] behind one queue, whatever has queued up committed in one
+//! transaction (group commit), by whichever caller finds the store free.
+//!
+//! There is no writer thread. A table that appends while nobody is committing commits the
+//! queue itself, there and then: on SQLite that is a write and a sync on the runtime thread
+//! that read the player's frame, so the action's only sleep is its sync and its answer crosses
+//! no thread. Appends that arrive meanwhile wait; when the commit is done and more has queued,
+//! a task of its own commits that, and so on until the queue is empty. At most one commit runs
+//! at a time, so at most one runtime thread is blocked in a sync. A store that waits on the
+//! network (PostgreSQL, whose client runs a runtime of its own) is called on tokio's blocking
+//! pool instead. docs/performance.md ("The commit on the thread that read the frame") has the
+//! figures that chose this.
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
 
 use super::*;
 
-/// One request to the writer thread, with where to send the outcome.
+/// One request, with where to send the outcome.
 enum Op {
     Create(Box<StoredTable>, oneshot::Sender<Result<(), StoreError>>),
     Append(String, LogEntry, oneshot::Sender<Result<(), StoreError>>),
@@ -15,58 +28,87 @@ enum Op {
         Vec<String>,
         oneshot::Sender<Result<Vec<StoredTable>, StoreError>>,
     ),
-    /// Commit everything queued before this, then end the thread.
+    /// Commit everything queued before this, then refuse whatever comes after.
     Stop(oneshot::Sender<Result<(), StoreError>>),
 }
 
-/// The async face of a [`Store`]: requests queue on a bounded channel to one thread, which
-/// commits every append that has queued up in one transaction. Cloned by every table.
+/// The async face of a [`Store`]. Cloned by every table.
 #[derive(Clone)]
 pub struct Journal {
-    /// Bounded: when the disk is slower than the tables, tables wait here instead of memory
-    /// growing.
-    tx: mpsc::Sender<Op>,
+    inner: Arc<Inner>,
 }
 
-/// The writer thread; join it after every [`Journal`] clone is dropped to be sure the last
-/// writes are on disk.
-pub struct JournalThread(std::thread::JoinHandle<()>);
+struct Inner {
+    queue: Mutex<Queue>,
+    /// Locked only by the one committing (who holds [`Queue::committing`]): never contended.
+    store: Mutex<Box<dyn Store>>,
+    metrics: Arc<crate::metrics::Metrics>,
+    /// The store waits on the network: commit on the blocking pool ([`Store::remote`]).
+    remote: bool,
+}
 
-impl JournalThread {
-    pub fn join(self) {
-        let _ = self.0.join();
-    }
+/// What waits for the store. Not bounded: every caller waits for its own request's outcome, so
+/// a table has at most a request or two queued, however slow the disk.
+#[derive(Default)]
+struct Queue {
+    ops: VecDeque<Op>,
+    /// Someone is committing (or about to): a new request only queues.
+    committing: bool,
+    /// [`Op::Stop`] was committed: every later request is refused.
+    stopped: bool,
 }
 
 /// Most appends one transaction takes (bounds the latency of the first in a batch).
 const BATCH: usize = 512;
 
+fn stopped() -> StoreError {
+    StoreError("the journal has stopped".into())
+}
+
 impl Journal {
-    /// Starts the writer thread; each group commit's time goes to `metrics`.
-    pub fn start(
-        mut store: Box<dyn Store>,
-        metrics: Arc<crate::metrics::Metrics>,
-    ) -> (Journal, JournalThread) {
-        let (tx, mut rx) = mpsc::channel::<Op>(4096);
-        let thread = std::thread::Builder::new()
-            .name("paiju-journal".into())
-            .spawn(move || {
-                let mut pending: Vec<Op> = Vec::new();
-                while let Some(first) = rx.blocking_recv() {
-                    pending.push(first);
-                    while pending.len() < BATCH {
-                        match rx.try_recv() {
-                            Ok(op) => pending.push(op),
-                            Err(_) => break,
-                        }
-                    }
-                    if run_batch(store.as_mut(), std::mem::take(&mut pending), &metrics) {
-                        return;
-                    }
+    /// The journal in front of `store`; each group commit's time goes to `metrics`.
+    pub fn new(store: Box<dyn Store>, metrics: Arc<crate::metrics::Metrics>) -> Journal {
+        let remote = store.remote();
+        Journal {
+            inner: Arc::new(Inner {
+                queue: Mutex::default(),
+                store: Mutex::new(store),
+                metrics,
+                remote,
+            }),
+        }
+    }
+
+    /// Queues `op`; when nobody is committing, commits the queue (this op first) before
+    /// returning. After [`Journal::stop`] the op is dropped unanswered: its caller reads "the
+    /// journal has stopped".
+    async fn submit(&self, op: Op) {
+        {
+            let mut q = self.inner.queue.lock().expect("journal queue");
+            if q.stopped {
+                return;
+            }
+            q.ops.push_back(op);
+            if q.committing {
+                return;
+            }
+            q.committing = true;
+        }
+        if self.inner.remote {
+            // The whole run on the blocking pool, so that a caller that goes away while it
+            // waits cannot leave the queue with nobody to commit it.
+            let inner = self.inner.clone();
+            let _ = tokio::task::spawn_blocking(move || while inner.commit_round() {}).await;
+        } else if self.inner.commit_round() {
+            // More came while this caller committed: a task of its own goes on, so that this
+            // caller answers its player now and no one caller commits for everybody.
+            let inner = self.inner.clone();
+            tokio::spawn(async move {
+                while inner.commit_round() {
+                    tokio::task::yield_now().await;
                 }
-            })
-            .expect("spawn the journal thread");
-        (Journal { tx }, JournalThread(thread))
+            });
+        }
     }
 
     async fn call(
@@ -74,12 +116,8 @@ impl Journal {
         make: impl FnOnce(oneshot::Sender<Result<(), StoreError>>) -> Op,
     ) -> Result<(), StoreError> {
         let (tx, rx) = oneshot::channel();
-        self.tx
-            .send(make(tx))
-            .await
-            .map_err(|_| StoreError("the journal has stopped".into()))?;
-        rx.await
-            .unwrap_or_else(|_| Err(StoreError("the journal has stopped".into())))
+        self.submit(make(tx)).await;
+        rx.await.unwrap_or_else(|_| Err(stopped()))
     }
 
     pub async fn create_table(&self, t: StoredTable) -> Result<(), StoreError> {
@@ -105,20 +143,58 @@ impl Journal {
     }
 
     /// [`Journal::load`] for several tables in one request (those not stored left out): one
-    /// turn of the writer thread, whose commits a load interrupts, and one read of the store.
+    /// turn of the queue, whose commits a load interrupts, and one read of the store.
     pub async fn load_many(&self, tables: Vec<String>) -> Result<Vec<StoredTable>, StoreError> {
         let (tx, rx) = oneshot::channel();
-        self.tx
-            .send(Op::Load(tables, tx))
-            .await
-            .map_err(|_| StoreError("the journal has stopped".into()))?;
-        rx.await
-            .unwrap_or_else(|_| Err(StoreError("the journal has stopped".into())))
+        self.submit(Op::Load(tables, tx)).await;
+        rx.await.unwrap_or_else(|_| Err(stopped()))
     }
 
-    /// Commits everything queued so far and ends the writer thread (graceful shutdown).
+    /// Commits everything queued so far and refuses whatever comes later (graceful shutdown):
+    /// when this returns, every write acknowledged is on disk.
     pub async fn stop(&self) {
         let _ = self.call(Op::Stop).await;
+    }
+}
+
+impl Inner {
+    /// Commits what is queued now (up to [`BATCH`] appends). True when more has queued since
+    /// and the caller is to commit again; false when the queue is empty and nobody commits.
+    fn commit_round(&self) -> bool {
+        let ops: Vec<Op> = {
+            let mut q = self.queue.lock().expect("journal queue");
+            let n = q.ops.len().min(BATCH);
+            q.ops.drain(..n).collect()
+        };
+        let stop = {
+            // A store that panics (a bug) ends the journal, as a dead writer thread would:
+            // everything queued and later is refused rather than left waiting for ever.
+            let broken = Broken(self);
+            let mut store = self.store.lock().expect("journal store");
+            let stop = run_batch(store.as_mut(), ops, &self.metrics);
+            std::mem::forget(broken);
+            stop
+        };
+        let mut q = self.queue.lock().expect("journal queue");
+        if stop {
+            q.stopped = true;
+            // Dropped unanswered: their callers read "the journal has stopped".
+            q.ops.clear();
+        }
+        q.committing = !q.ops.is_empty();
+        q.committing
+    }
+}
+
+/// Armed while the store is called: dropped only when that call panics.
+struct Broken<'a>(&'a Inner);
+
+impl Drop for Broken<'_> {
+    fn drop(&mut self) {
+        let mut q = self.0.queue.lock().unwrap_or_else(|e| e.into_inner());
+        q.stopped = true;
+        q.committing = false;
+        q.ops.clear();
     }
 }
 

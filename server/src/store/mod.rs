@@ -9,7 +9,7 @@
 //!
 //! [`Store`] is the one trait the server writes through: [`SqliteStore`] (the embedded default,
 //! one file) or [`PostgresStore`] (several nodes on one database, `--db postgres://…`), chosen by
-//! [`open()`]. [`Journal`] puts any store on its own thread and commits whatever has queued up in
+//! [`open()`]. [`Journal`] puts any store behind one queue and commits whatever has queued up in
 //! one transaction (group commit), so a thousand tables share a few fsyncs. Past one machine,
 //! [`Leases`] say which node serves which table (docs/operations.md, "Past one machine").
 
@@ -18,7 +18,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use protocol::{Actor, TableState};
 use sha2::{Digest, Sha256};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 
 mod chain;
 // Events (赛事): their own rows and hash-chained log, behind their own small trait.
@@ -37,7 +37,7 @@ pub use competitions::{
     competition_entry_hash, competition_genesis, replayed, verify_competition, CompetitionEntry,
     CompetitionHeader, CompetitionStore, PlayerRecord, PlayerSet, StoredCompetition,
 };
-pub use journal::{Journal, JournalThread};
+pub use journal::Journal;
 pub use lease::{Leases, Listed, Owner};
 pub use open::{open, open_competitions};
 pub use postgres::{is_postgres_url, Node, PostgresStore};
@@ -130,7 +130,7 @@ impl From<rusqlite::Error> for StoreError {
     }
 }
 
-/// Where tables and their logs live. Blocking calls: [`Journal`] runs them on their own thread.
+/// Where tables and their logs live. Blocking calls: [`Journal`] says on which thread they run.
 pub trait Store: Send {
     fn create_table(&mut self, table: &StoredTable) -> Result<(), StoreError>;
     /// Appends entries of any tables in one transaction: all or nothing.
@@ -153,6 +153,12 @@ pub trait Store: Send {
     }
     /// Every table's id, closed ones too, oldest first (`paiju verify`, `paiju migrate`).
     fn ids(&mut self) -> Result<Vec<String>, StoreError>;
+    /// True when a call waits on another process over the network (PostgreSQL): [`Journal`]
+    /// then calls it on tokio's blocking pool, not on the runtime thread that asked, as a
+    /// round trip may take longer than a local sync and the client runs a runtime of its own.
+    fn remote(&self) -> bool {
+        false
+    }
 }
 
 /// A table's state as both stores keep it in `tables.state`.

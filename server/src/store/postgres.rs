@@ -12,7 +12,8 @@
 //! then loads the log with that writer's entries in it. The `(table_id, seq)` key is the second
 //! line: two writers can never both store entry *n*.
 //!
-//! Blocking, like every [`Store`]: it runs on the journal's thread. It drives the asynchronous
+//! Blocking, like every [`Store`]: the journal calls it on tokio's blocking pool
+//! ([`Store::remote`]). It drives the asynchronous
 //! `tokio-postgres` client with a current-thread runtime of its own rather than using the
 //! synchronous `postgres` crate: that crate is exactly this wrapper (tokio-postgres plus a
 //! current-thread runtime) and one crate more, while the lease code (lease.rs) needs the
@@ -215,7 +216,7 @@ pub struct PostgresStore {
     /// The serving node whose leases fence every write to a table; `None` for tools (`verify`,
     /// `migrate`, tests) that serve no table.
     node: Option<Node>,
-    /// Drives the asynchronous client on the journal's thread: its tasks (the connection) run
+    /// Drives the asynchronous client on the thread that calls the store: its tasks (the connection) run
     /// only inside `block_on`, which is exactly while a call waits for the database. `None` only
     /// while being dropped ([`Drop`]).
     rt: Option<tokio::runtime::Runtime>,
@@ -568,6 +569,10 @@ impl Store for PostgresStore {
                 .map(|r| r.get(0))
                 .collect())
         })
+    }
+
+    fn remote(&self) -> bool {
+        true
     }
 }
 

@@ -140,7 +140,7 @@ fn round_trips_through_the_journal() {
         let log = chain(&h, 3);
         let rt = rt();
         {
-            let (journal, thread) = Journal::start(open(), Default::default());
+            let journal = Journal::new(open(), Default::default());
             rt.block_on(async {
                 journal.create_table(table("t1")).await.unwrap();
                 for e in &log {
@@ -161,7 +161,6 @@ fn round_trips_through_the_journal() {
                 assert_eq!(loaded.log, log, "{backend}");
             });
             drop(journal);
-            thread.join();
         }
         let mut store = open();
         let open_now = store.open_tables().unwrap();
@@ -190,7 +189,7 @@ fn round_trips_through_the_journal() {
 fn several_tables_read_at_once_are_each_as_written() {
     for (backend, open) in backends("tables_at_once") {
         let rt = rt();
-        let (journal, thread) = Journal::start(open(), Default::default());
+        let journal = Journal::new(open(), Default::default());
         let lengths = [("t1", 0u64), ("t2", 1), ("t3", 5), ("t4", 12)];
         let mut want: std::collections::HashMap<&str, (Vec<LogEntry>, Vec<SeatRecord>)> =
             Default::default();
@@ -249,8 +248,182 @@ fn several_tables_read_at_once_are_each_as_written() {
             );
         });
         drop(journal);
-        thread.join();
     }
+}
+
+/// A store that counts its transactions and checks that no two overlap, each append taking a
+/// sync's time (2 ms) so that callers pile up as they do on a real disk; remote as asked (a
+/// store over the network always).
+struct Watched {
+    store: Box<dyn Store>,
+    remote: bool,
+    busy: Arc<std::sync::atomic::AtomicBool>,
+    appends: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl Store for Watched {
+    fn create_table(&mut self, t: &StoredTable) -> Result<(), StoreError> {
+        self.store.create_table(t)
+    }
+    fn append(&mut self, entries: &[(String, LogEntry)]) -> Result<(), StoreError> {
+        use std::sync::atomic::Ordering::SeqCst;
+        assert!(!self.busy.swap(true, SeqCst), "two commits at once");
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        let r = self.store.append(entries);
+        self.appends.fetch_add(1, SeqCst);
+        self.busy.store(false, SeqCst);
+        r
+    }
+    fn set_seat(&mut self, table: &str, seat: &SeatRecord) -> Result<(), StoreError> {
+        self.store.set_seat(table, seat)
+    }
+    fn set_state(&mut self, table: &str, state: TableState) -> Result<(), StoreError> {
+        self.store.set_state(table, state)
+    }
+    fn open_tables(&mut self) -> Result<Vec<StoredTable>, StoreError> {
+        self.store.open_tables()
+    }
+    fn table(&mut self, id: &str) -> Result<Option<StoredTable>, StoreError> {
+        self.store.table(id)
+    }
+    fn ids(&mut self) -> Result<Vec<String>, StoreError> {
+        self.store.ids()
+    }
+    fn remote(&self) -> bool {
+        self.remote || self.store.remote()
+    }
+}
+
+/// Many tables appending at once on two runtime threads, the commit made by whichever caller
+/// finds the store free (or, for a store over the network, on the blocking pool): every append
+/// is answered, stored once and in order, never two transactions at once, far fewer
+/// transactions than appends (group commit); after `stop` every call is refused and nothing more
+/// is stored.
+#[test]
+fn many_tables_appending_at_once_share_commits_one_at_a_time() {
+    use std::sync::atomic::Ordering::SeqCst;
+    const TABLES: usize = 40;
+    const EACH: u64 = 15;
+    for (backend, open) in backends("shared_commits") {
+        for remote in [false, true] {
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap();
+            let appends = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+            let journal = Journal::new(
+                Box::new(Watched {
+                    store: open(),
+                    remote,
+                    busy: Default::default(),
+                    appends: appends.clone(),
+                }),
+                Default::default(),
+            );
+            let ids: Vec<String> = (0..TABLES).map(|i| format!("m{remote}{i}")).collect();
+            rt.block_on(async {
+                let tasks: Vec<_> = ids
+                    .iter()
+                    .map(|id| {
+                        let (journal, id) = (journal.clone(), id.clone());
+                        tokio::spawn(async move {
+                            journal.create_table(table(&id)).await.unwrap();
+                            for e in chain(&header(&id), EACH) {
+                                journal.append(&id, e).await.unwrap();
+                            }
+                        })
+                    })
+                    .collect();
+                for t in tasks {
+                    t.await.unwrap();
+                }
+                let stored = journal.load_many(ids.clone()).await.unwrap();
+                assert_eq!(stored.len(), TABLES, "{backend} remote {remote}");
+                for t in &stored {
+                    assert_eq!(t.log, chain(&t.header, EACH), "{backend} remote {remote}");
+                }
+                let commits = appends.load(SeqCst);
+                let total = TABLES * EACH as usize;
+                assert!(
+                    commits * 4 <= total,
+                    "{backend} remote {remote}: {commits} transactions for {total} appends"
+                );
+                journal.stop().await;
+                let late = chain(&header(&ids[0]), EACH + 1).pop().unwrap();
+                assert_eq!(
+                    journal.append(&ids[0], late).await,
+                    Err(StoreError("the journal has stopped".into()))
+                );
+                assert!(journal.load(&ids[0]).await.is_err());
+                assert_eq!(appends.load(SeqCst), commits, "{backend} remote {remote}");
+            });
+            let mut store = open();
+            let t = store.table(&ids[0]).unwrap().unwrap();
+            assert_eq!(t.log.len() as u64, EACH, "{backend} remote {remote}");
+        }
+    }
+}
+
+/// A store whose append panics (a bug): the caller that was committing loses its task, and every
+/// request then, queued or later, is refused at once rather than left waiting for ever.
+#[test]
+fn a_store_that_panics_ends_the_journal_instead_of_hanging_it() {
+    struct Panics;
+    impl Store for Panics {
+        fn create_table(&mut self, _: &StoredTable) -> Result<(), StoreError> {
+            Ok(())
+        }
+        fn append(&mut self, _: &[(String, LogEntry)]) -> Result<(), StoreError> {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            panic!("a bug in the store")
+        }
+        fn set_seat(&mut self, _: &str, _: &SeatRecord) -> Result<(), StoreError> {
+            Ok(())
+        }
+        fn set_state(&mut self, _: &str, _: TableState) -> Result<(), StoreError> {
+            Ok(())
+        }
+        fn open_tables(&mut self) -> Result<Vec<StoredTable>, StoreError> {
+            Ok(vec![])
+        }
+        fn table(&mut self, _: &str) -> Result<Option<StoredTable>, StoreError> {
+            Ok(None)
+        }
+        fn ids(&mut self) -> Result<Vec<String>, StoreError> {
+            Ok(vec![])
+        }
+    }
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let journal = Journal::new(Box::new(Panics), Default::default());
+    rt.block_on(async {
+        journal.create_table(table("p")).await.unwrap();
+        let log = chain(&header("p"), 3);
+        let first = tokio::spawn({
+            let journal = journal.clone();
+            let e = log[0].clone();
+            async move { journal.append("p", e).await }
+        });
+        // Queued behind the commit that panics.
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        let queued = journal.append("p", log[1].clone());
+        let queued = tokio::time::timeout(std::time::Duration::from_secs(5), queued).await;
+        assert_eq!(
+            queued,
+            Ok(Err(StoreError("the journal has stopped".into())))
+        );
+        assert!(first.await.unwrap_err().is_panic());
+        let later = tokio::time::timeout(
+            std::time::Duration::from_secs(5),
+            journal.set_state("p", TableState::Playing),
+        )
+        .await;
+        assert_eq!(later, Ok(Err(StoreError("the journal has stopped".into()))));
+    });
 }
 
 #[test]
