@@ -33,7 +33,11 @@ test('the director runs, stops, resumes and reads the fair-play analysis on a ph
   assert.match(await page.textContent('#fairplay') ?? '', /不是判决/);
 
   // Start, then stop at once: the worker stops after the board it is on (if it began one).
+  // The stop is sent once the server has answered the page's start: sent on the click alone, it
+  // could overtake the start (which clears it) and the run would go on to the end.
+  const started = page.waitForResponse((r) => r.url().endsWith(`/api/events/${ev.id}/fairplay`) && r.request().method() === 'POST');
   await page.click('#fairplay-run[data-run="true"]');
+  await started;
   await director('POST', `/api/events/${ev.id}/fairplay`, { run: false });
   await page.waitForSelector('[data-fairplay="stopped"]', { timeout: 60_000 });
   const [done, total] = ((await page.getAttribute('[data-progress]', 'data-progress')) ?? '').split('/').map(Number);
