@@ -111,10 +111,11 @@ impl Journal {
         }
     }
 
-    async fn call(
+    /// Submits the op `make` builds around its answer's sender, and waits for that answer.
+    async fn call<T>(
         &self,
-        make: impl FnOnce(oneshot::Sender<Result<(), StoreError>>) -> Op,
-    ) -> Result<(), StoreError> {
+        make: impl FnOnce(oneshot::Sender<Result<T, StoreError>>) -> Op,
+    ) -> Result<T, StoreError> {
         let (tx, rx) = oneshot::channel();
         self.submit(make(tx)).await;
         rx.await.unwrap_or_else(|_| Err(stopped()))
@@ -145,9 +146,7 @@ impl Journal {
     /// [`Journal::load`] for several tables in one request (those not stored left out): one
     /// turn of the queue, whose commits a load interrupts, and one read of the store.
     pub async fn load_many(&self, tables: Vec<String>) -> Result<Vec<StoredTable>, StoreError> {
-        let (tx, rx) = oneshot::channel();
-        self.submit(Op::Load(tables, tx)).await;
-        rx.await.unwrap_or_else(|_| Err(stopped()))
+        self.call(|r| Op::Load(tables, r)).await
     }
 
     /// Commits everything queued so far and refuses whatever comes later (graceful shutdown):
