@@ -325,10 +325,13 @@ impl Client {
 
     /// Reads until the server closes; the close code.
     pub async fn closed(&mut self) -> Closed {
+        // One deadline for the whole wait, not one a frame: a server that pings a connection
+        // it should have closed would otherwise keep this waiting for ever.
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
         loop {
-            match tokio::time::timeout(Duration::from_secs(10), self.ws.next())
+            match tokio::time::timeout_at(deadline, self.ws.next())
                 .await
-                .expect("closed within 10 s")
+                .expect("closed within 30 s")
             {
                 Some(Ok(Message::Close(f))) => {
                     // Answer the close as a browser does (tungstenite sends the reply on the

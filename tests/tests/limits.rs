@@ -5,6 +5,7 @@ use paiju_tests::tally::Tally;
 use paiju_tests::{eventually, temp_dir, test_config, Client, Closed, TestServer};
 use protocol::{close, ClientOut};
 use serde_json::json;
+use server::Config;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -198,17 +199,71 @@ async fn lobby_refusals_origin_and_caps() {
     s.running.shutdown().await;
 }
 
+/// A server for slow readers: `out_queue` frames may wait; no rate limit (a slow reader asks
+/// for many snapshots at once); neither the broom nor pings, so a reader is cut off for not
+/// reading alone.
+fn slow_reader_config(dir: &std::path::Path, out_queue: usize) -> Config {
+    let mut config = test_config(dir.join("paiju.db"));
+    config.limits.ping_every = std::time::Duration::from_secs(60);
+    config.limits.silent_after = std::time::Duration::from_secs(120);
+    config.limits.out_queue = out_queue;
+    config.limits.per_second = 1e9;
+    config.limits.burst = 1e9;
+    config
+}
+
+/// Sends `n` resyncs (a snapshot each) and reads nothing. A connection cut off before its last
+/// request is read may see its writes fail: either way the caller goes on to check the cut.
+async fn ask_without_reading(c: &mut Client, n: usize) {
+    let ask = async {
+        for _ in 0..n {
+            c.ws.feed(Message::text(r#"{"type":"resync"}"#)).await?;
+        }
+        c.ws.flush().await
+    };
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(30), ask)
+        .await
+        .expect("the requests were written or refused within 30 s");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_cut_off_as_a_slow_reader_is_shown_gone_to_the_others_and_the_lobby() {
+    let dir = temp_dir("slow-seat");
+    let s = TestServer::start_with(slow_reader_config(&dir, 8)).await;
+    let t = s.create(json!({"game": "tally"})).await;
+    let slow_token = s.join(&t.id, 0, "慢").await.token;
+    let calm_token = s.join(&t.id, 1, "稳").await.token;
+    let mut calm = s.client(&t.id).await;
+    calm.hello(Some(&calm_token), None).await;
+    let mut slow = Client::connect_small(s.addr, &s.ws_url(&t.id)).await;
+    slow.hello(Some(&slow_token), None).await;
+    let seat0 = |m: &ClientOut| match m {
+        ClientOut::Seats { seats } => Some(seats[0].connected),
+        _ => None,
+    };
+    // The calm player hears the slow one arrive, then, once it is cut off, leave.
+    calm.recv_until(|m| seat0(m) == Some(true)).await;
+    ask_without_reading(&mut slow, 100_000).await;
+    calm.recv_until(|m| seat0(m) == Some(false)).await;
+    let (_, body) = bots::http::request(s.addr, "GET", &format!("/api/tables/{}", t.id), None)
+        .await
+        .unwrap();
+    let summary: protocol::TableSummary = serde_json::from_str(&body).unwrap();
+    assert!(
+        !summary.seats[0].connected && summary.seats[1].connected,
+        "{body}"
+    );
+    // It may come back, and is shown there again.
+    let mut back = s.client(&t.id).await;
+    back.hello(Some(&slow_token), Some(slow.last_seq)).await;
+    calm.recv_until(|m| seat0(m) == Some(true)).await;
+    s.running.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_broom_closes_silent_clients_and_slow_readers_are_dropped() {
     let dir = temp_dir("broom");
-    let mut config = test_config(dir.join("paiju.db"));
-    config.limits.ping_every = std::time::Duration::from_millis(50);
-    config.limits.silent_after = std::time::Duration::from_millis(200);
-    config.limits.out_queue = 1;
-    // The slow reader below asks for many snapshots at once.
-    config.limits.per_second = 1e9;
-    config.limits.burst = 1e9;
-    let s = TestServer::start_with(config).await;
+    let s = TestServer::start_with(slow_reader_config(&dir, 1)).await;
     // A table of four bots plays to the end by itself.
     let t = s
         .create(json!({"game": "tally", "bots": [0, 1, 2, 3]}))
@@ -226,24 +281,47 @@ async fn the_broom_closes_silent_clients_and_slow_readers_are_dropped() {
         },
     )
     .await;
+    let spectators = |addr| {
+        let path = table.clone();
+        async move {
+            let (_, body) = bots::http::request(addr, "GET", &path, None).await.unwrap();
+            serde_json::from_str::<protocol::TableSummary>(&body)
+                .unwrap()
+                .spectators
+        }
+    };
 
     // A reader that stops reading: once its socket takes no more, what the table sends waits
-    // in its line, and a line fuller than `out_queue` (one frame here) is closed with 4008; it
-    // may come back with its last seq. It asks for snapshots, far more than its socket and the
-    // server's hold (a hundred thousand of 150 bytes, 15 MB), in one write, and reads only then.
+    // in its line, and a line fuller than `out_queue` (one frame here) is closed with 4008. It
+    // asks for snapshots, far more than its socket and the server's can hold (a hundred
+    // thousand of 150 bytes, 15 MB), and reads nothing until the server has let it go: the
+    // lobby counts it as a spectator from its hello until then. (Reading as soon as its
+    // requests were sent made a race of it: the server's receive buffer takes them all at
+    // once, and a reader as fast as the table is no slow reader.)
     let mut slow = Client::connect_small(s.addr, &s.ws_url(&t.id)).await;
     slow.send_text(r#"{"type":"hello","last_seq":0}"#).await;
-    for _ in 0..100_000 {
-        slow.ws
-            .feed(Message::text(r#"{"type":"resync"}"#))
-            .await
-            .unwrap();
-    }
-    slow.ws.flush().await.unwrap();
-    assert_eq!(slow.closed().await, Closed::Code(close::SLOW_READER));
+    let within = std::time::Duration::from_secs(30);
+    eventually(within, "the slow reader was attached", async || {
+        (spectators(s.addr).await == 1).then_some(())
+    })
+    .await;
+    ask_without_reading(&mut slow, 100_000).await;
+    eventually(within, "the slow reader was cut off", async || {
+        (spectators(s.addr).await == 0).then_some(())
+    })
+    .await;
+    // The close frame waits behind what the socket holds, and the server lets a connection go
+    // a second after its close whether or not the close was read: by now it may have come or
+    // the line been dropped. Either way, not every answer was sent.
+    let end = slow.closed().await;
+    assert!(
+        end == Closed::Code(close::SLOW_READER) || end == Closed::Dropped,
+        "{end:?}"
+    );
     assert!(
         slow.frames.len() < 100_000,
-        "cut off while frames were still to come, not after them"
+        "cut off while frames were still to come, not after them ({} came)",
+        slow.frames.len()
     );
 
     s.running.shutdown().await;
@@ -254,16 +332,6 @@ async fn the_broom_closes_silent_clients_and_slow_readers_are_dropped() {
     config.limits.ping_every = std::time::Duration::from_millis(50);
     config.limits.silent_after = std::time::Duration::from_millis(200);
     let s = TestServer::start_with(config).await;
-    let path = format!("/api/tables/{}", t.id);
-    let spectators = |addr| {
-        let path = path.clone();
-        async move {
-            let (_, body) = bots::http::request(addr, "GET", &path, None).await.unwrap();
-            serde_json::from_str::<protocol::TableSummary>(&body)
-                .unwrap()
-                .spectators
-        }
-    };
     let mut silent = s.client(&t.id).await;
     silent.send_text(r#"{"type":"hello","last_seq":12}"#).await;
     // Attached as soon as its hello is read, and until the broom's 200 ms of silence are up.

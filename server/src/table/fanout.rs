@@ -6,8 +6,9 @@ use super::*;
 impl<G: TableGame> Table<G> {
     // --- sending --------------------------------------------------------------------------------
 
-    /// Queues a frame; a full queue marks a slow reader, which is closed (it resumes from its
-    /// last seq when it reconnects).
+    /// Sends a frame: written now if the socket takes it, else queued for the connection's
+    /// writer. A full queue marks a slow reader, which is closed (it resumes from its last seq
+    /// when it reconnects).
     pub(super) fn send(&mut self, outlet: &Outlet, text: String) {
         if outlet.line.send(text).is_err() {
             self.slow_reader(outlet);
@@ -24,7 +25,26 @@ impl<G: TableGame> Table<G> {
 
     fn slow_reader(&mut self, outlet: &Outlet) {
         outlet.close_with(close::SLOW_READER, "outbound queue full");
-        self.subscribers.retain(|s| s.outlet.id != outlet.id);
+        self.part(&[outlet.id]);
+    }
+
+    /// Connections leave the table: closed by their session, or cut off here as slow readers.
+    /// A seat's visit ends (a competition logs it), and the other viewers and the lobby hear
+    /// once who is still there; ids no longer subscribed are passed over.
+    pub(super) fn part(&mut self, conns: &[u64]) {
+        let mut any = false;
+        for &conn in conns {
+            if let Some(i) = self.subscribers.iter().position(|s| s.outlet.id == conn) {
+                let gone = self.subscribers.remove(i);
+                self.left_seat(&gone);
+                any = true;
+            }
+        }
+        if any {
+            // Tells the others, who may be slow readers too: each round parts one more at
+            // least, so this ends.
+            self.after_presence_change();
+        }
     }
 
     pub(super) fn broadcast_same(&mut self, text: &str) {
@@ -36,10 +56,7 @@ impl<G: TableGame> Table<G> {
                 slow.push(s.outlet.id);
             }
         }
-        if !slow.is_empty() {
-            self.subscribers.retain(|s| !slow.contains(&s.outlet.id));
-            self.publish();
-        }
+        self.part(&slow);
     }
 
     /// Sends entry `seq` (the newest) to every subscriber, redacted and serialised once per
@@ -61,10 +78,7 @@ impl<G: TableGame> Table<G> {
                 slow.push(s.outlet.id);
             }
         }
-        if !slow.is_empty() {
-            self.subscribers.retain(|s| !slow.contains(&s.outlet.id));
-            self.publish();
-        }
+        self.part(&slow);
     }
 
     pub(super) fn snapshot_all(&mut self) {

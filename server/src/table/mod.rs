@@ -313,13 +313,7 @@ impl<G: TableGame> Table<G> {
                 let r = self.attach(arrival);
                 let _ = reply.send(r);
             }
-            Command::Detach { conn } => {
-                if let Some(i) = self.subscribers.iter().position(|s| s.outlet.id == conn) {
-                    let gone = self.subscribers.remove(i);
-                    self.left_seat(&gone);
-                    self.after_presence_change();
-                }
-            }
+            Command::Detach { conn } => self.part(&[conn]),
             Command::Act { conn, act } => self.act(conn, act).await,
             Command::Resync { conn } => {
                 if let Some(s) = self.subscribers.iter().find(|s| s.outlet.id == conn) {
