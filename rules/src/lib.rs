@@ -15,6 +15,7 @@ pub mod cards;
 pub mod deal;
 pub mod gouji;
 pub mod name;
+pub mod posted;
 pub mod shengji;
 
 /// What every rule error says about itself: a stable code for machines, plain words for people.

@@ -21,6 +21,7 @@ use super::seat::Team;
 use super::set::{smallest_lead, Counts, GoujiSet, Shape};
 use super::trick::{Top, Trick};
 use super::Seat;
+use crate::posted::Posted;
 
 /// Where a seat stands in the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -69,7 +70,8 @@ enum PlayKind {
 /// One 够级 game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
-    pub(crate) ruleset: Ruleset,
+    /// Shared with every view of the game (see [`Posted`]).
+    pub(crate) ruleset: Posted<Ruleset>,
     /// The game number of the deal (for views and logs).
     pub(crate) number: u32,
     pub(crate) hands: [Hand; 6],
@@ -105,9 +107,9 @@ pub struct Game {
 
 impl Game {
     /// A new game from a deal: A1 leads.
-    pub fn new(deal: &GoujiDeal, ruleset: Ruleset) -> Game {
+    pub fn new(deal: &GoujiDeal, ruleset: impl Into<Posted<Ruleset>>) -> Game {
         Game {
-            ruleset,
+            ruleset: ruleset.into(),
             number: deal.game,
             hands: std::array::from_fn(|s| deal.hands[s].iter().copied().collect()),
             table: Hand::new(),
@@ -129,6 +131,11 @@ impl Game {
     }
 
     pub fn ruleset(&self) -> &Ruleset {
+        &self.ruleset
+    }
+
+    /// The ruleset as the game's views carry it.
+    pub fn posted_ruleset(&self) -> &Posted<Ruleset> {
         &self.ruleset
     }
 

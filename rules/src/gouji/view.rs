@@ -16,6 +16,7 @@ use super::ruleset::Ruleset;
 use super::score::{Outcome, Place, Score};
 use super::set::{threshold, Shape, ACE, TWO};
 use super::Seat;
+use crate::posted::Posted;
 
 /// A snapshot of a game for one viewer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -25,7 +26,8 @@ pub struct View {
     /// The game number of the deal.
     pub game: u32,
     /// The rules in force (legal actions depend on 大花两打一 and the 留牌 reading).
-    pub ruleset: Ruleset,
+    #[cfg_attr(feature = "ts", ts(as = "Ruleset"))]
+    pub ruleset: Posted<Ruleset>,
     /// The viewer's own hand (a seat only).
     pub hand: Option<Vec<Card>>,
     /// A1…B3.
@@ -202,7 +204,7 @@ impl View {
         View {
             viewer,
             game: game.number(),
-            ruleset: game.ruleset().clone(),
+            ruleset: game.posted_ruleset().clone(),
             hand: own.map(|s| game.hand(s).cards()),
             players,
             top: game.top().map(|t| TopView {

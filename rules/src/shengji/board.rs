@@ -28,6 +28,7 @@ use super::trick::{trick_points, trick_winner};
 use super::unit::{is_one_face, one_face, parse_lead_for, Lead, Unit};
 use crate::cards::{Card, Hand};
 use crate::deal::ShengjiDeal;
+use crate::posted::Posted;
 use crate::Actor;
 
 /// The most points one referee penalty can move (a typo guard: the text's largest is 120).
@@ -36,7 +37,8 @@ pub const MAX_RULING_POINTS: u32 = 1000;
 /// One 80分 board being played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
-    rules: Ruleset,
+    /// Shared with every view of the board (see [`Posted`]).
+    rules: Posted<Ruleset>,
     order: Order,
     number: u32,
     declarer: Seat,
@@ -107,7 +109,7 @@ enum Plan {
 
 impl Board {
     /// A board ready for the declarer's bury: the declarer holds its 25 cards and the kitty.
-    pub fn new(deal: &ShengjiDeal, rules: Ruleset) -> Board {
+    pub fn new(deal: &ShengjiDeal, rules: impl Into<Posted<Ruleset>>) -> Board {
         let declarer = Seat::from_index(deal.declarer);
         // Each hand made in its place (through `array::from_fn` each was copied a few times).
         let hand = |i: usize| -> Hand { deal.hands[i].iter().copied().collect() };
@@ -117,7 +119,7 @@ impl Board {
         }
         Board {
             order: Order::new(deal.level, deal.trump),
-            rules,
+            rules: rules.into(),
             number: deal.board,
             declarer,
             hands,
@@ -150,6 +152,11 @@ impl Board {
     }
 
     pub fn rules(&self) -> &Ruleset {
+        &self.rules
+    }
+
+    /// The ruleset as the board's views carry it.
+    pub fn posted_rules(&self) -> &Posted<Ruleset> {
         &self.rules
     }
 

@@ -16,6 +16,7 @@ use super::seat::Seat;
 use super::trick::trick_winner;
 use super::unit::parse_lead_for;
 use crate::cards::{Card, Hand, Rank, Suit};
+use crate::posted::Posted;
 use crate::Viewer;
 
 /// Card points in a board's two decks (5s, 10s and Ks: 100 a deck).
@@ -31,7 +32,8 @@ pub const FOLLOW_CAP: usize = 2000;
 pub struct View {
     pub viewer: Viewer,
     pub board: u32,
-    pub ruleset: Ruleset,
+    #[cfg_attr(feature = "ts", ts(as = "Ruleset"))]
+    pub ruleset: Posted<Ruleset>,
     pub declarer: Seat,
     /// The level, as a rank symbol (`"4"`, `"10"`, `"A"`).
     #[serde(with = "rank_symbol")]
@@ -167,7 +169,7 @@ impl Board {
         View {
             viewer,
             board: self.number(),
-            ruleset: self.rules().clone(),
+            ruleset: self.posted_rules().clone(),
             declarer: self.declarer(),
             level: self.order().level(),
             trump: self.order().trump_suit(),
