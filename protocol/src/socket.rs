@@ -244,8 +244,8 @@ pub enum ClientOut {
 /// (`bad_message`).
 pub fn parse_client_in(text: &str) -> Result<ClientIn, Problem> {
     // Straight into the message when it is one (every frame a page sends), not through a
-    // `Value` first: that was a twentieth of the instructions the server spent on an action. The slow way below
-    // only tells what is wrong with a frame that is not.
+    // `Value` first: that was a twentieth of the instructions the server spent on an action.
+    // The slow way below only tells what is wrong with a frame that is not.
     if let Ok(message) = serde_json::from_str(text) {
         return Ok(message);
     }

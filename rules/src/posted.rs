@@ -72,6 +72,11 @@ impl<R: fmt::Debug> fmt::Debug for Posted<R> {
 impl<R: Serialize> Serialize for Posted<R> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let sheet = &*self.0;
+        // Only JSON (human-readable, the one text format views are written in) takes a raw
+        // value's text as it is; any other format gets the ruleset itself, and no text is made.
+        if !serializer.is_human_readable() {
+            return sheet.rules.serialize(serializer);
+        }
         let json = match sheet.json.get() {
             Some(json) => json,
             None => {
@@ -80,12 +85,7 @@ impl<R: Serialize> Serialize for Posted<R> {
                 sheet.json.get_or_init(|| made)
             }
         };
-        // serde_json writes a raw value's text as it is; other formats get the ruleset itself.
-        if serializer.is_human_readable() {
-            json.serialize(serializer)
-        } else {
-            sheet.rules.serialize(serializer)
-        }
+        json.serialize(serializer)
     }
 }
 
