@@ -20,7 +20,8 @@
 use std::net::IpAddr;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::stream::SplitStream;
@@ -229,8 +230,12 @@ impl Session {
         // moved only when it fires, to the next moment the silence could call for something:
         // a frame does not touch it. Three intervals ticking on every connection (and a ping
         // every two seconds to every socket, busy or not) were a large part of the server's
-        // work at 18,000 connections.
-        let upkeep = tokio::time::sleep(self.limits.ping_every);
+        // work at 18,000 connections. Its moments fall on the server's upkeep beat, shared by
+        // every connection ([`Limits::upkeep_beat`]): their timers fire, and their pongs come
+        // back, in bursts, not each on a wake-up of its own.
+        let beat = self.limits.upkeep_beat();
+        let upkeep =
+            tokio::time::sleep_until(on_beat(Instant::now() + self.limits.ping_every, beat));
         tokio::pin!(upkeep);
         // Boxed: only the first seconds of a connection need it.
         let mut hello_by = Box::pin(tokio::time::sleep(self.limits.hello_within));
@@ -252,7 +257,7 @@ impl Session {
                 }
                 _ = &mut upkeep => {
                     let (flow, next) = Box::pin(self.upkeep()).await;
-                    upkeep.as_mut().reset(next);
+                    upkeep.as_mut().reset(on_beat(next, beat));
                     flow
                 }
                 _ = &mut shutting_down => {
@@ -477,11 +482,15 @@ impl Session {
     ///   needs none.
     /// - Presence: a seat whose ping goes unanswered for `quiet_after` is told to the table as
     ///   quiet (掉线), which shows until a frame comes again (issue 13). A dropped line shows
-    ///   within `ping_every + quiet_after` (18 s): before the 30 s clock of the seat to act can
-    ///   run out, so the table knows to play for an absent player (or, at practice, to wait).
+    ///   within `ping_every + quiet_after` and a beat (18.1 s): before the 30 s clock of the seat
+    ///   to act can run out, so the table knows to play for an absent player (or, at practice,
+    ///   to wait).
     ///   **[decision]** Silence alone is not absence: a person thinking over their cards sends
     ///   nothing, and pinging every silent line every 2 s to tell them apart cost more than
-    ///   the play at a human pace (docs/performance.md, "Presence at a human pace").
+    ///   the play at a human pace (docs/performance.md, "The most one process holds").
+    ///
+    /// Each of these moments is put off to the server's upkeep beat ([`Limits::upkeep_beat`]),
+    /// by the caller.
     async fn upkeep(&mut self) -> (Flow, Instant) {
         let now = Instant::now();
         let silent = now - self.last_seen;
@@ -506,7 +515,7 @@ impl Session {
         }
         // Just past each deadline: the broom asks for silence longer than its own, presence
         // for a ping older than its window.
-        let tick = std::time::Duration::from_millis(1);
+        let tick = Duration::from_millis(1);
         let mut next = self.last_seen + self.limits.silent_after + tick;
         if let (Some(first), true, false) = (self.first_ping, self.attached.is_some(), self.quiet) {
             next = next.min(first + self.limits.quiet_after + tick);
@@ -514,6 +523,18 @@ impl Session {
         let ping_at = self.last_ping.unwrap_or(self.last_seen) + every;
         (GO_ON, next.min(ping_at).max(now + tick))
     }
+}
+
+/// `t`, put off to the next beat of the server's upkeep clock: every connection's upkeep falls
+/// on the same moments, whenever the connection opened. The clock starts at the first call.
+fn on_beat(t: Instant, beat: Duration) -> Instant {
+    static ORIGIN: OnceLock<Instant> = OnceLock::new();
+    let origin = *ORIGIN.get_or_init(Instant::now);
+    let since = t.saturating_duration_since(origin).as_nanos();
+    let beat = beat.as_nanos().max(1);
+    let beats = since.div_ceil(beat);
+    // u64 nanoseconds: 584 years of uptime.
+    origin + Duration::from_nanos((beats * beat) as u64)
 }
 
 /// Finishes the closing handshake: the writer sends what is queued and the close frame while we
@@ -531,7 +552,7 @@ async fn finish_closing(mut writer: JoinHandle<()>, mut stream: SplitStream<WebS
     let both = async {
         let _ = tokio::join!(&mut writer, drain);
     };
-    let _ = tokio::time::timeout(std::time::Duration::from_secs(1), both).await;
+    let _ = tokio::time::timeout(Duration::from_secs(1), both).await;
     writer.abort();
 }
 
@@ -594,4 +615,37 @@ fn truncate(mut s: String, max: usize) -> String {
         s.truncate(end);
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every moment is put off by less than a beat, onto the one grid all connections share:
+    /// two connections' deadlines in the same beat fire together.
+    #[test]
+    fn upkeep_moments_fall_on_one_shared_beat() {
+        let beat = Duration::from_millis(750);
+        let start = Instant::now();
+        let first = on_beat(start, beat);
+        for step_us in [
+            0u64, 1, 333, 7_919, 100_003, 749_999, 750_000, 1_234_567, 45_000_001,
+        ] {
+            let t = start + Duration::from_micros(step_us);
+            let b = on_beat(t, beat);
+            assert!(b >= t, "{step_us} µs: put off, never brought forward");
+            assert!(b - t < beat, "{step_us} µs: by less than a beat");
+            let apart = (b - first).as_nanos();
+            assert_eq!(
+                apart % beat.as_nanos(),
+                0,
+                "{step_us} µs: on the shared grid"
+            );
+            assert_eq!(on_beat(b, beat), b, "a moment on the beat stays");
+        }
+        // Two connections whose deadlines fall within one beat fire at the same moment.
+        let a = on_beat(first + Duration::from_millis(10), beat);
+        let b = on_beat(first + Duration::from_millis(740), beat);
+        assert_eq!((a, b), (first + beat, first + beat));
+    }
 }
