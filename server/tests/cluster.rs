@@ -733,7 +733,18 @@ struct Nginx {
 }
 
 impl Drop for Nginx {
+    /// A fast shutdown (`TERM`): the master stops its workers, then itself. Killed outright, it
+    /// left its worker running, holding the front's port, after the test (found after a CI run);
+    /// `KILL` only if it has not gone within 5 s.
     fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let start = Instant::now();
+        while matches!(self.child.try_wait(), Ok(None)) && start.elapsed() < Duration::from_secs(5)
+        {
+            std::thread::sleep(Duration::from_millis(20));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
         let _ = std::fs::remove_dir_all(&self.dir);
