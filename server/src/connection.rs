@@ -529,10 +529,18 @@ impl Session {
 /// on the same moments, whenever the connection opened. The clock starts at the first call.
 fn on_beat(t: Instant, beat: Duration) -> Instant {
     static ORIGIN: OnceLock<Instant> = OnceLock::new();
-    let origin = *ORIGIN.get_or_init(Instant::now);
-    let since = t.saturating_duration_since(origin).as_nanos();
+    next_beat(t, *ORIGIN.get_or_init(Instant::now), beat)
+}
+
+/// The first moment at or after `t` a whole number of beats from `origin`; `t` itself if it
+/// comes before `origin` (never in the server: every moment asked for is a deadline after the
+/// clock started), so that a moment is never put off by a beat or more.
+fn next_beat(t: Instant, origin: Instant, beat: Duration) -> Instant {
+    if t < origin {
+        return t;
+    }
     let beat = beat.as_nanos().max(1);
-    let beats = since.div_ceil(beat);
+    let beats = (t - origin).as_nanos().div_ceil(beat);
     // u64 nanoseconds: 584 years of uptime.
     origin + Duration::from_nanos((beats * beat) as u64)
 }
@@ -626,26 +634,32 @@ mod tests {
     #[test]
     fn upkeep_moments_fall_on_one_shared_beat() {
         let beat = Duration::from_millis(750);
-        let start = Instant::now();
-        let first = on_beat(start, beat);
+        let origin = Instant::now();
         for step_us in [
             0u64, 1, 333, 7_919, 100_003, 749_999, 750_000, 1_234_567, 45_000_001,
         ] {
-            let t = start + Duration::from_micros(step_us);
-            let b = on_beat(t, beat);
+            let t = origin + Duration::from_micros(step_us);
+            let b = next_beat(t, origin, beat);
             assert!(b >= t, "{step_us} µs: put off, never brought forward");
             assert!(b - t < beat, "{step_us} µs: by less than a beat");
-            let apart = (b - first).as_nanos();
+            let apart = (b - origin).as_nanos();
             assert_eq!(
                 apart % beat.as_nanos(),
                 0,
                 "{step_us} µs: on the shared grid"
             );
-            assert_eq!(on_beat(b, beat), b, "a moment on the beat stays");
+            assert_eq!(next_beat(b, origin, beat), b, "a moment on the beat stays");
         }
         // Two connections whose deadlines fall within one beat fire at the same moment.
-        let a = on_beat(first + Duration::from_millis(10), beat);
-        let b = on_beat(first + Duration::from_millis(740), beat);
-        assert_eq!((a, b), (first + beat, first + beat));
+        let a = next_beat(origin + Duration::from_millis(10), origin, beat);
+        let b = next_beat(origin + Duration::from_millis(740), origin, beat);
+        assert_eq!((a, b), (origin + beat, origin + beat));
+        // A moment before the clock started is kept as it is, not put off to the start.
+        let early = origin - Duration::from_secs(5);
+        assert_eq!(next_beat(early, origin, beat), early);
+        // The server's clock is one for all: asked twice, on the same grid.
+        let later = Instant::now() + Duration::from_secs(1);
+        let (x, y) = (on_beat(later, beat), on_beat(later + beat / 3, beat));
+        assert_eq!((y - x).as_nanos() % beat.as_nanos(), 0);
     }
 }

@@ -565,10 +565,7 @@ async fn either_node_then_the_owner_dies_and_the_other_takes_over() {
 
     finish_and_verify(&db, b.addr, &t.id, &tokens).await;
     // A graceful stop gives the leases back.
-    Command::new("kill")
-        .args(["-TERM", &b.child.id().to_string()])
-        .status()
-        .unwrap();
+    terminate(&b.child);
     let mut b = b;
     assert!(b.child.wait().unwrap().success(), "a graceful stop");
     assert_eq!(
@@ -716,6 +713,14 @@ async fn director(at: SocketAddr, method: &str, path: &str, body: Value) -> Valu
     }
 }
 
+/// Asks a process to stop (`TERM`), as a service manager would. Whether it did is the
+/// caller's to check (its exit), and a guard's drop must not panic.
+fn terminate(child: &Child) {
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+}
+
 /// A port free on 127.0.0.1 now (for a process that must know it before it starts).
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
@@ -737,9 +742,7 @@ impl Drop for Nginx {
     /// left its worker running, holding the front's port, after the test (found after a CI run);
     /// `KILL` only if it has not gone within 5 s.
     fn drop(&mut self) {
-        let _ = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status();
+        terminate(&self.child);
         let start = Instant::now();
         while matches!(self.child.try_wait(), Ok(None)) && start.elapsed() < Duration::from_secs(5)
         {
