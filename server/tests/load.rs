@@ -38,24 +38,50 @@ fn a_small_load_reports_both_floors_and_our_own_cost() {
         assert!(out.contains(line), "no {line:?} in\n{out}");
     }
     // The server's CPU per action is split like the round trip, and the terms add up.
-    let line = out
-        .lines()
-        .find(|l| l.starts_with("server cpu per action "))
-        .unwrap_or_else(|| panic!("no CPU split in\n{out}"));
-    let numbers: Vec<f64> = line
-        .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
-        .filter_map(|n| n.parse().ok())
-        .collect();
+    let numbers = numbers_of(&out, "server cpu per action ");
     // total, fan-out, commit share, one commit, commits an action, our own
     let [total, fan_out, commits, one_commit, per_action, own] = numbers[..] else {
-        panic!("{line}");
+        panic!("{numbers:?} in\n{out}");
     };
+    assert!(total > 0.0 && one_commit > 0.0 && per_action > 0.0, "{out}");
+    assert!((total - (fan_out + commits + own)).abs() <= 2.0, "{out}");
+    assert!((commits - one_commit * per_action).abs() <= 2.0, "{out}");
+    // The commit in that split is the commit floor at the play's pace, beside the fan-out
+    // floor; the tight loop's figure is printed beside it.
+    let paced = numbers_of(&out, "floor 2's cpu: ");
+    let [_, paced_commit, every_ms, _, paced_commits, tight] = paced[..] else {
+        panic!("{paced:?} in\n{out}");
+    };
+    assert!((paced_commit - one_commit).abs() <= 1.0, "{out}");
     assert!(
-        total > 0.0 && one_commit > 0.0 && per_action > 0.0,
-        "{line}"
+        every_ms > 0.0 && paced_commits >= 10.0 && tight > 0.0,
+        "{out}"
     );
-    assert!((total - (fan_out + commits + own)).abs() <= 2.0, "{line}");
-    assert!((commits - one_commit * per_action).abs() <= 2.0, "{line}");
+    // The steady play's CPU against the two floors, as one ratio.
+    let steady = numbers_of(&out, "steady play against the floors: ");
+    let [per_action_steady, ratio, steady_fan_out, steady_commit] = steady[..] else {
+        panic!("{steady:?} in\n{out}");
+    };
+    assert_eq!((steady_fan_out, steady_commit), (fan_out, commits), "{out}");
+    let floors = steady_fan_out + steady_commit;
+    let expected = per_action_steady / floors;
+    // Each figure is printed rounded: to the µs, the ratio to a hundredth.
+    let rounding = 0.005 + 0.5 / floors + per_action_steady / (floors * floors);
+    assert!(
+        (ratio - expected).abs() <= rounding,
+        "{ratio} against {expected} in\n{out}"
+    );
+}
+
+/// The numbers in the report's line that starts with `prefix`.
+fn numbers_of(out: &str, prefix: &str) -> Vec<f64> {
+    let line = out
+        .lines()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no {prefix:?} in\n{out}"));
+    line.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+        .filter_map(|n| n.parse().ok())
+        .collect()
 }
 
 /// A fresh, empty directory to be the load's `TMPDIR`: where it keeps its temporary store.

@@ -1,6 +1,7 @@
 //! The two floors an action's cost is measured against: the network's (a bare fan-out echo
 //! server with the load's connections and pacing, [`serve_echo`], [`echo_round_trips`]) and
-//! the disk's (single-row SQLite commits with the server's settings, [`commit_floor`]).
+//! the disk's (single-row SQLite commits with the server's settings, [`commit_floor`], and
+//! their CPU at the server's own pace, [`paced_commits`]).
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -336,6 +337,75 @@ pub(super) async fn floor(dir: &Path) -> Result<(Vec<Duration>, Duration), Strin
     tokio::task::spawn_blocking(move || commit_floor(&dir, 100))
         .await
         .map_err(|e| e.to_string())?
+}
+
+/// The commit floor's CPU at the pace the server committed ([`paced_commits`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PacedCommits {
+    /// Commits timed (the warm-up left out).
+    pub commits: usize,
+    /// Their mean CPU on the committing thread (system time and the sync included).
+    pub cpu_per_commit: Duration,
+    /// The pause before each: the mean interval between the server's commits in the play.
+    pub every: Duration,
+}
+
+/// Commits that grow a fresh floor file's WAL to its working size before the timed ones: past
+/// SQLite's automatic checkpoint (1,000 pages; a commit writes about one), after which the WAL is
+/// rewritten in place, as a running server's is. Before that point each sync also writes the
+/// file's new size.
+const PACED_WARM_UP: usize = 1_100;
+
+/// The fewest commits [`paced_commits`] times, however soon it is told to stop.
+const PACED_AT_LEAST: usize = 10;
+
+/// The commit floor at the server's pace: single-row commits (as [`commit_floor`]'s), one every
+/// `every`, until `stop` is set (and at least [`PACED_AT_LEAST`]), each one's CPU read on its
+/// thread. Returns once the file is warm ([`PACED_WARM_UP`]), with the task that times the
+/// paced commits: run it beside the fan-out floor after the play, so that the two floors
+/// together load the machine as the play did.
+///
+/// Why not the tight loop's figure: a commit that follows another at once finds its code, its
+/// pages and the disk's driver warm and the core awake. The server's commits come one every few
+/// milliseconds at a human pace, each on a core that went idle since the last. On this project's
+/// machine, at the pace of 1,000 tables (a commit every 5 ms), that costs a single-row commit
+/// about twice the CPU of the tight loop's; at 4,950 tables (one every 1.3 ms) about the same
+/// (docs/performance.md, "Ninth round"). The fan-out floor is paced like the play for the same
+/// reason.
+pub(super) async fn paced_commits(
+    dir: PathBuf,
+    every: Duration,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+) -> tokio::task::JoinHandle<Result<PacedCommits, String>> {
+    let (warm_tx, warm_rx) = tokio::sync::oneshot::channel();
+    let task = tokio::task::spawn_blocking(move || {
+        let file = dir.join("commit-paced.db");
+        let conn = floor_db(&file)?;
+        for seq in 0..PACED_WARM_UP {
+            commit_one(&conn, seq)?;
+        }
+        let _ = warm_tx.send(());
+        let (mut commits, mut cpu) = (0, Duration::ZERO);
+        while commits < PACED_AT_LEAST || !stop.load(Ordering::Relaxed) {
+            std::thread::sleep(every);
+            let before = thread_cpu();
+            commit_one(&conn, PACED_WARM_UP + commits)?;
+            cpu += thread_cpu().saturating_sub(before);
+            commits += 1;
+        }
+        drop(conn);
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(dir.join(format!("commit-paced.db{suffix}")));
+        }
+        Ok(PacedCommits {
+            commits,
+            cpu_per_commit: cpu / commits as u32,
+            every,
+        })
+    });
+    // Warm, or failed: then the task's outcome says why.
+    let _ = warm_rx.await;
+    task
 }
 
 /// How often the commit floor commits while the tables play.

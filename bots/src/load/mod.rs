@@ -48,8 +48,9 @@ mod play;
 mod proc;
 
 pub use drive::drive;
+pub use floors::PacedCommits;
 pub use floors::{commit_floor, serve_echo, COMMIT_EVERY};
-use floors::{commit_floor_during, echo_round_trips, floor, EchoFloor, ECHO_ROUNDS};
+use floors::{commit_floor_during, echo_round_trips, floor, paced_commits, EchoFloor, ECHO_ROUNDS};
 pub use nodes::{Commits, Nodes, PeakRss};
 pub use options::LoadOptions;
 use play::{create_tables, play_tables, Played};
@@ -98,8 +99,12 @@ pub struct LoadReport {
     /// The fan-out floor's CPU per action: the echo server's, reading one frame and writing it
     /// back and one frame of `frame_bytes` to each other seat of the table.
     pub echo_cpu: Duration,
-    /// One commit's CPU (the fsync included), from the commit floor's loop.
+    /// One commit's CPU (the sync included) at the server's pace, beside the fan-out floor
+    /// ([`PacedCommits`]): the commit floor of the CPU split.
     pub commit_cpu: Duration,
+    /// The same commits in a tight loop (before and after the play), for comparison.
+    pub commit_cpu_loop: Duration,
+    pub paced: PacedCommits,
     /// The mean size of the frames the bots received.
     pub frame_bytes: usize,
     pub errors: Vec<String>,
@@ -322,6 +327,15 @@ impl std::fmt::Display for LoadReport {
             self.server_commits as f64 / self.actions.max(1) as f64,
             own
         )?;
+        let us = |d: Duration| d.as_secs_f64() * 1e6;
+        writeln!(
+            f,
+            "floor 2's cpu: {:.0} µs a commit at the play's pace (one every {:.2} ms beside floor 1, {} commits); {:.0} µs in a tight loop",
+            us(self.paced.cpu_per_commit),
+            ms(self.paced.every),
+            self.paced.commits,
+            us(self.commit_cpu_loop)
+        )?;
         if self.steady_actions > 0 {
             writeln!(
                 f,
@@ -331,6 +345,14 @@ impl std::fmt::Display for LoadReport {
                 self.steady_cpu * 1e6 / self.steady_actions as f64,
                 ms(self.steady_p50),
                 ms(self.steady_p99)
+            )?;
+            writeln!(
+                f,
+                "steady play against the floors: {:.0} µs per action = {:.2}x fan-out floor {:.0} + commit floor {:.0} µs",
+                self.steady_cpu * 1e6 / self.steady_actions as f64,
+                self.steady_cpu * 1e6 / self.steady_actions as f64 / (fan_out + commits).max(1e-9),
+                fan_out,
+                commits
             )?;
         }
         if self.node_cpu.len() > 1 {
@@ -747,6 +769,11 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         start_within,
     )
     .await?;
+    // The commit floor at the pace the server committed, beside the fan-out floor.
+    let every = Duration::from_secs_f64(seconds / server_commits.max(1) as f64)
+        .clamp(Duration::from_micros(100), Duration::from_secs(1));
+    let paced_stop = StopOnDrop(Arc::new(std::sync::atomic::AtomicBool::new(false)));
+    let paced = paced_commits(dir.to_path_buf(), every, paced_stop.0.clone()).await;
     let echo_floor = echo_round_trips(
         echo_addr,
         echo_child.id(),
@@ -755,6 +782,8 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         ECHO_ROUNDS,
     )
     .await?;
+    drop(paced_stop);
+    let paced = paced.await.map_err(|e| e.to_string())??;
     drop(echo_child);
     let mut echo = echo_floor.round_trips;
     echo.sort();
@@ -799,7 +828,9 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         server_cpu,
         load_cpu,
         echo_cpu: echo_floor.cpu_per_message,
-        commit_cpu: (commit_cpu_before + commit_cpu_after) / 2,
+        commit_cpu: paced.cpu_per_commit,
+        commit_cpu_loop: (commit_cpu_before + commit_cpu_after) / 2,
+        paced,
         frame_bytes,
         errors: played.errors,
         nodes: opts.nodes.max(1),
