@@ -339,7 +339,8 @@ pub(super) async fn floor(dir: &Path) -> Result<(Vec<Duration>, Duration), Strin
         .map_err(|e| e.to_string())?
 }
 
-/// The commit floor's CPU at the pace the server committed ([`paced_commits`]).
+/// The commit floor's CPU at the pace the server committed, measured beside the fan-out floor
+/// after the play.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PacedCommits {
     /// Commits timed (the warm-up left out).
