@@ -341,7 +341,7 @@ pub(super) async fn floor(dir: &Path) -> Result<(Vec<Duration>, Duration), Strin
 
 /// The commit floor's CPU at the pace the server committed, measured beside the fan-out floor
 /// after the play.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct PacedCommits {
     /// Commits timed (the warm-up left out).
     pub commits: usize,
@@ -380,8 +380,7 @@ pub(super) async fn paced_commits(
 ) -> tokio::task::JoinHandle<Result<PacedCommits, String>> {
     let (warm_tx, warm_rx) = tokio::sync::oneshot::channel();
     let task = tokio::task::spawn_blocking(move || {
-        let file = dir.join("commit-paced.db");
-        let conn = floor_db(&file)?;
+        let conn = floor_db(&dir.join("commit-paced.db"))?;
         for seq in 0..PACED_WARM_UP {
             commit_one(&conn, seq)?;
         }
@@ -394,10 +393,7 @@ pub(super) async fn paced_commits(
             cpu += thread_cpu().saturating_sub(before);
             commits += 1;
         }
-        drop(conn);
-        for suffix in ["", "-wal", "-shm"] {
-            let _ = std::fs::remove_file(dir.join(format!("commit-paced.db{suffix}")));
-        }
+        // The file goes with the load's temporary directory, as the floor during the play's.
         Ok(PacedCommits {
             commits,
             cpu_per_commit: cpu / commits as u32,

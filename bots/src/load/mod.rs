@@ -48,8 +48,7 @@ mod play;
 mod proc;
 
 pub use drive::drive;
-pub use floors::PacedCommits;
-pub use floors::{commit_floor, serve_echo, COMMIT_EVERY};
+pub use floors::{commit_floor, serve_echo, PacedCommits, COMMIT_EVERY};
 use floors::{commit_floor_during, echo_round_trips, floor, paced_commits, EchoFloor, ECHO_ROUNDS};
 pub use nodes::{Commits, Nodes, PeakRss};
 pub use options::LoadOptions;
@@ -99,12 +98,11 @@ pub struct LoadReport {
     /// The fan-out floor's CPU per action: the echo server's, reading one frame and writing it
     /// back and one frame of `frame_bytes` to each other seat of the table.
     pub echo_cpu: Duration,
-    /// One commit's CPU (the sync included) at the server's pace, beside the fan-out floor
-    /// ([`PacedCommits`]): the commit floor of the CPU split.
-    pub commit_cpu: Duration,
-    /// The same commits in a tight loop (before and after the play), for comparison.
-    pub commit_cpu_loop: Duration,
+    /// Commits at the server's pace, beside the fan-out floor: their CPU a commit (the sync
+    /// included) is the commit floor of the CPU split.
     pub paced: PacedCommits,
+    /// One commit's CPU in a tight loop (before and after the play), for comparison.
+    pub commit_cpu_loop: Duration,
     /// The mean size of the frames the bots received.
     pub frame_bytes: usize,
     pub errors: Vec<String>,
@@ -169,7 +167,7 @@ impl LoadReport {
     /// group commits over its actions), and what is left, our own.
     pub fn cpu_split_us(&self) -> (f64, f64, f64) {
         let fan_out = self.echo_cpu.as_secs_f64() * 1e6;
-        let commits = self.commit_cpu.as_secs_f64() * 1e6 * self.server_commits as f64
+        let commits = self.paced.cpu_per_commit.as_secs_f64() * 1e6 * self.server_commits as f64
             / self.actions.max(1) as f64;
         (
             fan_out,
@@ -323,7 +321,7 @@ impl std::fmt::Display for LoadReport {
             self.cpu_per_action_us(),
             fan_out,
             commits,
-            self.commit_cpu.as_secs_f64() * 1e6,
+            self.paced.cpu_per_commit.as_secs_f64() * 1e6,
             self.server_commits as f64 / self.actions.max(1) as f64,
             own
         )?;
@@ -337,20 +335,21 @@ impl std::fmt::Display for LoadReport {
             us(self.commit_cpu_loop)
         )?;
         if self.steady_actions > 0 {
+            let steady_us = self.steady_cpu * 1e6 / self.steady_actions as f64;
             writeln!(
                 f,
                 "steady play (every seat taken, seating and connecting left out): {} actions, server {:.1} s = {:.0} µs per action; round trip p50 {:.2} ms, p99 {:.2} ms",
                 self.steady_actions,
                 self.steady_cpu,
-                self.steady_cpu * 1e6 / self.steady_actions as f64,
+                steady_us,
                 ms(self.steady_p50),
                 ms(self.steady_p99)
             )?;
             writeln!(
                 f,
                 "steady play against the floors: {:.0} µs per action = {:.2}x fan-out floor {:.0} + commit floor {:.0} µs",
-                self.steady_cpu * 1e6 / self.steady_actions as f64,
-                self.steady_cpu * 1e6 / self.steady_actions as f64 / (fan_out + commits).max(1e-9),
+                steady_us,
+                steady_us / (fan_out + commits).max(1e-9),
                 fan_out,
                 commits
             )?;
@@ -828,9 +827,8 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         server_cpu,
         load_cpu,
         echo_cpu: echo_floor.cpu_per_message,
-        commit_cpu: paced.cpu_per_commit,
-        commit_cpu_loop: (commit_cpu_before + commit_cpu_after) / 2,
         paced,
+        commit_cpu_loop: (commit_cpu_before + commit_cpu_after) / 2,
         frame_bytes,
         errors: played.errors,
         nodes: opts.nodes.max(1),
