@@ -214,8 +214,10 @@ async fn a_pair_that_sees_its_partners_cards_is_ranked_first_and_an_honest_event
     config.limits.per_second = 10_000.0;
     let s = TestServer::start_with(config).await;
 
-    // The organiser's seeds: every player here is deterministic given the deals, so the run is
-    // the same every time. Both are the first ones written down, not chosen to pass. With an
+    // The organiser's seeds: every player here is deterministic given the deals (the people's
+    // clients seed each decision from the board's moment, and a cheating seat waits for its
+    // partner's view of that moment: `bots::fairplay::players`), so the run is the same every
+    // time. Both are the first ones written down, not chosen to pass. With an
     // event seed drawn afresh each run, one CI run had the cheat second (its z 1.17, an honest
     // pair's 1.87): the calibration ranks it first 99.5 % of the time at 24 boards, not always,
     // and a suite that fails now and then teaches people to ignore it.

@@ -9,7 +9,8 @@
 //!   player takes the 普通 policy's second choice at a share of its decisions, drawn from its
 //!   own seed: still only its own view, each pair its own way.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 
 use rules::cards::Card;
 use rules::shengji::{Action, Board, Seat, View};
@@ -100,8 +101,14 @@ impl SeatPlayer<Board> for Styled {
         self.notes.observe(view);
     }
 
-    fn act(&mut self, view: &View, budget: Budget, seed: u64) -> Option<Action> {
+    /// `seed` (the client's, from its clock-drawn action id) is not used: the decision is
+    /// seeded from the view's [`moment`] and the seat, so a deal is played alike every run.
+    fn act(&mut self, view: &View, budget: Budget, _seed: u64) -> Option<Action> {
         self.notes.observe(view);
+        let Viewer::Seat(i) = view.viewer else {
+            return None;
+        };
+        let seed = moment_seed(view, i);
         styled(view, &self.notes, self.level, budget, self.style, seed)
     }
 }
@@ -126,9 +133,53 @@ pub fn decide(
     expert::decide_seeing(view, &known, shown, most, budget, seed).action
 }
 
-/// What a cheating pair tells each other: each seat's hand as its last view showed it.
+/// What a cheating pair tells each other: each seat's hand as its last view showed it, with
+/// the moment ([`moment`]) of that view; the condvar wakes a seat waiting for its partner's.
 #[derive(Clone, Debug, Default)]
-pub struct TableTalk(Arc<Mutex<[Option<Vec<Card>>; 4]>>);
+pub struct TableTalk(Arc<(Mutex<[Option<Told>; 4]>, Condvar)>);
+
+/// One seat's hand at one moment of the board.
+#[derive(Clone, Debug)]
+struct Told {
+    moment: String,
+    hand: Vec<Card>,
+}
+
+/// How long a cheating seat waits for its partner's view of the moment it decides at. The
+/// partner's frame of that moment is already sent (nothing moves until this seat acts), so it
+/// comes in milliseconds; past this the seat makes do with an older one ([`Peeking::seen_hand`]).
+const TALK_WAIT: Duration = Duration::from_secs(2);
+
+/// A board's moment as every seat's view shows it alike (no hand, no last trick, whose
+/// showing differs by seat): two views of one table with the same moment were taken between
+/// the same two actions.
+pub fn moment(view: &View) -> String {
+    serde_json::to_string(&(
+        view.board,
+        view.phase,
+        view.declarer,
+        view.trump.map(|s| s as u8),
+        view.trick,
+        view.to_act,
+        &view.plays,
+        view.hand_sizes,
+        view.defenders,
+        &view.choice,
+    ))
+    .unwrap_or_default()
+}
+
+/// A seed for a test player's decision from the view's moment and the seat, not the client's
+/// clock-drawn action id: the same deal is then played alike in every run.
+fn moment_seed(view: &View, seat: usize) -> u64 {
+    let parts: Vec<u64> = moment(view)
+        .as_bytes()
+        .chunks(8)
+        .map(|c| c.iter().fold(0u64, |h, &b| h << 8 | u64::from(b)))
+        .chain([seat as u64])
+        .collect();
+    Rng::mix(&parts)
+}
 
 /// A cheating 80分 seat over a real connection ([`crate::client::play_as`]): it tells its hand
 /// to the [`TableTalk`] on every view and decides with the seen seat's hand from it.
@@ -149,10 +200,32 @@ impl Peeking {
         }
     }
 
-    /// The seen seat's hand now: the talk's, less what the view shows it played since (its
-    /// own view may not have come yet); `None` if that does not add up.
+    /// The seen seat's hand at this view's moment, as its own view of the same moment shows
+    /// it: waited for up to [`TALK_WAIT`] (each client reads its frames on its own, so the
+    /// partner's may come a little after this seat's). Past that, [`Peeking::seen_hand`].
+    pub(crate) fn hand_now(&self, view: &View, seen: Seat) -> Option<Vec<Card>> {
+        let now = moment(view);
+        let (told, wake) = &*self.talk.0;
+        let told = told.lock().ok()?;
+        let (told, _) = wake
+            .wait_timeout_while(told, TALK_WAIT, |t| {
+                t[seen.index()].as_ref().is_none_or(|t| t.moment != now)
+            })
+            .ok()?;
+        match &told[seen.index()] {
+            Some(t) if t.moment == now => Some(t.hand.clone()),
+            _ => {
+                drop(told);
+                self.seen_hand(view, seen)
+            }
+        }
+    }
+
+    /// The seen seat's hand now from an older view of it: the talk's, less what this view
+    /// shows it played since, in the order its own view would show (the display order, kept
+    /// by removing in place); `None` if that does not add up.
     pub(crate) fn seen_hand(&self, view: &View, seen: Seat) -> Option<Vec<Card>> {
-        let mut hand = self.talk.0.lock().ok()?[seen.index()].clone()?;
+        let mut hand = self.talk.0 .0.lock().ok()?[seen.index()].clone()?.hand;
         let want = view.hand_sizes[seen.index()];
         let recent = view
             .plays
@@ -164,7 +237,7 @@ impl Peeking {
             }
             for c in &p.cards {
                 if let Some(i) = hand.iter().position(|h| h == c) {
-                    hand.swap_remove(i);
+                    hand.remove(i);
                 }
             }
         }
@@ -176,23 +249,31 @@ impl SeatPlayer<Board> for Peeking {
     fn observe(&mut self, view: &View) {
         self.notes.observe(view);
         if let (Viewer::Seat(i), Some(hand)) = (view.viewer, &view.hand) {
-            if let Ok(mut talk) = self.talk.0.lock() {
-                talk[i] = Some(hand.clone());
+            let (told, wake) = &*self.talk.0;
+            if let Ok(mut told) = told.lock() {
+                told[i] = Some(Told {
+                    moment: moment(view),
+                    hand: hand.clone(),
+                });
+                wake.notify_all();
             }
         }
     }
 
-    fn act(&mut self, view: &View, budget: Budget, seed: u64) -> Option<Action> {
+    /// `seed` (the client's, from its clock-drawn action id) is not used: the decision is
+    /// seeded from the view's [`moment`] and the seat, so a deal is played alike every run.
+    fn act(&mut self, view: &View, budget: Budget, _seed: u64) -> Option<Action> {
         self.observe(view);
         let Viewer::Seat(i) = view.viewer else {
             return None;
         };
         let seen = self.peek.seen(Seat::from_index(i));
         let shown: Vec<(Seat, Vec<Card>)> = self
-            .seen_hand(view, seen)
+            .hand_now(view, seen)
             .map(|h| (seen, h))
             .into_iter()
             .collect();
+        let seed = moment_seed(view, i);
         decide(view, &self.notes, &shown, self.level, budget, seed)
     }
 }

@@ -3,7 +3,7 @@ use rules::deal::{deal_shengji, Fixed, Seed};
 use rules::shengji::{Board, Ruleset};
 
 use super::*;
-use crate::fairplay::players::{Peek, Peeking, TableTalk};
+use crate::fairplay::players::{moment, Peek, Peeking, TableTalk};
 use crate::SeatPlayer;
 
 #[test]
@@ -61,27 +61,28 @@ fn a_peeking_seat_makes_up_for_a_partners_view_that_is_late() {
     // Play on until the seat after next's partner has played in the current trick.
     let talk = TableTalk::default();
     let mut found = false;
+    // Each seat's view when it was last to act.
+    let mut before: [Option<View>; 4] = Default::default();
     for _ in 0..400 {
         let Some(seat) = board.to_act() else { break };
         let view = board.view(Viewer::Seat(seat.index()));
+        before[seat.index()] = Some(view.clone());
         let partner = seat.next().next();
         let played_now = view.plays.iter().any(|p| p.seat == partner);
         if board.phase() == Phase::Play && played_now {
-            // The partner's hand as its view showed it before it played, with its play.
-            let mut stale = board.hand(partner).cards();
-            for p in view.plays.iter().filter(|p| p.seat == partner) {
-                stale.extend(p.cards.iter().copied());
-            }
+            // The partner's hand as its view showed it before it played.
+            let stale = before[partner.index()].clone().unwrap().hand.unwrap();
             let mut told = Peeking::new(Level::Club, Peek::Partner, talk.clone());
             let mut partner_view = board.view(Viewer::Seat(partner.index()));
             partner_view.hand = Some(stale.clone());
             told.observe(&partner_view);
             let me = Peeking::new(Level::Club, Peek::Partner, talk.clone());
-            let mut seen = me.seen_hand(&view, partner).expect("made up for");
-            let mut now = board.hand(partner).cards();
-            seen.sort();
-            now.sort();
-            assert_eq!(seen, now, "the partner's hand now");
+            let seen = me.seen_hand(&view, partner).expect("made up for");
+            let now = board.view(Viewer::Seat(partner.index())).hand.unwrap();
+            assert_eq!(
+                seen, now,
+                "the partner's hand now, as its own view orders it"
+            );
             // A hand that does not add up (a card too many that it did not play) is not used.
             let mut wrong = stale;
             wrong.push(wrong[0]);
@@ -95,6 +96,55 @@ fn a_peeking_seat_makes_up_for_a_partners_view_that_is_late() {
         board.apply(seat, Actor::Bot, action).unwrap();
     }
     assert!(found, "a decision after the partner played");
+}
+
+#[test]
+fn a_peeking_seat_waits_for_its_partners_view_of_the_same_moment() {
+    let seed = Seed::from_hex(&"5d".repeat(32)).unwrap();
+    let deal = deal_shengji(&seed, 4, Fixed::default());
+    let mut board = Board::new(&deal, Ruleset::fujian_2024());
+    let mut checked = 0;
+    for _ in 0..400 {
+        let Some(seat) = board.to_act() else { break };
+        let views: Vec<View> = (0..4).map(|i| board.view(Viewer::Seat(i))).collect();
+        let now = moment(&views[0]);
+        assert!(
+            views.iter().all(|v| moment(v) == now),
+            "every seat's view of one moment has the same moment"
+        );
+        if board.phase() == Phase::Play && checked < 3 {
+            // The partner's view of an earlier moment is told first; its view of this moment
+            // comes 100 ms after the seat starts deciding, from another client's thread.
+            let partner = seat.next().next();
+            let talk = TableTalk::default();
+            let mut told = Peeking::new(Level::Club, Peek::Partner, talk.clone());
+            let mut earlier = views[partner.index()].clone();
+            earlier.plays.clear();
+            earlier.trick = 0;
+            told.observe(&earlier);
+            let late = views[partner.index()].clone();
+            let teller = std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                told.observe(&late);
+            });
+            let me = Peeking::new(Level::Club, Peek::Partner, talk);
+            let seen = me.hand_now(&views[seat.index()], partner);
+            teller.join().unwrap();
+            assert_eq!(
+                seen,
+                views[partner.index()].hand,
+                "the partner's hand at this moment, waited for"
+            );
+            checked += 1;
+        }
+        let action =
+            crate::shengji::choose(&views[seat.index()], Level::Club, Budget::Playouts(1), 0)
+                .unwrap();
+        board.apply(seat, Actor::Bot, action).unwrap();
+        let after = moment(&board.view(Viewer::Seat(0)));
+        assert_ne!(after, now, "an action makes a new moment");
+    }
+    assert_eq!(checked, 3, "three decisions in play checked");
 }
 
 #[test]
