@@ -290,8 +290,10 @@ impl Client {
 
     /// The next message, or `None` once the connection is closed (panics after 10 s).
     pub async fn next_message(&mut self) -> Option<ClientOut> {
+        // One deadline for the call, not one a frame: pings alone must not keep it waiting.
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
         loop {
-            let frame = tokio::time::timeout(Duration::from_secs(10), self.ws.next())
+            let frame = tokio::time::timeout_at(deadline, self.ws.next())
                 .await
                 .expect("a message within 10 s")?;
             let Ok(frame) = frame else { return None };
