@@ -113,14 +113,19 @@ fn a_peeking_seat_waits_for_its_partners_view_of_the_same_moment() {
             "every seat's view of one moment has the same moment"
         );
         if board.phase() == Phase::Play && checked < 3 {
-            // The partner's view of an earlier moment is told first; its view of this moment
-            // comes 100 ms after the seat starts deciding, from another client's thread.
+            // The partner's view of an earlier moment is told first, showing a hand of the
+            // right size but not the one it holds now (one card another), so that only the
+            // wait gives the true one; its view of this moment comes 100 ms after the seat
+            // starts deciding, from another client's thread.
             let partner = seat.next().next();
             let talk = TableTalk::default();
             let mut told = Peeking::new(Level::Club, Peek::Partner, talk.clone());
             let mut earlier = views[partner.index()].clone();
             earlier.plays.clear();
             earlier.trick = 0;
+            let held = earlier.hand.as_mut().unwrap();
+            let mine = views[seat.index()].hand.as_ref().unwrap();
+            held[0] = *mine.iter().find(|c| **c != held[0]).unwrap();
             told.observe(&earlier);
             let late = views[partner.index()].clone();
             let teller = std::thread::spawn(move || {
