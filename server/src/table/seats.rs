@@ -51,7 +51,9 @@ impl<G: TableGame> Table<G> {
                 self.store_failed(&e);
             }
             self.restart_clock();
-            // Everyone's view now has a running clock: send fresh snapshots.
+            // Everyone's view now has a running clock: send fresh snapshots, once the lobby
+            // shows the table playing.
+            self.publish();
             self.snapshot_all();
         }
         self.after_presence_change();
@@ -212,12 +214,14 @@ impl<G: TableGame> Table<G> {
         } else {
             None
         };
+        // The summary first, as for an action: whoever hears of this change and then asks the
+        // lobby must find it there (a CI run read a parted seat still connected).
+        self.publish();
         let text = to_text(&ClientOut::Seats {
             seats: self.seat_infos(),
         });
         self.broadcast_same(&text);
         self.schedule_bot();
-        self.publish();
     }
 
     /// A connection holds the seat and its line is not quiet (see [`Subscriber::quiet`]).
