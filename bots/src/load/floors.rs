@@ -385,18 +385,12 @@ pub(super) async fn paced_commits(
             commit_one(&conn, seq)?;
         }
         let _ = warm_tx.send(());
-        let (mut commits, mut cpu) = (0, Duration::ZERO);
-        while commits < PACED_AT_LEAST || !stop.load(Ordering::Relaxed) {
-            std::thread::sleep(every);
-            let before = thread_cpu();
-            commit_one(&conn, PACED_WARM_UP + commits)?;
-            cpu += thread_cpu().saturating_sub(before);
-            commits += 1;
-        }
+        let timed = commits_at_pace(&conn, PACED_WARM_UP, every, PACED_AT_LEAST, &stop)?;
+        let cpu: Duration = timed.iter().map(|c| c.cpu).sum();
         // The file goes with the load's temporary directory, as the floor during the play's.
         Ok(PacedCommits {
-            commits,
-            cpu_per_commit: cpu / commits as u32,
+            commits: timed.len(),
+            cpu_per_commit: cpu / timed.len() as u32,
             every,
         })
     });
@@ -409,20 +403,43 @@ pub(super) async fn paced_commits(
 pub const COMMIT_EVERY: Duration = Duration::from_millis(200);
 
 /// The commit floor while the tables play: one single-row commit every [`COMMIT_EVERY`] in a
-/// file of its own beside the server's database, until `stop` is set.
+/// file of its own beside the server's database, until `stop` is set (at least one).
 pub(super) fn commit_floor_during(
     dir: PathBuf,
     stop: Arc<std::sync::atomic::AtomicBool>,
 ) -> tokio::task::JoinHandle<Result<Vec<Duration>, String>> {
     tokio::task::spawn_blocking(move || {
         let conn = floor_db(&dir.join("commit-during.db"))?;
-        let mut out = Vec::new();
-        while !stop.load(Ordering::Relaxed) {
-            let t = Instant::now();
-            commit_one(&conn, out.len())?;
-            out.push(t.elapsed());
-            std::thread::sleep(COMMIT_EVERY);
-        }
-        Ok(out)
+        let timed = commits_at_pace(&conn, 0, COMMIT_EVERY, 1, &stop)?;
+        Ok(timed.iter().map(|c| c.wall).collect())
     })
+}
+
+/// One commit of a paced floor: how long it took, and its CPU on the committing thread.
+struct Timed {
+    wall: Duration,
+    cpu: Duration,
+}
+
+/// The paced floors' loop: single-row commits on `conn` numbered from `first`, each after a
+/// pause of `every` (so that it finds the core and the caches as a server's commit after a quiet
+/// spell does), until `stop` is set and at least `at_least` are made.
+fn commits_at_pace(
+    conn: &rusqlite::Connection,
+    first: usize,
+    every: Duration,
+    at_least: usize,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Result<Vec<Timed>, String> {
+    let mut out = Vec::new();
+    while out.len() < at_least || !stop.load(Ordering::Relaxed) {
+        std::thread::sleep(every);
+        let (t, cpu) = (Instant::now(), thread_cpu());
+        commit_one(conn, first + out.len())?;
+        out.push(Timed {
+            wall: t.elapsed(),
+            cpu: thread_cpu().saturating_sub(cpu),
+        });
+    }
+    Ok(out)
 }

@@ -315,17 +315,17 @@ impl std::fmt::Display for LoadReport {
             self.seconds
         )?;
         let (fan_out, commits, own) = self.cpu_split_us();
+        let us = |d: Duration| d.as_secs_f64() * 1e6;
         writeln!(
             f,
             "server cpu per action {:.0} µs = fan-out floor {:.0} + commit floor {:.0} ({:.0} µs a commit, {:.2} commits an action) + our own {:.0} µs",
             self.cpu_per_action_us(),
             fan_out,
             commits,
-            self.paced.cpu_per_commit.as_secs_f64() * 1e6,
+            us(self.paced.cpu_per_commit),
             self.server_commits as f64 / self.actions.max(1) as f64,
             own
         )?;
-        let us = |d: Duration| d.as_secs_f64() * 1e6;
         writeln!(
             f,
             "floor 2's cpu: {:.0} µs a commit at the play's pace (one every {:.2} ms beside floor 1, {} commits); {:.0} µs in a tight loop",
