@@ -170,6 +170,20 @@ async fn a_ruling_after_the_last_trick_reaches_the_standings_until_the_round_clo
     )
     .await;
     assert_eq!(status, 200, "{v}");
+    // The referee still watching is told the table closed; the table published that to the
+    // lobby before it closed its connections, so asking at once finds it closed, not over.
+    assert_eq!(
+        r.closed().await,
+        paiju_tests::Closed::Code(protocol::close::NORMAL)
+    );
+    assert!(
+        matches!(
+            table_state(&s, &table).await,
+            None | Some(TableState::Closed)
+        ),
+        "{:?}",
+        table_state(&s, &table).await
+    );
     for t in &v["schedule"][0]["tables"].as_array().unwrap().clone() {
         let tid = t["boards"][0]["table_id"].as_str().unwrap().to_string();
         eventually(

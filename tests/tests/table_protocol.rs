@@ -230,6 +230,15 @@ async fn ids_refusals_and_seats() {
     .unwrap();
     assert_eq!(status, 200);
     assert_eq!(c0.closed().await, Closed::Code(close::BAD_TOKEN));
+    // The table published the change to the lobby before it closed the leaver's connection:
+    // asked at once, the lobby shows the seat free and nobody on it.
+    let (status, body) = bots::http::request(s.addr, "GET", &format!("/api/tables/{}", t.id), None)
+        .await
+        .unwrap();
+    assert_eq!(status, 200, "{body}");
+    let summary: protocol::TableSummary = serde_json::from_str(&body).unwrap();
+    assert_eq!(summary.seats[0].name, None, "{body}");
+    assert!(!summary.seats[0].connected, "{body}");
     let rejoined = s.join(&t.id, 0, "新人").await;
     assert_ne!(rejoined.token, tokens[0]);
     s.running.shutdown().await;

@@ -65,14 +65,16 @@ impl<G: TableGame> Table<G> {
             return Err(Refusal::BadToken);
         };
         self.save_seat(seat, None, None).await?;
-        self.subscribers.retain(|s| {
-            let mine = s.who == Who::Seat(seat);
-            if mine {
-                s.outlet.close_with(close::BAD_TOKEN, "left the seat");
-            }
-            !mine
-        });
+        let (gone, staying) = std::mem::take(&mut self.subscribers)
+            .into_iter()
+            .partition(|s| s.who == Who::Seat(seat));
+        self.subscribers = staying;
+        // The lobby hears of it before the leaver's own connection closes, as everyone else
+        // does: a page that reads the close and asks the lobby finds the seat free.
         self.after_presence_change();
+        for s in gone {
+            s.outlet.close_with(close::BAD_TOKEN, "left the seat");
+        }
         Ok(())
     }
 
@@ -372,11 +374,11 @@ impl<G: TableGame> Table<G> {
             .contains(&self.header.seed_commitment)
     }
 
-    /// Closes the table for good: marked closed in the store, every connection told (`why`).
+    /// Closes the table for good: marked closed in the store and in the lobby, then every
+    /// connection told (`why`), so that a page that reads the close and asks the lobby finds
+    /// the table closed.
     pub(super) async fn close(&mut self, why: &str) {
-        for s in self.subscribers.drain(..) {
-            s.outlet.close_with(close::NORMAL, why);
-        }
+        let told: Vec<Subscriber> = self.subscribers.drain(..).collect();
         self.state = TableState::Closed;
         if let Err(e) = self
             .deps
@@ -388,5 +390,8 @@ impl<G: TableGame> Table<G> {
             tracing::warn!(error = %e, why, "table not marked closed in the store");
         }
         self.publish();
+        for s in told {
+            s.outlet.close_with(close::NORMAL, why);
+        }
     }
 }
