@@ -260,6 +260,31 @@ impl SqliteStore {
     pub fn connection(&self) -> &rusqlite::Connection {
         &self.conn
     }
+
+    /// [`Store::append`]'s rows and its COMMIT, inside the transaction it began.
+    fn insert_and_commit(&self, entries: &[(String, LogEntry)]) -> Result<(), StoreError> {
+        let mut st = self.conn.prepare_cached(
+            "INSERT INTO log (table_id, seq, seat, actor, client_id, action, time_ms, hash,
+                              occupant, reason)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        )?;
+        for (table, e) in entries {
+            st.execute(rusqlite::params![
+                table,
+                e.seq as i64,
+                e.seat as i64,
+                e.actor.name(),
+                e.client_id.map(|i| i as i64),
+                e.action,
+                e.time_ms as i64,
+                e.hash,
+                e.occupant,
+                e.reason
+            ])?;
+        }
+        self.conn.prepare_cached("COMMIT")?.execute([])?;
+        Ok(())
+    }
 }
 
 impl Store for SqliteStore {
@@ -295,30 +320,18 @@ impl Store for SqliteStore {
     }
 
     fn append(&mut self, entries: &[(String, LogEntry)]) -> Result<(), StoreError> {
-        let tx = self.conn.transaction()?;
-        {
-            let mut st = tx.prepare_cached(
-                "INSERT INTO log (table_id, seq, seat, actor, client_id, action, time_ms, hash,
-                                  occupant, reason)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-            )?;
-            for (table, e) in entries {
-                st.execute(rusqlite::params![
-                    table,
-                    e.seq as i64,
-                    e.seat as i64,
-                    e.actor.name(),
-                    e.client_id.map(|i| i as i64),
-                    e.action,
-                    e.time_ms as i64,
-                    e.hash,
-                    e.occupant,
-                    e.reason
-                ])?;
-            }
+        // BEGIN and COMMIT come from the statement cache, as the insert does: rusqlite's
+        // `transaction()` parses both anew on every call, a few µs of every action's commit
+        // (docs/performance.md, "Eleventh round").
+        self.conn.prepare_cached("BEGIN")?.execute([])?;
+        let written = self.insert_and_commit(entries);
+        if written.is_err() && !self.conn.is_autocommit() {
+            // Nothing of a failed batch stays: the journal reloads the table from what is
+            // stored. (A failed COMMIT may have rolled back already: then there is nothing to
+            // undo.)
+            let _ = self.conn.execute_batch("ROLLBACK");
         }
-        tx.commit()?;
-        Ok(())
+        written
     }
 
     fn set_seat(&mut self, table: &str, s: &SeatRecord) -> Result<(), StoreError> {

@@ -134,6 +134,38 @@ fn a_clean_chain_verifies_and_any_edit_is_caught() {
 }
 
 #[test]
+fn a_batch_with_a_refused_row_stores_none_of_it_and_the_next_batch_goes_in() {
+    for (backend, open) in backends("refused_batch") {
+        let h = header("t1");
+        let log = chain(&h, 3);
+        let mut store = open();
+        store.create_table(&table("t1")).unwrap();
+        let rows = |entries: &[&LogEntry]| -> Vec<(String, LogEntry)> {
+            entries
+                .iter()
+                .map(|e| ("t1".to_string(), (*e).clone()))
+                .collect()
+        };
+        store.append(&rows(&[&log[0], &log[1]])).unwrap();
+        // Seq 3 is new, seq 1 a duplicate: the batch fails whole, seq 3 is not kept.
+        assert!(
+            store.append(&rows(&[&log[2], &log[0]])).is_err(),
+            "{backend}"
+        );
+        assert_eq!(
+            store.table("t1").unwrap().unwrap().log,
+            log[..2],
+            "{backend}"
+        );
+        // The failed batch left no transaction open: the next one commits.
+        store.append(&rows(&[&log[2]])).unwrap();
+        assert_eq!(store.table("t1").unwrap().unwrap().log, log, "{backend}");
+        drop(store);
+        assert_eq!(open().table("t1").unwrap().unwrap().log, log, "{backend}");
+    }
+}
+
+#[test]
 fn round_trips_through_the_journal() {
     for (backend, open) in backends("round_trip") {
         let h = header("t1");
