@@ -94,10 +94,21 @@ pub trait Engine {
     /// What a seat (or the clock, or a referee ruling) does. Serialised into the event log.
     type Action: Clone + std::fmt::Debug + serde::Serialize + serde::de::DeserializeOwned;
     /// What happened, in order. Some events are private to a seat; see [`Engine::redact`].
-    type Event: Clone + std::fmt::Debug + serde::Serialize;
+    type Event: Clone + std::fmt::Debug + PartialEq + serde::Serialize;
     /// A snapshot for one viewer. Deserialisable too: a bot or a WebSocket client rebuilds its
     /// view from the wire and computes its legal actions from it alone.
     type View: serde::Serialize + serde::de::DeserializeOwned;
+    /// Whether the view's field `name` (as serialised) is alike in every view of one moment that
+    /// has it: each seat's, a spectator's, the referee's. (Whether a view has it may depend on
+    /// the viewer: the last trick, say, shown to some.) A server sending the views of one
+    /// moment writes such a field once and copies its text into each later view that has the
+    /// field, so a field whose content differs by viewer must never be named here (it would
+    /// show one viewer's part to another): each game's tests check every view of every step of
+    /// random play.
+    fn is_shared_view_field(name: &str) -> bool {
+        let _ = name;
+        false
+    }
     /// Why an action was refused. Refusals change nothing.
     type Error: Explain + std::fmt::Debug;
 

@@ -2,6 +2,7 @@
 //! every enumerated action is accepted, and the team scores sum as the scoring table says.
 
 mod gouji_support;
+mod shared_fields;
 
 use gouji_support::{assert_accounted, seed, Rng};
 use rules::cards::Card;
@@ -10,6 +11,7 @@ use rules::gouji::set::shape_of;
 use rules::gouji::{Action, Event, Game, KeepCards, Outcome, Ruleset, Seat, Status};
 use rules::Actor;
 use rules::{Engine, Viewer};
+use shared_fields::SharedFields;
 
 /// Plays one game; returns it and the number of actions.
 fn random_game(n: u32, ruleset: Ruleset) -> (Game, usize, Vec<Event>) {
@@ -183,5 +185,63 @@ fn random_games_with_reckless_burns() {
     ruleset.keep_cards = KeepCards::NoTest;
     for n in 101..=140 {
         check_game(n, ruleset.clone());
+    }
+}
+
+/// The fields `Engine::is_shared_view_field` names are written once for all viewers of a moment
+/// by the server: at every step of random games they must be alike in every viewer's view (the
+/// six seats, a spectator, the referee), and the ones that differ must not be named.
+#[test]
+fn the_fields_named_shared_are_alike_in_every_view_and_the_others_are_not_named() {
+    let viewers: Vec<Viewer> = (0..6)
+        .map(Viewer::Seat)
+        .chain([Viewer::Spectator, Viewer::Referee])
+        .collect();
+    let mut fields = SharedFields::default();
+    for n in 1..=6 {
+        let deal = deal_gouji(&seed(n), n);
+        let mut g = Game::new(&deal, Ruleset::zaozhuang_2017());
+        let mut rng = Rng::new(n);
+        loop {
+            fields.check::<Game>(viewers.iter().map(|&v| g.view(v)));
+            if g.is_over() {
+                break;
+            }
+            let seat = Engine::to_act(&g)[0];
+            let legal = g.legal_actions(seat);
+            let action = match rng.below(30) {
+                0 => Action::Timeout,
+                _ => legal[rng.below(legal.len())].clone(),
+            };
+            Engine::apply(&mut g, seat, action.taken_by(), action).unwrap();
+        }
+    }
+    for name in [
+        "game",
+        "ruleset",
+        "top",
+        "turn",
+        "prompt",
+        "free_play",
+        "finish",
+        "score",
+        "outcome",
+        "deducted",
+        "warned",
+    ] {
+        assert!(Game::is_shared_view_field(name), "{name}");
+        assert!(fields.shared_met.contains(name), "{name} never met twice");
+    }
+    for own in [
+        "viewer",
+        "hand",
+        "players",
+        "can_pass",
+        "can_yield",
+        "burn_offer",
+        "gouji_thresholds",
+    ] {
+        assert!(!Game::is_shared_view_field(own), "{own}");
+        assert!(fields.differing.contains(own), "{own} never differed");
     }
 }

@@ -3,6 +3,7 @@
 //! and the board unchanged), failed throws with the opponents' choice, 抠底, clocks, rulings,
 //! views and the `Engine` trait.
 
+mod shared_fields;
 mod shengji_support;
 
 use rules::cards::{format_cards, parse_list, points, Card, Hand, Rank, Suit};
@@ -13,6 +14,7 @@ use rules::shengji::{
 };
 use rules::Actor;
 use rules::{Engine, Explain, Viewer};
+use shared_fields::SharedFields;
 use shengji_support::Rng;
 
 fn cards(s: &str) -> Vec<Card> {
@@ -70,10 +72,18 @@ fn expected_multiplier(lead: &[Card]) -> Option<u32> {
 
 /// Plays a board to the end with random legal actions (and some throws, timeouts and rulings),
 /// checking the invariants after every step. Returns the events.
-fn play_out(board: &mut Board, rng: &mut Rng, spice: bool) -> Vec<Event> {
+/// Plays `board` to the end with random actions (with `spice`, timeouts, penalties and rulings
+/// after the end too), showing `each_step` the board before every action and at the end.
+fn play_out(
+    board: &mut Board,
+    rng: &mut Rng,
+    spice: bool,
+    each_step: &mut dyn FnMut(&Board),
+) -> Vec<Event> {
     let mut events = Vec::new();
     let mut steps = 0;
     while !board.is_over() {
+        each_step(board);
         steps += 1;
         assert!(steps < 400, "a board ends");
         let seat = board.to_act().unwrap();
@@ -135,6 +145,7 @@ fn play_out(board: &mut Board, rng: &mut Rng, spice: bool) -> Vec<Event> {
                 .unwrap(),
         );
     }
+    each_step(board);
     events
 }
 
@@ -159,7 +170,7 @@ fn random_boards_conserve_cards_and_points() {
             33,
             "the declarer starts with 33 cards"
         );
-        let events = play_out(&mut board, &mut rng, n % 2 == 1);
+        let events = play_out(&mut board, &mut rng, n % 2 == 1, &mut |_| {});
 
         // Cards: every card dealt was played exactly once or buried.
         let mut played: [Vec<Card>; 4] = Default::default();
@@ -305,6 +316,81 @@ fn random_boards_conserve_cards_and_points() {
 
 // ---------------------------------------------------------------------------------------------
 // Bad input: a typed error and nothing changed.
+
+/// Every viewer of a board: the four seats, a spectator, the referee.
+fn viewers() -> [Viewer; 6] {
+    [
+        Viewer::Seat(0),
+        Viewer::Seat(1),
+        Viewer::Seat(2),
+        Viewer::Seat(3),
+        Viewer::Spectator,
+        Viewer::Referee,
+    ]
+}
+
+/// The fields `Engine::is_shared_view_field` names are written once for all viewers of a moment
+/// by the server, and copied into every view that has them: at every step they must be alike in
+/// every view that has them, under rulesets that show more to some viewers (the kitty to the
+/// declarer, the last trick to everyone), and the fields whose content differs by viewer must
+/// not be named.
+#[test]
+fn the_fields_named_shared_are_alike_in_every_view_and_the_others_are_not_named() {
+    let mut rng = Rng(77);
+    let rulesets = [
+        Ruleset::fujian_2024(),
+        Ruleset {
+            declarer_sees_kitty: true,
+            last_trick: LastTrickView::Always,
+            ..Ruleset::fujian_2024()
+        },
+    ];
+    let mut fields = SharedFields::default();
+    for n in 0..60u64 {
+        let deal = deal_shengji(&seed(n), 1 + (n % 8) as u32, Fixed::default());
+        let mut board = Board::new(&deal, rulesets[n as usize % 2].clone());
+        play_out(&mut board, &mut rng, n % 3 != 0, &mut |board| {
+            fields.check::<Board>(viewers().map(|v| board.view(v)));
+        });
+    }
+    // Every named field was met in more than one view; the viewer's own fields were found to
+    // differ (the check above saw views that tell viewers apart).
+    let named = [
+        "board",
+        "kitty",
+        "last_trick",
+        "tricks",
+        "ruleset",
+        "declarer",
+        "level",
+        "trump",
+        "phase",
+        "to_act",
+        "hand_sizes",
+        "trick",
+        "leader",
+        "plays",
+        "winning",
+        "choice",
+        "defenders",
+        "defender_point_cards",
+        "points_left",
+        "timeouts",
+        "grace",
+        "result",
+        "result_final",
+    ];
+    for name in named {
+        assert!(Board::is_shared_view_field(name), "{name}");
+        assert!(fields.shared_met.contains(name), "{name} never met twice");
+    }
+    for own in ["viewer", "hand", "hand_trumps"] {
+        assert!(fields.differing.contains(own), "{own} never differed");
+    }
+    for own in ["viewer", "hand", "hands", "hand_trumps", "playable", "hint"] {
+        assert!(!Board::is_shared_view_field(own), "{own}");
+    }
+}
 
 fn refused(board: &mut Board, seat: Seat, action: Action, code: &str) -> RuleError {
     let before = board.clone();
@@ -2044,7 +2130,7 @@ fn random_position(rng: &mut Rng, n: u64, rules: Ruleset) -> Board {
         steps += 1;
     }
     if rng.chance(30) {
-        play_out(&mut board, rng, false);
+        play_out(&mut board, rng, false, &mut |_| {});
     }
     board
 }

@@ -17,6 +17,38 @@ impl Engine for Board {
     type View = View;
     type Error = RuleError;
 
+    /// All but what is the viewer's own (`viewer`, `hand`, `hand_trumps`, `playable`, `hint`)
+    /// and the referee's `hands`. The kitty, the last trick and the finished tricks are shown
+    /// to some viewers only, but alike to all who see them.
+    fn is_shared_view_field(name: &str) -> bool {
+        matches!(
+            name,
+            "board"
+                | "kitty"
+                | "last_trick"
+                | "tricks"
+                | "ruleset"
+                | "declarer"
+                | "level"
+                | "trump"
+                | "phase"
+                | "to_act"
+                | "hand_sizes"
+                | "trick"
+                | "leader"
+                | "plays"
+                | "winning"
+                | "choice"
+                | "defenders"
+                | "defender_point_cards"
+                | "points_left"
+                | "timeouts"
+                | "grace"
+                | "result"
+                | "result_final"
+        )
+    }
+
     fn seats(&self) -> usize {
         4
     }

@@ -1,5 +1,6 @@
-//! Sending: per-viewer events and snapshots, serialised once per kind of viewer, written into
-//! each connection's [`Line`](crate::line::Line) (a full one marks a slow reader).
+//! Sending: per-viewer events and snapshots, serialised once per kind of viewer (the views'
+//! shared fields once for all: [`SharedView`]), written into each connection's
+//! [`Line`](crate::line::Line) (a full one marks a slow reader).
 
 use super::*;
 
@@ -59,18 +60,36 @@ impl<G: TableGame> Table<G> {
         self.part(&slow);
     }
 
-    /// Sends entry `seq` (the newest) to every subscriber, redacted and serialised once per
-    /// kind of viewer; `seat_views` are the seats' views now, already built for the computer
-    /// players.
+    /// Sends entry `seq` (the newest) to every subscriber, serialised once per kind of viewer:
+    /// the frame around the events once for each way they are redacted (for most entries, once
+    /// for all), the views' shared fields once for all; `seat_views` are the seats' views now,
+    /// already built for the computer players.
     pub(super) fn broadcast_entry(&mut self, seq: u64, seat_views: &[G::View]) {
         let mut texts: HashMap<Who, String> = HashMap::new();
+        let mut heads: Vec<(Vec<G::Event>, Vec<u8>)> = Vec::new();
+        let mut shared = SharedView::new(G::is_shared_view_field);
         let mut slow = Vec::new();
         for s in &self.subscribers {
-            let text = texts.entry(s.who).or_insert_with(|| match s.who {
-                Who::Seat(seat) if seat < seat_views.len() => {
-                    self.events_text_with(seq, s.who, Some(&seat_views[seat]))
+            let text = texts.entry(s.who).or_insert_with(|| {
+                let events = self.redacted(seq, s.who);
+                let head = match heads.iter().position(|(seen, _)| *seen == events) {
+                    Some(i) => &heads[i].1,
+                    None => {
+                        let head = self.events_head(seq, &events);
+                        heads.push((events, head));
+                        &heads[heads.len() - 1].1
+                    }
+                };
+                // Room for the view too (a seat's 80分 view is about a kilobyte).
+                let mut out = Vec::with_capacity(head.len() + 2048);
+                out.extend_from_slice(head);
+                match s.who {
+                    Who::Seat(seat) if seat < seat_views.len() => {
+                        add_view(&mut out, &seat_views[seat], &mut shared)
+                    }
+                    _ => add_view(&mut out, &self.engine.view(s.who.viewer()), &mut shared),
                 }
-                _ => self.events_text(seq, s.who, true),
+                String::from_utf8(out).expect("JSON is UTF-8")
             });
             if s.outlet.line.send(text.clone()).is_err() {
                 s.outlet
@@ -83,6 +102,7 @@ impl<G: TableGame> Table<G> {
 
     pub(super) fn snapshot_all(&mut self) {
         let mut texts: HashMap<Who, String> = HashMap::new();
+        let mut shared = SharedView::new(G::is_shared_view_field);
         let outlets: Vec<(Who, Outlet)> = self
             .subscribers
             .iter()
@@ -91,7 +111,7 @@ impl<G: TableGame> Table<G> {
         for (who, outlet) in outlets {
             let text = texts
                 .entry(who)
-                .or_insert_with(|| self.snapshot_text(who))
+                .or_insert_with(|| self.snapshot_text_with(who, &mut shared))
                 .clone();
             self.send(&outlet, text);
         }
@@ -102,16 +122,33 @@ impl<G: TableGame> Table<G> {
             .map(|c| c.wire(self.engine.to_act(), Instant::now()))
     }
 
+    /// Entry `seq` as one frame for `who`, with their view of the table now if `with_view`
+    /// (a catch-up sends the view with the newest entry only).
     pub(super) fn events_text(&self, seq: u64, who: Who, with_view: bool) -> String {
-        let view = with_view.then(|| self.engine.view(who.viewer()));
-        self.events_text_with(seq, who, view.as_ref())
+        let mut out = self.events_head(seq, &self.redacted(seq, who));
+        if with_view {
+            let mut shared = SharedView::new(G::is_shared_view_field);
+            add_view(&mut out, &self.engine.view(who.viewer()), &mut shared);
+        }
+        String::from_utf8(out).expect("JSON is UTF-8")
     }
 
-    /// [`Table::events_text`] with the viewer's view (if any) already built.
-    pub(super) fn events_text_with(&self, seq: u64, who: Who, view: Option<&G::View>) -> String {
+    /// Entry `seq`'s events as `who` may see them.
+    fn redacted(&self, seq: u64, who: Who) -> Vec<G::Event> {
         let kept_from = self.seq - self.history.len() as u64;
         let entry = &self.history[(seq - kept_from - 1) as usize];
-        let viewer = who.viewer();
+        entry
+            .events
+            .iter()
+            .filter_map(|e| self.engine.redact(e, who.viewer()))
+            .collect()
+    }
+
+    /// The events frame of entry `seq` carrying `events`, without a view: alike for every
+    /// viewer who sees the events alike.
+    fn events_head(&self, seq: u64, events: &[G::Event]) -> Vec<u8> {
+        let kept_from = self.seq - self.history.len() as u64;
+        let entry = &self.history[(seq - kept_from - 1) as usize];
         let to_act = self.engine.to_act();
         let frame = EventsFrame {
             kind: "events",
@@ -119,38 +156,51 @@ impl<G: TableGame> Table<G> {
             seat: entry.seat,
             by: entry.actor,
             reason: entry.reason.as_deref(),
-            events: entry
-                .events
-                .iter()
-                .filter_map(|e| self.engine.redact(e, viewer))
-                .collect(),
-            view,
+            events,
             to_act: &to_act,
             clock: self.wire_clock(),
             state: self.state,
         };
-        serde_json::to_string(&frame).expect("views serialise")
+        let mut out = Vec::with_capacity(2048);
+        serde_json::to_writer(&mut out, &frame).expect("frames serialise");
+        out
     }
 
     pub(super) fn snapshot_text(&self, who: Who) -> String {
+        self.snapshot_text_with(who, &mut SharedView::new(G::is_shared_view_field))
+    }
+
+    fn snapshot_text_with(&self, who: Who, shared: &mut SharedView) -> String {
         let to_act = self.engine.to_act();
         let frame = SnapshotFrame {
             kind: "snapshot",
             seq: self.seq,
-            view: self.engine.view(who.viewer()),
             to_act: &to_act,
             clock: self.wire_clock(),
             state: self.state,
         };
-        serde_json::to_string(&frame).expect("views serialise")
+        let mut out = serde_json::to_vec(&frame).expect("frames serialise");
+        add_view(&mut out, &self.engine.view(who.viewer()), shared);
+        String::from_utf8(out).expect("JSON is UTF-8")
     }
 }
 
+/// Adds `view` to the frame written in `frame` as its last field, its shared fields copied
+/// from what `shared` wrote for the moment's views.
+fn add_view<V: serde::Serialize>(frame: &mut Vec<u8>, view: &V, shared: &mut SharedView) {
+    // The frame's object opened again for one more field, and closed after it.
+    let closing = frame.pop();
+    debug_assert_eq!(closing, Some(b'}'), "a frame is an object");
+    frame.extend_from_slice(b",\"view\":");
+    shared.write(view, frame);
+    frame.push(b'}');
+}
+
 /// [`ClientOut::Events`] written straight from the engine's types: no JSON tree in between
-/// (the tree cost more than the engine on the hot path). Same fields, same order; the
-/// end-to-end tests read every frame back as a `ClientOut`.
+/// (the tree cost more than the engine on the hot path). Same fields; the view, if any, is
+/// added last by [`add_view`]. The end-to-end tests read every frame back as a `ClientOut`.
 #[derive(serde::Serialize)]
-pub(super) struct EventsFrame<'a, Ev, V> {
+pub(super) struct EventsFrame<'a, Ev> {
     #[serde(rename = "type")]
     kind: &'static str,
     seq: u64,
@@ -158,22 +208,19 @@ pub(super) struct EventsFrame<'a, Ev, V> {
     by: Actor,
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<&'a str>,
-    events: Vec<Ev>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    view: Option<V>,
+    events: &'a [Ev],
     to_act: &'a [usize],
     #[serde(skip_serializing_if = "Option::is_none")]
     clock: Option<protocol::Clock>,
     state: TableState,
 }
 
-/// [`ClientOut::Snapshot`], written the same way.
+/// [`ClientOut::Snapshot`], written the same way (its view added by [`add_view`]).
 #[derive(serde::Serialize)]
-pub(super) struct SnapshotFrame<'a, V> {
+pub(super) struct SnapshotFrame<'a> {
     #[serde(rename = "type")]
     kind: &'static str,
     seq: u64,
-    view: V,
     to_act: &'a [usize],
     #[serde(skip_serializing_if = "Option::is_none")]
     clock: Option<protocol::Clock>,

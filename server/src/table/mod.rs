@@ -50,6 +50,7 @@ mod ids;
 pub mod replay;
 mod review;
 mod seats;
+mod shared_view;
 mod supervise;
 pub mod thinkers;
 
@@ -59,6 +60,7 @@ pub(crate) use handle::Command;
 pub use handle::{seed_in_use, Act, Arrival, CloseWith, Outlet, SeatVisit, TableHandle, Who};
 use ids::{IdCache, Told, REFEREE_KEY};
 pub use seats::{bot_name, BOT_NAME_PREFIX};
+use shared_view::SharedView;
 pub use supervise::spawn;
 
 /// What every table needs from the server, fixed at start-up.
