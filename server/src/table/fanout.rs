@@ -133,11 +133,15 @@ impl<G: TableGame> Table<G> {
         String::from_utf8(out).expect("JSON is UTF-8")
     }
 
+    /// Entry `seq` of the log, from the entries kept in memory (the newest [`HISTORY`]).
+    fn kept_entry(&self, seq: u64) -> &Entry<G::Event> {
+        let kept_from = self.seq - self.history.len() as u64;
+        &self.history[(seq - kept_from - 1) as usize]
+    }
+
     /// Entry `seq`'s events as `who` may see them.
     fn redacted(&self, seq: u64, who: Who) -> Vec<G::Event> {
-        let kept_from = self.seq - self.history.len() as u64;
-        let entry = &self.history[(seq - kept_from - 1) as usize];
-        entry
+        self.kept_entry(seq)
             .events
             .iter()
             .filter_map(|e| self.engine.redact(e, who.viewer()))
@@ -147,8 +151,7 @@ impl<G: TableGame> Table<G> {
     /// The events frame of entry `seq` carrying `events`, without a view: alike for every
     /// viewer who sees the events alike.
     fn events_head(&self, seq: u64, events: &[G::Event]) -> Vec<u8> {
-        let kept_from = self.seq - self.history.len() as u64;
-        let entry = &self.history[(seq - kept_from - 1) as usize];
+        let entry = self.kept_entry(seq);
         let to_act = self.engine.to_act();
         let frame = EventsFrame {
             kind: "events",

@@ -313,9 +313,8 @@ mod tests {
         );
     }
 
-    /// The shared text is what the first view wrote: another moment's views must not take it
-    /// (each moment has a `SharedView` of its own), and a field the game does not name shared
-    /// (the hand) is each viewer's own.
+    /// A field the game does not name shared (the hand) is each viewer's own: written for each
+    /// view, never copied from an earlier one.
     #[test]
     fn a_viewers_own_fields_are_never_copied() {
         let (board, _) = board_in_play();
