@@ -57,7 +57,8 @@ pub use practice::{
 };
 pub use problem::Problem;
 pub use refusal::{
-    codes, BadMessage, Limited, NameFault, ReasonFault, Refusal, SeatFault, Words, Wrong,
+    codes, BadMessage, EventTableAsk, Limited, NameFault, ReasonFault, Refusal, SeatFault, Words,
+    Wrong,
 };
 pub use socket::{
     parse_client_in, Actor, AtCompetition, ClientIn, ClientOut, Clock, Role, MAX_FRAME_BYTES,

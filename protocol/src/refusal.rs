@@ -131,8 +131,8 @@ pub enum Refusal {
     Elsewhere { owner: String, event: bool },
     /// A table's replay before it is public.
     NotYetPublic,
-    /// A table of an event: seats are taken with a player token (`watching`: nobody watches).
-    CompetitionTable { watching: bool },
+    /// A table of an event, asked what only its players do, with their tokens.
+    CompetitionTable(EventTableAsk),
     /// A competition's table: the seat is held by a live connection on another device, and
     /// the competition refuses a second one.
     SeatInUse,
@@ -196,6 +196,18 @@ pub enum BadMessage {
     Fields { kind: String, detail: String },
     /// `hello` came a second time.
     SecondHello,
+}
+
+/// What was asked of an event's table through the lobby, and refused there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventTableAsk {
+    /// A seat: an event's seats are taken with the player token on the seating card.
+    Sit,
+    /// Watching: nobody watches a board others have still to play.
+    Watch,
+    /// Leaving a seat: a competitor's seat stays theirs for the round (closing the page is
+    /// enough), so that nobody else can sit in it and the pair's token still reaches it.
+    Leave,
 }
 
 /// Which limit a client went over.
@@ -338,7 +350,7 @@ impl Refusal {
             Refusal::TableRebuilding => TABLE_REBUILDING,
             Refusal::Elsewhere { .. } => ELSEWHERE,
             Refusal::NotYetPublic => NOT_YET_PUBLIC,
-            Refusal::CompetitionTable { .. } => EVENT_TABLE,
+            Refusal::CompetitionTable(_) => EVENT_TABLE,
             Refusal::SeatInUse => SEAT_IN_USE,
             Refusal::SeatMoved => SEAT_MOVED,
             Refusal::NoAutoPlay => NO_AUTO_PLAY,
@@ -369,7 +381,7 @@ impl Refusal {
             Refusal::Elsewhere { .. } => 307,
             Refusal::BadToken
             | Refusal::NotYetPublic
-            | Refusal::CompetitionTable { .. }
+            | Refusal::CompetitionTable(_)
             | Refusal::BadOrigin
             | Refusal::BadHost
             | Refusal::NotDirector { .. }
@@ -402,7 +414,7 @@ impl Refusal {
             Refusal::BadToken => Some(close::BAD_TOKEN),
             Refusal::NoTable
             | Refusal::TableClosed
-            | Refusal::CompetitionTable { .. }
+            | Refusal::CompetitionTable(_)
             | Refusal::CompetitionTableClosed => Some(close::NO_TABLE),
             Refusal::TableRebuilding => Some(close::RETRY),
             Refusal::HelloFirst { .. } | Refusal::BadMessage(BadMessage::SecondHello) => {
@@ -563,7 +575,7 @@ impl Refusal {
                 "这副牌还不能复盘：它结束、且用同一种子的牌桌都结束后才公开（裁判随时可看）",
                 "this table cannot be replayed yet: it is public once it is over and no open table deals from its seed (a referee may at any time)",
             ),
-            Refusal::CompetitionTable { watching: false } => w(
+            Refusal::CompetitionTable(EventTableAsk::Sit) => w(
                 "这是比赛的牌桌：请用您座位卡上的选手凭证入座",
                 "this table belongs to an event: sit down with the player token on your seating card",
             ),
@@ -583,7 +595,11 @@ impl Refusal {
                 "比赛中不能托管：每位选手自己出牌（裁判长可为本场比赛开启托管）",
                 "托管 (auto-play) is off at this competition: each player plays their own cards (the director may allow it for the event)",
             ),
-            Refusal::CompetitionTable { watching: true } => w(
+            Refusal::CompetitionTable(EventTableAsk::Leave) => w(
+                "比赛的座位不能让出：这一轮它一直是您的，关掉页面即可；回来时用座位卡上的选手凭证入座",
+                "at an event you do not give up your seat: it stays yours for the whole round, so just close the page, and come back with the player token on your seating card",
+            ),
+            Refusal::CompetitionTable(EventTableAsk::Watch) => w(
                 "这是比赛的牌桌，不能观战",
                 "this table belongs to an event: it cannot be watched",
             ),
@@ -737,8 +753,9 @@ impl Refusal {
                 event: true,
             },
             Refusal::NotYetPublic,
-            Refusal::CompetitionTable { watching: false },
-            Refusal::CompetitionTable { watching: true },
+            Refusal::CompetitionTable(EventTableAsk::Sit),
+            Refusal::CompetitionTable(EventTableAsk::Watch),
+            Refusal::CompetitionTable(EventTableAsk::Leave),
             Refusal::SeatInUse,
             Refusal::SeatMoved,
             Refusal::NoAutoPlay,
@@ -814,7 +831,7 @@ impl Refusal {
                 | Refusal::TableRebuilding
                 | Refusal::Elsewhere { .. }
                 | Refusal::NotYetPublic
-                | Refusal::CompetitionTable { .. }
+                | Refusal::CompetitionTable(_)
                 | Refusal::SeatInUse
                 | Refusal::SeatMoved
                 | Refusal::NoAutoPlay

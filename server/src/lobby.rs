@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use dashmap::DashMap;
 use protocol::{
-    CreateTable, JoinSeat, Joined, LeaveSeat, Problem, Refusal, SeatFault, TableState,
-    TableSummary, Wrong,
+    CreateTable, EventTableAsk, JoinSeat, Joined, LeaveSeat, Problem, Refusal, SeatFault,
+    TableState, TableSummary, Wrong,
 };
 
 use crate::games::Games;
@@ -419,7 +419,7 @@ impl Lobby {
         let table = self.find(id)?;
         // An event's seats are taken with the pair's token (see the event module), never here.
         if self.sealed(&table.summary().seed_commitment) {
-            return Err(Refusal::CompetitionTable { watching: false });
+            return Err(Refusal::CompetitionTable(EventTableAsk::Sit));
         }
         let name = display_name(&req.name)?;
         let (token, hash) = seat_token::fresh();
@@ -433,6 +433,11 @@ impl Lobby {
 
     pub async fn leave(&self, id: &str, req: LeaveSeat) -> Result<(), Refusal> {
         let table = self.find(id)?;
+        // An event's seat stays its player's for the round: the event seats players with
+        // their pair's token and only the director moves anyone. A page that is done closes.
+        if self.sealed(&table.summary().seed_commitment) {
+            return Err(Refusal::CompetitionTable(EventTableAsk::Leave));
+        }
         table.leave(seat_token::hash(&req.token)).await
     }
 

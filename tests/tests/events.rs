@@ -276,6 +276,36 @@ async fn play_round(
         )
         .unwrap();
         assert_eq!(again.token, first.token, "the same seat token again");
+        // Giving the seat up through the lobby is refused, in words that say it stays the
+        // player's, and changes nothing: the seat keeps its name and its token plays on below.
+        let (status, refused) = call(
+            addr,
+            "POST",
+            &format!("/api/tables/{}/leave", first.table),
+            None,
+            Some(&json!({"token": first.token})),
+        )
+        .await;
+        assert_eq!(
+            (status, refused["code"].as_str()),
+            (403, Some("event_table"))
+        );
+        assert!(
+            refused["zh"].as_str().unwrap().contains("座位不能让出"),
+            "{refused}"
+        );
+        let summary = ok(
+            addr,
+            "GET",
+            &format!("/api/tables/{}", first.table),
+            None,
+            json!(null),
+        )
+        .await;
+        assert!(
+            summary["seats"][first.seat]["name"].is_string(),
+            "{summary}"
+        );
         let url = format!("ws://{addr}/ws/{}", first.table);
         let mut tasks = Vec::new();
         for t in [first.token.clone(), partner.token.clone()] {

@@ -1,7 +1,7 @@
 //! Seats and presence: joining, leaving, attaching connections, the public summary.
 
 use super::*;
-use protocol::SeatFault;
+use protocol::{EventTableAsk, SeatFault};
 use tournament::competition::{Ruling, TableReport};
 
 /// What the table calls its bots: 「电脑·」 and the seat (「电脑·东」, 「电脑·A2」), so players
@@ -115,7 +115,7 @@ impl<G: TableGame> Table<G> {
         }
         let who = match &arrival.token {
             // An event's table: watching it would show a board others have still to play.
-            None if self.sealed() => return Err(Refusal::CompetitionTable { watching: true }),
+            None if self.sealed() => return Err(Refusal::CompetitionTable(EventTableAsk::Watch)),
             None => Who::Spectator,
             Some(t) => {
                 let h = seat_token::hash(t);
