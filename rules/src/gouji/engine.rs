@@ -20,8 +20,8 @@ impl Engine for Game {
     type Error = RuleError;
 
     /// All but what is the viewer's own (`viewer`, `hand`, `can_pass`, `can_yield`,
-    /// `burn_offer`, `gouji_thresholds`) and `players`, whose card counts are exact for the viewer's own seat
-    /// (and the referee) and answered by the ruleset's limit for the others.
+    /// `burn_offer`, `gouji_thresholds`) and `players`, whose card counts are exact for the
+    /// viewer's own seat (and the referee) and answered by the ruleset's limit for the others.
     fn is_shared_view_field(name: &str) -> bool {
         matches!(
             name,

@@ -85,11 +85,10 @@ impl<G: TableGame> Table<G> {
                 out.extend_from_slice(head);
                 match s.who {
                     Who::Seat(seat) if seat < seat_views.len() => {
-                        add_view(&mut out, &seat_views[seat], &mut shared)
+                        framed_with_view(out, &seat_views[seat], &mut shared)
                     }
-                    _ => add_view(&mut out, &self.engine.view(s.who.viewer()), &mut shared),
+                    _ => framed_with_view(out, &self.engine.view(s.who.viewer()), &mut shared),
                 }
-                String::from_utf8(out).expect("JSON is UTF-8")
             });
             if s.outlet.line.send(text.clone()).is_err() {
                 s.outlet
@@ -125,12 +124,12 @@ impl<G: TableGame> Table<G> {
     /// Entry `seq` as one frame for `who`, with their view of the table now if `with_view`
     /// (a catch-up sends the view with the newest entry only).
     pub(super) fn events_text(&self, seq: u64, who: Who, with_view: bool) -> String {
-        let mut out = self.events_head(seq, &self.redacted(seq, who));
-        if with_view {
-            let mut shared = SharedView::new(G::is_shared_view_field);
-            add_view(&mut out, &self.engine.view(who.viewer()), &mut shared);
+        let head = self.events_head(seq, &self.redacted(seq, who));
+        if !with_view {
+            return String::from_utf8(head).expect("JSON is UTF-8");
         }
-        String::from_utf8(out).expect("JSON is UTF-8")
+        let mut shared = SharedView::new(G::is_shared_view_field);
+        framed_with_view(head, &self.engine.view(who.viewer()), &mut shared)
     }
 
     /// Entry `seq` of the log, from the entries kept in memory (the newest [`HISTORY`]).
@@ -182,26 +181,30 @@ impl<G: TableGame> Table<G> {
             clock: self.wire_clock(),
             state: self.state,
         };
-        let mut out = serde_json::to_vec(&frame).expect("frames serialise");
-        add_view(&mut out, &self.engine.view(who.viewer()), shared);
-        String::from_utf8(out).expect("JSON is UTF-8")
+        let out = serde_json::to_vec(&frame).expect("frames serialise");
+        framed_with_view(out, &self.engine.view(who.viewer()), shared)
     }
 }
 
-/// Adds `view` to the frame written in `frame` as its last field, its shared fields copied
+/// The frame written in `frame` with `view` added as its last field, its shared fields copied
 /// from what `shared` wrote for the moment's views.
-fn add_view<V: serde::Serialize>(frame: &mut Vec<u8>, view: &V, shared: &mut SharedView) {
+fn framed_with_view<V: serde::Serialize>(
+    mut frame: Vec<u8>,
+    view: &V,
+    shared: &mut SharedView,
+) -> String {
     // The frame's object opened again for one more field, and closed after it.
     let closing = frame.pop();
     debug_assert_eq!(closing, Some(b'}'), "a frame is an object");
     frame.extend_from_slice(b",\"view\":");
-    shared.write(view, frame);
+    shared.write(view, &mut frame);
     frame.push(b'}');
+    String::from_utf8(frame).expect("JSON is UTF-8")
 }
 
 /// [`ClientOut::Events`] written straight from the engine's types: no JSON tree in between
 /// (the tree cost more than the engine on the hot path). Same fields; the view, if any, is
-/// added last by [`add_view`]. The end-to-end tests read every frame back as a `ClientOut`.
+/// added last by [`framed_with_view`]. The end-to-end tests read every frame back as a `ClientOut`.
 #[derive(serde::Serialize)]
 pub(super) struct EventsFrame<'a, Ev> {
     #[serde(rename = "type")]
@@ -218,7 +221,7 @@ pub(super) struct EventsFrame<'a, Ev> {
     state: TableState,
 }
 
-/// [`ClientOut::Snapshot`], written the same way (its view added by [`add_view`]).
+/// [`ClientOut::Snapshot`], written the same way (its view added by [`framed_with_view`]).
 #[derive(serde::Serialize)]
 pub(super) struct SnapshotFrame<'a> {
     #[serde(rename = "type")]
