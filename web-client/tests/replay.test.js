@@ -109,22 +109,29 @@ test('an 80分 board played by bots: stepping by action and by trick, every hand
   await page.click('#lang');
   await page.click('#settings');
 
-  // The phone.
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.keyboard.press('ArrowRight');
-  await expectPos(page, firstTrickEnd + 1);
-  await page.waitForSelector('#verdict[data-legal]');
-  // The fair-play question at this lead, on a tap: every choice valued with every hand known
-  // and on the seat's own view, the lead made marked, the answer in a sentence.
-  await page.click('#all-seeing');
-  await page.waitForSelector('[data-all-seeing="exact"], [data-all-seeing="played-out"]', { timeout: 30_000 });
-  assert.match(await page.textContent('#all-seeing-summary') ?? '', /看得见所有牌时.*只凭自己看到的/);
-  assert.equal(await page.locator('[data-all-seeing] tr[data-made="true"]').count(), 1, 'the lead made is among the choices');
-  assert.ok(await page.locator('[data-all-seeing] tbody tr').count() >= 2);
-  await shot(page, 'replay-shengji-390x844');
-  assert.deepEqual(await axeViolations(page), [], 'the viewer on a phone');
   assert.deepEqual(errors.map(String), []);
   await page.context().close();
+
+  // The phone, as a phone opens it: a page of its own at 390×844, from the link to a step; its
+  // button steps on. (Not the desktop's page resized: on a loaded CI machine a resized page
+  // once drew no frame for 30 s, and a click waits for one.)
+  const phone = await newPage(live.browser, { width: 390, height: 844 });
+  await phone.page.goto(`${live.server.url}/#/t/${id}/replay/${firstTrickEnd}`);
+  await expectPos(phone.page, firstTrickEnd);
+  await phone.page.click('#next');
+  await expectPos(phone.page, firstTrickEnd + 1);
+  await phone.page.waitForSelector('#verdict[data-legal]');
+  // The fair-play question at this lead, on a tap: every choice valued with every hand known
+  // and on the seat's own view, the lead made marked, the answer in a sentence.
+  await phone.page.click('#all-seeing');
+  await phone.page.waitForSelector('[data-all-seeing="exact"], [data-all-seeing="played-out"]', { timeout: 30_000 });
+  assert.match(await phone.page.textContent('#all-seeing-summary') ?? '', /看得见所有牌时.*只凭自己看到的/);
+  assert.equal(await phone.page.locator('[data-all-seeing] tr[data-made="true"]').count(), 1, 'the lead made is among the choices');
+  assert.ok(await phone.page.locator('[data-all-seeing] tbody tr').count() >= 2);
+  await shot(phone.page, 'replay-shengji-390x844');
+  assert.deepEqual(await axeViolations(phone.page), [], 'the viewer on a phone');
+  assert.deepEqual(phone.errors.map(String), []);
+  await phone.context.close();
 });
 
 test('a 够级 game played by bots: stepping by action, set and trick, hands as rank groups', { timeout: 240_000 }, async () => {
@@ -169,27 +176,31 @@ test('a 够级 game played by bots: stepping by action, set and trick, hands as 
   await shot(page, 'replay-gouji-1440x900');
   assert.deepEqual(await axeViolations(page), [], 'the 够级 viewer');
 
-  // The slider goes anywhere; the end shows the places and the score.
-  // The slider goes anywhere (here on a phone).
-  await page.setViewportSize({ width: 390, height: 844 });
+  assert.deepEqual(errors.map(String), []);
+  await page.context().close();
+
+  // On a phone, a page of its own (as in the 80分 test): the slider goes anywhere; the end
+  // shows the places and the score.
+  const phone = await newPage(live.browser, { width: 390, height: 844 });
+  await phone.page.goto(`${live.server.url}/#/t/${id}/replay`);
+  await expectPos(phone.page, 0);
   const mid = Math.floor(n / 2);
-  await page.$eval('#step-slider', (el, v) => {
+  await phone.page.$eval('#step-slider', (el, v) => {
     /** @type {HTMLInputElement} */ (el).value = v;
     el.dispatchEvent(new Event('input', { bubbles: true }));
   }, String(mid));
-  await expectPos(page, mid);
-  assert.deepEqual(await drawnCounts(page), await serverCounts(id, mid, 'gouji'));
-  await page.waitForSelector('#verdict[data-legal]');
-  await shot(page, 'replay-gouji-390x844');
-  assert.deepEqual(await axeViolations(page), [], 'the 够级 viewer on a phone');
+  await expectPos(phone.page, mid);
+  assert.deepEqual(await drawnCounts(phone.page), await serverCounts(id, mid, 'gouji'));
+  await phone.page.waitForSelector('#verdict[data-legal]');
+  await shot(phone.page, 'replay-gouji-390x844');
+  assert.deepEqual(await axeViolations(phone.page), [], 'the 够级 viewer on a phone');
 
-  // The end: the places and the score.
-  await page.click('#last');
-  await expectPos(page, n);
-  assert.match(await page.textContent('#replay-result') ?? '', new RegExp(`A 队 ${replay.result.score.a} : ${replay.result.score.b} B 队`));
-  assert.match(await page.textContent('#replay-result') ?? '', /头科/);
-  await page.click('#prev');
-  await expectPos(page, n - 1);
-  assert.deepEqual(errors.map(String), []);
-  await page.context().close();
+  await phone.page.click('#last');
+  await expectPos(phone.page, n);
+  assert.match(await phone.page.textContent('#replay-result') ?? '', new RegExp(`A 队 ${replay.result.score.a} : ${replay.result.score.b} B 队`));
+  assert.match(await phone.page.textContent('#replay-result') ?? '', /头科/);
+  await phone.page.click('#prev');
+  await expectPos(phone.page, n - 1);
+  assert.deepEqual(phone.errors.map(String), []);
+  await phone.context.close();
 });
