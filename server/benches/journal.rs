@@ -10,6 +10,14 @@
 //! a running server), the second is measured. Beside it, the floor: one single-row commit of the
 //! same size in a table of its own, on the same disk.
 //!
+//! Then the same one-row commits at a human pace (one every 5 ms, as the server commits at
+//! 1,000 tables with a play every 5 s), two stores taking turns (so each commits every 10 ms):
+//! in one each row belongs to a random one of the 1,000 tables, as the server's do, so that it
+//! lands inside the log's b-tree (its key is the table, then the seq) on pages gone cold since
+//! that table's last row; in the other every row belongs to the last table and lands at the
+//! tree's right edge, as the commit floor of `paiju load` appends to a table of its own. The same schema, rows and commits: the
+//! difference is what the log's key costs an action (docs/performance.md, "Fourteenth round").
+//!
 //! Run: `cargo bench -p server --bench journal`.
 
 use std::time::Duration;
@@ -121,6 +129,8 @@ fn main() {
     }
     let per_commit = (thread_cpu() - began) / rounds;
     drop(floor);
+
+    let paced = paced_commits(&dir);
     let _ = std::fs::remove_dir_all(&dir);
 
     let us = |d: Duration| d.as_secs_f64() * 1e6;
@@ -136,4 +146,73 @@ fn main() {
         floor_share,
         us(per_entry) - floor_share
     );
+    println!(
+        "at a human pace, one-row commits every {} ms: {:.1} µs CPU a commit with the rows of {TABLES} tables, {:.1} µs with one table's (appended at the log's edge): the key costs {:.1} µs a commit",
+        PACE.as_millis(),
+        us(paced.interleaved),
+        us(paced.appended),
+        us(paced.interleaved) - us(paced.appended)
+    );
+}
+
+/// The pause between two commits at a human pace.
+const PACE: Duration = Duration::from_millis(5);
+/// Commits of each store before measuring: past the WAL's first growth and its first
+/// checkpoints, as in a server that has run a while.
+const PACED_WARM: u32 = 1500;
+const PACED_MEASURED: u32 = 2000;
+
+/// The CPU of one single-row commit at a human pace, by where the row lands in the log.
+struct Paced {
+    /// A random one of `TABLES` tables each commit: inside the b-tree, as the server's rows.
+    interleaved: Duration,
+    /// Always the last table: at the b-tree's right edge.
+    appended: Duration,
+}
+
+/// Two stores, each filled as `main`'s (50 entries a table), then committing one row in turn,
+/// one commit every [`PACE`]: the two see the same machine at the same moments.
+fn paced_commits(dir: &std::path::Path) -> Paced {
+    let mut stores: Vec<(SqliteStore, Vec<String>, Vec<u64>)> = ["interleaved", "appended"]
+        .iter()
+        .map(|name| {
+            let mut store = SqliteStore::open(&dir.join(format!("{name}.db"))).expect("open");
+            for i in 0..TABLES {
+                store.create_table(&table(i)).expect("create");
+            }
+            let mut prev = vec![String::from("genesis"); TABLES];
+            append_round(&mut store, &mut prev, 1, WARM + 1);
+            (store, prev, vec![WARM + 1; TABLES])
+        })
+        .collect();
+    // xorshift: the tables' turns, the same sequence in every run.
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut cpu = [Duration::ZERO; 2];
+    for round in 0..PACED_WARM + PACED_MEASURED {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        for (k, (store, prev, next)) in stores.iter_mut().enumerate() {
+            // The last table's rows sort after every other table's: the tree's right edge.
+            let t = if k == 0 {
+                (x % TABLES as u64) as usize
+            } else {
+                TABLES - 1
+            };
+            let e = entry(&prev[t], next[t]);
+            next[t] += 1;
+            prev[t] = e.hash.clone();
+            let row = [(format!("{t:06}"), e)];
+            let began = thread_cpu();
+            store.append(&row).expect("append");
+            if round >= PACED_WARM {
+                cpu[k] += thread_cpu() - began;
+            }
+            std::thread::sleep(PACE);
+        }
+    }
+    Paced {
+        interleaved: cpu[0] / PACED_MEASURED,
+        appended: cpu[1] / PACED_MEASURED,
+    }
 }
