@@ -79,6 +79,18 @@ fn entry(prev: &str, seq: u64) -> LogEntry {
     e
 }
 
+/// A store at `path` with `TABLES` tables, each with `WARM` entries (half a board: the log's
+/// pages are those of a running server); each table's last hash.
+fn filled_store(path: &std::path::Path) -> (SqliteStore, Vec<String>) {
+    let mut store = SqliteStore::open(path).expect("open");
+    for i in 0..TABLES {
+        store.create_table(&table(i)).expect("create");
+    }
+    let mut prev = vec![String::from("genesis"); TABLES];
+    append_round(&mut store, &mut prev, 1, WARM + 1);
+    (store, prev)
+}
+
 /// Appends entries `from..to` to every table, `GROUP` entries (of different tables) a commit;
 /// the CPU per entry.
 fn append_round(store: &mut SqliteStore, prev: &mut [String], from: u64, to: u64) -> Duration {
@@ -106,12 +118,7 @@ fn append_round(store: &mut SqliteStore, prev: &mut [String], from: u64, to: u64
 fn main() {
     let dir = std::env::temp_dir().join(format!("paiju-bench-journal-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let mut store = SqliteStore::open(&dir.join("bench.db")).expect("open");
-    for i in 0..TABLES {
-        store.create_table(&table(i)).expect("create");
-    }
-    let mut prev = vec![String::from("genesis"); TABLES];
-    append_round(&mut store, &mut prev, 1, WARM + 1);
+    let (mut store, mut prev) = filled_store(&dir.join("bench.db"));
     let per_entry = append_round(&mut store, &mut prev, WARM + 1, WARM + MEASURED + 1);
     drop(store);
 
@@ -170,18 +177,13 @@ struct Paced {
     appended: Duration,
 }
 
-/// Two stores, each filled as `main`'s (50 entries a table), then committing one row in turn,
+/// Two stores, each filled as `main`'s ([`filled_store`]), then committing one row in turn,
 /// one commit every [`PACE`]: the two see the same machine at the same moments.
 fn paced_commits(dir: &std::path::Path) -> Paced {
     let mut stores: Vec<(SqliteStore, Vec<String>, Vec<u64>)> = ["interleaved", "appended"]
         .iter()
         .map(|name| {
-            let mut store = SqliteStore::open(&dir.join(format!("{name}.db"))).expect("open");
-            for i in 0..TABLES {
-                store.create_table(&table(i)).expect("create");
-            }
-            let mut prev = vec![String::from("genesis"); TABLES];
-            append_round(&mut store, &mut prev, 1, WARM + 1);
+            let (store, prev) = filled_store(&dir.join(format!("{name}.db")));
             (store, prev, vec![WARM + 1; TABLES])
         })
         .collect();
