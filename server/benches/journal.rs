@@ -15,8 +15,9 @@
 //! in one each row belongs to a random one of the 1,000 tables, as the server's do, so that it
 //! lands inside the log's b-tree (its key is the table, then the seq) on pages gone cold since
 //! that table's last row; in the other every row belongs to the last table and lands at the
-//! tree's right edge, as the commit floor of `paiju load` appends to a table of its own. The same schema, rows and commits: the
-//! difference is what the log's key costs an action (docs/performance.md, "Fourteenth round").
+//! tree's right edge, as the commit floor of `paiju load` appends to a table of its own. The
+//! same schema, rows and commits: the difference is what the log's key costs an action
+//! (docs/performance.md, "Fourteenth round").
 //!
 //! Run: `cargo bench -p server --bench journal`.
 
@@ -35,10 +36,16 @@ const GROUP: usize = 3;
 const WARM: u64 = 50;
 const MEASURED: u64 = 20;
 
+/// Table `i`'s id: numbered so that the ids sort as the numbers do (the last table's rows sort
+/// after every other table's).
+fn table_id(i: usize) -> String {
+    format!("{i:06}")
+}
+
 fn table(i: usize) -> StoredTable {
     StoredTable {
         header: TableHeader {
-            id: format!("{i:06}"),
+            id: table_id(i),
             game: "shengji".into(),
             ruleset: "standard".into(),
             options: "{}".into(),
@@ -79,6 +86,13 @@ fn entry(prev: &str, seq: u64) -> LogEntry {
     e
 }
 
+/// [`entry`] `seq` chained to the table's last hash `prev`, which it becomes.
+fn next_entry(prev: &mut String, seq: u64) -> LogEntry {
+    let e = entry(prev, seq);
+    *prev = e.hash.clone();
+    e
+}
+
 /// A store at `path` with `TABLES` tables, each with `WARM` entries (half a board: the log's
 /// pages are those of a running server); each table's last hash.
 fn filled_store(path: &std::path::Path) -> (SqliteStore, Vec<String>) {
@@ -99,9 +113,7 @@ fn append_round(store: &mut SqliteStore, prev: &mut [String], from: u64, to: u64
     let mut n = 0u32;
     for seq in from..to {
         for (t, prev) in prev.iter_mut().enumerate() {
-            let e = entry(prev, seq);
-            *prev = e.hash.clone();
-            group.push((format!("{t:06}"), e));
+            group.push((table_id(t), next_entry(prev, seq)));
             if group.len() == GROUP {
                 store.append(&group).expect("append");
                 group.clear();
@@ -130,9 +142,9 @@ fn main() {
     let rounds = 300u32;
     let began = thread_cpu();
     for seq in 1..=u64::from(rounds) {
-        let e = entry(&prev, seq);
-        prev = e.hash.clone();
-        floor.append(&[("000000".into(), e)]).expect("append");
+        floor
+            .append(&[(table_id(0), next_entry(&mut prev, seq))])
+            .expect("append");
     }
     let per_commit = (thread_cpu() - began) / rounds;
     drop(floor);
@@ -201,10 +213,8 @@ fn paced_commits(dir: &std::path::Path) -> Paced {
             } else {
                 TABLES - 1
             };
-            let e = entry(&prev[t], next[t]);
+            let row = [(table_id(t), next_entry(&mut prev[t], next[t]))];
             next[t] += 1;
-            prev[t] = e.hash.clone();
-            let row = [(format!("{t:06}"), e)];
             let began = thread_cpu();
             store.append(&row).expect("append");
             if round >= PACED_WARM {
