@@ -745,3 +745,71 @@ async fn a_failed_write_is_never_acknowledged_and_a_restart_recovers() {
     assert_eq!(replay(&db, &t.id).1.len(), 1);
     s.running.shutdown().await;
 }
+
+/// An action's frame is written once for each kind of viewer and handed to every connection
+/// of that kind (docs/performance.md, "Sixteenth round"): two spectators get the same frame,
+/// neither with a hand in it; the seat that acted gets its own, with its hand and nobody
+/// else's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn viewers_of_one_kind_get_one_frame_and_each_seat_its_own() {
+    let s = TestServer::start("one-frame").await;
+    let t = s.create(json!({"game": "tally", "seed": SEED})).await;
+    let tokens = seat_everyone(&s, &t.id).await;
+    let mut c0 = s.client(&t.id).await;
+    c0.hello(Some(&tokens[0]), None).await;
+    let ClientOut::Snapshot { view, .. } = c0.recv().await else {
+        panic!("snapshot")
+    };
+    let tile = serde_json::from_value::<TallyView>(view).unwrap().hands[0]
+        .as_ref()
+        .unwrap()[0]
+        .clone();
+    let mut watchers = Vec::new();
+    for _ in 0..2 {
+        let mut w = s.client(&t.id).await;
+        let ClientOut::Welcome { role, .. } = w.hello(None, None).await else {
+            panic!("welcome")
+        };
+        assert_eq!(role, Role::Spectator);
+        w.recv_until(|m| matches!(m, ClientOut::Snapshot { .. }))
+            .await;
+        watchers.push(w);
+    }
+
+    c0.act_with_id(1, json!({"type": "play", "tile": tile}), None)
+        .await;
+    let events = |m: &ClientOut| matches!(m, ClientOut::Events { seq: 1, .. });
+    let mine = c0.recv_until(events).await;
+    let ClientOut::Events {
+        view: Some(my_view),
+        ..
+    } = &mine
+    else {
+        panic!("a live update carries the view: {mine:?}")
+    };
+    let my_view: TallyView = serde_json::from_value(my_view.clone()).unwrap();
+    assert!(my_view.hands[0].is_some(), "the seat sees its own hand");
+    assert!(
+        my_view.hands[1..].iter().all(Option::is_none),
+        "and no other"
+    );
+    assert_eq!(my_view.played, vec![(0, tile)]);
+
+    let first = watchers[0].recv_until(events).await;
+    let second = watchers[1].recv_until(events).await;
+    assert_eq!(first, second, "both spectators get the same frame");
+    let ClientOut::Events {
+        view: Some(theirs), ..
+    } = &first
+    else {
+        panic!("a live update carries the view: {first:?}")
+    };
+    let theirs: TallyView = serde_json::from_value(theirs.clone()).unwrap();
+    assert!(
+        theirs.hands.iter().all(Option::is_none),
+        "a spectator sees no hand"
+    );
+    assert_eq!(theirs.played, my_view.played);
+    assert_ne!(first, mine, "the seat's frame is its own");
+    s.running.shutdown().await;
+}

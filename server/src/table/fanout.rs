@@ -65,37 +65,51 @@ impl<G: TableGame> Table<G> {
     /// for all), the views' shared fields once for all; `seat_views` are the seats' views now,
     /// already built for the computer players.
     pub(super) fn broadcast_entry(&mut self, seq: u64, seat_views: &[G::View]) {
-        let mut texts: HashMap<Who, String> = HashMap::new();
+        // A handful of kinds of viewer: a list beats a map, and each text is moved to its last
+        // subscriber rather than copied (at most tables each seat's text has one).
+        let mut texts: Vec<(Who, String)> = Vec::new();
         let mut heads: Vec<(Vec<G::Event>, Vec<u8>)> = Vec::new();
         let mut shared = SharedView::new(G::is_shared_view_field);
         let mut slow = Vec::new();
-        for s in &self.subscribers {
-            let text = texts.entry(s.who).or_insert_with(|| {
-                let events = self.redacted(seq, s.who);
-                let head = match heads.iter().position(|(seen, _)| *seen == events) {
-                    Some(i) => &heads[i].1,
-                    None => {
-                        let head = self.events_head(seq, &events);
-                        heads.push((events, head));
-                        &heads[heads.len() - 1].1
-                    }
-                };
-                // Room for the view too (a seat's 80分 view is about a kilobyte).
-                let mut out = Vec::with_capacity(head.len() + 2048);
-                out.extend_from_slice(head);
-                match s.who {
-                    Who::Seat(seat) if seat < seat_views.len() => {
-                        framed_with_view(out, &seat_views[seat], &mut shared)
-                    }
-                    _ => framed_with_view(out, &self.engine.view(s.who.viewer()), &mut shared),
+        let mut room = self.view_room;
+        for (i, s) in self.subscribers.iter().enumerate() {
+            let at = match texts.iter().position(|(who, _)| *who == s.who) {
+                Some(at) => at,
+                None => {
+                    let events = self.redacted(seq, s.who);
+                    let head = match heads.iter().position(|(seen, _)| *seen == events) {
+                        Some(i) => &heads[i].1,
+                        None => {
+                            let head = self.events_head(seq, &events);
+                            heads.push((events, head));
+                            &heads[heads.len() - 1].1
+                        }
+                    };
+                    let mut out = Vec::with_capacity(head.len() + room);
+                    out.extend_from_slice(head);
+                    let text = match s.who {
+                        Who::Seat(seat) if seat < seat_views.len() => {
+                            framed_with_view(out, &seat_views[seat], &mut shared)
+                        }
+                        _ => framed_with_view(out, &self.engine.view(s.who.viewer()), &mut shared),
+                    };
+                    room = room.max(text.len() - head.len());
+                    texts.push((s.who, text));
+                    texts.len() - 1
                 }
-            });
-            if s.outlet.line.send(text.clone()).is_err() {
+            };
+            let text = if self.subscribers[i + 1..].iter().any(|t| t.who == s.who) {
+                texts[at].1.clone()
+            } else {
+                std::mem::take(&mut texts[at].1)
+            };
+            if s.outlet.line.send(text).is_err() {
                 s.outlet
                     .close_with(close::SLOW_READER, "outbound queue full");
                 slow.push(s.outlet.id);
             }
         }
+        self.view_room = room;
         self.part(&slow);
     }
 

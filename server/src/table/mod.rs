@@ -177,6 +177,9 @@ struct Table<G: TableGame> {
     prev_hash: String,
     /// The last [`HISTORY`] entries: entry `seq` is `history[seq - 1 - (self.seq - len)]`.
     history: VecDeque<Entry<G::Event>>,
+    /// Bytes of the longest view this table has written into a frame: a frame's buffer is
+    /// sized for it at once (a 够级 seat's view outgrew a fixed 2 KiB ten times an action).
+    view_room: usize,
     /// Recent action ids by who sent them: (occupant or referee, id) → what they were told.
     /// Rebuilt from the log's tail on restart, so a resent id is never applied twice, even
     /// across a crash.

@@ -88,6 +88,7 @@ pub fn spawn<G: TableGame>(stored: StoredTable, deps: TableDeps) -> Result<Table
         seats: records,
         seq: log.len() as u64,
         history,
+        view_room: 2048,
         ids,
         asked: vec![None; n],
         subscribers: Vec::new(),
