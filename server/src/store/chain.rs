@@ -4,12 +4,27 @@
 use super::*;
 
 pub(super) fn sha256_hex(parts: &[&[u8]]) -> String {
-    let mut h = Sha256::new();
+    let mut h = Fields::default();
     for p in parts {
-        h.update(p);
-        h.update([0x1f]); // unit separator: no field can run into the next
+        h.add(p);
     }
-    rules::deal::hex(&h.finalize())
+    h.hex()
+}
+
+/// SHA-256 over fields, each followed by the unit separator so that no field can run into the
+/// next: every hash of the chains (tables' and events') is made this one way.
+#[derive(Default)]
+struct Fields(Sha256);
+
+impl Fields {
+    fn add(&mut self, bytes: &[u8]) {
+        self.0.update(bytes);
+        self.0.update([0x1f]);
+    }
+
+    fn hex(self) -> String {
+        rules::deal::hex(&self.0.finalize())
+    }
 }
 
 /// The chain's first link: a hash of the header. Changing the ruleset, seed commitment or board
@@ -41,28 +56,24 @@ pub fn occupant(token_hash: &str) -> String {
 pub fn entry_hash(prev: &str, e: &LogEntry) -> String {
     // Fed to the hash field by field, the numbers written on the stack: every action hashes
     // one entry, and building each field as a string first was six allocations of it.
-    let mut h = Sha256::new();
-    let mut field = |bytes: &[u8]| {
-        h.update(bytes);
-        h.update([0x1f]); // unit separator, as in `sha256_hex`
-    };
+    let mut h = Fields::default();
     let mut digits = Digits::default();
-    field(prev.as_bytes());
-    field(digits.of(e.seq));
-    field(digits.of(e.seat as u64));
-    field(e.actor.name().as_bytes());
-    field(e.client_id.map_or(&[][..], |i| digits.of(i)));
-    field(e.action.as_bytes());
-    field(digits.of(e.time_ms));
+    h.add(prev.as_bytes());
+    h.add(digits.of(e.seq));
+    h.add(digits.of(e.seat as u64));
+    h.add(e.actor.name().as_bytes());
+    h.add(e.client_id.map_or(&[][..], |i| digits.of(i)));
+    h.add(e.action.as_bytes());
+    h.add(digits.of(e.time_ms));
     if let Some(o) = &e.occupant {
-        field(b"occupant");
-        field(o.as_bytes());
+        h.add(b"occupant");
+        h.add(o.as_bytes());
     }
     if let Some(r) = &e.reason {
-        field(b"reason");
-        field(r.as_bytes());
+        h.add(b"reason");
+        h.add(r.as_bytes());
     }
-    rules::deal::hex(&h.finalize())
+    h.hex()
 }
 
 /// A number's decimal digits, written into a buffer of the longest `u64`'s 20.
