@@ -138,8 +138,14 @@ pub trait Engine {
     fn to_act(&self) -> Vec<usize>;
     /// The snapshot this viewer may see.
     fn view(&self, viewer: Viewer) -> Self::View;
-    /// The event as this viewer may see it, or `None` if it is none of their business.
-    fn redact(&self, event: &Self::Event, viewer: Viewer) -> Option<Self::Event>;
+    /// The event as this viewer may see it, or `None` if it is none of their business:
+    /// borrowed when they see it whole (most events, for most viewers), so that sending an
+    /// action's events to every viewer copies only what is hidden from some.
+    fn redact<'a>(
+        &self,
+        event: &'a Self::Event,
+        viewer: Viewer,
+    ) -> Option<std::borrow::Cow<'a, Self::Event>>;
     /// Legal actions of the seat whose view this is, computed from the view alone (a bot needs
     /// nothing else). Where the full list would be huge (a void follower choosing 10 of 25
     /// cards), a documented subset that always holds the lowest legal play.

@@ -247,7 +247,10 @@ fn example_2_a_burn_that_stands_then_fails() {
         }
     );
     // The void cards are private to B3 and the referees.
-    let public = g.redact(failed, Viewer::Seat(A1.index())).unwrap();
+    let public = g
+        .redact(failed, Viewer::Seat(A1.index()))
+        .unwrap()
+        .into_owned();
     assert!(matches!(
         public,
         Event::BurnFailed {
@@ -256,7 +259,7 @@ fn example_2_a_burn_that_stands_then_fails() {
             ..
         }
     ));
-    assert_eq!(g.redact(failed, Viewer::Referee).as_ref(), Some(failed));
+    assert_eq!(g.redact(failed, Viewer::Referee).as_deref(), Some(failed));
     assert_eq!(g.status(B3), Status::Failed);
     assert_eq!(g.place(B3), Some(Place::Last));
     assert_eq!(g.void().len(), 3);

@@ -219,11 +219,15 @@ impl Engine for Tally {
         }
     }
 
-    fn redact(&self, event: &TallyEvent, viewer: Viewer) -> Option<TallyEvent> {
+    fn redact<'a>(
+        &self,
+        event: &'a TallyEvent,
+        viewer: Viewer,
+    ) -> Option<std::borrow::Cow<'a, TallyEvent>> {
         match (event, viewer) {
             (TallyEvent::Hand { seat, .. }, Viewer::Seat(me)) if *seat != me => None,
             (TallyEvent::Hand { .. }, Viewer::Spectator) => None,
-            _ => Some(event.clone()),
+            _ => Some(std::borrow::Cow::Borrowed(event)),
         }
     }
 

@@ -748,8 +748,8 @@ async fn a_failed_write_is_never_acknowledged_and_a_restart_recovers() {
 
 /// An action's frame is written once for each kind of viewer and handed to every connection
 /// of that kind (docs/performance.md, "Sixteenth round"): two spectators get the same frame,
-/// neither with a hand in it; the seat that acted gets its own, with its hand and nobody
-/// else's.
+/// neither with a hand in it, in its view or its events; the seat that acted gets its own, with
+/// its hand and nobody else's (the events compared as they are redacted: "Seventeenth round").
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn viewers_of_one_kind_get_one_frame_and_each_seat_its_own() {
     let s = TestServer::start("one-frame").await;
@@ -811,5 +811,17 @@ async fn viewers_of_one_kind_get_one_frame_and_each_seat_its_own() {
     );
     assert_eq!(theirs.played, my_view.played);
     assert_ne!(first, mine, "the seat's frame is its own");
+    // The play's events are redacted per viewer too: what is left in the seat's hand goes to
+    // the seat alone, though the spectators' events are written from the same entry.
+    let hands_told = |m: &ClientOut| match m {
+        ClientOut::Events { events, .. } => events.iter().filter(|e| e["type"] == "hand").count(),
+        _ => 0,
+    };
+    assert_eq!(
+        hands_told(&mine),
+        1,
+        "the seat hears what is left in its hand"
+    );
+    assert_eq!(hands_told(&first), 0, "a spectator does not");
     s.running.shutdown().await;
 }

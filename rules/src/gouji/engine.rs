@@ -1,6 +1,7 @@
 //! 引擎接口 (the engine interface): [`crate::Engine`] for [`Game`], what the server's table
 //! actor, log replay, clocks and bots use. Seats are indices (`Seat::index`).
 
+use std::borrow::Cow;
 use std::time::Duration;
 
 use crate::{Actor, Engine, Viewer};
@@ -67,7 +68,7 @@ impl Engine for Game {
 
     /// Every set is announced (报牌); only a failed burner's void cards stay private to them
     /// and the referees.
-    fn redact(&self, event: &Event, viewer: Viewer) -> Option<Event> {
+    fn redact<'a>(&self, event: &'a Event, viewer: Viewer) -> Option<Cow<'a, Event>> {
         match event {
             Event::BurnFailed {
                 seat,
@@ -76,15 +77,15 @@ impl Engine for Game {
                 restored,
                 ..
             } if viewer != Viewer::Referee && viewer != Viewer::Seat(seat.index()) => {
-                Some(Event::BurnFailed {
+                Some(Cow::Owned(Event::BurnFailed {
                     seat: *seat,
                     void: None,
                     void_count: *void_count,
                     owner: *owner,
                     restored: restored.clone(),
-                })
+                }))
             }
-            _ => Some(event.clone()),
+            _ => Some(Cow::Borrowed(event)),
         }
     }
 

@@ -2,6 +2,7 @@
 //! W 3); clocks are 60 s to bury and 30 s a play or a choice, 15 s of grace after a warned
 //! timeout (ruleset options).
 
+use std::borrow::Cow;
 use std::time::Duration;
 
 use super::board::Board;
@@ -68,7 +69,7 @@ impl Engine for Board {
         Board::view(self, viewer)
     }
 
-    fn redact(&self, event: &Event, viewer: Viewer) -> Option<Event> {
+    fn redact<'a>(&self, event: &'a Event, viewer: Viewer) -> Option<Cow<'a, Event>> {
         Board::redact(self, event, viewer)
     }
 

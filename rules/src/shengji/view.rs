@@ -3,6 +3,8 @@
 //! A view is enough to compute the seat's legal actions ([`legal_from_view`]); the seat to act
 //! also gets the cards it may play and a hint, so a client never re-implements a rule.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 
 use super::board::{Board, SeatPlay, TrickRecord};
@@ -189,9 +191,16 @@ impl Board {
                 })
                 .collect(),
             winning: self.lead().map(|lead| {
-                let plays: Vec<(Seat, &[Card])> = self.plays().collect();
-                let cards: Vec<&[Card]> = plays.iter().map(|(_, c)| *c).collect();
-                plays[trick_winner(self.order(), self.rules().throw_compare, lead, &cards)].0
+                // At most four plays: on the stack, not in two vectors a view (four or more
+                // views an action).
+                let mut seats = [Seat::N; 4];
+                let mut cards: [&[Card]; 4] = [&[]; 4];
+                let mut n = 0;
+                for (seat, played) in self.plays() {
+                    (seats[n], cards[n]) = (seat, played);
+                    n += 1;
+                }
+                seats[trick_winner(self.order(), self.rules().throw_compare, lead, &cards[..n])]
             }),
             last_trick: sees_last_trick.then(|| self.last_trick()).flatten(),
             tricks: (referee || over).then(|| self.tricks()),
@@ -259,7 +268,7 @@ impl Board {
     /// The event as `viewer` may see it: a bury's cards are a referee's business only, and the
     /// declarer's only with `declarer_sees_kitty` (底牌放好后再也不能查看底牌) — also on
     /// catch-up, so whoever sits in the declarer's seat later does not get them either.
-    pub fn redact(&self, event: &Event, viewer: Viewer) -> Option<Event> {
+    pub fn redact<'a>(&self, event: &'a Event, viewer: Viewer) -> Option<Cow<'a, Event>> {
         let sees_bury = |seat: &Seat| {
             viewer == Viewer::Referee
                 || (viewer == Viewer::Seat(seat.index()) && self.rules().declarer_sees_kitty)
@@ -267,13 +276,13 @@ impl Board {
         match event {
             Event::Buried {
                 seat, count, auto, ..
-            } if !sees_bury(seat) => Some(Event::Buried {
+            } if !sees_bury(seat) => Some(Cow::Owned(Event::Buried {
                 seat: *seat,
                 cards: None,
                 count: *count,
                 auto: *auto,
-            }),
-            e => Some(e.clone()),
+            })),
+            e => Some(Cow::Borrowed(e)),
         }
     }
 }

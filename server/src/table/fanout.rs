@@ -2,6 +2,8 @@
 //! shared fields once for all: [`SharedView`]), written into each connection's
 //! [`Line`](crate::line::Line) (a full one marks a slow reader).
 
+use std::borrow::Cow;
+
 use super::*;
 
 impl<G: TableGame> Table<G> {
@@ -68,7 +70,7 @@ impl<G: TableGame> Table<G> {
         // A handful of kinds of viewer: a list beats a map, and each text is moved to its last
         // subscriber rather than copied (at most tables each seat's text has one).
         let mut texts: Vec<(Who, String)> = Vec::new();
-        let mut heads: Vec<(Vec<G::Event>, Vec<u8>)> = Vec::new();
+        let mut heads: Vec<Head<G::Event>> = Vec::new();
         let mut shared = SharedView::new(G::is_shared_view_field);
         let mut slow = Vec::new();
         let mut room = self.view_room;
@@ -76,10 +78,15 @@ impl<G: TableGame> Table<G> {
             let at = match texts.iter().position(|(who, _)| *who == s.who) {
                 Some(at) => at,
                 None => {
-                    let events = self.redacted(seq, s.who);
-                    let head = match heads.iter().position(|(seen, _)| *seen == events) {
+                    // Most viewers see the events alike: compared as they are redacted, and
+                    // collected only for a viewer who sees them as no one before did.
+                    let head = match heads.iter().position(|(seen, _)| {
+                        let seen = seen.iter().map(|e| Cow::Borrowed(&**e));
+                        seen.eq(self.redacted(seq, s.who))
+                    }) {
                         Some(i) => &heads[i].1,
                         None => {
+                            let events: Vec<_> = self.redacted(seq, s.who).collect();
                             let head = self.events_head(seq, &events);
                             heads.push((events, head));
                             &heads[heads.len() - 1].1
@@ -138,7 +145,7 @@ impl<G: TableGame> Table<G> {
     /// Entry `seq` as one frame for `who`, with their view of the table now if `with_view`
     /// (a catch-up sends the view with the newest entry only).
     pub(super) fn events_text(&self, seq: u64, who: Who, with_view: bool) -> String {
-        let head = self.events_head(seq, &self.redacted(seq, who));
+        let head = self.events_head(seq, &self.redacted(seq, who).collect::<Vec<_>>());
         if !with_view {
             return String::from_utf8(head).expect("JSON is UTF-8");
         }
@@ -152,18 +159,17 @@ impl<G: TableGame> Table<G> {
         &self.history[(seq - kept_from - 1) as usize]
     }
 
-    /// Entry `seq`'s events as `who` may see them.
-    fn redacted(&self, seq: u64, who: Who) -> Vec<G::Event> {
+    /// Entry `seq`'s events as `who` may see them (borrowed where they see them whole).
+    fn redacted(&self, seq: u64, who: Who) -> impl Iterator<Item = Cow<'_, G::Event>> {
         self.kept_entry(seq)
             .events
             .iter()
-            .filter_map(|e| self.engine.redact(e, who.viewer()))
-            .collect()
+            .filter_map(move |e| self.engine.redact(e, who.viewer()))
     }
 
     /// The events frame of entry `seq` carrying `events`, without a view: alike for every
     /// viewer who sees the events alike.
-    fn events_head(&self, seq: u64, events: &[G::Event]) -> Vec<u8> {
+    fn events_head(&self, seq: u64, events: &[Cow<G::Event>]) -> Vec<u8> {
         let entry = self.kept_entry(seq);
         let to_act = self.engine.to_act();
         let frame = EventsFrame {
@@ -199,6 +205,10 @@ impl<G: TableGame> Table<G> {
         framed_with_view(out, &self.engine.view(who.viewer()), shared)
     }
 }
+
+/// An entry's events as one kind of viewer sees them, and the events frame written from them
+/// (without a view): one for each way the events are redacted.
+type Head<'a, E> = (Vec<Cow<'a, E>>, Vec<u8>);
 
 /// The frame written in `frame` with `view` added as its last field, its shared fields copied
 /// from what `shared` wrote for the moment's views.

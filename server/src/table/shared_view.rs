@@ -22,9 +22,11 @@ use serde::ser::{self, Impossible, Serialize, SerializeStruct, Serializer};
 pub(super) struct SharedView {
     /// Whether a field is shared, by its serialised name (the game's list).
     is_shared: fn(&str) -> bool,
-    /// The shared fields written so far, in the order views have them, each with its text's
-    /// place in `text`.
-    written: Vec<(&'static str, Range<usize>)>,
+    /// The fields met so far, in the order views have them: a shared one with its text's place
+    /// in `text`, a viewer's own with none. The game's list is asked once a field a moment,
+    /// not once a field a view (a string compared against two dozen names, for every field of
+    /// four or six views an action).
+    met: Vec<(&'static str, Option<Range<usize>>)>,
     text: Vec<u8>,
 }
 
@@ -33,8 +35,10 @@ impl SharedView {
     pub(super) fn new(is_shared: fn(&str) -> bool) -> SharedView {
         SharedView {
             is_shared,
-            written: Vec::new(),
-            text: Vec::new(),
+            // A view has some thirty fields and up to a kilobyte or two of shared text: room for
+            // both at once rather than grown.
+            met: Vec::with_capacity(32),
+            text: Vec::with_capacity(2048),
         }
     }
 
@@ -56,7 +60,7 @@ struct ViewWriter<'a> {
 struct Fields<'a> {
     shared: &'a mut SharedView,
     out: &'a mut Vec<u8>,
-    /// Where in `written` the next shared field is looked for first.
+    /// Where in `met` the next field is looked for first.
     next: usize,
     first: bool,
 }
@@ -81,30 +85,31 @@ impl SerializeStruct for Fields<'_> {
         self.out.push(b'"');
         self.out.extend_from_slice(key.as_bytes());
         self.out.extend_from_slice(b"\":");
-        if !(self.shared.is_shared)(key) {
-            return value.serialize(&mut serde_json::Serializer::new(&mut *self.out));
-        }
         let shared = &mut *self.shared;
-        // Views of one moment have their shared fields in the same order (a view may lack one
-        // another has): the field is looked for where the last one met was found, then among
-        // all.
-        let found = match shared.written.get(self.next) {
+        // Views of one moment have their fields in the same order (a view may lack one another
+        // has): the field is looked for where the last one met was found, then among all.
+        let found = match shared.met.get(self.next) {
             Some((name, _)) if *name == key => Some(self.next),
-            _ => shared.written.iter().position(|(name, _)| *name == key),
+            _ => shared.met.iter().position(|(name, _)| *name == key),
         };
         match found {
             Some(i) => {
-                self.out
-                    .extend_from_slice(&shared.text[shared.written[i].1.clone()]);
                 self.next = i + 1;
+                match shared.met[i].1.clone() {
+                    Some(text) => self.out.extend_from_slice(&shared.text[text]),
+                    None => value.serialize(&mut serde_json::Serializer::new(&mut *self.out))?,
+                }
             }
             None => {
                 let start = self.out.len();
                 value.serialize(&mut serde_json::Serializer::new(&mut *self.out))?;
-                let from = shared.text.len();
-                shared.text.extend_from_slice(&self.out[start..]);
-                shared.written.push((key, from..shared.text.len()));
-                self.next = shared.written.len();
+                let text = (shared.is_shared)(key).then(|| {
+                    let from = shared.text.len();
+                    shared.text.extend_from_slice(&self.out[start..]);
+                    from..shared.text.len()
+                });
+                shared.met.push((key, text));
+                self.next = shared.met.len();
             }
         }
         Ok(())
@@ -307,10 +312,15 @@ mod tests {
                 "{v:?}"
             );
         }
-        assert!(
-            shared.written.iter().any(|(name, _)| *name == "plays"),
-            "the trick's plays are shared"
-        );
+        // Each field met once for the moment, with its text kept only if it is shared.
+        let kept = |field: &str| {
+            let mut met = shared.met.iter().filter(|(name, _)| *name == field);
+            let (_, text) = met.next().expect("met");
+            assert!(met.next().is_none(), "{field} met once");
+            text.is_some()
+        };
+        assert!(kept("plays"), "the trick's plays are shared");
+        assert!(!kept("hand"), "a seat's hand is its own");
     }
 
     /// A field the game does not name shared (the hand) is each viewer's own: written for each
