@@ -78,20 +78,8 @@ impl<G: TableGame> Table<G> {
             let at = match texts.iter().position(|(who, _)| *who == s.who) {
                 Some(at) => at,
                 None => {
-                    // Most viewers see the events alike: compared as they are redacted, and
-                    // collected only for a viewer who sees them as no one before did.
-                    let head = match heads.iter().position(|(seen, _)| {
-                        let seen = seen.iter().map(|e| Cow::Borrowed(&**e));
-                        seen.eq(self.redacted(seq, s.who))
-                    }) {
-                        Some(i) => &heads[i].1,
-                        None => {
-                            let events: Vec<_> = self.redacted(seq, s.who).collect();
-                            let head = self.events_head(seq, &events);
-                            heads.push((events, head));
-                            &heads[heads.len() - 1].1
-                        }
-                    };
+                    let kind = self.head_for(&mut heads, seq, s.who);
+                    let head = &heads[kind].1;
                     let mut out = Vec::with_capacity(head.len() + room);
                     out.extend_from_slice(head);
                     let text = match s.who {
@@ -118,6 +106,23 @@ impl<G: TableGame> Table<G> {
         }
         self.view_room = room;
         self.part(&slow);
+    }
+
+    /// Where in `heads` the events frame of entry `seq` is for `who`, written and added if no
+    /// viewer before saw the events as they do. Most viewers see them alike: they are compared
+    /// as they are redacted, and collected only for a viewer who sees them as no one before.
+    fn head_for<'a>(&'a self, heads: &mut Vec<Head<'a, G::Event>>, seq: u64, who: Who) -> usize {
+        let seen_alike = |(seen, _): &Head<G::Event>| {
+            let seen = seen.iter().map(|e| Cow::Borrowed(&**e));
+            seen.eq(self.redacted(seq, who))
+        };
+        if let Some(i) = heads.iter().position(seen_alike) {
+            return i;
+        }
+        let events: Vec<_> = self.redacted(seq, who).collect();
+        let head = self.events_head(seq, &events);
+        heads.push((events, head));
+        heads.len() - 1
     }
 
     pub(super) fn snapshot_all(&mut self) {
