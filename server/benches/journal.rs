@@ -30,6 +30,11 @@ use server::store::{
     entry_hash, LogEntry, SeatRecord, SqliteStore, Store, StoredTable, TableHeader,
 };
 
+// The tests' temp-folder guard: a bench that panics leaves no folder behind either.
+#[path = "../tests/tmp_support/mod.rs"]
+mod tmp_support;
+use tmp_support::TempDir;
+
 const TABLES: usize = 1000;
 const GROUP: usize = 3;
 /// Entries per table written before measuring, then measured.
@@ -128,14 +133,13 @@ fn append_round(store: &mut SqliteStore, prev: &mut [String], from: u64, to: u64
 }
 
 fn main() {
-    let dir = std::env::temp_dir().join(format!("paiju-bench-journal-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let (mut store, mut prev) = filled_store(&dir.join("bench.db"));
+    let dir = TempDir::new("bench-journal");
+    let (mut store, mut prev) = filled_store(&dir.path().join("bench.db"));
     let per_entry = append_round(&mut store, &mut prev, WARM + 1, WARM + MEASURED + 1);
     drop(store);
 
     // The floor: single-row commits of the same size, each alone, in a table of its own.
-    let floor_db = dir.join("floor.db");
+    let floor_db = dir.path().join("floor.db");
     let mut floor = SqliteStore::open(&floor_db).expect("open");
     floor.create_table(&table(0)).expect("create");
     let mut prev = String::from("genesis");
@@ -149,8 +153,8 @@ fn main() {
     let per_commit = (thread_cpu() - began) / rounds;
     drop(floor);
 
-    let paced = paced_commits(&dir);
-    let _ = std::fs::remove_dir_all(&dir);
+    let paced = paced_commits(dir.path());
+    drop(dir);
 
     let us = |d: Duration| d.as_secs_f64() * 1e6;
     let floor_share = us(per_commit) / GROUP as f64;

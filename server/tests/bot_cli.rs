@@ -7,13 +7,15 @@ use protocol::TableSummary;
 use serde_json::json;
 
 mod serve_support;
+mod tmp_support;
 use serve_support::serve;
 
 #[test]
 fn paiju_bot_plays_a_seat_to_the_end() {
-    let (mut serve, addr) = serve("bot-cli", &["--bot-delay-ms", "0"], &[]);
+    let mut serve = serve("bot-cli", &["--bot-delay-ms", "0"], &[]);
+    let addr = serve.addr;
     // Nothing of the server's log is read here.
-    drop(serve.stderr.take());
+    drop(serve.child.stderr.take());
     let rt = tokio::runtime::Runtime::new().unwrap();
     let t: TableSummary = rt
         .block_on(bots::http::post_json(
@@ -38,6 +40,4 @@ fn paiju_bot_plays_a_seat_to_the_end() {
         .unwrap();
     assert_eq!(after.state, protocol::TableState::Over);
     assert_eq!(after.seats[0].name.as_deref(), Some("老王的程序"));
-    let _ = serve.kill();
-    let _ = serve.wait();
 }

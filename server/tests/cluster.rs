@@ -24,6 +24,9 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+mod tmp_support;
+use tmp_support::TempDir;
+
 const SEED: &str = "1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100";
 /// Short leases so a takeover takes seconds (renewed every 0.6 s).
 const LEASE_SECS: u64 = 3;
@@ -1183,10 +1186,8 @@ fn sample_event(id: &str, n: u64) -> (store::CompetitionHeader, Vec<store::Compe
 
 #[test]
 fn migrate_copies_a_sqlite_store_checking_every_chain() {
-    let dir = std::env::temp_dir().join(format!("paiju-migrate-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let sqlite = dir.join("paiju.db");
+    let dir = TempDir::new("migrate");
+    let sqlite = dir.path().join("paiju.db");
     {
         let mut s = store::SqliteStore::open(&sqlite).unwrap();
         for t in [
@@ -1302,5 +1303,4 @@ fn migrate_copies_a_sqlite_store_checking_every_chain() {
         text.contains("good1: already in the target, and different"),
         "{text}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -18,6 +18,9 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+mod tmp_support;
+use tmp_support::TempDir;
+
 const REFEREE: &str = "crash-test-referee-token-5f9c2a7e41b8d3";
 const SEED: &str = "1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100";
 
@@ -193,10 +196,9 @@ fn stored(db: &Path, table: &str) -> store::StoredTable {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigkill_mid_board_loses_nothing_acknowledged() {
-    let dir = std::env::temp_dir().join(format!("paiju-crash-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("paiju.db");
+    // Declared before the servers: removed after their `Drop` killed them.
+    let dir = TempDir::new("crash");
+    let db = dir.path().join("paiju.db");
 
     let (mut child, addr) = serve(&db);
     let t: TableSummary = bots::http::post_json(
@@ -370,7 +372,6 @@ async fn sigkill_mid_board_loses_nothing_acknowledged() {
         .status()
         .unwrap();
     assert!(child.0.wait().unwrap().success(), "a graceful stop");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 const DIRECTOR: &str = "crash-test-director-token-8d2e6b4f1a9c7e";
@@ -379,10 +380,8 @@ const DIRECTOR: &str = "crash-test-director-token-8d2e6b4f1a9c7e";
 /// the board is finished there, and the set's log and the table's pass `paiju verify`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigkill_mid_practice_board_keeps_the_set_and_the_players_table() {
-    let dir = std::env::temp_dir().join(format!("paiju-crash-practice-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("paiju.db");
+    let dir = TempDir::new("crash-practice");
+    let db = dir.path().join("paiju.db");
     let flags = ["--director-token", DIRECTOR];
     let (mut child, addr) = serve_with(&db, &flags);
     let body = json!({"game": "shengji", "boards": 2, "references": []}).to_string();

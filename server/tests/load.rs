@@ -5,6 +5,9 @@
 
 use std::process::Command;
 
+mod tmp_support;
+use tmp_support::TempDir;
+
 fn load(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_paiju"))
         .arg("load")
@@ -85,11 +88,8 @@ fn numbers_of(out: &str, prefix: &str) -> Vec<f64> {
 }
 
 /// A fresh, empty directory to be the load's `TMPDIR`: where it keeps its temporary store.
-fn empty_tmpdir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("paiju-load-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn empty_tmpdir(name: &str) -> TempDir {
+    TempDir::new(&format!("load-test-{name}"))
 }
 
 fn entries(dir: &std::path::Path) -> Vec<String> {
@@ -112,7 +112,7 @@ fn a_load_stopped_after_seconds_reports_what_was_played_and_both_floors_during_i
             "--seconds",
             "4",
         ])
-        .env("TMPDIR", &tmp)
+        .env("TMPDIR", tmp.path())
         .output()
         .expect("run paiju load");
     let (stdout, stderr) = (
@@ -153,11 +153,10 @@ fn a_load_stopped_after_seconds_reports_what_was_played_and_both_floors_during_i
         "{stdout}"
     );
     assert_eq!(
-        entries(&tmp),
+        entries(tmp.path()),
         Vec::<String>::new(),
         "the temporary store stays"
     );
-    let _ = std::fs::remove_dir_all(&tmp);
 }
 
 #[test]
@@ -167,7 +166,7 @@ fn a_load_stopped_by_a_signal_removes_its_store_and_its_servers() {
         let tmp = empty_tmpdir(signal);
         let mut child = Command::new(env!("CARGO_BIN_EXE_paiju"))
             .args(["load", "--tables", "20", "--think-ms", "500"])
-            .env("TMPDIR", &tmp)
+            .env("TMPDIR", tmp.path())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::piped())
             .spawn()
@@ -178,7 +177,7 @@ fn a_load_stopped_by_a_signal_removes_its_store_and_its_servers() {
             assert!(err.read_line(&mut said).unwrap() > 0, "{said}");
         }
         // Playing: the store is there, and so are the servers.
-        assert_eq!(entries(&tmp).len(), 1, "{:?}", entries(&tmp));
+        assert_eq!(entries(tmp.path()).len(), 1, "{:?}", entries(tmp.path()));
         let kids = |pid: u32| {
             let out = Command::new("pgrep")
                 .args(["-P", &pid.to_string()])
@@ -213,7 +212,7 @@ fn a_load_stopped_by_a_signal_removes_its_store_and_its_servers() {
             "{rest}"
         );
         assert_eq!(
-            entries(&tmp),
+            entries(tmp.path()),
             Vec::<String>::new(),
             "SIG{signal}: the store stays"
         );
@@ -226,7 +225,6 @@ fn a_load_stopped_by_a_signal_removes_its_store_and_its_servers() {
                 "server {pid}: {stat}"
             );
         }
-        let _ = std::fs::remove_dir_all(&tmp);
     }
 }
 

@@ -10,12 +10,14 @@ use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
 mod serve_support;
+mod tmp_support;
 use serve_support::serve;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn json_logs_carry_refusals_with_their_table_and_connection() {
-    let (mut child, addr) = serve("logs", &["--log-format", "json"], &[("RUST_LOG", "info")]);
-    let stderr = child.stderr.take().unwrap();
+    let mut served = serve("logs", &["--log-format", "json"], &[("RUST_LOG", "info")]);
+    let addr = served.addr;
+    let stderr = served.child.stderr.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel::<String>();
     std::thread::spawn(move || {
         for l in BufReader::new(stderr).lines().map_while(Result::ok) {
@@ -77,8 +79,6 @@ async fn json_logs_carry_refusals_with_their_table_and_connection() {
             break v;
         }
     };
-    let _ = child.kill();
-    let _ = child.wait();
     assert_eq!(refusal["level"], "INFO");
     assert_eq!(refusal["fields"]["code"], "referee_only");
     let spans = refusal["spans"].as_array().expect("spans");

@@ -10,7 +10,8 @@ use serde_json::json;
 use tokio_tungstenite::tungstenite::Message;
 
 mod serve_support;
-use serve_support::{db_of, serve};
+mod tmp_support;
+use serve_support::serve;
 
 /// Opens an 80分 table with `play_seconds`, computers in N, S and W (N declares board 1 and
 /// buries), a person in E who never plays; the seq of E's first timeout, seen over E's socket.
@@ -80,23 +81,21 @@ fn explain(db: &std::path::Path, id: &str, seq: u64, lang: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_timeout_is_explained_with_the_tables_own_clock() {
     // A game second is 20 ms: the bury's 60 s take 1.2 s, a 60-second play clock 1.2 s.
-    let (mut child, addr) = serve(
+    let served = serve(
         "referee-clock",
         &["--clock-scale", "0.02", "--bot-delay-ms", "0"],
         &[],
     );
-    let db = db_of("referee-clock");
+    let (addr, db) = (served.addr, &served.db);
     for seconds in [60, 30] {
         let (id, seq) = first_timeout(addr, seconds).await;
-        let zh = explain(&db, &id, seq, "zh");
+        let zh = explain(db, &id, seq, "zh");
         assert!(zh.contains("计时器"), "{zh}");
         assert!(
             zh.contains(&format!("出牌超时（限时 {seconds} 秒）")),
             "{zh}"
         );
-        let en = explain(&db, &id, seq, "en");
+        let en = explain(db, &id, seq, "en");
         assert!(en.contains(&format!("time ran out ({seconds} s)")), "{en}");
     }
-    let _ = child.kill();
-    let _ = child.wait();
 }

@@ -10,7 +10,7 @@
 pub mod tally;
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -66,8 +66,26 @@ pub async fn http_ok(
 
 static NEXT_DIR: AtomicU64 = AtomicU64::new(0);
 
-/// A fresh directory for one test's database.
-pub fn temp_dir(name: &str) -> PathBuf {
+/// One test's folder, removed with what is in it when this is dropped, pass or fail. It must
+/// outlive the server using it: a [`TestServer`] from [`TestServer::start`] or
+/// [`TestServer::start_in`] keeps its own; a test that restarts servers on one folder keeps it.
+#[must_use = "the folder is removed when this is dropped"]
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A fresh folder for one test's database.
+pub fn temp_dir(name: &str) -> TempDir {
     let dir = std::env::temp_dir().join(format!(
         "paiju-test-{}-{}-{}",
         name,
@@ -76,7 +94,7 @@ pub fn temp_dir(name: &str) -> PathBuf {
     ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    TempDir(dir)
 }
 
 /// The config tests start from: port 0, fast clocks, no bot delay, a referee token.
@@ -126,13 +144,25 @@ pub struct TestServer {
     pub running: server::Running,
     pub addr: SocketAddr,
     pub db: PathBuf,
+    /// The database's folder when the server owns it; declared last, so dropped last.
+    dir: Option<TempDir>,
 }
 
 impl TestServer {
     pub async fn start(name: &str) -> TestServer {
-        Self::start_with(test_config(temp_dir(name).join("paiju.db"))).await
+        let dir = temp_dir(name);
+        let config = test_config(dir.path().join("paiju.db"));
+        Self::start_in(dir, config).await
     }
 
+    /// A server on `config` whose folder `dir` is removed with it.
+    pub async fn start_in(dir: TempDir, config: Config) -> TestServer {
+        let mut s = Self::start_with(config).await;
+        s.dir = Some(dir);
+        s
+    }
+
+    /// A server on `config`; the caller keeps its folder, if it has one.
     pub async fn start_with(config: Config) -> TestServer {
         let db = config.db.clone();
         let running = server::start(config, test_games())
@@ -142,6 +172,7 @@ impl TestServer {
             addr: running.addr,
             running,
             db,
+            dir: None,
         }
     }
 

@@ -121,10 +121,11 @@ async fn auto_play_by_choice_is_switched_on_and_off_over_the_socket() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_silent_line_shows_as_away_within_the_presence_window() {
-    let mut config = test_config(temp_dir("presence").join("paiju.db"));
+    let dir = temp_dir("presence");
+    let mut config = test_config(dir.path().join("paiju.db"));
     config.limits.ping_every = Duration::from_millis(300);
     config.limits.quiet_after = Duration::from_millis(300);
-    let s = TestServer::start_with(config).await;
+    let s = TestServer::start_in(dir, config).await;
     let t = s.create(json!({"game": "shengji", "bots": [1, 3]})).await;
     let north = s.join(&t.id, 0, "老王").await.token;
     let south = s.join(&t.id, 2, "老李").await.token;

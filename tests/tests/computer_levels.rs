@@ -11,9 +11,10 @@ use serde_json::json;
 
 /// A server whose 高手 thinks briefly (a whole board at 1 s a decision is slow in a test).
 async fn quick_experts(name: &str, think: Duration) -> TestServer {
-    let mut config = test_config(temp_dir(name).join("paiju.db"));
+    let dir = temp_dir(name);
+    let mut config = test_config(dir.path().join("paiju.db"));
     config.expert_think = think;
-    TestServer::start_with(config).await
+    TestServer::start_in(dir, config).await
 }
 
 async fn tables(s: &TestServer) -> Vec<TableSummary> {

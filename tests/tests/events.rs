@@ -177,11 +177,12 @@ async fn cards(addr: SocketAddr, id: &str) -> CompetitionCards {
 /// A server in this process with the director's token, the rate limit lifted for bots that do
 /// not think (the limits have their own tests).
 async fn director_server(name: &str) -> TestServer {
-    let mut config = test_config(temp_dir(name).join("paiju.db"));
+    let dir = temp_dir(name);
+    let mut config = test_config(dir.path().join("paiju.db"));
     config.director_token = Some(DIRECTOR.to_string());
     config.limits.burst = 10_000.0;
     config.limits.per_second = 10_000.0;
-    TestServer::start_with(config).await
+    TestServer::start_in(dir, config).await
 }
 
 /// The entries: NS 1 and EW 2 are people, every other pair is a bot pair.
@@ -1283,11 +1284,12 @@ async fn a_disqualified_pair_plays_no_more_and_its_place_is_filled() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn director_calls_refuse_everyone_else() {
-    let mut config = test_config(temp_dir("events-auth").join("paiju.db"));
+    let dir = temp_dir("events-auth");
+    let mut config = test_config(dir.path().join("paiju.db"));
     config.director_token = Some(DIRECTOR.to_string());
     // Every refusal below is counted against this address: room for all of them.
     config.limits.bad_token_burst = 1000.0;
-    let s = TestServer::start_with(config).await;
+    let s = TestServer::start_in(dir, config).await;
     let a = s.addr;
     let create = json!({"game": "shengji", "name": "权限", "tables": 1, "rounds": 1, "boards_per_round": 1,
                         "entries": [{"names": ["甲", "乙"]}, {"names": [], "bot": true}]});
@@ -1422,7 +1424,8 @@ fn serve(bin: &Path, db: &Path) -> (Server, SocketAddr) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigkill_mid_round_loses_nothing_and_the_event_finishes() {
     let bin = paiju_bin();
-    let db = temp_dir("events-crash").join("paiju.db");
+    let dir = temp_dir("events-crash");
+    let db = dir.path().join("paiju.db");
     let (mut child, a) = serve(&bin, &db);
     let ev: CompetitionView = serde_json::from_value(
         ok(a, "POST", "/api/events", Some(DIRECTOR),
@@ -2526,7 +2529,8 @@ async fn the_gouji_final_rotates_every_a_team_against_every_b_team_on_one_deal()
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigkill_mid_gouji_match_loses_nothing_and_the_event_finishes() {
     let bin = paiju_bin();
-    let db = temp_dir("gouji-crash").join("paiju.db");
+    let dir = temp_dir("gouji-crash");
+    let db = dir.path().join("paiju.db");
     let (mut child, a) = serve(&bin, &db);
     let id = start_knockout_of_seven(a, "够级断电演练").await;
     let before = until(a, &id, "two games of the match", |v| {

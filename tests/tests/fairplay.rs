@@ -207,7 +207,8 @@ fn pair_of(line: &Value) -> (String, u64) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_pair_that_sees_its_partners_cards_is_ranked_first_and_an_honest_event_flags_nobody() {
-    let db = temp_dir("fairplay").join("paiju.db");
+    let dir = temp_dir("fairplay");
+    let db = dir.path().join("paiju.db");
     let mut config = test_config(db.clone());
     config.director_token = Some(DIRECTOR.to_string());
     config.limits.burst = 10_000.0;
@@ -313,7 +314,8 @@ fn fairplay_csv(db: &Path, id: &str) -> String {
 /// pairs), its decisions point at the moves in the tables' logs, and nobody is marked.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_gouji_events_teams_are_scored_against_the_teams_that_played_the_same_game() {
-    let db = temp_dir("fairplay-gouji").join("paiju.db");
+    let dir = temp_dir("fairplay-gouji");
+    let db = dir.path().join("paiju.db");
     let mut config = test_config(db.clone());
     config.director_token = Some(DIRECTOR.to_string());
     let s = TestServer::start_with(config).await;

@@ -428,9 +428,10 @@ async fn a_canary_table_finishes_while_hostile_clients_attack() {
         }
         hook(info);
     }));
-    let mut config = test_config(temp_dir("hostile-canary").join("paiju.db"));
+    let dir = temp_dir("hostile-canary");
+    let mut config = test_config(dir.path().join("paiju.db"));
     config.bot_delay = Duration::from_millis(10);
-    let s = TestServer::start_with(config).await;
+    let s = TestServer::start_in(dir, config).await;
     let canary = s
         .create(json!({"game": "shengji", "seed": SEED, "bots": [0, 1, 2, 3]}))
         .await;

@@ -136,7 +136,7 @@ async fn bad_frames_get_their_codes_while_another_table_plays_on() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lobby_refusals_origin_and_caps() {
     let dir = temp_dir("caps");
-    let mut config = test_config(dir.join("paiju.db"));
+    let mut config = test_config(dir.path().join("paiju.db"));
     config.limits.max_tables = 1;
     config.limits.max_connections = 2;
     let s = TestServer::start_with(config).await;
@@ -229,7 +229,7 @@ async fn ask_without_reading(c: &mut Client, n: usize) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_seat_cut_off_as_a_slow_reader_is_shown_gone_to_the_others_and_the_lobby() {
     let dir = temp_dir("slow-seat");
-    let s = TestServer::start_with(slow_reader_config(&dir, 8)).await;
+    let s = TestServer::start_with(slow_reader_config(dir.path(), 8)).await;
     let t = s.create(json!({"game": "tally"})).await;
     let slow_token = s.join(&t.id, 0, "慢").await.token;
     let calm_token = s.join(&t.id, 1, "稳").await.token;
@@ -263,7 +263,7 @@ async fn a_seat_cut_off_as_a_slow_reader_is_shown_gone_to_the_others_and_the_lob
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_broom_closes_silent_clients_and_slow_readers_are_dropped() {
     let dir = temp_dir("broom");
-    let s = TestServer::start_with(slow_reader_config(&dir, 1)).await;
+    let s = TestServer::start_with(slow_reader_config(dir.path(), 1)).await;
     // A table of four bots plays to the end by itself.
     let t = s
         .create(json!({"game": "tally", "bots": [0, 1, 2, 3]}))
@@ -328,7 +328,7 @@ async fn the_broom_closes_silent_clients_and_slow_readers_are_dropped() {
 
     // A client that says hello and then nothing (it does not even read, so it answers no
     // ping) is swept by the broom with 4001.
-    let mut config = test_config(dir.join("paiju.db"));
+    let mut config = test_config(dir.path().join("paiju.db"));
     config.limits.ping_every = std::time::Duration::from_millis(50);
     config.limits.silent_after = std::time::Duration::from_millis(200);
     let s = TestServer::start_with(config).await;

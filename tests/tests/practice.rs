@@ -11,16 +11,20 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use bots::Level;
-use paiju_tests::{eventually, http, http_ok, paiju_bin, temp_dir, test_config, TestServer};
+use paiju_tests::{
+    eventually, http, http_ok, paiju_bin, temp_dir, test_config, TempDir, TestServer,
+};
 use protocol::{CompetitionJoined, PlayerMade, PracticeRunView};
 use serde_json::{json, Value};
 
 const DIRECTOR: &str = "a8c3e5f7b9d1a3c5e7f9b1d3a5c7e9f1";
 
-fn config(name: &str) -> server::Config {
-    let mut c = test_config(temp_dir(name).join("paiju.db"));
+/// The test's folder (to keep while its servers run) and their config.
+fn config(name: &str) -> (TempDir, server::Config) {
+    let dir = temp_dir(name);
+    let mut c = test_config(dir.path().join("paiju.db"));
     c.director_token = Some(DIRECTOR.to_string());
-    c
+    (dir, c)
 }
 
 async fn new_player(a: SocketAddr, name: &str) -> PlayerMade {
@@ -134,7 +138,7 @@ impl PlayAs for rules::gouji::Game {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_set_is_played_against_the_field_kept_across_a_restart_ranked_and_verified() {
-    let config = config("practice_80");
+    let (_dir, config) = config("practice_80");
     let s = TestServer::start_with(config.clone()).await;
     let a = s.addr;
     let id = new_set(a, "shengji", 3, &["club"], Some("福州老年棋牌协会")).await;
@@ -505,10 +509,10 @@ async fn a_set_is_played_against_the_field_kept_across_a_restart_ranked_and_veri
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_players_clock_stands_still_while_they_are_away() {
-    let mut config = config("practice_clock");
+    let (dir, mut config) = config("practice_clock");
     // 30 s to play becomes 60 ms.
     config.clock_scale = 0.002;
-    let s = TestServer::start_with(config).await;
+    let s = TestServer::start_in(dir, config).await;
     let a = s.addr;
     let id = new_set(a, "shengji", 1, &[], None).await;
     let p = new_player(a, "张老师").await;
@@ -566,7 +570,8 @@ async fn a_players_clock_stands_still_while_they_are_away() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_gouji_set_compares_the_teams_results_on_each_game() {
-    let s = TestServer::start_with(config("practice_gouji")).await;
+    let (dir, config) = config("practice_gouji");
+    let s = TestServer::start_in(dir, config).await;
     let a = s.addr;
     let id = new_set(a, "gouji", 1, &["club"], None).await;
     let listed = http_ok(a, "GET", "/api/practice", None, json!(null)).await;
@@ -657,7 +662,8 @@ async fn on_postgres_a_set_served_by_one_node_is_played_and_remembered_from_the_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_event_opened_from_its_card_goes_into_the_players_history() {
-    let s = TestServer::start_with(config("practice_event")).await;
+    let (dir, config) = config("practice_event");
+    let s = TestServer::start_in(dir, config).await;
     let a = s.addr;
     // A small event: NS 1 two people, the rest computers.
     let mut entries = Vec::new();

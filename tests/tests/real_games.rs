@@ -15,10 +15,11 @@ use server::TableGame;
 /// Bots with no thinking time act far faster than people: lift the per-connection rate limit
 /// (the limits have their own tests).
 async fn start(name: &str) -> TestServer {
-    let mut config = test_config(temp_dir(name).join("paiju.db"));
+    let dir = temp_dir(name);
+    let mut config = test_config(dir.path().join("paiju.db"));
     config.limits.burst = 10_000.0;
     config.limits.per_second = 10_000.0;
-    TestServer::start_with(config).await
+    TestServer::start_in(dir, config).await
 }
 
 const SEED: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";

@@ -378,7 +378,7 @@ async fn a_seat_never_sees_another_hand_before_it_is_played() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn clocks_play_for_an_absent_player_and_bots_fill_seats() {
     let dir = temp_dir("clock");
-    let mut config = test_config(dir.join("paiju.db"));
+    let mut config = test_config(dir.path().join("paiju.db"));
     config.clock_scale = 0.002; // 30 s → 60 ms
     let s = TestServer::start_with(config).await;
     let t = s
@@ -421,7 +421,7 @@ async fn clocks_play_for_an_absent_player_and_bots_fill_seats() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_connected_player_who_times_out_is_not_taken_over_and_a_referee_rules() {
     let dir = temp_dir("clock2");
-    let mut config = test_config(dir.join("paiju.db"));
+    let mut config = test_config(dir.path().join("paiju.db"));
     config.clock_scale = 0.002;
     let s = TestServer::start_with(config).await;
     let t = s
@@ -530,7 +530,7 @@ async fn referee_rulings_are_logged_against_the_seat() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_restart_rebuilds_tables_and_a_tampered_log_is_refused() {
     let dir = temp_dir("restart");
-    let db = dir.join("paiju.db");
+    let db = dir.path().join("paiju.db");
     let s = TestServer::start_with(test_config(db.clone())).await;
     let t = s.create(json!({"game": "tally", "seed": SEED})).await;
     let other = s
@@ -612,7 +612,7 @@ async fn a_restart_rebuilds_tables_and_a_tampered_log_is_refused() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_tables_are_closed_and_their_logs_kept() {
     let dir = temp_dir("idle");
-    let mut config = test_config(dir.join("paiju.db"));
+    let mut config = test_config(dir.path().join("paiju.db"));
     config.idle_after = Duration::from_millis(100);
     let s = TestServer::start_with(config).await;
     let t = s.create(json!({"game": "tally"})).await;
@@ -642,7 +642,7 @@ async fn idle_tables_are_closed_and_their_logs_kept() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failed_write_is_never_acknowledged_and_a_restart_recovers() {
     let dir = temp_dir("store-failure");
-    let db = dir.join("paiju.db");
+    let db = dir.path().join("paiju.db");
     let s = TestServer::start_with(test_config(db.clone())).await;
     let t = s.create(json!({"game": "tally", "seed": SEED})).await;
     let tokens = seat_everyone(&s, &t.id).await;

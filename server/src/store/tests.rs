@@ -11,12 +11,13 @@ type Factory = Box<dyn Fn() -> Box<dyn Store>>;
 
 /// The backends, each with a fresh, empty store for the test `name`.
 fn backends(name: &str) -> Vec<(&'static str, Factory)> {
-    let path = sqlite_path("store", name);
+    // Moved into the factory: the folder lives as long as it does.
+    let db = sqlite_db("store", name);
     let url = postgres::test_database(name);
     vec![
         (
             "sqlite",
-            Box::new(move || Box::new(SqliteStore::open(&path).unwrap()) as Box<dyn Store>),
+            Box::new(move || Box::new(SqliteStore::open(db.path()).unwrap()) as Box<dyn Store>),
         ),
         (
             "postgres",
@@ -25,8 +26,26 @@ fn backends(name: &str) -> Vec<(&'static str, Factory)> {
     ]
 }
 
+/// A SQLite file in a folder of its own; the folder goes when this is dropped, pass or fail, so
+/// it must outlive the stores that open the file.
+struct TempDb(std::path::PathBuf);
+
+impl TempDb {
+    fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDb {
+    fn drop(&mut self) {
+        if let Some(dir) = self.0.parent() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
 /// A SQLite file that does not exist yet, in a fresh folder for the test `name`.
-fn sqlite_path(kind: &str, name: &str) -> std::path::PathBuf {
+fn sqlite_db(kind: &str, name: &str) -> TempDb {
     let dir = std::env::temp_dir().join(format!(
         "paiju-{kind}-{name}-{}-{}",
         std::process::id(),
@@ -35,7 +54,7 @@ fn sqlite_path(kind: &str, name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("t.db");
     let _ = std::fs::remove_file(&path);
-    path
+    TempDb(path)
 }
 
 pub(crate) fn header(id: &str) -> TableHeader {
@@ -694,7 +713,8 @@ fn sqlite_layout(conn: &rusqlite::Connection) -> Vec<(String, Vec<String>)> {
 
 /// Asserts that a database has the layout a new one gets from the migrations.
 fn assert_layout_is_the_migrations(store: &SqliteStore, name: &str) {
-    let fresh = SqliteStore::open(&sqlite_path("store", name)).unwrap();
+    let db = sqlite_db("store", name);
+    let fresh = SqliteStore::open(db.path()).unwrap();
     assert_eq!(
         sqlite_layout(store.connection()),
         sqlite_layout(fresh.connection())
@@ -703,31 +723,33 @@ fn assert_layout_is_the_migrations(store: &SqliteStore, name: &str) {
 
 #[test]
 fn sqlite_migrations_are_versioned_and_run_once() {
-    let path = sqlite_path("store", "migrations");
-    let first = SqliteStore::open(&path).unwrap();
+    let db = sqlite_db("store", "migrations");
+    let path = db.path();
+    let first = SqliteStore::open(path).unwrap();
     let all = [(1, true), (2, true), (3, true), (4, true)];
     assert_eq!(sqlite_versions(&first), all);
-    drop(SqliteStore::open(&path).unwrap());
+    drop(SqliteStore::open(path).unwrap());
     assert_eq!(sqlite_versions(&first), all);
     // A database a newer paiju migrated is refused, not written to.
     first
         .connection()
         .execute("INSERT INTO schema_version VALUES (5, 1)", [])
         .unwrap();
-    let err = SqliteStore::open(&path).err().unwrap();
+    let err = SqliteStore::open(path).err().unwrap();
     assert!(err.0.contains("version 5, newer"), "{err}");
 }
 
 #[test]
 fn a_sqlite_database_of_the_unversioned_layout_upgrades_without_loss() {
-    let path = sqlite_path("store", "unversioned");
+    let db = sqlite_db("store", "unversioned");
+    let path = db.path();
     let mut t = table("t1");
     t.state = TableState::Playing;
     t.log = chain(&t.header, 4);
     let e = competition_header("e1", 5);
     let mut elog = competition_entries(&competition_genesis(&e), 1, 2);
     {
-        let conn = rusqlite::Connection::open(&path).unwrap();
+        let conn = rusqlite::Connection::open(path).unwrap();
         conn.execute_batch(UNVERSIONED_TABLES).unwrap();
         conn.execute_batch(UNVERSIONED_COLUMNS).unwrap();
         conn.execute_batch(UNVERSIONED_EVENTS).unwrap();
@@ -754,7 +776,7 @@ fn a_sqlite_database_of_the_unversioned_layout_upgrades_without_loss() {
             .unwrap();
         }
     }
-    let mut store = SqliteStore::open(&path).unwrap();
+    let mut store = SqliteStore::open(path).unwrap();
     // Every version was there already: found, none run again; the layout is the migrations'.
     assert_eq!(
         sqlite_versions(&store),
@@ -781,7 +803,8 @@ fn a_sqlite_database_of_the_unversioned_layout_upgrades_without_loss() {
 
 #[test]
 fn a_sqlite_database_from_before_the_logs_occupant_gets_it_and_the_events() {
-    let path = sqlite_path("store", "first_layout");
+    let db = sqlite_db("store", "first_layout");
+    let path = db.path();
     let mut t = table("t1");
     // Entries of that time: no occupant, no reason (both hashed only when present).
     let mut prev = genesis(&t.header);
@@ -796,11 +819,11 @@ fn a_sqlite_database_from_before_the_logs_occupant_gets_it_and_the_events() {
         })
         .collect();
     {
-        let conn = rusqlite::Connection::open(&path).unwrap();
+        let conn = rusqlite::Connection::open(path).unwrap();
         conn.execute_batch(UNVERSIONED_TABLES).unwrap();
         insert_unversioned(&conn, &t, false);
     }
-    let mut store = SqliteStore::open(&path).unwrap();
+    let mut store = SqliteStore::open(path).unwrap();
     assert_eq!(
         sqlite_versions(&store),
         [(1, false), (2, true), (3, true), (4, true)]
@@ -817,7 +840,8 @@ fn a_sqlite_database_from_before_the_logs_occupant_gets_it_and_the_events() {
 
 #[test]
 fn an_unknown_stored_state_is_an_error_naming_it() {
-    let mut sqlite = SqliteStore::open(&sqlite_path("store", "unknown_state")).unwrap();
+    let db = sqlite_db("store", "unknown_state");
+    let mut sqlite = SqliteStore::open(db.path()).unwrap();
     sqlite.create_table(&table("t1")).unwrap();
     sqlite
         .connection()
@@ -980,13 +1004,13 @@ type EventFactory = Box<dyn Fn() -> Box<dyn CompetitionStore>>;
 
 /// The backends of [`CompetitionStore`], each with a fresh, empty database for the test `name`.
 fn event_backends(name: &str) -> Vec<(&'static str, EventFactory)> {
-    let path = sqlite_path("events", name);
+    let db = sqlite_db("events", name);
     let url = postgres::test_database(name);
     vec![
         (
             "sqlite",
             Box::new(move || {
-                Box::new(SqliteStore::open_competitions(&path).unwrap())
+                Box::new(SqliteStore::open_competitions(db.path()).unwrap())
                     as Box<dyn CompetitionStore>
             }),
         ),

@@ -1,25 +1,35 @@
 //! Starting the real `paiju serve` for a test: a fresh database, port 0 on 127.0.0.1, and the
-//! address it prints.
+//! address it prints. Needs `mod tmp_support;` beside it.
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 
-/// The database of the server [`serve`] starts under `name`.
-pub fn db_of(name: &str) -> PathBuf {
-    std::env::temp_dir()
-        .join(format!("paiju-{name}-{}", std::process::id()))
-        .join("paiju.db")
+use crate::tmp_support::TempDir;
+
+/// A server [`serve`] started. Dropped, pass or fail, it is killed, then its folder removed.
+pub struct Served {
+    pub child: Child,
+    pub addr: SocketAddr,
+    #[allow(dead_code)] // not every test that serves reads it
+    pub db: PathBuf,
+    /// A field, so dropped after [`Drop::drop`] has waited for the child.
+    _dir: TempDir,
 }
 
-/// `paiju serve --listen 127.0.0.1:0 --db <fresh> ARGS…` with these environment variables; the
-/// child (its standard error piped, for the test to read or drop) and the address it listens on.
-pub fn serve(name: &str, args: &[&str], envs: &[(&str, &str)]) -> (Child, SocketAddr) {
-    let db = db_of(name);
-    let dir = db.parent().unwrap();
-    let _ = std::fs::remove_dir_all(dir);
-    std::fs::create_dir_all(dir).unwrap();
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `paiju serve --listen 127.0.0.1:0 --db <fresh> ARGS…` with these environment variables, its
+/// standard error piped (for the test to read or drop).
+pub fn serve(name: &str, args: &[&str], envs: &[(&str, &str)]) -> Served {
+    let dir = TempDir::new(name);
+    let db = dir.path().join("paiju.db");
     let mut child = Command::new(env!("CARGO_BIN_EXE_paiju"))
         .args([
             "serve",
@@ -46,5 +56,10 @@ pub fn serve(name: &str, args: &[&str], envs: &[(&str, &str)]) -> (Child, Socket
         .parse()
         .unwrap();
     std::thread::spawn(move || for _ in lines {});
-    (child, addr)
+    Served {
+        child,
+        addr,
+        db,
+        _dir: dir,
+    }
 }
