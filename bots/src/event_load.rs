@@ -217,12 +217,14 @@ async fn pair_round(
 pub async fn run(opts: EventLoadOptions) -> Result<EventLoadReport, String> {
     let players = opts.tables as usize * 4;
     open_files(players)?;
+    // Stopped by a signal: the servers go with the run and the store with them (as `run`),
+    // the signals caught before there is anything to leave behind.
+    let stop = crate::load::stopped();
     let dir = std::env::temp_dir().join(format!("paiju-event-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    // Stopped by a signal: the servers go with the run and the store with them (as `run`).
     let result = tokio::select! {
         r = run_in(&opts, &dir) => r,
-        s = crate::load::stopped() => Err(format!("stopped by {s}; the temporary store is removed")),
+        s = stop => Err(format!("stopped by {s}; the temporary store is removed")),
     };
     let _ = std::fs::remove_dir_all(&dir);
     result

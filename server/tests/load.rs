@@ -228,6 +228,69 @@ fn a_load_stopped_by_a_signal_removes_its_store_and_its_servers() {
     }
 }
 
+/// Stopped at any moment of its start, even while its first server is being started, the load
+/// leaves nothing behind: it catches the signals before it makes its temporary store. (It
+/// caught them only once the play's wait began: a signal between the two ended it at once,
+/// leaving the store and an orphaned server.)
+#[test]
+fn a_load_stopped_as_it_starts_leaves_no_store_and_no_server() {
+    for round in 0..20u32 {
+        let tmp = empty_tmpdir(&format!("start-{round}"));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_paiju"))
+            .args(["load", "--tables", "2", "--think-ms", "500"])
+            .env("TMPDIR", tmp.path())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("run paiju load");
+        // The moment its store's folder appears, then a little later each round.
+        let began = std::time::Instant::now();
+        while entries(tmp.path()).is_empty() {
+            assert!(
+                began.elapsed() < std::time::Duration::from_secs(20),
+                "no store"
+            );
+        }
+        let made = std::time::Instant::now();
+        while made.elapsed() < std::time::Duration::from_micros(150 * u64::from(round)) {}
+        // SAFETY: a signal to our own child, which we wait for below.
+        assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+        let status = child.wait().unwrap();
+        assert!(!status.success(), "round {round}");
+        // A server still running on the store (its command line names the folder). One killed
+        // as the load stopped may take a moment to go; one left behind stays.
+        let live = || -> Vec<String> {
+            std::fs::read_dir("/proc")
+                .unwrap()
+                .filter_map(|e| e.ok())
+                .filter_map(|e| {
+                    let line = std::fs::read(e.path().join("cmdline")).ok()?;
+                    let line = String::from_utf8_lossy(&line).replace('\0', " ");
+                    line.contains(&*tmp.path().to_string_lossy())
+                        .then(|| format!("{}: {line}", e.file_name().to_string_lossy()))
+                })
+                .collect()
+        };
+        let stopped = std::time::Instant::now();
+        let mut orphans = live();
+        while !orphans.is_empty() && stopped.elapsed() < std::time::Duration::from_secs(10) {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            orphans = live();
+        }
+        for o in &orphans {
+            let pid: i32 = o.split(':').next().unwrap().parse().unwrap();
+            // SAFETY: cleaning up after a failed round; the assertion below fails the test.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+        assert_eq!(orphans, Vec::<String>::new(), "round {round}: servers left");
+        assert_eq!(
+            entries(tmp.path()),
+            Vec::<String>::new(),
+            "round {round}: store left"
+        );
+    }
+}
+
 #[test]
 fn more_connections_than_files_is_one_clear_line() {
     // Lower this child's limits (soft and hard) before it starts: it cannot lift them.

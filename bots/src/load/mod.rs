@@ -464,30 +464,37 @@ pub async fn run<E: Engine + 'static>(opts: LoadOptions) -> Result<LoadReport, S
         _ => nodes,
     };
     open_files(opts.tables.div_ceil(serving) * opts.seats)?;
+    // Stopped by Ctrl-C or a kill: the servers go with the run (they are killed when dropped)
+    // and the temporary store with them; a load of thousands of tables leaves gigabytes. The
+    // signals are caught from here on, before there is anything to leave behind.
+    let stop = stopped();
     let dir = std::env::temp_dir().join(format!("paiju-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    // Stopped by Ctrl-C or a kill: the servers go with the run (they are killed when dropped)
-    // and the temporary store with them; a load of thousands of tables leaves gigabytes.
     let result = tokio::select! {
         r = run_in::<E>(&opts, &dir) => r,
-        s = stopped() => Err(format!("stopped by {s}; the temporary store is removed")),
+        s = stop => Err(format!("stopped by {s}; the temporary store is removed")),
     };
     let _ = std::fs::remove_dir_all(&dir);
     result
 }
 
-/// Waits for SIGINT or SIGTERM; says which.
-pub(crate) async fn stopped() -> &'static str {
+/// Catches SIGINT and SIGTERM from the moment it is called, not from the first poll: a run
+/// polls it beside its work, which may have started its servers before that first poll, and a
+/// signal in between would end the process at once and orphan them. The future says which.
+pub(crate) fn stopped() -> impl std::future::Future<Output = &'static str> {
     use tokio::signal::unix::{signal, SignalKind};
-    let (Ok(mut int), Ok(mut term)) = (
+    let caught = (
         signal(SignalKind::interrupt()),
         signal(SignalKind::terminate()),
-    ) else {
-        return std::future::pending().await;
-    };
-    tokio::select! {
-        _ = int.recv() => "SIGINT",
-        _ = term.recv() => "SIGTERM",
+    );
+    async move {
+        let (Ok(mut int), Ok(mut term)) = caught else {
+            return std::future::pending().await;
+        };
+        tokio::select! {
+            _ = int.recv() => "SIGINT",
+            _ = term.recv() => "SIGTERM",
+        }
     }
 }
 
