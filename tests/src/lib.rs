@@ -68,7 +68,7 @@ static NEXT_DIR: AtomicU64 = AtomicU64::new(0);
 
 /// One test's folder, removed with what is in it when this is dropped, pass or fail. It must
 /// outlive the server using it: a [`TestServer`] from [`TestServer::start`] or
-/// [`TestServer::start_in`] keeps its own; a test that restarts servers on one folder keeps it.
+/// [`TestServer::start_tuned`] keeps its own; a test that restarts servers on one folder keeps it.
 #[must_use = "the folder is removed when this is dropped"]
 pub struct TempDir(PathBuf);
 
@@ -150,13 +150,14 @@ pub struct TestServer {
 
 impl TestServer {
     pub async fn start(name: &str) -> TestServer {
-        let dir = temp_dir(name);
-        let config = test_config(dir.path().join("paiju.db"));
-        Self::start_in(dir, config).await
+        Self::start_tuned(name, |_| {}).await
     }
 
-    /// A server on `config` whose folder `dir` is removed with it.
-    pub async fn start_in(dir: TempDir, config: Config) -> TestServer {
+    /// A server on [`test_config`] as `tune` changes it, in a fresh folder removed with it.
+    pub async fn start_tuned(name: &str, tune: impl FnOnce(&mut Config)) -> TestServer {
+        let dir = temp_dir(name);
+        let mut config = test_config(dir.path().join("paiju.db"));
+        tune(&mut config);
         let mut s = Self::start_with(config).await;
         s.dir = Some(dir);
         s

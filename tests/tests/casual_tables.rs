@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use paiju_tests::{temp_dir, test_config, TestServer};
+use paiju_tests::TestServer;
 use protocol::{ClientIn, ClientOut, SeatInfo};
 use serde_json::{json, Value};
 
@@ -121,11 +121,11 @@ async fn auto_play_by_choice_is_switched_on_and_off_over_the_socket() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_silent_line_shows_as_away_within_the_presence_window() {
-    let dir = temp_dir("presence");
-    let mut config = test_config(dir.path().join("paiju.db"));
-    config.limits.ping_every = Duration::from_millis(300);
-    config.limits.quiet_after = Duration::from_millis(300);
-    let s = TestServer::start_in(dir, config).await;
+    let s = TestServer::start_tuned("presence", |config| {
+        config.limits.ping_every = Duration::from_millis(300);
+        config.limits.quiet_after = Duration::from_millis(300);
+    })
+    .await;
     let t = s.create(json!({"game": "shengji", "bots": [1, 3]})).await;
     let north = s.join(&t.id, 0, "老王").await.token;
     let south = s.join(&t.id, 2, "老李").await.token;

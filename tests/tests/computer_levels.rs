@@ -5,16 +5,16 @@
 
 use std::time::Duration;
 
-use paiju_tests::{bots_play_out, temp_dir, test_config, TestServer};
+use paiju_tests::{bots_play_out, test_config, TestServer};
 use protocol::{codes, ClientOut, TableSummary};
 use serde_json::json;
 
 /// A server whose 高手 thinks briefly (a whole board at 1 s a decision is slow in a test).
 async fn quick_experts(name: &str, think: Duration) -> TestServer {
-    let dir = temp_dir(name);
-    let mut config = test_config(dir.path().join("paiju.db"));
-    config.expert_think = think;
-    TestServer::start_in(dir, config).await
+    TestServer::start_tuned(name, |config| {
+        config.expert_think = think;
+    })
+    .await
 }
 
 async fn tables(s: &TestServer) -> Vec<TableSummary> {

@@ -177,12 +177,12 @@ async fn cards(addr: SocketAddr, id: &str) -> CompetitionCards {
 /// A server in this process with the director's token, the rate limit lifted for bots that do
 /// not think (the limits have their own tests).
 async fn director_server(name: &str) -> TestServer {
-    let dir = temp_dir(name);
-    let mut config = test_config(dir.path().join("paiju.db"));
-    config.director_token = Some(DIRECTOR.to_string());
-    config.limits.burst = 10_000.0;
-    config.limits.per_second = 10_000.0;
-    TestServer::start_in(dir, config).await
+    TestServer::start_tuned(name, |config| {
+        config.director_token = Some(DIRECTOR.to_string());
+        config.limits.burst = 10_000.0;
+        config.limits.per_second = 10_000.0;
+    })
+    .await
 }
 
 /// The entries: NS 1 and EW 2 are people, every other pair is a bot pair.
@@ -1284,12 +1284,12 @@ async fn a_disqualified_pair_plays_no_more_and_its_place_is_filled() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn director_calls_refuse_everyone_else() {
-    let dir = temp_dir("events-auth");
-    let mut config = test_config(dir.path().join("paiju.db"));
-    config.director_token = Some(DIRECTOR.to_string());
-    // Every refusal below is counted against this address: room for all of them.
-    config.limits.bad_token_burst = 1000.0;
-    let s = TestServer::start_in(dir, config).await;
+    let s = TestServer::start_tuned("events-auth", |config| {
+        config.director_token = Some(DIRECTOR.to_string());
+        // Every refusal below is counted against this address: room for all of them.
+        config.limits.bad_token_burst = 1000.0;
+    })
+    .await;
     let a = s.addr;
     let create = json!({"game": "shengji", "name": "权限", "tables": 1, "rounds": 1, "boards_per_round": 1,
                         "entries": [{"names": ["甲", "乙"]}, {"names": [], "bot": true}]});

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use bots::fairplay::players::{Peek, Peeking, Styled, TableTalk};
 use bots::{Level, SeatPlayer};
-use paiju_tests::{eventually, http, http_ok, paiju_bin, temp_dir, test_config, TestServer};
+use paiju_tests::{eventually, http, http_ok, paiju_bin, TestServer};
 use protocol::{CompetitionCards, CompetitionJoined, CompetitionView};
 use rules::shengji::Board;
 use serde_json::{json, Value};
@@ -207,13 +207,13 @@ fn pair_of(line: &Value) -> (String, u64) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_pair_that_sees_its_partners_cards_is_ranked_first_and_an_honest_event_flags_nobody() {
-    let dir = temp_dir("fairplay");
-    let db = dir.path().join("paiju.db");
-    let mut config = test_config(db.clone());
-    config.director_token = Some(DIRECTOR.to_string());
-    config.limits.burst = 10_000.0;
-    config.limits.per_second = 10_000.0;
-    let s = TestServer::start_with(config).await;
+    let s = TestServer::start_tuned("fairplay", |config| {
+        config.director_token = Some(DIRECTOR.to_string());
+        config.limits.burst = 10_000.0;
+        config.limits.per_second = 10_000.0;
+    })
+    .await;
+    let db = s.db.clone();
 
     // The organiser's seeds: every player here is deterministic given the deals (the people's
     // clients seed each decision from the board's moment, and a cheating seat waits for its
@@ -314,11 +314,11 @@ fn fairplay_csv(db: &Path, id: &str) -> String {
 /// pairs), its decisions point at the moves in the tables' logs, and nobody is marked.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_gouji_events_teams_are_scored_against_the_teams_that_played_the_same_game() {
-    let dir = temp_dir("fairplay-gouji");
-    let db = dir.path().join("paiju.db");
-    let mut config = test_config(db.clone());
-    config.director_token = Some(DIRECTOR.to_string());
-    let s = TestServer::start_with(config).await;
+    let s = TestServer::start_tuned("fairplay-gouji", |config| {
+        config.director_token = Some(DIRECTOR.to_string());
+    })
+    .await;
+    let db = s.db.clone();
     let a = s.addr;
     let teams: Vec<Value> = (1..=6)
         .map(|i| json!({"names": [], "bot": true, "team": format!("电脑{i}队")}))

@@ -9,9 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use paiju_tests::tally::Tally;
-use paiju_tests::{
-    bots_play_out, temp_dir, test_config, Client, Closed, TestServer, REFEREE_TOKEN,
-};
+use paiju_tests::{bots_play_out, Client, Closed, TestServer, REFEREE_TOKEN};
 use protocol::{close, Actor, ClientIn, ClientOut, TableState, TableSummary};
 use rules::Engine;
 use serde_json::{json, Value};
@@ -428,10 +426,10 @@ async fn a_canary_table_finishes_while_hostile_clients_attack() {
         }
         hook(info);
     }));
-    let dir = temp_dir("hostile-canary");
-    let mut config = test_config(dir.path().join("paiju.db"));
-    config.bot_delay = Duration::from_millis(10);
-    let s = TestServer::start_in(dir, config).await;
+    let s = TestServer::start_tuned("hostile-canary", |config| {
+        config.bot_delay = Duration::from_millis(10);
+    })
+    .await;
     let canary = s
         .create(json!({"game": "shengji", "seed": SEED, "bots": [0, 1, 2, 3]}))
         .await;

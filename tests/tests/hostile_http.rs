@@ -85,12 +85,12 @@ async fn until_no_connections(addr: SocketAddr) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn before_hello_only_hello_and_only_for_a_while() {
-    let dir = temp_dir("hello-deadline");
-    let mut config = test_config(dir.path().join("paiju.db"));
-    config.limits.hello_within = Duration::from_millis(300);
-    config.limits.ping_every = Duration::from_millis(50);
-    config.limits.max_connections = 1;
-    let s = TestServer::start_in(dir, config).await;
+    let s = TestServer::start_tuned("hello-deadline", |config| {
+        config.limits.hello_within = Duration::from_millis(300);
+        config.limits.ping_every = Duration::from_millis(50);
+        config.limits.max_connections = 1;
+    })
+    .await;
     let t = s.create(json!({"game": "tally"})).await;
 
     // It never says hello, but answers every ping (tungstenite does that by itself while we
@@ -189,10 +189,10 @@ async fn websocket_protocol_violations_close_with_1002_or_1007_and_a_reason() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_http_refusal_is_a_json_problem() {
-    let dir = temp_dir("json-refusals");
-    let mut config = test_config(dir.path().join("paiju.db"));
-    config.limits.http_body_timeout = Duration::from_millis(300);
-    let s = TestServer::start_in(dir, config).await;
+    let s = TestServer::start_tuned("json-refusals", |config| {
+        config.limits.http_body_timeout = Duration::from_millis(300);
+    })
+    .await;
     let a = s.addr;
     let t = s.create(json!({"game": "tally"})).await;
     let join = format!("/api/tables/{}/join", t.id);
@@ -439,11 +439,11 @@ async fn the_answer_waits_for_the_whole_body() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn many_silent_sockets_from_one_address_hit_the_cap_and_time_out() {
-    let dir = temp_dir("per-address");
-    let mut config = test_config(dir.path().join("paiju.db"));
-    config.limits.max_connections_per_ip = 8;
-    config.limits.http_header_timeout = Duration::from_secs(2);
-    let s = TestServer::start_in(dir, config).await;
+    let s = TestServer::start_tuned("per-address", |config| {
+        config.limits.max_connections_per_ip = 8;
+        config.limits.http_header_timeout = Duration::from_secs(2);
+    })
+    .await;
     let list = request(s.addr, "GET", "/api/tables", &[], b"");
 
     let mut silent = Vec::new();
@@ -513,10 +513,10 @@ async fn many_silent_sockets_from_one_address_hit_the_cap_and_time_out() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn slow_headers_and_idle_kept_alive_connections_are_cut() {
-    let dir = temp_dir("slowloris");
-    let mut config = test_config(dir.path().join("paiju.db"));
-    config.limits.http_header_timeout = Duration::from_millis(500);
-    let s = TestServer::start_in(dir, config).await;
+    let s = TestServer::start_tuned("slowloris", |config| {
+        config.limits.http_header_timeout = Duration::from_millis(500);
+    })
+    .await;
 
     // Slowloris: a header line a byte at a time, for ever.
     let mut sock = TcpStream::connect(s.addr).await.unwrap();
@@ -558,10 +558,10 @@ async fn slow_headers_and_idle_kept_alive_connections_are_cut() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cross_site_and_rebinding_requests_are_refused() {
-    let dir = temp_dir("cross-site");
-    let mut config = test_config(dir.path().join("paiju.db"));
-    config.allow_hosts = vec!["paiju.example.org".into()];
-    let s = TestServer::start_in(dir, config).await;
+    let s = TestServer::start_tuned("cross-site", |config| {
+        config.allow_hosts = vec!["paiju.example.org".into()];
+    })
+    .await;
     let a = s.addr;
     let create = br#"{"game":"tally"}"#;
     let post = |headers: &[(&str, &str)]| request(a, "POST", "/api/tables", headers, create);
@@ -637,11 +637,11 @@ async fn cross_site_and_rebinding_requests_are_refused() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn refused_tokens_are_throttled_per_address() {
-    let dir = temp_dir("bad-tokens");
-    let mut config = test_config(dir.path().join("paiju.db"));
-    config.limits.bad_token_burst = 3.0;
-    config.limits.bad_tokens_per_minute = 1.0;
-    let s = TestServer::start_in(dir, config).await;
+    let s = TestServer::start_tuned("bad-tokens", |config| {
+        config.limits.bad_token_burst = 3.0;
+        config.limits.bad_tokens_per_minute = 1.0;
+    })
+    .await;
     let t = s.create(json!({"game": "tally"})).await;
     let hello = |token: &str| json!({"type": "hello", "token": token}).to_string();
 
@@ -678,11 +678,11 @@ async fn refused_tokens_are_throttled_per_address() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn table_creation_is_rate_limited_per_address() {
-    let dir = temp_dir("create-rate");
-    let mut config = test_config(dir.path().join("paiju.db"));
-    config.limits.table_burst = 2.0;
-    config.limits.tables_per_minute = 1.0;
-    let s = TestServer::start_in(dir, config).await;
+    let s = TestServer::start_tuned("create-rate", |config| {
+        config.limits.table_burst = 2.0;
+        config.limits.tables_per_minute = 1.0;
+    })
+    .await;
     let create = request(
         s.addr,
         "POST",

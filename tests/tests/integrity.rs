@@ -7,17 +7,17 @@ use std::time::Duration;
 use protocol::{CompetitionView, TableState};
 use serde_json::{json, Value};
 
-use paiju_tests::{eventually, temp_dir, test_config, Client, TestServer, REFEREE_TOKEN};
+use paiju_tests::{eventually, Client, TestServer, REFEREE_TOKEN};
 
 const DIRECTOR: &str = "director-secret-for-integrity-tests";
 
 async fn director_server(name: &str) -> TestServer {
-    let dir = temp_dir(name);
-    let mut config = test_config(dir.path().join("paiju.db"));
-    config.director_token = Some(DIRECTOR.to_string());
-    config.limits.burst = 10_000.0;
-    config.limits.per_second = 10_000.0;
-    TestServer::start_in(dir, config).await
+    TestServer::start_tuned(name, |config| {
+        config.director_token = Some(DIRECTOR.to_string());
+        config.limits.burst = 10_000.0;
+        config.limits.per_second = 10_000.0;
+    })
+    .await
 }
 
 async fn call(
@@ -482,13 +482,13 @@ async fn a_competition_that_refuses_a_second_device_refuses_it_and_lets_the_same
 
 /// A competition whose tables run a fast clock (30 s a play is 60 ms).
 async fn fast_clock_server(name: &str) -> TestServer {
-    let dir = temp_dir(name);
-    let mut config = test_config(dir.path().join("paiju.db"));
-    config.director_token = Some(DIRECTOR.to_string());
-    config.limits.burst = 10_000.0;
-    config.limits.per_second = 10_000.0;
-    config.clock_scale = 0.002;
-    TestServer::start_in(dir, config).await
+    TestServer::start_tuned(name, |config| {
+        config.director_token = Some(DIRECTOR.to_string());
+        config.limits.burst = 10_000.0;
+        config.limits.per_second = 10_000.0;
+        config.clock_scale = 0.002;
+    })
+    .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -19,11 +19,17 @@ use serde_json::{json, Value};
 
 const DIRECTOR: &str = "a8c3e5f7b9d1a3c5e7f9b1d3a5c7e9f1";
 
-/// The test's folder (to keep while its servers run) and their config.
+/// Practice needs the director's token (the daily sets, the players' event cards).
+fn director(config: &mut server::Config) {
+    config.director_token = Some(DIRECTOR.to_string());
+}
+
+/// The test's folder (to keep while its servers run) and their config, for a test that
+/// restarts its server.
 fn config(name: &str) -> (TempDir, server::Config) {
     let dir = temp_dir(name);
     let mut c = test_config(dir.path().join("paiju.db"));
-    c.director_token = Some(DIRECTOR.to_string());
+    director(&mut c);
     (dir, c)
 }
 
@@ -509,10 +515,12 @@ async fn a_set_is_played_against_the_field_kept_across_a_restart_ranked_and_veri
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_players_clock_stands_still_while_they_are_away() {
-    let (dir, mut config) = config("practice_clock");
-    // 30 s to play becomes 60 ms.
-    config.clock_scale = 0.002;
-    let s = TestServer::start_in(dir, config).await;
+    let s = TestServer::start_tuned("practice_clock", |config| {
+        director(config);
+        // 30 s to play becomes 60 ms.
+        config.clock_scale = 0.002;
+    })
+    .await;
     let a = s.addr;
     let id = new_set(a, "shengji", 1, &[], None).await;
     let p = new_player(a, "张老师").await;
@@ -570,8 +578,7 @@ async fn a_players_clock_stands_still_while_they_are_away() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_gouji_set_compares_the_teams_results_on_each_game() {
-    let (dir, config) = config("practice_gouji");
-    let s = TestServer::start_in(dir, config).await;
+    let s = TestServer::start_tuned("practice_gouji", director).await;
     let a = s.addr;
     let id = new_set(a, "gouji", 1, &["club"], None).await;
     let listed = http_ok(a, "GET", "/api/practice", None, json!(null)).await;
@@ -662,8 +669,7 @@ async fn on_postgres_a_set_served_by_one_node_is_played_and_remembered_from_the_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_event_opened_from_its_card_goes_into_the_players_history() {
-    let (dir, config) = config("practice_event");
-    let s = TestServer::start_in(dir, config).await;
+    let s = TestServer::start_tuned("practice_event", director).await;
     let a = s.addr;
     // A small event: NS 1 two people, the rest computers.
     let mut entries = Vec::new();

@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use paiju_tests::{bots_play_out, temp_dir, test_config, TestServer, REFEREE_TOKEN};
+use paiju_tests::{bots_play_out, TestServer, REFEREE_TOKEN};
 use protocol::{Actor, ClientOut, TableState, TableSummary};
 use rules::cards::Card;
 use rules::Viewer;
@@ -15,11 +15,11 @@ use server::TableGame;
 /// Bots with no thinking time act far faster than people: lift the per-connection rate limit
 /// (the limits have their own tests).
 async fn start(name: &str) -> TestServer {
-    let dir = temp_dir(name);
-    let mut config = test_config(dir.path().join("paiju.db"));
-    config.limits.burst = 10_000.0;
-    config.limits.per_second = 10_000.0;
-    TestServer::start_in(dir, config).await
+    TestServer::start_tuned(name, |config| {
+        config.limits.burst = 10_000.0;
+        config.limits.per_second = 10_000.0;
+    })
+    .await
 }
 
 const SEED: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use paiju_tests::{temp_dir, test_config, Client, TestServer, REFEREE_TOKEN};
+use paiju_tests::{Client, TestServer, REFEREE_TOKEN};
 use protocol::{Actor, ClientIn, ClientOut};
 use serde_json::json;
 
@@ -42,11 +42,11 @@ async fn next_error(c: &mut Client) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn under_review_the_clock_stands_still_and_goes_on_with_what_was_left() {
-    let dir = temp_dir("review");
-    let mut config = test_config(dir.path().join("paiju.db"));
-    // 80分's 60 s to bury become 3 s.
-    config.clock_scale = 0.05;
-    let s = TestServer::start_in(dir, config).await;
+    let s = TestServer::start_tuned("review", |config| {
+        // 80分's 60 s to bury become 3 s.
+        config.clock_scale = 0.05;
+    })
+    .await;
     let t = s
         .create(json!({"game": "shengji", "seed": SEED, "bots": [1, 2, 3]}))
         .await;
@@ -143,10 +143,10 @@ async fn under_review_the_clock_stands_still_and_goes_on_with_what_was_left() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bots_wait_while_the_table_is_under_review() {
-    let dir = temp_dir("review-bots");
-    let mut config = test_config(dir.path().join("paiju.db"));
-    config.bot_delay = Duration::from_millis(100);
-    let s = TestServer::start_in(dir, config).await;
+    let s = TestServer::start_tuned("review-bots", |config| {
+        config.bot_delay = Duration::from_millis(100);
+    })
+    .await;
     let t = s
         .create(json!({"game": "gouji", "seed": SEED, "bots": [0, 1, 2, 3, 4, 5]}))
         .await;
