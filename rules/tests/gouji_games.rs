@@ -8,7 +8,7 @@ use gouji_support::{assert_accounted, seed, Rng};
 use rules::cards::Card;
 use rules::deal::deal_gouji;
 use rules::gouji::set::shape_of;
-use rules::gouji::{Action, Event, Game, KeepCards, Outcome, Ruleset, Seat, Status};
+use rules::gouji::{Action, CardCount, Event, Game, KeepCards, Outcome, Ruleset, Seat, Status};
 use rules::Actor;
 use rules::{Engine, Viewer};
 use shared_fields::SharedFields;
@@ -188,9 +188,31 @@ fn random_games_with_reckless_burns() {
     }
 }
 
+/// `View::count`: a seat knows its own count exactly (its hand), a referee every count (every
+/// hand), and the rest as 问牌 answers them; the players' list, alike for all, answers them all.
+fn counts_as_each_viewer_knows_them(g: &Game) {
+    let limit = g.ruleset().exact_count_limit;
+    for viewer in (0..6)
+        .map(Viewer::Seat)
+        .chain([Viewer::Spectator, Viewer::Referee])
+    {
+        let v = g.view(viewer);
+        for s in Seat::ALL {
+            let n = g.hand(s).len();
+            let answered = CardCount::answer(n, limit);
+            assert_eq!(v.players[s.index()].cards, answered, "{viewer:?} {s:?}");
+            let knows = viewer == Viewer::Referee || viewer == Viewer::Seat(s.index());
+            let expected = if knows { CardCount::Exact(n) } else { answered };
+            assert_eq!(v.count(s), expected, "{viewer:?} {s:?}");
+        }
+    }
+}
+
 /// The fields `Engine::is_shared_view_field` names are written once for all viewers of a moment
 /// by the server: at every step of random games they must be alike in every viewer's view (the
-/// six seats, a spectator, the referee), and the ones that differ must not be named.
+/// six seats, a spectator, the referee), and the ones that differ must not be named. Each
+/// viewer's counts are checked at every step too: `players`, shared, must still let a seat and a
+/// referee know what they know.
 #[test]
 fn the_fields_named_shared_are_alike_in_every_view_and_the_others_are_not_named() {
     let viewers: Vec<Viewer> = (0..6)
@@ -204,6 +226,7 @@ fn the_fields_named_shared_are_alike_in_every_view_and_the_others_are_not_named(
         let mut rng = Rng::new(n);
         loop {
             fields.check::<Game>(viewers.iter().map(|&v| g.view(v)));
+            counts_as_each_viewer_knows_them(&g);
             if g.is_over() {
                 break;
             }
@@ -219,6 +242,8 @@ fn the_fields_named_shared_are_alike_in_every_view_and_the_others_are_not_named(
     for name in [
         "game",
         "ruleset",
+        "players",
+        "gouji_thresholds",
         "top",
         "turn",
         "prompt",
@@ -232,15 +257,7 @@ fn the_fields_named_shared_are_alike_in_every_view_and_the_others_are_not_named(
         assert!(Game::is_shared_view_field(name), "{name}");
         assert!(fields.shared_met.contains(name), "{name} never met twice");
     }
-    for own in [
-        "viewer",
-        "hand",
-        "players",
-        "can_pass",
-        "can_yield",
-        "burn_offer",
-        "gouji_thresholds",
-    ] {
+    for own in ["viewer", "hand", "can_pass", "can_yield", "burn_offer"] {
         assert!(!Game::is_shared_view_field(own), "{own}");
         assert!(fields.differing.contains(own), "{own} never differed");
     }

@@ -1644,9 +1644,15 @@ fn views_show_what_the_rules_allow() {
     run(&mut g, &[(A1, play("SK HK"))]);
     let v = g.view(Viewer::Seat(B1.index()));
     assert_eq!(v.hand, Some(cards("S6 S7 DA CA")));
-    assert!(v.players.iter().all(|p| p.hand.is_none()));
+    assert_eq!(v.hands, None);
     assert_eq!(v.players[B2.index()].cards, CardCount::MoreThan(10));
     assert_eq!(v.players[A1.index()].cards, CardCount::Exact(2));
+    // B2 sees its own twelve exactly, from its hand; the players' list answers as for anyone.
+    let own = g.view(Viewer::Seat(B2.index()));
+    assert_eq!(own.players, v.players);
+    assert_eq!(own.count(B2), CardCount::Exact(12));
+    assert_eq!(v.count(B2), CardCount::MoreThan(10));
+    assert_eq!(v.count(B1), CardCount::Exact(4));
     assert_eq!(v.turn, Some(B1));
     assert_eq!(
         v.prompt,
@@ -1658,10 +1664,13 @@ fn views_show_what_the_rules_allow() {
     let top = v.top.as_ref().unwrap();
     assert!(top.gouji && top.owner == A1);
     let s = g.view(Viewer::Spectator);
-    assert!(s.hand.is_none() && s.players.iter().all(|p| p.hand.is_none()));
+    assert!(s.hand.is_none() && s.hands.is_none());
+    assert_eq!(s.players, v.players);
+    assert_eq!(s.count(B2), CardCount::MoreThan(10));
     let r = g.view(Viewer::Referee);
-    assert_eq!(r.players[B2.index()].cards, CardCount::Exact(12));
-    assert_eq!(r.players[B3.index()].hand, Some(g.hand(B3).cards()));
+    assert_eq!(r.players, v.players);
+    assert_eq!(r.count(B2), CardCount::Exact(12));
+    assert_eq!(r.hands.as_ref().unwrap()[B3.index()], g.hand(B3).cards());
     // The view survives the wire, and legal actions come from it alone.
     let json = serde_json::to_string(&v).unwrap();
     let back: rules::gouji::View = serde_json::from_str(&json).unwrap();

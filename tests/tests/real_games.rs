@@ -104,6 +104,81 @@ async fn a_whole_gouji_game_by_six_seats_replays_from_the_log() {
     s.running.shutdown().await;
 }
 
+/// 够级's views share the players' list between all viewers of a moment (the server writes it
+/// once, `Engine::is_shared_view_field`): through a whole game, with a referee watching (whose
+/// views, written in the same moments, carry every hand), every frame to a seat carries its own
+/// hand and no other, and the list answers every count as 问牌 does, the seat's own too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gouji_seat_sees_its_own_hand_only_while_a_referee_watches() {
+    let s = start("gouji-spy").await;
+    let t = s
+        .create(json!({"game": "gouji", "seed": SEED, "board": 1, "bots": [1, 2, 3, 4, 5]}))
+        .await;
+    let mut referee = s.client(&t.id).await;
+    referee.hello(Some(REFEREE_TOKEN), None).await;
+    // The referee reads as it goes (a reader that falls behind is closed), counting its views
+    // with all six hands.
+    let watching = tokio::spawn(async move {
+        let mut with_hands = 0;
+        while let Some(message) = referee.next_message().await {
+            if let ClientOut::Events { view, state, .. } = message {
+                let hands = view.as_ref().and_then(|v| v["hands"].as_array());
+                if hands.is_some_and(|h| h.len() == 6) {
+                    with_hands += 1;
+                }
+                if state == TableState::Over {
+                    break;
+                }
+            }
+        }
+        with_hands
+    });
+    let me = s.join(&t.id, 0, "间谍").await;
+    let opts = bots::client::BotOptions {
+        record: true,
+        ..Default::default()
+    };
+    let report = bots::client::play::<rules::gouji::Game>(&s.ws_url(&t.id), &me.token, opts)
+        .await
+        .unwrap();
+    assert!(report.over);
+    let mut views = 0;
+    for frame in &report.frames {
+        let m: Value = serde_json::from_str(frame).unwrap();
+        let Some(view) = m.get("view") else { continue };
+        views += 1;
+        assert!(
+            view.get("hands").is_none(),
+            "another hand reached A1: {frame}"
+        );
+        let hand = view["hand"].as_array().expect("A1's own hand").len();
+        let players = view["players"].as_array().unwrap();
+        for p in players {
+            assert!(p.get("hand").is_none(), "{frame}");
+            let n = p["cards"]["n"].as_u64().unwrap();
+            match p["cards"]["kind"].as_str() {
+                Some("exact") => assert!(n <= 10, "an exact count over 10: {frame}"),
+                Some("more_than") => assert_eq!(n, 10, "{frame}"),
+                other => panic!("a count of kind {other:?}: {frame}"),
+            }
+        }
+        let own = &players[0]["cards"];
+        let answered = if hand <= 10 {
+            json!({"kind": "exact", "n": hand})
+        } else {
+            json!({"kind": "more_than", "n": 10})
+        };
+        assert_eq!(own, &answered, "A1's own count, answered: {frame}");
+    }
+    assert!(views > 100, "{views} views");
+    let with_hands = watching.await.unwrap();
+    assert!(
+        with_hands > 100,
+        "the referee's views had every hand: {with_hands}"
+    );
+    s.running.shutdown().await;
+}
+
 /// Cards a frame reveals by the rules: plays, a failed throw's attempt, the kitty at the end.
 fn public_cards(event: &Value, into: &mut Vec<String>) {
     let strings = |v: Option<&Value>| -> Vec<String> {

@@ -318,7 +318,7 @@ function goujiBoard(v, o) {
     if (p.has_head === false && p.status === 'playing') tags.push('offline|' + dw('headless'));
     if (o.bot?.(s)) tags.push('bot|' + t('bot'));
     if (toAct.includes(s)) tags.push('placed|' + dw('to_act'));
-    const hand = p.hand ?? [];
+    const hand = v.hands?.[s] ?? [];
     const said = o.said?.get(s) ?? (p.passed ? 'pass' : p.yielded ? 'yield' : null);
     return h(
       'section',

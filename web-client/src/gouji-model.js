@@ -81,10 +81,14 @@ export function goujiModel(view) {
   const players = [...(v.players ?? [])].sort((a, b) => seatIndex(a.seat) - seatIndex(b.seat));
   const prompt = v.prompt ?? null;
   const score = v.score ?? null;
+  const viewer = v.viewer;
+  const ownSeat = viewer && typeof viewer === 'object' && typeof viewer.seat === 'number' ? viewer.seat : null;
   return {
     game: v.game ?? 0,
     hand: Array.isArray(v.hand) ? v.hand : null,
-    counts: players.map((p) => countOf(p.cards)),
+    // The players' list answers every count as 问牌 would, one's own too: one's own exact
+    // count is one's hand.
+    counts: players.map((p) => (ownSeat !== null && seatIndex(p.seat) === ownSeat && Array.isArray(v.hand) ? { n: v.hand.length, exact: true } : countOf(p.cards))),
     top: v.top ? { seat: seatIndex(v.top.owner), cards: v.top.cards ?? [], gouji: !!v.top.gouji, burn: !!v.top.burn } : null,
     turn: v.turn ? seatIndex(v.turn) : null,
     prompt: prompt ? prompt.kind : null,

@@ -205,9 +205,13 @@ places: [Place | null, Place | null, Place | null, Place | null, Place | null, P
 export type GoujiOffence = "signals" | "peeking_folded" | "leaving_seat" | "wrong_card_count" | "wrong_count_answer" | "cheating" | "refusing_referee" | "other";
 
 /**
- * One player, as the viewer may see them.
+ * One player, as everyone at the table sees them.
  */
-export type GoujiPlayer = { seat: GoujiSeat, cards: CardCount, status: GoujiStatus, place: Place | null, 
+export type GoujiPlayer = { seat: GoujiSeat, 
+/**
+ * The count as 问牌 answers it, for everyone (their own too: [`View::count`]).
+ */
+cards: CardCount, status: GoujiStatus, place: Place | null, 
 /**
  * 有头: the 对头 has not gone out.
  */
@@ -231,11 +235,7 @@ passed: boolean,
 /**
  * Yielded (让) the current top set.
  */
-yielded: boolean, 
-/**
- * The hand: referees only.
- */
-hand: Array<Card> | null, };
+yielded: boolean, };
 
 /**
  * What the seat to act is asked.
@@ -421,7 +421,11 @@ ruleset: GoujiRuleset,
  */
 hand: Array<Card> | null, 
 /**
- * A1…B3.
+ * Every hand, A1, B1, A2, B2, A3, B3 (a seat's index): a referee's view only.
+ */
+hands?: [Array<Card>, Array<Card>, Array<Card>, Array<Card>, Array<Card>, Array<Card>], 
+/**
+ * A1…B3, as the table sees them: alike in every view of a moment.
  */
 players: Array<GoujiPlayer>, 
 /**
@@ -474,9 +478,11 @@ burn_offer: boolean,
 /**
  * Which sets of the viewing seat would be 级牌 (binding the others) if played now, so a page
  * can tag a set being built 「级牌」 without rules of its own. `None` when none would (the
- * seat is 无头, 四户乱缠, the seat is out or the game over) and for spectators and referees.
+ * seat is 无头, 四户乱缠, the seat is out or the game over) and for spectators and referees;
+ * then the field is left out, so that the views that have it are alike (a server writes it
+ * once for all of them).
  */
-gouji_thresholds: GoujiThresholds | null, };
+gouji_thresholds?: GoujiThresholds, };
 
 /**
  * `POST /api/tables/{id}/join`: sit down.

@@ -29,8 +29,8 @@ export const shengjiTable = {
 };
 
 const player = (seat, n, more = {}) => ({
-  seat, cards: n > 10 && seat !== 'A1' ? { kind: 'more_than', n: 10 } : { kind: 'exact', n }, status: 'playing', place: null,
-  has_head: true, opened: false, marked: false, burning: false, passed: false, yielded: false, hand: null, ...more,
+  seat, cards: n > 10 ? { kind: 'more_than', n: 10 } : { kind: 'exact', n }, status: 'playing', place: null,
+  has_head: true, opened: false, marked: false, burning: false, passed: false, yielded: false, ...more,
 });
 
 export const goujiView = {

@@ -42,10 +42,10 @@ function drawnCounts(page) {
   return page.$$eval('[data-hand]', (els) => els.map((e) => Number(e.getAttribute('data-count'))));
 }
 
-/** The hands' sizes in the server's state after action k. @param {string} id @param {number} k @param {'shengji' | 'gouji'} game */
-async function serverCounts(id, k, game) {
+/** The hands' sizes in the server's state after action k (the referee's view: every hand). @param {string} id @param {number} k */
+async function serverCounts(id, k) {
   const s = await (await fetch(`${live.server.url}/api/tables/${id}/replay?at=${k}`)).json();
-  return game === 'gouji' ? s.view.players.map((/** @type {any} */ p) => p.hand.length) : s.view.hands.map((/** @type {string[]} */ h) => h.length);
+  return s.view.hands.map((/** @type {string[]} */ h) => h.length);
 }
 
 test('an 80分 board played by bots: stepping by action and by trick, every hand, the verdicts', { timeout: 240_000 }, async () => {
@@ -59,7 +59,7 @@ test('an 80分 board played by bots: stepping by action and by trick, every hand
   await expectPos(page, 0);
   assert.match(await page.textContent('#step') ?? '', new RegExp(`第 0 步，共 ${n} 步`));
   // Every hand as dealt, the declarer's with the kitty in it: as the server's state has them.
-  assert.deepEqual(await drawnCounts(page), await serverCounts(id, 0, 'shengji'));
+  assert.deepEqual(await drawnCounts(page), await serverCounts(id, 0));
   assert.equal((await drawnCounts(page)).reduce((a, b) => a + b, 0), 108);
 
   // → one action: the bury, with the engine's verdict.
@@ -75,7 +75,7 @@ test('an 80分 board played by bots: stepping by action and by trick, every hand
   await expectPos(page, firstTrickEnd);
   assert.equal(await page.locator('.desk-plays tr').count(), 4);
   assert.equal(await page.locator('.desk-plays tr[data-winning]').count(), 1);
-  assert.deepEqual(await drawnCounts(page), await serverCounts(id, firstTrickEnd, 'shengji'), 'the hands are the server’s state');
+  assert.deepEqual(await drawnCounts(page), await serverCounts(id, firstTrickEnd), 'the hands are the server’s state');
   // The verdict names the rules the engine applied and what it would have refused.
   await page.waitForSelector('#verdict[data-legal="true"] [data-rule]');
   await shot(page, 'replay-shengji-1440x900');
@@ -90,7 +90,7 @@ test('an 80分 board played by bots: stepping by action and by trick, every hand
   await expectPos(page, firstTrickEnd + 1);
   await page.click('#prev');
   await expectPos(page, firstTrickEnd);
-  assert.deepEqual(await drawnCounts(page), await serverCounts(id, firstTrickEnd, 'shengji'));
+  assert.deepEqual(await drawnCounts(page), await serverCounts(id, firstTrickEnd));
 
   // End: the result as the replay reports it.
   await page.keyboard.press('End');
@@ -161,7 +161,7 @@ test('a 够级 game played by bots: stepping by action, set and trick, hands as 
   const trickEnd = nextWith(replay, second, ['trick_won']);
   await page.keyboard.press('PageDown');
   await expectPos(page, trickEnd);
-  assert.deepEqual(await drawnCounts(page), await serverCounts(id, trickEnd, 'gouji'));
+  assert.deepEqual(await drawnCounts(page), await serverCounts(id, trickEnd));
   await page.click('#next-set');
   await expectPos(page, setAt(trickEnd));
   await page.waitForSelector('#verdict[data-legal="true"]');
@@ -190,7 +190,7 @@ test('a 够级 game played by bots: stepping by action, set and trick, hands as 
     el.dispatchEvent(new Event('input', { bubbles: true }));
   }, String(mid));
   await expectPos(phone.page, mid);
-  assert.deepEqual(await drawnCounts(phone.page), await serverCounts(id, mid, 'gouji'));
+  assert.deepEqual(await drawnCounts(phone.page), await serverCounts(id, mid));
   await phone.page.waitForSelector('#verdict[data-legal]');
   await shot(phone.page, 'replay-gouji-390x844');
   assert.deepEqual(await axeViolations(phone.page), [], 'the 够级 viewer on a phone');

@@ -2006,8 +2006,8 @@ export const goujiViewSamples = [
       {
         "seat": "A1",
         "cards": {
-          "kind": "exact",
-          "n": 50
+          "kind": "more_than",
+          "n": 10
         },
         "status": "playing",
         "place": null,
@@ -2016,8 +2016,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": false,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       },
       {
         "seat": "B1",
@@ -2032,8 +2031,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": false,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       },
       {
         "seat": "A2",
@@ -2048,8 +2046,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": false,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       },
       {
         "seat": "B2",
@@ -2064,8 +2061,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": false,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       },
       {
         "seat": "A3",
@@ -2080,8 +2076,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": false,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       },
       {
         "seat": "B3",
@@ -2096,8 +2091,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": false,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       }
     ],
     "top": null,
@@ -2180,8 +2174,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": false,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       },
       {
         "seat": "B1",
@@ -2196,8 +2189,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": false,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       },
       {
         "seat": "A2",
@@ -2212,8 +2204,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": false,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       },
       {
         "seat": "B2",
@@ -2228,8 +2219,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": false,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       },
       {
         "seat": "A3",
@@ -2244,8 +2234,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": false,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       },
       {
         "seat": "B3",
@@ -2260,8 +2249,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": false,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       }
     ],
     "top": null,
@@ -2281,8 +2269,7 @@ export const goujiViewSamples = [
     "warned": false,
     "can_pass": false,
     "can_yield": false,
-    "burn_offer": false,
-    "gouji_thresholds": null
+    "burn_offer": false
   },
   {
     "viewer": {
@@ -2389,8 +2376,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": false,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       },
       {
         "seat": "B1",
@@ -2405,8 +2391,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": true,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       },
       {
         "seat": "A2",
@@ -2421,14 +2406,13 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": true,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       },
       {
         "seat": "B2",
         "cards": {
-          "kind": "exact",
-          "n": 50
+          "kind": "more_than",
+          "n": 10
         },
         "status": "playing",
         "place": null,
@@ -2437,8 +2421,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": true,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       },
       {
         "seat": "A3",
@@ -2453,8 +2436,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": true,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       },
       {
         "seat": "B3",
@@ -2469,8 +2451,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": true,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       }
     ],
     "top": {
@@ -2611,8 +2592,8 @@ export const goujiViewSamples = [
       {
         "seat": "A1",
         "cards": {
-          "kind": "exact",
-          "n": 41
+          "kind": "more_than",
+          "n": 10
         },
         "status": "playing",
         "place": null,
@@ -2621,8 +2602,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": false,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       },
       {
         "seat": "B1",
@@ -2637,8 +2617,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": false,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       },
       {
         "seat": "A2",
@@ -2653,8 +2632,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": false,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       },
       {
         "seat": "B2",
@@ -2669,8 +2647,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": false,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       },
       {
         "seat": "A3",
@@ -2685,8 +2662,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": false,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       },
       {
         "seat": "B3",
@@ -2701,8 +2677,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": false,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       }
     ],
     "top": null,
@@ -2792,8 +2767,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": false,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       },
       {
         "seat": "B1",
@@ -2808,8 +2782,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": false,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       },
       {
         "seat": "A2",
@@ -2824,8 +2797,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": false,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       },
       {
         "seat": "B2",
@@ -2840,8 +2812,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": false,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       },
       {
         "seat": "A3",
@@ -2856,8 +2827,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": false,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       },
       {
         "seat": "B3",
@@ -2872,8 +2842,7 @@ export const goujiViewSamples = [
         "marked": false,
         "burning": false,
         "passed": false,
-        "yielded": false,
-        "hand": null
+        "yielded": false
       }
     ],
     "top": {
@@ -2913,8 +2882,7 @@ export const goujiViewSamples = [
     "warned": false,
     "can_pass": false,
     "can_yield": false,
-    "burn_offer": false,
-    "gouji_thresholds": null
+    "burn_offer": false
   }
 ];
 

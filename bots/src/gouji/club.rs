@@ -156,7 +156,7 @@ impl<'a> Table<'a> {
     }
 
     fn count_of(&self, seat: Seat) -> Option<usize> {
-        match self.view.players[seat.index()].cards {
+        match self.view.count(seat) {
             CardCount::Exact(n) => Some(n),
             CardCount::MoreThan(_) => None,
         }

@@ -20,14 +20,17 @@ impl Engine for Game {
     type View = View;
     type Error = RuleError;
 
-    /// All but what is the viewer's own (`viewer`, `hand`, `can_pass`, `can_yield`,
-    /// `burn_offer`, `gouji_thresholds`) and `players`, whose card counts are exact for the
-    /// viewer's own seat (and the referee) and answered by the ruleset's limit for the others.
+    /// All but what is the viewer's own: `viewer`, `hand`, the referee's `hands`, `can_pass`,
+    /// `can_yield` and `burn_offer`. `players` is shared (its counts are answered alike for
+    /// every viewer), and so is `gouji_thresholds` (the ruleset's, in the views of the seats
+    /// whose sets bind, left out of the others).
     fn is_shared_view_field(name: &str) -> bool {
         matches!(
             name,
             "game"
                 | "ruleset"
+                | "players"
+                | "gouji_thresholds"
                 | "top"
                 | "turn"
                 | "prompt"

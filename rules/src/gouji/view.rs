@@ -1,9 +1,11 @@
 //! 视图 (views): what one seat, a spectator or a referee may see of a game.
 //!
-//! A seat sees its own hand; nobody else's. Card counts follow 问牌: exact at 10 or fewer,
-//! otherwise only "more than 10" (the announced sets make counts derivable anyway; the view
-//! saves players the arithmetic without telling more than the table would). Referees see every
-//! hand and exact counts.
+//! A seat sees its own hand; nobody else's. The players' card counts follow 问牌: exact at 10 or
+//! fewer, otherwise only "more than 10" (the announced sets make counts derivable anyway; the
+//! view saves players the arithmetic without telling more than the table would). They read the
+//! same in every view of a moment, one's own count included (its exact figure is the length of
+//! one's hand, [`View::count`]), so a server writes them once for all six seats. Referees see
+//! every hand, apart (`hands`), and from them the exact counts.
 
 use serde::{Deserialize, Serialize};
 
@@ -30,7 +32,11 @@ pub struct View {
     pub ruleset: Posted<Ruleset>,
     /// The viewer's own hand (a seat only).
     pub hand: Option<Vec<Card>>,
-    /// A1…B3.
+    /// Every hand, A1, B1, A2, B2, A3, B3 (a seat's index): a referee's view only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub hands: Option<[Vec<Card>; 6]>,
+    /// A1…B3, as the table sees them: alike in every view of a moment.
     pub players: Vec<PlayerView>,
     /// The set to beat, `None` when a lead is due.
     pub top: Option<TopView>,
@@ -60,7 +66,11 @@ pub struct View {
     pub burn_offer: bool,
     /// Which sets of the viewing seat would be 级牌 (binding the others) if played now, so a page
     /// can tag a set being built 「级牌」 without rules of its own. `None` when none would (the
-    /// seat is 无头, 四户乱缠, the seat is out or the game over) and for spectators and referees.
+    /// seat is 无头, 四户乱缠, the seat is out or the game over) and for spectators and referees;
+    /// then the field is left out, so that the views that have it are alike (a server writes it
+    /// once for all of them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub gouji_thresholds: Option<GoujiThresholds>,
 }
 
@@ -101,11 +111,12 @@ impl GoujiThresholds {
     }
 }
 
-/// One player, as the viewer may see them.
+/// One player, as everyone at the table sees them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "GoujiPlayer"))]
 pub struct PlayerView {
     pub seat: Seat,
+    /// The count as 问牌 answers it, for everyone (their own too: [`View::count`]).
     pub cards: CardCount,
     pub status: Status,
     pub place: Option<Place>,
@@ -121,8 +132,6 @@ pub struct PlayerView {
     pub passed: bool,
     /// Yielded (让) the current top set.
     pub yielded: bool,
-    /// The hand: referees only.
-    pub hand: Option<Vec<Card>>,
 }
 
 /// The top set.
@@ -153,6 +162,20 @@ pub enum Prompt {
 }
 
 impl View {
+    /// `seat`'s card count as this view's viewer knows it: exact for their own seat (their
+    /// hand's length) and for a referee (every hand), else as 问牌 answers it.
+    pub fn count(&self, seat: Seat) -> CardCount {
+        let exact = match (self.viewer, &self.hand, &self.hands) {
+            (Viewer::Seat(i), Some(hand), _) if i == seat.index() => Some(hand.len()),
+            (_, _, Some(hands)) => Some(hands[seat.index()].len()),
+            _ => None,
+        };
+        match exact {
+            Some(n) => CardCount::Exact(n),
+            None => self.players[seat.index()].cards,
+        }
+    }
+
     pub fn of(game: &Game, viewer: Viewer) -> View {
         let own = match viewer {
             Viewer::Seat(i) if i < 6 => Some(Seat::from_index(i)),
@@ -163,25 +186,17 @@ impl View {
         let trick = game.trick();
         let players = Seat::ALL
             .into_iter()
-            .map(|s| {
-                let n = game.hand(s).len();
-                PlayerView {
-                    seat: s,
-                    cards: if referee || own == Some(s) {
-                        CardCount::Exact(n)
-                    } else {
-                        CardCount::answer(n, limit)
-                    },
-                    status: game.status(s),
-                    place: game.place(s),
-                    has_head: game.has_head(s),
-                    opened: game.opened(s),
-                    marked: game.marked(s),
-                    burning: game.is_burning(s),
-                    passed: trick.passed[s.index()],
-                    yielded: trick.yielded == Some(s),
-                    hand: referee.then(|| game.hand(s).cards()),
-                }
+            .map(|s| PlayerView {
+                seat: s,
+                cards: CardCount::answer(game.hand(s).len(), limit),
+                status: game.status(s),
+                place: game.place(s),
+                has_head: game.has_head(s),
+                opened: game.opened(s),
+                marked: game.marked(s),
+                burning: game.is_burning(s),
+                passed: trick.passed[s.index()],
+                yielded: trick.yielded == Some(s),
             })
             .collect();
         let prompt = match game.phase() {
@@ -206,6 +221,7 @@ impl View {
             game: game.number(),
             ruleset: game.posted_ruleset().clone(),
             hand: own.map(|s| game.hand(s).cards()),
+            hands: referee.then(|| Seat::ALL.map(|s| game.hand(s).cards())),
             players,
             top: game.top().map(|t| TopView {
                 cards: t.cards.clone(),

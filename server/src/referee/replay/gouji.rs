@@ -57,8 +57,9 @@ impl ReplayGame for Game {
             lines.push(lang.pick("四户乱缠", "Free play (四户乱缠)").into());
         }
         lines.push(lang.pick("各家：", "Players:").into());
+        let hands = v.hands.as_ref().expect("a referee's view has every hand");
         for p in &v.players {
-            lines.push(player(p, lang));
+            lines.push(player(p, &hands[p.seat.index()], lang));
         }
         if let (Some(score), Some(outcome)) = (&v.score, &v.outcome) {
             lines.push(format!(
@@ -290,7 +291,7 @@ fn top(top: &TopView, lang: Lang) -> String {
 
 /// A player's line: the seat, the count of cards, what stands of it (out, its place, 无头,
 /// 开点, 点, burning, passed, yielded), the hand.
-fn player(p: &PlayerView, lang: Lang) -> String {
+fn player(p: &PlayerView, hand: &[Card], lang: Lang) -> String {
     let mut flags: Vec<&str> = Vec::new();
     match p.status {
         Status::Out => flags.push(lang.pick("已出完", "out")),
@@ -318,7 +319,6 @@ fn player(p: &PlayerView, lang: Lang) -> String {
     if p.yielded {
         flags.push(lang.pick("让了", "yielded"));
     }
-    let hand = p.hand.as_deref().unwrap_or(&[]);
     format!(
         "  {:<3}({:>2}) [{}] {}",
         gw::seat(p.seat),
