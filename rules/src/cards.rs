@@ -400,6 +400,11 @@ impl Hand {
         true
     }
 
+    /// The faces held (bit i for face i).
+    pub(crate) fn faces_mask(&self) -> u64 {
+        self.held.once
+    }
+
     /// The faces held at least twice (bit i for face i).
     pub(crate) fn pairs_mask(&self) -> u64 {
         self.held.twice

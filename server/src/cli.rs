@@ -1549,7 +1549,11 @@ pub fn migrate(args: MigrateArgs) -> Result<(), String> {
             None => {
                 let mut bare = t.clone();
                 bare.log.clear();
-                to.create_table(&bare).map_err(err)?;
+                if !to.create_table(&bare).map_err(err)? {
+                    bad += 1;
+                    println!("{id}: stored in the target meanwhile: not copied");
+                    continue;
+                }
                 0
             }
             Some(there) if there.header == t.header && t.log.starts_with(&there.log) => {

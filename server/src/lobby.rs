@@ -368,7 +368,8 @@ impl Lobby {
             }));
         }
         let header = TableHeader {
-            id: self.fresh_code().await?,
+            // Given below, where it is stored.
+            id: String::new(),
             game: kind.name().to_string(),
             options: kind.options(&ruleset),
             ruleset,
@@ -390,19 +391,35 @@ impl Lobby {
                 }
             })
             .collect();
-        let stored = StoredTable {
+        let mut stored = StoredTable {
             header,
             state: TableState::Waiting,
             seats: seat_records,
             log: vec![],
         };
-        self.journal
-            .create_table(stored.clone())
-            .await
-            .map_err(|e| Refusal::StoreFailed {
-                detail: e.0,
-                reading: false,
-            })?;
+        // A code is free when `fresh_code` looks, but a creation in the same moment, on this
+        // node or another, may store it first (six digits: one of thirteen loads of a thousand
+        // tables created at once met it, and was refused). The store then stores nothing and
+        // says so, and another code is tried.
+        let mut taken = 0;
+        loop {
+            stored.header.id = self.fresh_code().await?;
+            let created = self
+                .journal
+                .create_table(stored.clone())
+                .await
+                .map_err(|e| Refusal::StoreFailed {
+                    detail: e.0,
+                    reading: false,
+                })?;
+            if created {
+                break;
+            }
+            taken += 1;
+            if taken == 20 {
+                return Err(Refusal::TooManyTables { no_free_code: true });
+            }
+        }
         let id = stored.header.id.clone();
         let handle = kind
             .spawn(stored, self.deps())
@@ -455,6 +472,34 @@ mod tests {
     use super::*;
     use crate::store::Store;
 
+    /// A lobby of the standard games on `store`, its tables' clocks and computers at their
+    /// defaults, room for a thousand tables.
+    fn lobby_on(
+        store: Box<dyn Store>,
+        metrics: Arc<crate::metrics::Metrics>,
+        leases: Option<Arc<store::Leases>>,
+    ) -> Lobby {
+        Lobby {
+            games: Games::standard(),
+            tables: Default::default(),
+            journal: Journal::new(store, metrics.clone()),
+            settings: Arc::new(TableSettings {
+                clock_scale: crate::clock::ClockScale(1.0),
+                bot_delay: std::time::Duration::from_secs(1),
+                expert_think: std::time::Duration::from_secs(1),
+                idle_after: std::time::Duration::from_secs(600),
+                referee_hash: None,
+                sealed_seeds: Default::default(),
+            }),
+            metrics,
+            max_tables: 1000,
+            leases,
+            taking: Default::default(),
+            asked: Default::default(),
+            listing: Default::default(),
+        }
+    }
+
     /// Past one machine: a dead node's players reach a survivor within moments of each other,
     /// each asking for its own table. Every table is served, in a few takeover rounds, not one
     /// round (a lease statement and a read of the log) a table, each waiting for the last.
@@ -481,26 +526,11 @@ mod tests {
             .await
             .unwrap();
         let metrics = Arc::new(crate::metrics::Metrics::new());
-        let journal = Journal::new(Box::new(journal_store), metrics.clone());
-        let lobby = Arc::new(Lobby {
-            games: Games::standard(),
-            tables: Default::default(),
-            journal,
-            settings: Arc::new(TableSettings {
-                clock_scale: crate::clock::ClockScale(1.0),
-                bot_delay: std::time::Duration::from_secs(1),
-                expert_think: std::time::Duration::from_secs(1),
-                idle_after: std::time::Duration::from_secs(600),
-                referee_hash: None,
-                sealed_seeds: Default::default(),
-            }),
-            metrics: metrics.clone(),
-            max_tables: 1000,
-            leases: Some(Arc::new(leases)),
-            taking: Default::default(),
-            asked: Default::default(),
-            listing: Default::default(),
-        });
+        let lobby = Arc::new(lobby_on(
+            Box::new(journal_store),
+            metrics.clone(),
+            Some(Arc::new(leases)),
+        ));
         let asks: Vec<_> = ids
             .iter()
             .map(|id| {
@@ -526,6 +556,69 @@ mod tests {
             (1.0..=5.0).contains(&rounds),
             "{rounds} takeover rounds for {TABLES} tables asked for at once"
         );
+        lobby.stop_all().await;
+    }
+
+    /// A SQLite store where a rival takes the code of the first table asked for, just before
+    /// it is stored: two creations in the same moment that drew the same free code.
+    struct Rival {
+        store: store::SqliteStore,
+        raced: Arc<std::sync::Mutex<Option<String>>>,
+    }
+
+    impl Store for Rival {
+        fn create_table(&mut self, t: &StoredTable) -> Result<bool, store::StoreError> {
+            let mut raced = self.raced.lock().unwrap();
+            if raced.is_none() {
+                assert!(self
+                    .store
+                    .create_table(&store::tests::table(&t.header.id))?);
+                *raced = Some(t.header.id.clone());
+            }
+            self.store.create_table(t)
+        }
+        fn append(&mut self, e: &[(String, store::LogEntry)]) -> Result<(), store::StoreError> {
+            self.store.append(e)
+        }
+        fn set_seat(&mut self, t: &str, s: &SeatRecord) -> Result<(), store::StoreError> {
+            self.store.set_seat(t, s)
+        }
+        fn set_state(&mut self, t: &str, s: TableState) -> Result<(), store::StoreError> {
+            self.store.set_state(t, s)
+        }
+        fn open_tables(&mut self) -> Result<Vec<StoredTable>, store::StoreError> {
+            self.store.open_tables()
+        }
+        fn table(&mut self, id: &str) -> Result<Option<StoredTable>, store::StoreError> {
+            self.store.table(id)
+        }
+        fn ids(&mut self) -> Result<Vec<String>, store::StoreError> {
+            self.store.ids()
+        }
+    }
+
+    /// The code drawn was free when looked up, and taken when the table was stored: the table
+    /// is stored under another code, not refused, and the rival's table is left as it was.
+    #[tokio::test]
+    async fn a_code_taken_before_the_table_is_stored_is_drawn_again() {
+        let db = store::tests::sqlite_db("lobby", "code_taken");
+        let raced = Arc::new(std::sync::Mutex::new(None));
+        let rival = Rival {
+            store: store::SqliteStore::open(db.path()).unwrap(),
+            raced: raced.clone(),
+        };
+        let metrics = Arc::new(crate::metrics::Metrics::new());
+        let lobby = lobby_on(Box::new(rival), metrics, None);
+        let req: CreateTable = serde_json::from_str(r#"{"game":"shengji"}"#).unwrap();
+        let made = lobby.create(req).await.expect("stored under another code");
+        let taken = raced.lock().unwrap().clone().expect("the rival raced");
+        assert_ne!(made.id, taken);
+        let mut check = store::SqliteStore::open(db.path()).unwrap();
+        let rivals = check.table(&taken).unwrap().unwrap();
+        assert_eq!(rivals.header, store::tests::table(&taken).header);
+        let ours = check.table(&made.id).unwrap().unwrap();
+        assert_eq!(ours.header.game, "shengji");
+        assert_eq!(ours.seats.len(), 4);
         lobby.stop_all().await;
     }
 

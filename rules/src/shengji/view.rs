@@ -12,7 +12,7 @@ use super::error::Phase;
 use super::event::{Action, Event, UnitChoice};
 use super::follow::{legal_follows, playable_follows};
 use super::kitty::default_bury;
-use super::order::Order;
+use super::order::{Order, TRUMP};
 use super::ruleset::{LastTrickView, Ruleset};
 use super::seat::Seat;
 use super::trick::trick_winner;
@@ -177,8 +177,8 @@ impl Board {
             trump: self.order().trump_suit(),
             phase: self.phase(),
             to_act: self.to_act(),
-            hand: seat.map(|s| display(self.hand(s).cards())),
-            hands: referee.then(|| Seat::ALL.map(|s| display(self.hand(s).cards()))),
+            hand: seat.map(|s| self.order().display_cards(self.hand(s))),
+            hands: referee.then(|| Seat::ALL.map(|s| self.order().display_cards(self.hand(s)))),
             hand_sizes: Seat::ALL.map(|s| self.hand(s).len()),
             kitty: (sees_kitty && self.phase() != Phase::Bury).then(|| self.kitty().to_vec()),
             trick: self.trick_number(),
@@ -214,14 +214,7 @@ impl Board {
             defenders: self.defenders_points(),
             defender_point_cards: self.defender_point_cards(),
             points_left: self.points_left(),
-            hand_trumps: seat.map(|s| {
-                let order = self.order();
-                self.hand(s)
-                    .cards()
-                    .iter()
-                    .filter(|&&c| order.is_trump(c))
-                    .count()
-            }),
+            hand_trumps: seat.map(|s| self.order().held_in(TRUMP, self.hand(s))),
             timeouts: Seat::ALL.map(|s| self.timeouts_in_scope(s)),
             grace: self.in_grace(),
             playable: acting

@@ -884,7 +884,14 @@ pub fn store_table(db: &std::path::Path, t: &StoredTable) -> Result<&'static str
             ))
         };
     }
-    store.create_table(t).map_err(|e| e.to_string())?;
+    if !store.create_table(t).map_err(|e| e.to_string())? {
+        // Stored by another process since the look above.
+        return Err(format!(
+            "{} already holds a table {}",
+            db.display(),
+            t.header.id
+        ));
+    }
     let entries: Vec<(String, LogEntry)> = t
         .log
         .iter()

@@ -18,7 +18,8 @@ use super::*;
 
 /// One request, with where to send the outcome.
 enum Op {
-    Create(Box<StoredTable>, oneshot::Sender<Result<(), StoreError>>),
+    /// A new table: false if its id is taken ([`Store::create_table`]).
+    Create(Box<StoredTable>, oneshot::Sender<Result<bool, StoreError>>),
     Append(String, LogEntry, oneshot::Sender<Result<(), StoreError>>),
     Seat(String, SeatRecord, oneshot::Sender<Result<(), StoreError>>),
     State(String, TableState, oneshot::Sender<Result<(), StoreError>>),
@@ -121,7 +122,8 @@ impl Journal {
         rx.await.unwrap_or_else(|_| Err(stopped()))
     }
 
-    pub async fn create_table(&self, t: StoredTable) -> Result<(), StoreError> {
+    /// [`Store::create_table`]: false if the table's id is taken, nothing stored.
+    pub async fn create_table(&self, t: StoredTable) -> Result<bool, StoreError> {
         self.call(|r| Op::Create(Box::new(t), r)).await
     }
 
@@ -276,13 +278,16 @@ fn run_batch(store: &mut dyn Store, ops: Vec<Op>, metrics: &crate::metrics::Metr
                 flush(store, &mut pending, metrics);
                 let _ = r.send(store.tables(&ids));
             }
+            Op::Create(t, r) => {
+                flush(store, &mut pending, metrics);
+                let _ = r.send(store.create_table(&t));
+            }
             other => {
                 flush(store, &mut pending, metrics);
                 let (result, reply) = match other {
-                    Op::Create(t, r) => (store.create_table(&t), r),
                     Op::Seat(t, s, r) => (store.set_seat(&t, &s), r),
                     Op::State(t, s, r) => (store.set_state(&t, s), r),
-                    Op::Append(..) | Op::Stop(_) | Op::Load(..) => unreachable!(),
+                    Op::Create(..) | Op::Append(..) | Op::Stop(_) | Op::Load(..) => unreachable!(),
                 };
                 let _ = reply.send(result);
             }

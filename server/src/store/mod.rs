@@ -132,7 +132,10 @@ impl From<rusqlite::Error> for StoreError {
 
 /// Where tables and their logs live. Blocking calls: [`Journal`] says on which thread they run.
 pub trait Store: Send {
-    fn create_table(&mut self, table: &StoredTable) -> Result<(), StoreError>;
+    /// Stores a new table. False, storing nothing, if its id is taken: the lobby checks a code
+    /// is free before it asks, but a creation on another node, or another on this one in the
+    /// same moment, may take the code in between.
+    fn create_table(&mut self, table: &StoredTable) -> Result<bool, StoreError>;
     /// Appends entries of any tables in one transaction: all or nothing.
     fn append(&mut self, entries: &[(String, LogEntry)]) -> Result<(), StoreError>;
     fn set_seat(&mut self, table: &str, seat: &SeatRecord) -> Result<(), StoreError>;

@@ -399,31 +399,37 @@ async fn fence(
 }
 
 impl Store for PostgresStore {
-    fn create_table(&mut self, t: &StoredTable) -> Result<(), StoreError> {
+    fn create_table(&mut self, t: &StoredTable) -> Result<bool, StoreError> {
         let node = self.node.clone();
         let (rt, client) = self.parts()?;
         rt.block_on(async {
             let tx = client.transaction().await?;
             let h = &t.header;
-            tx.execute(
-                "INSERT INTO tables (id, game, ruleset, options, deal_algorithm, seed,
+            let stored = tx
+                .execute(
+                    "INSERT INTO tables (id, game, ruleset, options, deal_algorithm, seed,
                                      seed_commitment, board, fixed, created_ms, state)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-                &[
-                    &h.id,
-                    &h.game,
-                    &h.ruleset,
-                    &h.options,
-                    &h.deal_algorithm,
-                    &h.seed,
-                    &h.seed_commitment,
-                    &(h.board as i64),
-                    &h.fixed,
-                    &(h.created_ms as i64),
-                    &state_name(t.state),
-                ],
-            )
-            .await?;
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                 ON CONFLICT (id) DO NOTHING",
+                    &[
+                        &h.id,
+                        &h.game,
+                        &h.ruleset,
+                        &h.options,
+                        &h.deal_algorithm,
+                        &h.seed,
+                        &h.seed_commitment,
+                        &(h.board as i64),
+                        &h.fixed,
+                        &(h.created_ms as i64),
+                        &state_name(t.state),
+                    ],
+                )
+                .await?;
+            if stored == 0 {
+                // The id is taken (another node's table): rolled back as it is dropped.
+                return Ok(false);
+            }
             for s in &t.seats {
                 tx.execute(
                     "INSERT INTO seats (table_id, seat, name, token_hash, bot)
@@ -442,7 +448,7 @@ impl Store for PostgresStore {
                 .await?;
             }
             tx.commit().await?;
-            Ok(())
+            Ok(true)
         })
     }
 

@@ -288,13 +288,14 @@ impl SqliteStore {
 }
 
 impl Store for SqliteStore {
-    fn create_table(&mut self, t: &StoredTable) -> Result<(), StoreError> {
+    fn create_table(&mut self, t: &StoredTable) -> Result<bool, StoreError> {
         let tx = self.conn.transaction()?;
         let h = &t.header;
-        tx.execute(
+        let stored = tx.execute(
             "INSERT INTO tables (id, game, ruleset, options, deal_algorithm, seed, seed_commitment,
                                  board, fixed, created_ms, state)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+             ON CONFLICT (id) DO NOTHING",
             rusqlite::params![
                 h.id,
                 h.game,
@@ -309,6 +310,10 @@ impl Store for SqliteStore {
                 state_name(t.state)
             ],
         )?;
+        if stored == 0 {
+            // The id is taken; the transaction is rolled back as it is dropped.
+            return Ok(false);
+        }
         for s in &t.seats {
             tx.execute(
                 "INSERT INTO seats (table_id, seat, name, token_hash, bot) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -316,7 +321,7 @@ impl Store for SqliteStore {
             )?;
         }
         tx.commit()?;
-        Ok(())
+        Ok(true)
     }
 
     fn append(&mut self, entries: &[(String, LogEntry)]) -> Result<(), StoreError> {

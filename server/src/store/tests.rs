@@ -28,10 +28,10 @@ fn backends(name: &str) -> Vec<(&'static str, Factory)> {
 
 /// A SQLite file in a folder of its own; the folder goes when this is dropped, pass or fail, so
 /// it must outlive the stores that open the file.
-struct TempDb(std::path::PathBuf);
+pub(crate) struct TempDb(std::path::PathBuf);
 
 impl TempDb {
-    fn path(&self) -> &std::path::Path {
+    pub(crate) fn path(&self) -> &std::path::Path {
         &self.0
     }
 }
@@ -45,7 +45,7 @@ impl Drop for TempDb {
 }
 
 /// A SQLite file that does not exist yet, in a fresh folder for the test `name`.
-fn sqlite_db(kind: &str, name: &str) -> TempDb {
+pub(crate) fn sqlite_db(kind: &str, name: &str) -> TempDb {
     let dir = std::env::temp_dir().join(format!(
         "paiju-{kind}-{name}-{}-{}",
         std::process::id(),
@@ -150,6 +150,34 @@ fn a_clean_chain_verifies_and_any_edit_is_caught() {
     let mut h3 = h.clone();
     h3.seed = rules::deal::Seed([8; 32]).to_hex();
     assert_eq!(verify(&h3, &log), Err(Tampered::Seed));
+}
+
+/// A second table under a stored id is refused with `false`, not an error, and stores nothing:
+/// the first table's header and seats stay as they were, and the store goes on.
+#[test]
+fn a_table_under_a_taken_id_stores_nothing_and_says_so() {
+    for (backend, open) in backends("taken_id") {
+        let mut store = open();
+        let first = table("t1");
+        assert!(store.create_table(&first).unwrap(), "{backend}");
+        let mut second = table("t1");
+        second.header.board = 7;
+        second.seats.push(SeatRecord {
+            seat: 1,
+            name: Some("小李".into()),
+            token_hash: None,
+            bot: true,
+        });
+        assert!(!store.create_table(&second).unwrap(), "{backend}");
+        let back = store.table("t1").unwrap().unwrap();
+        assert_eq!(
+            (&back.header, &back.seats),
+            (&first.header, &first.seats),
+            "{backend}"
+        );
+        assert!(store.create_table(&table("t2")).unwrap(), "{backend}");
+        assert_eq!(store.ids().unwrap(), ["t1", "t2"], "{backend}");
+    }
 }
 
 #[test]
@@ -313,7 +341,7 @@ struct Watched {
 }
 
 impl Store for Watched {
-    fn create_table(&mut self, t: &StoredTable) -> Result<(), StoreError> {
+    fn create_table(&mut self, t: &StoredTable) -> Result<bool, StoreError> {
         self.store.create_table(t)
     }
     fn append(&mut self, entries: &[(String, LogEntry)]) -> Result<(), StoreError> {
@@ -422,8 +450,8 @@ fn many_tables_appending_at_once_share_commits_one_at_a_time() {
 fn a_store_that_panics_ends_the_journal_instead_of_hanging_it() {
     struct Panics;
     impl Store for Panics {
-        fn create_table(&mut self, _: &StoredTable) -> Result<(), StoreError> {
-            Ok(())
+        fn create_table(&mut self, _: &StoredTable) -> Result<bool, StoreError> {
+            Ok(true)
         }
         fn append(&mut self, _: &[(String, LogEntry)]) -> Result<(), StoreError> {
             std::thread::sleep(std::time::Duration::from_millis(20));
