@@ -45,6 +45,10 @@ pub const TAKE_AT_ONCE: usize = 50;
 /// Seconds a table may give one play (`CreateTable::play_seconds`).
 const PLAY_SECONDS: std::ops::RangeInclusive<u32> = 15..=120;
 
+/// Codes drawn for one new table before it is refused as finding none free: a draw is taken
+/// (served here or stored) about once in a thousand at a thousand tables.
+const CODE_TRIES: u32 = 40;
+
 /// A display name as shown and stored ([`rules::name::display_name`]), refused as the lobby
 /// refuses.
 pub fn display_name(raw: &str) -> Result<String, Refusal> {
@@ -259,26 +263,6 @@ impl Lobby {
 
     /// A table code no open or stored table has: codes are short (six digits, to be read
     /// aloud), so a clash is possible and checked.
-    async fn fresh_code(&self) -> Result<String, Refusal> {
-        for _ in 0..20 {
-            let code = seat_token::table_code();
-            if self.tables.contains_key(&code) {
-                continue;
-            }
-            match self.journal.load(&code).await {
-                Ok(None) => return Ok(code),
-                Ok(Some(_)) => continue,
-                Err(e) => {
-                    return Err(Refusal::StoreFailed {
-                        detail: e.0,
-                        reading: true,
-                    })
-                }
-            }
-        }
-        Err(Refusal::TooManyTables { no_free_code: true })
-    }
-
     fn find(&self, id: &str) -> Result<TableHandle, Refusal> {
         self.get(id).ok_or(Refusal::NoTable)
     }
@@ -397,13 +381,21 @@ impl Lobby {
             seats: seat_records,
             log: vec![],
         };
-        // A code is free when `fresh_code` looks, but a creation in the same moment, on this
-        // node or another, may store it first (six digits: one of thirteen loads of a thousand
-        // tables created at once met it, and was refused). The store then stores nothing and
-        // says so, and another code is tried.
-        let mut taken = 0;
+        // A code not served here is tried; whether the store holds it already (a closed table,
+        // another node's, or one created on this node in the same moment: six digits, one of
+        // thirteen loads of a thousand tables created at once met it) is the insert's to say,
+        // which stores nothing then, and another code is drawn.
+        let mut tries = 0;
         loop {
-            stored.header.id = self.fresh_code().await?;
+            tries += 1;
+            if tries > CODE_TRIES {
+                return Err(Refusal::TooManyTables { no_free_code: true });
+            }
+            let code = seat_token::table_code();
+            if self.tables.contains_key(&code) {
+                continue;
+            }
+            stored.header.id = code;
             let created = self
                 .journal
                 .create_table(stored.clone())
@@ -414,10 +406,6 @@ impl Lobby {
                 })?;
             if created {
                 break;
-            }
-            taken += 1;
-            if taken == 20 {
-                return Err(Refusal::TooManyTables { no_free_code: true });
             }
         }
         let id = stored.header.id.clone();
