@@ -44,6 +44,12 @@ pub struct BotOptions {
     /// sends the action in flight again with its id (applied at most once); every action
     /// acknowledged and every resumption are reported. Without, a break ends the bot.
     pub failover: Vec<std::net::SocketAddr>,
+    /// `paiju load --blocks`: while this says `true` the bot sends nothing (the action in flight
+    /// is still waited for), so that the load's floors can be measured alone between blocks of
+    /// play. When it is lifted a seat whose turn it is acts after a share of its think time, as
+    /// if it had been thinking already, so that the tables come back at their pace and not all
+    /// at once.
+    pub hold: Option<tokio::sync::watch::Receiver<bool>>,
 }
 
 /// Frames received and their bytes, across the seats that share it.
@@ -72,6 +78,7 @@ impl Default for BotOptions {
             stop: None,
             seen: None,
             failover: Vec::new(),
+            hold: None,
         }
     }
 }
@@ -193,6 +200,10 @@ pub async fn play_as<E: Engine + 'static>(
     // to be sent again once the table welcomes us back.
     let mut text = String::new();
     let mut line = Line::default();
+    let mut hold = opts.hold.clone();
+    // Our turn came, or stayed, while the play was held: the wait after the hold is a share of
+    // a think time.
+    let mut held_on_turn = false;
     loop {
         if state == TableState::Over {
             report.over = true;
@@ -209,12 +220,24 @@ pub async fn play_as<E: Engine + 'static>(
                 report.seat, opts.deadline, report.last_seq
             ));
         }
+        let held = hold.as_ref().is_some_and(|h| *h.borrow());
         let my_turn = pending.is_none()
             && !stopping
             && report.seat.is_some_and(|s| to_act.contains(&s))
             && state == TableState::Playing;
+        if !my_turn {
+            held_on_turn = false;
+        } else if held {
+            held_on_turn = true;
+        }
+        let my_turn = my_turn && !held;
         if my_turn && act_at.is_none() {
-            act_at = Some(tokio::time::Instant::now() + jitter(opts.think, &mut rng));
+            let wait = if std::mem::take(&mut held_on_turn) {
+                after_hold(opts.think, &mut rng)
+            } else {
+                jitter(opts.think, &mut rng)
+            };
+            act_at = Some(tokio::time::Instant::now() + wait);
         }
         if !my_turn {
             act_at = None;
@@ -224,6 +247,12 @@ pub async fn play_as<E: Engine + 'static>(
             wake = wake.min(stop);
         }
         tokio::select! {
+            changed = async { hold.as_mut().expect("guarded").changed().await }, if hold.is_some() => {
+                // The load went away: nothing holds the play any more.
+                if changed.is_err() {
+                    hold = None;
+                }
+            }
             frame = ws.next() => {
                 let broke = match frame {
                     Some(Ok(Message::Close(Some(c))))
@@ -603,11 +632,23 @@ pub fn jitter(think: Duration, state: &mut u64) -> Duration {
     if think.is_zero() {
         return think;
     }
+    think.mul_f64(0.5 + unit(state))
+}
+
+/// The wait of a seat whose turn came or stayed while the load held the play
+/// ([`BotOptions::hold`]): a uniform share of a [`jitter`]ed think time, as if it had been
+/// thinking for the rest. (All seats waiting a whole think time from the release would leave
+/// the first half of every block of play without an action.)
+pub fn after_hold(think: Duration, state: &mut u64) -> Duration {
+    jitter(think, state).mul_f64(unit(state))
+}
+
+/// A draw from [0, 1) of the xorshift generator in `state`.
+fn unit(state: &mut u64) -> f64 {
     *state ^= *state << 13;
     *state ^= *state >> 7;
     *state ^= *state << 17;
-    let unit = (*state >> 11) as f64 / (1u64 << 53) as f64;
-    think.mul_f64(0.5 + unit)
+    (*state >> 11) as f64 / (1u64 << 53) as f64
 }
 
 #[cfg(test)]

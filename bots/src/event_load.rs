@@ -291,6 +291,7 @@ async fn run_in(opts: &EventLoadOptions, dir: &std::path::Path) -> Result<EventL
         stop: None,
         seen: None,
         failover: Vec::new(),
+        hold: None,
     };
 
     let mut rounds = Vec::new();

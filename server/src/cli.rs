@@ -1057,6 +1057,13 @@ pub struct LoadArgs {
     /// into the play; its tables must be served again by the others, nothing acknowledged lost.
     #[arg(long, value_name = "S", conflicts_with = "event", value_parser = clap::value_parser!(u64).range(1..))]
     pub kill_node_after: Option<u64>,
+    /// Measure the floors in turns with the play, this many seconds each, once every seat is
+    /// taken: the tables play while the floors wait, then the bots hold their plays while the
+    /// floors are measured alone on as many connections, and so on; the report adds the ratio
+    /// of the server's CPU per action to the floors' from those turns (docs/performance.md).
+    /// One generator process; with --seconds, the tables play about half of it.
+    #[arg(long, value_name = "S", conflicts_with_all = ["event", "nodes", "kill_node_after"], value_parser = clap::value_parser!(u64).range(1..=600))]
+    pub blocks: Option<u64>,
     /// Internal: a child generator playing its share of a load (the order file the run wrote).
     #[arg(long, value_name = "FILE", hide = true)]
     pub drive: Option<PathBuf>,
@@ -1386,6 +1393,7 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
         seconds: args.seconds.map(Duration::from_secs),
         generators: args.generators,
         kill_after: args.kill_node_after.map(Duration::from_secs),
+        blocks: args.blocks.map(Duration::from_secs),
     };
     lift_limits_for_load();
     let rt = runtime()?;

@@ -21,6 +21,23 @@ fn load(args: &[&str]) -> (bool, String, String) {
     )
 }
 
+/// `paiju load ARGS` with its temporary store in `tmp`: its standard output, once it has
+/// succeeded.
+fn load_in(tmp: &std::path::Path, args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_paiju"))
+        .arg("load")
+        .args(args)
+        .env("TMPDIR", tmp)
+        .output()
+        .expect("run paiju load");
+    let (stdout, stderr) = (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    );
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    stdout
+}
+
 #[test]
 fn a_small_load_reports_both_floors_and_our_own_cost() {
     // Paced under the server's per-connection rate limit (10 a second): a bot that never
@@ -76,6 +93,87 @@ fn a_small_load_reports_both_floors_and_our_own_cost() {
     );
 }
 
+/// `--blocks`: the tables play while the floors wait, then the bots are held while the floors
+/// are measured alone on as many connections, and so on; the ratio is summed over each side's
+/// own turns, and no bot sends while held.
+#[test]
+fn a_load_in_turns_measures_the_floors_between_turns_of_play() {
+    let tmp = empty_tmpdir("blocks");
+    let stdout = load_in(
+        tmp.path(),
+        &[
+            "--tables",
+            "3",
+            "--think-ms",
+            "200",
+            "--seconds",
+            "11",
+            "--blocks",
+            "2",
+        ],
+    );
+    assert!(
+        stdout.contains("tables: 3 (12 connections), finished: 0, errors: 0"),
+        "{stdout}"
+    );
+    let ratio = numbers_of(&stdout, "in turns of ");
+    let [turn, connections, server, ratio, fan_out, commit, lowest, highest, median] = ratio[..]
+    else {
+        panic!("{ratio:?} in\n{stdout}");
+    };
+    assert_eq!((turn, connections), (2.0, 12.0), "{stdout}");
+    assert!(server > 0.0 && fan_out > 0.0 && commit > 0.0, "{stdout}");
+    let floors = fan_out + commit;
+    let rounding = 0.005 + 0.5 / floors + server / (floors * floors);
+    assert!(
+        (ratio - server / floors).abs() <= rounding,
+        "{ratio} against {} in\n{stdout}",
+        server / floors
+    );
+    assert!(lowest <= median && median <= highest, "{stdout}");
+    let turns = numbers_of(&stdout, "turns: ");
+    let [play, actions, _, floor_turns, frames, frame_bytes, commits, _, _, sent_while_held] =
+        turns[..]
+    else {
+        panic!("{turns:?} in\n{stdout}");
+    };
+    // The turns alternate from the play's, and each side did its work in its own.
+    assert!(
+        play >= 2.0 && (play == floor_turns || play == floor_turns + 1.0),
+        "{stdout}"
+    );
+    assert!(
+        actions >= 10.0 && frames >= 10.0 && commits >= 5.0,
+        "{stdout}"
+    );
+    // The fan-out floor's frames are the size of those the bots received in the turns of play:
+    // an 80分 table's frames run from a hundred bytes to a few kilobytes.
+    assert!((100.0..5_000.0).contains(&frame_bytes), "{stdout}");
+    assert_eq!(
+        sent_while_held, 0.0,
+        "the bots played while held:\n{stdout}"
+    );
+    // The floors' turns are the fan-out floor during the play, on every table.
+    assert!(
+        stdout.contains("floor 1 during the play, on 3 tables in the floors' turns: p50 "),
+        "{stdout}"
+    );
+    assert_eq!(
+        entries(tmp.path()),
+        Vec::<String>::new(),
+        "the temporary store stays"
+    );
+
+    // Turns are taken in one generator process: asked for more, the load says so and starts
+    // nothing.
+    let (ok, out, err) = load(&["--tables", "3", "--generators", "2", "--blocks", "2"]);
+    assert!(!ok, "{out}");
+    assert!(
+        err.contains("--blocks: the play and its floors take turns in one generator process"),
+        "{err}"
+    );
+}
+
 /// The numbers in the report's line that starts with `prefix`.
 fn numbers_of(out: &str, prefix: &str) -> Vec<f64> {
     let line = out
@@ -102,24 +200,10 @@ fn entries(dir: &std::path::Path) -> Vec<String> {
 #[test]
 fn a_load_stopped_after_seconds_reports_what_was_played_and_both_floors_during_it() {
     let tmp = empty_tmpdir("seconds");
-    let out = Command::new(env!("CARGO_BIN_EXE_paiju"))
-        .args([
-            "load",
-            "--tables",
-            "4",
-            "--think-ms",
-            "300",
-            "--seconds",
-            "4",
-        ])
-        .env("TMPDIR", tmp.path())
-        .output()
-        .expect("run paiju load");
-    let (stdout, stderr) = (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
+    let stdout = load_in(
+        tmp.path(),
+        &["--tables", "4", "--think-ms", "300", "--seconds", "4"],
     );
-    assert!(out.status.success(), "{stdout}\n{stderr}");
     assert!(
         stdout.contains("stopped after 4 s of play (--seconds)"),
         "{stdout}"

@@ -57,6 +57,7 @@ pub async fn drive<E: Engine + 'static>(file: &Path) -> Result<(), String> {
         stop: order.stop_at_ms.map(instant_of),
         seen: Some(seen.clone()),
         failover: order.failover.clone(),
+        hold: None,
     };
     let (seated_tx, seated_rx) = tokio::sync::oneshot::channel();
     tokio::spawn(async move {

@@ -25,7 +25,9 @@ use crate::client;
 /// A connection to `/t/{group}/{bytes}` joins group `group` (a table). Each text frame it sends
 /// comes back to it, and a frame of `bytes` bytes (the size of the server's frames) goes to every
 /// other connection of its group: the frames a table's action makes the server write, and
-/// nothing else (no parsing, rules, store or views). Each connection has a writer task fed by a
+/// nothing else (no parsing, rules, store or views). A frame that starts with a number and a
+/// space (`1095 {…}`) sets that size for its sender's frames from then on: `paiju load
+/// --blocks` sizes them turn by turn, as the play's. Each connection has a writer task fed by a
 /// queue, as the server's do, so that one slow socket holds up nobody else.
 pub async fn serve_echo() -> Result<(), String> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -90,15 +92,12 @@ async fn fan_out_connection(stream: tokio::net::TcpStream, id: u64, groups: Grou
         .next()
         .and_then(|g| g.parse().ok())
         .unwrap_or(u64::MAX - id);
-    let bytes: usize = parts
+    let mut bytes: usize = parts
         .next()
         .and_then(|b| b.parse().ok())
         .unwrap_or(0)
-        .min(64 * 1024);
-    let frame = Message::text(format!(
-        "{{\"pad\":\"{}\"}}",
-        "x".repeat(bytes.saturating_sub(10))
-    ));
+        .min(MOST_BYTES);
+    let mut frame = padded(bytes);
     let (mut sink, mut stream) = ws.split();
     let (tx, mut rx) = tokio::sync::mpsc::channel::<Message>(64);
     groups
@@ -115,8 +114,14 @@ async fn fan_out_connection(stream: tokio::net::TcpStream, id: u64, groups: Grou
         }
     });
     while let Some(Ok(m)) = stream.next().await {
-        if !m.is_text() {
-            continue;
+        let Message::Text(text) = &m else { continue };
+        // A frame that starts with a size and a space resizes the frames this connection fans
+        // out from then on (`paiju load --blocks`: the play's frames' size, turn by turn).
+        if let Some(size) = resized(text.as_str()) {
+            if size != bytes {
+                bytes = size;
+                frame = padded(bytes);
+            }
         }
         let _ = tx.try_send(m);
         for (other, tx) in &groups.lock().unwrap()[&group] {
@@ -129,6 +134,27 @@ async fn fan_out_connection(stream: tokio::net::TcpStream, id: u64, groups: Grou
         members.retain(|(other, _)| *other != id);
     }
     writer.abort();
+}
+
+/// The most a fan-out frame is padded to.
+const MOST_BYTES: usize = 64 * 1024;
+
+/// A text frame of about `bytes` bytes: what the fan-out floor writes to each other seat.
+fn padded(bytes: usize) -> Message {
+    Message::text(format!(
+        "{{\"pad\":\"{}\"}}",
+        "x".repeat(bytes.min(MOST_BYTES).saturating_sub(10))
+    ))
+}
+
+/// The size a sender's frame asks the fan-out floor's frames to have: its leading digits, if a
+/// space follows them.
+fn resized(text: &str) -> Option<usize> {
+    let (size, _) = text.split_once(' ')?;
+    if size.is_empty() || !size.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    size.parse().ok().map(|n: usize| n.min(MOST_BYTES))
 }
 
 /// Round trips each table's sender times in the network floor.
@@ -152,6 +178,7 @@ pub(super) async fn echo_round_trips(
     opts: &LoadOptions,
     frame_bytes: usize,
     rounds: usize,
+    gate: Option<FloorGate>,
 ) -> Result<EchoFloor, String> {
     // A frame the size of a typical action.
     let payload = r#"{"type":"act","id":1,"action":{"type":"play","cards":["S10","S10"]}}"#;
@@ -160,11 +187,22 @@ pub(super) async fn echo_round_trips(
     let (connected_tx, mut connected) = tokio::sync::mpsc::channel::<Result<(), String>>(1024);
     let (go_tx, go_rx) = tokio::sync::watch::channel(false);
     let (done_tx, done_rx) = tokio::sync::watch::channel(false);
+    let (mut told_connected, turn, sent, sized) = match gate {
+        Some(g) => (
+            Some(g.connected),
+            Some(g.turn),
+            Some(g.sent),
+            Some(g.frame_bytes),
+        ),
+        None => (None, None, None, None),
+    };
     let mut tasks = JoinSet::new();
     for c in 0..connections {
         let connected_tx = connected_tx.clone();
         let mut go = go_rx.clone();
         let mut done = done_rx.clone();
+        let mut turn = turn.clone();
+        let (sent, sized) = (sent.clone(), sized.clone());
         tasks.spawn(async move {
             let mut rng = client::mix(c as u64) | 1;
             let url = format!("ws://{addr}/t/{}/{frame_bytes}", c / seats);
@@ -181,7 +219,7 @@ pub(super) async fn echo_round_trips(
                 }
                 Err(e) => {
                     let _ = connected_tx.send(Err(e.to_string())).await;
-                    return Ok(Vec::new());
+                    return Ok((false, Vec::new()));
                 }
             };
             drop(connected_tx);
@@ -190,23 +228,38 @@ pub(super) async fn echo_round_trips(
                 // A seat not to act: reads what the table's actions send it.
                 loop {
                     tokio::select! {
-                        _ = done.wait_for(|d| *d) => return Ok(Vec::new()),
+                        _ = done.wait_for(|d| *d) => return Ok((false, Vec::new())),
                         frame = ws.next() => if !matches!(frame, Some(Ok(_))) {
-                            return Ok(Vec::new());
+                            return Ok((false, Vec::new()));
                         },
                     }
                 }
             }
-            let mut out = Vec::with_capacity(rounds);
+            let mut out = Vec::with_capacity(rounds.min(1024));
             for _ in 0..rounds {
-                tokio::time::sleep(client::jitter(think, &mut rng)).await;
+                match &mut turn {
+                    None => tokio::time::sleep(client::jitter(think, &mut rng)).await,
+                    Some(turn) => {
+                        if !floors_turn(turn, think, &mut rng).await {
+                            break;
+                        }
+                        if let Some(sent) = &sent {
+                            sent.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                }
+                // In turns, the frames fanned out are the size of the play's so far.
+                let text = match &sized {
+                    Some(bytes) => format!("{} {payload}", bytes.load(Ordering::Relaxed)),
+                    None => payload.to_string(),
+                };
                 let t = Instant::now();
-                ws.send(Message::text(payload))
+                ws.send(Message::text(text.as_str()))
                     .await
                     .map_err(|e| e.to_string())?;
                 loop {
                     match ws.next().await {
-                        Some(Ok(Message::Text(t))) if t.as_str() != payload => continue,
+                        Some(Ok(Message::Text(t))) if t.as_str() != text => continue,
                         Some(Ok(_)) => break,
                         Some(Err(e)) => return Err(e.to_string()),
                         None => return Err("the echo server closed".into()),
@@ -214,7 +267,7 @@ pub(super) async fn echo_round_trips(
                 }
                 out.push(t.elapsed());
             }
-            Ok::<_, String>(out)
+            Ok::<_, String>((true, out))
         });
     }
     drop(connected_tx);
@@ -240,14 +293,17 @@ pub(super) async fn echo_round_trips(
     }
     let server_cpu = || pid.map(threads_cpu_seconds).unwrap_or(0.0);
     let cpu0 = server_cpu();
+    if let Some(told) = told_connected.take() {
+        let _ = told.send(());
+    }
     let _ = go_tx.send(true);
     let mut all = Vec::new();
     let mut senders_left = tables;
     while senders_left > 0 {
         let left = deadline.saturating_sub(started.elapsed());
         match tokio::time::timeout(left, tasks.join_next()).await {
-            Ok(Some(Ok(Ok(v)))) => {
-                if !v.is_empty() {
+            Ok(Some(Ok(Ok((sender, v))))) => {
+                if sender {
                     senders_left -= 1;
                 }
                 all.extend(v);
@@ -269,6 +325,124 @@ pub(super) async fn echo_round_trips(
     Ok(EchoFloor {
         cpu_per_message: Duration::from_secs_f64(cpu / all.len().max(1) as f64),
         round_trips: all,
+    })
+}
+
+/// Whose turn it is in a load of alternating blocks (`paiju load --blocks`): the tables play
+/// while the floors wait, then the floors are measured alone while the tables are held, and so
+/// on, so that both see the machine in the same spells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Turn {
+    Play,
+    Floors,
+    /// The load is over: the floors stop.
+    Over,
+}
+
+/// The fan-out floor in blocks: whose turn it is, a count of the frames its senders sent (the
+/// run reads it at each turn's end), the size of the frames to fan out (the play's mean so far,
+/// set by the run), and who is told once every connection is open.
+pub(super) struct FloorGate {
+    pub turn: tokio::sync::watch::Receiver<Turn>,
+    pub sent: Arc<std::sync::atomic::AtomicU64>,
+    pub frame_bytes: Arc<std::sync::atomic::AtomicUsize>,
+    pub connected: tokio::sync::oneshot::Sender<()>,
+}
+
+/// A floor sender's wait for its next frame in blocks: a think time, drawn and spent in the
+/// floors' turn (as a bot's in the play's, [`client::after_hold`] after a hold). False once the
+/// load is over.
+async fn floors_turn(
+    turn: &mut tokio::sync::watch::Receiver<Turn>,
+    think: Duration,
+    rng: &mut u64,
+) -> bool {
+    let mut held = false;
+    loop {
+        let now = *turn.borrow_and_update();
+        match now {
+            Turn::Over => return false,
+            Turn::Play => {
+                held = true;
+                if turn.changed().await.is_err() {
+                    return false;
+                }
+            }
+            Turn::Floors => {
+                let wait = if std::mem::take(&mut held) {
+                    client::after_hold(think, rng)
+                } else {
+                    client::jitter(think, rng)
+                };
+                tokio::select! {
+                    _ = tokio::time::sleep(wait) => return true,
+                    changed = turn.changed() => {
+                        if changed.is_err() {
+                            return false;
+                        }
+                        held = true;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The commit floor in blocks: what its commits in the floors' turns have cost so far, read by
+/// the run at each turn's end.
+#[derive(Default)]
+pub(super) struct CommitTally {
+    pub commits: std::sync::atomic::AtomicU64,
+    /// Their CPU on the committing thread, in nanoseconds (the sync's system time included).
+    pub cpu_ns: std::sync::atomic::AtomicU64,
+    /// The pause before each, in microseconds: the server's mean interval between commits in
+    /// the blocks of play so far (the run sets it).
+    pub every_us: std::sync::atomic::AtomicU64,
+}
+
+/// The commit floor in blocks: a fresh file warmed as [`paced_commits`]'s, then single-row
+/// commits at the server's pace (`tally.every_us`) in the floors' turns only, each one's CPU
+/// added to `tally`, until the load is over.
+pub(super) fn commits_in_floor_turns(
+    dir: PathBuf,
+    mut turn: tokio::sync::watch::Receiver<Turn>,
+    tally: Arc<CommitTally>,
+) -> tokio::task::JoinHandle<Result<(), String>> {
+    tokio::task::spawn_blocking(move || {
+        let conn = floor_db(&dir.join("commit-blocks.db"))?;
+        for seq in 0..PACED_WARM_UP {
+            commit_one(&conn, seq)?;
+        }
+        let mut seq = PACED_WARM_UP;
+        loop {
+            // The run went without saying so (a signal stopped it): so does this thread, or the
+            // runtime would wait for it for ever.
+            if turn.has_changed().is_err() {
+                return Ok(());
+            }
+            match *turn.borrow_and_update() {
+                Turn::Over => return Ok(()),
+                Turn::Play => {
+                    std::thread::sleep(Duration::from_millis(10));
+                    continue;
+                }
+                Turn::Floors => {}
+            }
+            let every = Duration::from_micros(tally.every_us.load(Ordering::Relaxed).max(100));
+            std::thread::sleep(every);
+            // The turn ended in the pause: this commit would fall in the play's.
+            if turn.has_changed().unwrap_or(true) {
+                continue;
+            }
+            let cpu = thread_cpu();
+            commit_one(&conn, seq)?;
+            let cpu = thread_cpu().saturating_sub(cpu);
+            seq += 1;
+            tally.commits.fetch_add(1, Ordering::Relaxed);
+            tally
+                .cpu_ns
+                .fetch_add(cpu.as_nanos() as u64, Ordering::Relaxed);
+        }
     })
 }
 
@@ -447,4 +621,20 @@ fn commits_at_pace(
         });
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{resized, MOST_BYTES};
+
+    /// Only leading digits and a space resize the fan-out: an action's JSON never does.
+    #[test]
+    fn a_frame_resizes_the_fan_out_only_with_a_leading_size() {
+        let act = r#"{"type":"act","id":1,"action":{"type":"play","cards":["S10","S10"]}}"#;
+        assert_eq!(resized(&format!("1797 {act}")), Some(1797));
+        assert_eq!(resized(&format!("999999999 {act}")), Some(MOST_BYTES));
+        for text in [act, " 12", "12a {}", "-5 {}", "12"] {
+            assert_eq!(resized(text), None, "{text}");
+        }
+    }
 }

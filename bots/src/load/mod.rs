@@ -14,6 +14,9 @@
 //!   and after the run, with the CPU one commit takes; and the server's own group commits while
 //!   the tables play (/metrics).
 //!
+//! With `--blocks S` both floors are also measured in turns with the play, on the play's scale
+//! and in the same minutes ([`Blocks`]).
+//!
 //! Then it creates the tables, and seats each one with a WebSocket bot in every seat, which
 //! connects at once and plays one board or game. It prints actions per second, the action round
 //! trip (send `act` → that action's `events` back: stored, acknowledged and broadcast) at p50
@@ -40,6 +43,7 @@ use rules::Engine;
 use crate::client::{self, BotOptions};
 
 mod acked;
+mod blocks;
 mod drive;
 mod floors;
 mod nodes;
@@ -47,6 +51,8 @@ mod options;
 mod play;
 mod proc;
 
+use blocks::Turns;
+pub use blocks::{Blocks, FloorTurn, PerAction, PlayTurn};
 pub use drive::drive;
 pub use floors::{commit_floor, serve_echo, PacedCommits, COMMIT_EVERY};
 use floors::{commit_floor_during, echo_round_trips, floor, paced_commits, EchoFloor, ECHO_ROUNDS};
@@ -153,6 +159,8 @@ pub struct LoadReport {
     /// not found as acknowledged.
     pub acked_checked: usize,
     pub lost: usize,
+    /// `--blocks`: the play and its floors in turns.
+    pub blocks: Option<Blocks>,
 }
 
 impl LoadReport {
@@ -243,8 +251,13 @@ impl std::fmt::Display for LoadReport {
         if self.echo_during_tables > 0 {
             writeln!(
                 f,
-                "floor 1 during the play, on {} tables beside the load: p50 {:.2} ms, p99 {:.2} ms",
+                "floor 1 during the play, on {} tables {}: p50 {:.2} ms, p99 {:.2} ms",
                 self.echo_during_tables,
+                if self.blocks.is_some() {
+                    "in the floors' turns"
+                } else {
+                    "beside the load"
+                },
                 ms(self.echo_during_p50),
                 ms(self.echo_during_p99)
             )?;
@@ -353,6 +366,54 @@ impl std::fmt::Display for LoadReport {
                 fan_out,
                 commits
             )?;
+        }
+        if let Some(b) = &self.blocks {
+            match b.whole() {
+                Some(w) => {
+                    let mut pairs: Vec<f64> = b.pairs().iter().map(PerAction::ratio).collect();
+                    pairs.sort_by(f64::total_cmp);
+                    let median = match pairs.len() {
+                        0 => 0.0,
+                        n if n % 2 == 1 => pairs[n / 2],
+                        n => (pairs[n / 2 - 1] + pairs[n / 2]) / 2.0,
+                    };
+                    let (play_s, floor_s) = (
+                        b.play.iter().map(|t| t.seconds).sum::<f64>(),
+                        b.floors.iter().map(|t| t.seconds).sum::<f64>(),
+                    );
+                    writeln!(
+                        f,
+                        "in turns of {} s (--blocks), the floors alone on {} connections between turns of play: server {:.0} µs per action = {:.2}x fan-out floor {:.0} + commit floor {:.0} µs; each turn of play against the floors' after it: {:.2}x to {:.2}x, median {:.2}x",
+                        b.turn.as_secs(),
+                        self.connections,
+                        w.server_us,
+                        w.ratio(),
+                        w.fan_out_us,
+                        w.commit_us,
+                        pairs.first().copied().unwrap_or(0.0),
+                        pairs.last().copied().unwrap_or(0.0),
+                        median,
+                    )?;
+                    writeln!(
+                        f,
+                        "turns: {} of play ({} actions in {:.0} s), {} of the floors ({} frames of {} bytes, {} commits in {:.0} s; the server meanwhile {:.1} ms of CPU a second); actions sent while the bots were held: {}",
+                        b.play.len(),
+                        b.play.iter().map(|t| t.actions).sum::<u64>(),
+                        play_s,
+                        b.floors.len(),
+                        b.floors.iter().map(|t| t.frames).sum::<u64>(),
+                        b.frame_bytes(),
+                        b.floors.iter().map(|t| t.commits).sum::<u64>(),
+                        floor_s,
+                        b.floors.iter().map(|t| t.server_cpu).sum::<f64>() * 1e3 / floor_s.max(1e-9),
+                        b.sent_in_floors
+                    )?;
+                }
+                None => writeln!(
+                    f,
+                    "in turns (--blocks): not measured, the play ended before a turn of each side"
+                )?,
+            }
         }
         if self.node_cpu.len() > 1 {
             let each: Vec<String> = self
@@ -529,13 +590,27 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
     let sample = (opts.tables / 10).clamp(1, opts.tables.max(1));
     // (Not with child generators: the floor's frames are the size the bots see, which only
     // they count.)
-    let sample = if generators == 1 && open_files(connections + sample * opts.seats).is_ok() {
+    let sample = if opts.blocks.is_none()
+        && generators == 1
+        && open_files(connections + sample * opts.seats).is_ok()
+    {
         sample
     } else {
         0
     };
+    // In blocks the fan-out floor is on as many connections as the play, in this process too.
+    if opts.blocks.is_some() {
+        if generators > 1 {
+            return Err(format!(
+                "--blocks: the play and its floors take turns in one generator process, and {} tables of {} need {generators} (--generators 1, or fewer tables)",
+                opts.tables, opts.seats
+            ));
+        }
+        open_files(connections * 2)
+            .map_err(|e| format!("--blocks: the floors' connections beside the play's: {e}"))?;
+    }
     let mut nodes = Nodes::start(&opts.exe, &db, opts.nodes.max(1), start_within, &[]).await?;
-    let echo_during = if sample > 0 {
+    let echo_during = if sample > 0 || opts.blocks.is_some() {
         Some(
             start_child(
                 &opts.exe,
@@ -613,6 +688,10 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         .filter(|_| opts.nodes > 1)
         .map(|k| play_started + k);
     let mut killed = None;
+    let mut turns = opts
+        .blocks
+        .zip(echo_during.as_ref())
+        .map(|(length, (child, _))| Turns::new(length, child.id()));
     let played = if generators > 1 {
         let mut orders: Vec<drive::Order> = (0..generators)
             .map(|_| drive::Order {
@@ -673,13 +752,30 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
             stop: stop_at,
             seen: Some(seen.clone()),
             failover: failover.clone(),
+            hold: turns.as_ref().map(|t| t.hold.subscribe()),
         };
         let play = play_tables::<E>(ids, opts.seats, bot, seated_tx.take());
         tokio::pin!(play);
         let played = loop {
             let kill_wait = kill_at.map(tokio::time::sleep_until);
+            let next_turn = turns.as_ref().and_then(|t| t.next);
+            let connecting = turns.as_ref().is_some_and(|t| t.waiting);
             tokio::select! {
                 done = &mut play => break done?,
+                open = async { (&mut turns.as_mut().expect("guarded").connected).await }, if connecting => {
+                    let t = turns.as_mut().expect("guarded");
+                    t.waiting = false;
+                    // Not all open: the fan-out floor's task says why at the end.
+                    if open.is_err() {
+                        continue;
+                    }
+                    t.read(&nodes, &seen).await;
+                    t.next = Some(tokio::time::Instant::now() + t.length);
+                    eprintln!("turns of {:?}: the play, then the floors alone, and so on ...", t.length);
+                }
+                _ = async { tokio::time::sleep_until(next_turn.expect("guarded")).await }, if next_turn.is_some() => {
+                    turns.as_mut().expect("guarded").pass(&nodes, &seen).await;
+                }
                 _ = async { kill_wait.unwrap().await }, if kill_wait.is_some() => {
                     killed = Some(kill_last(&mut nodes, play_started, opts.tables).await);
                     kill_at = None;
@@ -687,7 +783,20 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
                 _ = &mut seated_rx, if steady0.is_none() => {
                     steady0 = Some((nodes.cpu_seconds(), seen.acks.load(Ordering::Relaxed)));
                     steady_from_ms = client::unix_ms();
-                    if let Some((child, addr)) = &echo_during {
+                    if let (Some(t), Some((_, addr))) = (turns.as_mut(), &echo_during) {
+                        let (addr, seen, length) = (*addr, seen.clone(), t.length);
+                        let gate = t.gate();
+                        let all = opts.clone();
+                        echo_task = Some(tokio::spawn(async move {
+                            // A turn of play first, not counted, so that the floors' connections
+                            // do not open in one that is. (Their frames' size is set turn by
+                            // turn: the play's so far.)
+                            tokio::time::sleep(length).await;
+                            eprintln!("the floors' connections: {} ...", all.tables * all.seats);
+                            echo_round_trips(addr, None, &all, seen.mean_bytes(), usize::MAX, Some(gate)).await
+                        }));
+                        t.start_commits(dir);
+                    } else if let Some((child, addr)) = &echo_during {
                         let left = stop_at.map_or(opts.think * 100, |t| {
                             t.saturating_duration_since(tokio::time::Instant::now())
                         });
@@ -696,13 +805,18 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
                         let (addr, pid, seen) = (*addr, child.id(), seen.clone());
                         let sampled = LoadOptions { tables: sample, ..opts.clone() };
                         echo_task = Some(tokio::spawn(async move {
-                            echo_round_trips(addr, pid, &sampled, seen.mean_bytes(), rounds).await
+                            echo_round_trips(addr, pid, &sampled, seen.mean_bytes(), rounds, None).await
                         }));
                     }
                 }
             }
         };
         played
+    };
+    // The last turn ends with the play; the floors stop.
+    let blocks = match turns.as_mut() {
+        Some(t) => Some(t.end(&nodes, &seen, &played).await?),
+        None => None,
     };
     let seconds = started.elapsed().as_secs_f64();
     let (killed, dead_tables, served_again) = match killed.map(Killing::end) {
@@ -786,6 +900,7 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         &floor_opts,
         frame_bytes,
         ECHO_ROUNDS,
+        None,
     )
     .await?;
     drop(paced_stop);
@@ -834,6 +949,7 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         server_cpu,
         load_cpu,
         echo_cpu: echo_floor.cpu_per_message,
+        blocks,
         paced,
         commit_cpu_loop: (commit_cpu_before + commit_cpu_after) / 2,
         frame_bytes,
@@ -844,10 +960,10 @@ async fn run_in<E: Engine + 'static>(opts: &LoadOptions, dir: &Path) -> Result<L
         computer_decisions,
         threads_peak,
         stopped_after: opts.seconds,
-        echo_during_tables: if echo_during_trips.is_empty() {
-            0
-        } else {
-            sample
+        echo_during_tables: match (echo_during_trips.is_empty(), opts.blocks) {
+            (true, _) => 0,
+            (false, Some(_)) => opts.tables,
+            (false, None) => sample,
         },
         echo_during_p50: percentile(&echo_during_trips, 0.50),
         echo_during_p99: percentile(&echo_during_trips, 0.99),

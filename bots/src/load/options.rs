@@ -38,4 +38,8 @@ pub struct LoadOptions {
     /// (`--kill-node-after`): its tables must be served again by the others, nothing
     /// acknowledged lost.
     pub kill_after: Option<Duration>,
+    /// `--blocks`: the play and its floors in turns of this long each, from the moment every
+    /// seat is taken ([`super::Blocks`]); one generator only, with files for the floors'
+    /// connections beside the play's.
+    pub blocks: Option<Duration>,
 }
