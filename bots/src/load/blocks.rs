@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use tokio::sync::{oneshot, watch};
 
-use super::floors::{commits_in_floor_turns, CommitTally, FloorGate, Turn};
+use super::floors::{commits_in_floor_turns, CommitTally, FloorGate, FloorSenders, Turn};
 use super::nodes::Nodes;
 use super::play::Played;
 use super::proc::threads_cpu_seconds;
@@ -169,7 +169,8 @@ impl Blocks {
         (play.received_bytes / play.received.max(1)) as usize
     }
 
-    fn play_summed(&self) -> PlayTurn {
+    /// Every turn of play summed.
+    pub fn play_summed(&self) -> PlayTurn {
         self.play.iter().fold(PlayTurn::default(), |s, t| PlayTurn {
             seconds: s.seconds + t.seconds,
             server_cpu: s.server_cpu + t.server_cpu,
@@ -180,7 +181,8 @@ impl Blocks {
         })
     }
 
-    fn floors_summed(&self) -> FloorTurn {
+    /// Every turn of the floors summed.
+    pub fn floors_summed(&self) -> FloorTurn {
         self.floors
             .iter()
             .fold(FloorTurn::default(), |s, t| FloorTurn {
@@ -247,9 +249,11 @@ impl Turns {
     pub fn gate(&mut self) -> FloorGate {
         self.waiting = true;
         FloorGate {
-            turn: self.turn.subscribe(),
-            sent: self.frames.clone(),
-            frame_bytes: self.frame_bytes.clone(),
+            senders: FloorSenders {
+                turn: self.turn.subscribe(),
+                sent: self.frames.clone(),
+                frame_bytes: self.frame_bytes.clone(),
+            },
             connected: self.connected_tx.take().expect("one fan-out floor a run"),
         }
     }
@@ -305,11 +309,8 @@ impl Turns {
         }
         if to_floors {
             let so_far = Blocks::from_readings(self.length, &self.readings);
-            let (seconds, commits) = so_far
-                .play
-                .iter()
-                .fold((0.0, 0), |(s, c), t| (s + t.seconds, c + t.server_commits));
-            let every_us = seconds * 1e6 / commits.max(1) as f64;
+            let play = so_far.play_summed();
+            let every_us = play.seconds * 1e6 / play.server_commits.max(1) as f64;
             self.tally
                 .every_us
                 .store(every_us.clamp(100.0, 1e6) as u64, Ordering::Relaxed);

@@ -187,22 +187,13 @@ pub(super) async fn echo_round_trips(
     let (connected_tx, mut connected) = tokio::sync::mpsc::channel::<Result<(), String>>(1024);
     let (go_tx, go_rx) = tokio::sync::watch::channel(false);
     let (done_tx, done_rx) = tokio::sync::watch::channel(false);
-    let (mut told_connected, turn, sent, sized) = match gate {
-        Some(g) => (
-            Some(g.connected),
-            Some(g.turn),
-            Some(g.sent),
-            Some(g.frame_bytes),
-        ),
-        None => (None, None, None, None),
-    };
+    let (senders, mut told_connected) = gate.map(|g| (g.senders, g.connected)).unzip();
     let mut tasks = JoinSet::new();
     for c in 0..connections {
         let connected_tx = connected_tx.clone();
         let mut go = go_rx.clone();
         let mut done = done_rx.clone();
-        let mut turn = turn.clone();
-        let (sent, sized) = (sent.clone(), sized.clone());
+        let mut senders = senders.clone();
         tasks.spawn(async move {
             let mut rng = client::mix(c as u64) | 1;
             let url = format!("ws://{addr}/t/{}/{frame_bytes}", c / seats);
@@ -237,21 +228,19 @@ pub(super) async fn echo_round_trips(
             }
             let mut out = Vec::with_capacity(rounds.min(1024));
             for _ in 0..rounds {
-                match &mut turn {
-                    None => tokio::time::sleep(client::jitter(think, &mut rng)).await,
-                    Some(turn) => {
-                        if !floors_turn(turn, think, &mut rng).await {
+                // In turns, the frames fanned out are the size of the play's so far.
+                let text = match &mut senders {
+                    None => {
+                        tokio::time::sleep(client::jitter(think, &mut rng)).await;
+                        payload.to_string()
+                    }
+                    Some(s) => {
+                        if !floors_turn(&mut s.turn, think, &mut rng).await {
                             break;
                         }
-                        if let Some(sent) = &sent {
-                            sent.fetch_add(1, Ordering::Relaxed);
-                        }
+                        s.sent.fetch_add(1, Ordering::Relaxed);
+                        format!("{} {payload}", s.frame_bytes.load(Ordering::Relaxed))
                     }
-                }
-                // In turns, the frames fanned out are the size of the play's so far.
-                let text = match &sized {
-                    Some(bytes) => format!("{} {payload}", bytes.load(Ordering::Relaxed)),
-                    None => payload.to_string(),
                 };
                 let t = Instant::now();
                 ws.send(Message::text(text.as_str()))
@@ -339,14 +328,21 @@ pub(super) enum Turn {
     Over,
 }
 
-/// The fan-out floor in blocks: whose turn it is, a count of the frames its senders sent (the
-/// run reads it at each turn's end), the size of the frames to fan out (the play's mean so far,
-/// set by the run), and who is told once every connection is open.
+/// The fan-out floor in blocks: what each sender shares, and who is told once every
+/// connection is open.
 pub(super) struct FloorGate {
+    pub senders: FloorSenders,
+    pub connected: tokio::sync::oneshot::Sender<()>,
+}
+
+/// What the fan-out floor's senders share in blocks: whose turn it is, a count of the frames
+/// they sent (the run reads it at each turn's end), and the size of the frames to fan out (the
+/// play's mean so far, set by the run).
+#[derive(Clone)]
+pub(super) struct FloorSenders {
     pub turn: tokio::sync::watch::Receiver<Turn>,
     pub sent: Arc<std::sync::atomic::AtomicU64>,
     pub frame_bytes: Arc<std::sync::atomic::AtomicUsize>,
-    pub connected: tokio::sync::oneshot::Sender<()>,
 }
 
 /// A floor sender's wait for its next frame in blocks: a think time, drawn and spent in the

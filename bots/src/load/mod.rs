@@ -377,10 +377,7 @@ impl std::fmt::Display for LoadReport {
                         n if n % 2 == 1 => pairs[n / 2],
                         n => (pairs[n / 2 - 1] + pairs[n / 2]) / 2.0,
                     };
-                    let (play_s, floor_s) = (
-                        b.play.iter().map(|t| t.seconds).sum::<f64>(),
-                        b.floors.iter().map(|t| t.seconds).sum::<f64>(),
-                    );
+                    let (play, floors) = (b.play_summed(), b.floors_summed());
                     writeln!(
                         f,
                         "in turns of {} s (--blocks), the floors alone on {} connections between turns of play: server {:.0} µs per action = {:.2}x fan-out floor {:.0} + commit floor {:.0} µs; each turn of play against the floors' after it: {:.2}x to {:.2}x, median {:.2}x",
@@ -398,14 +395,14 @@ impl std::fmt::Display for LoadReport {
                         f,
                         "turns: {} of play ({} actions in {:.0} s), {} of the floors ({} frames of {} bytes, {} commits in {:.0} s; the server meanwhile {:.1} ms of CPU a second); actions sent while the bots were held: {}",
                         b.play.len(),
-                        b.play.iter().map(|t| t.actions).sum::<u64>(),
-                        play_s,
+                        play.actions,
+                        play.seconds,
                         b.floors.len(),
-                        b.floors.iter().map(|t| t.frames).sum::<u64>(),
+                        floors.frames,
                         b.frame_bytes(),
-                        b.floors.iter().map(|t| t.commits).sum::<u64>(),
-                        floor_s,
-                        b.floors.iter().map(|t| t.server_cpu).sum::<f64>() * 1e3 / floor_s.max(1e-9),
+                        floors.commits,
+                        floors.seconds,
+                        floors.server_cpu * 1e3 / floors.seconds.max(1e-9),
                         b.sent_in_floors
                     )?;
                 }
