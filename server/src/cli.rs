@@ -1627,7 +1627,11 @@ fn migrate_competitions(args: &MigrateArgs) -> Result<(usize, usize), String> {
         let done = match to.competition(&id).map_err(err)? {
             None => match e.log.first() {
                 Some(first) => {
-                    to.create_competition(&e.header, first).map_err(err)?;
+                    if !to.create_competition(&e.header, first).map_err(err)? {
+                        bad += 1;
+                        println!("event {id}: stored in the target meanwhile: not copied");
+                        continue;
+                    }
                     1
                 }
                 None => {

@@ -45,9 +45,9 @@ pub const TAKE_AT_ONCE: usize = 50;
 /// Seconds a table may give one play (`CreateTable::play_seconds`).
 const PLAY_SECONDS: std::ops::RangeInclusive<u32> = 15..=120;
 
-/// Codes drawn for one new table before it is refused as finding none free: a draw is taken
-/// (served here or stored) about once in a thousand at a thousand tables.
-const CODE_TRIES: u32 = 40;
+/// Codes drawn for one new table (or event) before it is refused as finding none free: a draw
+/// is taken (served here or stored) about once in a thousand at a thousand tables.
+pub(crate) const CODE_TRIES: u32 = 40;
 
 /// A display name as shown and stored ([`rules::name::display_name`]), refused as the lobby
 /// refuses.
@@ -455,38 +455,39 @@ impl Lobby {
     }
 }
 
+/// A lobby of the standard games on `store`, its tables' clocks and computers at their
+/// defaults, room for a thousand tables.
+#[cfg(test)]
+pub(crate) fn lobby_on(
+    store: Box<dyn store::Store>,
+    metrics: Arc<crate::metrics::Metrics>,
+    leases: Option<Arc<store::Leases>>,
+) -> Lobby {
+    Lobby {
+        games: Games::standard(),
+        tables: Default::default(),
+        journal: Journal::new(store, metrics.clone()),
+        settings: Arc::new(TableSettings {
+            clock_scale: crate::clock::ClockScale(1.0),
+            bot_delay: std::time::Duration::from_secs(1),
+            expert_think: std::time::Duration::from_secs(1),
+            idle_after: std::time::Duration::from_secs(600),
+            referee_hash: None,
+            sealed_seeds: Default::default(),
+        }),
+        metrics,
+        max_tables: 1000,
+        leases,
+        taking: Default::default(),
+        asked: Default::default(),
+        listing: Default::default(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::store::Store;
-
-    /// A lobby of the standard games on `store`, its tables' clocks and computers at their
-    /// defaults, room for a thousand tables.
-    fn lobby_on(
-        store: Box<dyn Store>,
-        metrics: Arc<crate::metrics::Metrics>,
-        leases: Option<Arc<store::Leases>>,
-    ) -> Lobby {
-        Lobby {
-            games: Games::standard(),
-            tables: Default::default(),
-            journal: Journal::new(store, metrics.clone()),
-            settings: Arc::new(TableSettings {
-                clock_scale: crate::clock::ClockScale(1.0),
-                bot_delay: std::time::Duration::from_secs(1),
-                expert_think: std::time::Duration::from_secs(1),
-                idle_after: std::time::Duration::from_secs(600),
-                referee_hash: None,
-                sealed_seeds: Default::default(),
-            }),
-            metrics,
-            max_tables: 1000,
-            leases,
-            taking: Default::default(),
-            asked: Default::default(),
-            listing: Default::default(),
-        }
-    }
 
     /// Past one machine: a dead node's players reach a survivor within moments of each other,
     /// each asking for its own table. Every table is served, in a few takeover rounds, not one

@@ -64,7 +64,7 @@ use handle::Held;
 use kind::Kind;
 use live::Deps;
 
-use crate::lobby::Lobby;
+use crate::lobby::{Lobby, CODE_TRIES};
 use crate::seat_token;
 use crate::store::{
     self, competition_entry_hash, competition_genesis, CompetitionEntry, CompetitionHeader,
@@ -281,19 +281,7 @@ impl Competitions {
                 .map_err(|e| Refusal::Rule(protocol::Problem::explain(&e)))?,
             None => rules::deal::Seed(seat_token::random_bytes::<32>()),
         };
-        let id = match id {
-            Some(id) if self.held.contains_key(&id) => return Err(Error::Exists.into()),
-            Some(id) => id,
-            None => {
-                let mut id = seat_token::table_code();
-                while self.held.contains_key(&id) {
-                    id = seat_token::table_code();
-                }
-                id
-            }
-        };
         K::name_defaults(&mut spec);
-        let c = K::create(&id, &spec)?;
         // The ruleset and the fixed deal, as the tables will read them.
         let fixed = DealFixed {
             level: spec.level.clone(),
@@ -303,43 +291,98 @@ impl Competitions {
             competition: None,
         };
         K::Game::start(&ruleset, &rules::deal::Seed([0; 32]), 1, &fixed)?;
-        let header = CompetitionHeader {
-            id: id.clone(),
-            game: K::KIND.to_string(),
-            name: c.common().spec.name.clone(),
-            seed: seed.to_hex(),
-            seed_commitment: seed.commitment(),
-            pair_secret: rules::deal::hex(&seat_token::random_bytes::<32>()),
-            created_ms: store::now_ms(),
-        };
-        let mut first = CompetitionEntry {
-            seq: 1,
-            action: serde_json::to_string(&K::created(spec)).expect("actions serialise"),
-            time_ms: header.created_ms,
-            hash: String::new(),
-        };
-        first.hash = competition_entry_hash(&competition_genesis(&header), &first);
+        let action = serde_json::to_string(&K::created(spec.clone())).expect("actions serialise");
+        let seed_commitment = seed.commitment();
+        let pair_secret = rules::deal::hex(&seat_token::random_bytes::<32>());
         // Sealed before any table can deal from it.
-        self.deps.sealed.insert(header.seed_commitment.clone());
+        self.deps.sealed.insert(seed_commitment.clone());
+        // A code not run here is tried; whether the store holds it already (a finished event,
+        // another node's, or one made here in the same moment) is the insert's to say, which
+        // stores nothing then: a code given (the day's practice set) is refused as existing,
+        // a drawn one drawn again. The header's hash covers the code, so each draw is a
+        // competition, a header and a first entry of its own.
+        let mut tries = 0;
+        let made = loop {
+            tries += 1;
+            let code = match &id {
+                Some(given) => given.clone(),
+                None if tries > CODE_TRIES => {
+                    break Err(Refusal::StoreFailed {
+                        detail: format!("no free event code in {CODE_TRIES} draws"),
+                        reading: false,
+                    }
+                    .into())
+                }
+                None => seat_token::table_code(),
+            };
+            if self.held.contains_key(&code) {
+                match id {
+                    Some(_) => break Err(Error::Exists.into()),
+                    None => continue,
+                }
+            }
+            let c = match K::create(&code, &spec) {
+                Ok(c) => c,
+                Err(e) => break Err(e.into()),
+            };
+            let header = CompetitionHeader {
+                id: code,
+                game: K::KIND.to_string(),
+                name: c.common().spec.name.clone(),
+                seed: seed.to_hex(),
+                seed_commitment: seed_commitment.clone(),
+                pair_secret: pair_secret.clone(),
+                created_ms: store::now_ms(),
+            };
+            let mut first = CompetitionEntry {
+                seq: 1,
+                action: action.clone(),
+                time_ms: header.created_ms,
+                hash: String::new(),
+            };
+            first.hash = competition_entry_hash(&competition_genesis(&header), &first);
+            match self.store_creation(&header, &first).await {
+                Ok(true) => break Ok((header, c, first)),
+                Ok(false) if id.is_some() => break Err(Error::Exists.into()),
+                Ok(false) => continue,
+                Err(denied) => break Err(denied),
+            }
+        };
+        let (header, c, first) = match made {
+            Ok(made) => made,
+            Err(denied) => {
+                self.deps.sealed.remove(&seed_commitment);
+                return Err(denied);
+            }
+        };
+        let id = header.id.clone();
+        tracing::info!(competition = %id, game = K::GAME, "competition created");
+        Ok(self.insert::<K>(header, c, 1, first.hash))
+    }
+
+    /// Stores a new competition's header and first entry, off the async threads: false if its
+    /// code is taken in the store ([`CompetitionStore::create_competition`]).
+    async fn store_creation(
+        &self,
+        header: &CompetitionHeader,
+        first: &CompetitionEntry,
+    ) -> Result<bool, Denied> {
         let (db, h, e) = (self.deps.store.clone(), header.clone(), first.clone());
-        let written = tokio::task::spawn_blocking(move || {
+        tokio::task::spawn_blocking(move || {
             db.lock()
                 .expect("competition store lock")
                 .create_competition(&h, &e)
         })
         .await
         .map_err(|e| e.to_string())
-        .and_then(|r| r.map_err(|e| e.0));
-        if let Err(detail) = written {
-            self.deps.sealed.remove(&header.seed_commitment);
-            return Err(Refusal::StoreFailed {
+        .and_then(|r| r.map_err(|e| e.0))
+        .map_err(|detail| {
+            Refusal::StoreFailed {
                 detail,
                 reading: false,
             }
-            .into());
-        }
-        tracing::info!(competition = %id, game = K::GAME, "competition created");
-        Ok(self.insert::<K>(header, c, 1, first.hash))
+            .into()
+        })
     }
 
     /// Every competition of every live node, newest first: this node's as they are now, the
@@ -637,5 +680,147 @@ impl Competitions {
                 tracing::warn!(error = %e, "the competition's tables' leases run out by themselves");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::tests::{competition_entries, competition_header, sqlite_db};
+    use crate::store::{PlayerRecord, PlayerSet, SqliteStore, StoreError};
+
+    /// Another node's event, stored under the code this node drew for its own just before this
+    /// node stores it: once, at the first creation.
+    struct Rival {
+        store: SqliteStore,
+        raced: Arc<std::sync::Mutex<Option<String>>>,
+    }
+
+    impl CompetitionStore for Rival {
+        fn create_competition(
+            &mut self,
+            h: &CompetitionHeader,
+            first: &CompetitionEntry,
+        ) -> Result<bool, StoreError> {
+            let mut raced = self.raced.lock().unwrap();
+            if raced.is_none() {
+                let theirs = competition_header(&h.id, 5);
+                let log = competition_entries(&competition_genesis(&theirs), 1, 1);
+                assert!(self.store.create_competition(&theirs, &log[0])?);
+                *raced = Some(h.id.clone());
+            }
+            self.store.create_competition(h, first)
+        }
+        fn append_competition(&mut self, id: &str, e: &CompetitionEntry) -> Result<(), StoreError> {
+            self.store.append_competition(id, e)
+        }
+        fn set_competition_finished(&mut self, id: &str) -> Result<(), StoreError> {
+            self.store.set_competition_finished(id)
+        }
+        fn competitions(&mut self) -> Result<Vec<StoredCompetition>, StoreError> {
+            self.store.competitions()
+        }
+        fn competition(&mut self, id: &str) -> Result<Option<StoredCompetition>, StoreError> {
+            self.store.competition(id)
+        }
+        fn create_player(&mut self, p: &PlayerRecord) -> Result<(), StoreError> {
+            self.store.create_player(p)
+        }
+        fn player(&mut self, id: &str) -> Result<Option<PlayerRecord>, StoreError> {
+            self.store.player(id)
+        }
+        fn note_player_set(
+            &mut self,
+            player: &str,
+            set: &str,
+            began_ms: u64,
+            entry: Option<&str>,
+        ) -> Result<(), StoreError> {
+            self.store.note_player_set(player, set, began_ms, entry)
+        }
+        fn player_sets(&mut self, player: &str) -> Result<Vec<PlayerSet>, StoreError> {
+            self.store.player_sets(player)
+        }
+    }
+
+    /// The event service of one node on `events`, its tables in the SQLite file at `db`.
+    fn competitions_on(
+        db: &std::path::Path,
+        events: Box<dyn CompetitionStore>,
+    ) -> Arc<Competitions> {
+        let tables = SqliteStore::open(db).unwrap();
+        let metrics = Arc::new(crate::metrics::Metrics::new());
+        let lobby = Arc::new(crate::lobby::lobby_on(Box::new(tables), metrics, None));
+        Competitions::start(lobby, events, None).unwrap().0
+    }
+
+    fn pairs_event() -> CreateCompetition {
+        serde_json::from_value(serde_json::json!({
+            "game": "shengji", "name": "撞号", "tables": 1, "rounds": 1, "boards_per_round": 1,
+            "entries": [{"names": [], "bot": true}, {"names": [], "bot": true}],
+        }))
+        .unwrap()
+    }
+
+    /// The code drawn was free here, and taken in the store when the event was stored (another
+    /// node's, or one made here in the same moment): the event is made under another code,
+    /// not refused with a store failure, and the rival's event is left as it was.
+    #[tokio::test]
+    async fn an_event_code_taken_before_the_event_is_stored_is_drawn_again() {
+        let db = sqlite_db("competitions", "code_taken");
+        let raced = Arc::new(std::sync::Mutex::new(None));
+        let rival = Rival {
+            store: SqliteStore::open(db.path()).unwrap(),
+            raced: raced.clone(),
+        };
+        let all = competitions_on(db.path(), Box::new(rival));
+        let made = all
+            .create(pairs_event())
+            .await
+            .expect("made under another code");
+        let taken = raced.lock().unwrap().clone().expect("the rival raced");
+        assert_ne!(made.id, taken);
+        let mut check = SqliteStore::open(db.path()).unwrap();
+        let theirs = check.competition(&taken).unwrap().unwrap();
+        assert_eq!(theirs.header, competition_header(&taken, 5));
+        assert_eq!(theirs.log.len(), 1);
+        let ours = check.competition(&made.id).unwrap().unwrap();
+        assert_eq!(ours.header.name, "撞号");
+        crate::store::verify_competition(&ours.header, &ours.log).expect("a whole chain");
+        // Only ours is sealed: the rival's seed was never ours to seal.
+        assert!(all.deps.sealed.contains(&ours.header.seed_commitment));
+        all.stop();
+    }
+
+    /// The day's practice set has one code on every node: one another node made (in the store,
+    /// not run here) is refused as existing, nothing stored over it, its seed not sealed here.
+    #[tokio::test]
+    async fn a_given_code_another_node_stored_is_refused_as_existing() {
+        let db = sqlite_db("competitions", "given_taken");
+        let theirs = competition_header("pd-shengji-20261207", 5);
+        let log = competition_entries(&competition_genesis(&theirs), 1, 1);
+        let mut events = SqliteStore::open(db.path()).unwrap();
+        assert!(events.create_competition(&theirs, &log[0]).unwrap());
+        // Its made-up log does not rebuild: stored, not run here, as on a node that does not
+        // run it.
+        let all = competitions_on(db.path(), Box::new(events));
+        assert!(all.get(&theirs.id).is_err());
+        let terms = tournament::competition::PracticeTerms {
+            closes_ms: store::now_ms() + 3_600_000,
+            club: None,
+            references: vec![],
+            utc_offset_minutes: 480,
+        };
+        let spec = crate::practice::spec("shengji", "每日练习".into(), 2, terms, None);
+        let refused = all
+            .create_practice(spec, Some(theirs.id.clone()))
+            .await
+            .expect_err("the code is taken");
+        assert_eq!(refused, Denied::Rule(Error::Exists));
+        let mut check = SqliteStore::open(db.path()).unwrap();
+        assert_eq!(check.competition(&theirs.id).unwrap().unwrap().log, log);
+        assert_eq!(check.competitions().unwrap().len(), 1);
+        assert!(all.deps.sealed.is_empty());
+        all.stop();
     }
 }

@@ -62,12 +62,15 @@ pub struct StoredCompetition {
 /// Where events and their logs live. Blocking calls: the event service runs them off the async
 /// threads.
 pub trait CompetitionStore: Send {
-    /// The header and the log's first entry (the creation), in one transaction.
+    /// The header and the log's first entry (the creation), in one transaction. False, storing
+    /// nothing, if the event's id is taken: the service checks a code is free here before it
+    /// asks, but a finished event, another node's, or another made in the same moment may hold
+    /// it.
     fn create_competition(
         &mut self,
         header: &CompetitionHeader,
         first: &CompetitionEntry,
-    ) -> Result<(), StoreError>;
+    ) -> Result<bool, StoreError>;
     /// Appends one entry; a seq already stored is refused (the primary key).
     fn append_competition(
         &mut self,
@@ -196,13 +199,14 @@ impl CompetitionStore for SqliteStore {
         &mut self,
         h: &CompetitionHeader,
         first: &CompetitionEntry,
-    ) -> Result<(), StoreError> {
+    ) -> Result<bool, StoreError> {
         // `&Connection` only (the store's connection is not ours to borrow mutably here):
         // an unchecked transaction is the same BEGIN … COMMIT.
         let tx = self.connection().unchecked_transaction()?;
-        tx.execute(
+        let stored = tx.execute(
             "INSERT INTO events (id, game, name, seed, seed_commitment, pair_secret, created_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+             ON CONFLICT (id) DO NOTHING",
             rusqlite::params![
                 h.id,
                 h.game,
@@ -213,9 +217,13 @@ impl CompetitionStore for SqliteStore {
                 h.created_ms as i64
             ],
         )?;
+        if stored == 0 {
+            // The id is taken: rolled back as it is dropped.
+            return Ok(false);
+        }
         SqliteStore::insert_entry(&tx, &h.id, first)?;
         tx.commit()?;
-        Ok(())
+        Ok(true)
     }
 
     fn append_competition(&mut self, event: &str, e: &CompetitionEntry) -> Result<(), StoreError> {
@@ -453,26 +461,32 @@ impl CompetitionStore for PostgresStore {
         &mut self,
         h: &CompetitionHeader,
         first: &CompetitionEntry,
-    ) -> Result<(), StoreError> {
+    ) -> Result<bool, StoreError> {
         let node = self.node();
         let (rt, client) = self.parts()?;
         rt.block_on(async {
             let tx = client.transaction().await?;
-            tx.execute(
-                "INSERT INTO events (id, game, name, seed, seed_commitment, pair_secret,
+            let stored = tx
+                .execute(
+                    "INSERT INTO events (id, game, name, seed, seed_commitment, pair_secret,
                                      created_ms)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                &[
-                    &h.id,
-                    &h.game,
-                    &h.name,
-                    &h.seed,
-                    &h.seed_commitment,
-                    &h.pair_secret,
-                    &(h.created_ms as i64),
-                ],
-            )
-            .await?;
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)
+                 ON CONFLICT (id) DO NOTHING",
+                    &[
+                        &h.id,
+                        &h.game,
+                        &h.name,
+                        &h.seed,
+                        &h.seed_commitment,
+                        &h.pair_secret,
+                        &(h.created_ms as i64),
+                    ],
+                )
+                .await?;
+            if stored == 0 {
+                // The id is taken (another node's event): rolled back as it is dropped.
+                return Ok(false);
+            }
             pg_insert_entry(&tx, &h.id, first).await?;
             // The node that creates an event runs it: its lease is born with it.
             if let Some(node) = &node {
@@ -484,7 +498,7 @@ impl CompetitionStore for PostgresStore {
                 .await?;
             }
             tx.commit().await?;
-            Ok(())
+            Ok(true)
         })
     }
 

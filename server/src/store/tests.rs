@@ -1052,7 +1052,7 @@ fn event_backends(name: &str) -> Vec<(&'static str, EventFactory)> {
 }
 
 /// An event dealing from the same seed as [`header`]'s tables: those are its tables.
-fn competition_header(id: &str, created_ms: u64) -> CompetitionHeader {
+pub(crate) fn competition_header(id: &str, created_ms: u64) -> CompetitionHeader {
     let seed = rules::deal::Seed([9; 32]);
     CompetitionHeader {
         id: id.into(),
@@ -1066,7 +1066,7 @@ fn competition_header(id: &str, created_ms: u64) -> CompetitionHeader {
 }
 
 /// Entries `from..=to` of an event's chain that goes on from `prev`.
-fn competition_entries(prev: &str, from: u64, to: u64) -> Vec<CompetitionEntry> {
+pub(crate) fn competition_entries(prev: &str, from: u64, to: u64) -> Vec<CompetitionEntry> {
     let mut prev = prev.to_string();
     (from..=to)
         .map(|seq| {
@@ -1092,20 +1092,25 @@ fn events_are_created_appended_refused_twice_and_rebuilt_verified() {
         let other_log = competition_entries(&competition_genesis(&other), 1, 1);
         {
             let mut s = open();
-            s.create_competition(&h, &log[0]).unwrap();
+            assert!(s.create_competition(&h, &log[0]).unwrap(), "{backend}");
             s.append_competition("e1", &log[1]).unwrap();
             // A seq already there is refused (the primary key), never stored twice.
             let err = s.append_competition("e1", &log[1]).unwrap_err();
             assert!(!err.0.is_empty(), "{backend}");
             s.append_competition("e1", &log[2]).unwrap();
-            // An event id already there is refused whole: its first entry is not stored either.
+            // An event id already there is answered false and stored not at all: its first
+            // entry is not stored either, and the event there is left as it was.
             assert!(
-                s.create_competition(&h, &other_log[0]).is_err(),
+                !s.create_competition(&h, &other_log[0]).unwrap(),
                 "{backend}"
             );
+            assert_eq!(s.competition("e1").unwrap().unwrap().log, log, "{backend}");
             // No entry for an event that does not exist (the foreign key).
             assert!(s.append_competition("nope", &log[0]).is_err(), "{backend}");
-            s.create_competition(&other, &other_log[0]).unwrap();
+            assert!(
+                s.create_competition(&other, &other_log[0]).unwrap(),
+                "{backend}"
+            );
         }
         // Reopened: what a restarted server rebuilds, oldest first, each chain verified.
         let mut s = open();
@@ -1164,7 +1169,9 @@ fn postgres_event_writes_are_fenced_by_the_events_lease_and_its_tables_follow_it
     let h = competition_header("e1", 5);
     let log = competition_entries(&competition_genesis(&h), 1, 3);
     // The node that creates an event runs it.
-    a.create_competition(&h, &log[0]).unwrap();
+    assert!(a.create_competition(&h, &log[0]).unwrap());
+    // Another node that drew the same code stores nothing: the event and its lease stay a's.
+    assert!(!b.create_competition(&h, &log[0]).unwrap());
     assert_eq!(
         rt.block_on(leases_b.competition_owner("e1")).unwrap(),
         Owner::Other {
