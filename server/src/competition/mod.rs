@@ -294,8 +294,10 @@ impl Competitions {
         let action = serde_json::to_string(&K::created(spec.clone())).expect("actions serialise");
         let seed_commitment = seed.commitment();
         let pair_secret = rules::deal::hex(&seat_token::random_bytes::<32>());
-        // Sealed before any table can deal from it.
-        self.deps.sealed.insert(seed_commitment.clone());
+        // Sealed before any table can deal from it. An organiser may give the seed of an event
+        // this node runs already (two flights of one deal): that event's seal is not this
+        // creation's to lift if it fails, as at a takeover (`Competitions::take`).
+        let sealed_now = self.deps.sealed.insert(seed_commitment.clone());
         // A code not run here is tried; whether the store holds it already (a finished event,
         // another node's, or one made here in the same moment) is the insert's to say, which
         // stores nothing then: a code given (the day's practice set) is refused as existing,
@@ -351,7 +353,9 @@ impl Competitions {
         let (header, c, first) = match made {
             Ok(made) => made,
             Err(denied) => {
-                self.deps.sealed.remove(&seed_commitment);
+                if sealed_now {
+                    self.deps.sealed.remove(&seed_commitment);
+                }
                 return Err(denied);
             }
         };
@@ -821,6 +825,42 @@ mod tests {
         assert_eq!(check.competition(&theirs.id).unwrap().unwrap().log, log);
         assert_eq!(check.competitions().unwrap().len(), 1);
         assert!(all.deps.sealed.is_empty());
+        all.stop();
+    }
+
+    /// Two flights of one deal: an organiser gives the seed of an event this node runs. A
+    /// second creation that is refused (here, under a code taken) leaves the first event's
+    /// seed sealed: its tables must not show the deal.
+    #[tokio::test]
+    async fn a_refused_creation_leaves_the_seal_of_an_event_on_the_same_seed() {
+        let db = sqlite_db("competitions", "same_seed");
+        let all = competitions_on(db.path(), Box::new(SqliteStore::open(db.path()).unwrap()));
+        let seed = rules::deal::Seed([7; 32]);
+        let flight = || {
+            let terms = tournament::competition::PracticeTerms {
+                closes_ms: store::now_ms() + 3_600_000,
+                club: None,
+                references: vec![],
+                utc_offset_minutes: 480,
+            };
+            let mut spec = crate::practice::spec("shengji", "两组同牌".into(), 2, terms, None);
+            spec.seed = Some(seed.to_hex());
+            spec
+        };
+        let first = all
+            .create_practice(flight(), Some("flight-a".into()))
+            .await
+            .expect("the first flight");
+        assert!(all.deps.sealed.contains(&seed.commitment()));
+        let refused = all
+            .create_practice(flight(), Some(first.id.clone()))
+            .await
+            .expect_err("the code is taken");
+        assert_eq!(refused, Denied::Rule(Error::Exists));
+        assert!(
+            all.deps.sealed.contains(&seed.commitment()),
+            "the running flight's seed is still sealed"
+        );
         all.stop();
     }
 }
